@@ -1,0 +1,79 @@
+# hookshim — hooks for any agent, from the outside.
+BUILD   ?= build
+PREFIX  ?= /usr/local
+CC      ?= cc
+OPT     ?= -O2 -g
+CFLAGS  := -std=gnu11 -Wall -Wextra -Werror $(OPT) -fPIC $(EXTRA_CFLAGS)
+CPPFLAGS := -D_GNU_SOURCE -I.
+LDLIBS_CLI := -lcjson -lpcre2-8 -lpthread -lm
+LDLIBS_SHIM := -ldl -lpthread
+
+CORE_SRC := $(sort $(wildcard config/*.c engine/*.c))
+CLI_SRC  := $(sort $(wildcard wrappers/*.c))
+SHIM_SRC := $(sort $(wildcard shim/*.c)) config/glob.c
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+PROBE_SRC := $(sort $(wildcard tests/probes/*.c))
+
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+SHIM_OBJ := $(SHIM_SRC:%.c=$(BUILD)/obj/shim-objs/%.o)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+PROBE_BIN := $(PROBE_SRC:tests/probes/%.c=$(BUILD)/probes/%)
+
+HOOKSHIM := $(BUILD)/bin/hookshim
+SHIM     := $(BUILD)/lib/libhookshim.so
+
+.PHONY: all deps test demo bench install clean
+all: deps $(HOOKSHIM) $(SHIM)
+
+deps:
+	@scripts/ensure-deps.sh
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# The shim is built without sanitizers or extra libraries: it lives inside
+# other people's processes.
+$(BUILD)/obj/shim-objs/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -std=gnu11 -Wall -Wextra -Werror $(OPT) -fPIC \
+		-fvisibility=hidden -fno-stack-protector -MMD -MP -c $< -o $@
+
+$(HOOKSHIM): $(CLI_OBJ) $(CORE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_CLI)
+
+$(SHIM): $(SHIM_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -shared -o $@ $^ $(LDLIBS_SHIM)
+
+$(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS_CLI)
+
+$(BUILD)/probes/%: tests/probes/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -lpthread $(if $(findstring static,$*),-static,)
+
+test: all $(UNIT_BIN) $(PROBE_BIN)
+	@BUILD=$(BUILD) tests/run.sh $(T)
+
+bench: all $(PROBE_BIN)
+	@BUILD=$(BUILD) bench/run.sh
+
+demo: all
+	@BUILD=$(BUILD) examples/demo.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
+		$(DESTDIR)$(PREFIX)/share/doc/hookshim
+	install -m 755 $(HOOKSHIM) $(DESTDIR)$(PREFIX)/bin/hookshim
+	install -m 755 $(SHIM) $(DESTDIR)$(PREFIX)/lib/libhookshim.so
+	install -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/hookshim/
+	cp -r examples $(DESTDIR)$(PREFIX)/share/doc/hookshim/
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

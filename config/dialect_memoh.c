@@ -1,0 +1,304 @@
+/* memoh: {version:1, enabled, defaults, env, hooks:[{name, event, matcher,
+ * enabled, priority, actions:[...]}]}. Each action becomes one hook; the
+ * actions of a memoh hook share a group so on_error can stop the rest. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dialect.h"
+#include "load.h"
+
+struct memoh_defaults {
+	long timeout_ms;
+	enum hs_on_error on_error;
+	long max_output;
+	int nested;
+	char **env;
+};
+
+static int parse_on_error(const cJSON *v, enum hs_on_error *out)
+{
+	if (!cJSON_IsString(v))
+		return -1;
+	if (strcmp(v->valuestring, "ignore") == 0)
+		*out = HS_ONERR_IGNORE;
+	else if (strcmp(v->valuestring, "fail") == 0)
+		*out = HS_ONERR_FAIL;
+	else if (strcmp(v->valuestring, "block") == 0)
+		*out = HS_ONERR_BLOCK;
+	else
+		return -1;
+	return 0;
+}
+
+static char **env_vector(struct hs_load *ld, const cJSON *env)
+{
+	size_t n = (size_t)cJSON_GetArraySize(env), i = 0;
+	char **v = calloc(n + 1, sizeof(*v));
+	const cJSON *e;
+
+	if (!v)
+		return NULL;
+	cJSON_ArrayForEach(e, env)
+	{
+		char *kv = NULL;
+
+		if (!cJSON_IsString(e) || !e->string || !*e->string ||
+		    strchr(e->string, '=')) {
+			hs_config_diag(ld->cfg, false, "%s: env.%s: values must "
+				       "be strings (skipped)", ld->src,
+				       e->string ? e->string : "?");
+			continue;
+		}
+		if (asprintf(&kv, "%s=%s", e->string, e->valuestring) >= 0)
+			v[i++] = kv;
+	}
+	return v;
+}
+
+static char **strv_dup(char **src)
+{
+	size_t n = 0;
+	char **v;
+
+	if (!src)
+		return NULL;
+	while (src[n])
+		n++;
+	v = calloc(n + 1, sizeof(*v));
+	for (size_t i = 0; v && i < n; i++)
+		v[i] = strdup(src[i]);
+	return v;
+}
+
+static void load_defaults(struct hs_load *ld, const cJSON *d,
+			  struct memoh_defaults *def)
+{
+	const cJSON *v;
+
+	if (!d)
+		return;
+	if (!cJSON_IsObject(d)) {
+		hs_config_diag(ld->cfg, false, "%s: defaults must be an object",
+			       ld->src);
+		return;
+	}
+	if ((v = cJSON_GetObjectItemCaseSensitive(d, "timeout"))) {
+		long ms = hs_parse_duration_ms(v);
+
+		if (ms <= 0)
+			hs_config_diag(ld->cfg, false, "%s: defaults.timeout: "
+				       "expected a duration like \"10s\" or "
+				       "seconds (10s kept)", ld->src);
+		else
+			def->timeout_ms = ms;
+	}
+	if ((v = cJSON_GetObjectItemCaseSensitive(d, "on_error")) &&
+	    parse_on_error(v, &def->on_error) < 0)
+		hs_config_diag(ld->cfg, false, "%s: defaults.on_error: expected "
+			       "ignore, fail or block (fail kept)", ld->src);
+	if ((v = cJSON_GetObjectItemCaseSensitive(d, "max_output_bytes"))) {
+		if (cJSON_IsNumber(v) && v->valuedouble > 0)
+			def->max_output = (long)v->valuedouble;
+		else
+			hs_config_diag(ld->cfg, false, "%s: defaults."
+				       "max_output_bytes must be positive",
+				       ld->src);
+	}
+	if ((v = cJSON_GetObjectItemCaseSensitive(d, "trigger_nested_hooks")))
+		def->nested = cJSON_IsTrue(v);
+}
+
+/* The built-in a memoh "tool" action maps to, or NULL. */
+static const char *builtin_for(const char *tool)
+{
+	static const char *const known[] = { "record_event", "log", "deny",
+					     "allow", NULL };
+
+	for (const char *const *k = known; *k; k++)
+		if (strcmp(*k, tool) == 0)
+			return *k;
+	return NULL;
+}
+
+static void load_action(struct hs_load *ld, const cJSON *hk, const cJSON *a,
+			const struct memoh_defaults *def, int group,
+			const char *where)
+{
+	const cJSON *ev = cJSON_GetObjectItemCaseSensitive(hk, "event");
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(hk, "matcher");
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(hk, "name");
+	const cJSON *prio = cJSON_GetObjectItemCaseSensitive(hk, "priority");
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(a, "type");
+	const cJSON *v;
+	struct hs_hook *h;
+	const char *pattern = cJSON_IsString(m) ? m->valuestring : "";
+
+	if (!cJSON_IsObject(a) || !cJSON_IsString(type)) {
+		hs_config_diag(ld->cfg, false, "%s: %s: an action needs a "
+			       "\"type\" (skipped)", ld->src, where);
+		return;
+	}
+	h = hs_load_new_hook(ld, ev->valuestring);
+	if (!h)
+		return;
+	h->group = group;
+	h->name = cJSON_IsString(name) ? strdup(name->valuestring) : NULL;
+	h->priority = cJSON_IsNumber(prio) ? prio->valueint : 0;
+	h->timeout_ms = (int)def->timeout_ms;
+	h->on_error = def->on_error;
+	h->max_output = (size_t)def->max_output;
+	h->nested = def->nested;
+	h->env = strv_dup(def->env);
+	if (strcmp(type->valuestring, "command") == 0) {
+		v = cJSON_GetObjectItemCaseSensitive(a, "command");
+		if (!cJSON_IsString(v) || !*v->valuestring) {
+			hs_config_diag(ld->cfg, false, "%s: %s: command action "
+				       "without \"command\" (skipped)", ld->src,
+				       where);
+			hs_load_drop_last(ld);
+			return;
+		}
+		h->command = strdup(v->valuestring);
+	} else if (strcmp(type->valuestring, "tool") == 0) {
+		v = cJSON_GetObjectItemCaseSensitive(a, "tool");
+		if (!cJSON_IsString(v) || !builtin_for(v->valuestring)) {
+			hs_config_diag(ld->cfg, false, "%s: %s: tool action "
+				       "\"%s\" names a Bot tool hookshim does "
+				       "not have (skipped; built-ins: "
+				       "record_event, log, deny, allow)",
+				       ld->src, where,
+				       cJSON_IsString(v) ? v->valuestring : "?");
+			hs_load_drop_last(ld);
+			return;
+		}
+		h->action = HS_ACTION_BUILTIN;
+		h->command = strdup(v->valuestring);
+	} else {
+		hs_config_diag(ld->cfg, false, "%s: %s: action type \"%s\" is "
+			       "not supported (mcp_tool is reserved; skipped)",
+			       ld->src, where, type->valuestring);
+		hs_load_drop_last(ld);
+		return;
+	}
+	if ((v = cJSON_GetObjectItemCaseSensitive(a, "work_dir")) &&
+	    cJSON_IsString(v) && *v->valuestring)
+		h->work_dir = strdup(v->valuestring);
+	if ((v = cJSON_GetObjectItemCaseSensitive(a, "timeout"))) {
+		long ms = hs_parse_duration_ms(v);
+
+		if (ms <= 0)
+			hs_config_diag(ld->cfg, false, "%s: %s: bad timeout "
+				       "(default kept)", ld->src, where);
+		else
+			h->timeout_ms = (int)ms;
+	}
+	if ((v = cJSON_GetObjectItemCaseSensitive(a, "on_error")) &&
+	    parse_on_error(v, &h->on_error) < 0)
+		hs_config_diag(ld->cfg, false, "%s: %s: on_error must be "
+			       "ignore, fail or block (default kept)", ld->src,
+			       where);
+	if (hs_load_matcher(ld, h, *pattern ? HS_MATCH_REGEX : HS_MATCH_ALL,
+			    pattern, where) < 0)
+		hs_load_drop_last(ld);
+}
+
+static void load_hook(struct hs_load *ld, const cJSON *hk, int idx,
+		      const struct memoh_defaults *def)
+{
+	const cJSON *ev = cJSON_GetObjectItemCaseSensitive(hk, "event");
+	const cJSON *en = cJSON_GetObjectItemCaseSensitive(hk, "enabled");
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(hk, "matcher");
+	const cJSON *actions = cJSON_GetObjectItemCaseSensitive(hk, "actions");
+	const cJSON *a;
+	enum hs_kind kind;
+	unsigned mask, ops;
+	char where[200];
+	int ai = 0;
+	/* The index of the first action is unique across every file. */
+	int group = (int)ld->cfg->nhooks;
+
+	if (!cJSON_IsObject(hk) || !cJSON_IsString(ev)) {
+		hs_config_diag(ld->cfg, false, "%s: hooks[%d]: needs an \"event\" "
+			       "(skipped)", ld->src, idx);
+		return;
+	}
+	if (hs_event_parse(ev->valuestring, &kind, &mask, &ops) < 0 ||
+	    (kind != HS_KIND_NONE && strchr(ev->valuestring, '_')) ||
+	    strcmp(ev->valuestring, "SessionEnd") == 0 ||
+	    strcmp(ev->valuestring, "PostToolUseFailure") == 0) {
+		hs_config_diag(ld->cfg, false, "%s: hooks[%d]: unknown event "
+			       "\"%s\" (skipped)", ld->src, idx, ev->valuestring);
+		return;
+	}
+	if (m && !cJSON_IsString(m)) {
+		hs_config_diag(ld->cfg, false, "%s: hooks[%d]: matcher must be a "
+			       "string (skipped)", ld->src, idx);
+		return;
+	}
+	if (en && cJSON_IsFalse(en))
+		return;
+	if (kind == HS_KIND_NONE)
+		hs_config_diag(ld->cfg, false, "%s: hooks[%d]: event %s cannot "
+			       "be produced by this host (loaded, never fires)",
+			       ld->src, idx, ev->valuestring);
+	if (!cJSON_IsArray(actions)) {
+		hs_config_diag(ld->cfg, false, "%s: hooks[%d]: \"actions\" must "
+			       "be an array (skipped)", ld->src, idx);
+		return;
+	}
+	cJSON_ArrayForEach(a, actions)
+	{
+		snprintf(where, sizeof(where), "hooks[%d].actions[%d]", idx,
+			 ai++);
+		load_action(ld, hk, a, def, group, where);
+	}
+}
+
+int hs_load_memoh(struct hs_load *ld, const cJSON *doc)
+{
+	const cJSON *ver = cJSON_GetObjectItemCaseSensitive(doc, "version");
+	const cJSON *en = cJSON_GetObjectItemCaseSensitive(doc, "enabled");
+	const cJSON *env = cJSON_GetObjectItemCaseSensitive(doc, "env");
+	const cJSON *hooks = cJSON_GetObjectItemCaseSensitive(doc, "hooks");
+	const cJSON *bot = cJSON_GetObjectItemCaseSensitive(doc, "bot_id");
+	struct memoh_defaults def = {
+		.timeout_ms = 10000,
+		.on_error = HS_ONERR_FAIL,
+		.max_output = 65536,
+		.nested = 0,
+	};
+	const cJSON *hk;
+	int idx = 0;
+
+	if (!cJSON_IsNumber(ver) || ver->valuedouble != 1) {
+		hs_config_diag(ld->cfg, true, "%s: \"version\" must be 1 (memoh "
+			       "schema version)", ld->src);
+		return -1;
+	}
+	if (en && cJSON_IsFalse(en)) {
+		hs_config_diag(ld->cfg, false, "%s: enabled is false: no hooks "
+			       "loaded from it", ld->src);
+		return 0;
+	}
+	if (hooks && !cJSON_IsArray(hooks)) {
+		hs_config_diag(ld->cfg, true, "%s: \"hooks\" must be an array",
+			       ld->src);
+		return -1;
+	}
+	if (cJSON_IsString(bot) && !ld->cfg->settings.bot_id)
+		ld->cfg->settings.bot_id = strdup(bot->valuestring);
+	load_defaults(ld, cJSON_GetObjectItemCaseSensitive(doc, "defaults"),
+		      &def);
+	if (cJSON_IsObject(env))
+		def.env = env_vector(ld, env);
+	cJSON_ArrayForEach(hk, hooks)
+		load_hook(ld, hk, idx++, &def);
+	if (def.env) {
+		for (char **p = def.env; *p; p++)
+			free(*p);
+		free(def.env);
+	}
+	return 0;
+}

@@ -1,0 +1,238 @@
+/* The Claude Code shape, {"hooks":{EVENT:[{matcher, hooks:[handler]}]}},
+ * shared by Claude Code settings, hookshim's own files and mnemoai. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dialect.h"
+#include "load.h"
+
+int hs_load_settings(struct hs_load *ld, const cJSON *obj);
+
+struct nested_rules {
+	const char *const *events; /* NULL: any event the catalog knows */
+	bool glob_matcher;         /* mnemoai: glob; Claude: its own rule */
+	bool if_field;             /* Claude's per-handler "if" */
+	int max_timeout_s;         /* 0 = none */
+};
+
+static const char *const mnemoai_events[] = { "PreToolUse", "PostToolUse",
+					      "PostToolUseFailure", NULL };
+static const char *const claude_events[] = {
+	"PreToolUse", "PostToolUse", "PostToolUseFailure", "SessionStart",
+	"SessionEnd", NULL
+};
+
+static bool listed(const char *const *list, const char *name)
+{
+	for (; *list; list++)
+		if (strcmp(*list, name) == 0)
+			return true;
+	return false;
+}
+
+static int handler_timeout(struct hs_load *ld, struct hs_hook *h,
+			   const cJSON *t, int max_s, const char *where)
+{
+	long ms;
+
+	if (!t)
+		return 0;
+	if (!cJSON_IsNumber(t) || t->valuedouble <= 0) {
+		hs_config_diag(ld->cfg, false, "%s: %s: timeout must be a "
+			       "positive number of seconds (default kept)",
+			       ld->src, where);
+		return 0;
+	}
+	ms = (long)(t->valuedouble * 1000);
+	if (max_s && ms > (long)max_s * 1000) {
+		hs_config_diag(ld->cfg, false, "%s: %s: timeout %gs capped at "
+			       "%ds", ld->src, where, t->valuedouble, max_s);
+		ms = (long)max_s * 1000;
+	}
+	h->timeout_ms = (int)ms;
+	return 0;
+}
+
+static int load_handler(struct hs_load *ld, const struct nested_rules *r,
+			const char *event, const char *matcher,
+			const cJSON *hd, const char *where)
+{
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(hd, "type");
+	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(hd, "command");
+	const cJSON *cond = cJSON_GetObjectItemCaseSensitive(hd, "if");
+	const cJSON *nested = cJSON_GetObjectItemCaseSensitive(hd, "nested");
+	struct hs_hook *h;
+	enum hs_match_kind kind;
+
+	if (!cJSON_IsObject(hd)) {
+		hs_config_diag(ld->cfg, false, "%s: %s: a handler must be an "
+			       "object (skipped)", ld->src, where);
+		return -1;
+	}
+	if (type && !(cJSON_IsString(type) &&
+		      strcmp(type->valuestring, "command") == 0)) {
+		hs_config_diag(ld->cfg, false, "%s: %s: handler type %s cannot "
+			       "run outside the agent; only \"command\" is "
+			       "supported (skipped)", ld->src, where,
+			       cJSON_IsString(type) ? type->valuestring : "?");
+		return -1;
+	}
+	if (!cJSON_IsString(cmd) || !*cmd->valuestring) {
+		hs_config_diag(ld->cfg, false, "%s: %s: missing \"command\" "
+			       "(skipped)", ld->src, where);
+		return -1;
+	}
+	h = hs_load_new_hook(ld, event);
+	if (!h)
+		return -1;
+	h->command = strdup(cmd->valuestring);
+	handler_timeout(ld, h, cJSON_GetObjectItemCaseSensitive(hd, "timeout"),
+			r->max_timeout_s, where);
+	if (cJSON_IsBool(nested))
+		h->nested = cJSON_IsTrue(nested);
+	if (r->if_field && cond) {
+		if (!cJSON_IsString(cond) ||
+		    hs_rule_parse(cond->valuestring, &h->rule) < 0) {
+			hs_config_diag(ld->cfg, false, "%s: %s: \"if\" must look "
+				       "like Tool(pattern), e.g. "
+				       "\"Bash(git push *)\" (hook skipped)",
+				       ld->src, where);
+			hs_load_drop_last(ld);
+			return -1;
+		}
+		h->has_rule = true;
+	}
+	if (h->kind == HS_KIND_SESSION_START || h->kind == HS_KIND_SESSION_END)
+		matcher = NULL; /* matchers mean nothing for session events */
+	if (r->glob_matcher)
+		kind = (!matcher || !*matcher || strcmp(matcher, "*") == 0)
+			       ? HS_MATCH_ALL
+			       : HS_MATCH_GLOB;
+	else
+		kind = hs_matcher_claude_kind(matcher);
+	if (hs_load_matcher(ld, h, kind, matcher, where) < 0) {
+		hs_load_drop_last(ld);
+		return -1;
+	}
+	return 0;
+}
+
+static void load_group(struct hs_load *ld, const struct nested_rules *r,
+		       const char *event, const cJSON *grp, int gi)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(grp, "matcher");
+	const cJSON *hooks = cJSON_GetObjectItemCaseSensitive(grp, "hooks");
+	const cJSON *hd;
+	const char *matcher = NULL;
+	char where[256];
+	int hi = 0;
+
+	if (!cJSON_IsObject(grp)) {
+		hs_config_diag(ld->cfg, false, "%s: hooks.%s[%d]: must be an "
+			       "object {\"matcher\", \"hooks\"} (skipped)",
+			       ld->src, event, gi);
+		return;
+	}
+	if (m && !cJSON_IsString(m)) {
+		hs_config_diag(ld->cfg, false, "%s: hooks.%s[%d].matcher: must be "
+			       "a string (group skipped)", ld->src, event, gi);
+		return;
+	}
+	matcher = m ? m->valuestring : NULL;
+	if (!cJSON_IsArray(hooks)) {
+		hs_config_diag(ld->cfg, false, "%s: hooks.%s[%d]: \"hooks\" must "
+			       "be an array (group skipped)", ld->src, event, gi);
+		return;
+	}
+	cJSON_ArrayForEach(hd, hooks)
+	{
+		snprintf(where, sizeof(where), "hooks.%s[%d].hooks[%d]", event,
+			 gi, hi++);
+		load_handler(ld, r, event, matcher, hd, where);
+	}
+}
+
+static int load_nested(struct hs_load *ld, const cJSON *doc,
+		       const struct nested_rules *r)
+{
+	const cJSON *hooks = cJSON_GetObjectItemCaseSensitive(doc, "hooks");
+	const cJSON *ev;
+
+	if (!hooks)
+		return 0; /* a settings.json without hooks is fine */
+	if (!cJSON_IsObject(hooks)) {
+		hs_config_diag(ld->cfg, true, "%s: \"hooks\" must be an object "
+			       "keyed by event name", ld->src);
+		return -1;
+	}
+	cJSON_ArrayForEach(ev, hooks)
+	{
+		enum hs_kind kind;
+		unsigned mask, ops;
+		const cJSON *grp;
+		int gi = 0;
+
+		if (hs_json_comment_key(ev->string))
+			continue;
+		if (!listed(r->events, ev->string)) {
+			if (hs_event_parse(ev->string, &kind, &mask, &ops) == 0 &&
+			    kind == HS_KIND_NONE && r->events == claude_events) {
+				hs_config_diag(ld->cfg, false, "%s: event %s "
+					       "happens inside the agent; "
+					       "hookshim cannot observe it from "
+					       "outside (loaded, never fires)",
+					       ld->src, ev->string);
+			} else {
+				hs_config_diag(ld->cfg, false, "%s: unknown "
+					       "event \"%s\" (skipped)",
+					       ld->src, ev->string);
+			}
+			continue;
+		}
+		if (!cJSON_IsArray(ev)) {
+			hs_config_diag(ld->cfg, false, "%s: hooks.%s must be an "
+				       "array (skipped)", ld->src, ev->string);
+			continue;
+		}
+		cJSON_ArrayForEach(grp, ev)
+		{
+			if (cJSON_IsObject(grp) || !cJSON_IsString(grp) ||
+			    !hs_json_comment_key(grp->valuestring))
+				load_group(ld, r, ev->string, grp, gi);
+			gi++;
+		}
+	}
+	return 0;
+}
+
+int hs_load_claude(struct hs_load *ld, const cJSON *doc)
+{
+	static const struct nested_rules rules = {
+		.events = claude_events,
+		.if_field = true,
+	};
+	const cJSON *off = cJSON_GetObjectItemCaseSensitive(doc,
+							    "disableAllHooks");
+	const cJSON *settings = cJSON_GetObjectItemCaseSensitive(doc, "hookshim");
+
+	if (settings && hs_load_settings(ld, settings) < 0)
+		return -1;
+	if (cJSON_IsTrue(off)) {
+		hs_config_diag(ld->cfg, false, "%s: disableAllHooks is true: "
+			       "no hooks loaded from it", ld->src);
+		return 0;
+	}
+	return load_nested(ld, doc, &rules);
+}
+
+int hs_load_mnemoai(struct hs_load *ld, const cJSON *doc)
+{
+	static const struct nested_rules rules = {
+		.events = mnemoai_events,
+		.glob_matcher = true,
+		.max_timeout_s = 600,
+	};
+
+	return load_nested(ld, doc, &rules);
+}

@@ -1,0 +1,94 @@
+/* JSON files with located errors; cJSON reports only a pointer, so the
+ * line and column are counted from the text up to it. */
+#include "jsonfile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HS_MAX_CONFIG (16u << 20)
+
+static void locate(const char *text, const char *at, int *line, int *col)
+{
+	*line = 1;
+	*col = 1;
+	for (const char *p = text; p < at && *p; p++) {
+		if (*p == '\n') {
+			(*line)++;
+			*col = 1;
+		} else if (((unsigned char)*p & 0xC0) != 0x80) {
+			(*col)++;
+		}
+	}
+}
+
+cJSON *hs_json_parse_text(const char *name, const char *text, size_t len,
+			  char *err, size_t errlen)
+{
+	const char *end = NULL;
+	cJSON *json = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	int line, col;
+
+	if (json)
+		return json;
+	if (!end)
+		end = text + len;
+	locate(text, end, &line, &col);
+	if (end >= text + len)
+		snprintf(err, errlen, "%s:%d:%d: malformed JSON: unexpected end "
+			 "of input", name, line, col);
+	else
+		snprintf(err, errlen, "%s:%d:%d: malformed JSON near '%.20s'",
+			 name, line, col, end);
+	return NULL;
+}
+
+cJSON *hs_json_read_file(const char *path, char *err, size_t errlen,
+			 int *missing)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	cJSON *json;
+
+	*missing = 0;
+	if (!f) {
+		*missing = errno == ENOENT || errno == ENOTDIR;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		size_t n;
+
+		if (len + 4096 > cap) {
+			char *nb;
+
+			cap = cap ? cap * 2 : 8192;
+			nb = realloc(buf, cap);
+			if (!nb || cap > HS_MAX_CONFIG) {
+				free(nb ? nb : buf);
+				fclose(f);
+				snprintf(err, errlen, "%s: file too large or "
+					 "out of memory", path);
+				return NULL;
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: read error", path);
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	json = hs_json_parse_text(path, buf, len, err, errlen);
+	free(buf);
+	return json;
+}

@@ -1,0 +1,134 @@
+/* Lifecycle of the loaded model; see model.h. */
+#include "model.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const dialect_names[HS_NDIALECT] = {
+	[HS_CLAUDE] = "claude",
+	[HS_MEMCODE] = "memcode",
+	[HS_MNEMOAI] = "mnemoai",
+	[HS_MEMOH] = "memoh",
+};
+
+const char *hs_dialect_name(enum hs_dialect d)
+{
+	return d < HS_NDIALECT ? dialect_names[d] : "?";
+}
+
+int hs_dialect_parse(const char *name, enum hs_dialect *out)
+{
+	for (int d = 0; d < HS_NDIALECT; d++) {
+		if (strcmp(name, dialect_names[d]) == 0) {
+			*out = (enum hs_dialect)d;
+			return 0;
+		}
+	}
+	if (strcmp(name, "hookshim") == 0 || strcmp(name, "claude-code") == 0) {
+		*out = HS_CLAUDE;
+		return 0;
+	}
+	return -1;
+}
+
+void hs_config_init(struct hs_config *cfg, const char *root)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->root = strdup(root ? root : "/");
+	cfg->settings.deny_exit = 126;
+	cfg->settings.deny_errno = EACCES;
+	cfg->settings.ask_default = 2; /* HS_DENY */
+}
+
+static void free_strv(char **v)
+{
+	if (!v)
+		return;
+	for (char **p = v; *p; p++)
+		free(*p);
+	free(v);
+}
+
+static void hook_free(struct hs_hook *h)
+{
+	free(h->event_name);
+	hs_matcher_free(&h->matcher);
+	free(h->rule.tool);
+	free(h->rule.pattern);
+	free(h->command);
+	free(h->work_dir);
+	free_strv(h->env);
+	free(h->name);
+	free(h->source);
+}
+
+void hs_config_free(struct hs_config *cfg)
+{
+	for (size_t i = 0; i < cfg->nhooks; i++)
+		hook_free(&cfg->hooks[i]);
+	free(cfg->hooks);
+	for (size_t i = 0; i < cfg->ndiags; i++)
+		free(cfg->diags[i].text);
+	free(cfg->diags);
+	for (size_t i = 0; i < cfg->nsources; i++)
+		free(cfg->sources[i]);
+	free(cfg->sources);
+	free_strv(cfg->settings.write_include);
+	free_strv(cfg->settings.write_exclude);
+	free_strv(cfg->settings.wrap_tools);
+	free(cfg->settings.bot_id);
+	free(cfg->root);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+void hs_config_diag(struct hs_config *cfg, bool fatal, const char *fmt, ...)
+{
+	struct hs_diag *d;
+	va_list ap;
+	char *text = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	va_end(ap);
+	if (!text)
+		return;
+	d = realloc(cfg->diags, (cfg->ndiags + 1) * sizeof(*d));
+	if (!d) {
+		free(text);
+		return;
+	}
+	cfg->diags = d;
+	cfg->diags[cfg->ndiags].text = text;
+	cfg->diags[cfg->ndiags].fatal = fatal;
+	cfg->ndiags++;
+}
+
+struct hs_hook *hs_config_add_hook(struct hs_config *cfg)
+{
+	struct hs_hook *h = realloc(cfg->hooks, (cfg->nhooks + 1) * sizeof(*h));
+
+	if (!h)
+		return NULL;
+	cfg->hooks = h;
+	h = &cfg->hooks[cfg->nhooks];
+	memset(h, 0, sizeof(*h));
+	h->order = (int)cfg->nhooks;
+	h->nested = -1;
+	h->enabled = true;
+	h->shell = "/bin/sh";
+	h->max_output = 65536;
+	cfg->nhooks++;
+	return h;
+}
+
+bool hs_config_has_fatal(const struct hs_config *cfg)
+{
+	for (size_t i = 0; i < cfg->ndiags; i++)
+		if (cfg->diags[i].fatal)
+			return true;
+	return false;
+}

@@ -1,0 +1,122 @@
+/* The internal model every hook dialect is loaded into.
+ *
+ * A config is an immutable snapshot once loaded: the supervisor shares it
+ * between threads without locks, so nothing here may be mutated after
+ * hs_config_load() returns.
+ */
+#ifndef HOOKSHIM_CONFIG_MODEL_H
+#define HOOKSHIM_CONFIG_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "matcher.h"
+
+enum hs_dialect {
+	HS_CLAUDE,  /* Claude Code settings.json hooks; also hookshim's own */
+	HS_MEMCODE, /* ~/.memcode/hooks.json */
+	HS_MNEMOAI, /* ~/.mnemoai/hooks/hooks.json */
+	HS_MEMOH,   /* /data/.memoh/hooks.json */
+	HS_NDIALECT
+};
+
+/* What happens, whatever a dialect calls it. */
+enum hs_kind {
+	HS_KIND_NONE,  /* catalog-only: loads, never fires here */
+	HS_KIND_PRE,   /* before a tool call; may deny */
+	HS_KIND_POST,  /* after a tool call; see post_mask */
+	HS_KIND_SESSION_START,
+	HS_KIND_SESSION_END,
+};
+
+/* Which outcomes a HS_KIND_POST hook fires on. */
+#define HS_POST_SUCCESS 1u
+#define HS_POST_FAILURE 2u
+
+/* Which intercepted operations a hook may see. */
+#define HS_OP_EXEC  1u /* a command launch */
+#define HS_OP_WRITE 2u /* a file write */
+#define HS_OP_OTHER 4u /* a tool named only in `hookshim test` */
+#define HS_OP_ANY   (HS_OP_EXEC | HS_OP_WRITE | HS_OP_OTHER)
+
+enum hs_on_error { HS_ONERR_IGNORE, HS_ONERR_FAIL, HS_ONERR_BLOCK };
+
+enum hs_action_type { HS_ACTION_COMMAND, HS_ACTION_BUILTIN };
+
+/* Claude Code's per-handler "if" in permission-rule syntax: Tool(pattern). */
+struct hs_rule {
+	char *tool;    /* "Bash", "Write", "Edit", ... */
+	char *pattern; /* NULL = any argument */
+};
+
+struct hs_hook {
+	enum hs_dialect dialect;
+	char *event_name; /* as written in the file: payloads echo it */
+	enum hs_kind kind;
+	unsigned post_mask; /* HS_POST_* for HS_KIND_POST */
+	unsigned ops;       /* HS_OP_* this event can carry */
+	struct hs_matcher matcher;
+	bool has_rule;
+	struct hs_rule rule;
+
+	enum hs_action_type action;
+	char *command;     /* shell text, or built-in name for HS_ACTION_BUILTIN */
+	const char *shell; /* "/bin/sh" or "/bin/bash"; static storage */
+	int timeout_ms;
+	enum hs_on_error on_error;
+	size_t max_output; /* bytes of stdout/stderr kept per stream */
+	char *work_dir;    /* NULL = the session root */
+	char **env;        /* extra "K=V", NULL-terminated; may be NULL */
+	int nested;        /* -1 = config default, 0/1 = per hook */
+
+	char *name;   /* memoh hook name; may be NULL */
+	char *source; /* the file it came from */
+	int priority; /* higher first (memoh); 0 elsewhere */
+	int group;    /* memoh: actions of one hook share a group */
+	int order;    /* position across all files, for stable ties */
+	bool enabled;
+};
+
+/* hookshim's own settings, from the top-level "hookshim" object. */
+struct hs_settings {
+	int deny_exit;      /* exit status of a denied command; 126 */
+	int deny_errno;     /* errno of a denied call in strict mode / writes */
+	bool strict;        /* exec/spawn return deny_errno instead */
+	int ask_default;    /* HS_DENY or HS_ALLOW when nobody can be asked */
+	bool nested_exec;   /* commands started inside a command fire hooks */
+	bool agent_writes_only; /* narrow write events to the agent's own */
+	char **write_include;   /* globs; NULL = the session root */
+	char **write_exclude;
+	bool follow_symlinks;
+	bool quiet_denials; /* don't echo write denials to a TTY stderr */
+	char **wrap_tools;  /* tools to put behind PATH wrappers */
+	char *bot_id;       /* MEMOH_BOT_ID */
+};
+
+struct hs_diag {
+	char *text; /* "file:line:col: message" or "file: hook X: message" */
+	bool fatal; /* the file could not be used */
+};
+
+struct hs_config {
+	struct hs_hook *hooks;
+	size_t nhooks;
+	struct hs_settings settings;
+	struct hs_diag *diags;
+	size_t ndiags;
+	char **sources; /* files read, in order */
+	size_t nsources;
+	char *root;
+};
+
+const char *hs_dialect_name(enum hs_dialect d);
+int hs_dialect_parse(const char *name, enum hs_dialect *out);
+
+void hs_config_init(struct hs_config *cfg, const char *root);
+void hs_config_free(struct hs_config *cfg);
+void hs_config_diag(struct hs_config *cfg, bool fatal, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+struct hs_hook *hs_config_add_hook(struct hs_config *cfg);
+bool hs_config_has_fatal(const struct hs_config *cfg);
+
+#endif

@@ -1,0 +1,63 @@
+/* Selects the hooks an event matches, runs them as their dialects say and
+ * merges what they decided. The one entry point the CLI, the supervisor and
+ * the PATH wrappers share. */
+#ifndef HOOKSHIM_ENGINE_DISPATCH_H
+#define HOOKSHIM_ENGINE_DISPATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../config/model.h"
+#include "event.h"
+#include "runner.h"
+
+enum hs_verdict { HS_ALLOW = 0, HS_ASK = 1, HS_DENY = 2 };
+
+/* What one hook did, for `hookshim test` and the log. */
+struct hs_hook_run {
+	const struct hs_hook *hook;
+	char *tool_name; /* as the hook saw it */
+	struct hs_run_result res;
+	enum hs_verdict verdict; /* what this hook said (HS_ALLOW if nothing) */
+	bool said;               /* it expressed a decision */
+	char *note;              /* warning about this run, or NULL */
+};
+
+struct hs_outcome {
+	enum hs_verdict verdict;
+	char *reason;          /* for deny/ask; NULL otherwise */
+	char *context;         /* additionalContext / append_context, joined */
+	char *system_message;  /* Claude systemMessage */
+	bool stop;             /* Claude continue:false */
+	char *stop_reason;
+	char *session_context; /* session_start stdout to inject (memcode) */
+	struct hs_hook_run *runs;
+	size_t nruns;
+	char **warnings;
+	size_t nwarnings;
+};
+
+/* The tool name `hook`'s dialect uses for `ev` (Bash, bash, execute_bash,
+ * exec, Write, Edit, edit_file, fs_write, ...). Static storage or ev->tool. */
+const char *hs_tool_name(enum hs_dialect d, const struct hs_event *ev);
+
+/* Does `hook` fire for `ev`: event, operation, matcher, "if" rule. */
+bool hs_hook_matches(const struct hs_hook *hook, const struct hs_event *ev);
+
+/* Run every matching hook and merge. Always fills `out`. */
+void hs_dispatch(const struct hs_config *cfg, const struct hs_event *ev,
+		 struct hs_outcome *out);
+void hs_outcome_free(struct hs_outcome *out);
+
+/* Which intercepted operations could fire any hook, as a bit set
+ * (HS_INTEREST_*): the shim asks the supervisor only for these. */
+#define HS_INTEREST_EXEC_PRE   1u
+#define HS_INTEREST_EXEC_POST  2u
+#define HS_INTEREST_WRITE_PRE  4u
+#define HS_INTEREST_WRITE_POST 8u
+#define HS_INTEREST_EXEC_NESTED 16u /* some exec hook wants nested commands */
+unsigned hs_config_interest(const struct hs_config *cfg);
+
+const char *hs_verdict_name(enum hs_verdict v);
+
+#endif

@@ -1,0 +1,53 @@
+/* One intercepted happening, before it is shaped into any dialect. */
+#ifndef HOOKSHIM_ENGINE_EVENT_H
+#define HOOKSHIM_ENGINE_EVENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "../config/model.h"
+
+struct cJSON;
+
+struct hs_event {
+	enum hs_kind kind;
+	bool failed;   /* HS_KIND_POST: the failure variant */
+	unsigned op;   /* one HS_OP_* */
+	bool nested;   /* started inside a running command */
+
+	/* Set by `hookshim test`: a tool named in any dialect and its raw
+	 * input, used verbatim where the tool is not one hookshim maps. */
+	const char *tool;
+	const struct cJSON *input;
+
+	/* HS_OP_EXEC */
+	const char *command;       /* what the model asked for */
+	char *const *argv;         /* the full argv as executed */
+	const char *exe;           /* resolved executable path */
+
+	/* HS_OP_WRITE */
+	const char *path;          /* absolute, normalised */
+	const char *new_path;      /* rename/link/symlink target */
+	const char *operation;     /* create, overwrite, append, modify, ... */
+	const char *content;       /* post events, when asked for */
+	size_t content_len;
+
+	const char *cwd;
+	pid_t pid;
+	const char *session_id;
+	const char *root;
+	const char *tool_use_id;
+
+	/* HS_KIND_POST */
+	int exit_code;
+	int signo;
+	long duration_ms;
+	const char *out;
+	size_t out_len;
+	const char *err;
+	size_t err_len;
+	const char *error; /* failure text for PostToolUseFailure/ToolError */
+};
+
+#endif

@@ -1,0 +1,48 @@
+/* Runs one hook command: a shell, a payload on stdin, captured output,
+ * a timeout that kills the hook's whole process group.
+ *
+ * Safe to call from many threads at once; leaves no zombie and leaks no
+ * descriptor of the caller into the hook.
+ */
+#ifndef HOOKSHIM_ENGINE_RUNNER_H
+#define HOOKSHIM_ENGINE_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct hs_run_spec {
+	const char *shell;     /* "/bin/sh", "/bin/bash"; run as SHELL -c CMD */
+	const char *command;
+	const char *cwd;       /* NULL = inherit */
+	char *const *env;      /* full environment for the hook */
+	const char *input;     /* written to the hook's stdin, then EOF */
+	size_t input_len;
+	int timeout_ms;        /* <= 0: no timeout */
+	size_t max_output;     /* bytes kept per stream; the rest is drained */
+};
+
+enum hs_run_status {
+	HS_RUN_EXITED,
+	HS_RUN_SIGNALED,
+	HS_RUN_TIMEOUT,      /* killed at its timeout */
+	HS_RUN_SPAWN_FAILED, /* spawn_errno says why */
+};
+
+struct hs_run_result {
+	enum hs_run_status status;
+	int exit_code;   /* HS_RUN_EXITED */
+	int signo;       /* HS_RUN_SIGNALED */
+	int spawn_errno; /* HS_RUN_SPAWN_FAILED */
+	char *out;       /* NUL-terminated, at most max_output bytes */
+	size_t out_len;
+	bool out_truncated;
+	char *err;
+	size_t err_len;
+	bool err_truncated;
+	long duration_ms;
+};
+
+int hs_run(const struct hs_run_spec *spec, struct hs_run_result *res);
+void hs_run_result_free(struct hs_run_result *res);
+
+#endif

@@ -1,0 +1,149 @@
+/* TLV encoding for the shim <-> supervisor wire; see proto.h.
+ * Async-signal-safe throughout. */
+#include "proto.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+static int write_all(int fd, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+
+	while (n > 0) {
+		ssize_t r = write(fd, p, n);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+static void wire_flush(struct hs_wire *w)
+{
+	if (!w->failed && w->len && write_all(w->fd, w->buf, w->len) < 0)
+		w->failed = 1;
+	w->len = 0;
+}
+
+static void wire_bytes(struct hs_wire *w, const void *data, size_t n)
+{
+	if (w->failed)
+		return;
+	if (n > sizeof(w->buf) - w->len) {
+		wire_flush(w);
+		if (n > sizeof(w->buf)) {
+			if (!w->failed && write_all(w->fd, data, n) < 0)
+				w->failed = 1;
+			return;
+		}
+	}
+	memcpy(w->buf + w->len, data, n);
+	w->len += n;
+}
+
+void hs_wire_init(struct hs_wire *w, int fd)
+{
+	w->fd = fd;
+	w->failed = 0;
+	w->len = 0;
+}
+
+void hs_wire_put(struct hs_wire *w, int tag, const void *data, size_t len)
+{
+	unsigned char hdr[5];
+	uint32_t n = (uint32_t)len;
+
+	hdr[0] = (unsigned char)tag;
+	hdr[1] = (unsigned char)(n & 0xff);
+	hdr[2] = (unsigned char)((n >> 8) & 0xff);
+	hdr[3] = (unsigned char)((n >> 16) & 0xff);
+	hdr[4] = (unsigned char)((n >> 24) & 0xff);
+	wire_bytes(w, hdr, sizeof(hdr));
+	if (len)
+		wire_bytes(w, data, len);
+}
+
+void hs_wire_puts(struct hs_wire *w, int tag, const char *s)
+{
+	hs_wire_put(w, tag, s, s ? strlen(s) : 0);
+}
+
+void hs_wire_putnum(struct hs_wire *w, int tag, long v)
+{
+	char tmp[24];
+	char *p = tmp + sizeof(tmp);
+	unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	hs_wire_put(w, tag, p, (size_t)(tmp + sizeof(tmp) - p));
+}
+
+int hs_wire_finish(struct hs_wire *w)
+{
+	hs_wire_put(w, HS_F_END, NULL, 0);
+	wire_flush(w);
+	return w->failed ? -1 : 0;
+}
+
+int hs_wire_read_exact(int fd, void *buf, size_t n)
+{
+	unsigned char *p = buf;
+
+	while (n > 0) {
+		ssize_t r = read(fd, p, n);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (r == 0)
+			return -1;
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+int hs_wire_read_header(int fd, int *tag, uint32_t *len)
+{
+	unsigned char hdr[5];
+
+	if (hs_wire_read_exact(fd, hdr, sizeof(hdr)) < 0)
+		return -1;
+	*tag = hdr[0];
+	*len = (uint32_t)hdr[1] | (uint32_t)hdr[2] << 8 |
+	       (uint32_t)hdr[3] << 16 | (uint32_t)hdr[4] << 24;
+	return 0;
+}
+
+int hs_wire_read_body(int fd, uint32_t len, char *buf, size_t cap)
+{
+	size_t keep = len < cap ? len : (cap ? cap - 1 : 0);
+	size_t rest = len - keep;
+	char sink[256];
+
+	if (keep && hs_wire_read_exact(fd, buf, keep) < 0)
+		return -1;
+	if (cap)
+		buf[keep] = '\0';
+	while (rest > 0) {
+		size_t n = rest < sizeof(sink) ? rest : sizeof(sink);
+
+		if (hs_wire_read_exact(fd, sink, n) < 0)
+			return -1;
+		rest -= n;
+	}
+	return 0;
+}
