@@ -14,6 +14,8 @@ struct hs_cli {
 	int imports[HS_NDIALECT];
 	int nimports;
 	const char *root;
+	bool has_dialect; /* --dialect seen: applies to later -c files */
+	enum hs_dialect dialect;
 };
 
 /* Consumes one config option at argv[*i] (advancing *i past its value).
@@ -29,6 +31,8 @@ int cmd_run(int argc, char **argv);
 int cmd_wrap(int argc, char **argv);
 /* Internal: supervise one command for post hooks, run as a tool wrapper. */
 int cmd_exec(int argc, char **argv);
+/* Internal: `__deny EXIT REASON` prints REASON to stderr, exits EXIT. */
+int cmd_deny(int argc, char **argv);
 /* A PATH wrapper: argv[0] names the wrapped tool. */
 int wrapper_main(int argc, char **argv);
 

@@ -1,0 +1,260 @@
+/* Selecting, running and merging hooks for one event. */
+#include "dispatch.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "decide.h"
+#include "match.h"
+#include "payload.h"
+
+extern char **environ;
+
+const char *hs_verdict_name(enum hs_verdict v)
+{
+	return v == HS_DENY ? "deny" : v == HS_ASK ? "ask" : "allow";
+}
+
+static bool nested_allowed(const struct hs_config *cfg, const struct hs_hook *h)
+{
+	return h->nested >= 0 ? h->nested : cfg->settings.nested_exec;
+}
+
+unsigned hs_config_interest(const struct hs_config *cfg)
+{
+	unsigned bits = 0;
+	struct hs_event probe = { 0 };
+
+	for (size_t i = 0; i < cfg->nhooks; i++) {
+		const struct hs_hook *h = &cfg->hooks[i];
+		bool pre = h->kind == HS_KIND_PRE, post = h->kind == HS_KIND_POST;
+
+		if (!h->enabled || !(pre || post))
+			continue;
+		/* Only the tool name is known before a call; a hook whose
+		 * matcher cannot accept this dialect's tool for an operation
+		 * never costs that operation anything. */
+		probe.op = HS_OP_EXEC;
+		probe.command = "";
+		if ((h->ops & HS_OP_EXEC) && hs_matcher_could_match(h, &probe)) {
+			bits |= pre ? HS_INTEREST_EXEC_PRE : HS_INTEREST_EXEC_POST;
+			if (nested_allowed(cfg, h))
+				bits |= HS_INTEREST_EXEC_NESTED;
+		}
+		probe.op = HS_OP_WRITE;
+		if ((h->ops & HS_OP_WRITE) && hs_matcher_could_match(h, &probe))
+			bits |= pre ? HS_INTEREST_WRITE_PRE
+				    : HS_INTEREST_WRITE_POST;
+	}
+	return bits;
+}
+
+/* The hook's environment: the host's, minus hookshim's own variables and
+ * the shim (a hook must never be intercepted), plus the dialect's. */
+static char **hook_env(const struct hs_config *cfg, const struct hs_hook *h,
+		       const struct hs_event *ev, const char *tool)
+{
+	size_t n = 0, extra = 0, i = 0;
+	char **env;
+
+	for (char **e = environ; *e; e++)
+		n++;
+	for (char **e = h->env; e && *e; e++)
+		extra++;
+	env = calloc(n + extra + 8, sizeof(*env));
+	if (!env)
+		return NULL;
+	for (char **e = environ; *e; e++) {
+		if (strncmp(*e, "HOOKSHIM_", 9) == 0 ||
+		    strncmp(*e, "LD_PRELOAD=", 11) == 0)
+			continue;
+		env[i++] = strdup(*e);
+	}
+	for (char **e = h->env; e && *e; e++)
+		env[i++] = strdup(*e);
+	env[i++] = strdup("HOOKSHIM_INERT=1");
+#define ADD(fmt, ...)                                                        \
+	do {                                                                 \
+		if (asprintf(&env[i], fmt, __VA_ARGS__) >= 0)                \
+			i++;                                                 \
+	} while (0)
+	switch (h->dialect) {
+	case HS_CLAUDE:
+		ADD("CLAUDE_PROJECT_DIR=%s", ev->root);
+		break;
+	case HS_MEMCODE:
+		ADD("MEMCODE_HOOK_EVENT=%s", h->event_name);
+		ADD("MEMCODE_TOOL_NAME=%s", tool);
+		ADD("MEMCODE_SESSION_ID=%s", ev->session_id ? ev->session_id : "");
+		ADD("MEMCODE_PROJECT_DIR=%s", ev->root);
+		break;
+	case HS_MNEMOAI:
+		ADD("MNEMOAI_HOOK_EVENT=%s", h->event_name);
+		ADD("MNEMOAI_TOOL_NAME=%s", tool);
+		break;
+	case HS_MEMOH:
+		ADD("MEMOH_HOOK_EVENT=%s", h->event_name);
+		ADD("MEMOH_HOOK_NAME=%s", h->name ? h->name : "");
+		ADD("MEMOH_BOT_ID=%s", cfg->settings.bot_id ? cfg->settings.bot_id : "");
+		ADD("MEMOH_SESSION_ID=%s", ev->session_id ? ev->session_id : "");
+		break;
+	default:
+		break;
+	}
+#undef ADD
+	env[i] = NULL;
+	return env;
+}
+
+static void free_env(char **env)
+{
+	if (!env)
+		return;
+	for (char **e = env; *e; e++)
+		free(*e);
+	free(env);
+}
+
+static const char *hook_cwd(const struct hs_hook *h, const struct hs_event *ev)
+{
+	if (h->work_dir)
+		return h->work_dir;
+	if (h->dialect == HS_MNEMOAI && ev->cwd)
+		return ev->cwd;
+	return ev->root;
+}
+
+/* memoh "tool" actions that map to built-ins: no process is spawned. */
+static void run_builtin(const struct hs_hook *h, const char *payload,
+			struct hs_run_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->status = HS_RUN_EXITED;
+	res->err = strdup("");
+	if (strcmp(h->command, "deny") == 0)
+		res->out = strdup("{\"decision\":\"deny\",\"reason\":"
+				  "\"denied by a memoh tool action\"}");
+	else if (strcmp(h->command, "allow") == 0)
+		res->out = strdup("{\"decision\":\"allow\"}");
+	else /* record_event, log: the payload goes to the session log */
+		res->out = strdup(payload);
+	res->out_len = res->out ? strlen(res->out) : 0;
+}
+
+static void run_hook(const struct hs_config *cfg, const struct hs_event *ev,
+		     struct hs_hook_run *run)
+{
+	const struct hs_hook *h = run->hook;
+	cJSON *payload = hs_payload(h, ev, &cfg->settings);
+	char *text = payload ? cJSON_PrintUnformatted(payload) : NULL;
+	char *input = NULL;
+	char **env;
+	struct hs_run_spec spec = { 0 };
+
+	cJSON_Delete(payload);
+	if (!text || asprintf(&input, "%s\n", text) < 0)
+		input = NULL;
+	free(text);
+	if (h->action == HS_ACTION_BUILTIN) {
+		run_builtin(h, input ? input : "", &run->res);
+		free(input);
+		return;
+	}
+	env = hook_env(cfg, h, ev, run->tool_name);
+	spec.shell = h->shell;
+	spec.command = h->command;
+	spec.cwd = hook_cwd(h, ev);
+	spec.env = env;
+	spec.input = input ? input : "";
+	spec.input_len = input ? strlen(input) : 0;
+	spec.timeout_ms = h->timeout_ms;
+	spec.max_output = h->max_output;
+	hs_run(&spec, &run->res);
+	free_env(env);
+	free(input);
+}
+
+static bool seen_claude_handler(const struct hs_outcome *out,
+				const struct hs_hook *h)
+{
+	for (size_t i = 0; i < out->nruns; i++) {
+		const struct hs_hook *o = out->runs[i].hook;
+
+		if (o->dialect == HS_CLAUDE && strcmp(o->command, h->command) == 0)
+			return true;
+	}
+	return false;
+}
+
+static struct hs_hook_run *new_run(struct hs_outcome *out,
+				   const struct hs_hook *h, const char *tool)
+{
+	struct hs_hook_run *r = realloc(out->runs, (out->nruns + 1) * sizeof(*r));
+
+	if (!r)
+		return NULL;
+	out->runs = r;
+	r = &out->runs[out->nruns++];
+	memset(r, 0, sizeof(*r));
+	r->hook = h;
+	r->tool_name = strdup(tool);
+	return r;
+}
+
+void hs_dispatch(const struct hs_config *cfg, const struct hs_event *ev,
+		 struct hs_outcome *out)
+{
+	int stopped_group = -1;
+	bool denied = false;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < cfg->nhooks; i++) {
+		const struct hs_hook *h = &cfg->hooks[i];
+		struct hs_hook_run *run;
+		bool stop_group = false;
+
+		if (!h->enabled || !hs_hook_matches(h, ev))
+			continue;
+		if (ev->nested && !nested_allowed(cfg, h))
+			continue;
+		if (h->dialect == HS_MEMOH && h->group == stopped_group)
+			continue;
+		/* After a deny only Claude handlers still run: Claude Code
+		 * runs every matching handler; the others stop at a deny. */
+		if (denied && h->dialect != HS_CLAUDE)
+			continue;
+		if (h->dialect == HS_CLAUDE && seen_claude_handler(out, h))
+			continue;
+		run = new_run(out, h, hs_tool_name(h->dialect, ev));
+		if (!run)
+			break;
+		run_hook(cfg, ev, run);
+		if (hs_decide(run, ev, out, &stop_group) ||
+		    out->verdict == HS_DENY)
+			denied = true;
+		if (stop_group)
+			stopped_group = h->group;
+	}
+}
+
+void hs_outcome_free(struct hs_outcome *out)
+{
+	for (size_t i = 0; i < out->nruns; i++) {
+		hs_run_result_free(&out->runs[i].res);
+		free(out->runs[i].tool_name);
+		free(out->runs[i].note);
+	}
+	free(out->runs);
+	for (size_t i = 0; i < out->nwarnings; i++)
+		free(out->warnings[i]);
+	free(out->warnings);
+	free(out->reason);
+	free(out->context);
+	free(out->system_message);
+	free(out->stop_reason);
+	free(out->session_context);
+	memset(out, 0, sizeof(*out));
+}

@@ -1,0 +1,154 @@
+/* Hook selection. */
+#include "match.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../config/glob.h"
+#include "payload.h"
+
+static bool tool_event(const struct hs_hook *h)
+{
+	return h->kind == HS_KIND_PRE || h->kind == HS_KIND_POST;
+}
+
+/* memoh picks the matcher's target by what the request carries: the tool
+ * name for tool events, the command or path for workspace events, the
+ * event name otherwise. */
+static const char *memoh_target(const struct hs_hook *h,
+				const struct hs_event *ev)
+{
+	if (h->ops == HS_OP_EXEC)
+		return hs_event_command(ev);
+	if (h->ops == HS_OP_WRITE)
+		return hs_event_path(ev);
+	if (tool_event(h))
+		return hs_tool_name(HS_MEMOH, ev);
+	return h->event_name;
+}
+
+bool hs_matcher_could_match(const struct hs_hook *h, const struct hs_event *ev)
+{
+	if (h->dialect == HS_MEMOH && (h->ops == HS_OP_EXEC ||
+				       h->ops == HS_OP_WRITE))
+		return true; /* the target is an argument, known only later */
+	if (h->dialect == HS_MEMOH)
+		return hs_matcher_match(&h->matcher, memoh_target(h, ev));
+	if (!tool_event(h))
+		return true;
+	if (ev->op == HS_OP_WRITE && h->dialect == HS_CLAUDE) {
+		/* Write or Edit depending on the file: either may fire. */
+		return hs_matcher_match(&h->matcher, "Write") ||
+		       hs_matcher_match(&h->matcher, "Edit");
+	}
+	return hs_matcher_match(&h->matcher, hs_tool_name(h->dialect, ev));
+}
+
+static bool same_tool_family(const char *rule_tool, const char *tool)
+{
+	static const char *const edits[] = { "Edit", "Write", "MultiEdit",
+					     "NotebookEdit", NULL };
+	bool a = false, b = false;
+
+	if (strcmp(rule_tool, tool) == 0)
+		return true;
+	/* Claude Code: Edit rules cover every built-in tool that edits. */
+	for (const char *const *e = edits; *e; e++) {
+		a |= strcmp(*e, rule_tool) == 0;
+		b |= strcmp(*e, tool) == 0;
+	}
+	return a && b;
+}
+
+/* Bash(pattern): "*" matches anything; the legacy "prefix:*" form is a
+ * prefix match; a trailing " *" also accepts the bare command. */
+static bool command_matches(const char *pattern, const char *cmd)
+{
+	size_t n = strlen(pattern);
+
+	if (n >= 2 && strcmp(pattern + n - 2, ":*") == 0)
+		return strncmp(cmd, pattern, n - 2) == 0;
+	if (hs_glob_match(pattern, cmd, false))
+		return true;
+	if (n >= 2 && strcmp(pattern + n - 2, " *") == 0)
+		return strlen(cmd) == n - 2 && strncmp(cmd, pattern, n - 2) == 0;
+	return false;
+}
+
+/* Edit(pattern): gitignore-style. "//abs" is absolute, "~/x" is under
+ * HOME, "/x" and "x/y" are relative to the project root, and a pattern
+ * without '/' matches the file's name at any depth. */
+static bool path_matches(const char *pattern, const char *path,
+			 const char *root)
+{
+	char buf[4096];
+	const char *rel = path;
+	size_t rl = root ? strlen(root) : 0;
+
+	if (strncmp(pattern, "//", 2) == 0)
+		return hs_glob_match(pattern + 1, path, true);
+	if (strncmp(pattern, "~/", 2) == 0) {
+		const char *home = getenv("HOME");
+
+		snprintf(buf, sizeof(buf), "%s/%s", home ? home : "",
+			 pattern + 2);
+		return hs_glob_match(buf, path, true);
+	}
+	if (rl && strncmp(path, root, rl) == 0 && path[rl] == '/')
+		rel = path + rl + 1;
+	else if (rl == 1 && root[0] == '/' && path[0] == '/')
+		rel = path + 1;
+	if (pattern[0] == '/')
+		return hs_glob_match(pattern + 1, rel, true);
+	if (strncmp(pattern, "./", 2) == 0)
+		pattern += 2;
+	if (!strchr(pattern, '/')) {
+		const char *base = strrchr(rel, '/');
+
+		return hs_glob_match(pattern, base ? base + 1 : rel, true) ||
+		       hs_glob_match(pattern, rel, true);
+	}
+	return hs_glob_match(pattern, rel, true);
+}
+
+bool hs_rule_matches(const struct hs_rule *rule, const char *tool,
+		     const struct hs_event *ev)
+{
+	const char *arg;
+
+	if (!same_tool_family(rule->tool, tool))
+		return false;
+	if (!rule->pattern)
+		return true;
+	if (ev->op == HS_OP_EXEC) {
+		arg = hs_event_command(ev);
+		return arg && command_matches(rule->pattern, arg);
+	}
+	if (ev->op == HS_OP_WRITE) {
+		arg = hs_event_path(ev);
+		return arg && path_matches(rule->pattern, arg, ev->root);
+	}
+	return false;
+}
+
+bool hs_hook_matches(const struct hs_hook *h, const struct hs_event *ev)
+{
+	const char *tool;
+
+	if (h->kind != ev->kind || h->kind == HS_KIND_NONE)
+		return false;
+	if (!tool_event(h))
+		return true;
+	if (h->kind == HS_KIND_POST &&
+	    !(h->post_mask & (ev->failed ? HS_POST_FAILURE : HS_POST_SUCCESS)))
+		return false;
+	if (!(h->ops & ev->op))
+		return false;
+	if (h->dialect == HS_MEMOH)
+		return hs_matcher_match(&h->matcher, memoh_target(h, ev));
+	tool = hs_tool_name(h->dialect, ev);
+	if (!hs_matcher_match(&h->matcher, tool))
+		return false;
+	return !h->has_rule || hs_rule_matches(&h->rule, tool, ev);
+}

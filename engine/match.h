@@ -1,0 +1,16 @@
+/* Does a hook fire for an event: event kind, operation, matcher target and
+ * Claude Code's "if" rule. */
+#ifndef HOOKSHIM_ENGINE_MATCH_H
+#define HOOKSHIM_ENGINE_MATCH_H
+
+#include "dispatch.h"
+
+/* The matcher alone, on the target it has for this event (the "if" rule
+ * and arguments ignored): used to precompute which operations can fire. */
+bool hs_matcher_could_match(const struct hs_hook *h, const struct hs_event *ev);
+
+/* A Claude permission-rule pattern against an event's argument. */
+bool hs_rule_matches(const struct hs_rule *rule, const char *tool,
+		     const struct hs_event *ev);
+
+#endif

@@ -1,0 +1,84 @@
+/* hookshim check: what is loaded, grouped by event, then every warning. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../config/load.h"
+#include "cli.h"
+
+static const char *matcher_text(const struct hs_hook *h)
+{
+	if (h->matcher.kind == HS_MATCH_ALL)
+		return "*";
+	return h->matcher.pattern;
+}
+
+static void print_hook(const struct hs_hook *h)
+{
+	size_t n = strcspn(h->command, "\n");
+	char rule[256] = "", prio[32] = "";
+
+	if (h->dialect == HS_MEMOH)
+		snprintf(prio, sizeof(prio), ", priority %d", h->priority);
+	if (h->has_rule)
+		snprintf(rule, sizeof(rule), " if %s(%s)", h->rule.tool,
+			 h->rule.pattern ? h->rule.pattern : "*");
+	printf("  %-8s %-20s %.*s%s  (%gs%s)%s\n", hs_dialect_name(h->dialect),
+	       matcher_text(h), (int)(n > 60 ? 60 : n), h->command,
+	       n > 60 ? "..." : "", h->timeout_ms / 1000.0, prio, rule);
+	printf("           from %s%s%s\n", h->source, h->name ? ", hook " : "",
+	       h->name ? h->name : "");
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct hs_cli cli = { 0 };
+	struct hs_config cfg;
+	int rc;
+
+	for (int i = 1; i < argc; i++) {
+		int r = hs_cli_option(&cli, argc, argv, &i);
+
+		if (r < 0)
+			return 64;
+		if (r == 0) {
+			fprintf(stderr, "hookshim check: unexpected '%s'\n",
+				argv[i]);
+			return 64;
+		}
+	}
+	if (hs_cli_load(&cli, &cfg) < 0)
+		return 1;
+	printf("%zu hook(s) from %zu file(s), root %s\n", cfg.nhooks,
+	       cfg.nsources, cfg.root);
+	for (size_t i = 0; i < cfg.nsources; i++)
+		printf("  read %s\n", cfg.sources[i]);
+	/* Group by event name in first-seen order. */
+	for (size_t i = 0; i < cfg.nhooks; i++) {
+		bool first = true;
+
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(cfg.hooks[j].event_name,
+				   cfg.hooks[i].event_name) == 0)
+				first = false;
+		if (!first)
+			continue;
+		printf("\n%s%s\n", cfg.hooks[i].event_name,
+		       cfg.hooks[i].kind == HS_KIND_NONE
+			       ? " (cannot fire here)"
+			       : "");
+		for (size_t j = i; j < cfg.nhooks; j++)
+			if (strcmp(cfg.hooks[j].event_name,
+				   cfg.hooks[i].event_name) == 0)
+				print_hook(&cfg.hooks[j]);
+	}
+	if (cfg.ndiags) {
+		printf("\nwarnings:\n");
+		for (size_t i = 0; i < cfg.ndiags; i++)
+			printf("  %s%s\n", cfg.diags[i].fatal ? "error: " : "",
+			       cfg.diags[i].text);
+	}
+	rc = hs_config_has_fatal(&cfg) ? 1 : 0;
+	hs_config_free(&cfg);
+	hs_cli_free(&cli);
+	return rc;
+}

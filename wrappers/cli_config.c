@@ -1,0 +1,119 @@
+/* The config options every subcommand shares. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../config/load.h"
+#include "cli.h"
+
+static int add_file(struct hs_cli *cli, const char *path, int dialect)
+{
+	const char **f = realloc(cli->files, (size_t)(cli->nfiles + 1) * sizeof(*f));
+	int *d;
+
+	if (!f)
+		return -1;
+	cli->files = f;
+	d = realloc(cli->file_dialects, (size_t)(cli->nfiles + 1) * sizeof(*d));
+	if (!d)
+		return -1;
+	cli->file_dialects = d;
+	cli->files[cli->nfiles] = path;
+	cli->file_dialects[cli->nfiles] = dialect;
+	cli->nfiles++;
+	return 0;
+}
+
+static const char *value(int argc, char **argv, int *i, const char *opt)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(opt);
+
+	if (strncmp(a, opt, n) == 0 && a[n] == '=')
+		return a + n + 1;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "hookshim: %s needs a value\n", opt);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static bool is_opt(const char *a, const char *opt)
+{
+	size_t n = strlen(opt);
+
+	return strncmp(a, opt, n) == 0 && (a[n] == '\0' || a[n] == '=');
+}
+
+int hs_cli_option(struct hs_cli *cli, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i], *v;
+	enum hs_dialect d;
+
+	if (strcmp(a, "-c") == 0 || is_opt(a, "--config")) {
+		if (!(v = value(argc, argv, i, strcmp(a, "-c") ? "--config" : "-c")))
+			return -1;
+		return add_file(cli, v, cli->has_dialect ? (int)cli->dialect : -1) < 0
+			       ? -1
+			       : 1;
+	}
+	if (is_opt(a, "--import") || is_opt(a, "--dialect")) {
+		bool import = is_opt(a, "--import");
+
+		if (!(v = value(argc, argv, i, import ? "--import" : "--dialect")))
+			return -1;
+		if (hs_dialect_parse(v, &d) < 0) {
+			fprintf(stderr, "hookshim: unknown dialect '%s' (memcode, "
+					"mnemoai, memoh, claude)\n", v);
+			return -1;
+		}
+		if (!import) {
+			cli->has_dialect = true;
+			cli->dialect = d;
+		}
+		else if (cli->nimports < HS_NDIALECT)
+			cli->imports[cli->nimports++] = (int)d;
+		return 1;
+	}
+	if (is_opt(a, "--root")) {
+		if (!(v = value(argc, argv, i, "--root")))
+			return -1;
+		cli->root = v;
+		return 1;
+	}
+	return 0;
+}
+
+int hs_cli_load(const struct hs_cli *cli, struct hs_config *cfg)
+{
+	char root[PATH_MAX];
+
+	if (cli->root) {
+		if (!realpath(cli->root, root)) {
+			perror(cli->root);
+			return -1;
+		}
+	} else if (!getcwd(root, sizeof(root))) {
+		perror("getcwd");
+		return -1;
+	}
+	hs_config_init(cfg, root);
+	for (int i = 0; i < cli->nfiles; i++)
+		hs_config_load_file(cfg, cli->files[i], cli->file_dialects[i],
+				    false);
+	for (int i = 0; i < cli->nimports; i++)
+		hs_config_import(cfg, (enum hs_dialect)cli->imports[i]);
+	if (!cli->nfiles && !cli->nimports)
+		hs_config_load_default(cfg);
+	hs_config_finish(cfg);
+	return 0;
+}
+
+void hs_cli_free(struct hs_cli *cli)
+{
+	free(cli->files);
+	free(cli->file_dialects);
+	memset(cli, 0, sizeof(*cli));
+}
