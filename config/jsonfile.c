@@ -3,6 +3,7 @@
 #include "jsonfile.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,24 +24,37 @@ static void locate(const char *text, const char *at, int *line, int *col)
 	}
 }
 
+static bool only_space(const char *p, const char *end)
+{
+	for (; p < end; p++)
+		if (*p != ' ' && *p != '\n' && *p != '\r' && *p != '\t')
+			return false;
+	return true;
+}
+
 cJSON *hs_json_parse_text(const char *name, const char *text, size_t len,
 			  char *err, size_t errlen)
 {
 	const char *end = NULL;
 	cJSON *json = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	int line, col;
+	size_t n;
 
 	if (json)
 		return json;
-	if (!end)
+	if (!end || end > text + len)
 		end = text + len;
-	locate(text, end, &line, &col);
-	if (end >= text + len)
+	/* cJSON points at the last token it read when the text runs out. */
+	if (end >= text + len || only_space(end + 1, text + len)) {
+		locate(text, text + len, &line, &col);
 		snprintf(err, errlen, "%s:%d:%d: malformed JSON: unexpected end "
 			 "of input", name, line, col);
-	else
-		snprintf(err, errlen, "%s:%d:%d: malformed JSON near '%.20s'",
-			 name, line, col, end);
+		return NULL;
+	}
+	locate(text, end, &line, &col);
+	n = strcspn(end, "\r\n");
+	snprintf(err, errlen, "%s:%d:%d: malformed JSON near '%.*s'", name,
+		 line, col, (int)(n > 20 ? 20 : n), end);
 	return NULL;
 }
 
