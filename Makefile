@@ -59,7 +59,11 @@ $(BUILD)/probes/%: tests/probes/%.c
 test: all $(UNIT_BIN) $(PROBE_BIN)
 	@BUILD=$(BUILD) tests/run.sh $(T)
 
-bench: all $(PROBE_BIN)
+$(BUILD)/bench/bench_core: bench/bench_core.c $(CORE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS_CLI)
+
+bench: all $(PROBE_BIN) $(BUILD)/bench/bench_core
 	@BUILD=$(BUILD) bench/run.sh
 
 demo: all
