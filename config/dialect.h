@@ -41,6 +41,11 @@ long hs_parse_duration_text(const char *s);
  * elsewhere). */
 bool hs_json_comment_key(const char *key);
 
+/* Names every key of obj not in `allowed` (NULL-terminated), so a typo
+ * such as "timout" is reported instead of silently ignored. */
+void hs_load_unknown_keys(struct hs_load *ld, const cJSON *obj,
+			  const char *const *allowed, const char *where);
+
 /* "if": "Tool(pattern)" in Claude Code's permission-rule syntax. */
 int hs_rule_parse(const char *text, struct hs_rule *rule);
 

@@ -10,6 +10,9 @@ static const char *const memcode_events[] = { "pre_tool_use", "post_tool_use",
 					      "session_start", "session_end",
 					      NULL };
 
+static const char *const entry_keys[] = { "matcher", "command", "timeout",
+					 NULL };
+
 static bool memcode_event(const char *name)
 {
 	for (const char *const *e = memcode_events; *e; e++)
@@ -38,6 +41,7 @@ static void load_entry(struct hs_load *ld, const char *event, const cJSON *e,
 			       "(skipped)", ld->src, where);
 		return;
 	}
+	hs_load_unknown_keys(ld, e, entry_keys, where);
 	h = hs_load_new_hook(ld, event);
 	if (!h)
 		return;

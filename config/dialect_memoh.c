@@ -9,6 +9,18 @@
 #include "dialect.h"
 #include "load.h"
 
+static const char *const top_keys[] = { "version", "enabled", "defaults",
+				       "env", "hooks", "bot_id", NULL };
+static const char *const default_keys[] = { "timeout", "on_error",
+					   "max_output_bytes",
+					   "trigger_nested_hooks", NULL };
+static const char *const hook_keys[] = { "name", "event", "matcher",
+					"enabled", "priority", "actions",
+					"conditions", "description", NULL };
+static const char *const action_keys[] = { "type", "command", "work_dir",
+					  "timeout", "on_error", "tool",
+					  "input", NULL };
+
 struct memoh_defaults {
 	long timeout_ms;
 	enum hs_on_error on_error;
@@ -84,6 +96,7 @@ static void load_defaults(struct hs_load *ld, const cJSON *d,
 			       ld->src);
 		return;
 	}
+	hs_load_unknown_keys(ld, d, default_keys, "defaults");
 	if ((v = cJSON_GetObjectItemCaseSensitive(d, "timeout"))) {
 		long ms = hs_parse_duration_ms(v);
 
@@ -140,6 +153,7 @@ static void load_action(struct hs_load *ld, const cJSON *hk, const cJSON *a,
 			       "\"type\" (skipped)", ld->src, where);
 		return;
 	}
+	hs_load_unknown_keys(ld, a, action_keys, where);
 	h = hs_load_new_hook(ld, ev->valuestring);
 	if (!h)
 		return;
@@ -239,6 +253,8 @@ static void load_hook(struct hs_load *ld, const cJSON *hk, int idx,
 	}
 	if (en && cJSON_IsFalse(en))
 		return;
+	snprintf(where, sizeof(where), "hooks[%d]", idx);
+	hs_load_unknown_keys(ld, hk, hook_keys, where);
 	if (kind == HS_KIND_NONE)
 		hs_config_diag(ld->cfg, false, "%s: hooks[%d]: event %s cannot "
 			       "be produced by this host (loaded, never fires)",
@@ -287,6 +303,7 @@ int hs_load_memoh(struct hs_load *ld, const cJSON *doc)
 			       ld->src);
 		return -1;
 	}
+	hs_load_unknown_keys(ld, doc, top_keys, "top level");
 	if (cJSON_IsString(bot) && !ld->cfg->settings.bot_id)
 		ld->cfg->settings.bot_id = strdup(bot->valuestring);
 	load_defaults(ld, cJSON_GetObjectItemCaseSensitive(doc, "defaults"),

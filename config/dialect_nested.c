@@ -16,6 +16,12 @@ struct nested_rules {
 	int max_timeout_s;         /* 0 = none */
 };
 
+static const char *const handler_keys[] = { "type", "command", "timeout",
+					   "if", "nested", "async",
+					   "statusMessage", "once", "shell",
+					   NULL };
+static const char *const group_keys[] = { "matcher", "hooks", NULL };
+
 static const char *const mnemoai_events[] = { "PreToolUse", "PostToolUse",
 					      "PostToolUseFailure", NULL };
 static const char *const claude_events[] = {
@@ -78,6 +84,7 @@ static int load_handler(struct hs_load *ld, const struct nested_rules *r,
 			       cJSON_IsString(type) ? type->valuestring : "?");
 		return -1;
 	}
+	hs_load_unknown_keys(ld, hd, handler_keys, where);
 	if (!cJSON_IsString(cmd) || !*cmd->valuestring) {
 		hs_config_diag(ld->cfg, false, "%s: %s: missing \"command\" "
 			       "(skipped)", ld->src, where);
@@ -140,6 +147,8 @@ static void load_group(struct hs_load *ld, const struct nested_rules *r,
 		return;
 	}
 	matcher = m ? m->valuestring : NULL;
+	snprintf(where, sizeof(where), "hooks.%s[%d]", event, gi);
+	hs_load_unknown_keys(ld, grp, group_keys, where);
 	if (!cJSON_IsArray(hooks)) {
 		hs_config_diag(ld->cfg, false, "%s: hooks.%s[%d]: \"hooks\" must "
 			       "be an array (group skipped)", ld->src, event, gi);

@@ -14,6 +14,26 @@ bool hs_json_comment_key(const char *key)
 	return key && key[0] == '/' && key[1] == '/';
 }
 
+void hs_load_unknown_keys(struct hs_load *ld, const cJSON *obj,
+			  const char *const *allowed, const char *where)
+{
+	const cJSON *v;
+
+	cJSON_ArrayForEach(v, obj)
+	{
+		const char *const *a = allowed;
+
+		if (!v->string || hs_json_comment_key(v->string))
+			continue;
+		while (*a && strcmp(*a, v->string) != 0)
+			a++;
+		if (!*a)
+			hs_config_diag(ld->cfg, false, "%s: %s: unknown field "
+				       "\"%s\" (ignored)", ld->src, where,
+				       v->string);
+	}
+}
+
 struct hs_hook *hs_load_new_hook(struct hs_load *ld, const char *event)
 {
 	struct hs_hook *h = hs_config_add_hook(ld->cfg);

@@ -186,3 +186,16 @@ expect_eq "the reading hook got the whole payload" 120001 "$out"
 out=$(hs check -c claude.json -c exit2.json)
 expect_contains "check groups by event" "$out" "PostToolUse"
 expect_contains "check shows source file" "$out" "from exit2.json"
+
+# --- unknown fields are named -------------------------------------------------
+cat > typo.json <<'J'
+{"hooks":{"PreToolUse":[{"matcher":"Bash","hook":[],"hooks":[{"type":"command","command":"true","timout":5}]}]}}
+J
+out=$(hs check -c typo.json 2>&1)
+expect_contains "unknown handler field named" "$out" 'hooks.PreToolUse[0].hooks[0]: unknown field "timout"'
+expect_contains "unknown group field named" "$out" 'hooks.PreToolUse[0]: unknown field "hook"'
+printf '{"version":1,"defaultz":{},"hooks":[{"event":"PreToolUse","prio":1,"actions":[{"type":"command","command":"true","workdir":"/"}]}]}' > mtypo.json
+out=$(hs check -c mtypo.json 2>&1)
+expect_contains "memoh unknown top-level field named" "$out" 'unknown field "defaultz"'
+expect_contains "memoh unknown hook field named" "$out" 'hooks[0]: unknown field "prio"'
+expect_contains "memoh unknown action field named" "$out" 'unknown field "workdir"'
