@@ -1,0 +1,240 @@
+# Real agent CLIs, offline, against tests/e2e/model_server.py.
+# Source it after tests/lib.sh (which sets TMP and cds into it):
+#
+#   . "$HOOKSHIM_TOP/tests/lib.sh"
+#   . "$HOOKSHIM_TOP/tests/e2e/agents.sh"
+#   e2e_require smoke                # npm ci if needed, or SKIP and exit 0
+#   e2e_script "$TMP/s.json" '{"tool":"shell","input":{"command":"ls"}}' '{"text":"done"}'
+#   e2e_server_start "$TMP/s.json" "$TMP/rec.jsonl"
+#   out=$(e2e_agent claude "do it"); rc=$?
+#   AGENT_PREFIX=("$HOOKSHIM" run -c "$TMP/hooks.json" --)
+#   out=$(e2e_agent pi "do it"); rc=$?; AGENT_PREFIX=()
+#   e2e_results "$TMP/rec.jsonl"     # the tool results the model saw
+#   e2e_server_stop
+#
+# Agents: claude (Claude Code, native Bun binary) and pi (pi-coding-agent,
+# node).  Each agent is exec'ed directly: [env -i] [timeout] PREFIX... AGENT,
+# so with a prefix of `hookshim run -c F --` hookshim's child is the agent
+# binary itself (the claude ELF, or node running pi's cli.js).
+#
+# Knobs (all optional):
+#   AGENT_PREFIX=(...)  command words put in front of the agent
+#   AGENT_ENV=(K=V ...) extra environment for the agent (and the prefix)
+#   E2E_TIMEOUT         seconds before the agent is killed (default 180)
+#   E2E_PI_API          pi's wire API: openai-completions (default),
+#                       openai-responses or anthropic-messages
+#   E2E_AGENTS          agents the tests iterate over (default "claude pi")
+# Every agent run gets a fresh HOME/config dir under $E2E_WORK; nothing from
+# the machine's environment reaches it except PATH, LANG/LC_*, TMPDIR, TERM
+# and HOOKSHIM_* (env -i), so a developer's own API keys never leak in.
+
+# A library, not a test: tests/run.sh runs every tests/e2e/*.sh, so say
+# nothing and succeed when executed instead of sourced.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then exit 0; fi
+
+E2E_DIR=${HOOKSHIM_TOP:?HOOKSHIM_TOP unset}/tests/e2e
+E2E_WORK=${TMP:-$(mktemp -d /tmp/hookshim-e2e.XXXXXX)}/.e2e
+mkdir -p "$E2E_WORK"
+E2E_AGENTS=${E2E_AGENTS:-claude pi}
+E2E_TIMEOUT=${E2E_TIMEOUT:-180}
+E2E_PI_API=${E2E_PI_API:-openai-completions}
+# Claude Code ships its native (Bun) binary in a per-platform optional
+# dependency; run that ELF directly rather than the bin/claude.exe copy that
+# the package's postinstall makes.
+case $(uname -m) in aarch64|arm64) _e2e_arch=arm64 ;; *) _e2e_arch=x64 ;; esac
+if ldd --version 2>&1 | grep -qi musl; then _e2e_arch=$_e2e_arch-musl; fi
+E2E_CLAUDE_BIN=$E2E_DIR/node_modules/@anthropic-ai/claude-code-linux-$_e2e_arch/claude
+E2E_PI_CLI=$E2E_DIR/node_modules/@mariozechner/pi-coding-agent/dist/cli.js
+E2E_SKIP_REASON=
+E2E_SERVER_PID=
+E2E_PORT=
+AGENT_PREFIX=()
+AGENT_ENV=()
+
+# Stop our server too when lib.sh's EXIT trap removes $TMP.
+_e2e_prev_trap=$(trap -p EXIT | sed -e "s/^trap -- '//" -e "s/' EXIT\$//")
+# shellcheck disable=SC2064
+trap "e2e_server_stop; ${_e2e_prev_trap:-:}" EXIT
+
+_e2e_installed_ok() {
+	[ -x "$E2E_CLAUDE_BIN" ] && [ -f "$E2E_PI_CLI" ] &&
+		[ -f "$E2E_DIR/node_modules/.e2e-lock-sum" ] &&
+		[ "$(cat "$E2E_DIR/node_modules/.e2e-lock-sum")" = \
+			"$(sha256sum <"$E2E_DIR/package-lock.json")" ]
+}
+
+# e2e_install: npm ci in tests/e2e when node_modules is missing or was
+# installed from another package-lock.json.  Returns 1 and sets
+# E2E_SKIP_REASON when it cannot (no npm, registry unreachable, ci failed).
+e2e_install() {
+	_e2e_installed_ok && return 0
+	if ! command -v npm >/dev/null || ! command -v node >/dev/null; then
+		E2E_SKIP_REASON="node/npm not installed"; return 1
+	fi
+	(
+		flock 9
+		_e2e_installed_ok && exit 0
+		if ! timeout 60 npm ping >/dev/null 2>&1; then
+			exit 3
+		fi
+		cd "$E2E_DIR" &&
+			timeout 900 npm ci --no-audit --no-fund --loglevel=error \
+				>"$E2E_WORK/npm-ci.log" 2>&1 || exit 4
+		[ -x "$E2E_CLAUDE_BIN" ] && [ -f "$E2E_PI_CLI" ] || exit 5
+		sha256sum <"$E2E_DIR/package-lock.json" >"$E2E_DIR/node_modules/.e2e-lock-sum"
+	) 9>/tmp/hookshim-e2e-npm-install.lock
+	case $? in
+	0) return 0 ;;
+	3) E2E_SKIP_REASON="npm registry unreachable" ;;
+	4) E2E_SKIP_REASON="npm ci failed: $(tail -3 "$E2E_WORK/npm-ci.log" | tr '\n' ' ')" ;;
+	*) E2E_SKIP_REASON="agent binaries missing after npm ci" ;;
+	esac
+	return 1
+}
+
+# e2e_require NAME: install, or print "SKIP NAME: reason" and exit 0.
+e2e_require() {
+	if ! e2e_install; then
+		echo "SKIP $1: $E2E_SKIP_REASON"
+		exit 0
+	fi
+}
+
+# e2e_script FILE TURN...: writes a script file, one JSON turn per argument.
+e2e_script() {
+	local f=$1; shift
+	local IFS=,
+	printf '[%s]\n' "$*" >"$f"
+}
+
+# e2e_server_start SCRIPT RECORD: starts the fake model server on a free
+# port of 127.0.0.1; sets E2E_PORT and E2E_SERVER_PID.  Its log is
+# RECORD.log.  Restarts it if one is already running.
+e2e_server_start() {
+	local script=$1 record=$2 pf
+	e2e_server_stop
+	pf=$(mktemp "$E2E_WORK/port.XXXXXX"); rm -f "$pf"
+	python3 "$E2E_DIR/model_server.py" serve --script "$script" \
+		--record "$record" --port-file "$pf" >"$record.log" 2>&1 &
+	E2E_SERVER_PID=$!
+	local i
+	for i in $(seq 100); do
+		[ -s "$pf" ] && break
+		kill -0 "$E2E_SERVER_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	if ! [ -s "$pf" ]; then
+		echo "# model server did not start: $(cat "$record.log")"
+		E2E_SERVER_PID=; return 1
+	fi
+	E2E_PORT=$(cat "$pf")
+}
+
+e2e_server_stop() {
+	if [ -n "${E2E_SERVER_PID:-}" ]; then
+		kill "$E2E_SERVER_PID" 2>/dev/null
+		wait "$E2E_SERVER_PID" 2>/dev/null
+	fi
+	E2E_SERVER_PID=
+	return 0
+}
+
+# e2e_results RECORD [--index N|--json]: tool results the agent sent back,
+# in order ("--- tool_result I NAME ID" headers, then the text).
+e2e_results() { python3 "$E2E_DIR/model_server.py" results "$@"; }
+# e2e_result RECORD N: text of tool result N (0-based) only.
+e2e_result() { python3 "$E2E_DIR/model_server.py" results "$1" --index "$2"; }
+# e2e_requests RECORD: one summary line per request (kind/turn/model/tools).
+e2e_requests() { python3 "$E2E_DIR/model_server.py" requests "$1"; }
+
+# Environment every agent run starts from.
+_e2e_base_env() {
+	local v
+	printf '%s\n' "PATH=${PATH}" "TERM=dumb" "NO_COLOR=1" "LANG=${LANG:-C.UTF-8}"
+	[ -n "${TMPDIR:-}" ] && printf '%s\n' "TMPDIR=$TMPDIR"
+	for v in $(compgen -e); do
+		case $v in HOOKSHIM*|LC_*) printf '%s=%s\n' "$v" "${!v}" ;; esac
+	done
+}
+
+# _e2e_exec HOME ENV... -- ARGV...: env -i, timeout, prefix, agent.
+_e2e_exec() {
+	local -a envs=()
+	while [ "$1" != -- ]; do envs+=("$1"); shift; done
+	shift
+	local -a base
+	mapfile -t base < <(_e2e_base_env)
+	env -i "${base[@]}" "${envs[@]}" "${AGENT_ENV[@]}" \
+		timeout -k 10 "$E2E_TIMEOUT" "${AGENT_PREFIX[@]}" "$@"
+}
+
+_e2e_home() {
+	local h
+	h=$(mktemp -d "$E2E_WORK/home-$1.XXXXXX")
+	echo "$h"
+}
+
+# e2e_claude PROMPT [ARGS...]: Claude Code in print mode.  Runs Bash, Write
+# and Edit without asking: --dangerously-skip-permissions, which as root is
+# refused ("cannot be used with root/sudo privileges") unless IS_SANDBOX=1.
+e2e_claude() {
+	local prompt=$1; shift
+	[ -n "$E2E_PORT" ] || { echo "e2e_claude: no model server" >&2; return 125; }
+	local h; h=$(_e2e_home claude)
+	_e2e_exec \
+		HOME="$h" CLAUDE_CONFIG_DIR="$h/.claude" USER=root SHELL=/bin/bash \
+		ANTHROPIC_BASE_URL="http://127.0.0.1:$E2E_PORT" \
+		ANTHROPIC_API_KEY=sk-ant-hookshim-e2e \
+		IS_SANDBOX=1 \
+		DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 \
+		DISABLE_BUG_COMMAND=1 DISABLE_COST_WARNINGS=1 \
+		CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
+		CLAUDE_CODE_DISABLE_TERMINAL_TITLE=1 CLAUDE_CODE_ENABLE_TELEMETRY=0 \
+		CLAUDE_CODE_IDE_SKIP_AUTO_INSTALL=1 \
+		-- "$E2E_CLAUDE_BIN" -p "$prompt" --dangerously-skip-permissions \
+		"$@" </dev/null
+}
+
+# e2e_pi PROMPT [ARGS...]: pi-coding-agent in print mode, with a custom
+# provider "hookshim-fake" (model "fake-model") pointing at the server.
+e2e_pi() {
+	local prompt=$1; shift
+	[ -n "$E2E_PORT" ] || { echo "e2e_pi: no model server" >&2; return 125; }
+	local h base; h=$(_e2e_home pi)
+	case $E2E_PI_API in
+	anthropic-messages) base="http://127.0.0.1:$E2E_PORT" ;;
+	*) base="http://127.0.0.1:$E2E_PORT/v1" ;;
+	esac
+	mkdir -p "$h/.pi/agent"
+	cat >"$h/.pi/agent/models.json" <<-EOF
+	{"providers": {"hookshim-fake": {
+	  "baseUrl": "$base", "api": "$E2E_PI_API", "apiKey": "sk-hookshim-e2e",
+	  "compat": {"supportsDeveloperRole": false, "supportsReasoningEffort": false},
+	  "models": [{"id": "fake-model", "reasoning": false,
+	              "contextWindow": 128000, "maxTokens": 4096}]}}}
+	EOF
+	echo '{"enableInstallTelemetry": false}' >"$h/.pi/agent/settings.json"
+	_e2e_exec \
+		HOME="$h" PI_CODING_AGENT_DIR="$h/.pi/agent" USER=root SHELL=/bin/bash \
+		PI_OFFLINE=1 PI_SKIP_VERSION_CHECK=1 PI_TELEMETRY=0 \
+		-- "$(command -v node)" "$E2E_PI_CLI" -p --provider hookshim-fake \
+		--model fake-model --no-session "$@" "$prompt" </dev/null
+}
+
+# e2e_agent NAME PROMPT [ARGS...]
+e2e_agent() {
+	local a=$1; shift
+	case $a in
+	claude) e2e_claude "$@" ;;
+	pi) e2e_pi "$@" ;;
+	*) echo "e2e_agent: unknown agent $a" >&2; return 125 ;;
+	esac
+}
+
+# e2e_agent_argv NAME: the agent command as it is exec'ed (for notes/logs).
+e2e_agent_argv() {
+	case $1 in
+	claude) echo "$E2E_CLAUDE_BIN -p PROMPT --dangerously-skip-permissions" ;;
+	pi) echo "$(command -v node) $E2E_PI_CLI -p --provider hookshim-fake --model fake-model --no-session PROMPT" ;;
+	esac
+}
