@@ -1,0 +1,437 @@
+/* `hookshim __exec --id ID [--nested] -- EXE ARGV...`: runs one tool call
+ * for post hooks; and `hookshim __deny EXIT REASON...`, the stand-in the
+ * shim spawns for a denied posix_spawn. See docs/design-exec.md. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../shim/proto.h"
+#include "cli.h"
+#include "supervisor.h"
+
+extern char **environ;
+
+/* Bytes of each stream kept for the post hook; the command's own output is
+ * never cut, only the copy. */
+#define CAPTURE_MAX (1u << 20)
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+static void write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+/* Writes text to stderr as one line (adds the newline if missing). */
+static void say(const char *text)
+{
+	size_t n = strlen(text);
+
+	if (!n)
+		return;
+	write_all(2, text, n);
+	if (text[n - 1] != '\n')
+		write_all(2, "\n", 1);
+}
+
+/* ---- one stream: child pipe -> our fd, with a capped copy ---- */
+
+struct stream {
+	int in;       /* read end of the child's pipe; -1 at EOF */
+	int out;      /* our stdout or stderr */
+	bool out_ok;  /* our side still takes writes */
+	char *buf;    /* the captured head */
+	size_t len;
+};
+
+/* Copies what is readable. Returns false at EOF. */
+static bool pump(struct stream *s)
+{
+	char chunk[65536];
+	ssize_t r = read(s->in, chunk, sizeof(chunk));
+
+	if (r < 0 && (errno == EINTR || errno == EAGAIN))
+		return true;
+	if (r <= 0) {
+		close(s->in);
+		s->in = -1;
+		return false;
+	}
+	if (s->out_ok) {
+		size_t n = (size_t)r;
+		const char *p = chunk;
+
+		while (n > 0) {
+			ssize_t w = write(s->out, p, n);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0) {
+				/* The reader is gone: let the command find
+				 * out as it would have, by closing its pipe. */
+				s->out_ok = false;
+				close(s->in);
+				s->in = -1;
+				return false;
+			}
+			p += w;
+			n -= (size_t)w;
+		}
+	}
+	if (s->len < CAPTURE_MAX) {
+		size_t keep = (size_t)r;
+
+		if (keep > CAPTURE_MAX - s->len)
+			keep = CAPTURE_MAX - s->len;
+		if (!s->buf)
+			s->buf = malloc(CAPTURE_MAX + 1);
+		if (s->buf) {
+			memcpy(s->buf + s->len, chunk, keep);
+			s->len += keep;
+			s->buf[s->len] = '\0';
+		}
+	}
+	return true;
+}
+
+/* ---- signals: forwarded to the command, which decides its own fate ---- */
+
+static volatile sig_atomic_t fwd_pid;
+
+static void forward(int sig)
+{
+	int saved = errno;
+
+	if (fwd_pid > 0)
+		kill((pid_t)fwd_pid, sig);
+	errno = saved;
+}
+
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+				 SIGUSR1, SIGUSR2 };
+
+static void install_forwarding(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = forward;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaction(forwarded[i], &sa, NULL);
+	/* A closed reader must not kill us before the post hook runs. */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* ---- the child ---- */
+
+static void exec_child(const char *exe, char *const argv[], int out_w,
+		       int err_w, pid_t parent)
+{
+	char mark[48];
+
+	/* Dies with us: nobody else would wait for it or report it. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+	if (dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
+		_exit(127);
+	/* Already decided: the shim in the child (if any) must not decide
+	 * again, and what the command starts is nested. We are single-
+	 * threaded, so setenv after fork is safe. */
+	snprintf(mark, sizeof(mark), "exec:%ld", (long)getpid());
+	setenv(HS_ENV_CHECKED, mark, 1);
+	setenv(HS_ENV_ROLE, "tool", 1);
+	if (strchr(exe, '/'))
+		execve(exe, argv, environ);
+	else
+		execvpe(exe, argv, environ);
+	fprintf(stderr, "%s: %s\n", exe, strerror(errno));
+	_exit(errno == ENOENT ? 127 : 126);
+}
+
+static int open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+/* Copies both streams until the child exits. Returns its wait status. */
+static int copy_until_exit(pid_t pid, struct stream *st)
+{
+	int pidfd = open_pidfd(pid), status = 0;
+
+	for (;;) {
+		struct pollfd p[3];
+		nfds_t n = 0;
+		int r;
+
+		for (int i = 0; i < 2; i++)
+			if (st[i].in >= 0)
+				p[n++] = (struct pollfd){ .fd = st[i].in,
+							  .events = POLLIN };
+		if (pidfd >= 0)
+			p[n++] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
+		/* Without a pidfd, poll with a timeout and ask waitpid. */
+		r = poll(p, n, pidfd >= 0 ? -1 : 50);
+		if (r < 0 && errno != EINTR)
+			break;
+		for (nfds_t i = 0; r > 0 && i < n; i++) {
+			if (!p[i].revents || p[i].fd == pidfd)
+				continue;
+			for (int k = 0; k < 2; k++)
+				if (st[k].in == p[i].fd)
+					pump(&st[k]);
+		}
+		r = waitpid(pid, &status, WNOHANG);
+		if (r == pid || (r < 0 && errno == ECHILD))
+			break;
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	return status;
+}
+
+/* After the command exited, its output may still be in flight, or held
+ * by a background process it left behind. Drain what is there; if a
+ * writer remains, hand the copying to a forked helper so the exit is
+ * reported now and the rest still reaches the agent when written, as it
+ * would without us. */
+static void drain_rest(struct stream *st)
+{
+	bool open_left = false;
+
+	for (int i = 0; i < 2; i++) {
+		if (st[i].in < 0)
+			continue;
+		fcntl(st[i].in, F_SETFL, fcntl(st[i].in, F_GETFL) | O_NONBLOCK);
+		for (;;) {
+			struct pollfd p = { .fd = st[i].in, .events = POLLIN };
+
+			if (poll(&p, 1, 20) <= 0)
+				break;
+			if (!pump(&st[i]))
+				break;
+		}
+		open_left |= st[i].in >= 0;
+	}
+	if (!open_left)
+		return;
+	if (fork() == 0) {
+		for (int i = 0; i < 2; i++) {
+			if (st[i].in < 0)
+				continue;
+			fcntl(st[i].in, F_SETFL,
+			      fcntl(st[i].in, F_GETFL) & ~O_NONBLOCK);
+			free(st[i].buf);
+			st[i].buf = NULL;
+			st[i].len = CAPTURE_MAX; /* stop capturing */
+		}
+		for (;;) {
+			struct pollfd p[2];
+			nfds_t n = 0;
+
+			for (int i = 0; i < 2; i++)
+				if (st[i].in >= 0)
+					p[n++] = (struct pollfd){
+						.fd = st[i].in, .events = POLLIN };
+			if (!n || poll(p, n, -1) < 0)
+				break;
+			for (nfds_t i = 0; i < n; i++)
+				for (int k = 0; k < 2; k++)
+					if (p[i].revents && st[k].in == p[i].fd)
+						pump(&st[k]);
+		}
+		_exit(0);
+	}
+	for (int i = 0; i < 2; i++)
+		if (st[i].in >= 0) {
+			close(st[i].in);
+			st[i].in = -1;
+		}
+}
+
+static void reraise(int sig)
+{
+	struct rlimit no_core = { 0, 0 };
+	sigset_t set;
+
+	/* We re-raise only to report the child's fate; a core of hookshim
+	 * would be noise. */
+	setrlimit(RLIMIT_CORE, &no_core);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+}
+
+static void report(const char *exe, char *const argv[], const char *id,
+		   int nested, pid_t pid, int status, long ms,
+		   struct stream *st)
+{
+	struct hs_msg req;
+	struct hs_answer ans;
+	char cwd[PATH_MAX], error[96];
+	bool failed;
+
+	memset(&req, 0, sizeof(req));
+	req.op = "exec";
+	req.nested = nested;
+	req.pid = pid;
+	req.id = (char *)id;
+	req.cwd = getcwd(cwd, sizeof(cwd)) ? cwd : NULL;
+	req.exe = (char *)exe;
+	req.argv = (char **)argv;
+	req.duration_ms = ms;
+	if (WIFSIGNALED(status)) {
+		req.signo = WTERMSIG(status);
+		failed = true;
+		snprintf(error, sizeof(error), "Command killed by signal %d (%s)",
+			 req.signo, strsignal(req.signo));
+	} else {
+		req.has_exit = true;
+		req.exit_code = WEXITSTATUS(status);
+		failed = req.exit_code != 0;
+		snprintf(error, sizeof(error), "Command failed with exit code %d",
+			 req.exit_code);
+	}
+	req.phase = failed ? "post-failure" : "post";
+	req.error = failed ? error : NULL;
+	req.out = st[0].buf ? st[0].buf : "";
+	req.out_len = st[0].len;
+	req.err = st[1].buf ? st[1].buf : "";
+	req.err_len = st[1].len;
+	hs_consult(&req, &ans);
+	/* The agent's model reads the command's stderr: that is where what
+	 * the post hooks want it to know goes. */
+	if (ans.verdict == HS_DENY && ans.reason)
+		say(ans.reason);
+	if (ans.context)
+		say(ans.context);
+	hs_answer_free(&ans);
+}
+
+int hs_exec_supervised(const char *exe, char *const argv[], const char *id,
+		       int nested)
+{
+	struct stream st[2] = { { .out = 1, .out_ok = true },
+				{ .out = 2, .out_ok = true } };
+	int out_p[2], err_p[2], status;
+	pid_t parent = getpid(), pid;
+	long t0 = now_ms();
+
+	if (pipe2(out_p, O_CLOEXEC) < 0 || pipe2(err_p, O_CLOEXEC) < 0) {
+		perror("hookshim: pipe");
+		return 126;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		perror("hookshim: fork");
+		return 126;
+	}
+	if (pid == 0)
+		exec_child(exe, argv, out_p[1], err_p[1], parent);
+	fwd_pid = pid;
+	install_forwarding();
+	close(out_p[1]);
+	close(err_p[1]);
+	st[0].in = out_p[0];
+	st[1].in = err_p[0];
+	status = copy_until_exit(pid, st);
+	drain_rest(st);
+	report(exe, argv, id, nested, pid, status, now_ms() - t0, st);
+	free(st[0].buf);
+	free(st[1].buf);
+	if (WIFSIGNALED(status)) {
+		reraise(WTERMSIG(status));
+		return 128 + WTERMSIG(status);
+	}
+	return WEXITSTATUS(status);
+}
+
+static int exec_usage(void)
+{
+	fprintf(stderr, "usage: hookshim __exec [--id ID] [--nested] -- EXE "
+			"ARGV0 [ARG...]\n");
+	return 64;
+}
+
+int cmd_exec(int argc, char **argv)
+{
+	const char *id = NULL;
+	int nested = 0, i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
+		} else if (strcmp(argv[i], "--id") == 0 && i + 1 < argc) {
+			id = argv[++i];
+		} else if (strcmp(argv[i], "--nested") == 0) {
+			nested = 1;
+		} else {
+			return exec_usage();
+		}
+	}
+	if (i >= argc)
+		return exec_usage();
+	/* EXE alone runs with argv = { EXE }. */
+	if (i + 1 >= argc)
+		return hs_exec_supervised(argv[i], &argv[i], id, nested);
+	return hs_exec_supervised(argv[i], &argv[i + 1], id, nested);
+}
+
+int cmd_deny(int argc, char **argv)
+{
+	long code;
+	char *end;
+
+	if (argc < 2)
+		return 126;
+	errno = 0;
+	code = strtol(argv[1], &end, 10);
+	if (errno || *end || code < 0 || code > 255)
+		code = 126;
+	for (int i = 2; i < argc; i++) {
+		write_all(2, argv[i], strlen(argv[i]));
+		write_all(2, i + 1 < argc ? " " : "", i + 1 < argc);
+	}
+	if (argc > 2 && argv[argc - 1][0] &&
+	    argv[argc - 1][strlen(argv[argc - 1]) - 1] != '\n')
+		write_all(2, "\n", 1);
+	return (int)code;
+}

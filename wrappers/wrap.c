@@ -1,0 +1,241 @@
+/* PATH tool wrappers: `hookshim wrap DIR TOOL...` makes DIR/TOOL symlinks
+ * to hookshim; invoked under a tool's name, hookshim runs the pre hooks for
+ * `TOOL ARGS...` and then the real TOOL found later on PATH. They need no
+ * LD_PRELOAD, so they cover static agents the shim cannot enter. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../shim/proto.h"
+#include "cli.h"
+#include "supervisor.h"
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* mkdir -p */
+static int make_dirs(const char *dir)
+{
+	char buf[PATH_MAX];
+	size_t n = strlen(dir);
+
+	if (n == 0 || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, dir, n + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+static bool valid_tool_name(const char *t)
+{
+	return t[0] && !strchr(t, '/') && strcmp(t, ".") != 0 &&
+	       strcmp(t, "..") != 0;
+}
+
+/* DIR/TOOL -> self; an existing symlink is replaced, anything else is
+ * left alone (it is not ours to delete). */
+static int link_tool(const char *dir, const char *tool, const char *self)
+{
+	char path[PATH_MAX], cur[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+
+	if (!valid_tool_name(tool)) {
+		fprintf(stderr, "hookshim: wrap: bad tool name '%s'\n", tool);
+		return -1;
+	}
+	if (snprintf(path, sizeof(path), "%s/%s", dir, tool) >=
+	    (int)sizeof(path))
+		return -1;
+	if (lstat(path, &st) == 0) {
+		if (!S_ISLNK(st.st_mode)) {
+			fprintf(stderr, "hookshim: wrap: %s exists and is not "
+					"a symlink\n", path);
+			return -1;
+		}
+		n = readlink(path, cur, sizeof(cur) - 1);
+		if (n > 0 && (cur[n] = '\0', strcmp(cur, self) == 0))
+			return 0;
+		unlink(path);
+	}
+	if (symlink(self, path) < 0) {
+		fprintf(stderr, "hookshim: wrap: %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int hs_wrap_create(const char *dir, char *const tools[], size_t ntools)
+{
+	char self[PATH_MAX];
+
+	if (!realpath("/proc/self/exe", self)) {
+		perror("hookshim: /proc/self/exe");
+		return -1;
+	}
+	if (make_dirs(dir) < 0) {
+		fprintf(stderr, "hookshim: wrap: %s: %s\n", dir,
+			strerror(errno));
+		return -1;
+	}
+	for (size_t i = 0; i < ntools; i++)
+		if (link_tool(dir, tools[i], self) < 0)
+			return -1;
+	return 0;
+}
+
+int cmd_wrap(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: hookshim wrap DIR TOOL...\n"
+				"  then put DIR first on PATH\n");
+		return 64;
+	}
+	return hs_wrap_create(argv[1], &argv[2], (size_t)(argc - 2)) < 0 ? 1
+									  : 0;
+}
+
+/* ---- invoked as a tool ---- */
+
+/* The first TOOL on PATH that is not hookshim itself: the wrapper's own
+ * directory, a second copy of it, or a symlink farm pointing back at us
+ * are all skipped by comparing inodes, so there is no recursion. */
+static char *find_real(const char *tool)
+{
+	const char *path = getenv("PATH");
+	struct stat self, st;
+
+	if (stat("/proc/self/exe", &self) < 0)
+		return NULL;
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (const char *p = path;; p++) {
+		const char *end = strchr(p, ':');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		char cand[PATH_MAX];
+
+		if (snprintf(cand, sizeof(cand), "%.*s/%s", (int)n,
+			     n ? p : ".", tool) < (int)sizeof(cand) &&
+		    stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(cand, X_OK) == 0 && !same_file(&st, &self))
+			return strdup(cand);
+		if (!end)
+			break;
+		p = end;
+	}
+	return NULL;
+}
+
+/* Did the shim already decide this very exec? (design: "Checked exactly
+ * once") */
+static bool already_checked(void)
+{
+	const char *m = getenv(HS_ENV_CHECKED);
+	char want[48];
+
+	if (!m)
+		return false;
+	snprintf(want, sizeof(want), "exec:%ld", (long)getpid());
+	if (strcmp(m, want) == 0)
+		return true;
+	snprintf(want, sizeof(want), "spawn:%ld", (long)getppid());
+	return strcmp(m, want) == 0;
+}
+
+static bool inert(void)
+{
+	const char *v = getenv(HS_ENV_OFF);
+
+	return v && v[0] && strcmp(v, "0") != 0;
+}
+
+static int exec_real(const char *real, char **argv, bool mark)
+{
+	if (mark) {
+		char m[48];
+
+		snprintf(m, sizeof(m), "exec:%ld", (long)getpid());
+		setenv(HS_ENV_CHECKED, m, 1);
+		setenv(HS_ENV_ROLE, "tool", 1);
+	}
+	execv(real, argv);
+	fprintf(stderr, "hookshim: %s: %s\n", real, strerror(errno));
+	return errno == ENOENT ? 127 : 126;
+}
+
+int wrapper_main(int argc, char **argv)
+{
+	const char *tool = strrchr(argv[0], '/');
+	const char *role = getenv(HS_ENV_ROLE);
+	struct hs_msg req;
+	struct hs_answer ans;
+	char cwd[PATH_MAX], *real;
+	int nested, rc;
+
+	(void)argc;
+	tool = tool ? tool + 1 : argv[0];
+	real = find_real(tool);
+	if (!real) {
+		fprintf(stderr, "hookshim: %s: command not found on PATH "
+				"(past the hookshim wrapper)\n", tool);
+		return 127;
+	}
+	/* A hook's own commands, and an exec the shim has just judged, go
+	 * straight through. */
+	if (inert() || already_checked())
+		return exec_real(real, argv, false);
+	/* Inside a tool call the shim already judged, this is a nested
+	 * command: the config decides whether that fires. Without the shim
+	 * (a static agent) nobody judged it: it is the tool call. */
+	nested = role && strcmp(role, "tool") == 0;
+	memset(&req, 0, sizeof(req));
+	req.op = "exec";
+	req.phase = "pre";
+	req.nested = nested;
+	req.pid = getpid();
+	req.cwd = getcwd(cwd, sizeof(cwd)) ? cwd : NULL;
+	req.exe = real;
+	req.argv = argv;
+	hs_consult(&req, &ans);
+	if (ans.verdict == HS_DENY) {
+		fprintf(stderr, "%s", ans.reason ? ans.reason : "denied by hook");
+		if (!ans.reason || !ans.reason[0] ||
+		    ans.reason[strlen(ans.reason) - 1] != '\n')
+			fputc('\n', stderr);
+		rc = ans.deny_exit;
+		hs_answer_free(&ans);
+		free(real);
+		return rc;
+	}
+	if (ans.context && ans.context[0]) {
+		fputs(ans.context, stderr);
+		if (ans.context[strlen(ans.context) - 1] != '\n')
+			fputc('\n', stderr);
+	}
+	if (hs_consult_interest() & HS_INTEREST_EXEC_POST) {
+		rc = hs_exec_supervised(real, argv, ans.id, nested);
+		hs_answer_free(&ans);
+		free(real);
+		return rc;
+	}
+	hs_answer_free(&ans);
+	rc = exec_real(real, argv, true);
+	free(real);
+	return rc;
+}
