@@ -4,18 +4,26 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
+/* send(MSG_NOSIGNAL): a peer that went away must give EPIPE, not a SIGPIPE
+ * that kills the agent (or the supervisor). Plain write for non-sockets. */
 static int write_all(int fd, const void *data, size_t n)
 {
 	const unsigned char *p = data;
+	int sock = 1;
 
 	while (n > 0) {
-		ssize_t r = write(fd, p, n);
+		ssize_t r = sock ? send(fd, p, n, MSG_NOSIGNAL) : write(fd, p, n);
 
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
+			if (errno == ENOTSOCK && sock) {
+				sock = 0;
+				continue;
+			}
 			return -1;
 		}
 		p += r;

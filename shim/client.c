@@ -1,0 +1,186 @@
+/* The shim's side of the supervisor wire; see client.h and proto.h. */
+#include "client.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "state.h"
+
+/* Abstract name: sun_path[0] = '\0' and the name, no trailing NUL; the
+ * address length counts exactly those bytes. A leading '@' in
+ * HOOKSHIM_SOCK (the ss(8) spelling) is accepted and dropped. */
+static int connect_supervisor(const char *name)
+{
+	struct sockaddr_un sa;
+	size_t n;
+	int fd;
+
+	if (name[0] == '@')
+		name++;
+	n = strlen(name);
+	if (n == 0 || n + 1 > sizeof(sa.sun_path))
+		return -1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	memcpy(sa.sun_path + 1, name, n);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	while (connect(fd, (struct sockaddr *)&sa,
+		       (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
+				   n)) < 0) {
+		if (errno != EINTR) {
+			close(fd);
+			return -1;
+		}
+	}
+	return fd;
+}
+
+/* Only a supervisor of our own user may decide for us: an abstract name
+ * can be squatted by anyone who guesses it. */
+static bool peer_is_ours(int fd)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0)
+		return false;
+	return cr.uid == geteuid() || cr.uid == getuid();
+}
+
+static void send_request(int fd, const struct hs_request *req)
+{
+	struct hs_wire w;
+	char cwd[PATH_MAX];
+
+	hs_wire_init(&w, fd);
+	hs_wire_puts(&w, HS_F_OP, req->op);
+	if (req->phase)
+		hs_wire_puts(&w, HS_F_PHASE, req->phase);
+	if (req->nested >= 0)
+		hs_wire_puts(&w, HS_F_NESTED, req->nested ? "1" : "0");
+	hs_wire_putnum(&w, HS_F_PID, (long)getpid());
+	if (getcwd(cwd, sizeof(cwd)))
+		hs_wire_puts(&w, HS_F_CWD, cwd);
+	if (req->id)
+		hs_wire_puts(&w, HS_F_ID, req->id);
+	if (req->exe)
+		hs_wire_puts(&w, HS_F_EXE, req->exe);
+	for (size_t i = 0; req->argv && req->argv[i]; i++)
+		hs_wire_puts(&w, HS_F_ARG, req->argv[i]);
+	if (req->path)
+		hs_wire_puts(&w, HS_F_PATH, req->path);
+	if (req->new_path)
+		hs_wire_puts(&w, HS_F_NEW_PATH, req->new_path);
+	if (req->operation)
+		hs_wire_puts(&w, HS_F_OPERATION, req->operation);
+	if (hs_wire_finish(&w) == 0)
+		shutdown(fd, SHUT_WR);
+}
+
+/* Reads fields until HS_F_END. 0 if a verdict arrived, -1 otherwise. */
+static int read_reply(int fd, struct hs_reply *rep)
+{
+	bool have_verdict = false;
+	char num[24];
+
+	for (;;) {
+		int tag;
+		uint32_t len;
+		char *dst = NULL;
+		size_t cap = 0;
+		char verdict[16];
+
+		if (hs_wire_read_header(fd, &tag, &len) < 0)
+			return -1;
+		if (tag == HS_F_END)
+			return have_verdict ? 0 : -1;
+		switch (tag) {
+		case HS_F_VERDICT: dst = verdict; cap = sizeof(verdict); break;
+		case HS_F_REASON: dst = rep->reason; cap = sizeof(rep->reason); break;
+		case HS_F_CONTEXT: dst = rep->context; cap = sizeof(rep->context); break;
+		case HS_F_ID: dst = rep->id; cap = sizeof(rep->id); break;
+		case HS_F_DENY_EXIT:
+		case HS_F_DENY_ERRNO: dst = num; cap = sizeof(num); break;
+		}
+		if (hs_wire_read_body(fd, len, dst, cap) < 0)
+			return -1;
+		if (tag == HS_F_VERDICT) {
+			have_verdict = true;
+			rep->deny = strcmp(verdict, "allow") != 0;
+		} else if (tag == HS_F_DENY_EXIT && hs_atol(num) >= 0) {
+			rep->deny_exit = (int)hs_atol(num);
+		} else if (tag == HS_F_DENY_ERRNO && hs_atol(num) > 0) {
+			rep->deny_errno = (int)hs_atol(num);
+		}
+	}
+}
+
+static void give_up(const struct hs_state *st, struct hs_reply *rep,
+		    const char *why)
+{
+	rep->failed = true;
+	rep->deny = st->strict;
+	hs_write_str(2, st->strict ? "hookshim: supervisor unreachable (" :
+				     "hookshim: warning: supervisor unreachable (");
+	hs_write_str(2, why);
+	hs_write_str(2, st->strict ? "); denying\n" : "); allowing\n");
+	if (st->strict) {
+		memcpy(rep->reason, "hookshim: supervisor unreachable",
+		       sizeof("hookshim: supervisor unreachable"));
+	}
+}
+
+void hs_ask(const struct hs_request *req, struct hs_reply *rep)
+{
+	const struct hs_state *st = hs_state();
+	int saved = errno;
+	int fd;
+
+	memset(rep, 0, offsetof(struct hs_reply, reason));
+	rep->reason[0] = rep->context[0] = rep->id[0] = '\0';
+	rep->deny_exit = st->deny_exit;
+	rep->deny_errno = st->deny_errno;
+	hs_guard_enter();
+	fd = connect_supervisor(st->sock);
+	if (fd < 0) {
+		give_up(st, rep, "connect");
+	} else if (!peer_is_ours(fd)) {
+		give_up(st, rep, "foreign peer");
+	} else {
+		send_request(fd, req);
+		if (read_reply(fd, rep) < 0) {
+			rep->deny = false;
+			give_up(st, rep, "no verdict");
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	hs_guard_leave();
+	errno = saved;
+}
+
+void hs_make_id(char *buf)
+{
+	static const char hex[] = "0123456789abcdef";
+	struct timespec ts;
+	unsigned long long ns;
+	char *p;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ns = (unsigned long long)ts.tv_sec * 1000000000ull +
+	     (unsigned long long)ts.tv_nsec;
+	memcpy(buf, "hs-", 3);
+	hs_utoa((unsigned long)getpid(), buf + 3);
+	p = buf + strlen(buf);
+	*p++ = '-';
+	for (int i = 60; i >= 0; i -= 4)
+		*p++ = hex[(ns >> i) & 15];
+	*p = '\0';
+}

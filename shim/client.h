@@ -1,0 +1,47 @@
+/* One question to the session supervisor, async-signal-safe.
+ *
+ * Connects to the abstract socket "\0" HOOKSHIM_SOCK, sends one TLV request
+ * (proto.h), half-closes, reads the answer into fixed buffers and closes.
+ * Usable from a vfork child and between fork and exec of a threaded
+ * parent: no malloc, no locks, no stdio, errno untouched. */
+#ifndef HOOKSHIM_SHIM_CLIENT_H
+#define HOOKSHIM_SHIM_CLIENT_H
+
+#include <stdbool.h>
+
+#include "proto.h"
+
+/* What to ask. NULL/absent fields are not sent; the client adds pid and
+ * cwd itself. */
+struct hs_request {
+	const char *op;     /* "exec", "write" */
+	const char *phase;  /* "pre", "post", "post-failure" */
+	int nested;         /* -1: not sent */
+	const char *id;     /* tool_use_id */
+	const char *exe;
+	char *const *argv;  /* NULL-terminated, or NULL */
+	const char *path;   /* write */
+	const char *new_path;
+	const char *operation;
+};
+
+struct hs_reply {
+	bool deny;
+	bool failed;        /* the supervisor could not be asked */
+	int deny_exit;      /* from the reply, else the session's flags */
+	int deny_errno;
+	char reason[4096];
+	char context[1024];
+	char id[64];        /* the supervisor may name the tool_use_id */
+};
+
+/* Asks and fills `rep`. If the supervisor cannot be reached or answers
+ * nonsense: in strict mode a deny, otherwise an allow, with one line on
+ * stderr either way — a broken session must not wedge the agent. */
+void hs_ask(const struct hs_request *req, struct hs_reply *rep);
+
+/* A tool_use_id: "hs-<pid>-<nanoseconds hex>", NUL-terminated in buf (>= 48
+ * bytes). */
+void hs_make_id(char *buf);
+
+#endif

@@ -1,0 +1,139 @@
+/* The scope rules of docs/design-exec.md, shared by every exec path:
+ *   - an agent-role process exec'ing a shell with a command string makes a
+ *     tool call (top-level event; the child becomes role "tool");
+ *   - an agent-role process exec'ing anything else is not a tool call and
+ *     its child stays "agent" (launch chains: npx -> node -> claude);
+ *   - a tool-role process' execs are nested events, sent only when nested
+ *     execs are enabled for the session. */
+#include "exec.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../engine/dispatch.h"
+
+void hs_decide(const char *exe, char *const argv[], struct hs_decision *d)
+{
+	const struct hs_state *st = hs_state();
+	struct hs_request req;
+
+	d->event = d->nested = d->deny = d->post = false;
+	d->child_role = st->role;
+	d->id[0] = '\0';
+	if (!hs_exec_interest(st))
+		return;
+	if (st->role == HS_ROLE_AGENT) {
+		if (hs_shell_command(exe, argv) < 0)
+			return;
+		d->child_role = HS_ROLE_TOOL;
+	} else {
+		if (!hs_nested_enabled(st))
+			return;
+		d->nested = true;
+	}
+	d->event = true;
+	hs_make_id(d->id);
+	if (st->interest & HS_INTEREST_EXEC_PRE) {
+		req = (struct hs_request){
+			.op = "exec", .phase = "pre", .nested = d->nested,
+			.id = d->id, .exe = exe, .argv = argv,
+		};
+		hs_ask(&req, &d->rep);
+		d->deny = d->rep.deny;
+		if (d->rep.id[0])
+			memcpy(d->id, d->rep.id, sizeof(d->id));
+	} else {
+		d->rep.deny_exit = st->deny_exit;
+		d->rep.deny_errno = st->deny_errno;
+		d->rep.reason[0] = '\0';
+	}
+	d->post = !d->deny && (st->interest & HS_INTEREST_EXEC_POST) &&
+		  st->bin[0];
+}
+
+void hs_print_reason(const struct hs_decision *d)
+{
+	const char *r = d->rep.reason;
+	size_t n = strlen(r);
+
+	if (!n)
+		r = "hookshim: command denied by a hook", n = strlen(r);
+	hs_write_str(2, r);
+	if (r[n - 1] != '\n')
+		hs_write_str(2, "\n");
+}
+
+bool hs_executable(int dirfd, const char *path, int flags)
+{
+	if (!path)
+		return false;
+	return faccessat(dirfd, path, X_OK, AT_EACCESS | flags) == 0;
+}
+
+size_t hs_argc(char *const argv[])
+{
+	size_t n = 0;
+
+	while (argv && argv[n])
+		n++;
+	return n;
+}
+
+char **hs_post_argv(char **out, const struct hs_decision *d, const char *exe,
+		    char *const argv[])
+{
+	const struct hs_state *st = &hs_st;
+	size_t n = 0;
+
+	out[n++] = (char *)st->bin;
+	out[n++] = "__exec";
+	out[n++] = "--id";
+	out[n++] = (char *)d->id;
+	if (d->nested)
+		out[n++] = "--nested";
+	out[n++] = "--";
+	out[n++] = (char *)exe;
+	for (size_t i = 0; argv && argv[i]; i++)
+		out[n++] = argv[i];
+	out[n] = NULL;
+	return out;
+}
+
+char **hs_deny_argv(char **out, char *numbuf, const struct hs_decision *d)
+{
+	out[0] = (char *)hs_st.bin;
+	out[1] = "__deny";
+	out[2] = hs_utoa((unsigned long)d->rep.deny_exit, numbuf);
+	out[3] = (char *)(d->rep.reason[0] ? d->rep.reason
+					   : "hookshim: command denied by a hook");
+	out[4] = NULL;
+	return out;
+}
+
+const char *hs_path_env(void)
+{
+	const char *p = getenv("PATH");
+
+	return p ? p : "/bin:/usr/bin";
+}
+
+int hs_path_next(const char **path, const char *file, char *buf)
+{
+	const char *p = *path;
+	size_t dl, fl = strlen(file);
+
+	if (!p)
+		return -1;
+	dl = strcspn(p, ":");
+	*path = p[dl] ? p + dl + 1 : NULL;
+	if (dl + fl + 2 > PATH_MAX)
+		return 1; /* skipped, as glibc does (ENAMETOOLONG) */
+	/* an empty element is the current directory */
+	memcpy(buf, p, dl);
+	if (dl)
+		buf[dl++] = '/';
+	memcpy(buf + dl, file, fl + 1);
+	return 0;
+}

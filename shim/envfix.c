@@ -1,0 +1,127 @@
+/* Environment repair; see envfix.h. AS-safe: pure string work. */
+#include "envfix.h"
+
+#include <string.h>
+
+#include "proto.h"
+
+static const char *const dropped[] = {
+	HS_ENV_SOCK "=", HS_ENV_SESSION "=", HS_ENV_ROOT "=", HS_ENV_BIN "=",
+	HS_ENV_LIB "=", HS_ENV_FLAGS "=", HS_ENV_ROLE "=", HS_ENV_CHECKED "=",
+	HS_ENV_WRITE "=", HS_ENV_OFF "=", "UV_USE_IO_URING=", "LD_PRELOAD=",
+};
+
+static bool has_prefix(const char *s, const char *p)
+{
+	return strncmp(s, p, strlen(p)) == 0;
+}
+
+static bool is_dropped(const char *s)
+{
+	for (size_t i = 0; i < sizeof(dropped) / sizeof(dropped[0]); i++)
+		if (has_prefix(s, dropped[i]))
+			return true;
+	return false;
+}
+
+static const char *find_preload(char *const envp[])
+{
+	for (size_t i = 0; envp && envp[i]; i++)
+		if (has_prefix(envp[i], "LD_PRELOAD="))
+			return envp[i] + sizeof("LD_PRELOAD=") - 1;
+	return NULL;
+}
+
+/* ld.so splits LD_PRELOAD on ':' and ' '. */
+static bool list_has(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+
+	while (*list) {
+		size_t k = strcspn(list, ": ");
+
+		if (k == n && strncmp(list, item, n) == 0)
+			return true;
+		list += k;
+		if (*list)
+			list++;
+	}
+	return false;
+}
+
+size_t hs_env_slots(char *const envp[])
+{
+	size_t n = 0;
+
+	while (envp && envp[n])
+		n++;
+	return n + HS_EV_COUNT + 4;
+}
+
+size_t hs_env_bytes(char *const envp[])
+{
+	const char *pre = find_preload(envp);
+
+	return (pre ? strlen(pre) : 0) + strlen(hs_st.lib) + 160;
+}
+
+static char *put(char **pos, const char *end, const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	char *s = *pos;
+
+	if ((size_t)(end - s) < na + nb + 1)
+		return NULL;
+	memcpy(s, a, na);
+	memcpy(s + na, b, nb + 1);
+	*pos = s + na + nb + 1;
+	return s;
+}
+
+char **hs_env_build(char **slots, size_t nslots, char *buf, size_t cap,
+		    char *const envp[], enum hs_role role, const char *checked)
+{
+	const struct hs_state *st = &hs_st;
+	const char *pre = find_preload(envp);
+	char *pos = buf, *end = buf + cap;
+	size_t n = 0;
+	char *s;
+
+	if (nslots < hs_env_slots(envp))
+		return (char **)envp;
+	for (size_t i = 0; envp && envp[i]; i++)
+		if (!is_dropped(envp[i]))
+			slots[n++] = envp[i];
+	for (int i = 0; i < HS_EV_COUNT; i++)
+		if (st->env[i])
+			slots[n++] = (char *)st->env[i];
+	s = put(&pos, end, HS_ENV_ROLE "=",
+		role == HS_ROLE_TOOL ? "tool" : "agent");
+	if (s)
+		slots[n++] = s;
+	if (checked && (s = put(&pos, end, HS_ENV_CHECKED "=", checked)))
+		slots[n++] = s;
+	if (!st->lib[0] || (pre && list_has(pre, st->lib))) {
+		if (pre)
+			slots[n++] = (char *)pre - (sizeof("LD_PRELOAD=") - 1);
+	} else if ((s = put(&pos, end, "LD_PRELOAD=", st->lib))) {
+		if (pre && *pre) {
+			/* extend in place: s ends where pos-1 is the NUL */
+			pos--;
+			if (!put(&pos, end, ":", pre))
+				pos++;
+		}
+		slots[n++] = s;
+	}
+	slots[n] = NULL;
+	return slots;
+}
+
+void hs_marker(char *buf, const char *kind, pid_t pid)
+{
+	size_t k = strlen(kind);
+
+	memcpy(buf, kind, k);
+	buf[k] = ':';
+	hs_utoa((unsigned long)pid, buf + k + 1);
+}

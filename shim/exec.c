@@ -1,0 +1,298 @@
+/* The execve family.
+ *
+ * Every variant funnels into exec_common(): check that the target exists
+ * and is executable (a failing exec must fire no event and return the real
+ * errno), decide once, then call the real exec with the repaired
+ * environment. Nothing here allocates or locks: this runs in vfork
+ * children (Bun, glibc's posix_spawn users) and between fork and exec of
+ * threaded parents. The PATH search of execvp* is done by hand on the
+ * stack, like musl, so that one command fires one event however many
+ * PATH entries it takes to find it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "envfix.h"
+#include "exec.h"
+#include "real.h"
+
+extern char **environ;
+
+/* One exec call: a path (dirfd/flags for execveat) or an fd (fexecve). */
+struct exec_call {
+	enum { EC_PATH, EC_AT, EC_FD } kind;
+	int dirfd;
+	const char *path;
+	int flags;
+	char *const *argv;
+	char *const *envp;
+	/* execvp*: the decision is made for the first candidate found and
+	 * reused by any retry (ENOEXEC script fallback) */
+	struct hs_decision *d;
+	bool decided;
+};
+
+static int real_exec(const struct exec_call *c, const char *path,
+		     char *const argv[], char *const envp[])
+{
+	if (c->kind == EC_PATH || path != c->path)
+		return HS_REAL(HS_R_EXECVE, hs_execve_fn)(path, argv, envp);
+	if (c->kind == EC_FD)
+		return HS_REAL(HS_R_FEXECVE, hs_fexecve_fn)(c->dirfd, argv,
+							    envp);
+	if (hs_real(HS_R_EXECVEAT))
+		return HS_REAL(HS_R_EXECVEAT, hs_execveat_fn)(
+			c->dirfd, path, argv, envp, c->flags);
+	return (int)syscall(SYS_execveat, c->dirfd, path, argv, envp,
+			    c->flags);
+}
+
+/* The executable's path for the event (and for `__exec`): fd-based execs
+ * name it through /proc/self/fd. */
+static const char *exe_path(const struct exec_call *c, char *buf)
+{
+	char link[40] = "/proc/self/fd/";
+	ssize_t n;
+
+	if (c->kind == EC_PATH || (c->path[0] == '/'))
+		return c->path;
+	if (c->kind == EC_AT && c->dirfd == AT_FDCWD)
+		return c->path;
+	hs_utoa((unsigned long)c->dirfd, link + strlen(link));
+	n = readlink(link, buf, PATH_MAX - 1);
+	if (n <= 0)
+		return c->path;
+	buf[n] = '\0';
+	if (c->kind == EC_AT && c->path[0]) {
+		size_t k = strlen(c->path);
+
+		if ((size_t)n + k + 2 > PATH_MAX)
+			return c->path;
+		buf[n] = '/';
+		memcpy(buf + n + 1, c->path, k + 1);
+	}
+	return buf;
+}
+
+static bool target_ok(const struct exec_call *c)
+{
+	switch (c->kind) {
+	case EC_PATH:
+		return hs_executable(AT_FDCWD, c->path, 0);
+	case EC_AT:
+		return hs_executable(c->dirfd, c->path,
+				     c->flags & AT_EMPTY_PATH);
+	default:
+		return hs_executable(c->dirfd, "", AT_EMPTY_PATH);
+	}
+}
+
+/* A denied exec: the command behaves like one that failed. In a
+ * fork/vfork child or a shell (about to be replaced anyway) that is exit
+ * status deny_exit with the reason on stderr; a long-running process (the
+ * agent itself) gets an errno instead, as does everyone in strict mode. */
+static int deny_exec(const struct hs_decision *d)
+{
+	const struct hs_state *st = &hs_st;
+
+	if (!st->strict && (getpid() != st->pid || st->shell)) {
+		hs_print_reason(d);
+		_exit(d->rep.deny_exit);
+	}
+	if (!st->strict)
+		hs_print_reason(d);
+	errno = d->rep.deny_errno;
+	return -1;
+}
+
+static int exec_common(struct exec_call *c)
+{
+	const struct hs_state *st = hs_state();
+	struct hs_decision local, *d;
+	char exebuf[PATH_MAX];
+	const char *exe;
+	char marker[32];
+	HS_ERRNO_SAVE();
+
+	if (!hs_exec_watched(st) || hs_guarded() || !target_ok(c))
+		return real_exec(c, c->path, c->argv, c->envp);
+	/* hs_decide fills it before any read */
+	d = c->d ? c->d : &local; // cppcheck-suppress uninitvar
+	exe = exe_path(c, exebuf);
+	if (!c->decided) {
+		hs_decide(exe, c->argv, d);
+		c->decided = true;
+	}
+	if (d->deny)
+		return deny_exec(d);
+	hs_marker(marker, "exec", getpid());
+	{
+		HS_ENV_ON_STACK(env, c->envp, d->child_role, marker);
+		size_t n = hs_argc(c->argv) + 9;
+		char *pargv[n];
+
+		HS_ERRNO_RESTORE();
+		/* __exec needs a path it can exec itself; an fd-only
+		 * executable (memfd) runs without post hooks. */
+		if (d->post && exe[0] == '/' && hs_executable(AT_FDCWD, exe, 0))
+			return HS_REAL(HS_R_EXECVE, hs_execve_fn)(
+				st->bin, hs_post_argv(pargv, d, exe, c->argv),
+				env);
+		return real_exec(c, c->path, c->argv, env);
+	}
+}
+
+static int exec_path(const char *path, char *const argv[],
+		     char *const envp[])
+{
+	struct exec_call c = { .kind = EC_PATH, .dirfd = AT_FDCWD,
+			       .path = path, .argv = argv, .envp = envp };
+
+	return exec_common(&c);
+}
+
+/* glibc's execvp runs a file without #! that the kernel refuses
+ * (ENOEXEC) with /bin/sh, as POSIX asks. */
+static int exec_script(struct exec_call *c, const char *path)
+{
+	size_t n = hs_argc(c->argv);
+	char *sargv[n + 2];
+	struct exec_call s = *c;
+
+	sargv[0] = "/bin/sh";
+	sargv[1] = (char *)path;
+	for (size_t i = 1; i <= n; i++)
+		sargv[i + 1] = c->argv[i];
+	if (n == 0)
+		sargv[2] = NULL;
+	s.kind = EC_PATH;
+	s.path = "/bin/sh";
+	s.argv = sargv;
+	return exec_common(&s);
+}
+
+static int exec_search(const char *file, char *const argv[],
+		       char *const envp[])
+{
+	struct hs_decision d;
+	struct exec_call c = { .kind = EC_PATH, .dirfd = AT_FDCWD,
+			       .argv = argv, .envp = envp, .d = &d };
+	char buf[PATH_MAX];
+	const char *path;
+	bool eacces = false;
+	int r;
+
+	if (!file || !*file) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (strchr(file, '/')) {
+		c.path = file;
+		if (exec_common(&c) < 0 && errno == ENOEXEC)
+			exec_script(&c, file);
+		return -1;
+	}
+	path = hs_path_env();
+	while ((r = hs_path_next(&path, file, buf)) >= 0) {
+		if (r)
+			continue;
+		c.path = buf;
+		exec_common(&c);
+		if (c.decided && d.deny)
+			return -1;
+		switch (errno) {
+		case ENOEXEC:
+			exec_script(&c, buf);
+			return -1;
+		case EACCES:
+			eacces = true;
+			/* fallthrough */
+		case ENOENT:
+		case ESTALE:
+		case ENOTDIR:
+		case ENODEV:
+		case ETIMEDOUT:
+			continue;
+		default:
+			return -1;
+		}
+	}
+	errno = eacces ? EACCES : ENOENT;
+	return -1;
+}
+
+HS_VIS int execve(const char *path, char *const argv[], char *const envp[])
+{
+	return exec_path(path, argv, envp);
+}
+
+HS_VIS int execv(const char *path, char *const argv[])
+{
+	return exec_path(path, argv, environ);
+}
+
+HS_VIS int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	return exec_search(file, argv, envp);
+}
+
+HS_VIS int execvp(const char *file, char *const argv[])
+{
+	return exec_search(file, argv, environ);
+}
+
+HS_VIS int execveat(int dirfd, const char *path, char *const argv[],
+		    char *const envp[], int flags)
+{
+	struct exec_call c = { .kind = EC_AT, .dirfd = dirfd, .path = path,
+			       .flags = flags, .argv = argv, .envp = envp };
+
+	return exec_common(&c);
+}
+
+HS_VIS int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	struct exec_call c = { .kind = EC_FD, .dirfd = fd, .path = "",
+			       .argv = argv, .envp = envp };
+
+	return exec_common(&c);
+}
+
+/* execl*: collect the variadic arguments into an argv on the stack. */
+#define VA_ARGV(argv, arg0, last, envp_out)                                  \
+	size_t argv##_n = 1;                                                 \
+	va_list argv##_ap;                                                   \
+	va_start(argv##_ap, last);                                           \
+	while (va_arg(argv##_ap, char *))                                    \
+		argv##_n++;                                                  \
+	va_end(argv##_ap);                                                   \
+	char *argv[argv##_n + 1];                                            \
+	va_start(argv##_ap, last);                                           \
+	argv[0] = (char *)(arg0);                                            \
+	for (size_t i_ = 1; i_ <= argv##_n; i_++)                            \
+		argv[i_] = va_arg(argv##_ap, char *);                        \
+	envp_out;                                                            \
+	va_end(argv##_ap)
+
+HS_VIS int execl(const char *path, const char *arg, ...)
+{
+	VA_ARGV(argv, arg, arg, (void)0);
+	return exec_path(path, argv, environ);
+}
+
+HS_VIS int execlp(const char *file, const char *arg, ...)
+{
+	VA_ARGV(argv, arg, arg, (void)0);
+	return exec_search(file, argv, environ);
+}
+
+HS_VIS int execle(const char *path, const char *arg, ...)
+{
+	char *const *envp;
+
+	VA_ARGV(argv, arg, arg, envp = va_arg(argv_ap, char *const *));
+	return exec_path(path, argv, envp);
+}

@@ -1,0 +1,187 @@
+/* Load-time work: cache the session, resolve libc, and decide for
+ * ourselves when the parent could not.
+ *
+ * A dynamic process whose HOOKSHIM_CHECKED marker does not name it
+ * ("exec:<our pid>" or "spawn:<our parent's pid>") was started by a parent
+ * that bypassed libc — a static Go or Rust binary, a raw
+ * syscall(SYS_execve) — so no shim saw the exec. It applies the same rules
+ * to its own command line and inherited role before main runs: a denied
+ * command exits like a failed one; an allowed tool call takes role "tool"
+ * for everything it starts. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "envfix.h"
+#include "exec.h"
+#include "proto.h"
+#include "real.h"
+
+extern char **environ;
+void hs_spawn_init(void);
+
+static bool marker_is_ours(const char *m)
+{
+	if (!m)
+		return false;
+	if (strncmp(m, "exec:", 5) == 0)
+		return hs_atol(m + 5) == (long)getpid();
+	if (strncmp(m, "spawn:", 6) == 0)
+		return hs_atol(m + 6) == (long)getppid();
+	return false;
+}
+
+/* /proc/self/cmdline as an argv; malloc is fine this early (single thread,
+ * ordinary context). NULL on failure. */
+static char **read_cmdline(char **bufp)
+{
+	size_t cap = 4096, len = 0, n = 0;
+	char *buf = malloc(cap), **argv;
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t r;
+
+	if (!buf || fd < 0)
+		goto fail;
+	while ((r = read(fd, buf + len, cap - len - 1)) > 0) {
+		len += (size_t)r;
+		if (cap - len < 2) {
+			char *nb = realloc(buf, cap * 2);
+
+			if (!nb)
+				goto fail;
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	close(fd);
+	fd = -1;
+	buf[len] = '\0';
+	for (size_t i = 0; i < len; i++)
+		n += buf[i] == '\0';
+	if (len && buf[len - 1] != '\0')
+		n++;
+	argv = malloc((n + 1) * sizeof(*argv));
+	if (!argv)
+		goto fail;
+	n = 0;
+	for (size_t i = 0; i < len; i += strlen(buf + i) + 1)
+		argv[n++] = buf + i;
+	argv[n] = NULL;
+	*bufp = buf;
+	return argv;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return NULL;
+}
+
+/* Our own environ edits, in place: setenv/unsetenv may be the program's
+ * own (bash defines them for its shell variables and is not ready to run
+ * them before main), and editing the array in place keeps main's envp
+ * argument, which bash reads, in step with environ. */
+static void env_remove(const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	for (char **ep = environ; ep && *ep;) {
+		if (strncmp(*ep, prefix, n) == 0) {
+			char **dp = ep;
+
+			do
+				dp[0] = dp[1];
+			while (*dp++);
+		} else {
+			ep++;
+		}
+	}
+}
+
+/* HOOKSHIM_ROLE=tool for children a raw parent-style exec would start
+ * (libc-made children get it from envfix anyway). Reuses the slot of an
+ * existing role or stale marker; else a new array. */
+static void env_set_role(void)
+{
+	static char role[] = HS_ENV_ROLE "=tool";
+	static const char *const slot[] = { HS_ENV_ROLE "=", HS_ENV_CHECKED "=" };
+	size_t n = 0;
+	char **nenv;
+
+	for (size_t k = 0; k < 2; k++) {
+		for (char **ep = environ; ep && *ep; ep++) {
+			if (strncmp(*ep, slot[k], strlen(slot[k])) == 0) {
+				*ep = role;
+				if (k == 1)
+					env_remove(HS_ENV_CHECKED "=");
+				return;
+			}
+		}
+	}
+	while (environ && environ[n])
+		n++;
+	nenv = malloc((n + 2) * sizeof(*nenv));
+	if (!nenv)
+		return;
+	if (n)
+		memcpy(nenv, environ, n * sizeof(*nenv));
+	nenv[n] = role;
+	nenv[n + 1] = NULL;
+	environ = nenv; /* never freed: environ may point here for good */
+}
+
+static void self_check(void)
+{
+	const struct hs_state *st = hs_state();
+	struct hs_decision d;
+	char *buf = NULL, **argv;
+
+	if (!hs_exec_watched(st) || !hs_exec_interest(st))
+		return;
+	if (marker_is_ours(getenv(HS_ENV_CHECKED))) {
+		/* Consumed: should this process later replace itself by a
+		 * raw execve, the new image must not take the marker for its
+		 * own. Children made through libc get a fresh one. */
+		env_remove(HS_ENV_CHECKED "=");
+		return;
+	}
+	argv = read_cmdline(&buf);
+	if (!argv)
+		return;
+	hs_decide(st->exe, argv, &d);
+	if (d.event && d.deny) {
+		hs_print_reason(&d);
+		_exit(d.rep.deny_exit);
+	}
+	if (d.event && d.post) {
+		/* re-run ourselves under __exec; on failure carry on */
+		char marker[32];
+		size_t n = hs_argc(argv) + 9;
+		char *xargv[n];
+
+		hs_marker(marker, "exec", getpid());
+		HS_ENV_ON_STACK(env, environ, d.child_role, marker);
+		HS_REAL(HS_R_EXECVE, hs_execve_fn)(
+			st->bin, hs_post_argv(xargv, &d, st->exe, argv), env);
+	}
+	if (d.child_role != st->role) {
+		hs_st.role = d.child_role;
+		env_set_role();
+	}
+	free(argv);
+	free(buf);
+}
+
+__attribute__((constructor)) static void hs_init(void)
+{
+	int saved = errno;
+
+	hs_state_init();
+	hs_real_init();
+	hs_spawn_init();
+	hs_guard_enter();
+	self_check();
+	hs_guard_leave();
+	errno = saved;
+}

@@ -1,0 +1,56 @@
+/* Resolution of the wrapped libc functions; see real.h. */
+#include "real.h"
+
+#include <dlfcn.h>
+#include <stddef.h>
+
+struct real_sym {
+	const char *name;
+	const char *version; /* preferred symbol version, or NULL */
+};
+
+/* posix_spawn and posix_spawnp exist as @@GLIBC_2.15 and a compat @GLIBC_2.2
+ * whose child runs /bin/sh on ENOEXEC. Callers reach our unversioned
+ * definition whichever they were linked against; we forward to the current
+ * one. dlsym(RTLD_NEXT) alone could hand back the compat version on some
+ * setups, hence dlvsym first. */
+static const struct real_sym syms[HS_R_COUNT] = {
+	[HS_R_EXECVE] = { "execve", NULL },
+	[HS_R_EXECVEAT] = { "execveat", NULL },
+	[HS_R_FEXECVE] = { "fexecve", NULL },
+	[HS_R_POSIX_SPAWN] = { "posix_spawn", "GLIBC_2.15" },
+	[HS_R_POSIX_SPAWNP] = { "posix_spawnp", "GLIBC_2.15" },
+	[HS_R_SYSTEM] = { "system", NULL },
+	[HS_R_POPEN] = { "popen", NULL },
+	[HS_R_PCLOSE] = { "pclose", NULL },
+};
+
+/* Written once per slot with the same value by whoever resolves first, so
+ * relaxed atomics are enough and no lock is needed. */
+static void *slots[HS_R_COUNT];
+
+static void *resolve(enum hs_real_id id)
+{
+	void *p = NULL;
+
+	if (syms[id].version)
+		p = dlvsym(RTLD_NEXT, syms[id].name, syms[id].version);
+	if (!p)
+		p = dlsym(RTLD_NEXT, syms[id].name);
+	__atomic_store_n(&slots[id], p, __ATOMIC_RELEASE);
+	return p;
+}
+
+void *hs_real(enum hs_real_id id)
+{
+	void *p = __atomic_load_n(&slots[id], __ATOMIC_ACQUIRE);
+
+	return p ? p : resolve(id);
+}
+
+void hs_real_init(void)
+{
+	for (int i = 0; i < HS_R_COUNT; i++)
+		if (!__atomic_load_n(&slots[i], __ATOMIC_ACQUIRE))
+			resolve((enum hs_real_id)i);
+}

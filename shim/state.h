@@ -1,0 +1,109 @@
+/* Session state, read once from the environment when the shim loads.
+ *
+ * Everything the interposers need afterwards is here, in static storage
+ * that is only written before main (constructor) and read afterwards: the
+ * hot path asks no getenv and takes no lock. The prebuilt "NAME=value"
+ * strings are what envfix writes into every child's environment. */
+#ifndef HOOKSHIM_SHIM_STATE_H
+#define HOOKSHIM_SHIM_STATE_H
+
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#define HS_VIS __attribute__((visibility("default")))
+
+enum hs_role { HS_ROLE_AGENT = 0, HS_ROLE_TOOL = 1 };
+
+/* Variables envfix always writes into a child, in this order. */
+enum hs_envvar {
+	HS_EV_SOCK,
+	HS_EV_SESSION,
+	HS_EV_ROOT,
+	HS_EV_BIN,
+	HS_EV_LIB,
+	HS_EV_FLAGS,
+	HS_EV_WRITE,
+	HS_EV_URING, /* UV_USE_IO_URING=0 */
+	HS_EV_COUNT
+};
+
+struct hs_state {
+	bool loaded;   /* hs_state_init ran */
+	bool active;   /* in a session: HOOKSHIM_SOCK set, not inert */
+	bool inert;    /* HOOKSHIM_INERT=1 or we are the hookshim binary */
+	unsigned interest; /* HS_INTEREST_* */
+	int deny_exit;
+	int deny_errno;
+	bool strict;
+	bool nested;   /* nested execs fire by default (n=1) */
+	enum hs_role role;
+	pid_t pid;     /* getpid() at load: differs in a fork/vfork child */
+	bool shell;    /* this process image is a shell */
+
+	char sock[108];
+	char session[128];
+	char root[PATH_MAX];
+	char bin[PATH_MAX];
+	char lib[PATH_MAX];
+	char write[4096];
+	char exe[PATH_MAX];  /* /proc/self/exe at load */
+	const char *exe_base;
+
+	/* "HOOKSHIM_SOCK=..." etc., NULL for unset optional ones. */
+	const char *env[HS_EV_COUNT];
+};
+
+extern struct hs_state hs_st;
+
+/* Loads hs_st from the environment; idempotent, runs from the constructor
+ * or from the first wrapper called before it. */
+void hs_state_init(void);
+
+static inline const struct hs_state *hs_state(void)
+{
+	if (!__atomic_load_n(&hs_st.loaded, __ATOMIC_ACQUIRE))
+		hs_state_init();
+	return &hs_st;
+}
+
+/* Does an exec by this process need anything from the shim at all? */
+static inline bool hs_exec_watched(const struct hs_state *st)
+{
+	return st->active && st->interest != 0;
+}
+
+/* Wants events about execs (pre or post)? */
+bool hs_exec_interest(const struct hs_state *st);
+/* Fire events for execs started inside a tool call? */
+bool hs_nested_enabled(const struct hs_state *st);
+
+/* Re-entry guard: our own syscalls (open of /proc, connect...) must not be
+ * judged by the write interposers. Thread-local, initial-exec so reading it
+ * never allocates. A vfork child shares it with its parent's thread, so an
+ * exec path always leaves the guard before the real exec. */
+extern __thread int hs_depth __attribute__((tls_model("initial-exec")));
+
+static inline bool hs_guarded(void) { return hs_depth > 0; }
+static inline void hs_guard_enter(void) { hs_depth++; }
+static inline void hs_guard_leave(void) { hs_depth--; }
+
+/* errno is saved on entry to every interposer and restored before we return
+ * or call the real function, so our own syscalls never leak an errno. */
+#define HS_ERRNO_SAVE() int hs_saved_errno_ = errno
+#define HS_ERRNO_RESTORE() (errno = hs_saved_errno_)
+
+/* Is `name` (a basename) one of the shells whose -c we understand? */
+bool hs_is_shell_name(const char *name);
+
+/* AS-safe helpers shared by the interposers. */
+const char *hs_basename(const char *path);
+/* Decimal of v into buf (>= 24 bytes); returns buf. */
+char *hs_utoa(unsigned long v, char *buf);
+/* Parses a non-negative decimal; -1 if s is not one. */
+long hs_atol(const char *s);
+/* Writes a NUL-terminated string to fd, ignoring errors. */
+void hs_write_str(int fd, const char *s);
+
+#endif
