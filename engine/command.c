@@ -521,3 +521,20 @@ char *hs_command_text(char *const argv[], char *const envp[])
 	cmd = hs_command_unwrap(argv[i], envp);
 	return cmd ? cmd : strdup(argv[i]);
 }
+
+bool hs_command_agent_internal(char *const argv[])
+{
+	int i;
+
+	if (!argv || !argv[0] || !hs_command_is_shell(argv[0]))
+		return false;
+	i = hs_command_shell_index(argv);
+	if (i < 0 || argv[i + 1])
+		return false;
+	if (i == 2 && strcmp(argv[1], "-c") == 0 && strcmp(argv[2], "env") == 0)
+		return true;
+	return i == 3 && strcmp(argv[1], "-c") == 0 &&
+	       strcmp(argv[2], "-l") == 0 &&
+	       strncmp(argv[3], "SNAPSHOT_FILE=", 14) == 0 &&
+	       strstr(argv[3], "/shell-snapshots/snapshot-") != NULL;
+}

@@ -27,6 +27,14 @@ int hs_command_shell_index(char *const argv[]);
  * it is consulted for agents that carry the text in the environment. */
 char *hs_command_unwrap(const char *script, char *const envp[]);
 
+/* Shells an agent starts for itself before any model turn, which no agent's
+ * own hooks report: Claude Code's `bash -c env` and its `bash -c -l
+ * 'SNAPSHOT_FILE=...'` login-shell snapshot. Only the argv shape an agent
+ * uses counts, so a model cannot pass its command off as one: a model's
+ * command under Claude Code arrives inside its eval wrapper, and agents such
+ * as pi run `bash -c CMD` without -l. */
+bool hs_command_agent_internal(char *const argv[]);
+
 /* argv shell-quoted so that `sh -c` of the result runs the same argv. */
 char *hs_command_quote_argv(char *const argv[]);
 

@@ -591,6 +591,8 @@ static int build_event(struct hs_session *s, const struct hs_msg *req,
 	if (strcmp(req->op, "exec") == 0) {
 		if (!req->argv || !req->argv[0])
 			return -1;
+		if (req->nested <= 0 && hs_command_agent_internal(req->argv))
+			return -1;
 		ev->op = HS_OP_EXEC;
 		ev->argv = req->argv;
 		ev->exe = req->exe ? req->exe : req->argv[0];

@@ -185,8 +185,28 @@ static void carried(void)
 	     ARGV("/bin/bash", "-c", "-l", script), noenv);
 }
 
+static void agent_internal(void)
+{
+	CHECK("claude startup `bash -c env` is the agent's own",
+	      hs_command_agent_internal(ARGV("/bin/bash", "-c", "env")));
+	CHECK("claude startup snapshot login shell is the agent's own",
+	      hs_command_agent_internal(ARGV("/bin/bash", "-c", "-l",
+		"SNAPSHOT_FILE=/h/.claude/shell-snapshots/snapshot-bash-1-x.sh\n"
+		"source ~/.bashrc")));
+	CHECK("a model's `env ; rm` is not",
+	      !hs_command_agent_internal(ARGV("/bin/bash", "-c", "env; rm -rf x")));
+	CHECK("a model's SNAPSHOT_FILE= without -l is not",
+	      !hs_command_agent_internal(ARGV("/bin/bash", "-c",
+		"SNAPSHOT_FILE=/h/shell-snapshots/snapshot-x; rm -rf /")));
+	CHECK("extra operands are not",
+	      !hs_command_agent_internal(ARGV("/bin/bash", "-c", "env", "x")));
+	CHECK("non-shells are not",
+	      !hs_command_agent_internal(ARGV("/usr/bin/env")));
+}
+
 int main(void)
 {
+	agent_internal();
 	shells();
 	quoting();
 	claude();
