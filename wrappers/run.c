@@ -109,13 +109,11 @@ static char *preload_value(const char *lib, const char *old)
 struct session_env {
 	const char *sock, *session, *root, *bin, *lib, *flags, *wrap_dir;
 	char *write; /* HOOKSHIM_WRITE (engine/write_filter.c) */
-	const char *role; /* "tool" when CMD itself was judged a tool call */
 };
 
 /* environ, minus every HOOKSHIM_* (an outer session's, or values the user
  * left around), plus this session's. The shim treats CMD (a child of the
- * hookshim binary) as decided: it is the agent (no role) unless run.c
- * judged it a tool call itself (role "tool"). */
+ * hookshim binary) as decided: it is the agent. */
 static char **child_env(const struct session_env *se)
 {
 	struct envb b = { 0 };
@@ -159,8 +157,6 @@ static char **child_env(const struct session_env *se)
 	env_kv(&b, HS_ENV_FLAGS, se->flags);
 	if (se->write)
 		env_kv(&b, HS_ENV_WRITE, se->write);
-	if (se->role)
-		env_kv(&b, HS_ENV_ROLE, se->role);
 	env_kv(&b, "UV_USE_IO_URING", "0");
 	if (b.failed) {
 		env_free(&b);
@@ -426,27 +422,6 @@ static bool judge_cmd(struct hs_session *s, char **cmd, int *code, char **id)
 	return go;
 }
 
-/* With post hooks, CMD runs under `hookshim __exec` like any tool call. */
-static char **exec_argv(const char *bin, const char *id, char **cmd)
-{
-	size_t n = 0;
-	char **v;
-
-	while (cmd[n])
-		n++;
-	v = calloc(n + 8, sizeof(*v));
-	if (!v)
-		return NULL;
-	v[0] = (char *)bin;
-	v[1] = "__exec";
-	v[2] = "--id";
-	v[3] = (char *)(id ? id : "");
-	v[4] = "--";
-	v[5] = cmd[0];
-	memcpy(v + 6, cmd, (n + 1) * sizeof(*v));
-	return v;
-}
-
 /* ---- the session ---- */
 
 static int run_usage(void)
@@ -532,7 +507,7 @@ int cmd_run(int argc, char **argv)
 	struct session_env se = { 0 };
 	struct sigstate ss;
 	char sock[128], flags[128], bin[PATH_MAX], *lib, *wrap_dir = NULL;
-	char **envp, **argv_run = NULL, *id = NULL;
+	char **envp, *id = NULL;
 	bool tool_call, go = true;
 	const struct hs_settings *set;
 	int status = 0, code = 1;
@@ -573,8 +548,7 @@ int cmd_run(int argc, char **argv)
 	se = (struct session_env){ .sock = sock, .session = s.id,
 				   .root = cfg.root, .bin = bin, .lib = lib,
 				   .flags = flags, .wrap_dir = wrap_dir,
-				   .write = hs_write_filter(&cfg),
-				   .role = tool_call ? "tool" : NULL };
+				   .write = hs_write_filter(&cfg) };
 	envp = child_env(&se);
 	sv = envp ? hs_supervisor_start(&s, sock) : NULL;
 	if (!sv)
@@ -582,14 +556,14 @@ int cmd_run(int argc, char **argv)
 
 	take_signals(&ss);
 	fire(&s, HS_KIND_SESSION_START);
+	/* CMD stays the agent even when it is `sh -c STR` and was judged
+	 * like a tool call: `hookshim run -- sh -c 'claude'` or `-- sh -c
+	 * 'make test'` must still see the commands started inside as tool
+	 * calls, not as nested ones. So it gets no post hooks of its own. */
 	if (tool_call)
 		go = judge_cmd(&s, o.cmd, &code, &id);
-	if (go && tool_call &&
-	    (hs_config_interest(&cfg) & HS_INTEREST_EXEC_POST))
-		argv_run = exec_argv(bin, id, o.cmd);
-	pid = go ? start_cmd(argv_run ? argv_run : o.cmd, envp, &ss, &code)
+	pid = go ? start_cmd(o.cmd, envp, &ss, &code)
 		 : -1;
-	free(argv_run);
 	free(id);
 	if (pid > 0)
 		status = wait_cmd(pid);

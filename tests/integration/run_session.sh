@@ -119,7 +119,8 @@ expect_contains "sh -c CMD denied: reason on stderr" "$(cat err.txt)" "NO-TOUCH"
 check "sh -c CMD denied: never ran" test ! -e made
 expect_eq "the hook saw STR" "touch made" "$(cat seen.txt)"
 out=$(HOOKSHIM_LIB= hs run -c deny.json -- sh -c 'echo "$HOOKSHIM_ROLE"')
-expect_eq "an allowed sh -c CMD runs with role tool" tool "$out"
+# CMD stays the agent even when judged: what it starts in turn are tool calls.
+expect_eq "an allowed sh -c CMD still runs as the agent (no role)" "" "$out"
 out=$(HOOKSHIM_LIB= hs run -c deny.json -- env | grep -c '^HOOKSHIM_ROLE=')
 expect_eq "a non-shell CMD is the agent (no role)" 0 "$out"
 

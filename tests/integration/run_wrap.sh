@@ -78,7 +78,8 @@ cd ..
 if [ -f "${HOOKSHIM_TOP}/${BUILD:-build}/lib/libhookshim.so" ]; then
 	: > seen
 	(cd proj && HOOKSHIM_LIB=$HOOKSHIM_TOP/${BUILD:-build}/lib/libhookshim.so \
-		PATH=$TMP/w/bin:$PATH "$HOOKSHIM" run -- bash -c 'git --version' >/dev/null)
+		PATH=$TMP/w/bin:$PATH "$HOOKSHIM" run -- python3 -c \
+		'import subprocess; subprocess.run(["bash", "-c", "git --version"])' >/dev/null)
 	expect_eq "shim + wrapper: one event for one tool call" 1 "$(grep -c . seen)"
 else
 	skip "shim + wrapper: libhookshim.so not built"
