@@ -68,25 +68,8 @@ struct hs_hook *hs_load_new_hook(struct hs_load *ld, const char *event)
 
 void hs_load_drop_last(struct hs_load *ld)
 {
-	struct hs_config *cfg = ld->cfg;
-	struct hs_hook *h;
-
-	if (!cfg->nhooks)
-		return;
-	h = &cfg->hooks[--cfg->nhooks];
-	free(h->event_name);
-	hs_matcher_free(&h->matcher);
-	free(h->rule.tool);
-	free(h->rule.pattern);
-	free(h->command);
-	free(h->work_dir);
-	if (h->env) {
-		for (char **p = h->env; *p; p++)
-			free(*p);
-		free(h->env);
-	}
-	free(h->name);
-	free(h->source);
+	if (ld->cfg->nhooks)
+		hs_hook_free(&ld->cfg->hooks[--ld->cfg->nhooks]);
 }
 
 int hs_load_matcher(struct hs_load *ld, struct hs_hook *h,

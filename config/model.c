@@ -52,7 +52,7 @@ static void free_strv(char **v)
 	free(v);
 }
 
-static void hook_free(struct hs_hook *h)
+void hs_hook_free(struct hs_hook *h)
 {
 	free(h->event_name);
 	hs_matcher_free(&h->matcher);
@@ -68,7 +68,7 @@ static void hook_free(struct hs_hook *h)
 void hs_config_free(struct hs_config *cfg)
 {
 	for (size_t i = 0; i < cfg->nhooks; i++)
-		hook_free(&cfg->hooks[i]);
+		hs_hook_free(&cfg->hooks[i]);
 	free(cfg->hooks);
 	for (size_t i = 0; i < cfg->ndiags; i++)
 		free(cfg->diags[i].text);

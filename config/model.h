@@ -117,6 +117,8 @@ void hs_config_free(struct hs_config *cfg);
 void hs_config_diag(struct hs_config *cfg, bool fatal, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 struct hs_hook *hs_config_add_hook(struct hs_config *cfg);
+/* Frees what a hook owns (not the hook itself, which lives in an array). */
+void hs_hook_free(struct hs_hook *h);
 bool hs_config_has_fatal(const struct hs_config *cfg);
 
 #endif

@@ -25,6 +25,10 @@ int hs_cli_option(struct hs_cli *cli, int argc, char **argv, int *i);
 int hs_cli_load(const struct hs_cli *cli, struct hs_config *cfg);
 void hs_cli_free(struct hs_cli *cli);
 
+/* Re-raises the signal that ended a child (without dumping core here), or
+ * returns its exit status: hookshim exits as the command it ran. */
+int hs_exit_as(int status);
+
 int cmd_check(int argc, char **argv);
 int cmd_test(int argc, char **argv);
 int cmd_run(int argc, char **argv);

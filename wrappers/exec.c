@@ -283,21 +283,6 @@ static void drain_rest(struct stream *st)
 		}
 }
 
-static void reraise(int sig)
-{
-	struct rlimit no_core = { 0, 0 };
-	sigset_t set;
-
-	/* We re-raise only to report the child's fate; a core of hookshim
-	 * would be noise. */
-	setrlimit(RLIMIT_CORE, &no_core);
-	signal(sig, SIG_DFL);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	raise(sig);
-}
-
 static void report(const char *exe, char *const argv[], const char *id,
 		   int nested, pid_t pid, int status, long ms,
 		   struct stream *st)
@@ -376,11 +361,7 @@ int hs_exec_supervised(const char *exe, char *const argv[], const char *id,
 	report(exe, argv, id, nested, pid, status, now_ms() - t0, st);
 	free(st[0].buf);
 	free(st[1].buf);
-	if (WIFSIGNALED(status)) {
-		reraise(WTERMSIG(status));
-		return 128 + WTERMSIG(status);
-	}
-	return WEXITSTATUS(status);
+	return hs_exit_as(status);
 }
 
 static int exec_usage(void)

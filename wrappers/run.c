@@ -336,26 +336,6 @@ static int wait_cmd(pid_t pid)
 	}
 }
 
-static int exit_as(int status)
-{
-	if (WIFSIGNALED(status)) {
-		int sig = WTERMSIG(status);
-		struct rlimit no_core = { 0, 0 };
-		sigset_t set;
-
-		/* Report CMD's death the way a shell would have seen it;
-		 * the core, if any, was CMD's to dump, not ours. */
-		setrlimit(RLIMIT_CORE, &no_core);
-		signal(sig, SIG_DFL);
-		sigemptyset(&set);
-		sigaddset(&set, sig);
-		sigprocmask(SIG_UNBLOCK, &set, NULL);
-		raise(sig);
-		return 128 + sig;
-	}
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-}
-
 /* ---- CMD itself as a tool call ---- */
 
 /* execvp's search, for the event's executable. */
@@ -577,7 +557,7 @@ int cmd_run(int argc, char **argv)
 		/* Threads still hold the config: leave it all to exit. */
 		fprintf(stderr, "hookshim: requests still in flight at "
 				"session end\n");
-		return code >= 0 ? code : exit_as(status);
+		return code >= 0 ? code : hs_exit_as(status);
 	}
 out_env:
 	if (envp) {
@@ -592,5 +572,5 @@ out_env:
 out_cfg:
 	hs_config_free(&cfg);
 	hs_cli_free(&o.cli);
-	return code >= 0 ? code : exit_as(status);
+	return code >= 0 ? code : hs_exit_as(status);
 }
