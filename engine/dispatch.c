@@ -2,6 +2,7 @@
 #include "dispatch.h"
 
 #include <cjson/cJSON.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,40 +205,106 @@ static struct hs_hook_run *new_run(struct hs_outcome *out,
 	return r;
 }
 
-void hs_dispatch(const struct hs_config *cfg, const struct hs_event *ev,
-		 struct hs_outcome *out)
+static bool eligible(const struct hs_config *cfg, const struct hs_hook *h,
+		     const struct hs_event *ev)
+{
+	return h->enabled && hs_hook_matches(h, ev) &&
+	       (!ev->nested || nested_allowed(cfg, h));
+}
+
+struct parallel_run {
+	const struct hs_config *cfg;
+	const struct hs_event *ev;
+	struct hs_hook_run *run;
+};
+
+static void *run_thread(void *arg)
+{
+	struct parallel_run *p = arg;
+
+	run_hook(p->cfg, p->ev, p->run);
+	return NULL;
+}
+
+/* Claude Code runs every matching handler, in parallel; so do we. A
+ * thread that cannot be created runs its hook inline. */
+static void run_parallel(const struct hs_config *cfg, const struct hs_event *ev,
+			 struct hs_hook_run *runs, size_t n)
+{
+	struct parallel_run *p = calloc(n, sizeof(*p));
+	pthread_t *t = calloc(n, sizeof(*t));
+	bool *started = calloc(n, sizeof(*started));
+
+	for (size_t i = 0; i < n; i++) {
+		if (p && t && started && n > 1) {
+			p[i] = (struct parallel_run){ cfg, ev, &runs[i] };
+			started[i] = pthread_create(&t[i], NULL, run_thread,
+						    &p[i]) == 0;
+		}
+		if (!started || !started[i])
+			run_hook(cfg, ev, &runs[i]);
+	}
+	for (size_t i = 0; started && i < n; i++)
+		if (started[i])
+			pthread_join(t[i], NULL);
+	free(p);
+	free(t);
+	free(started);
+}
+
+/* Claude handlers first, all of them, identical commands once. */
+static void dispatch_claude(const struct hs_config *cfg,
+			    const struct hs_event *ev, struct hs_outcome *out)
+{
+	bool stop_group;
+
+	for (size_t i = 0; i < cfg->nhooks; i++) {
+		const struct hs_hook *h = &cfg->hooks[i];
+
+		if (h->dialect != HS_CLAUDE || !eligible(cfg, h, ev) ||
+		    seen_claude_handler(out, h))
+			continue;
+		if (!new_run(out, h, hs_tool_name(h->dialect, ev)))
+			break;
+	}
+	run_parallel(cfg, ev, out->runs, out->nruns);
+	for (size_t i = 0; i < out->nruns; i++)
+		hs_decide(&out->runs[i], ev, out, &stop_group);
+}
+
+/* The other dialects in order, each stopping at a deny as documented; a
+ * memoh action error under on_error: fail skips the rest of its hook. */
+static void dispatch_ordered(const struct hs_config *cfg,
+			     const struct hs_event *ev, struct hs_outcome *out)
 {
 	int stopped_group = -1;
-	bool denied = false;
 
-	memset(out, 0, sizeof(*out));
-	for (size_t i = 0; i < cfg->nhooks; i++) {
+	for (size_t i = 0; i < cfg->nhooks && out->verdict != HS_DENY; i++) {
 		const struct hs_hook *h = &cfg->hooks[i];
 		struct hs_hook_run *run;
 		bool stop_group = false;
 
-		if (!h->enabled || !hs_hook_matches(h, ev))
-			continue;
-		if (ev->nested && !nested_allowed(cfg, h))
+		if (h->dialect == HS_CLAUDE || !eligible(cfg, h, ev))
 			continue;
 		if (h->dialect == HS_MEMOH && h->group == stopped_group)
-			continue;
-		/* After a deny only Claude handlers still run: Claude Code
-		 * runs every matching handler; the others stop at a deny. */
-		if (denied && h->dialect != HS_CLAUDE)
-			continue;
-		if (h->dialect == HS_CLAUDE && seen_claude_handler(out, h))
 			continue;
 		run = new_run(out, h, hs_tool_name(h->dialect, ev));
 		if (!run)
 			break;
 		run_hook(cfg, ev, run);
-		if (hs_decide(run, ev, out, &stop_group) ||
-		    out->verdict == HS_DENY)
-			denied = true;
+		if (hs_decide(run, ev, out, &stop_group))
+			break;
 		if (stop_group)
 			stopped_group = h->group;
 	}
+}
+
+void hs_dispatch(const struct hs_config *cfg, const struct hs_event *ev,
+		 struct hs_outcome *out)
+{
+	memset(out, 0, sizeof(*out));
+	dispatch_claude(cfg, ev, out);
+	dispatch_ordered(cfg, ev, out);
 }
 
 void hs_outcome_free(struct hs_outcome *out)

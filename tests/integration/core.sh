@@ -201,3 +201,14 @@ out=$(hs check -c mtypo.json 2>&1)
 expect_contains "memoh unknown top-level field named" "$out" 'unknown field "defaultz"'
 expect_contains "memoh unknown hook field named" "$out" 'hooks[0]: unknown field "prio"'
 expect_contains "memoh unknown action field named" "$out" 'unknown field "workdir"'
+
+# --- Claude handlers run in parallel, as Claude Code runs them ----------------
+# Each waits for the other's mark: only concurrent runs can both succeed.
+cat > par.json <<'J'
+{"hooks":{"PreToolUse":[{"hooks":[
+ {"type":"command","command":"touch a; for i in $(seq 100); do [ -e b ] && exit 0; sleep 0.05; done; exit 1"},
+ {"type":"command","command":"touch b; for i in $(seq 100); do [ -e a ] && exit 0; sleep 0.05; done; exit 1"}]}]}}
+J
+out=$(hs test -c par.json --root . PreToolUse --tool Bash --input '{"command":"ls"}' --json)
+expect_eq "claude handlers run concurrently (each saw the other's mark)" "0 0" \
+	"$(jq -r '[.hooks[].exit_code|tostring]|join(" ")' <<<"$out")"
