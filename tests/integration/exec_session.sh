@@ -42,8 +42,11 @@ touch sentinel
 run -- bash -c 'rm -f sentinel # HS_DENY' >out 2>err
 expect_eq "run's own bash -c is a tool call, decided once" "126 1" "$? $(hooks)"
 check "run's own bash -c: no side effect" test -e sentinel
-run -- bash -c 'echo top; sh -c "echo nested HS_""DENY"' >out 2>err
-expect_eq "what it starts is nested (not decided)" "0 top nested HS_DENY 1" "$? $(tr '\n' ' ' <out)$(hooks)"
+# ...and stays the agent: a shell it starts is a tool call of its own, and
+# what that one starts is nested (not decided)
+run -- bash -c 'echo top; sh -c "echo call; sh -c \"echo nested HS_\"\"DENY\""' >out 2>err
+expect_eq "run's bash -c stays the agent; one level down is nested" \
+	"0 top call nested HS_DENY 2" "$? $(tr '\n' ' ' <out)$(hooks)"
 # env -i and a raw-syscall parent stay covered
 if [ -x "$HOOKSHIM_PROBES/exec_static_rawexec" ]; then
 	touch sentinel
