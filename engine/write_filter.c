@@ -1,0 +1,305 @@
+/* HOOKSHIM_WRITE from a config; see write_filter.h and shim/write_scope.h.
+ *
+ * Hook path filters become absolute globs:
+ *   - Claude "if" rules Write(p)/Edit(p) follow match.c's gitignore-style
+ *     reading: "//abs" absolute, "~/x" under HOME, "/x" and "x/y" under
+ *     the root, a bare name at any depth (as "**" + "/name");
+ *   - memoh BeforeFileWrite/AfterFileWrite regex matchers on extra.path
+ *     cannot run in the shim (PCRE2 allocates), so the regex's mandatory
+ *     literal, if it has one, becomes "**LIT**": a superset the supervisor
+ *     then narrows with the real regex. Alternation, inline flags or no
+ *     literal: every write in scope;
+ *   - anything else that can see a write: every write in scope ("*"). */
+#include "write_filter.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "event.h"
+#include "match.h"
+
+struct sbuf {
+	char *s;
+	size_t len, cap;
+	bool failed;
+};
+
+static void put(struct sbuf *b, const char *s, size_t n)
+{
+	if (b->failed)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = (b->len + n + 1) * 2;
+		char *p = realloc(b->s, cap);
+
+		if (!p) {
+			b->failed = true;
+			return;
+		}
+		b->s = p;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static void puts_(struct sbuf *b, const char *s)
+{
+	put(b, s, strlen(s));
+}
+
+/* A literal path as a glob: metacharacters escaped. */
+static void put_lit(struct sbuf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("*?[]\\", *s))
+			put(b, "\\", 1);
+		put(b, s, 1);
+	}
+}
+
+/* One line: kind char, glob base (escaped literally) + glob tail. */
+static void line(struct sbuf *b, char kind, const char *lit, const char *glob)
+{
+	put(b, &kind, 1);
+	if (lit)
+		put_lit(b, lit);
+	if (glob)
+		puts_(b, glob);
+	put(b, "\n", 1);
+}
+
+/* A Claude Edit/Write rule pattern as an absolute glob (match.c's
+ * path_matches, widened where it depends on the event). */
+static void rule_glob(struct sbuf *b, char kind, const char *pat,
+		      const char *root)
+{
+	const char *home = getenv("HOME");
+	char *tail;
+
+	if (strncmp(pat, "//", 2) == 0) {
+		line(b, kind, NULL, pat + 1);
+		return;
+	}
+	if (strncmp(pat, "~/", 2) == 0) {
+		if (asprintf(&tail, "/%s", pat + 2) < 0)
+			return;
+		line(b, kind, home ? home : "", tail);
+		free(tail);
+		return;
+	}
+	if (strncmp(pat, "./", 2) == 0)
+		pat += 2;
+	if (pat[0] != '/' && !strchr(pat, '/')) {
+		/* a bare name matches a file's name anywhere */
+		if (asprintf(&tail, "**/%s", pat) < 0)
+			return;
+		line(b, kind, NULL, tail);
+		free(tail);
+		return;
+	}
+	if (asprintf(&tail, "%s%s", pat[0] == '/' ? "" : "/", pat) < 0)
+		return;
+	line(b, kind, strcmp(root, "/") ? root : "", tail);
+	free(tail);
+}
+
+/* include/exclude entries: the same reading as rule patterns, and each
+ * also covers what is below it ("node_modules" excludes its contents). */
+static void scope_globs(struct sbuf *b, char kind, char **list,
+			const char *root)
+{
+	for (; list && *list; list++) {
+		char *below;
+
+		rule_glob(b, kind, *list, root);
+		if (asprintf(&below, "%s/**", *list) < 0)
+			continue;
+		rule_glob(b, kind, below, root);
+		free(below);
+	}
+}
+
+static bool edit_tool(const char *t)
+{
+	static const char *const edits[] = { "Edit", "Write", "MultiEdit",
+					     "NotebookEdit", NULL };
+
+	for (const char *const *e = edits; *e; e++)
+		if (strcmp(*e, t) == 0)
+			return true;
+	return false;
+}
+
+static bool is_quantifier(char c)
+{
+	return c == '*' || c == '?' || c == '{';
+}
+
+bool hs_regex_literal(const char *re, char *out, size_t cap)
+{
+	char run[256], best[256];
+	size_t rl = 0, bl = 0;
+	int depth = 0;
+
+	if (strchr(re, '|') || strstr(re, "(?") || strstr(re, "\\Q"))
+		return false;
+	for (const char *p = re; *p;) {
+		char c = 0;
+		size_t step = 1;
+		bool lit = false;
+
+		if (*p == '\\' && p[1]) {
+			step = 2;
+			/* \d, \w, \b...: classes and anchors, not literals */
+			if (!((p[1] >= 'a' && p[1] <= 'z') ||
+			      (p[1] >= 'A' && p[1] <= 'Z') ||
+			      (p[1] >= '0' && p[1] <= '9'))) {
+				c = p[1];
+				lit = true;
+			}
+		} else if (*p == '[') {
+			const char *q = p + 1;
+
+			if (*q == '^')
+				q++;
+			if (*q == ']')
+				q++;
+			while (*q && *q != ']')
+				q += (*q == '\\' && q[1]) ? 2 : 1;
+			step = (size_t)(q - p) + (*q ? 1 : 0);
+		} else if (*p == '(') {
+			depth++;
+		} else if (*p == ')') {
+			depth--;
+		} else if (!strchr(".^$*+?{}[]()|", *p)) {
+			c = *p;
+			lit = depth == 0;
+		}
+		if (lit && depth == 0 && !is_quantifier(p[step])) {
+			if (rl < sizeof(run) - 1)
+				run[rl++] = c;
+			if (p[step] != '+') {
+				p += step;
+				continue;
+			}
+			/* "a+": one 'a' is certain, what follows is not adjacent */
+		}
+		if (rl > bl) {
+			memcpy(best, run, rl);
+			bl = rl;
+		}
+		rl = 0;
+		p += step;
+		/* skip a quantifier's body "{2,3}" */
+		if (*p == '{')
+			while (*p && *p != '}')
+				p++;
+	}
+	if (rl > bl) {
+		memcpy(best, run, rl);
+		bl = rl;
+	}
+	if (bl < 2 || bl + 1 > cap)
+		return false;
+	memcpy(out, best, bl);
+	out[bl] = '\0';
+	return true;
+}
+
+/* The path globs of one hook that can see writes, as lines of `kind`. */
+static void hook_globs(struct sbuf *b, char kind, const struct hs_hook *h,
+		       const char *root)
+{
+	char lit[256];
+
+	if (h->dialect == HS_MEMOH && h->ops == HS_OP_WRITE) {
+		if (h->matcher.kind == HS_MATCH_ALL) {
+			line(b, kind, NULL, "*");
+		} else if (hs_regex_literal(h->matcher.pattern, lit,
+					    sizeof(lit))) {
+			put(b, &kind, 1);
+			puts_(b, "**");
+			put_lit(b, lit);
+			puts_(b, "**\n");
+		} else {
+			line(b, kind, NULL, "*");
+		}
+		return;
+	}
+	if (h->dialect != HS_MEMOH && h->has_rule) {
+		if (!edit_tool(h->rule.tool))
+			return; /* Bash(...) never matches a write */
+		if (h->rule.pattern) {
+			rule_glob(b, kind, h->rule.pattern, root);
+			return;
+		}
+	}
+	line(b, kind, NULL, "*");
+}
+
+/* Where agents keep their own state: never a tool's write. */
+static const char *const state_dirs[] = { ".claude", ".codex", ".memcode",
+					  ".mnemoai", ".gemini", NULL };
+
+char *hs_write_filter(const struct hs_config *cfg)
+{
+	const struct hs_settings *s = &cfg->settings;
+	const char *root = cfg->root ? cfg->root : "/";
+	const char *home = getenv("HOME");
+	struct sbuf b = { 0 };
+	struct sbuf hooks = { 0 };
+	struct hs_event probe = { .op = HS_OP_WRITE };
+
+	puts_(&b, "hsw1\n");
+	if (s->agent_writes_only)
+		puts_(&b, "oa\n");
+	if (s->follow_symlinks)
+		puts_(&b, "of\n");
+	if (s->quiet_denials)
+		puts_(&b, "oq\n");
+	if (s->write_include && s->write_include[0])
+		scope_globs(&b, '+', s->write_include, root);
+	else
+		line(&b, '+', strcmp(root, "/") ? root : "", "/**");
+	scope_globs(&b, '-', s->write_exclude, root);
+	for (int i = 0; home && home[0] == '/' && state_dirs[i]; i++) {
+		char *tail;
+
+		if (asprintf(&tail, "/%s/**", state_dirs[i]) < 0)
+			continue;
+		line(&b, '-', home, tail);
+		free(tail);
+	}
+	if (b.failed || b.len > HS_WRITE_FILTER_MAX / 2) {
+		/* Too long for the shim: back to the root, every hook. */
+		free(b.s);
+		b = (struct sbuf){ 0 };
+		puts_(&b, "hsw1\n");
+		line(&b, '+', strcmp(root, "/") ? root : "", "/**");
+	}
+	for (size_t i = 0; i < cfg->nhooks; i++) {
+		const struct hs_hook *h = &cfg->hooks[i];
+
+		if (!h->enabled || !(h->ops & HS_OP_WRITE) ||
+		    (h->kind != HS_KIND_PRE && h->kind != HS_KIND_POST) ||
+		    !hs_matcher_could_match(h, &probe))
+			continue;
+		hook_globs(&hooks, h->kind == HS_KIND_PRE ? '<' : '>', h, root);
+	}
+	if (hooks.failed || b.len + hooks.len > HS_WRITE_FILTER_MAX) {
+		free(hooks.s);
+		hooks = (struct sbuf){ 0 };
+		puts_(&hooks, "<*\n>*\n");
+	}
+	if (hooks.s)
+		puts_(&b, hooks.s);
+	free(hooks.s);
+	if (b.failed) {
+		free(b.s);
+		return NULL;
+	}
+	return b.s;
+}

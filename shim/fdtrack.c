@@ -1,0 +1,209 @@
+/* The descriptor table; see fdtrack.h. */
+#include "fdtrack.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#define NENT 256
+#define NLANE 4
+#define MAXFD 0xfffe       /* a lane holds fd + 1 in 16 bits */
+#define OWNED (~0ull)      /* being filled or drained by one thread */
+
+/* Lanes and pids apart from the (page-sized) infos, so scanning and the
+ * fork reset touch two small arrays only. lanes: 0 = free, OWNED, else
+ * fd+1 per 16-bit lane. */
+static uint64_t lanes[NENT];
+static pid_t pids[NENT];
+static struct hs_fdt_info infos[NENT];
+static int used; /* entries not free: the close() fast path */
+/* A hint per descriptor number so close() of an untracked fd scans
+ * nothing. Set before a number enters a lane, cleared after it leaves;
+ * a stale set bit only costs a scan. */
+static unsigned long hint[(MAXFD + 1) / (8 * sizeof(unsigned long)) + 1];
+
+#define HBITS (8 * sizeof(unsigned long))
+
+static void hint_set(int fd)
+{
+	__atomic_fetch_or(&hint[fd / HBITS], 1ul << (fd % HBITS),
+			  __ATOMIC_RELEASE);
+}
+
+static void hint_clear(int fd)
+{
+	__atomic_fetch_and(&hint[fd / HBITS], ~(1ul << (fd % HBITS)),
+			   __ATOMIC_RELEASE);
+}
+
+static bool hinted(int fd)
+{
+	return fd >= 0 && fd <= MAXFD &&
+	       (__atomic_load_n(&hint[fd / HBITS], __ATOMIC_ACQUIRE) >>
+		(fd % HBITS)) & 1;
+}
+
+bool hs_fdt_active(void)
+{
+	return __atomic_load_n(&used, __ATOMIC_RELAXED) != 0;
+}
+
+static int lane_of(uint64_t w, int fd)
+{
+	if (w == OWNED)
+		return -1;
+	for (int i = 0; i < NLANE; i++)
+		if (((w >> (16 * i)) & 0xffff) == (uint64_t)fd + 1)
+			return i;
+	return -1;
+}
+
+/* The entry of this process holding `fd`, or -1. */
+static int find(int fd, pid_t self, uint64_t *w, int *lane)
+{
+	for (int i = 0; i < NENT; i++) {
+		uint64_t v = __atomic_load_n(&lanes[i], __ATOMIC_ACQUIRE);
+		int l;
+
+		if (v == 0 || (l = lane_of(v, fd)) < 0 || pids[i] != self)
+			continue;
+		*w = v;
+		*lane = l;
+		return i;
+	}
+	return -1;
+}
+
+/* Moves an entry we own back to free. */
+static void drop(int e)
+{
+	__atomic_store_n(&lanes[e], 0, __ATOMIC_RELEASE);
+	__atomic_fetch_sub(&used, 1, __ATOMIC_RELAXED);
+}
+
+bool hs_fdt_release(int fd, struct hs_fdt_info *out)
+{
+	pid_t self;
+
+	if (!hinted(fd))
+		return false;
+	self = getpid();
+	for (;;) {
+		uint64_t w, nw;
+		int lane;
+		int e = find(fd, self, &w, &lane);
+
+		if (e < 0)
+			return false;
+		nw = w & ~(0xffffull << (16 * lane));
+		if (!__atomic_compare_exchange_n(&lanes[e], &w, nw ? nw : OWNED,
+						 false, __ATOMIC_ACQ_REL,
+						 __ATOMIC_ACQUIRE))
+			continue; /* a dup or release raced us: look again */
+		hint_clear(fd);
+		if (nw)
+			return false;
+		memcpy(out, &infos[e], sizeof(*out));
+		drop(e);
+		return true;
+	}
+}
+
+bool hs_fdt_add(int fd, const char *path, const char *op, const char *id,
+		struct hs_fdt_info *stale)
+{
+	bool had = hs_fdt_release(fd, stale);
+	size_t pl = strlen(path), ol = strlen(op), il = strlen(id);
+
+	if (fd < 0 || fd > MAXFD || pl >= sizeof(stale->path) ||
+	    ol >= sizeof(stale->op) || il >= sizeof(stale->id))
+		return had;
+	for (int i = 0; i < NENT; i++) {
+		uint64_t z = 0;
+
+		if (__atomic_load_n(&lanes[i], __ATOMIC_RELAXED) != 0 ||
+		    !__atomic_compare_exchange_n(&lanes[i], &z, OWNED, false,
+						 __ATOMIC_ACQ_REL,
+						 __ATOMIC_RELAXED))
+			continue;
+		__atomic_fetch_add(&used, 1, __ATOMIC_RELAXED);
+		pids[i] = getpid();
+		memcpy(infos[i].path, path, pl + 1);
+		memcpy(infos[i].op, op, ol + 1);
+		memcpy(infos[i].id, id, il + 1);
+		hint_set(fd);
+		__atomic_store_n(&lanes[i], (uint64_t)fd + 1, __ATOMIC_RELEASE);
+		return had;
+	}
+	return had;
+}
+
+void hs_fdt_dup(int oldfd, int newfd)
+{
+	pid_t self;
+
+	if (!hinted(oldfd) || newfd < 0 || newfd > MAXFD || newfd == oldfd)
+		return;
+	self = getpid();
+	for (;;) {
+		uint64_t w;
+		int lane, free_lane = -1;
+		int e = find(oldfd, self, &w, &lane);
+
+		if (e < 0)
+			return;
+		for (int i = 0; i < NLANE && free_lane < 0; i++)
+			if (((w >> (16 * i)) & 0xffff) == 0)
+				free_lane = i;
+		if (free_lane < 0)
+			return; /* four copies: the extra one goes untracked */
+		hint_set(newfd);
+		if (__atomic_compare_exchange_n(
+			    &lanes[e], &w,
+			    w | ((uint64_t)newfd + 1) << (16 * free_lane), false,
+			    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			return;
+	}
+}
+
+bool hs_fdt_take_any(struct hs_fdt_info *out)
+{
+	pid_t self = getpid();
+
+	for (int i = 0; i < NENT; i++) {
+		uint64_t w = __atomic_load_n(&lanes[i], __ATOMIC_ACQUIRE);
+
+		if (w == 0 || w == OWNED || pids[i] != self ||
+		    !__atomic_compare_exchange_n(&lanes[i], &w, OWNED, false,
+						 __ATOMIC_ACQ_REL,
+						 __ATOMIC_RELAXED))
+			continue;
+		for (int l = 0; l < NLANE; l++)
+			if ((w >> (16 * l)) & 0xffff)
+				hint_clear((int)((w >> (16 * l)) & 0xffff) - 1);
+		memcpy(out, &infos[i], sizeof(*out));
+		drop(i);
+		return true;
+	}
+	return false;
+}
+
+/* A fork child shares the open files but not the duty to report them: the
+ * parent's close is the one that completes the write. */
+static void fork_child(void)
+{
+	if (!used)
+		return;
+	memset(lanes, 0, sizeof(lanes));
+	memset(hint, 0, sizeof(hint));
+	used = 0;
+}
+
+void hs_fdt_init(void)
+{
+	static int done;
+
+	if (!__atomic_exchange_n(&done, 1, __ATOMIC_ACQ_REL))
+		pthread_atfork(NULL, NULL, fork_child);
+}

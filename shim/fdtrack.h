@@ -1,0 +1,47 @@
+/* Descriptors opened for writing whose close a post hook waits for.
+ *
+ * A fixed table, lock-free: each entry holds up to four descriptor numbers
+ * (the one open() returned and dup2/dup3 copies, as bash makes for
+ * `echo x > f`) packed into one 64-bit word changed only by CAS, so a
+ * close in one thread, a dup2 in another and a fork in a third can neither
+ * deadlock nor fire a post twice: whoever removes the last number owns the
+ * entry and fires. Async-signal-safe. Entries remember the pid that made
+ * them: a vfork child (which shares our memory) leaves them alone, a fork
+ * child starts with an empty table (pthread_atfork). */
+#ifndef HOOKSHIM_SHIM_FDTRACK_H
+#define HOOKSHIM_SHIM_FDTRACK_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+struct hs_fdt_info {
+	char id[64];
+	char op[16];
+	char path[PATH_MAX];
+};
+
+/* Any entry at all? The close() fast path: one relaxed load. */
+bool hs_fdt_active(void);
+
+/* Track `fd`. If the number was still tracked (closed behind our back by
+ * a raw syscall), that entry is returned in `stale` and true; the caller
+ * fires its post. A full table drops the new entry (no post, never a
+ * hang). */
+bool hs_fdt_add(int fd, const char *path, const char *op, const char *id,
+		struct hs_fdt_info *stale);
+
+/* `fd` is about to be closed (or overwritten by dup2). True when it was
+ * the last number of its entry: `out` holds what the post needs. Call it
+ * before the real close, so the number cannot be reused meanwhile. */
+bool hs_fdt_release(int fd, struct hs_fdt_info *out);
+
+/* `newfd` now refers to what `oldfd` does. */
+void hs_fdt_dup(int oldfd, int newfd);
+
+/* Takes any entry of this process (at exit). */
+bool hs_fdt_take_any(struct hs_fdt_info *out);
+
+/* Registers the fork handler; called from the constructor. */
+void hs_fdt_init(void);
+
+#endif

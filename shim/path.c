@@ -1,0 +1,213 @@
+/* Path normalisation for write events; see path.h. */
+#include "path.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "state.h"
+
+/* The working directory, cached: a getcwd per write would be one more
+ * syscall for each file tar extracts. chdir/fchdir (write.c) bump `gen`
+ * after the real call; the copy is valid while its gen is current. A
+ * seqlock makes readers see a whole copy without a lock: `seq` is odd
+ * while one writer (who won the CAS) copies. */
+static struct {
+	unsigned gen, seq, cached_gen;
+	bool off; /* chdir in a fork/vfork child: never trust a copy again */
+	char path[PATH_MAX];
+} cwd;
+
+void hs_path_chdir(bool child)
+{
+	if (child)
+		__atomic_store_n(&cwd.off, true, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&cwd.gen, 1, __ATOMIC_ACQ_REL);
+}
+
+static bool cwd_cached(char *buf)
+{
+	unsigned s1 = __atomic_load_n(&cwd.seq, __ATOMIC_ACQUIRE);
+	size_t n;
+
+	if ((s1 & 1) || __atomic_load_n(&cwd.off, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&cwd.cached_gen, __ATOMIC_ACQUIRE) !=
+		    __atomic_load_n(&cwd.gen, __ATOMIC_ACQUIRE) ||
+	    !cwd.path[0])
+		return false;
+	n = strnlen(cwd.path, PATH_MAX - 1);
+	memcpy(buf, cwd.path, n);
+	buf[n] = '\0';
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&cwd.seq, __ATOMIC_RELAXED) == s1;
+}
+
+static void cwd_store(const char *p, unsigned gen)
+{
+	unsigned s = __atomic_load_n(&cwd.seq, __ATOMIC_RELAXED);
+
+	if ((s & 1) || !__atomic_compare_exchange_n(&cwd.seq, &s, s + 1, false,
+						    __ATOMIC_ACQ_REL,
+						    __ATOMIC_RELAXED))
+		return; /* another thread is storing: let it */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	memcpy(cwd.path, p, strlen(p) + 1);
+	__atomic_store_n(&cwd.cached_gen, gen, __ATOMIC_RELEASE);
+	__atomic_store_n(&cwd.seq, s + 2, __ATOMIC_RELEASE);
+}
+
+static int getcwd_cached(char *buf)
+{
+	unsigned gen;
+
+	if (cwd_cached(buf))
+		return 0;
+	/* read gen before getcwd: a chdir in between makes the copy stale
+	 * at once */
+	gen = __atomic_load_n(&cwd.gen, __ATOMIC_ACQUIRE);
+	if (!getcwd(buf, PATH_MAX) || buf[0] != '/')
+		return -1;
+	cwd_store(buf, gen);
+	return 0;
+}
+
+int hs_path_dirfd(int dirfd, char *buf)
+{
+	char link[40] = "/proc/self/fd/";
+	ssize_t n;
+
+	if (dirfd == AT_FDCWD)
+		return getcwd_cached(buf);
+	if (dirfd < 0)
+		return -1;
+	hs_utoa((unsigned long)dirfd, link + strlen(link));
+	n = readlink(link, buf, PATH_MAX - 1);
+	/* "anon_inode:..." or "socket:[...]" is no directory we can name */
+	if (n <= 0 || buf[0] != '/')
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+void hs_path_fold(char *p)
+{
+	char *w = p; /* write position; p[0] == '/' */
+	const char *r = p;
+
+	while (*r) {
+		const char *seg;
+		size_t n;
+
+		while (*r == '/')
+			r++;
+		seg = r;
+		while (*r && *r != '/')
+			r++;
+		n = (size_t)(r - seg);
+		if (n == 0 || (n == 1 && seg[0] == '.'))
+			continue;
+		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
+			/* "/.." is "/" */
+			while (w > p && *--w != '/')
+				;
+			continue;
+		}
+		*w++ = '/';
+		memmove(w, seg, n);
+		w += n;
+	}
+	if (w == p)
+		*w++ = '/';
+	*w = '\0';
+}
+
+/* dir + "/" + name into out (PATH_MAX). */
+static int join(char *out, const char *dir, const char *name)
+{
+	size_t dl = strlen(dir), nl = strlen(name);
+
+	if (dl + nl + 2 > PATH_MAX)
+		return -1;
+	if (out != dir)
+		memmove(out, dir, dl);
+	out[dl] = '/';
+	memcpy(out + dl + 1, name, nl + 1);
+	return 0;
+}
+
+/* The kernel's name for an O_PATH descriptor. */
+static int fd_name(int fd, char *out)
+{
+	int r = hs_path_dirfd(fd, out);
+
+	close(fd);
+	return r;
+}
+
+/* Follows symlinks in `p` (absolute, folded) the way the write itself
+ * will: the existing part by the kernel, a dangling last symlink by hand
+ * (O_CREAT through it creates its target). Bounded like the kernel's 40. */
+static void resolve(char *p)
+{
+	for (int hops = 0; hops < 40; hops++) {
+		char dir[PATH_MAX], tgt[PATH_MAX];
+		char *slash;
+		ssize_t n;
+		int fd = open(p, O_PATH | O_CLOEXEC);
+
+		if (fd >= 0) {
+			char tmp[PATH_MAX];
+
+			if (fd_name(fd, tmp) == 0)
+				memcpy(p, tmp, strlen(tmp) + 1);
+			return;
+		}
+		slash = strrchr(p, '/');
+		if (!slash || slash[1] == '\0')
+			return;
+		memcpy(dir, p, (size_t)(slash - p));
+		dir[slash - p] = '\0';
+		fd = open(dir[0] ? dir : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return; /* no such directory: the write will fail */
+		n = readlinkat(fd, slash + 1, tgt, sizeof(tgt) - 1);
+		if (fd_name(fd, dir) < 0)
+			return;
+		if (n <= 0) { /* a plain name to be created */
+			join(p, dir, slash + 1);
+			return;
+		}
+		tgt[n] = '\0';
+		if (tgt[0] == '/')
+			memcpy(p, tgt, (size_t)n + 1);
+		else if (join(p, dir, tgt) < 0)
+			return;
+		hs_path_fold(p);
+	}
+}
+
+int hs_path_abs(int dirfd, const char *path, bool follow, char *out)
+{
+	size_t n = strlen(path);
+
+	if (n == 0 || n >= PATH_MAX)
+		return -1;
+	if (path[0] == '/') {
+		memcpy(out, path, n + 1);
+	} else if (hs_path_dirfd(dirfd, out) < 0 || join(out, out, path) < 0) {
+		return -1;
+	}
+	hs_path_fold(out);
+	if (follow)
+		resolve(out);
+	return 0;
+}
+
+bool hs_path_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (n == 1 && dir[0] == '/')
+		return path[0] == '/';
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}

@@ -1,0 +1,34 @@
+/* Absolute, normalised paths for write events, built on the caller's
+ * stack. Async-signal-safe: no malloc, no locks, no stdio; errno is the
+ * caller's business (the interposers save and restore it). */
+#ifndef HOOKSHIM_SHIM_PATH_H
+#define HOOKSHIM_SHIM_PATH_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+/* The directory `dirfd` names (AT_FDCWD = the working directory), into
+ * buf (PATH_MAX). 0, or -1 if the kernel cannot name it. */
+int hs_path_dirfd(int dirfd, char *buf);
+
+/* `path` (relative to dirfd when it is relative) as an absolute path in
+ * out (PATH_MAX): "//", "." and ".." are folded lexically, so a symlink
+ * is never followed, the last component included. With `follow`, the
+ * directory part is resolved by the kernel (through /proc/self/fd) and a
+ * final symlink is read, so the path names the file actually written.
+ * 0, or -1 (path too long, unnameable dirfd). */
+int hs_path_abs(int dirfd, const char *path, bool follow, char *out);
+
+/* The working directory changed (chdir/fchdir, after the real call);
+ * `child`: in a process other than the one the shim loaded in (a fork or
+ * vfork child, which may share our memory), so the cached copy is never
+ * trusted again there. */
+void hs_path_chdir(bool child);
+
+/* Folds "//", "/./" and "/../" of an absolute path in place. */
+void hs_path_fold(char *p);
+
+/* Is `path` `dir` itself or below it (both absolute, folded)? */
+bool hs_path_under(const char *path, const char *dir);
+
+#endif

@@ -1,0 +1,354 @@
+/* The write interposers: every libc entry point that creates, changes or
+ * removes a path, each described once in WRITE_TABLE.
+ *
+ * A row gives the signature, how to cheaply tell whether the call could
+ * be a watched write (QUICK: for opens, the flags are tested before
+ * anything else, so reads pay one AND and a branch), and how the call
+ * maps onto a struct hs_wcall. DEFINE_WRAPPER turns a row into two
+ * functions: the exported one, which forwards at once unless QUICK says
+ * otherwise, and a noinline slow path whose big stack frame (two
+ * PATH_MAX buffers) the fast path never touches. The policy lives in
+ * write_event.c.
+ *
+ * glibc's own fopen/remove/mkstemp open and unlink through hidden aliases,
+ * so each entry point is wrapped itself and none fires twice. */
+#undef _FORTIFY_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "fdtrack.h"
+#include "path.h"
+#include "state.h"
+#include "write.h"
+#include "write_scope.h"
+
+/* Fortify and LFS entry points the headers declare only sometimes. */
+int __open_2(const char *, int);
+int __open64_2(const char *, int);
+int __openat_2(int, const char *, int);
+int __openat64_2(int, const char *, int);
+
+/* Argument shapes. */
+#define WC(k, d, p, d2, p2, fl) \
+	((struct hs_wcall){ (k), (d), (p), (d2), (p2), (fl) })
+#define AT AT_FDCWD
+#define VA_MODE(last)                                                  \
+	mode_t mode = 0;                                               \
+	if (__OPEN_NEEDS_MODE(last)) {                                 \
+		va_list ap;                                            \
+		va_start(ap, last);                                    \
+		mode = (mode_t)va_arg(ap, int);                        \
+		va_end(ap);                                            \
+	}
+#define NONE
+#define ACTIVE hs_wscope_active()
+#define WRITING(fl) (((fl) & HS_WFLAGS) && hs_wscope_active())
+#define FWRITING(m) (hs_fmode_flags(m) && hs_wscope_active())
+#define FILE_FD(f) ((f) ? fileno(f) : -1)
+
+/* X(ret, name, params, slow-path params, args, failure value, prologue,
+ *   quick test, call description, resulting descriptor) */
+#define WRITE_TABLE(X)                                                         \
+	X(int, open, (const char *p, int fl, ...), (const char *p, int fl, mode_t mode), \
+	  (p, fl, mode), -1, VA_MODE(fl), WRITING(fl),                         \
+	  WC(HS_WK_OPEN, AT, p, 0, 0, fl), r)                                  \
+	X(int, open64, (const char *p, int fl, ...), (const char *p, int fl, mode_t mode), \
+	  (p, fl, mode), -1, VA_MODE(fl), WRITING(fl),                         \
+	  WC(HS_WK_OPEN, AT, p, 0, 0, fl), r)                                  \
+	X(int, __open_2, (const char *p, int fl), (const char *p, int fl),     \
+	  (p, fl), -1, NONE, WRITING(fl), WC(HS_WK_OPEN, AT, p, 0, 0, fl), r)  \
+	X(int, __open64_2, (const char *p, int fl), (const char *p, int fl),   \
+	  (p, fl), -1, NONE, WRITING(fl), WC(HS_WK_OPEN, AT, p, 0, 0, fl), r)  \
+	X(int, openat, (int d, const char *p, int fl, ...),                    \
+	  (int d, const char *p, int fl, mode_t mode), (d, p, fl, mode), -1,   \
+	  VA_MODE(fl), WRITING(fl), WC(HS_WK_OPEN, d, p, 0, 0, fl), r)         \
+	X(int, openat64, (int d, const char *p, int fl, ...),                  \
+	  (int d, const char *p, int fl, mode_t mode), (d, p, fl, mode), -1,   \
+	  VA_MODE(fl), WRITING(fl), WC(HS_WK_OPEN, d, p, 0, 0, fl), r)         \
+	X(int, __openat_2, (int d, const char *p, int fl),                     \
+	  (int d, const char *p, int fl), (d, p, fl), -1, NONE, WRITING(fl),   \
+	  WC(HS_WK_OPEN, d, p, 0, 0, fl), r)                                   \
+	X(int, __openat64_2, (int d, const char *p, int fl),                   \
+	  (int d, const char *p, int fl), (d, p, fl), -1, NONE, WRITING(fl),   \
+	  WC(HS_WK_OPEN, d, p, 0, 0, fl), r)                                   \
+	X(int, creat, (const char *p, mode_t m), (const char *p, mode_t m),    \
+	  (p, m), -1, NONE, ACTIVE,                                            \
+	  WC(HS_WK_OPEN, AT, p, 0, 0, O_WRONLY | O_CREAT | O_TRUNC), r)        \
+	X(int, creat64, (const char *p, mode_t m), (const char *p, mode_t m),  \
+	  (p, m), -1, NONE, ACTIVE,                                            \
+	  WC(HS_WK_OPEN, AT, p, 0, 0, O_WRONLY | O_CREAT | O_TRUNC), r)        \
+	X(FILE *, fopen, (const char *p, const char *m),                       \
+	  (const char *p, const char *m), (p, m), NULL, NONE, FWRITING(m),     \
+	  WC(HS_WK_OPEN, AT, p, 0, 0, hs_fmode_flags(m)), FILE_FD(r))          \
+	X(FILE *, fopen64, (const char *p, const char *m),                     \
+	  (const char *p, const char *m), (p, m), NULL, NONE, FWRITING(m),     \
+	  WC(HS_WK_OPEN, AT, p, 0, 0, hs_fmode_flags(m)), FILE_FD(r))          \
+	X(FILE *, freopen, (const char *p, const char *m, FILE *s),            \
+	  (const char *p, const char *m, FILE *s), (p, m, s), NULL, NONE,      \
+	  p && FWRITING(m), WC(HS_WK_OPEN, AT, p, 0, 0, hs_fmode_flags(m)),    \
+	  FILE_FD(r))                                                          \
+	X(FILE *, freopen64, (const char *p, const char *m, FILE *s),          \
+	  (const char *p, const char *m, FILE *s), (p, m, s), NULL, NONE,      \
+	  p && FWRITING(m), WC(HS_WK_OPEN, AT, p, 0, 0, hs_fmode_flags(m)),    \
+	  FILE_FD(r))                                                          \
+	X(int, truncate, (const char *p, off_t n), (const char *p, off_t n),   \
+	  (p, n), -1, NONE, ACTIVE, WC(HS_WK_TRUNC, AT, p, 0, 0, 0), -1)       \
+	X(int, truncate64, (const char *p, off64_t n),                         \
+	  (const char *p, off64_t n), (p, n), -1, NONE, ACTIVE,                \
+	  WC(HS_WK_TRUNC, AT, p, 0, 0, 0), -1)                                 \
+	X(int, rename, (const char *a, const char *b),                         \
+	  (const char *a, const char *b), (a, b), -1, NONE, ACTIVE,            \
+	  WC(HS_WK_RENAME, AT, a, AT, b, 0), -1)                               \
+	X(int, renameat, (int da, const char *a, int db, const char *b),       \
+	  (int da, const char *a, int db, const char *b), (da, a, db, b), -1,  \
+	  NONE, ACTIVE, WC(HS_WK_RENAME, da, a, db, b, 0), -1)                 \
+	X(int, renameat2,                                                      \
+	  (int da, const char *a, int db, const char *b, unsigned f),          \
+	  (int da, const char *a, int db, const char *b, unsigned f),          \
+	  (da, a, db, b, f), -1, NONE, ACTIVE,                                 \
+	  WC(HS_WK_RENAME, da, a, db, b, (int)f), -1)                          \
+	X(int, link, (const char *a, const char *b),                           \
+	  (const char *a, const char *b), (a, b), -1, NONE, ACTIVE,            \
+	  WC(HS_WK_LINK, AT, a, AT, b, 0), -1)                                 \
+	X(int, linkat, (int da, const char *a, int db, const char *b, int f),  \
+	  (int da, const char *a, int db, const char *b, int f),               \
+	  (da, a, db, b, f), -1, NONE, ACTIVE,                                 \
+	  WC(HS_WK_LINK, da, a, db, b, f), -1)                                 \
+	X(int, symlink, (const char *t, const char *l),                        \
+	  (const char *t, const char *l), (t, l), -1, NONE, ACTIVE,            \
+	  WC(HS_WK_SYMLINK, AT, t, AT, l, 0), -1)                              \
+	X(int, symlinkat, (const char *t, int d, const char *l),               \
+	  (const char *t, int d, const char *l), (t, d, l), -1, NONE, ACTIVE,  \
+	  WC(HS_WK_SYMLINK, AT, t, d, l, 0), -1)                               \
+	X(int, unlink, (const char *p), (const char *p), (p), -1, NONE,        \
+	  ACTIVE, WC(HS_WK_UNLINK, AT, p, 0, 0, 0), -1)                        \
+	X(int, unlinkat, (int d, const char *p, int f),                        \
+	  (int d, const char *p, int f), (d, p, f), -1, NONE, ACTIVE,          \
+	  WC(HS_WK_UNLINK, d, p, 0, 0, f), -1)                                 \
+	X(int, rmdir, (const char *p), (const char *p), (p), -1, NONE, ACTIVE, \
+	  WC(HS_WK_UNLINK, AT, p, 0, 0, AT_REMOVEDIR), -1)                     \
+	X(int, remove, (const char *p), (const char *p), (p), -1, NONE,        \
+	  ACTIVE, WC(HS_WK_REMOVE, AT, p, 0, 0, 0), -1)                        \
+	X(int, mkdir, (const char *p, mode_t m), (const char *p, mode_t m),    \
+	  (p, m), -1, NONE, ACTIVE, WC(HS_WK_MKDIR, AT, p, 0, 0, 0), -1)       \
+	X(int, mkdirat, (int d, const char *p, mode_t m),                      \
+	  (int d, const char *p, mode_t m), (d, p, m), -1, NONE, ACTIVE,       \
+	  WC(HS_WK_MKDIR, d, p, 0, 0, 0), -1)                                  \
+	X(int, mkstemp, (char *t), (char *t), (t), -1, NONE, ACTIVE,           \
+	  WC(HS_WK_MKTEMP, AT, t, 0, 0, 0), -1)                                \
+	X(int, mkstemp64, (char *t), (char *t), (t), -1, NONE, ACTIVE,         \
+	  WC(HS_WK_MKTEMP, AT, t, 0, 0, 0), -1)                                \
+	X(int, mkostemp, (char *t, int fl), (char *t, int fl), (t, fl), -1,    \
+	  NONE, ACTIVE, WC(HS_WK_MKTEMP, AT, t, 0, 0, 0), -1)                  \
+	X(int, mkostemp64, (char *t, int fl), (char *t, int fl), (t, fl), -1,  \
+	  NONE, ACTIVE, WC(HS_WK_MKTEMP, AT, t, 0, 0, 0), -1)                  \
+	X(int, mkstemps, (char *t, int sl), (char *t, int sl), (t, sl), -1,    \
+	  NONE, ACTIVE, WC(HS_WK_MKTEMP, AT, t, 0, 0, 0), -1)                  \
+	X(int, mkstemps64, (char *t, int sl), (char *t, int sl), (t, sl), -1,  \
+	  NONE, ACTIVE, WC(HS_WK_MKTEMP, AT, t, 0, 0, 0), -1)                  \
+	X(int, mkostemps, (char *t, int sl, int fl), (char *t, int sl, int fl), \
+	  (t, sl, fl), -1, NONE, ACTIVE, WC(HS_WK_MKTEMP, AT, t, 0, 0, 0), -1) \
+	X(int, mkostemps64, (char *t, int sl, int fl),                         \
+	  (char *t, int sl, int fl), (t, sl, fl), -1, NONE, ACTIVE,            \
+	  WC(HS_WK_MKTEMP, AT, t, 0, 0, 0), -1)                                \
+	X(char *, mkdtemp, (char *t), (char *t), (t), NULL, NONE, ACTIVE,      \
+	  WC(HS_WK_MKTEMP, AT, t, 0, 0, 0), -1)
+
+/* Plus the calls that end a write (hand-written below: their shapes
+ * differ from the rest). */
+#define CLOSE_TABLE(X) \
+	X(close) X(fclose) X(dup2) X(dup3) X(syscall) X(chdir) X(fchdir)
+
+#define ID(ret, name, ...) W_##name,
+#define ID1(name) W_##name,
+enum { WRITE_TABLE(ID) CLOSE_TABLE(ID1) W_COUNT };
+#define NAME(ret, name, ...) #name,
+#define NAME1(name) #name,
+static const char *const names[W_COUNT] = { WRITE_TABLE(NAME)
+						    CLOSE_TABLE(NAME1) };
+
+/* Resolved in the constructor while single-threaded; a call that comes
+ * before it (another library's constructor) resolves on first use. */
+static void *reals[W_COUNT];
+
+static void *wreal(int id)
+{
+	void *p = __atomic_load_n(&reals[id], __ATOMIC_ACQUIRE);
+
+	if (!p) {
+		p = dlsym(RTLD_NEXT, names[id]);
+		__atomic_store_n(&reals[id], p, __ATOMIC_RELEASE);
+	}
+	return p;
+}
+
+#define REAL(name) ((name##_fn)wreal(W_##name))
+
+#define DEFINE_WRAPPER(ret, name, params, iparams, args, fail, prologue,     \
+		       quick, call, fd)                                      \
+	typedef ret(*name##_fn) params;                                      \
+	static __attribute__((noinline)) ret name##_watched iparams          \
+	{                                                                    \
+		struct hs_wcall hs_c_ = call;                                    \
+		struct hs_wticket hs_t_;                                         \
+		int hs_go_ = hs_wbegin(&hs_c_, &hs_t_);                                  \
+		ret r;                                                       \
+                                                                             \
+		if (hs_go_ < 0)                                                  \
+			return fail;                                         \
+		r = REAL(name) args;                                         \
+		if (hs_go_ > 0)                                                  \
+			hs_wend(&hs_c_, &hs_t_, r != fail, fd);                      \
+		return r;                                                    \
+	}                                                                    \
+	HS_VIS ret name params                                               \
+	{                                                                    \
+		prologue                                                     \
+		if (__builtin_expect(!(quick), 1) || hs_guarded())           \
+			return REAL(name) args;                              \
+		return name##_watched args;                                  \
+	}
+
+WRITE_TABLE(DEFINE_WRAPPER)
+
+/* The end of a write: close, fclose, and dup2/dup3 onto a tracked
+ * descriptor (an implicit close: bash restoring stdout after
+ * `echo x > f`). The fast path is one relaxed load of the table's use
+ * count. */
+typedef int (*close_fn)(int);
+typedef int (*fclose_fn)(FILE *);
+typedef int (*dup2_fn)(int, int);
+typedef int (*dup3_fn)(int, int, int);
+typedef long (*syscall_fn)(long, ...);
+
+static int close_watched(int fd)
+{
+	struct hs_fdt_info info;
+	bool last = hs_wclosing(fd, &info);
+	int r = REAL(close)(fd);
+
+	if (last)
+		hs_wclosed(&info, r == 0 || errno == EINTR, errno);
+	return r;
+}
+
+HS_VIS int close(int fd)
+{
+	if (__builtin_expect(!hs_fdt_active(), 1) || hs_guarded())
+		return REAL(close)(fd);
+	return close_watched(fd);
+}
+
+HS_VIS int fclose(FILE *f)
+{
+	struct hs_fdt_info info;
+	bool last;
+	int r;
+
+	if (__builtin_expect(!hs_fdt_active(), 1) || hs_guarded() || !f)
+		return REAL(fclose)(f);
+	last = hs_wclosing(fileno(f), &info);
+	r = REAL(fclose)(f);
+	if (last)
+		hs_wclosed(&info, r == 0, errno);
+	return r;
+}
+
+static int dup_common(int old, int new, int flags, bool three)
+{
+	struct hs_fdt_info info;
+	bool last = false;
+	int r;
+
+	if (!hs_fdt_active() || hs_guarded())
+		return three ? REAL(dup3)(old, new, flags) : REAL(dup2)(old, new);
+	if (old != new)
+		last = hs_wclosing(new, &info);
+	r = three ? REAL(dup3)(old, new, flags) : REAL(dup2)(old, new);
+	if (r >= 0)
+		hs_fdt_dup(old, new);
+	if (last)
+		hs_wclosed(&info, true, 0);
+	return r;
+}
+
+HS_VIS int dup2(int old, int new)
+{
+	return dup_common(old, new, 0, false);
+}
+
+HS_VIS int dup3(int old, int new, int flags)
+{
+	return dup_common(old, new, flags, true);
+}
+
+/* libuv closes files with syscall(SYS_close) on Linux: node's fs
+ * writes end here, not in close(). Up to six arguments are forwarded,
+ * as glibc's own syscall() reads them. */
+HS_VIS long syscall(long n, ...)
+{
+	va_list ap;
+	long a[6];
+
+	va_start(ap, n);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (n == SYS_close && hs_fdt_active() && !hs_guarded())
+		return close_watched((int)a[0]);
+	return REAL(syscall)(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+/* The working directory is cached for relative paths (path.c); these
+ * say when it changes. Rare calls: a getpid() is affordable. */
+typedef int (*chdir_fn)(const char *);
+typedef int (*fchdir_fn)(int);
+
+HS_VIS int chdir(const char *p)
+{
+	int r = REAL(chdir)(p);
+
+	if (r == 0)
+		hs_path_chdir(getpid() != hs_st.pid);
+	return r;
+}
+
+HS_VIS int fchdir(int fd)
+{
+	int r = REAL(fchdir)(fd);
+
+	if (r == 0)
+		hs_path_chdir(getpid() != hs_st.pid);
+	return r;
+}
+
+/* Files still open at exit are complete now: flush stdio (exit has not
+ * yet) and report them. */
+__attribute__((destructor)) static void write_fini(void)
+{
+	struct hs_fdt_info info;
+
+	if (!hs_fdt_active() || hs_guarded())
+		return;
+	fflush(NULL);
+	while (hs_fdt_take_any(&info))
+		hs_wclosed(&info, true, 0);
+}
+
+__attribute__((constructor)) static void write_init(void)
+{
+	int saved = errno;
+
+	for (int i = 0; i < W_COUNT; i++)
+		wreal(i);
+	hs_wscope_init();
+	hs_fdt_init();
+	errno = saved;
+}

@@ -1,0 +1,93 @@
+/* Internal interface between the write interposers (write.c: the table of
+ * libc entry points) and the policy that turns one call into events
+ * (write_event.c). All async-signal-safe. */
+#ifndef HOOKSHIM_SHIM_WRITE_H
+#define HOOKSHIM_SHIM_WRITE_H
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+/* What a call does to the file system, whatever its libc shape. */
+enum hs_wkind {
+	HS_WK_OPEN,    /* path opened with flags (fopen: flags from mode) */
+	HS_WK_TRUNC,   /* truncate(path) */
+	HS_WK_RENAME,  /* path -> path2; flags: renameat2's */
+	HS_WK_LINK,    /* new name path2 for path; flags: linkat's */
+	HS_WK_SYMLINK, /* path2 made a symlink with text path */
+	HS_WK_UNLINK,  /* flags: AT_REMOVEDIR for rmdir */
+	HS_WK_REMOVE,  /* unlink or rmdir, whichever path is */
+	HS_WK_MKDIR,
+	HS_WK_MKTEMP,  /* mkstemp family and mkdtemp: path is the template */
+};
+
+struct hs_wcall {
+	enum hs_wkind kind;
+	int dirfd;
+	const char *path;
+	int dirfd2;
+	const char *path2;
+	int flags;
+};
+
+/* One call in flight: what begin decided, what end needs. Lives on the
+ * slow path's stack only. */
+struct hs_wticket {
+	unsigned want;     /* HS_W_PRE|HS_W_POST left to do */
+	bool event;        /* a pre was asked (its post must follow) */
+	const char *op;    /* static string */
+	const char *post_path;     /* path of the post event */
+	const char *post_new_path;
+	const char *extra_op; /* a second pre: a rename's target (path2) */
+	char id[64];
+	char path[PATH_MAX];
+	char path2[PATH_MAX];
+	int saved_errno;
+};
+
+/* open(2) flags that make an open a write. */
+#define HS_WFLAGS (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND)
+
+/* open(2) flags for an fopen mode, or 0 for a read-only one. */
+static inline int hs_fmode_flags(const char *m)
+{
+	int fl = 0;
+
+	if (!m)
+		return 0;
+	switch (m[0]) {
+	case 'w': fl = O_WRONLY | O_CREAT | O_TRUNC; break;
+	case 'a': fl = O_WRONLY | O_CREAT | O_APPEND; break;
+	case 'r': break;
+	default: return 0;
+	}
+	/* the rest up to ",ccs=" may hold '+' and 'x' */
+	for (const char *p = m + 1; *p && *p != ','; p++) {
+		if (*p == '+')
+			fl = (fl & ~O_WRONLY) | O_RDWR;
+		else if (*p == 'x')
+			fl |= O_EXCL;
+	}
+	return fl;
+}
+
+/* Decides the pre event. 1: go ahead with the real call; 0: nothing to
+ * do, call the real function and return (no end); -1: denied, errno set,
+ * return failure. */
+int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t);
+
+/* After the real call: `ok` its success, `fd` the descriptor it returned
+ * (opens) or -1. Fires or schedules the post. errno preserved. */
+void hs_wend(const struct hs_wcall *c, struct hs_wticket *t, bool ok, int fd);
+
+/* close(2)-like: `fd` is about to go. Returns true when the caller must
+ * call hs_wclosed() with the real call's result. */
+struct hs_fdt_info;
+bool hs_wclosing(int fd, struct hs_fdt_info *info);
+void hs_wclosed(const struct hs_fdt_info *info, bool ok, int err);
+
+/* A mkstemp-made name, to recognise its publishing rename. */
+void hs_wtemp_remember(const char *abs);
+
+#endif

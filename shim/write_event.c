@@ -1,0 +1,377 @@
+/* What one intercepted write means: which path, which operation, whether
+ * a hook may care, and the pre/post events. See write.h.
+ *
+ * Order matters for "changes nothing on disk": everything here runs
+ * before the real call and looks, never touches (lstat, readlink); a
+ * denied call returns before the real function runs.
+ *
+ * Temp files: editors and agents write "f.tmp.123" (or a mkstemp name)
+ * and rename it over "f". A new file whose name looks like a temp, or
+ * that mkstemp made, fires nothing itself; the rename that publishes it
+ * fires the pre (and later the post) for "f", with operation create or
+ * overwrite. Deleting such a file fires nothing either. */
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "fdtrack.h"
+#include "path.h"
+#include "state.h"
+#include "write.h"
+#include "write_scope.h"
+
+/* --- temp names ------------------------------------------------------ */
+
+#define NTEMP 64
+static unsigned long temps[NTEMP]; /* hashes of recent mkstemp names */
+static unsigned temp_next;
+
+static unsigned long hash(const char *s)
+{
+	unsigned long h = 1469598103934665603ul;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ul;
+	return h | 1; /* 0 marks a free slot */
+}
+
+void hs_wtemp_remember(const char *abs)
+{
+	unsigned i = __atomic_fetch_add(&temp_next, 1, __ATOMIC_RELAXED);
+
+	__atomic_store_n(&temps[i % NTEMP], hash(abs), __ATOMIC_RELAXED);
+}
+
+static bool remembered(const char *abs)
+{
+	unsigned long h = hash(abs);
+
+	for (int i = 0; i < NTEMP; i++)
+		if (__atomic_load_n(&temps[i], __ATOMIC_RELAXED) == h)
+			return true;
+	return false;
+}
+
+static bool ends_with(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+
+	return n >= m && memcmp(s + n - m, suf, m) == 0;
+}
+
+static bool word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Python's tempfile: "tmp" + 8 of [a-z0-9_], then the suffix. */
+static bool python_temp(const char *b)
+{
+	if (strncmp(b, "tmp", 3) != 0)
+		return false;
+	for (int i = 3; i < 11; i++)
+		if (!word_char(b[i]))
+			return false;
+	return b[11] == '\0' || b[11] == '.';
+}
+
+/* Names the usual atomic-save patterns give their temp files. */
+static bool temp_name(const char *abs)
+{
+	const char *b = hs_basename(abs);
+
+	if (strstr(b, ".tmp") || strstr(b, ".temp") || ends_with(b, "~") ||
+	    strncmp(b, ".#", 2) == 0 || python_temp(b) ||
+	    (b[0] == '.' && (ends_with(b, ".swp") || ends_with(b, ".swx"))))
+		return true;
+	/* git: "index.lock" renamed to "index", "tmp_obj_XXXXXX" linked */
+	if (strstr(abs, "/.git/") &&
+	    (ends_with(b, ".lock") || strncmp(b, "tmp_", 4) == 0))
+		return true;
+	return false;
+}
+
+static bool is_temp(const char *abs)
+{
+	return temp_name(abs) || remembered(abs);
+}
+
+/* --- asking ------------------------------------------------------------ */
+
+static void say_denied(const char *path, const char *reason)
+{
+	if (hs_wopts()->quiet && isatty(2))
+		return;
+	hs_write_str(2, "hookshim: write to ");
+	hs_write_str(2, path);
+	hs_write_str(2, " denied");
+	if (reason[0]) {
+		size_t n = strlen(reason);
+
+		hs_write_str(2, ": ");
+		hs_write_str(2, reason);
+		if (reason[n - 1] != '\n')
+			hs_write_str(2, "\n");
+	} else {
+		hs_write_str(2, "\n");
+	}
+}
+
+static void ask(const char *phase, const char *id, const char *path,
+		const char *new_path, const char *op, struct hs_reply *rep)
+{
+	struct hs_request req = {
+		.op = "write", .phase = phase, .nested = -1, .id = id,
+		.path = path, .new_path = new_path, .operation = op,
+	};
+
+	hs_ask(&req, rep);
+}
+
+static void post(const char *id, const char *path, const char *new_path,
+		 const char *op, bool ok)
+{
+	struct hs_reply rep;
+
+	ask(ok ? "post" : "post-failure", id, path, new_path, op, &rep);
+	if (rep.context[0]) {
+		/* The model reads the tool's stderr: the context goes there. */
+		hs_write_str(2, rep.context);
+		hs_write_str(2, "\n");
+	}
+}
+
+/* --- classifying ----------------------------------------------------- */
+
+/* lstat, or stat when following symlinks: 1 exists, 0 not, -1 error. */
+static int look(const char *abs, struct stat *sb)
+{
+	int r = hs_wopts()->follow ? stat(abs, sb) : lstat(abs, sb);
+
+	if (r == 0)
+		return 1;
+	return errno == ENOENT ? 0 : -1;
+}
+
+/* The operation an open with `fl` performs on `abs`, or NULL when it
+ * fires nothing (it will fail, or it makes a temp file). */
+static const char *open_op(const char *abs, int fl)
+{
+	struct stat sb;
+	int e = look(abs, &sb);
+
+	if (e < 0)
+		return NULL;
+	if (e == 0) {
+		if (!(fl & O_CREAT) || is_temp(abs))
+			return NULL;
+		return "create";
+	}
+	if ((fl & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL) ||
+	    !S_ISREG(sb.st_mode))
+		return NULL; /* EEXIST, or a fifo/device/dir: no file write */
+	if (fl & O_TRUNC)
+		return "overwrite";
+	return fl & O_APPEND ? "append" : "modify";
+}
+
+/* Decides path/op/new_path of c into t; returns the HS_W_* bits wanted. */
+static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
+			 unsigned want)
+{
+	bool follow = hs_wopts()->follow;
+	struct stat sb;
+	unsigned m, m2;
+	int e;
+
+	t->post_new_path = NULL;
+	t->extra_op = NULL;
+	t->post_path = t->path;
+	switch (c->kind) {
+	case HS_WK_OPEN:
+		if ((c->flags & O_PATH) ||
+		    (c->flags & O_TMPFILE) == O_TMPFILE ||
+		    hs_path_abs(c->dirfd, c->path, follow, t->path) < 0 ||
+		    !(m = hs_wscope_match(t->path, want)))
+			return 0;
+		t->op = open_op(t->path, c->flags);
+		return t->op ? m : 0;
+	case HS_WK_TRUNC:
+		if (hs_path_abs(AT_FDCWD, c->path, follow, t->path) < 0 ||
+		    !(m = hs_wscope_match(t->path, want)) ||
+		    look(t->path, &sb) != 1)
+			return 0;
+		t->op = "truncate";
+		return m;
+	case HS_WK_UNLINK:
+	case HS_WK_REMOVE:
+		/* never follow: unlink removes the link itself */
+		if (hs_path_abs(c->dirfd, c->path, false, t->path) < 0 ||
+		    !(m = hs_wscope_match(t->path, want)) ||
+		    lstat(t->path, &sb) != 0 || is_temp(t->path))
+			return 0;
+		if (c->kind == HS_WK_REMOVE)
+			t->op = S_ISDIR(sb.st_mode) ? "rmdir" : "delete";
+		else
+			t->op = c->flags & AT_REMOVEDIR ? "rmdir" : "delete";
+		return m;
+	case HS_WK_MKDIR:
+		if (hs_path_abs(c->dirfd, c->path, follow, t->path) < 0 ||
+		    !(m = hs_wscope_match(t->path, want)) ||
+		    lstat(t->path, &sb) == 0)
+			return 0;
+		t->op = "mkdir";
+		return m;
+	case HS_WK_SYMLINK:
+		/* path = the link made; new_path = its text, as written */
+		if (hs_path_abs(c->dirfd2, c->path2, false, t->path) < 0 ||
+		    !(m = hs_wscope_match(t->path, want)) ||
+		    lstat(t->path, &sb) == 0)
+			return 0;
+		t->op = "symlink";
+		t->post_new_path = c->path;
+		return m;
+	case HS_WK_LINK:
+		/* path = the new name; new_path = the file it names. An
+		 * O_TMPFILE (AT_EMPTY_PATH, /proc/self/fd) or temp source is
+		 * a publish: a create of the new name. */
+		if (hs_path_abs(c->dirfd2, c->path2, false, t->path) < 0 ||
+		    !(m = hs_wscope_match(t->path, want)) ||
+		    lstat(t->path, &sb) == 0)
+			return 0;
+		t->op = "create";
+		if ((c->flags & AT_EMPTY_PATH) && !c->path[0])
+			return m;
+		if (strncmp(c->path, "/proc/self/fd/", 14) == 0)
+			return m;
+		if (hs_path_abs(c->dirfd, c->path, false, t->path2) < 0 ||
+		    is_temp(t->path2))
+			return m;
+		t->op = "link";
+		t->post_new_path = t->path2;
+		return m;
+	case HS_WK_RENAME:
+		if (hs_path_abs(c->dirfd, c->path, false, t->path) < 0 ||
+		    hs_path_abs(c->dirfd2, c->path2, false, t->path2) < 0 ||
+		    lstat(t->path, &sb) != 0)
+			return 0;
+		m = is_temp(t->path) ? 0 : hs_wscope_match(t->path, want);
+		m2 = hs_wscope_match(t->path2, want);
+		if (m) { /* a file moved: path = source, new_path = target */
+			t->op = "rename";
+			t->post_new_path = t->path2;
+			/* A policy on the target ("mv x secrets/") must see it
+			 * too: its own pre, as the create/overwrite it is. */
+			if ((m2 & HS_W_PRE) && (e = look(t->path2, &sb)) >= 0)
+				t->extra_op = e ? "overwrite" : "create";
+			return m;
+		}
+		/* a temp published, or a file moved into watched ground: the
+		 * target is created or overwritten */
+		if (!m2 || (e = look(t->path2, &sb)) < 0)
+			return 0;
+		t->op = e ? "overwrite" : "create";
+		t->post_path = t->path2;
+		return m2;
+	case HS_WK_MKTEMP:
+		return 0;
+	}
+	return 0;
+}
+
+/* --- the interposers' entry points ------------------------------------ */
+
+/* A pre event of its own (no post follows): 0 allowed, -1 denied. */
+static int deny_pre(const char *path, const char *op)
+{
+	struct hs_reply rep;
+	char id[64];
+
+	hs_make_id(id);
+	ask("pre", id, path, NULL, op, &rep);
+	if (!rep.deny)
+		return 0;
+	say_denied(path, rep.reason);
+	errno = rep.deny_errno ? rep.deny_errno : EACCES;
+	return -1;
+}
+
+int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
+{
+	unsigned want = hs_wscope_active();
+	struct hs_reply rep;
+
+	t->saved_errno = errno;
+	t->want = 0;
+	t->event = false;
+	if (c->kind == HS_WK_MKTEMP)
+		return want ? 1 : 0; /* remember the name in hs_wend */
+	hs_guard_enter();
+	if (want)
+		want = classify(c, t, want);
+	hs_guard_leave();
+	errno = t->saved_errno;
+	if (!want)
+		return 0;
+	t->want = want;
+	hs_make_id(t->id);
+	if (want & HS_W_PRE) {
+		ask("pre", t->id, t->post_path, t->post_new_path, t->op, &rep);
+		if (rep.id[0])
+			memcpy(t->id, rep.id, sizeof(t->id));
+		if (rep.deny) {
+			say_denied(t->post_path, rep.reason);
+			errno = rep.deny_errno ? rep.deny_errno : EACCES;
+			return -1;
+		}
+		t->event = true;
+		if (t->extra_op && deny_pre(t->path2, t->extra_op) < 0)
+			return -1;
+	}
+	errno = t->saved_errno;
+	return 1;
+}
+
+void hs_wend(const struct hs_wcall *c, struct hs_wticket *t, bool ok, int fd)
+{
+	int err = errno;
+	struct hs_fdt_info stale;
+
+	hs_guard_enter();
+	if (c->kind == HS_WK_MKTEMP) {
+		if (ok && hs_path_abs(AT_FDCWD, c->path, false, t->path) == 0)
+			hs_wtemp_remember(t->path);
+	} else if (!(t->want & HS_W_POST)) {
+		/* nothing after */
+	} else if (c->kind == HS_WK_OPEN && ok) {
+		/* the write completes at close */
+		if (hs_fdt_add(fd, t->post_path, t->op, t->id, &stale))
+			post(stale.id, stale.path, NULL, stale.op, true);
+	} else {
+		post(t->id, t->post_path, t->post_new_path, t->op, ok);
+	}
+	hs_guard_leave();
+	errno = err;
+}
+
+bool hs_wclosing(int fd, struct hs_fdt_info *info)
+{
+	int err = errno;
+	bool last = hs_fdt_release(fd, info);
+
+	errno = err;
+	return last;
+}
+
+void hs_wclosed(const struct hs_fdt_info *info, bool ok, int err)
+{
+	int saved = errno;
+
+	(void)err;
+	hs_guard_enter();
+	post(info->id, info->path, NULL, info->op, ok);
+	hs_guard_leave();
+	errno = saved;
+}

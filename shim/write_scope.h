@@ -1,0 +1,43 @@
+/* Which writes may fire an event: the HOOKSHIM_WRITE filter, parsed once.
+ *
+ * HOOKSHIM_WRITE (computed by engine/write_filter.c) is lines separated by
+ * '\n', the first "hsw1":
+ *   +GLOB  scope include (absolute path glob; none = the session root)
+ *   -GLOB  scope exclude
+ *   <GLOB  some pre hook may fire for a path matching GLOB ("<*" = any)
+ *   >GLOB  same for post hooks
+ *   oa     only the agent's own writes (role "agent"), not its tools'
+ *   of     follow symlinks before deciding
+ *   oq     quiet: no denial message on a terminal stderr
+ * Globs use config/glob.c in path mode ("*" stops at '/', "**" does not).
+ * A path fires nothing unless it is in scope and matches a < or > line, so
+ * a hook narrowed to secrets/ costs other writes one glob match. /dev,
+ * /proc and /sys are never in scope. Matching is async-signal-safe. */
+#ifndef HOOKSHIM_SHIM_WRITE_SCOPE_H
+#define HOOKSHIM_SHIM_WRITE_SCOPE_H
+
+#include <stdbool.h>
+
+#define HS_W_PRE  1u
+#define HS_W_POST 2u
+
+struct hs_wopts {
+	bool agent_only;
+	bool follow;
+	bool quiet;
+};
+
+/* Parses the filter cached in hs_st; idempotent, called from the
+ * constructor (or the first write interposer that runs before it). */
+void hs_wscope_init(void);
+
+/* HS_W_PRE|HS_W_POST: what the session wants to hear about writes at
+ * all (interest bits and role), before any path is looked at. */
+unsigned hs_wscope_active(void);
+
+/* What a write to `abs` (absolute, folded) may fire, within `want`. */
+unsigned hs_wscope_match(const char *abs, unsigned want);
+
+const struct hs_wopts *hs_wopts(void);
+
+#endif
