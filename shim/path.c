@@ -186,6 +186,37 @@ static void resolve(char *p)
 	}
 }
 
+/* "/proc/self/fd/N/rest" (or /dev/fd/N, /proc/thread-self/fd/N) names
+ * whatever descriptor N is open on: a kernel magic link, resolved whether
+ * or not symlinks are followed. Bun writes through such paths. Rewrites p
+ * to the descriptor's real name + rest; leaves it alone otherwise. */
+static void expand_fd_link(char *p)
+{
+	static const char *const prefixes[] = { "/proc/self/fd/", "/dev/fd/",
+						"/proc/thread-self/fd/" };
+	char dir[PATH_MAX], rest[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t n = strlen(prefixes[i]);
+		const char *q = p + n;
+		int fd = 0;
+
+		if (strncmp(p, prefixes[i], n) != 0 || *q < '0' || *q > '9')
+			continue;
+		while (*q >= '0' && *q <= '9' && fd < 1 << 20)
+			fd = fd * 10 + (*q++ - '0');
+		if ((*q != '/' && *q != '\0') || hs_path_dirfd(fd, dir) < 0)
+			return;
+		memcpy(rest, q, strlen(q) + 1); /* q points into p */
+		if (rest[0] == '\0')
+			memcpy(p, dir, strlen(dir) + 1);
+		else if (join(p, dir, rest + 1) < 0)
+			return;
+		hs_path_fold(p);
+		return;
+	}
+}
+
 int hs_path_abs(int dirfd, const char *path, bool follow, char *out)
 {
 	size_t n = strlen(path);
@@ -198,6 +229,8 @@ int hs_path_abs(int dirfd, const char *path, bool follow, char *out)
 		return -1;
 	}
 	hs_path_fold(out);
+	if (out[1] == 'p' || out[1] == 'd')
+		expand_fd_link(out);
 	if (follow)
 		resolve(out);
 	return 0;

@@ -156,6 +156,16 @@ const fs = require('fs');
 try { fs.writeFileSync('secrets/n', 'x'); console.log('wrote'); } catch (e) { console.log(e.code); }\""
 		expect_eq "$d: node gets EACCES" "EACCES" "$(cat "$TMP/out")"
 	fi
+	# Bun's atomic save: a temp file, then rename through /proc/self/fd/N
+	case_ $d deny-procfd "python3 -c \"
+import errno, os
+r, d = os.open('.', os.O_PATH), os.open('secrets', os.O_PATH)
+t, f = '/proc/self/fd/%d/k.tmp.1' % r, '/proc/self/fd/%d/k' % d
+open(t, 'w').write('x')
+try: os.rename(t, f); print('renamed')
+except OSError as e: print(errno.errorcode[e.errno])
+os.unlink(t)\""
+	expect_eq "$d: a rename through /proc/self/fd/N is seen and denied" "EACCES" "$(cat "$TMP/out")"
 	after=$(tree_hash)
 	expect_eq "$d: denied writes leave the tree byte-identical" "$before" "$after"
 done
