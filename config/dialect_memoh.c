@@ -19,7 +19,7 @@ static const char *const hook_keys[] = { "name", "event", "matcher",
 					"conditions", "description", NULL };
 static const char *const action_keys[] = { "type", "command", "work_dir",
 					  "timeout", "on_error", "tool",
-					  "input", NULL };
+					  "input", "content", NULL };
 
 struct memoh_defaults {
 	long timeout_ms;
@@ -196,6 +196,7 @@ static void load_action(struct hs_load *ld, const cJSON *hk, const cJSON *a,
 		hs_load_drop_last(ld);
 		return;
 	}
+	h->want_content = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "content"));
 	if ((v = cJSON_GetObjectItemCaseSensitive(a, "work_dir")) &&
 	    cJSON_IsString(v) && *v->valuestring)
 		h->work_dir = strdup(v->valuestring);

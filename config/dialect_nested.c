@@ -17,7 +17,7 @@ struct nested_rules {
 };
 
 static const char *const handler_keys[] = { "type", "command", "timeout",
-					   "if", "nested", "async",
+					   "if", "nested", "content", "async",
 					   "statusMessage", "once", "shell",
 					   NULL };
 static const char *const group_keys[] = { "matcher", "hooks", NULL };
@@ -68,6 +68,7 @@ static int load_handler(struct hs_load *ld, const struct nested_rules *r,
 	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(hd, "command");
 	const cJSON *cond = cJSON_GetObjectItemCaseSensitive(hd, "if");
 	const cJSON *nested = cJSON_GetObjectItemCaseSensitive(hd, "nested");
+	const cJSON *content = cJSON_GetObjectItemCaseSensitive(hd, "content");
 	struct hs_hook *h;
 	enum hs_match_kind kind;
 
@@ -98,6 +99,8 @@ static int load_handler(struct hs_load *ld, const struct nested_rules *r,
 			r->max_timeout_s, where);
 	if (cJSON_IsBool(nested))
 		h->nested = cJSON_IsTrue(nested);
+	/* mnemoai documents tool_input.content; Claude handlers opt in. */
+	h->want_content = r->glob_matcher || cJSON_IsTrue(content);
 	if (r->if_field && cond) {
 		if (!cJSON_IsString(cond) ||
 		    hs_rule_parse(cond->valuestring, &h->rule) < 0) {

@@ -68,6 +68,7 @@ struct hs_hook {
 	char *work_dir;    /* NULL = the session root */
 	char **env;        /* extra "K=V", NULL-terminated; may be NULL */
 	int nested;        /* -1 = config default, 0/1 = per hook */
+	bool want_content; /* post write payloads carry the file's content */
 
 	char *name;   /* memoh hook name; may be NULL */
 	char *source; /* the file it came from */

@@ -2,9 +2,12 @@
  * document: hooks that already parse them must not notice hookshim. */
 #include "payload.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* mnemoai caps long input strings and lists them under _truncated;
  * memcode caps post results at 16 KiB. */
@@ -137,9 +140,37 @@ static cJSON *exec_input(const struct hs_event *ev)
 	return in;
 }
 
-/* Input for a write, with the dialect's key for the path. */
-static cJSON *write_input(enum hs_dialect d, const struct hs_event *ev)
+/* The file as written, for a post hook that asks for it: at most
+ * CONTENT_CAP bytes, listed under _truncated when cut. */
+#define CONTENT_CAP (64u << 10)
+
+static void add_file_content(cJSON *in, const char *path)
 {
+	char *buf = malloc(CONTENT_CAP + 1);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	struct stat st;
+	ssize_t n = 0;
+
+	if (buf && fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		n = read(fd, buf, CONTENT_CAP);
+		if (n >= 0) {
+			buf[n] = '\0';
+			cJSON_AddItemToObject(in, "content", cJSON_CreateString(buf));
+			if (st.st_size > (off_t)n)
+				cJSON_AddItemToObject(in, "_truncated",
+						      cJSON_CreateStringArray(
+							      (const char *[]){ "content" }, 1));
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+}
+
+/* Input for a write, with the dialect's key for the path. */
+static cJSON *write_input(const struct hs_hook *h, const struct hs_event *ev)
+{
+	enum hs_dialect d = h->dialect;
 	cJSON *in = ev->input ? cJSON_Duplicate(ev->input, 1)
 			      : cJSON_CreateObject();
 	const char *key = d == HS_CLAUDE ? "file_path" : "path";
@@ -157,15 +188,18 @@ static cJSON *write_input(enum hs_dialect d, const struct hs_event *ev)
 	if (ev->content && !cJSON_GetObjectItemCaseSensitive(in, "content"))
 		cJSON_AddItemToObject(in, "content",
 				      cJSON_CreateString(ev->content));
+	else if (h->want_content && h->kind == HS_KIND_POST && path && !ev->input &&
+		 !cJSON_GetObjectItemCaseSensitive(in, "content"))
+		add_file_content(in, path);
 	return in;
 }
 
-static cJSON *tool_input(enum hs_dialect d, const struct hs_event *ev)
+static cJSON *tool_input(const struct hs_hook *h, const struct hs_event *ev)
 {
 	if (ev->op == HS_OP_EXEC)
 		return exec_input(ev);
 	if (ev->op == HS_OP_WRITE)
-		return write_input(d, ev);
+		return write_input(h, ev);
 	return ev->input ? cJSON_Duplicate(ev->input, 1) : cJSON_CreateObject();
 }
 
@@ -239,6 +273,10 @@ static const char *failure_text(const struct hs_event *ev, char *buf,
 {
 	if (ev->error)
 		return ev->error;
+	if (ev->op == HS_OP_WRITE) {
+		snprintf(buf, len, "the write did not complete");
+		return buf;
+	}
 	if (ev->signo)
 		snprintf(buf, len, "killed by signal %d", ev->signo);
 	else
@@ -266,7 +304,7 @@ static cJSON *claude_payload(const struct hs_hook *h, const struct hs_event *ev)
 		return o;
 	}
 	add_str(o, "tool_name", hs_tool_name(HS_CLAUDE, ev));
-	cJSON_AddItemToObject(o, "tool_input", tool_input(HS_CLAUDE, ev));
+	cJSON_AddItemToObject(o, "tool_input", tool_input(h, ev));
 	add_str(o, "tool_use_id", ev->tool_use_id ? ev->tool_use_id : "");
 	if (h->kind == HS_KIND_POST && !ev->failed)
 		cJSON_AddItemToObject(o, "tool_response", claude_response(ev));
@@ -287,7 +325,7 @@ static cJSON *memcode_payload(const struct hs_hook *h,
 	add_str(o, "event", h->event_name);
 	if (h->kind == HS_KIND_PRE || h->kind == HS_KIND_POST) {
 		add_str(o, "tool", hs_tool_name(HS_MEMCODE, ev));
-		cJSON_AddItemToObject(o, "input", tool_input(HS_MEMCODE, ev));
+		cJSON_AddItemToObject(o, "input", tool_input(h, ev));
 	}
 	add_str(o, "session_id", ev->session_id ? ev->session_id : "");
 	add_str(o, "root", ev->root);
@@ -304,7 +342,7 @@ static cJSON *mnemoai_payload(const struct hs_hook *h,
 			      const struct hs_event *ev)
 {
 	cJSON *o = cJSON_CreateObject();
-	cJSON *in = tool_input(HS_MNEMOAI, ev);
+	cJSON *in = tool_input(h, ev);
 	char *resp;
 
 	add_str(o, "session_id", ev->session_id ? ev->session_id : "");
@@ -336,7 +374,7 @@ static cJSON *memoh_payload(const struct hs_hook *h, const struct hs_event *ev,
 	if (h->kind == HS_KIND_PRE || h->kind == HS_KIND_POST) {
 		tool = cJSON_AddObjectToObject(o, "tool");
 		add_str(tool, "name", hs_tool_name(HS_MEMOH, ev));
-		cJSON_AddItemToObject(tool, "input", tool_input(HS_MEMOH, ev));
+		cJSON_AddItemToObject(tool, "input", tool_input(h, ev));
 		if (h->kind == HS_KIND_POST) {
 			char *res = join_output(ev, h->max_output);
 
