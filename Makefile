@@ -24,7 +24,7 @@ PROBE_BIN := $(PROBE_SRC:tests/probes/%.c=$(BUILD)/probes/%)
 HOOKSHIM := $(BUILD)/bin/hookshim
 SHIM     := $(BUILD)/lib/libhookshim.so
 
-.PHONY: all deps test demo bench install clean
+.PHONY: all deps test test-asan demo bench install clean
 all: deps $(HOOKSHIM) $(SHIM)
 
 deps:
@@ -64,6 +64,20 @@ $(BUILD)/bench/bench_core: bench/bench_core.c $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS_CLI)
 
+# The CLI and engine under ASan/UBSan (the shim is never instrumented: it
+# lives in other people's processes).
+ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer
+test-asan: deps
+	@$(MAKE) -s BUILD=build-asan EXTRA_CFLAGS="$(ASAN_FLAGS)" \
+		build-asan/bin/hookshim build-asan/lib/libhookshim.so \
+		$(UNIT_SRC:tests/unit/%.c=build-asan/tests/%)
+	@for t in unit/ core seeds run_ write_content; do \
+		ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 \
+		UBSAN_OPTIONS=halt_on_error=1 BUILD=build-asan \
+		tests/run.sh $$t | tail -1 | grep -q ' 0 failed' || \
+		{ echo "ASan/UBSan: $$t failed (BUILD=build-asan tests/run.sh $$t)"; exit 1; }; \
+	done; echo "ASan/UBSan: clean"
+
 bench: all $(PROBE_BIN) $(BUILD)/bench/bench_core
 	@BUILD=$(BUILD) bench/run.sh
 
@@ -79,6 +93,6 @@ install: all
 	cp -r examples $(DESTDIR)$(PREFIX)/share/doc/hookshim/
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) build-asan
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
