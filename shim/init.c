@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "boot.h"
 #include "envfix.h"
 #include "exec.h"
 #include "proto.h"
@@ -181,6 +182,8 @@ __attribute__((constructor)) static void hs_init(void)
 	hs_real_init();
 	hs_spawn_init();
 	hs_guard_enter();
+	if (hs_boot())
+		hs_state_reload();
 	self_check();
 	hs_guard_leave();
 	errno = saved;

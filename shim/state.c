@@ -2,6 +2,7 @@
 #include "state.h"
 
 #include <dlfcn.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -10,19 +11,69 @@
 #include "../engine/dispatch.h"
 #include "proto.h"
 
+extern char **environ;
+
 struct hs_state hs_st;
 __thread int hs_depth __attribute__((tls_model("initial-exec")));
 
-/* Storage behind hs_st.env: "NAME=" plus the value. */
-static char env_buf[HS_EV_COUNT][PATH_MAX + 32];
+/* Storage behind hs_st's strings and hs_st.env, packed: "NAME=value"
+ * strings one after another, the fields pointing at their values. Every
+ * process the agent starts runs this code, and on a loaded VM each fresh
+ * page of static storage written costs as much as a small syscall; fixed
+ * PATH_MAX slots per string cost about fifteen such faults per exec. */
+static char arena[HS_EV_COUNT * (PATH_MAX + 32) + PATH_MAX];
+static size_t arena_used;
 
-static void copy_env(char *dst, size_t cap, const char *name)
+/* "NAME=val" into the arena; NULL if it does not fit. */
+static char *arena_put(const char *name, const char *val)
 {
-	const char *v = getenv(name);
+	size_t n = strlen(name), m = strlen(val);
+	char *s = arena + arena_used;
 
-	dst[0] = '\0';
-	if (v && strlen(v) < cap)
-		memcpy(dst, v, strlen(v) + 1);
+	if (n + m + 2 > sizeof(arena) - arena_used || m >= PATH_MAX + 16)
+		return NULL;
+	memcpy(s, name, n);
+	s[n] = '=';
+	memcpy(s + n + 1, val, m + 1);
+	arena_used += n + m + 2;
+	return s;
+}
+
+/* The session's variables, found in one pass over environ rather than one
+ * getenv each (bash, for one, defines its own getenv). */
+struct env_vals {
+	const char *sock, *session, *root, *bin, *lib, *flags, *write, *off,
+		*role;
+};
+
+static void scan_env(struct env_vals *v)
+{
+	static const struct {
+		const char *name; /* after "HOOKSHIM_", with the '=' */
+		size_t off;
+	} keys[] = {
+#define K(n, f) { n "=", offsetof(struct env_vals, f) }
+		K("SOCK", sock), K("SESSION", session), K("ROOT", root),
+		K("BIN", bin), K("LIB", lib), K("FLAGS", flags),
+		K("WRITE", write), K("INERT", off), K("ROLE", role),
+#undef K
+	};
+
+	memset(v, 0, sizeof(*v));
+	for (char **ep = environ; ep && *ep; ep++) {
+		if (strncmp(*ep, "HOOKSHIM_", 9) != 0)
+			continue;
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			size_t n = strlen(keys[i].name);
+			const char **slot =
+				(const char **)((char *)v + keys[i].off);
+
+			if (!*slot && strncmp(*ep + 9, keys[i].name, n) == 0) {
+				*slot = *ep + 9 + n; /* first one wins, as getenv */
+				break;
+			}
+		}
+	}
 }
 
 /* "i=5,x=126,e=13,s=0,n=0"; unknown keys ignored, so the supervisor can
@@ -55,82 +106,112 @@ static void parse_flags(struct hs_state *st, const char *s)
 }
 
 /* Our own path, for LD_PRELOAD when HOOKSHIM_LIB is missing. */
-static void own_path(char *dst, size_t cap)
+static const char *own_path(void)
 {
 	Dl_info info;
 
 	if (dladdr((void *)own_path, &info) && info.dli_fname &&
-	    info.dli_fname[0] == '/' && strlen(info.dli_fname) < cap)
-		memcpy(dst, info.dli_fname, strlen(info.dli_fname) + 1);
+	    info.dli_fname[0] == '/')
+		return info.dli_fname;
+	return "";
 }
 
 /* The hookshim binary itself runs hooks and wrappers: it must never judge
  * its own children (it marks them itself). Compared by inode, since
- * HOOKSHIM_BIN need not be canonical. */
+ * HOOKSHIM_BIN need not be canonical; equal strings need no syscall. */
 static bool is_hookshim_binary(const struct hs_state *st)
 {
 	struct stat a, b;
 
-	return st->bin[0] && stat("/proc/self/exe", &a) == 0 &&
-	       stat(st->bin, &b) == 0 && a.st_dev == b.st_dev &&
-	       a.st_ino == b.st_ino;
+	if (!st->bin[0])
+		return false;
+	if (strcmp(st->exe, st->bin) == 0)
+		return true;
+	return stat("/proc/self/exe", &a) == 0 && stat(st->bin, &b) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-static void set_env_str(enum hs_envvar i, const char *name, const char *val)
+/* Value of one arena string, or "" when it could not be stored. */
+static const char *put_env(enum hs_envvar i, const char *name, const char *val)
 {
-	size_t n = strlen(name), m = strlen(val);
+	char *s = arena_put(name, val ? val : "");
 
-	if (n + m + 2 > sizeof(env_buf[i]))
-		return;
-	memcpy(env_buf[i], name, n);
-	env_buf[i][n] = '=';
-	memcpy(env_buf[i] + n + 1, val, m + 1);
-	hs_st.env[i] = env_buf[i];
+	hs_st.env[i] = s;
+	return s ? s + strlen(name) + 1 : "";
+}
+
+/* /proc/self/exe into the arena: only a process in a session needs it
+ * (scope rules, deny behaviour, recognising the hookshim binary). */
+static const char *read_exe(void)
+{
+	char *dst = arena + arena_used;
+	size_t cap = sizeof(arena) - arena_used;
+	ssize_t n;
+
+	if (cap < 2)
+		return "";
+	n = readlink("/proc/self/exe", dst, cap > PATH_MAX ? PATH_MAX - 1
+							   : cap - 1);
+	if (n <= 0)
+		return "";
+	dst[n] = '\0';
+	arena_used += (size_t)n + 1;
+	return dst;
+}
+
+static void load(struct hs_state *st)
+{
+	struct env_vals v;
+
+	scan_env(&v);
+	arena_used = 0;
+	memset(st->env, 0, sizeof(st->env));
+	st->interest = 0;
+	st->strict = st->nested = false;
+	st->deny_exit = 126;
+	st->deny_errno = EACCES;
+	st->pid = getpid();
+	st->sock = put_env(HS_EV_SOCK, HS_ENV_SOCK, v.sock);
+	st->session = put_env(HS_EV_SESSION, HS_ENV_SESSION, v.session);
+	st->root = put_env(HS_EV_ROOT, HS_ENV_ROOT, v.root);
+	st->bin = put_env(HS_EV_BIN, HS_ENV_BIN, v.bin);
+	st->lib = put_env(HS_EV_LIB, HS_ENV_LIB,
+			  v.lib && v.lib[0] ? v.lib : own_path());
+	put_env(HS_EV_FLAGS, HS_ENV_FLAGS, v.flags);
+	if (v.write)
+		put_env(HS_EV_WRITE, HS_ENV_WRITE, v.write);
+	put_env(HS_EV_URING, "UV_USE_IO_URING", "0");
+	/* the write filter keeps its fixed slot: write_scope.c copies it */
+	if (v.write && strlen(v.write) < sizeof(st->write))
+		memcpy(st->write, v.write, strlen(v.write) + 1);
+	else if (st->write[0])
+		st->write[0] = '\0';
+	parse_flags(st, v.flags);
+	st->role = v.role && strcmp(v.role, "tool") == 0 ? HS_ROLE_TOOL
+							 : HS_ROLE_AGENT;
+	st->inert = v.off && v.off[0] && strcmp(v.off, "0") != 0;
+	st->exe = "";
+	if (!st->inert && st->sock[0]) {
+		st->exe = read_exe();
+		st->inert = is_hookshim_binary(st);
+	}
+	st->exe_base = hs_basename(st->exe);
+	st->shell = hs_is_shell_name(st->exe_base);
+	st->active = !st->inert && st->sock[0];
 }
 
 void hs_state_init(void)
 {
-	struct hs_state *st = &hs_st;
-	const char *off = getenv(HS_ENV_OFF);
-	const char *role = getenv(HS_ENV_ROLE);
-	ssize_t n;
-
-	if (__atomic_load_n(&st->loaded, __ATOMIC_ACQUIRE))
+	if (__atomic_load_n(&hs_st.loaded, __ATOMIC_ACQUIRE))
 		return;
-	st->deny_exit = 126;
-	st->deny_errno = EACCES;
-	st->pid = getpid();
-	copy_env(st->sock, sizeof(st->sock), HS_ENV_SOCK);
-	copy_env(st->session, sizeof(st->session), HS_ENV_SESSION);
-	copy_env(st->root, sizeof(st->root), HS_ENV_ROOT);
-	copy_env(st->bin, sizeof(st->bin), HS_ENV_BIN);
-	copy_env(st->lib, sizeof(st->lib), HS_ENV_LIB);
-	copy_env(st->write, sizeof(st->write), HS_ENV_WRITE);
-	if (!st->lib[0])
-		own_path(st->lib, sizeof(st->lib));
-	parse_flags(st, getenv(HS_ENV_FLAGS));
-	st->role = role && strcmp(role, "tool") == 0 ? HS_ROLE_TOOL
-						     : HS_ROLE_AGENT;
-	n = readlink("/proc/self/exe", st->exe, sizeof(st->exe) - 1);
-	st->exe[n > 0 ? n : 0] = '\0';
-	st->exe_base = hs_basename(st->exe);
-	st->shell = hs_is_shell_name(st->exe_base);
+	load(&hs_st);
+	__atomic_store_n(&hs_st.loaded, true, __ATOMIC_RELEASE);
+}
 
-	st->inert = (off && off[0] && strcmp(off, "0") != 0) ||
-		    is_hookshim_binary(st);
-	st->active = !st->inert && st->sock[0];
-
-	set_env_str(HS_EV_SOCK, HS_ENV_SOCK, st->sock);
-	set_env_str(HS_EV_SESSION, HS_ENV_SESSION, st->session);
-	set_env_str(HS_EV_ROOT, HS_ENV_ROOT, st->root);
-	set_env_str(HS_EV_BIN, HS_ENV_BIN, st->bin);
-	set_env_str(HS_EV_LIB, HS_ENV_LIB, st->lib);
-	set_env_str(HS_EV_FLAGS, HS_ENV_FLAGS,
-		    getenv(HS_ENV_FLAGS) ? getenv(HS_ENV_FLAGS) : "");
-	if (getenv(HS_ENV_WRITE))
-		set_env_str(HS_EV_WRITE, HS_ENV_WRITE, st->write);
-	set_env_str(HS_EV_URING, "UV_USE_IO_URING", "0");
-	__atomic_store_n(&st->loaded, true, __ATOMIC_RELEASE);
+void hs_state_reload(void)
+{
+	load(&hs_st);
+	__atomic_store_n(&hs_st.loaded, true, __ATOMIC_RELEASE);
 }
 
 bool hs_exec_interest(const struct hs_state *st)

@@ -42,17 +42,21 @@ struct hs_state {
 	pid_t pid;     /* getpid() at load: differs in a fork/vfork child */
 	bool shell;    /* this process image is a shell */
 
-	char sock[108];
-	char session[128];
-	char root[PATH_MAX];
-	char bin[PATH_MAX];
-	char lib[PATH_MAX];
-	char write[4096];
-	char exe[PATH_MAX];  /* /proc/self/exe at load */
+	/* Never NULL ("" when unset). They point into one packed buffer:
+	 * every exec'd process runs the constructor, and each fresh page of
+	 * static storage it writes is a page fault of its own. */
+	const char *sock;
+	const char *session;
+	const char *root;
+	const char *bin;
+	const char *lib;
+	const char *exe;     /* /proc/self/exe at load; "" when inactive */
 	const char *exe_base;
 
 	/* "HOOKSHIM_SOCK=..." etc., NULL for unset optional ones. */
 	const char *env[HS_EV_COUNT];
+
+	char write[4096];    /* last: only its first bytes are touched */
 };
 
 extern struct hs_state hs_st;
@@ -60,6 +64,9 @@ extern struct hs_state hs_st;
 /* Loads hs_st from the environment; idempotent, runs from the constructor
  * or from the first wrapper called before it. */
 void hs_state_init(void);
+/* Reads the environment again (the constructor, after it joined a session
+ * it started itself). Single-threaded callers only. */
+void hs_state_reload(void);
 
 static inline const struct hs_state *hs_state(void)
 {

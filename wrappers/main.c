@@ -6,6 +6,8 @@
 
 #define HOOKSHIM_VERSION "0.1.0"
 
+int cmd_supervise(int argc, char **argv); /* supervise.c */
+
 static const struct {
 	const char *name;
 	int (*fn)(int, char **);
@@ -20,6 +22,7 @@ static const struct {
 	{ "wrap", cmd_wrap, "wrap DIR TOOL...  create PATH wrappers" },
 	{ "__exec", cmd_exec, NULL },
 	{ "__deny", cmd_deny, NULL },
+	{ "__supervise", cmd_supervise, NULL },
 };
 
 static int usage(FILE *f)

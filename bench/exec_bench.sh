@@ -1,0 +1,145 @@
+#!/bin/bash
+# Exec interception cost, against plain runs in the same run:
+#   1. a loop of N (2000) /bin/true execs — a C fork+execve loop and a bash
+#      `for` loop — plain, under `hookshim run` with hooks that match none
+#      of them (bench/nonmatching.json), under `hookshim run` with a hook on
+#      every Bash tool call (none of these execs is one), and under snoopy
+#      (libsnoopy.so preloaded, logging to a file); goal <= 1.05x plain;
+#   2. one trivial hook's full dispatch (a `bash -c true` tool call: shim
+#      request, supervisor, PreToolUse hook `true`) against a bare spawn of
+#      `sh -c true`.
+# Every configuration runs once per repetition, interleaved, so drift in
+# the machine's load hits all alike; medians are reported, as wall time and
+# as CPU time (user+sys of the whole process tree, steadier on a busy box).
+# Usage: BUILD=build [EXEC_N=2000] [REPS=7] bench/exec_bench.sh
+set -u
+cd "$(dirname "$0")/.."
+TOP=$PWD
+BUILD=${BUILD:-build}
+HS=${HOOKSHIM:-$TOP/$BUILD/bin/hookshim}
+LIB=${HOOKSHIM_LIB:-$TOP/$BUILD/lib/libhookshim.so}
+LOOP=${HOOKSHIM_PROBES:-$TOP/$BUILD/probes}/bench_spawnloop
+N=${EXEC_N:-2000}
+REPS=${REPS:-7}
+K=${HOOK_N:-100} # tool calls for the dispatch measurement
+for f in "$HS" "$LIB" "$LOOP"; do
+	[ -e "$f" ] || { echo "exec bench: $f missing; make bench builds it"; exit 1; }
+done
+T=$(mktemp -d /tmp/hookshim-xbench.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+export HOME=$T/home; mkdir -p "$HOME" # no user hook files leak in
+cd "$T" || exit 1
+
+cat > bash-all.json <<'J'
+{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"true"}]}]}}
+J
+
+# snoopy logs through /etc/snoopy.ini (the packaged build ignores
+# SNOOPY_INI); its default output is syslog's /dev/log. Where there is no
+# syslog daemon each message is still formatted, then the send fails.
+SNOOPY=
+for s in /lib/x86_64-linux-gnu/libsnoopy.so /usr/lib/x86_64-linux-gnu/libsnoopy.so \
+	 /usr/local/lib/libsnoopy.so $(dpkg -L snoopy 2>/dev/null | grep '/libsnoopy\.so$'); do
+	[ -f "$s" ] && { SNOOPY=$s; break; }
+done
+if [ -z "$SNOOPY" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq snoopy >/dev/null 2>&1
+	for s in $(dpkg -L snoopy 2>/dev/null | grep '/libsnoopy\.so'); do
+		[ -f "$s" ] && { SNOOPY=$s; break; }
+	done
+fi
+# The floor of any LD_PRELOAD design: ld.so mapping one more library.
+EMPTY=
+if echo 'int hookshim_bench_empty;' > empty.c &&
+   ${CC:-cc} -shared -fPIC -o libempty.so empty.c 2>/dev/null; then
+	EMPTY=$T/libempty.so
+fi
+
+shell_loop="for i in \$(seq $N); do /bin/true; done"
+
+# run CONFIG LOOP: runs one loop under one configuration.
+run() {
+	local loop
+	case $2 in
+	c) loop=("$LOOP" "$N") ;;
+	sh) loop=(bash -c "$shell_loop") ;;
+	esac
+	case $1 in
+	plain) "${loop[@]}" ;;
+	nonmatching) "$HS" run -c "$TOP/bench/nonmatching.json" -- "${loop[@]}" ;;
+	bash-all) "$HS" run -c bash-all.json -- "${loop[@]}" ;;
+	snoopy) LD_PRELOAD=$SNOOPY "${loop[@]}" ;;
+	empty) LD_PRELOAD=$EMPTY "${loop[@]}" ;;
+	esac
+}
+
+# timed FILE-TAG CMD...: appends "wall cpu" seconds of CMD to $T/FILE-TAG.
+timed() {
+	local tag=$1 out; shift
+	local TIMEFORMAT='%R %U %S'
+	out=$( { time "$@" >/dev/null 2>"$T/err" ; } 2>&1 ) ||
+		{ echo "exec bench: $tag failed: $(head -3 "$T/err")" >&2; return 1; }
+	awk '{ printf "%.4f %.4f\n", $1, $2 + $3 }' <<<"$out" >> "$T/$tag"
+}
+
+configs=(plain)
+[ -n "$EMPTY" ] && configs+=(empty)
+configs+=(nonmatching bash-all)
+[ -n "$SNOOPY" ] && configs+=(snoopy)
+echo "exec bench: $N execs of /bin/true per loop, $REPS repetitions, medians"
+[ -n "$SNOOPY" ] || echo "(snoopy not installed: apt-get install snoopy)"
+for r in $(seq "$REPS"); do
+	for l in c sh; do
+		for c in "${configs[@]}"; do
+			timed "$l-$c" run "$c" "$l" || exit 1
+		done
+	done
+done
+if [ -n "$SNOOPY" ]; then
+	[ -S /dev/log ] && echo "(snoopy logs to syslog)" ||
+		echo "(snoopy: no /dev/log here; messages are built, the send fails)"
+fi
+
+# median FILE COLUMN
+median() {
+	awk -v c="$2" '{ print $c }' "$1" | sort -g |
+		awk '{ v[NR] = $1 } END { m = int((NR + 1) / 2);
+			print (NR % 2) ? v[m] : (v[m] + v[m + 1]) / 2 }'
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+
+label() {
+	case $1 in
+	plain) echo "plain" ;;
+	nonmatching) echo "hookshim, nothing matches" ;;
+	bash-all) echo "hookshim, hook on every Bash call" ;;
+	snoopy) echo "snoopy" ;;
+	empty) echo "preload of an empty library" ;;
+	esac
+}
+printf '%-36s %9s %7s %9s %7s\n' "loop / configuration" "wall s" "ratio" "cpu s" "ratio"
+for l in c sh; do
+	[ $l = c ] && echo "C fork+execve loop:" || echo "bash for loop:"
+	pw=$(median "$T/$l-plain" 1); pc=$(median "$T/$l-plain" 2)
+	for c in "${configs[@]}"; do
+		w=$(median "$T/$l-$c" 1); u=$(median "$T/$l-$c" 2)
+		printf '  %-34s %9.3f %7s %9.3f %7s\n' "$(label $c)" "$w" \
+			"$(ratio "$w" "$pw")x" "$u" "$(ratio "$u" "$pc")x"
+	done
+done
+echo "(goal for hookshim <= 1.05x plain; snoopy was 1.44x)"
+
+# --- one trivial hook, end to end ---------------------------------------------
+# K `bash -c true` tool calls by an agent, with and without the hook: the
+# difference per call is the dispatch (request, supervisor, hook spawn).
+for r in $(seq "$REPS"); do
+	timed k-plain "$LOOP" "$K" /bin/bash -c true || exit 1
+	timed k-hook "$HS" run -c bash-all.json -- "$LOOP" "$K" /bin/bash -c true || exit 1
+	timed k-sh "$LOOP" "$K" /bin/sh -c true || exit 1
+done
+pw=$(median "$T/k-plain" 1); hw=$(median "$T/k-hook" 1); sw=$(median "$T/k-sh" 1)
+awk -v p="$pw" -v h="$hw" -v s="$sw" -v k="$K" 'BEGIN {
+	d = (h - p) / k * 1e3; b = s / k * 1e3;
+	printf "one trivial hook (PreToolUse Bash `true`) on a bash -c tool call:\n";
+	printf "  dispatch %.2f ms per call (%.2f ms with hook vs %.2f ms without),\n", d, h / k * 1e3, p / k * 1e3;
+	printf "  bare fork+exec of sh -c true %.2f ms: %.2fx\n", b, d / b }'

@@ -1,0 +1,249 @@
+/* `hookshim __supervise --pid PID --fd FD [--lib LIB]`: the session of a
+ * bare `LD_PRELOAD=libhookshim.so CMD`, started by the shim's constructor
+ * in the first process that loaded it without one (shim/boot.c).
+ *
+ * It loads hookshim's default config (or HOOKSHIM_CONFIG=FILE:FILE...),
+ * listens on a fresh abstract socket, fires SessionStart, then writes the
+ * session's environment on FD as NUL-terminated NAME=value records and
+ * closes it; the process PID installs them and its children inherit them.
+ * When PID exits and no request is in flight it fires SessionEnd and
+ * exits. Answers on FD instead of an environment:
+ *   "-"       no hooks configured: the shim stays inert, silently;
+ *   "!TEXT"   a failure the shim reports in one warning line. */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../engine/dispatch.h"
+#include "../engine/write_filter.h"
+#include "../shim/proto.h"
+#include "cli.h"
+#include "supervisor.h"
+
+/* As `hookshim run`: requests still being decided when PID is gone (from
+ * children it left behind) get this long before the session ends. */
+#define STOP_GRACE_MS 10000
+
+static int write_all(int fd, const char *s, size_t n)
+{
+	while (n > 0) {
+		ssize_t r = write(fd, s, n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		s += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+/* One record, NUL included: values (the write filter) may hold newlines. */
+static int put_record(int fd, const char *name, const char *val)
+{
+	char *s;
+	int n = asprintf(&s, "%s%s%s", name, name[0] ? "=" : "", val);
+	int rc;
+
+	if (n < 0)
+		return -1;
+	rc = write_all(fd, s, (size_t)n + 1);
+	free(s);
+	return rc;
+}
+
+static int fail(int fd, const char *why)
+{
+	put_record(fd, "", why); /* why starts with '!' */
+	close(fd);
+	return 1;
+}
+
+/* HOOKSHIM_CONFIG=FILE:FILE... as -c options; else the defaults. */
+static int config_options(struct hs_cli *cli, char **copy)
+{
+	const char *env = getenv("HOOKSHIM_CONFIG");
+	char *save = NULL;
+
+	*copy = NULL;
+	if (!env || !env[0])
+		return 0;
+	if (!(*copy = strdup(env)))
+		return -1;
+	for (char *p = strtok_r(*copy, ":", &save); p;
+	     p = strtok_r(NULL, ":", &save)) {
+		char *av[] = { "-c", p, NULL };
+		int i = 0;
+
+		if (hs_cli_option(cli, 2, av, &i) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The keyboard and job-control signals are for the program that owns the
+ * terminal; the supervisor stays in its process group (so it may prompt
+ * on /dev/tty) and must outlive a Ctrl-C until that program is gone. */
+static void ignore_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGQUIT, SIGTSTP, SIGTTIN,
+				    SIGTTOU, SIGHUP, SIGPIPE };
+
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_IGN);
+}
+
+/* Blocks until `pid` is gone: a pidfd when the kernel has them, else
+ * polling (the pid could be reused in between; a late SessionEnd is the
+ * worst that follows). */
+static void wait_gone(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+	if (fd >= 0) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		while (poll(&p, 1, -1) < 0 && errno == EINTR)
+			;
+		close(fd);
+		return;
+	}
+#endif
+	while (kill(pid, 0) == 0 || errno == EPERM)
+		usleep(200 * 1000);
+}
+
+static void fire(struct hs_session *s, enum hs_kind kind)
+{
+	struct hs_outcome out;
+
+	hs_session_lifecycle(s, kind, &out);
+	if (out.session_context && out.session_context[0] && isatty(2))
+		fprintf(stderr, "%s\n", out.session_context);
+	hs_outcome_free(&out);
+}
+
+/* <bindir>/../lib/libhookshim.so unless given. */
+static char *lib_path(const char *given, const char *bin)
+{
+	char guess[PATH_MAX], real[PATH_MAX], *copy;
+
+	if (given && given[0])
+		return strdup(given);
+	if (!(copy = strdup(bin)))
+		return NULL;
+	snprintf(guess, sizeof(guess), "%s/../lib/libhookshim.so",
+		 dirname(copy));
+	free(copy);
+	return realpath(guess, real) ? strdup(real) : NULL;
+}
+
+struct sup_args {
+	pid_t pid;
+	int fd;
+	const char *lib;
+};
+
+static int parse(int argc, char **argv, struct sup_args *a)
+{
+	a->pid = 0;
+	a->fd = -1;
+	a->lib = NULL;
+	for (int i = 1; i + 1 < argc; i += 2) {
+		if (strcmp(argv[i], "--pid") == 0)
+			a->pid = (pid_t)atol(argv[i + 1]);
+		else if (strcmp(argv[i], "--fd") == 0)
+			a->fd = atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--lib") == 0)
+			a->lib = argv[i + 1];
+	}
+	return a->pid > 0 && a->fd >= 0 ? 0 : -1;
+}
+
+/* The environment a child of `hookshim run` would get, as records. */
+static int send_env(int fd, const struct hs_session *s,
+		    const struct hs_config *cfg, const char *sock,
+		    const char *bin, const char *lib)
+{
+	const struct hs_settings *set = &cfg->settings;
+	char flags[128], *wf = hs_write_filter(cfg);
+	int rc = 0;
+
+	snprintf(flags, sizeof(flags), "i=%u,x=%d,e=%d,s=%d,n=%d",
+		 hs_config_interest(cfg), set->deny_exit, set->deny_errno,
+		 set->strict, set->nested_exec);
+	rc |= put_record(fd, HS_ENV_SOCK, sock);
+	rc |= put_record(fd, HS_ENV_SESSION, s->id);
+	rc |= put_record(fd, HS_ENV_ROOT, cfg->root);
+	rc |= put_record(fd, HS_ENV_BIN, bin);
+	rc |= put_record(fd, HS_ENV_LIB, lib);
+	rc |= put_record(fd, HS_ENV_FLAGS, flags);
+	if (wf)
+		rc |= put_record(fd, HS_ENV_WRITE, wf);
+	rc |= put_record(fd, "UV_USE_IO_URING", "0");
+	free(wf);
+	return rc;
+}
+
+int cmd_supervise(int argc, char **argv)
+{
+	struct sup_args a;
+	struct hs_cli cli;
+	struct hs_config cfg;
+	struct hs_session s;
+	struct hs_supervisor *sv;
+	char bin[PATH_MAX], sock[128], *cfgs, *lib;
+
+	if (parse(argc, argv, &a) < 0) {
+		fprintf(stderr, "usage: hookshim __supervise --pid PID --fd FD "
+				"[--lib LIB]\n");
+		return 64;
+	}
+	ignore_signals();
+	memset(&cli, 0, sizeof(cli));
+	if (config_options(&cli, &cfgs) < 0 || hs_cli_load(&cli, &cfg) < 0)
+		return fail(a.fd, "!cannot load the config");
+	for (size_t i = 0; i < cfg.ndiags; i++)
+		if (cfg.diags[i].fatal) {
+			char msg[600];
+
+			snprintf(msg, sizeof(msg), "!%s", cfg.diags[i].text);
+			return fail(a.fd, msg);
+		}
+	if (cfg.nhooks == 0) {
+		put_record(a.fd, "", "-");
+		close(a.fd);
+		return 0;
+	}
+	if (!realpath("/proc/self/exe", bin) || !(lib = lib_path(a.lib, bin)))
+		return fail(a.fd, "!cannot find libhookshim.so");
+	if (hs_session_init(&s, &cfg, NULL, NULL) < 0)
+		return fail(a.fd, "!cannot start a session");
+	snprintf(sock, sizeof(sock), "hookshim-%s", s.id);
+	if (!(sv = hs_supervisor_start(&s, sock)))
+		return fail(a.fd, "!cannot listen");
+	fire(&s, HS_KIND_SESSION_START);
+	if (send_env(a.fd, &s, &cfg, sock, bin, lib) < 0)
+		a.pid = 0; /* nobody listens: end the session now */
+	close(a.fd);
+	if (a.pid > 0)
+		wait_gone(a.pid);
+	fire(&s, HS_KIND_SESSION_END);
+	if (!hs_supervisor_stop(sv, STOP_GRACE_MS))
+		return 0; /* threads still hold the config: just exit */
+	hs_session_close(&s);
+	hs_config_free(&cfg);
+	hs_cli_free(&cli);
+	free(cfgs);
+	free(lib);
+	return 0;
+}
