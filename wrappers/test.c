@@ -101,8 +101,7 @@ static cJSON *run_json(const struct hs_hook_run *r)
 static void print_json(const struct hs_outcome *out)
 {
 	cJSON *o = cJSON_CreateObject();
-	cJSON *hooks = cJSON_AddArrayToObject(o, "hooks");
-	cJSON *warn = cJSON_AddArrayToObject(o, "warnings");
+	cJSON *hooks, *warn;
 	char *text;
 
 	cJSON_AddStringToObject(o, "decision", hs_verdict_name(out->verdict));
@@ -121,6 +120,8 @@ static void print_json(const struct hs_outcome *out)
 		cJSON_AddStringToObject(o, "system_message", out->system_message);
 	if (out->stop)
 		cJSON_AddBoolToObject(o, "continue", 0);
+	hooks = cJSON_AddArrayToObject(o, "hooks");
+	warn = cJSON_AddArrayToObject(o, "warnings");
 	for (size_t i = 0; i < out->nruns; i++)
 		cJSON_AddItemToArray(hooks, run_json(&out->runs[i]));
 	for (size_t i = 0; i < out->nwarnings; i++)
