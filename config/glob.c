@@ -35,6 +35,12 @@ static const char *bracket(const char *p, char c, bool *hit)
 	return q + 1;
 }
 
+/* A pattern character that matches only itself. */
+static bool literal(char c)
+{
+	return c && c != '*' && c != '?' && c != '[' && c != '\\';
+}
+
 bool hs_glob_match(const char *p, const char *s, bool pathmode)
 {
 	const char *star_p = NULL, *star_s = NULL;
@@ -50,6 +56,12 @@ bool hs_glob_match(const char *p, const char *s, bool pathmode)
 				if (*rest == '/')
 					rest++;
 				for (const char *t = s;; t++) {
+					/* a literal can only match itself: skip
+					 * to it (the end is always tried, for a
+					 * trailing slash-double-star) */
+					if (literal(*rest))
+						while (*t && *t != *rest)
+							t++;
 					if (hs_glob_match(rest, t, pathmode))
 						return true;
 					if (!*t)

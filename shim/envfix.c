@@ -8,7 +8,8 @@
 static const char *const dropped[] = {
 	HS_ENV_SOCK "=", HS_ENV_SESSION "=", HS_ENV_ROOT "=", HS_ENV_BIN "=",
 	HS_ENV_LIB "=", HS_ENV_FLAGS "=", HS_ENV_ROLE "=", HS_ENV_CHECKED "=",
-	HS_ENV_WRITE "=", HS_ENV_OFF "=", "UV_USE_IO_URING=", "LD_PRELOAD=",
+	HS_ENV_WRITE "=", HS_ENV_OFF "=", HS_ENV_FDS "=", "UV_USE_IO_URING=",
+	"LD_PRELOAD=",
 };
 
 static bool has_prefix(const char *s, const char *p)
@@ -55,7 +56,7 @@ size_t hs_env_slots(char *const envp[])
 
 	while (envp && envp[n])
 		n++;
-	return n + HS_EV_COUNT + 4;
+	return n + HS_EV_COUNT + 5; /* + role, marker, preload, add, NULL */
 }
 
 size_t hs_env_bytes(char *const envp[])
@@ -115,6 +116,20 @@ char **hs_env_build(char **slots, size_t nslots, char *buf, size_t cap,
 	}
 	slots[n] = NULL;
 	return slots;
+}
+
+void hs_env_add(char **env, char *const envp[], size_t nslots, char *s)
+{
+	size_t n = 0;
+
+	if (!s || env == (char **)envp)
+		return; /* not repaired: no spare slot */
+	while (env[n])
+		n++;
+	if (n + 1 < nslots) {
+		env[n] = s;
+		env[n + 1] = NULL;
+	}
 }
 
 void hs_marker(char *buf, const char *kind, pid_t pid)

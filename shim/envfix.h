@@ -27,6 +27,10 @@ size_t hs_env_bytes(char *const envp[]);
 char **hs_env_build(char **slots, size_t nslots, char *buf, size_t cap,
 		    char *const envp[], enum hs_role role, const char *checked);
 
+/* Adds "NAME=value" `s` (NULL: nothing) to env, a result of hs_env_build
+ * for envp with nslots slots, in the slot hs_env_slots keeps spare. */
+void hs_env_add(char **env, char *const envp[], size_t nslots, char *s);
+
 /* "exec:" or "spawn:" followed by pid, into buf (>= 32 bytes). */
 void hs_marker(char *buf, const char *kind, pid_t pid);
 

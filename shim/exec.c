@@ -17,6 +17,7 @@
 
 #include "envfix.h"
 #include "exec.h"
+#include "fdcarry.h"
 #include "real.h"
 
 extern char **environ;
@@ -108,6 +109,20 @@ static int deny_exec(const struct hs_decision *d)
 	return -1;
 }
 
+/* The real exec, handing our write descriptors that survive it to the
+ * new image (fdcarry.h): its close or exit fires their posts. */
+static int exec_carrying(const struct exec_call *c, char **env, size_t nslots)
+{
+	int err = errno; /* fcntl must not show through */
+	size_t n = hs_fdc_size();
+	char buf[n ? n : 1];
+
+	if (n)
+		hs_env_add(env, c->envp, nslots, hs_fdc_build(buf, n));
+	errno = err;
+	return real_exec(c, c->path, c->argv, env);
+}
+
 static int exec_common(struct exec_call *c)
 {
 	const struct hs_state *st = hs_state();
@@ -141,7 +156,7 @@ static int exec_common(struct exec_call *c)
 			return HS_REAL(HS_R_EXECVE, hs_execve_fn)(
 				st->bin, hs_post_argv(pargv, d, exe, c->argv),
 				env);
-		return real_exec(c, c->path, c->argv, env);
+		return exec_carrying(c, env, env_n_);
 	}
 }
 

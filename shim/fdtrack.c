@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #define NENT 256
-#define NLANE 4
+#define NLANE HS_FDT_LANES
 #define MAXFD 0xfffe       /* a lane holds fd + 1 in 16 bits */
 #define OWNED (~0ull)      /* being filled or drained by one thread */
 
@@ -184,6 +184,32 @@ bool hs_fdt_take_any(struct hs_fdt_info *out)
 				hint_clear((int)((w >> (16 * l)) & 0xffff) - 1);
 		memcpy(out, &infos[i], sizeof(*out));
 		drop(i);
+		return true;
+	}
+	return false;
+}
+
+bool hs_fdt_next(int *pos, int fds[NLANE], int *n, struct hs_fdt_info *out)
+{
+	pid_t self = getpid();
+
+	for (; *pos < NENT; ++*pos) {
+		int i = *pos;
+		uint64_t w = __atomic_load_n(&lanes[i], __ATOMIC_ACQUIRE);
+
+		if (w == 0 || w == OWNED || pids[i] != self)
+			continue;
+		memcpy(out, &infos[i], sizeof(*out));
+		/* a copy made while the entry was dropped and refilled is
+		 * torn: only trust it if the lanes did not move meanwhile */
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&lanes[i], __ATOMIC_RELAXED) != w)
+			continue;
+		*n = 0;
+		for (int l = 0; l < NLANE; l++)
+			if ((w >> (16 * l)) & 0xffff)
+				fds[(*n)++] = (int)((w >> (16 * l)) & 0xffff) - 1;
+		++*pos;
 		return true;
 	}
 	return false;

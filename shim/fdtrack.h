@@ -41,6 +41,14 @@ void hs_fdt_dup(int oldfd, int newfd);
 /* Takes any entry of this process (at exit). */
 bool hs_fdt_take_any(struct hs_fdt_info *out);
 
+#define HS_FDT_LANES 4
+
+/* Reads, without taking, the entries of this process from *pos on (start
+ * at 0): true with the next one's descriptor numbers in fds (n of them)
+ * and what its post needs in out. For an exec handing them over. */
+bool hs_fdt_next(int *pos, int fds[HS_FDT_LANES], int *n,
+		 struct hs_fdt_info *out);
+
 /* Registers the fork handler; called from the constructor. */
 void hs_fdt_init(void);
 

@@ -71,6 +71,14 @@ static int getcwd_cached(char *buf)
 	return 0;
 }
 
+bool hs_path_cwd_gen(unsigned *gen)
+{
+	if (__atomic_load_n(&cwd.off, __ATOMIC_ACQUIRE))
+		return false;
+	*gen = __atomic_load_n(&cwd.gen, __ATOMIC_ACQUIRE);
+	return true;
+}
+
 int hs_path_dirfd(int dirfd, char *buf)
 {
 	char link[40] = "/proc/self/fd/";
@@ -89,11 +97,23 @@ int hs_path_dirfd(int dirfd, char *buf)
 	return 0;
 }
 
+/* Anything to fold: "//", a "." or ".." segment, a trailing '/'? (Or a
+ * dot file: a false alarm only costs the full fold.) */
+static bool foldable(const char *p)
+{
+	for (; *p; p++)
+		if (p[0] == '/' && (p[1] == '/' || p[1] == '.' || !p[1]))
+			return true;
+	return false;
+}
+
 void hs_path_fold(char *p)
 {
 	char *w = p; /* write position; p[0] == '/' */
 	const char *r = p;
 
+	if (!foldable(p))
+		return; /* the usual path, already canonical */
 	while (*r) {
 		const char *seg;
 		size_t n;
@@ -225,11 +245,21 @@ int hs_path_abs(int dirfd, const char *path, bool follow, char *out)
 		return -1;
 	if (path[0] == '/') {
 		memcpy(out, path, n + 1);
-	} else if (hs_path_dirfd(dirfd, out) < 0 || join(out, out, path) < 0) {
-		return -1;
+		hs_path_fold(out);
+	} else {
+		size_t dl;
+
+		if (hs_path_dirfd(dirfd, out) < 0)
+			return -1;
+		dl = strlen(out);
+		if (join(out, out, path) < 0)
+			return -1;
+		/* the kernel names a directory folded: only the joint and
+		 * what follows may need it ("/" joined makes "//") */
+		if (dl == 1 || foldable(out + dl))
+			hs_path_fold(out);
 	}
-	hs_path_fold(out);
-	if (out[1] == 'p' || out[1] == 'd')
+	if (strncmp(out, "/proc/", 6) == 0 || strncmp(out, "/dev/fd/", 8) == 0)
 		expand_fd_link(out);
 	if (follow)
 		resolve(out);

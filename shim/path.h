@@ -25,6 +25,11 @@ int hs_path_abs(int dirfd, const char *path, bool follow, char *out);
  * trusted again there. */
 void hs_path_chdir(bool child);
 
+/* The generation of the working directory, which changes with every
+ * chdir: a value computed from the directory holds while it is current.
+ * False when no such value can be trusted here (see hs_path_chdir). */
+bool hs_path_cwd_gen(unsigned *gen);
+
 /* Folds "//", "/./" and "/../" of an absolute path in place. */
 void hs_path_fold(char *p);
 

@@ -29,6 +29,8 @@
 #define HS_ENV_CHECKED "HOOKSHIM_CHECKED" /* "exec:PID" / "spawn:PPID" */
 #define HS_ENV_WRITE   "HOOKSHIM_WRITE"   /* write filter, see write issue */
 #define HS_ENV_OFF     "HOOKSHIM_INERT"   /* set in hooks' own environment */
+#define HS_ENV_FDS     "HOOKSHIM_FDS"     /* write descriptors an exec hands
+					     to the new image (fdcarry.h) */
 
 /* HOOKSHIM_FLAGS: "i=<interest bits>,x=<deny exit>,e=<deny errno>,s=<0|1
  * strict>,n=<0|1 nested execs by default>" — unknown keys are ignored.

@@ -13,6 +13,7 @@
  * glibc's own fopen/remove/mkstemp open and unlink through hidden aliases,
  * so each entry point is wrapped itself and none fires twice. */
 #undef _FORTIFY_SOURCE
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +24,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fdcarry.h"
 #include "fdtrack.h"
 #include "path.h"
 #include "state.h"
@@ -164,7 +166,8 @@ int __openat64_2(int, const char *, int);
 /* Plus the calls that end a write (hand-written below: their shapes
  * differ from the rest). */
 #define CLOSE_TABLE(X) \
-	X(close) X(fclose) X(dup2) X(dup3) X(syscall) X(chdir) X(fchdir)
+	X(close) X(fclose) X(dup2) X(dup3) X(syscall) X(chdir) X(fchdir)      \
+	X(_exit) X(_Exit) X(closedir) X(close_range) X(closefrom)
 
 #define ID(ret, name, ...) W_##name,
 #define ID1(name) W_##name,
@@ -221,12 +224,17 @@ WRITE_TABLE(DEFINE_WRAPPER)
 /* The end of a write: close, fclose, and dup2/dup3 onto a tracked
  * descriptor (an implicit close: bash restoring stdout after
  * `echo x > f`). The fast path is one relaxed load of the table's use
- * count. */
+ * count, and one of write_scope's directory verdicts: whatever closes or
+ * replaces a descriptor also drops the verdict about it as a directory,
+ * before and after the real call (write_scope.c says why). */
 typedef int (*close_fn)(int);
 typedef int (*fclose_fn)(FILE *);
 typedef int (*dup2_fn)(int, int);
 typedef int (*dup3_fn)(int, int, int);
 typedef long (*syscall_fn)(long, ...);
+typedef int (*closedir_fn)(DIR *);
+typedef int (*close_range_fn)(unsigned, unsigned, int);
+typedef void (*closefrom_fn)(int);
 
 static int close_watched(int fd)
 {
@@ -241,41 +249,53 @@ static int close_watched(int fd)
 
 HS_VIS int close(int fd)
 {
-	if (__builtin_expect(!hs_fdt_active(), 1) || hs_guarded())
+	int r;
+
+	if (__builtin_expect(!hs_fdt_active() && !hs_wdir_used(), 1))
 		return REAL(close)(fd);
-	return close_watched(fd);
+	hs_wdir_forget(fd);
+	if (!hs_fdt_active() || hs_guarded())
+		r = REAL(close)(fd);
+	else
+		r = close_watched(fd);
+	hs_wdir_forget(fd);
+	return r;
 }
 
 HS_VIS int fclose(FILE *f)
 {
 	struct hs_fdt_info info;
-	bool last;
-	int r;
+	bool last = false;
+	int fd, r;
 
-	if (__builtin_expect(!hs_fdt_active(), 1) || hs_guarded() || !f)
+	if (__builtin_expect(!hs_fdt_active() && !hs_wdir_used(), 1) || !f)
 		return REAL(fclose)(f);
-	last = hs_wclosing(fileno(f), &info);
+	fd = fileno(f);
+	hs_wdir_forget(fd);
+	if (hs_fdt_active() && !hs_guarded())
+		last = hs_wclosing(fd, &info);
 	r = REAL(fclose)(f);
 	if (last)
 		hs_wclosed(&info, r == 0, errno);
+	hs_wdir_forget(fd);
 	return r;
 }
 
 static int dup_common(int old, int new, int flags, bool three)
 {
 	struct hs_fdt_info info;
-	bool last = false;
+	bool watch = hs_fdt_active() && !hs_guarded(), last = false;
 	int r;
 
-	if (!hs_fdt_active() || hs_guarded())
-		return three ? REAL(dup3)(old, new, flags) : REAL(dup2)(old, new);
-	if (old != new)
+	hs_wdir_forget(new);
+	if (watch && old != new)
 		last = hs_wclosing(new, &info);
 	r = three ? REAL(dup3)(old, new, flags) : REAL(dup2)(old, new);
-	if (r >= 0)
+	if (watch && r >= 0)
 		hs_fdt_dup(old, new);
 	if (last)
 		hs_wclosed(&info, true, 0);
+	hs_wdir_forget(new);
 	return r;
 }
 
@@ -289,20 +309,67 @@ HS_VIS int dup3(int old, int new, int flags)
 	return dup_common(old, new, flags, true);
 }
 
+/* Closes behind descriptors the program may have used as directories:
+ * fdopendir's, and everything at once. */
+HS_VIS int closedir(DIR *d)
+{
+	int fd, r;
+
+	if (__builtin_expect(!hs_wdir_used(), 1))
+		return REAL(closedir)(d);
+	fd = dirfd(d);
+	hs_wdir_forget(fd);
+	r = REAL(closedir)(d);
+	hs_wdir_forget(fd);
+	return r;
+}
+
+HS_VIS int close_range(unsigned lo, unsigned hi, int flags)
+{
+	int r;
+
+	hs_wdir_forget_all();
+	r = REAL(close_range)(lo, hi, flags);
+	hs_wdir_forget_all();
+	return r;
+}
+
+HS_VIS void closefrom(int lo)
+{
+	hs_wdir_forget_all();
+	REAL(closefrom)(lo);
+	hs_wdir_forget_all();
+}
+
 /* libuv closes files with syscall(SYS_close) on Linux: node's fs
  * writes end here, not in close(). Up to six arguments are forwarded,
  * as glibc's own syscall() reads them. */
 HS_VIS long syscall(long n, ...)
 {
 	va_list ap;
-	long a[6];
+	long a[6], r;
 
 	va_start(ap, n);
 	for (int i = 0; i < 6; i++)
 		a[i] = va_arg(ap, long);
 	va_end(ap);
-	if (n == SYS_close && hs_fdt_active() && !hs_guarded())
-		return close_watched((int)a[0]);
+	if (n == SYS_close) {
+		hs_wdir_forget((int)a[0]);
+		if (hs_fdt_active() && !hs_guarded())
+			r = close_watched((int)a[0]);
+		else
+			r = REAL(syscall)(n, a[0]);
+		hs_wdir_forget((int)a[0]);
+		return r;
+	}
+#ifdef SYS_close_range
+	if (n == SYS_close_range) {
+		hs_wdir_forget_all();
+		r = REAL(syscall)(n, a[0], a[1], a[2]);
+		hs_wdir_forget_all();
+		return r;
+	}
+#endif
 	return REAL(syscall)(n, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
@@ -329,17 +396,48 @@ HS_VIS int fchdir(int fd)
 	return r;
 }
 
+/* Reports every write this process still has open. */
+static void report_all(void)
+{
+	struct hs_fdt_info info;
+
+	while (hs_fdt_take_any(&info))
+		hs_wclosed(&info, true, 0);
+}
+
 /* Files still open at exit are complete now: flush stdio (exit has not
  * yet) and report them. */
 __attribute__((destructor)) static void write_fini(void)
 {
-	struct hs_fdt_info info;
-
 	if (!hs_fdt_active() || hs_guarded())
 		return;
 	fflush(NULL);
-	while (hs_fdt_take_any(&info))
-		hs_wclosed(&info, true, 0);
+	report_all();
+}
+
+/* _exit skips the destructor, and shells end with it: dash forks its
+ * commands with vfork and calls _exit when the last is done, so its
+ * `exec > f` or the stdout an exec handed it (fdcarry.h) would never be
+ * reported. A fork child's table is empty and a vfork child's entries are
+ * its parent's, so only a process that owns writes reports them here. No
+ * fflush: _exit drops unflushed stdio anyway. */
+typedef void (*_exit_fn)(int);
+typedef void (*_Exit_fn)(int);
+
+HS_VIS void _exit(int status)
+{
+	if (hs_fdt_active() && !hs_guarded())
+		report_all();
+	REAL(_exit)(status);
+	__builtin_unreachable();
+}
+
+HS_VIS void _Exit(int status)
+{
+	if (hs_fdt_active() && !hs_guarded())
+		report_all();
+	REAL(_Exit)(status);
+	__builtin_unreachable();
 }
 
 __attribute__((constructor)) static void write_init(void)
@@ -350,5 +448,6 @@ __attribute__((constructor)) static void write_init(void)
 		wreal(i);
 	hs_wscope_init();
 	hs_fdt_init();
+	hs_fdc_inherit(); /* `cmd > f`: the shell's exec handed f over */
 	errno = saved;
 }

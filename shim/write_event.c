@@ -177,6 +177,36 @@ static const char *open_op(const char *abs, int fl)
 	return fl & O_APPEND ? "append" : "modify";
 }
 
+/* A path relative to the working directory or a directory descriptor
+ * that cannot fire: it stays below the directory (no ".."; folding "."
+ * and "//" only shortens it), and no glob can match there. Saves the
+ * getcwd or readlink, join, fold and match of every file `tar x` writes
+ * outside the hooks' paths. */
+static bool rel_dead(int dirfd, const char *path)
+{
+	if (!path[0] || path[0] == '/' || hs_wopts()->follow ||
+	    strstr(path, ".."))
+		return false;
+	if (dirfd == AT_FDCWD)
+		return !hs_wscope_cwd_live();
+	return !hs_wscope_dirfd_live(dirfd);
+}
+
+/* Nothing c names can fire, decided without building a path. */
+static bool quick_dead(const struct hs_wcall *c)
+{
+	switch (c->kind) {
+	case HS_WK_SYMLINK:
+	case HS_WK_LINK:
+		return rel_dead(c->dirfd2, c->path2);
+	case HS_WK_RENAME:
+		return rel_dead(c->dirfd, c->path) &&
+		       rel_dead(c->dirfd2, c->path2);
+	default:
+		return rel_dead(c->dirfd, c->path);
+	}
+}
+
 /* Decides path/op/new_path of c into t; returns the HS_W_* bits wanted. */
 static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			 unsigned want)
@@ -309,6 +339,8 @@ int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 	if (c->kind == HS_WK_MKTEMP)
 		return want ? 1 : 0; /* remember the name in hs_wend */
 	hs_guard_enter();
+	if (want && quick_dead(c))
+		want = 0;
 	if (want)
 		want = classify(c, t, want);
 	hs_guard_leave();

@@ -3,7 +3,11 @@
  * nothing. */
 #include "write_scope.h"
 
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../config/glob.h"
 #include "../engine/dispatch.h"
@@ -14,6 +18,9 @@
 
 struct globs {
 	const char *g[MAX_GLOBS];
+	/* Every path g[i] matches starts with its first plen[i] bytes (for
+	 * NULL, the session root): one strncmp rejects most paths. */
+	unsigned plen[MAX_GLOBS];
 	unsigned n;
 	bool all;      /* "*": any path in scope */
 };
@@ -25,12 +32,26 @@ static struct {
 	struct hs_wopts o;
 } F;
 
+/* The literal text of g before its first wildcard. A '/' right before
+ * "**" is left out: a trailing slash-star-star matches the directory
+ * itself. */
+static unsigned literal_prefix(const char *g)
+{
+	size_t n = strcspn(g, "*?[\\");
+
+	if (n > 0 && g[n] == '*' && g[n + 1] == '*' && g[n - 1] == '/')
+		n--;
+	return (unsigned)n;
+}
+
 static void add(struct globs *gs, const char *g)
 {
-	if (strcmp(g, "*") == 0 || gs->n == MAX_GLOBS)
+	if (strcmp(g, "*") == 0 || gs->n == MAX_GLOBS) {
 		gs->all = true; /* overflow widens, never narrows */
-	else
+	} else {
+		gs->plen[gs->n] = literal_prefix(g);
 		gs->g[gs->n++] = g;
+	}
 }
 
 static void parse_line(char *l)
@@ -69,8 +90,10 @@ void hs_wscope_init(void)
 		/* No filter (an older supervisor): every write in the root. */
 		F.pre.all = F.post.all = true;
 	}
-	if (F.inc.n == 0 && !F.inc.all && st->root[0])
+	if (F.inc.n == 0 && !F.inc.all && st->root[0]) {
+		F.inc.plen[F.inc.n] = (unsigned)strlen(st->root);
 		F.inc.g[F.inc.n++] = NULL; /* NULL = the session root */
+	}
 	__atomic_store_n(&F.parsed, true, __ATOMIC_RELEASE);
 }
 
@@ -105,9 +128,17 @@ static bool any(const struct globs *gs, const char *p)
 		return true;
 	for (unsigned i = 0; i < gs->n; i++) {
 		const char *g = gs->g[i];
+		unsigned k = gs->plen[i];
 
-		if (g ? hs_glob_match(g, p, true) : hs_path_under(p, hs_st.root))
+		if (!g) {
+			if (hs_path_under(p, hs_st.root))
+				return true;
+		} else if (strncmp(p, g, k) == 0 &&
+			   hs_glob_match(g + k, p + k, true)) {
+			/* the literal prefix has no star to backtrack to:
+			 * matching may start after it */
 			return true;
+		}
 	}
 	return false;
 }
@@ -128,12 +159,138 @@ unsigned hs_wscope_match(const char *abs, unsigned want)
 		w |= HS_W_PRE;
 	if ((want & HS_W_POST) && (F.post.all || F.post.n))
 		w |= HS_W_POST;
-	if (!w || pseudo(abs) || !any(&F.inc, abs) || (F.exc.n && any(&F.exc, abs)) ||
-	    (F.exc.all))
-		return 0;
+	/* the hooks' own globs first: they are the narrow ones */
 	if ((w & HS_W_PRE) && !any(&F.pre, abs))
 		w &= ~HS_W_PRE;
 	if ((w & HS_W_POST) && !any(&F.post, abs))
 		w &= ~HS_W_POST;
+	if (!w || F.exc.all || pseudo(abs) || !any(&F.inc, abs) ||
+	    (F.exc.n && any(&F.exc, abs)))
+		return 0;
 	return w;
+}
+
+/* May a glob whose matches start with l[0..ln) match `dir` (dn bytes) or
+ * a path below it? */
+static bool prefix_meets(const char *l, size_t ln, const char *dir, size_t dn)
+{
+	if (ln <= dn)
+		return memcmp(l, dir, ln) == 0;
+	return memcmp(l, dir, dn) == 0 && l[dn] == '/';
+}
+
+static bool any_below(const struct globs *gs, const char *dir, size_t dn)
+{
+	if (gs->all)
+		return true;
+	for (unsigned i = 0; i < gs->n; i++)
+		if (prefix_meets(gs->g[i] ? gs->g[i] : hs_st.root, gs->plen[i],
+				 dir, dn))
+			return true;
+	return false;
+}
+
+/* Can a write to `dir` or below fire anything? Conservative: true unless
+ * no glob can match there. */
+static bool dir_live(const char *dir)
+{
+	/* path.c rewrites /proc/self/fd/N/... to wherever N points */
+	static const char *const fd_links[] = { "/proc/self/fd/", "/dev/fd/",
+						"/proc/thread-self/fd/" };
+	size_t dn = strlen(dir);
+
+	for (size_t i = 0; i < sizeof(fd_links) / sizeof(fd_links[0]); i++)
+		if (prefix_meets(fd_links[i], strlen(fd_links[i]), dir, dn))
+			return true;
+	if (dn <= 1)
+		return true;
+	return any_below(&F.inc, dir, dn) &&
+	       (any_below(&F.pre, dir, dn) || any_below(&F.post, dir, dn));
+}
+
+/* The verdict for the working directory, kept while it is current:
+ * (generation << 2) | 2 (set) | 1 (live). Racing writers store the same
+ * thing; a chdir meanwhile changes the generation, so a verdict computed
+ * for the old directory is never used. */
+static unsigned long cwd_verdict;
+
+bool hs_wscope_cwd_live(void)
+{
+	unsigned long v = __atomic_load_n(&cwd_verdict, __ATOMIC_ACQUIRE);
+	char cwd[PATH_MAX];
+	unsigned gen;
+	bool live;
+
+	if (!hs_path_cwd_gen(&gen))
+		return true;
+	if ((v & 2) && (v >> 2) == gen)
+		return v & 1;
+	if (hs_path_dirfd(AT_FDCWD, cwd) < 0)
+		return true;
+	live = dir_live(cwd);
+	__atomic_store_n(&cwd_verdict, (unsigned long)gen << 2 | 2 | live,
+			 __ATOMIC_RELEASE);
+	return live;
+}
+
+/* Verdicts for directory descriptors (the dirfd of openat, unlinkat...):
+ * naming one costs a readlink of /proc/self/fd/N, as dear as the write
+ * itself, for every file `tar -C dir` extracts. A slot per fd % NDIR:
+ * w = seq << 32 | (fd + 1) << 1 | dead, valid while the slot's seq is.
+ * Every libc call that closes or replaces a descriptor (write.c) bumps
+ * the seq, before and after the real call, once any verdict exists; a
+ * verdict computed meanwhile was read under the old seq and never used.
+ * Only the process the shim loaded in stores: a vfork child shares our
+ * memory but not our descriptor table. */
+#define NDIR 64
+
+static struct {
+	uint64_t w;
+	unsigned seq;
+} dirs[NDIR];
+static int dirs_used;
+
+bool hs_wdir_used(void)
+{
+	return __atomic_load_n(&dirs_used, __ATOMIC_RELAXED);
+}
+
+void hs_wdir_forget(int fd)
+{
+	if (fd >= 0 && __atomic_load_n(&dirs_used, __ATOMIC_SEQ_CST))
+		__atomic_fetch_add(&dirs[fd % NDIR].seq, 1, __ATOMIC_SEQ_CST);
+}
+
+void hs_wdir_forget_all(void)
+{
+	if (!__atomic_load_n(&dirs_used, __ATOMIC_SEQ_CST))
+		return;
+	for (int i = 0; i < NDIR; i++)
+		__atomic_fetch_add(&dirs[i].seq, 1, __ATOMIC_SEQ_CST);
+}
+
+bool hs_wscope_dirfd_live(int fd)
+{
+	char dir[PATH_MAX];
+	uint64_t w;
+	unsigned seq;
+	bool live;
+
+	if (fd < 0 || fd > 0x3fffffff)
+		return true;
+	w = __atomic_load_n(&dirs[fd % NDIR].w, __ATOMIC_ACQUIRE);
+	seq = __atomic_load_n(&dirs[fd % NDIR].seq, __ATOMIC_ACQUIRE);
+	if ((unsigned)(w >> 32) == seq && (uint32_t)w >> 1 == (uint32_t)fd + 1)
+		return !(w & 1);
+	/* from here on a close of fd bumps seq */
+	__atomic_store_n(&dirs_used, 1, __ATOMIC_SEQ_CST);
+	seq = __atomic_load_n(&dirs[fd % NDIR].seq, __ATOMIC_SEQ_CST);
+	if (hs_path_dirfd(fd, dir) < 0)
+		return true;
+	live = dir_live(dir);
+	if (getpid() == hs_st.pid)
+		__atomic_store_n(&dirs[fd % NDIR].w,
+				 (uint64_t)seq << 32 | ((uint64_t)fd + 1) << 1 | !live,
+				 __ATOMIC_RELEASE);
+	return live;
 }

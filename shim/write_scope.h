@@ -38,6 +38,22 @@ unsigned hs_wscope_active(void);
 /* What a write to `abs` (absolute, folded) may fire, within `want`. */
 unsigned hs_wscope_match(const char *abs, unsigned want);
 
+/* Can a relative path from the working directory, without "..", fire
+ * anything? False only when no include, pre or post glob can match below
+ * it: such writes then skip building their absolute path. Cached per
+ * working directory; errno may change. */
+bool hs_wscope_cwd_live(void);
+
+/* The same for a path relative to directory descriptor `fd`. The verdict
+ * is kept until fd is closed or replaced, which write.c reports: */
+bool hs_wscope_dirfd_live(int fd);
+/* Any verdict kept at all? (close()'s fast path: one relaxed load) */
+bool hs_wdir_used(void);
+/* fd is about to be, or was just, closed or replaced (both: see
+ * write_scope.c); or every descriptor (close_range, closefrom). */
+void hs_wdir_forget(int fd);
+void hs_wdir_forget_all(void);
+
 const struct hs_wopts *hs_wopts(void);
 
 #endif

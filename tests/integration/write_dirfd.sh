@@ -1,0 +1,72 @@
+# Writes relative to a directory descriptor with a hook narrowed to
+# secrets/: the shim keeps a verdict per descriptor instead of a readlink
+# per call, so a number closed (close, syscall, closedir, close_range,
+# closefrom) or replaced (dup2) and reused for secrets/ must be judged
+# again; and `tar x -C` outside secrets/ costs no readlink per file.
+. "$HOOKSHIM_TOP/tests/lib.sh"
+export HOME=$TMP/home; mkdir -p "$HOME"
+[ -x "$HOOKSHIM" ] && [ -f "$HOOKSHIM_LIB" ] || { skip "write dirfd: no hookshim build"; exit 0; }
+command -v jq >/dev/null || { skip "write dirfd: jq missing"; exit 0; }
+ROOT=$TMP/root
+LOG=$TMP/log
+cat > "$TMP/c.json" <<J
+{"hooks":{"PreToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(secrets/**)","command":"jq -r .tool_input.file_path >> $LOG"}]}]}}
+J
+hsrun() { (cd "$ROOT" && "$HOOKSHIM" run -c "$TMP/c.json" --root "$ROOT" -- "$@"); }
+
+# reuse HOW: open pub/ as fd, write through it (no event), end fd HOW,
+# open secrets/ as the same number, write through it: one event.
+py='import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+how = sys.argv[1]
+def touch(fd, name):
+    os.close(os.open(name, os.O_WRONLY | os.O_CREAT, dir_fd=fd))
+fd = os.open("pub", os.O_RDONLY | os.O_DIRECTORY)
+touch(fd, "a-" + how)
+touch(fd, "b-" + how)
+if how == "dup2":
+    s = os.open("secrets", os.O_RDONLY | os.O_DIRECTORY)
+    os.dup2(s, fd); os.close(s)
+else:
+    if how == "close": os.close(fd)
+    elif how == "syscall": libc.syscall(3, fd)
+    elif how == "closedir":
+        libc.fdopendir.restype = ctypes.c_void_p
+        libc.closedir.argtypes = [ctypes.c_void_p]
+        libc.closedir(libc.fdopendir(fd))
+    elif how == "close_range": libc.close_range(fd, fd, 0)
+    elif how == "closefrom": libc.closefrom(fd)
+    s = os.open("secrets", os.O_RDONLY | os.O_DIRECTORY)
+    assert s == fd, (s, fd)
+touch(fd, "c-" + how)
+os.mkdir("d-" + how, dir_fd=fd)
+os.symlink("x", "l-" + how, dir_fd=fd)
+os.rename("pub/a-" + how, "e-" + how, dst_dir_fd=fd)
+os.unlink("c-" + how, dir_fd=fd)
+print("ok")'
+for how in close syscall closedir close_range closefrom dup2; do
+	rm -rf "$ROOT"; mkdir -p "$ROOT/pub" "$ROOT/secrets"; : > "$LOG"
+	out=$(hsrun python3 -c "$py" "$how" 2>&1)
+	expect_eq "$how: the probe ran" ok "$out"
+	expect_eq "$how: the reused number is judged again" \
+		"c-$how d-$how l-$how e-$how c-$how" \
+		"$(sed "s|^$ROOT/secrets/||" "$LOG" | tr '\n' ' ' | sed 's/ $//')"
+done
+
+# tar -C: extraction outside secrets/ through a directory descriptor;
+# into secrets/, every file is seen.
+rm -rf "$ROOT"; mkdir -p "$ROOT/pub" "$ROOT/secrets" "$TMP/src/t"
+for i in 1 2 3 4 5; do echo $i > "$TMP/src/t/f$i"; done
+(cd "$TMP/src" && tar cf "$TMP/t.tar" t)
+if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
+	: > "$LOG"
+	hsrun strace -f -o "$TMP/st" tar xf "$TMP/t.tar" -C pub
+	expect_eq "tar -C outside the hook's paths: no event" "" "$(cat "$LOG")"
+	n=$(grep -c 'readlink("/proc/self/fd/' "$TMP/st")
+	if [ "$n" -le 1 ]; then pass "tar -C: no readlink per file ($n)"; else fail "tar -C: no readlink per file"; note "$n readlinks"; fi
+else
+	skip "tar -C readlinks: no strace"
+fi
+: > "$LOG"
+hsrun tar xf "$TMP/t.tar" -C secrets
+expect_eq "tar -C secrets: every write seen" "5" "$(grep -c "^$ROOT/secrets/t/f" "$LOG")"
