@@ -76,7 +76,14 @@ void hs_wscope_init(void)
 
 	if (__atomic_load_n(&F.parsed, __ATOMIC_ACQUIRE))
 		return;
-	memcpy(F.buf, st->write, sizeof(F.buf));
+	/* Copy only the string: every page of F.buf touched is a page
+	 * fault in every process the shim loads into. */
+	{
+		size_t n = strnlen(st->write, sizeof(F.buf) - 1);
+
+		memcpy(F.buf, st->write, n);
+		F.buf[n] = '\0';
+	}
 	if (strncmp(F.buf, "hsw1\n", 5) == 0) {
 		for (l = F.buf + 5; l && *l;) {
 			char *nl = strchr(l, '\n');
