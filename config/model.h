@@ -85,6 +85,9 @@ struct hs_settings {
 	bool strict;        /* exec/spawn return deny_errno instead */
 	int ask_default;    /* HS_DENY or HS_ALLOW when nobody can be asked */
 	bool nested_exec;   /* commands started inside a command fire hooks */
+	bool all_execs;     /* every exec by the agent is a tool call, not
+			     * only shells with a command string (CI: make
+			     * runs simple recipe lines without a shell) */
 	bool agent_writes_only; /* narrow write events to the agent's own */
 	char **write_include;   /* globs; NULL = the session root */
 	char **write_exclude;

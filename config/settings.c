@@ -110,6 +110,10 @@ int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 			   (strcmp(v->valuestring, "deny") == 0 ||
 			    strcmp(v->valuestring, "allow") == 0)) {
 			s->ask_default = v->valuestring[0] == 'd' ? 2 : 0;
+		} else if (strcmp(k, "tool_calls") == 0 && cJSON_IsString(v) &&
+			   (strcmp(v->valuestring, "shell") == 0 ||
+			    strcmp(v->valuestring, "every-exec") == 0)) {
+			s->all_execs = v->valuestring[0] == 'e';
 		} else if (strcmp(k, "nested_exec") == 0 && cJSON_IsBool(v)) {
 			s->nested_exec = cJSON_IsTrue(v);
 		} else if (strcmp(k, "writes") == 0 && cJSON_IsObject(v)) {

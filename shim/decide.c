@@ -3,6 +3,7 @@
  *     tool call (top-level event; the child becomes role "tool");
  *   - an agent-role process exec'ing anything else is not a tool call and
  *     its child stays "agent" (launch chains: npx -> node -> claude);
+ *     (with tool_calls "every-exec", every exec of the agent is a tool call);
  *   - a tool-role process' execs are nested events, sent only when nested
  *     execs are enabled for the session. */
 #include "exec.h"
@@ -25,7 +26,7 @@ void hs_decide(const char *exe, char *const argv[], struct hs_decision *d)
 	if (!hs_exec_interest(st))
 		return;
 	if (st->role == HS_ROLE_AGENT) {
-		if (hs_shell_command(exe, argv) < 0)
+		if (hs_shell_command(exe, argv) < 0 && !st->all_execs)
 			return;
 		d->child_role = HS_ROLE_TOOL;
 	} else {

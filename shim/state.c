@@ -98,6 +98,7 @@ static void parse_flags(struct hs_state *st, const char *s)
 				case 'e': st->deny_errno = (int)v; break;
 				case 's': st->strict = v != 0; break;
 				case 'n': st->nested = v != 0; break;
+				case 'a': st->all_execs = v != 0; break;
 				}
 			}
 		}

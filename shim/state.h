@@ -37,6 +37,7 @@ struct hs_state {
 	int deny_exit;
 	int deny_errno;
 	bool strict;
+	bool all_execs; /* every exec by the agent is a tool call (a=1) */
 	bool nested;   /* nested execs fire by default (n=1) */
 	enum hs_role role;
 	pid_t pid;     /* getpid() at load: differs in a fork/vfork child */

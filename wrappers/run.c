@@ -157,6 +157,15 @@ static char **child_env(const struct session_env *se)
 	env_kv(&b, HS_ENV_FLAGS, se->flags);
 	if (se->write)
 		env_kv(&b, HS_ENV_WRITE, se->write);
+	/* CMD was decided here (judge_cmd): its constructor must not decide
+	 * again, whatever the scope rules (tool_calls "every-exec" would make
+	 * the agent itself a tool call). posix_spawn: the marker names us. */
+	{
+		char marker[32];
+
+		snprintf(marker, sizeof(marker), "spawn:%ld", (long)getpid());
+		env_kv(&b, HS_ENV_CHECKED, marker);
+	}
 	env_kv(&b, "UV_USE_IO_URING", "0");
 	if (b.failed) {
 		env_free(&b);
@@ -518,9 +527,7 @@ int cmd_run(int argc, char **argv)
 		goto out_cfg;
 	set = &cfg.settings;
 	snprintf(sock, sizeof(sock), "hookshim-%s", s.id);
-	snprintf(flags, sizeof(flags), "i=%u,x=%d,e=%d,s=%d,n=%d",
-		 hs_config_interest(&cfg), set->deny_exit, set->deny_errno,
-		 set->strict, set->nested_exec);
+	hs_session_flags(&cfg, flags, sizeof(flags));
 	lib = find_lib(bin);
 	if (set->wrap_tools && set->wrap_tools[0])
 		wrap_dir = make_wrap_dir(set->wrap_tools);

@@ -174,13 +174,10 @@ static int send_env(int fd, const struct hs_session *s,
 		    const struct hs_config *cfg, const char *sock,
 		    const char *bin, const char *lib)
 {
-	const struct hs_settings *set = &cfg->settings;
 	char flags[128], *wf = hs_write_filter(cfg);
 	int rc = 0;
 
-	snprintf(flags, sizeof(flags), "i=%u,x=%d,e=%d,s=%d,n=%d",
-		 hs_config_interest(cfg), set->deny_exit, set->deny_errno,
-		 set->strict, set->nested_exec);
+	hs_session_flags(cfg, flags, sizeof(flags));
 	rc |= put_record(fd, HS_ENV_SOCK, sock);
 	rc |= put_record(fd, HS_ENV_SESSION, s->id);
 	rc |= put_record(fd, HS_ENV_ROOT, cfg->root);

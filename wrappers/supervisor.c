@@ -1017,3 +1017,12 @@ unsigned hs_consult_interest(void)
 	s = local_session();
 	return s ? hs_config_interest(s->cfg) : 0;
 }
+
+void hs_session_flags(const struct hs_config *cfg, char *buf, size_t len)
+{
+	const struct hs_settings *set = &cfg->settings;
+
+	snprintf(buf, len, "i=%u,x=%d,e=%d,s=%d,n=%d,a=%d",
+		 hs_config_interest(cfg), set->deny_exit, set->deny_errno,
+		 set->strict, set->nested_exec, set->all_execs);
+}

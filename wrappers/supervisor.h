@@ -131,4 +131,7 @@ int hs_exec_supervised(const char *exe, char *const argv[], const char *id,
  * 0, or -1 with a message. */
 int hs_wrap_create(const char *dir, char *const tools[], size_t ntools);
 
+/* HOOKSHIM_FLAGS for a session with this config (shim/proto.h). */
+void hs_session_flags(const struct hs_config *cfg, char *buf, size_t len);
+
 #endif

@@ -65,9 +65,11 @@ expect_contains "HOOKSHIM_ROOT is the cwd" "$env_out" "HOOKSHIM_ROOT=$TMP/proj"
 bin=$(sed -n 's/^HOOKSHIM_BIN=//p' <<<"$env_out")
 check "HOOKSHIM_BIN is the absolute binary" test "$bin" -ef "$HOOKSHIM"
 check "HOOKSHIM_FLAGS carries interest and deny settings" \
-	grep -qE '^HOOKSHIM_FLAGS=i=[0-9]+,x=126,e=13,s=0,n=0$' <<<"$env_out"
+	grep -qE '^HOOKSHIM_FLAGS=i=[0-9]+,x=126,e=13,s=0,n=0,a=0$' <<<"$env_out"
 expect_contains "UV_USE_IO_URING=0" "$env_out" "UV_USE_IO_URING=0"
-check "no role or marker for CMD" bash -c '! grep -qE "^HOOKSHIM_(ROLE|CHECKED)=" <<<"$1"' _ "$env_out"
+check "no role for CMD: it is the agent" bash -c '! grep -qE "^HOOKSHIM_ROLE=" <<<"$1"' _ "$env_out"
+check "CMD carries the spawn marker: hookshim run decided it" \
+	grep -qE '^HOOKSHIM_CHECKED=spawn:[0-9]+$' <<<"$env_out"
 env_out=$(hs run --root "$TMP/proj" -- env)
 expect_contains "--root sets HOOKSHIM_ROOT" "$env_out" "HOOKSHIM_ROOT=$TMP/proj"
 sess2=$(hs run -- env | sed -n 's/^HOOKSHIM_SESSION=//p')
@@ -142,3 +144,20 @@ HOOKSHIM_LIB= hs run -c slow.json -- bash -c '
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 note "8 concurrent 1s post hooks took ${ms}ms"
 check "concurrent requests are served concurrently" test "$ms" -lt 4000
+
+# --- tool_calls: "every-exec" — CI, where make runs simple recipe lines
+# without a shell ---------------------------------------------------------
+mkdir -p ci/victim && cd ci || exit 1
+printf 'test:\n\trm -rf victim\n\techo after\n' > Makefile
+cat > guard.json <<'J'
+{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command",
+ "command":"jq -r .tool_input.command | grep -q 'rm -rf' && { echo 'no rm -rf in CI' >&2; exit 2; }; exit 0"}]}]}}
+J
+jq '. + {hookshim: {tool_calls: "every-exec"}}' guard.json > every.json
+"$HOOKSHIM" run -c every.json -- make test >out 2>err; rc=$?
+check "every-exec: make's shell-less recipe line is a tool call and denied" test -d victim
+expect_contains "every-exec: the reason reaches the build log" "$(cat err)" "no rm -rf in CI"
+check "every-exec: the build fails" test "$rc" != 0
+"$HOOKSHIM" run -c guard.json -- make test >out 2>err
+check "default scope: a recipe line make runs without a shell is not a tool call" test ! -d victim
+cd ..
