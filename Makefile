@@ -19,7 +19,8 @@ CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 SHIM_OBJ := $(SHIM_SRC:%.c=$(BUILD)/obj/shim-objs/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-PROBE_BIN := $(PROBE_SRC:tests/probes/%.c=$(BUILD)/probes/%)
+PROBE_BIN := $(PROBE_SRC:tests/probes/%.c=$(BUILD)/probes/%) \
+	$(BUILD)/probes/exec_static_rawexec
 
 HOOKSHIM := $(BUILD)/bin/hookshim
 SHIM     := $(BUILD)/lib/libhookshim.so
@@ -56,6 +57,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
 $(BUILD)/probes/%: tests/probes/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -lpthread $(if $(findstring static,$*),-static,)
+
+# The raw-syscall parent again, static: no shim can load in it at all.
+$(BUILD)/probes/exec_static_rawexec: tests/probes/exec_rawsyscall.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -static
 
 test: all $(UNIT_BIN) $(PROBE_BIN)
 	@BUILD=$(BUILD) tests/run.sh $(T)

@@ -1,6 +1,7 @@
 /* A parent that bypasses libc: fork, then syscall(SYS_execve) in the
  * child, so no shim sees the exec. The dynamic child must decide for
- * itself in its constructor.
+ * itself in its constructor. Built twice: dynamic, and static as
+ * exec_static_rawexec (a Go-like parent no shim can load in).
  *
  * usage: exec_rawsyscall [-i] PROG ARG0 ARG...  (-i: no fork) */
 #include <string.h>
