@@ -11,7 +11,7 @@ LDLIBS_SHIM := -ldl -lpthread
 CORE_SRC := $(sort $(wildcard config/*.c engine/*.c))
 CLI_SRC  := $(sort $(wildcard wrappers/*.c))
 CLI_SRC  += shim/proto.c
-SHIM_SRC := $(sort $(wildcard shim/*.c)) config/glob.c
+SHIM_SRC := $(sort $(wildcard shim/*.c)) config/glob.c engine/shellargv.c
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 PROBE_SRC := $(sort $(wildcard tests/probes/*.c))
 

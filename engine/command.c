@@ -6,6 +6,7 @@
  * as the full script, which is always the safe answer: a guard that sees
  * more text can only match more. */
 #include "command.h"
+#include "shellargv.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -61,61 +62,14 @@ static char *sb_take(struct sbuf *b)
 
 bool hs_command_is_shell(const char *path)
 {
-	static const char *const shells[] = { "sh",  "bash", "dash",
-					      "zsh", "ksh",  "ash" };
-	const char *name;
-
-	if (!path)
-		return false;
-	name = strrchr(path, '/');
-	name = name ? name + 1 : path;
-	if (name[0] == '-')
-		name++;
-	for (size_t i = 0; i < sizeof(shells) / sizeof(shells[0]); i++)
-		if (strcmp(name, shells[i]) == 0)
-			return true;
-	return false;
-}
-
-/* Long options of bash that take a separate argument. */
-static bool long_opt_takes_arg(const char *a)
-{
-	return strcmp(a, "--rcfile") == 0 || strcmp(a, "--init-file") == 0;
+	return hs_shell_name(path);
 }
 
 int hs_command_shell_index(char *const argv[])
 {
-	bool has_c = false;
-	int i;
-
-	if (!argv || !argv[0] || !hs_command_is_shell(argv[0]))
+	if (!argv || !hs_shell_name(argv[0]))
 		return -1;
-	/* Shells keep parsing options after -c (Claude Code runs
-	 * `bash -c -l STR`); the command string is the first operand. */
-	for (i = 1; argv[i]; i++) {
-		const char *a = argv[i];
-
-		if (strcmp(a, "--") == 0 || strcmp(a, "-") == 0) {
-			i++;
-			break;
-		}
-		if ((a[0] != '-' && a[0] != '+') || !a[1])
-			break;
-		if (a[0] == '-' && a[1] == '-') {
-			if (long_opt_takes_arg(a) && argv[i + 1])
-				i++;
-			continue;
-		}
-		for (const char *p = a + 1; *p; p++) {
-			if (*p == 'c' && a[0] == '-')
-				has_c = true;
-			else if ((*p == 'o' || *p == 'O') && argv[i + 1])
-				i++; /* -o pipefail, -O extglob */
-		}
-	}
-	if (!has_c || !argv[i])
-		return -1;
-	return i;
+	return hs_shell_operand(argv);
 }
 
 /* ---- exact unquoting of simple shell words ---- */

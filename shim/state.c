@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../engine/dispatch.h"
+#include "../engine/shellargv.h"
 #include "proto.h"
 
 extern char **environ;
@@ -197,7 +198,7 @@ static void load(struct hs_state *st)
 		st->inert = is_hookshim_binary(st);
 	}
 	st->exe_base = hs_basename(st->exe);
-	st->shell = hs_is_shell_name(st->exe_base);
+	st->shell = hs_shell_name(st->exe_base);
 	st->active = !st->inert && st->sock[0];
 }
 
@@ -223,19 +224,6 @@ bool hs_exec_interest(const struct hs_state *st)
 bool hs_nested_enabled(const struct hs_state *st)
 {
 	return st->nested || (st->interest & HS_INTEREST_EXEC_NESTED);
-}
-
-bool hs_is_shell_name(const char *name)
-{
-	static const char *const shells[] = { "sh", "bash", "dash", "zsh",
-					      "ksh", "ash" };
-
-	if (name[0] == '-') /* login shell argv[0] */
-		name++;
-	for (size_t i = 0; i < sizeof(shells) / sizeof(shells[0]); i++)
-		if (strcmp(name, shells[i]) == 0)
-			return true;
-	return false;
 }
 
 const char *hs_basename(const char *path)

@@ -102,9 +102,6 @@ static inline void hs_guard_leave(void) { hs_depth--; }
 #define HS_ERRNO_SAVE() int hs_saved_errno_ = errno
 #define HS_ERRNO_RESTORE() (errno = hs_saved_errno_)
 
-/* Is `name` (a basename) one of the shells whose -c we understand? */
-bool hs_is_shell_name(const char *name);
-
 /* AS-safe helpers shared by the interposers. */
 const char *hs_basename(const char *path);
 /* Decimal of v into buf (>= 24 bytes); returns buf. */

@@ -1,0 +1,61 @@
+/* See shellargv.h. */
+#include "shellargv.h"
+
+#include <string.h>
+
+bool hs_shell_name(const char *path)
+{
+	static const char *const shells[] = { "sh",  "bash", "dash",
+					      "zsh", "ksh",  "ash" };
+	const char *name;
+
+	if (!path)
+		return false;
+	name = strrchr(path, '/');
+	name = name ? name + 1 : path;
+	if (name[0] == '-')
+		name++;
+	for (size_t i = 0; i < sizeof(shells) / sizeof(shells[0]); i++)
+		if (strcmp(name, shells[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Long options of bash that take a separate argument. */
+static bool long_opt_takes_arg(const char *a)
+{
+	return strcmp(a, "--rcfile") == 0 || strcmp(a, "--init-file") == 0;
+}
+
+int hs_shell_operand(char *const argv[])
+{
+	bool has_c = false;
+	int i;
+
+	if (!argv || !argv[0])
+		return -1;
+	for (i = 1; argv[i]; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--") == 0 || strcmp(a, "-") == 0) {
+			i++;
+			break;
+		}
+		if ((a[0] != '-' && a[0] != '+') || !a[1])
+			break;
+		if (a[0] == '-' && a[1] == '-') {
+			if (long_opt_takes_arg(a) && argv[i + 1])
+				i++;
+			continue;
+		}
+		for (const char *p = a + 1; *p; p++) {
+			if (*p == 'c' && a[0] == '-')
+				has_c = true;
+			else if ((*p == 'o' || *p == 'O') && argv[i + 1])
+				i++; /* -o pipefail, -O extglob */
+		}
+	}
+	if (!has_c || !argv[i])
+		return -1;
+	return i;
+}

@@ -1,0 +1,21 @@
+/* Recognising a shell given a command string: how agents run tool calls.
+ * Shared by the shim, which decides what is a tool call, and the
+ * supervisor, which shows the hook the command string, so the two never
+ * disagree. Pure and async-signal-safe: no allocation, no locale. */
+#ifndef HOOKSHIM_ENGINE_SHELLARGV_H
+#define HOOKSHIM_ENGINE_SHELLARGV_H
+
+#include <stdbool.h>
+
+/* Is `path`'s basename (a login shell's leading '-' ignored) sh, bash,
+ * dash, zsh, ksh or ash? */
+bool hs_shell_name(const char *path);
+
+/* For a shell's argv, the index of the command string of `[opts] -c
+ * [opts] STR`: the c may sit in an option cluster ("-lc", "-ec"), options
+ * may come before or after it (Claude Code runs `bash -c -l STR`), and the
+ * string is the first operand after the options. -1 when there is no -c
+ * or no operand. argv[0] is not examined. */
+int hs_shell_operand(char *const argv[]);
+
+#endif
