@@ -11,47 +11,24 @@
 
 #include "state.h"
 
-/* Abstract name: sun_path[0] = '\0' and the name, no trailing NUL; the
- * address length counts exactly those bytes. A leading '@' in
- * HOOKSHIM_SOCK (the ss(8) spelling) is accepted and dropped. */
 static int connect_supervisor(const char *name)
 {
 	struct sockaddr_un sa;
-	size_t n;
+	unsigned len;
 	int fd;
 
-	if (name[0] == '@')
-		name++;
-	n = strlen(name);
-	if (n == 0 || n + 1 > sizeof(sa.sun_path))
+	if (hs_wire_addr(name, &sa, &len) < 0)
 		return -1;
-	memset(&sa, 0, sizeof(sa));
-	sa.sun_family = AF_UNIX;
-	memcpy(sa.sun_path + 1, name, n);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;
-	while (connect(fd, (struct sockaddr *)&sa,
-		       (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
-				   n)) < 0) {
+	while (connect(fd, (struct sockaddr *)&sa, (socklen_t)len) < 0) {
 		if (errno != EINTR) {
 			close(fd);
 			return -1;
 		}
 	}
 	return fd;
-}
-
-/* Only a supervisor of our own user may decide for us: an abstract name
- * can be squatted by anyone who guesses it. */
-static bool peer_is_ours(int fd)
-{
-	struct ucred cr;
-	socklen_t len = sizeof(cr);
-
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0)
-		return false;
-	return cr.uid == geteuid() || cr.uid == getuid();
 }
 
 static void send_request(int fd, const struct hs_request *req)
@@ -151,7 +128,7 @@ void hs_ask(const struct hs_request *req, struct hs_reply *rep)
 	fd = connect_supervisor(st->sock);
 	if (fd < 0) {
 		give_up(st, rep, "connect");
-	} else if (!peer_is_ours(fd)) {
+	} else if (!hs_wire_peer_is_ours(fd)) {
 		give_up(st, rep, "foreign peer");
 	} else {
 		send_request(fd, req);

@@ -3,8 +3,10 @@
 #include "proto.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 /* send(MSG_NOSIGNAL): a peer that went away must give EPIPE, not a SIGPIPE
@@ -154,4 +156,30 @@ int hs_wire_read_body(int fd, uint32_t len, char *buf, size_t cap)
 		rest -= n;
 	}
 	return 0;
+}
+
+int hs_wire_addr(const char *name, struct sockaddr_un *sa, unsigned *len)
+{
+	size_t n;
+
+	if (name[0] == '@')
+		name++;
+	n = strlen(name);
+	if (n == 0 || n + 1 > sizeof(sa->sun_path))
+		return -1;
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	memcpy(sa->sun_path + 1, name, n);
+	*len = (unsigned)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
+	return 0;
+}
+
+int hs_wire_peer_is_ours(int fd)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0)
+		return 0;
+	return cr.uid == geteuid() || cr.uid == getuid();
 }

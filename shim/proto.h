@@ -90,6 +90,18 @@ int hs_wire_read_exact(int fd, void *buf, size_t n);
  * truncated) and discards the rest. 0 or -1. */
 int hs_wire_read_body(int fd, uint32_t len, char *buf, size_t cap);
 
+struct sockaddr_un;
+
+/* The abstract address for a session name (a leading '@', the ss(8)
+ * spelling, is dropped): sun_path[0] = '\0' then the name, no trailing
+ * NUL, *len counting exactly those bytes. 0, or -1 for an empty or too
+ * long name. */
+int hs_wire_addr(const char *name, struct sockaddr_un *sa, unsigned *len);
+
+/* Is the peer of a connected unix socket our own user? An abstract name
+ * can be squatted by anyone who guesses it, so both ends check. */
+int hs_wire_peer_is_ours(int fd);
+
 /* Fields larger than this are refused by the supervisor. */
 #define HS_WIRE_MAX_FIELD (64u << 20)
 

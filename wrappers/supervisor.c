@@ -742,16 +742,6 @@ static void *serve(void *arg)
 
 /* Only our own user's processes may ask: anyone can connect to an
  * abstract socket whose name they guess. */
-static bool peer_allowed(int fd)
-{
-	struct ucred cr;
-	socklen_t len = sizeof(cr);
-
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0)
-		return false;
-	return cr.uid == getuid() || cr.uid == geteuid();
-}
-
 static void spawn_conn(struct hs_supervisor *sv, int fd)
 {
 	struct conn *c = malloc(sizeof(*c));
@@ -799,32 +789,13 @@ static void *accept_loop(void *arg)
 		fd = accept4(sv->lfd, NULL, NULL, SOCK_CLOEXEC);
 		if (fd < 0)
 			continue; /* EMFILE, ECONNABORTED...: try again */
-		if (!peer_allowed(fd)) {
+		if (!hs_wire_peer_is_ours(fd)) {
 			close(fd);
 			continue;
 		}
 		spawn_conn(sv, fd);
 	}
 	return NULL;
-}
-
-static int abstract_addr(const char *name, struct sockaddr_un *sa,
-			 socklen_t *len)
-{
-	size_t n;
-
-	if (name[0] == '@')
-		name++;
-	n = strlen(name);
-	if (n == 0 || n + 1 > sizeof(sa->sun_path))
-		return -1;
-	memset(sa, 0, sizeof(*sa));
-	sa->sun_family = AF_UNIX;
-	memcpy(sa->sun_path + 1, name, n);
-	/* The name is exactly these bytes: no trailing NUL counted, as the
-	 * shim's client computes it. */
-	*len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
-	return 0;
 }
 
 struct hs_supervisor *hs_supervisor_start(struct hs_session *s,
@@ -839,7 +810,7 @@ struct hs_supervisor *hs_supervisor_start(struct hs_session *s,
 	sv->s = s;
 	sv->lfd = -1;
 	sv->wake[0] = sv->wake[1] = -1;
-	if (abstract_addr(name, &sa, &len) < 0) {
+	if (hs_wire_addr(name, &sa, &len) < 0) {
 		fprintf(stderr, "hookshim: bad socket name '%s'\n", name);
 		goto fail;
 	}
@@ -915,7 +886,7 @@ int hs_client_ask(const char *name, const struct hs_msg *req,
 	socklen_t len;
 	int fd, rc = -1;
 
-	if (!name || abstract_addr(name, &sa, &len) < 0)
+	if (!name || hs_wire_addr(name, &sa, &len) < 0)
 		return -1;
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
@@ -924,7 +895,7 @@ int hs_client_ask(const char *name, const struct hs_msg *req,
 		if (errno != EINTR)
 			goto out;
 	}
-	if (!peer_allowed(fd) || hs_msg_write(fd, req) < 0)
+	if (!hs_wire_peer_is_ours(fd) || hs_msg_write(fd, req) < 0)
 		goto out;
 	shutdown(fd, SHUT_WR);
 	rc = hs_answer_read(fd, ans);
@@ -1007,7 +978,7 @@ unsigned hs_consult_interest(void)
 		socklen_t len;
 		bool live = false;
 
-		if (fd >= 0 && abstract_addr(session_sock(), &sa, &len) == 0)
+		if (fd >= 0 && hs_wire_addr(session_sock(), &sa, &len) == 0)
 			live = connect(fd, (struct sockaddr *)&sa, len) == 0;
 		if (fd >= 0)
 			close(fd);
