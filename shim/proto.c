@@ -34,6 +34,23 @@ static int write_all(int fd, const void *data, size_t n)
 	return 0;
 }
 
+int hs_write_full(int fd, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+
+	while (n > 0) {
+		ssize_t r = write(fd, p, n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
 static void wire_flush(struct hs_wire *w)
 {
 	if (!w->failed && w->len && write_all(w->fd, w->buf, w->len) < 0)

@@ -90,6 +90,9 @@ int hs_wire_read_exact(int fd, void *buf, size_t n);
  * truncated) and discards the rest. 0 or -1. */
 int hs_wire_read_body(int fd, uint32_t len, char *buf, size_t cap);
 
+/* write() until all n bytes are out, retrying EINTR. 0, or -1 (errno). */
+int hs_write_full(int fd, const void *data, size_t n);
+
 struct sockaddr_un;
 
 /* The abstract address for a session name (a leading '@', the ss(8)

@@ -264,16 +264,5 @@ long hs_atol(const char *s)
 
 void hs_write_str(int fd, const char *s)
 {
-	size_t n = strlen(s);
-
-	while (n > 0) {
-		ssize_t r = write(fd, s, n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return;
-		s += r;
-		n -= (size_t)r;
-	}
+	(void)hs_write_full(fd, s, strlen(s));
 }

@@ -34,20 +34,6 @@ static long now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
-static void write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		p += w;
-		n -= (size_t)w;
-	}
-}
-
 /* Writes text to stderr as one line (adds the newline if missing). */
 static void say(const char *text)
 {
@@ -55,9 +41,9 @@ static void say(const char *text)
 
 	if (!n)
 		return;
-	write_all(2, text, n);
+	(void)hs_write_full(2, text, n);
 	if (text[n - 1] != '\n')
-		write_all(2, "\n", 1);
+		(void)hs_write_full(2, "\n", 1);
 }
 
 /* ---- one stream: child pipe -> our fd, with a capped copy ---- */
@@ -408,11 +394,11 @@ int cmd_deny(int argc, char **argv)
 	if (errno || *end || code < 0 || code > 255)
 		code = 126;
 	for (int i = 2; i < argc; i++) {
-		write_all(2, argv[i], strlen(argv[i]));
-		write_all(2, i + 1 < argc ? " " : "", i + 1 < argc);
+		(void)hs_write_full(2, argv[i], strlen(argv[i]));
+		(void)hs_write_full(2, i + 1 < argc ? " " : "", i + 1 < argc);
 	}
 	if (argc > 2 && argv[argc - 1][0] &&
 	    argv[argc - 1][strlen(argv[argc - 1]) - 1] != '\n')
-		write_all(2, "\n", 1);
+		(void)hs_write_full(2, "\n", 1);
 	return (int)code;
 }

@@ -31,21 +31,6 @@
  * children it left behind) get this long before the session ends. */
 #define STOP_GRACE_MS 10000
 
-static int write_all(int fd, const char *s, size_t n)
-{
-	while (n > 0) {
-		ssize_t r = write(fd, s, n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		s += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
 /* One record, NUL included: values (the write filter) may hold newlines. */
 static int put_record(int fd, const char *name, const char *val)
 {
@@ -55,7 +40,7 @@ static int put_record(int fd, const char *name, const char *val)
 
 	if (n < 0)
 		return -1;
-	rc = write_all(fd, s, (size_t)n + 1);
+	rc = hs_write_full(fd, s, (size_t)n + 1);
 	free(s);
 	return rc;
 }
