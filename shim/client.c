@@ -42,7 +42,7 @@ static void send_request(int fd, const struct hs_request *req)
 		hs_wire_puts(&w, HS_F_PHASE, req->phase);
 	if (req->nested >= 0)
 		hs_wire_puts(&w, HS_F_NESTED, req->nested ? "1" : "0");
-	hs_wire_putnum(&w, HS_F_PID, (long)getpid());
+	hs_wire_putnum(&w, HS_F_PID, (long)hs_getpid());
 	if (getcwd(cwd, sizeof(cwd)))
 		hs_wire_puts(&w, HS_F_CWD, cwd);
 	if (req->id)
@@ -154,7 +154,7 @@ void hs_make_id(char *buf)
 	ns = (unsigned long long)ts.tv_sec * 1000000000ull +
 	     (unsigned long long)ts.tv_nsec;
 	memcpy(buf, "hs-", 3);
-	hs_utoa((unsigned long)getpid(), buf + 3);
+	hs_utoa((unsigned long)hs_getpid(), buf + 3);
 	p = buf + strlen(buf);
 	*p++ = '-';
 	for (int i = 60; i >= 0; i -= 4)

@@ -15,26 +15,37 @@
 
 #include "../engine/dispatch.h"
 
+bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
+		   enum hs_role *child_role)
+{
+	const struct hs_state *st = hs_state();
+
+	*nested = false;
+	*child_role = st->role;
+	if (!hs_exec_interest(st))
+		return false;
+	if (st->role == HS_ROLE_AGENT) {
+		if (hs_shell_command(exe, argv) < 0 && !st->all_execs)
+			return false;
+		*child_role = HS_ROLE_TOOL;
+		return true;
+	}
+	if (!hs_nested_enabled(st))
+		return false;
+	*nested = true;
+	return true;
+}
+
 void hs_decide(const char *exe, char *const argv[], struct hs_decision *d)
 {
 	const struct hs_state *st = hs_state();
 	struct hs_request req;
 
-	d->event = d->nested = d->deny = d->post = false;
-	d->child_role = st->role;
+	d->deny = d->post = false;
 	d->id[0] = '\0';
-	if (!hs_exec_interest(st))
+	d->event = hs_exec_event(exe, argv, &d->nested, &d->child_role);
+	if (!d->event)
 		return;
-	if (st->role == HS_ROLE_AGENT) {
-		if (hs_shell_command(exe, argv) < 0 && !st->all_execs)
-			return;
-		d->child_role = HS_ROLE_TOOL;
-	} else {
-		if (!hs_nested_enabled(st))
-			return;
-		d->nested = true;
-	}
-	d->event = true;
 	hs_make_id(d->id);
 	if (st->interest & HS_INTEREST_EXEC_PRE) {
 		req = (struct hs_request){

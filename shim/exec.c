@@ -99,7 +99,7 @@ static int deny_exec(const struct hs_decision *d)
 {
 	const struct hs_state *st = &hs_st;
 
-	if (!st->strict && (getpid() != st->pid || st->shell)) {
+	if (!st->strict && (hs_getpid() != st->pid || st->shell)) {
 		hs_print_reason(d);
 		_exit(d->rep.deny_exit);
 	}
@@ -123,7 +123,26 @@ static int exec_carrying(const struct exec_call *c, char **env, size_t nslots)
 	return real_exec(c, c->path, c->argv, env);
 }
 
-static int exec_common(struct exec_call *c)
+/* An exec no hook hears about still hands on the repaired environment and
+ * the "checked" marker. This is the path of nearly every exec, often in a
+ * fork child where each page touched is a page fault: no access check, no
+ * decision buffers, a small frame. */
+static int exec_unjudged(const struct exec_call *c, enum hs_role role)
+{
+	char marker[32];
+
+	hs_marker(marker, "exec", hs_getpid());
+	{
+		HS_ENV_ON_STACK(env, c->envp, role, marker);
+
+		return exec_carrying(c, env, env_n_);
+	}
+}
+
+/* An exec that fires an event: a failing one must not (so the target is
+ * checked first, keeping the real errno), then one decision, reused by
+ * execvp's retries. Kept out of line: its buffers are large. */
+static __attribute__((noinline)) int exec_judged(struct exec_call *c)
 {
 	const struct hs_state *st = hs_state();
 	struct hs_decision local, *d;
@@ -132,7 +151,7 @@ static int exec_common(struct exec_call *c)
 	char marker[32];
 	HS_ERRNO_SAVE();
 
-	if (!hs_exec_watched(st) || hs_guarded() || !target_ok(c))
+	if (!target_ok(c))
 		return real_exec(c, c->path, c->argv, c->envp);
 	/* hs_decide fills it before any read */
 	d = c->d ? c->d : &local; // cppcheck-suppress uninitvar
@@ -143,7 +162,7 @@ static int exec_common(struct exec_call *c)
 	}
 	if (d->deny)
 		return deny_exec(d);
-	hs_marker(marker, "exec", getpid());
+	hs_marker(marker, "exec", hs_getpid());
 	{
 		HS_ENV_ON_STACK(env, c->envp, d->child_role, marker);
 		size_t n = hs_argc(c->argv) + 9;
@@ -158,6 +177,21 @@ static int exec_common(struct exec_call *c)
 				env);
 		return exec_carrying(c, env, env_n_);
 	}
+}
+
+static int exec_common(struct exec_call *c)
+{
+	const struct hs_state *st = hs_state();
+	enum hs_role role;
+	bool nested;
+
+	if (!hs_exec_watched(st) || hs_guarded())
+		return real_exec(c, c->path, c->argv, c->envp);
+	/* fd-based execs need their path resolved to be judged */
+	if (!c->decided && c->kind == EC_PATH &&
+	    !hs_exec_event(c->path, c->argv, &nested, &role))
+		return exec_unjudged(c, role);
+	return exec_judged(c);
 }
 
 static int exec_path(const char *path, char *const argv[],

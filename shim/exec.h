@@ -26,6 +26,12 @@ struct hs_decision {
 	struct hs_reply rep;   /* reason, deny exit/errno */
 };
 
+/* The scope rules alone, with no side effect: does an exec of `exe` with
+ * `argv` by this process fire an event? Also says whether it would be a
+ * nested one and which role the new image takes. */
+bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
+		   enum hs_role *child_role);
+
 /* Applies the scope rules for an exec of `exe` with `argv` by this process
  * and asks the supervisor when a pre hook may care. */
 void hs_decide(const char *exe, char *const argv[], struct hs_decision *d);

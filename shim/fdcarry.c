@@ -64,7 +64,7 @@ static size_t build(char *buf, size_t cap)
 	if (!hs_fdt_active())
 		return 0;
 	put(&o, HS_ENV_FDS "=", sizeof(HS_ENV_FDS));
-	put_num(&o, (unsigned long)getpid());
+	put_num(&o, (unsigned long)hs_getpid());
 	head = o.len;
 	while (hs_fdt_next(&pos, fds, &n, &info)) {
 		size_t mark = o.len;
@@ -174,7 +174,7 @@ static void take(const char *v)
 {
 	const char *p = v;
 
-	if (get_num(&p) != (long)getpid())
+	if (get_num(&p) != (long)hs_getpid())
 		return; /* handed to someone else, passed on by a raw exec */
 	while (*p && take_record(&p))
 		;

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "state.h"
+
 #define NENT 256
 #define NLANE HS_FDT_LANES
 #define MAXFD 0xfffe       /* a lane holds fd + 1 in 16 bits */
@@ -17,7 +19,7 @@
 static uint64_t lanes[NENT];
 static pid_t pids[NENT];
 static struct hs_fdt_info infos[NENT];
-static int used; /* entries not free: the close() fast path */
+static int used HS_HOT; /* entries not free: the close() fast path */
 /* A hint per descriptor number so close() of an untracked fd scans
  * nothing. Set before a number enters a lane, cleared after it leaves;
  * a stale set bit only costs a scan. */
@@ -88,7 +90,7 @@ bool hs_fdt_release(int fd, struct hs_fdt_info *out)
 
 	if (!hinted(fd))
 		return false;
-	self = getpid();
+	self = hs_getpid();
 	for (;;) {
 		uint64_t w, nw;
 		int lane;
@@ -128,7 +130,7 @@ bool hs_fdt_add(int fd, const char *path, const char *op, const char *id,
 						 __ATOMIC_RELAXED))
 			continue;
 		__atomic_fetch_add(&used, 1, __ATOMIC_RELAXED);
-		pids[i] = getpid();
+		pids[i] = hs_getpid();
 		memcpy(infos[i].path, path, pl + 1);
 		memcpy(infos[i].op, op, ol + 1);
 		memcpy(infos[i].id, id, il + 1);
@@ -145,7 +147,7 @@ void hs_fdt_dup(int oldfd, int newfd)
 
 	if (!hinted(oldfd) || newfd < 0 || newfd > MAXFD || newfd == oldfd)
 		return;
-	self = getpid();
+	self = hs_getpid();
 	for (;;) {
 		uint64_t w;
 		int lane, free_lane = -1;
@@ -169,7 +171,7 @@ void hs_fdt_dup(int oldfd, int newfd)
 
 bool hs_fdt_take_any(struct hs_fdt_info *out)
 {
-	pid_t self = getpid();
+	pid_t self = hs_getpid();
 
 	for (int i = 0; i < NENT; i++) {
 		uint64_t w = __atomic_load_n(&lanes[i], __ATOMIC_ACQUIRE);
@@ -191,7 +193,7 @@ bool hs_fdt_take_any(struct hs_fdt_info *out)
 
 bool hs_fdt_next(int *pos, int fds[NLANE], int *n, struct hs_fdt_info *out)
 {
-	pid_t self = getpid();
+	pid_t self = hs_getpid();
 
 	for (; *pos < NENT; ++*pos) {
 		int i = *pos;
@@ -228,7 +230,7 @@ static void fork_child(void)
 
 void hs_fdt_init(void)
 {
-	static int done;
+	static int done HS_HOT;
 
 	if (!__atomic_exchange_n(&done, 1, __ATOMIC_ACQ_REL))
 		pthread_atfork(NULL, NULL, fork_child);

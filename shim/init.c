@@ -28,7 +28,7 @@ static bool marker_is_ours(const char *m)
 	if (!m)
 		return false;
 	if (strncmp(m, "exec:", 5) == 0)
-		return hs_atol(m + 5) == (long)getpid();
+		return hs_atol(m + 5) == (long)hs_getpid();
 	if (strncmp(m, "spawn:", 6) == 0)
 		return hs_atol(m + 6) == (long)getppid();
 	return false;
@@ -161,7 +161,7 @@ static void self_check(void)
 		size_t n = hs_argc(argv) + 9;
 		char *xargv[n];
 
-		hs_marker(marker, "exec", getpid());
+		hs_marker(marker, "exec", hs_getpid());
 		HS_ENV_ON_STACK(env, environ, d.child_role, marker);
 		HS_REAL(HS_R_EXECVE, hs_execve_fn)(
 			st->bin, hs_post_argv(xargv, &d, st->exe, argv), env);

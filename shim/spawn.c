@@ -48,7 +48,7 @@ static int spawn_decided(pid_t *pid, const char *path,
 	const struct hs_state *st = &hs_st;
 	char marker[32], num[24];
 
-	hs_marker(marker, "spawn", getpid());
+	hs_marker(marker, "spawn", hs_getpid());
 	HS_ENV_ON_STACK(env, envp, d->child_role, marker);
 	size_t n = hs_argc(argv) + 9;
 	char *xargv[n]; /* >= 9: also fits the 5 of __deny */
@@ -197,11 +197,35 @@ struct popen_ent {
 static struct popen_ent *popen_list;
 static pthread_mutex_t popen_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void popen_prepare(void) { pthread_mutex_lock(&popen_lock); }
-static void popen_parent(void) { pthread_mutex_unlock(&popen_lock); }
+/* The lock is held across fork so a child never inherits the list half
+ * edited. Processes that never popen (nearly all) skip it: a fork child
+ * that writes nothing here faults in no page of ours. */
+static bool popen_used HS_HOT, popen_held HS_HOT;
+
+static void popen_prepare(void)
+{
+	if (__atomic_load_n(&popen_used, __ATOMIC_ACQUIRE)) {
+		pthread_mutex_lock(&popen_lock);
+		popen_held = true;
+	}
+}
+
+static void popen_parent(void)
+{
+	if (popen_held) {
+		popen_held = false;
+		pthread_mutex_unlock(&popen_lock);
+	}
+}
+
+/* popen_used, not popen_held: another thread may have taken the lock for
+ * its first popen after our prepare handler looked. */
 static void popen_child(void)
 {
-	pthread_mutex_init(&popen_lock, NULL);
+	if (__atomic_load_n(&popen_used, __ATOMIC_ACQUIRE)) {
+		popen_held = false;
+		pthread_mutex_init(&popen_lock, NULL);
+	}
 }
 
 void hs_spawn_init(void)
@@ -232,6 +256,7 @@ static FILE *popen_decided(const char *cmd, const char *mode,
 		errno = ENOMEM;
 		return NULL;
 	}
+	__atomic_store_n(&popen_used, true, __ATOMIC_RELEASE);
 	pthread_mutex_lock(&popen_lock);
 	for (struct popen_ent *o = popen_list; o; o = o->next)
 		posix_spawn_file_actions_addclose(&fa, o->fd);
@@ -296,6 +321,8 @@ HS_VIS int pclose(FILE *f)
 	int status;
 	pid_t r;
 
+	if (!__atomic_load_n(&popen_used, __ATOMIC_ACQUIRE)) /* not ours */
+		return HS_REAL(HS_R_PCLOSE, hs_pclose_fn)(f);
 	pthread_mutex_lock(&popen_lock);
 	for (pp = &popen_list; *pp; pp = &(*pp)->next) {
 		if ((*pp)->f == f) {

@@ -5,7 +5,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../engine/dispatch.h"
@@ -14,7 +13,7 @@
 
 extern char **environ;
 
-struct hs_state hs_st;
+struct hs_state hs_st HS_HOT;
 __thread int hs_depth __attribute__((tls_model("initial-exec")));
 
 /* Storage behind hs_st's strings and hs_st.env, packed: "NAME=value"
@@ -23,7 +22,7 @@ __thread int hs_depth __attribute__((tls_model("initial-exec")));
  * page of static storage written costs as much as a small syscall; fixed
  * PATH_MAX slots per string cost about fifteen such faults per exec. */
 static char arena[HS_EV_COUNT * (PATH_MAX + 32) + PATH_MAX];
-static size_t arena_used;
+static size_t arena_used HS_HOT;
 
 /* "NAME=val" into the arena; NULL if it does not fit. */
 static char *arena_put(const char *name, const char *val)
@@ -119,18 +118,14 @@ static const char *own_path(void)
 }
 
 /* The hookshim binary itself runs hooks and wrappers: it must never judge
- * its own children (it marks them itself). Compared by inode, since
- * HOOKSHIM_BIN need not be canonical; equal strings need no syscall. */
+ * its own children (it marks them itself). HOOKSHIM_BIN is always the
+ * canonical path (`run` and `supervise` take it from realpath of
+ * /proc/self/exe, and envfix restores it in every child), as is our
+ * readlink of /proc/self/exe, so a string compare decides without a
+ * syscall. */
 static bool is_hookshim_binary(const struct hs_state *st)
 {
-	struct stat a, b;
-
-	if (!st->bin[0])
-		return false;
-	if (strcmp(st->exe, st->bin) == 0)
-		return true;
-	return stat("/proc/self/exe", &a) == 0 && stat(st->bin, &b) == 0 &&
-	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	return st->bin[0] && strcmp(st->exe, st->bin) == 0;
 }
 
 /* Value of one arena string, or "" when it could not be stored. */
@@ -172,7 +167,7 @@ static void load(struct hs_state *st)
 	st->strict = st->nested = false;
 	st->deny_exit = 126;
 	st->deny_errno = EACCES;
-	st->pid = getpid();
+	st->pid = hs_getpid();
 	st->sock = put_env(HS_EV_SOCK, HS_ENV_SOCK, v.sock);
 	st->session = put_env(HS_EV_SESSION, HS_ENV_SESSION, v.session);
 	st->root = put_env(HS_EV_ROOT, HS_ENV_ROOT, v.root);
@@ -180,14 +175,8 @@ static void load(struct hs_state *st)
 	st->lib = put_env(HS_EV_LIB, HS_ENV_LIB,
 			  v.lib && v.lib[0] ? v.lib : own_path());
 	put_env(HS_EV_FLAGS, HS_ENV_FLAGS, v.flags);
-	if (v.write)
-		put_env(HS_EV_WRITE, HS_ENV_WRITE, v.write);
+	st->write = v.write ? put_env(HS_EV_WRITE, HS_ENV_WRITE, v.write) : "";
 	put_env(HS_EV_URING, "UV_USE_IO_URING", "0");
-	/* the write filter keeps its fixed slot: write_scope.c copies it */
-	if (v.write && strlen(v.write) < sizeof(st->write))
-		memcpy(st->write, v.write, strlen(v.write) + 1);
-	else if (st->write[0])
-		st->write[0] = '\0';
 	parse_flags(st, v.flags);
 	st->role = v.role && strcmp(v.role, "tool") == 0 ? HS_ROLE_TOOL
 							 : HS_ROLE_AGENT;

@@ -10,9 +10,19 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #define HS_VIS __attribute__((visibility("default")))
+
+/* The shim's small mutable statics live together in one section. Every
+ * process the shim loads into writes them before main, and a fork child
+ * (which maps pages lazily) reads them before its exec: scattered between
+ * large buffers, each would cost a page fault of its own, in every one of
+ * those processes. Large buffers stay in .bss and are touched only as far
+ * as they are used. */
+#define HS_HOT __attribute__((section(".data.hs_hot")))
 
 enum hs_role { HS_ROLE_AGENT = 0, HS_ROLE_TOOL = 1 };
 
@@ -54,10 +64,10 @@ struct hs_state {
 	const char *exe;     /* /proc/self/exe at load; "" when inactive */
 	const char *exe_base;
 
+	const char *write;   /* the write filter (write_scope.h) */
+
 	/* "HOOKSHIM_SOCK=..." etc., NULL for unset optional ones. */
 	const char *env[HS_EV_COUNT];
-
-	char write[4096];    /* last: only its first bytes are touched */
 };
 
 extern struct hs_state hs_st;
@@ -101,6 +111,24 @@ static inline void hs_guard_leave(void) { hs_depth--; }
  * or call the real function, so our own syscalls never leak an errno. */
 #define HS_ERRNO_SAVE() int hs_saved_errno_ = errno
 #define HS_ERRNO_RESTORE() (errno = hs_saved_errno_)
+
+/* getpid() without entering libc. Between fork and exec every page of code
+ * touched is a page fault of its own (the child maps file pages lazily),
+ * and the exec path needs the pid for its marker. */
+static inline pid_t hs_getpid(void)
+{
+#if defined(__x86_64__)
+	long r;
+
+	__asm__ volatile("syscall"
+			 : "=a"(r)
+			 : "0"((long)SYS_getpid)
+			 : "rcx", "r11", "memory");
+	return (pid_t)r;
+#else
+	return getpid();
+#endif
+}
 
 /* AS-safe helpers shared by the interposers. */
 const char *hs_basename(const char *path);

@@ -14,7 +14,9 @@
 #include "path.h"
 #include "state.h"
 
-#define MAX_GLOBS 128
+/* Per set; real configurations name a handful. Past this the set widens
+ * (the supervisor still applies the exact rules), never narrows. */
+#define MAX_GLOBS 32
 
 struct globs {
 	const char *g[MAX_GLOBS];
@@ -27,10 +29,12 @@ struct globs {
 
 static struct {
 	bool parsed;
-	char buf[sizeof(hs_st.write)];
 	struct globs inc, exc, pre, post;
 	struct hs_wopts o;
-} F;
+} F HS_HOT;
+
+/* The filter text, cut into the globs F points at. */
+static char buf[4096];
 
 /* The literal text of g before its first wildcard. A '/' right before
  * "**" is left out: a trailing slash-star-star matches the directory
@@ -46,8 +50,10 @@ static unsigned literal_prefix(const char *g)
 
 static void add(struct globs *gs, const char *g)
 {
+	if (gs->n == MAX_GLOBS && gs == &F.exc)
+		return; /* excluding less widens */
 	if (strcmp(g, "*") == 0 || gs->n == MAX_GLOBS) {
-		gs->all = true; /* overflow widens, never narrows */
+		gs->all = true;
 	} else {
 		gs->plen[gs->n] = literal_prefix(g);
 		gs->g[gs->n++] = g;
@@ -76,16 +82,19 @@ void hs_wscope_init(void)
 
 	if (__atomic_load_n(&F.parsed, __ATOMIC_ACQUIRE))
 		return;
-	/* Copy only the string: every page of F.buf touched is a page
-	 * fault in every process the shim loads into. */
+	/* Copy only the string: every page of buf touched is a page fault
+	 * in every process the shim loads into. One too long to hold means
+	 * no filter, as a missing one does. */
 	{
-		size_t n = strnlen(st->write, sizeof(F.buf) - 1);
+		size_t n = strnlen(st->write, sizeof(buf));
 
-		memcpy(F.buf, st->write, n);
-		F.buf[n] = '\0';
+		if (n == sizeof(buf))
+			n = 0;
+		memcpy(buf, st->write, n);
+		buf[n] = '\0';
 	}
-	if (strncmp(F.buf, "hsw1\n", 5) == 0) {
-		for (l = F.buf + 5; l && *l;) {
+	if (strncmp(buf, "hsw1\n", 5) == 0) {
+		for (l = buf + 5; l && *l;) {
 			char *nl = strchr(l, '\n');
 
 			if (nl)
@@ -295,7 +304,7 @@ bool hs_wscope_dirfd_live(int fd)
 	if (hs_path_dirfd(fd, dir) < 0)
 		return true;
 	live = dir_live(dir);
-	if (getpid() == hs_st.pid)
+	if (hs_getpid() == hs_st.pid)
 		__atomic_store_n(&dirs[fd % NDIR].w,
 				 (uint64_t)seq << 32 | ((uint64_t)fd + 1) << 1 | !live,
 				 __ATOMIC_RELEASE);
