@@ -6,7 +6,7 @@ OPT     ?= -O2 -g
 CFLAGS  := -std=gnu11 -Wall -Wextra -Werror $(OPT) -fPIC $(EXTRA_CFLAGS)
 CPPFLAGS := -D_GNU_SOURCE -I.
 LDLIBS_CLI := -lcjson -lpcre2-8 -lpthread -lm
-LDLIBS_SHIM := -ldl -lpthread
+LDLIBS_SHIM := -ldl -lpthread -Wl,-z,now
 
 CORE_SRC := $(sort $(wildcard config/*.c engine/*.c))
 CLI_SRC  := $(sort $(wildcard wrappers/*.c))
@@ -53,6 +53,11 @@ $(SHIM): $(SHIM_OBJ)
 $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS_CLI)
+
+# The shim's symbol lookup, checked against the loader it stands in for.
+$(BUILD)/tests/test_symbols: tests/unit/test_symbols.c shim/symbols.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -ldl
 
 $(BUILD)/probes/%: tests/probes/%.c
 	@mkdir -p $(@D)

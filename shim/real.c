@@ -4,17 +4,15 @@
 #include <dlfcn.h>
 #include <stddef.h>
 
-struct real_sym {
-	const char *name;
-	const char *version; /* preferred symbol version, or NULL */
-};
+#include "state.h"
+#include "symbols.h"
 
 /* posix_spawn and posix_spawnp exist as @@GLIBC_2.15 and a compat @GLIBC_2.2
  * whose child runs /bin/sh on ENOEXEC. Callers reach our unversioned
  * definition whichever they were linked against; we forward to the current
  * one. dlsym(RTLD_NEXT) alone could hand back the compat version on some
  * setups, hence dlvsym first. */
-static const struct real_sym syms[HS_R_COUNT] = {
+static const struct hs_symbol syms[HS_R_COUNT] = {
 	[HS_R_EXECVE] = { "execve", NULL },
 	[HS_R_EXECVEAT] = { "execveat", NULL },
 	[HS_R_FEXECVE] = { "fexecve", NULL },
@@ -27,7 +25,7 @@ static const struct real_sym syms[HS_R_COUNT] = {
 
 /* Written once per slot with the same value by whoever resolves first, so
  * relaxed atomics are enough and no lock is needed. */
-static void *slots[HS_R_COUNT];
+static void *slots[HS_R_COUNT] HS_HOT;
 
 static void *resolve(enum hs_real_id id)
 {
@@ -50,6 +48,12 @@ void *hs_real(enum hs_real_id id)
 
 void hs_real_init(void)
 {
+	void *found[HS_R_COUNT] = { 0 };
+
+	hs_next_symbols(syms, found, HS_R_COUNT);
+	for (int i = 0; i < HS_R_COUNT; i++)
+		if (found[i])
+			__atomic_store_n(&slots[i], found[i], __ATOMIC_RELEASE);
 	for (int i = 0; i < HS_R_COUNT; i++)
 		if (!__atomic_load_n(&slots[i], __ATOMIC_ACQUIRE))
 			resolve((enum hs_real_id)i);

@@ -28,6 +28,7 @@
 #include "fdtrack.h"
 #include "path.h"
 #include "state.h"
+#include "symbols.h"
 #include "write.h"
 #include "write_scope.h"
 
@@ -172,21 +173,21 @@ int __openat64_2(int, const char *, int);
 #define ID(ret, name, ...) W_##name,
 #define ID1(name) W_##name,
 enum { WRITE_TABLE(ID) CLOSE_TABLE(ID1) W_COUNT };
-#define NAME(ret, name, ...) #name,
-#define NAME1(name) #name,
-static const char *const names[W_COUNT] = { WRITE_TABLE(NAME)
-						    CLOSE_TABLE(NAME1) };
+#define NAME(ret, name, ...) { #name, NULL },
+#define NAME1(name) { #name, NULL },
+static const struct hs_symbol names[W_COUNT] = { WRITE_TABLE(NAME)
+							 CLOSE_TABLE(NAME1) };
 
 /* Resolved in the constructor while single-threaded; a call that comes
  * before it (another library's constructor) resolves on first use. */
-static void *reals[W_COUNT];
+static void *reals[W_COUNT] HS_HOT;
 
 static void *wreal(int id)
 {
 	void *p = __atomic_load_n(&reals[id], __ATOMIC_ACQUIRE);
 
 	if (!p) {
-		p = dlsym(RTLD_NEXT, names[id]);
+		p = dlsym(RTLD_NEXT, names[id].name);
 		__atomic_store_n(&reals[id], p, __ATOMIC_RELEASE);
 	}
 	return p;
@@ -383,7 +384,7 @@ HS_VIS int chdir(const char *p)
 	int r = REAL(chdir)(p);
 
 	if (r == 0)
-		hs_path_chdir(getpid() != hs_st.pid);
+		hs_path_chdir(hs_getpid() != hs_st.pid);
 	return r;
 }
 
@@ -392,7 +393,7 @@ HS_VIS int fchdir(int fd)
 	int r = REAL(fchdir)(fd);
 
 	if (r == 0)
-		hs_path_chdir(getpid() != hs_st.pid);
+		hs_path_chdir(hs_getpid() != hs_st.pid);
 	return r;
 }
 
@@ -444,8 +445,14 @@ __attribute__((constructor)) static void write_init(void)
 {
 	int saved = errno;
 
-	for (int i = 0; i < W_COUNT; i++)
+	void *found[W_COUNT] = { 0 };
+
+	hs_next_symbols(names, found, W_COUNT);
+	for (int i = 0; i < W_COUNT; i++) {
+		if (found[i] && !__atomic_load_n(&reals[i], __ATOMIC_ACQUIRE))
+			__atomic_store_n(&reals[i], found[i], __ATOMIC_RELEASE);
 		wreal(i);
+	}
 	hs_wscope_init();
 	hs_fdt_init();
 	hs_fdc_inherit(); /* `cmd > f`: the shell's exec handed f over */

@@ -1,0 +1,20 @@
+/* Batch resolution of the functions the shim forwards to. */
+#ifndef HOOKSHIM_SHIM_SYMBOLS_H
+#define HOOKSHIM_SHIM_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct hs_symbol {
+	const char *name;
+	const char *version; /* a version to insist on, or NULL: the default */
+};
+
+/* For each out[k] still NULL, the definition of syms[k] that
+ * dlsym(RTLD_NEXT) (dlvsym, given a version) would return to this
+ * library, found in one pass over the objects loaded after it. Entries it
+ * cannot settle stay NULL for the caller to ask dlsym. Start-up only: it
+ * reads the loader's list unlocked. */
+void hs_next_symbols(const struct hs_symbol *syms, void **out, size_t n);
+
+#endif
