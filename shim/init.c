@@ -21,14 +21,13 @@
 #include "real.h"
 
 extern char **environ;
-void hs_spawn_init(void);
 
 static bool marker_is_ours(const char *m)
 {
 	if (!m)
 		return false;
 	if (strncmp(m, "exec:", 5) == 0)
-		return hs_atol(m + 5) == (long)hs_getpid();
+		return hs_atol(m + 5) == (long)hs_st.pid; /* pid at load: this image */
 	if (strncmp(m, "spawn:", 6) == 0)
 		return hs_atol(m + 6) == (long)getppid();
 	return false;
@@ -140,7 +139,7 @@ static void self_check(void)
 
 	if (!hs_exec_watched(st) || !hs_exec_interest(st))
 		return;
-	if (marker_is_ours(getenv(HS_ENV_CHECKED))) {
+	if (marker_is_ours(st->checked)) {
 		/* Consumed: should this process later replace itself by a
 		 * raw execve, the new image must not take the marker for its
 		 * own. Children made through libc get a fresh one. */
@@ -180,7 +179,6 @@ __attribute__((constructor)) static void hs_init(void)
 
 	hs_state_init();
 	hs_real_init();
-	hs_spawn_init();
 	hs_guard_enter();
 	if (hs_boot())
 		hs_state_reload();

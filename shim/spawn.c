@@ -198,8 +198,9 @@ static struct popen_ent *popen_list;
 static pthread_mutex_t popen_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The lock is held across fork so a child never inherits the list half
- * edited. Processes that never popen (nearly all) skip it: a fork child
- * that writes nothing here faults in no page of ours. */
+ * edited. The handlers are registered at the first popen: in the other
+ * processes (nearly all) a fork child would run them for nothing, and
+ * each page of ours it touches is a page fault. */
 static bool popen_used HS_HOT, popen_held HS_HOT;
 
 static void popen_prepare(void)
@@ -228,7 +229,9 @@ static void popen_child(void)
 	}
 }
 
-void hs_spawn_init(void)
+static pthread_once_t popen_once = PTHREAD_ONCE_INIT;
+
+static void popen_register(void)
 {
 	pthread_atfork(popen_prepare, popen_parent, popen_child);
 }
@@ -256,6 +259,7 @@ static FILE *popen_decided(const char *cmd, const char *mode,
 		errno = ENOMEM;
 		return NULL;
 	}
+	pthread_once(&popen_once, popen_register);
 	__atomic_store_n(&popen_used, true, __ATOMIC_RELEASE);
 	pthread_mutex_lock(&popen_lock);
 	for (struct popen_ent *o = popen_list; o; o = o->next)

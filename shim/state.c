@@ -43,7 +43,7 @@ static char *arena_put(const char *name, const char *val)
  * getenv each (bash, for one, defines its own getenv). */
 struct env_vals {
 	const char *sock, *session, *root, *bin, *lib, *flags, *write, *off,
-		*role;
+		*role, *checked;
 };
 
 static void scan_env(struct env_vals *v)
@@ -56,6 +56,7 @@ static void scan_env(struct env_vals *v)
 		K("SOCK", sock), K("SESSION", session), K("ROOT", root),
 		K("BIN", bin), K("LIB", lib), K("FLAGS", flags),
 		K("WRITE", write), K("INERT", off), K("ROLE", role),
+		K("CHECKED", checked),
 #undef K
 	};
 
@@ -178,6 +179,7 @@ static void load(struct hs_state *st)
 	st->write = v.write ? put_env(HS_EV_WRITE, HS_ENV_WRITE, v.write) : "";
 	put_env(HS_EV_URING, "UV_USE_IO_URING", "0");
 	parse_flags(st, v.flags);
+	st->checked = v.checked;
 	st->role = v.role && strcmp(v.role, "tool") == 0 ? HS_ROLE_TOOL
 							 : HS_ROLE_AGENT;
 	st->inert = v.off && v.off[0] && strcmp(v.off, "0") != 0;

@@ -65,6 +65,7 @@ struct hs_state {
 	const char *exe_base;
 
 	const char *write;   /* the write filter (write_scope.h) */
+	const char *checked; /* HOOKSHIM_CHECKED at load (in environ), or NULL */
 
 	/* "HOOKSHIM_SOCK=..." etc., NULL for unset optional ones. */
 	const char *env[HS_EV_COUNT];

@@ -444,7 +444,6 @@ HS_VIS void _Exit(int status)
 __attribute__((constructor)) static void write_init(void)
 {
 	int saved = errno;
-
 	void *found[W_COUNT] = { 0 };
 
 	hs_next_symbols(names, found, W_COUNT);
@@ -454,7 +453,11 @@ __attribute__((constructor)) static void write_init(void)
 		wreal(i);
 	}
 	hs_wscope_init();
-	hs_fdt_init();
 	hs_fdc_inherit(); /* `cmd > f`: the shell's exec handed f over */
+	/* Only a process that can track descriptors needs the fork handler:
+	 * in the others a fork child would run it for nothing, page faults
+	 * included. */
+	if ((hs_wscope_active() & HS_W_POST) || hs_fdt_active())
+		hs_fdt_init();
 	errno = saved;
 }

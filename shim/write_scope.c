@@ -41,8 +41,11 @@ static char buf[4096];
  * itself. */
 static unsigned literal_prefix(const char *g)
 {
-	size_t n = strcspn(g, "*?[\\");
+	size_t n = 0;
 
+	while (g[n] && g[n] != '*' && g[n] != '?' && g[n] != '[' &&
+	       g[n] != '\\')
+		n++;
 	if (n > 0 && g[n] == '*' && g[n + 1] == '*' && g[n - 1] == '/')
 		n--;
 	return (unsigned)n;
