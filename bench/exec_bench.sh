@@ -55,22 +55,25 @@ if echo 'int hookshim_bench_empty;' > empty.c &&
 	EMPTY=$T/libempty.so
 fi
 
-shell_loop="for i in \$(seq $N); do /bin/true; done"
-
-# run CONFIG LOOP: runs one loop under one configuration.
-run() {
-	local loop
+# command CONFIG LOOP [COUNT]: sets CMD to one loop (of N execs) under one
+# configuration.
+command_of() {
+	local loop n=${3:-$N}
 	case $2 in
-	c) loop=("$LOOP" "$N") ;;
-	sh) loop=(bash -c "$shell_loop") ;;
+	c) loop=("$LOOP" "$n") ;;
+	sh) loop=(bash -c "for i in \$(seq $n); do /bin/true; done") ;;
 	esac
 	case $1 in
-	plain) "${loop[@]}" ;;
-	nonmatching) "$HS" run -c "$TOP/bench/nonmatching.json" -- "${loop[@]}" ;;
-	bash-all) "$HS" run -c bash-all.json -- "${loop[@]}" ;;
-	snoopy) LD_PRELOAD=$SNOOPY "${loop[@]}" ;;
-	empty) LD_PRELOAD=$EMPTY "${loop[@]}" ;;
+	plain) CMD=("${loop[@]}") ;;
+	nonmatching) CMD=("$HS" run -c "$TOP/bench/nonmatching.json" -- "${loop[@]}") ;;
+	bash-all) CMD=("$HS" run -c bash-all.json -- "${loop[@]}") ;;
+	snoopy) CMD=(env LD_PRELOAD="$SNOOPY" "${loop[@]}") ;;
+	empty) CMD=(env LD_PRELOAD="$EMPTY" "${loop[@]}") ;;
 	esac
+}
+run() {
+	command_of "$@"
+	"${CMD[@]}"
 }
 
 # timed FILE-TAG CMD...: appends "wall cpu" seconds of CMD to $T/FILE-TAG.
@@ -117,16 +120,34 @@ label() {
 	empty) echo "preload of an empty library" ;;
 	esac
 }
-printf '%-36s %9s %7s %9s %7s\n' "loop / configuration" "wall s" "ratio" "cpu s" "ratio"
+# Page faults per exec: wall and CPU time swing by 10% on a shared VM,
+# the fault count does not, and on a VM it is most of the cost of an
+# exec. The difference between a loop of FN execs and an empty one.
+FN=400
+faults() {
+	command -v perf >/dev/null || { echo -; return; }
+	local a b
+	command_of "$1" "$2" "$FN"
+	a=$(perf stat -x, -e page-faults -- "${CMD[@]}" 2>&1 >/dev/null |
+		awk -F, '/page-faults/ { print $1 }')
+	command_of "$1" "$2" 0
+	b=$(perf stat -x, -e page-faults -- "${CMD[@]}" 2>&1 >/dev/null |
+		awk -F, '/page-faults/ { print $1 }')
+	[[ $a =~ ^[0-9]+$ && $b =~ ^[0-9]+$ ]] && echo $(( (a - b) / FN )) || echo -
+}
+printf '%-36s %9s %7s %9s %7s %7s\n' "loop / configuration" "wall s" "ratio" \
+	"cpu s" "ratio" "faults"
 for l in c sh; do
 	[ $l = c ] && echo "C fork+execve loop:" || echo "bash for loop:"
 	pw=$(median "$T/$l-plain" 1); pc=$(median "$T/$l-plain" 2)
 	for c in "${configs[@]}"; do
 		w=$(median "$T/$l-$c" 1); u=$(median "$T/$l-$c" 2)
-		printf '  %-34s %9.3f %7s %9.3f %7s\n' "$(label $c)" "$w" \
-			"$(ratio "$w" "$pw")x" "$u" "$(ratio "$u" "$pc")x"
+		printf '  %-34s %9.3f %7s %9.3f %7s %7s\n' "$(label $c)" "$w" \
+			"$(ratio "$w" "$pw")x" "$u" "$(ratio "$u" "$pc")x" \
+			"$(faults "$c" "$l")"
 	done
 done
+echo "(faults: page faults per exec, perf stat over $FN execs)"
 echo "(goal for hookshim <= 1.05x plain; snoopy was 1.44x)"
 
 # --- one trivial hook, end to end ---------------------------------------------
