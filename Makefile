@@ -5,7 +5,7 @@ CC      ?= cc
 OPT     ?= -O2 -g
 CFLAGS  := -std=gnu11 -Wall -Wextra -Werror $(OPT) -fPIC $(EXTRA_CFLAGS)
 CPPFLAGS := -D_GNU_SOURCE -I.
-LDLIBS_CLI := -lcjson -lpcre2-8 -lpthread -lm
+LDLIBS_CLI := -lcjson -lpcre2-8 -lpthread
 LDLIBS_SHIM := -ldl -lpthread -Wl,-z,now
 
 CORE_SRC := $(sort $(wildcard config/*.c engine/*.c))

@@ -1,7 +1,6 @@
 /* Go-style durations ("10s", "1m30s", "250ms", "1.5s") and plain seconds. */
 #include "dialect.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +22,18 @@ static double unit_ms(const char *u, size_t n)
 	return -1;
 }
 
+/* Whole milliseconds; negative or NaN is invalid, absurd lengths clamp.
+ * (Not llround: libm would be loaded by every hookshim process, PATH
+ * wrappers included, for this alone.) */
+static long round_ms(double ms)
+{
+	if (!(ms >= 0))
+		return -1;
+	if (ms > 1e15) /* some 30,000 years */
+		return 1000000000000000L;
+	return (long)(ms + 0.5);
+}
+
 long hs_parse_duration_text(const char *s)
 {
 	double total = 0;
@@ -36,7 +47,7 @@ long hs_parse_duration_text(const char *s)
 		double v = strtod(p, &end);
 
 		if (end != p && *end == '\0')
-			return v < 0 ? -1 : (long)llround(v * 1000);
+			return round_ms(v * 1000);
 	}
 	while (*p) {
 		char *end;
@@ -54,13 +65,13 @@ long hs_parse_duration_text(const char *s)
 		total += v * ms;
 		p = end;
 	}
-	return (long)llround(total);
+	return round_ms(total);
 }
 
 long hs_parse_duration_ms(const cJSON *v)
 {
 	if (cJSON_IsNumber(v))
-		return v->valuedouble < 0 ? -1 : (long)llround(v->valuedouble * 1000);
+		return round_ms(v->valuedouble * 1000);
 	if (cJSON_IsString(v))
 		return hs_parse_duration_text(v->valuestring);
 	return -1;
