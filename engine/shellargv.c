@@ -3,6 +3,16 @@
 
 #include <string.h>
 
+/* The shim asks this for every exec, often in a fork child, where each
+ * page of libc's string functions it touches would be a page fault of its
+ * own: plain loops instead. */
+static bool same(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
 bool hs_shell_name(const char *path)
 {
 	static const char *const shells[] = { "sh",  "bash", "dash",
@@ -11,12 +21,14 @@ bool hs_shell_name(const char *path)
 
 	if (!path)
 		return false;
-	name = strrchr(path, '/');
-	name = name ? name + 1 : path;
+	name = path;
+	for (const char *p = path; *p; p++)
+		if (*p == '/')
+			name = p + 1;
 	if (name[0] == '-')
 		name++;
 	for (size_t i = 0; i < sizeof(shells) / sizeof(shells[0]); i++)
-		if (strcmp(name, shells[i]) == 0)
+		if (same(name, shells[i]))
 			return true;
 	return false;
 }

@@ -219,9 +219,12 @@ bool hs_nested_enabled(const struct hs_state *st)
 
 const char *hs_basename(const char *path)
 {
-	const char *s = strrchr(path, '/');
+	const char *base = path;
 
-	return s ? s + 1 : path;
+	for (const char *p = path; *p; p++) /* no strrchr: see hs_shell_name */
+		if (*p == '/')
+			base = p + 1;
+	return base;
 }
 
 char *hs_utoa(unsigned long v, char *buf)

@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <string.h>
 
+extern ElfW(Dyn) _DYNAMIC[];
+
 struct object {
 	ElfW(Addr) base;
 	const ElfW(Sym) *sym;
@@ -145,8 +147,15 @@ void hs_next_symbols(const struct hs_symbol *syms, void **out, size_t n)
 		settled[k] = out[k] != NULL;
 		left -= settled[k];
 	}
-	if (!dladdr1((void *)hs_next_symbols, &info, (void **)&self,
-		     RTLD_DL_LINKMAP) || !self)
+	/* This library's entry: the one whose dynamic section is ours. The
+	 * loader's list is read directly (dladdr1 would take its lock and
+	 * catch errors with a setjmp: more pages of ld.so and libc touched
+	 * in every process). */
+	for (self = _r_debug.r_map; self && self->l_ld != _DYNAMIC;
+	     self = self->l_next)
+		;
+	if (!self && (!dladdr1((void *)hs_next_symbols, &info, (void **)&self,
+			       RTLD_DL_LINKMAP) || !self))
 		return;
 	for (const struct link_map *lm = self->l_next; lm && left;
 	     lm = lm->l_next) {
