@@ -7,7 +7,8 @@
  *
  * Temp files: editors and agents write "f.tmp.123" (or a mkstemp name)
  * and rename it over "f". A new file whose name looks like a temp, or
- * that mkstemp made, fires nothing itself; the rename that publishes it
+ * that mkstemp made, fires nothing itself (unless a hook's path filter
+ * names it: see hs_wscope_protected); the rename that publishes it
  * fires the pre (and later the post) for "f", with operation create or
  * overwrite. Deleting such a file fires nothing either. */
 #include <errno.h>
@@ -165,7 +166,8 @@ static const char *open_op(const char *abs, int fl)
 	if (e < 0)
 		return NULL;
 	if (e == 0) {
-		if (!(fl & O_CREAT) || is_temp(abs))
+		if (!(fl & O_CREAT) ||
+		    (is_temp(abs) && !hs_wscope_protected(abs)))
 			return NULL;
 		return "create";
 	}
@@ -306,7 +308,15 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		t->post_path = t->path2;
 		return m2;
 	case HS_WK_MKTEMP:
-		return 0;
+		/* The call makes the name; the template names the place.
+		 * Only a protected place is judged. */
+		if (!(want & HS_W_PRE) ||
+		    hs_path_abs(c->dirfd, c->path, false, t->path) < 0 ||
+		    !hs_wscope_protected(t->path))
+			return 0;
+		t->op = "create";
+		t->post_path = t->path;
+		return HS_W_PRE;
 	}
 	return 0;
 }
@@ -330,14 +340,12 @@ static int deny_pre(const char *path, const char *op)
 
 int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 {
-	unsigned want = hs_wscope_active();
+	unsigned active = hs_wscope_active(), want = active;
 	struct hs_reply rep;
 
 	t->saved_errno = errno;
 	t->want = 0;
 	t->event = false;
-	if (c->kind == HS_WK_MKTEMP)
-		return want ? 1 : 0; /* remember the name in hs_wend */
 	hs_guard_enter();
 	if (want && quick_dead(c))
 		want = 0;
@@ -345,8 +353,8 @@ int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 		want = classify(c, t, want);
 	hs_guard_leave();
 	errno = t->saved_errno;
-	if (!want)
-		return 0;
+	if (!want) /* a mkstemp name is remembered in hs_wend all the same */
+		return c->kind == HS_WK_MKTEMP && active ? 1 : 0;
 	t->want = want;
 	hs_make_id(t->id);
 	if (want & HS_W_PRE) {

@@ -141,24 +141,25 @@ unsigned hs_wscope_active(void)
 	return w;
 }
 
+static bool glob_at(const struct globs *gs, unsigned i, const char *p)
+{
+	const char *g = gs->g[i];
+	unsigned k = gs->plen[i];
+
+	if (!g)
+		return hs_path_under(p, hs_st.root);
+	/* the literal prefix has no star to backtrack to: matching may
+	 * start after it */
+	return strncmp(p, g, k) == 0 && hs_glob_match(g + k, p + k, true);
+}
+
 static bool any(const struct globs *gs, const char *p)
 {
 	if (gs->all)
 		return true;
-	for (unsigned i = 0; i < gs->n; i++) {
-		const char *g = gs->g[i];
-		unsigned k = gs->plen[i];
-
-		if (!g) {
-			if (hs_path_under(p, hs_st.root))
-				return true;
-		} else if (strncmp(p, g, k) == 0 &&
-			   hs_glob_match(g + k, p + k, true)) {
-			/* the literal prefix has no star to backtrack to:
-			 * matching may start after it */
+	for (unsigned i = 0; i < gs->n; i++)
+		if (glob_at(gs, i, p))
 			return true;
-		}
-	}
 	return false;
 }
 
@@ -187,6 +188,14 @@ unsigned hs_wscope_match(const char *abs, unsigned want)
 	    (F.exc.n && any(&F.exc, abs)))
 		return 0;
 	return w;
+}
+
+bool hs_wscope_protected(const char *abs)
+{
+	for (unsigned i = 0; i < F.pre.n; i++)
+		if (F.pre.g[i] && glob_at(&F.pre, i, abs))
+			return hs_wscope_match(abs, HS_W_PRE) != 0;
+	return false;
 }
 
 /* May a glob whose matches start with l[0..ln) match `dir` (dn bytes) or

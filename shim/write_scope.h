@@ -38,6 +38,12 @@ unsigned hs_wscope_active(void);
 /* What a write to `abs` (absolute, folded) may fire, within `want`. */
 unsigned hs_wscope_match(const char *abs, unsigned want);
 
+/* Does a pre hook's own path filter (a glob, not a catch-all) name `abs`?
+ * Such a path is protected: a file created there is judged even when its
+ * name looks like a temp file, or `echo x > secrets/k.tmp` would slip
+ * past a policy on secrets/. */
+bool hs_wscope_protected(const char *abs);
+
 /* Can a relative path from the working directory, without "..", fire
  * anything? False only when no include, pre or post glob can match below
  * it: such writes then skip building their absolute path. Cached per

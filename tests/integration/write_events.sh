@@ -169,3 +169,28 @@ os.unlink(t)\""
 	after=$(tree_hash)
 	expect_eq "$d: denied writes leave the tree byte-identical" "$before" "$after"
 done
+
+# --- temp-looking names in a protected directory ----------------------------
+# Temp files fire nothing of their own (their rename does), but where a
+# hook's own path filter names the place (Claude's `if`, memoh's path
+# matcher), a file that merely looks like a temp must not slip past.
+for d in claude memoh; do
+	rm -rf "$ROOT"; mkdir -p "$ROOT/secrets"; echo keep > "$ROOT/secrets/old"
+	before=$(tree_hash)
+	case_ $d deny-temp-names "echo x > secrets/k.tmp; echo y > secrets/k~; python3 -c \"
+import errno, tempfile
+for f in (lambda: tempfile.mkstemp(dir='secrets'), lambda: tempfile.NamedTemporaryFile(dir='secrets', delete=False), lambda: tempfile.mkdtemp(dir='secrets')):
+    try: f(); print('made')
+    except OSError as e: print(errno.errorcode[e.errno])\""
+	expect_eq "$d: temp names under a protected path are denied (EACCES)" \
+		"EACCES EACCES EACCES" "$(tr '\n' ' ' < "$TMP/out" | sed 's/ $//')"
+	expect_contains "$d: the shell's temp-named redirect is denied" \
+		"$(cat "$TMP/err")" "secrets/k.tmp: Permission denied"
+	expect_eq "$d: denied temp names leave the tree byte-identical" "$before" "$(tree_hash)"
+	# elsewhere a temp file is still silent, and its rename is the event
+	case_ $d temp-elsewhere "python3 -c \"
+import os
+open('a.tmp.1', 'w').write('x'); os.rename('a.tmp.1', 'a')\""
+	hasnt $d 'temp file outside the protected path' $'\ta.tmp.1\t'
+	has $d 'its rename publishes' pre a create
+done
