@@ -3,16 +3,10 @@
 
 #include <string.h>
 
-/* The shim asks this for every exec, often in a fork child, where each
- * page of libc's string functions it touches would be a page fault of its
- * own: plain loops instead. */
-static bool same(const char *a, const char *b)
-{
-	while (*a && *a == *b)
-		a++, b++;
-	return *a == *b;
-}
+#include "plainstr.h"
 
+/* The shim asks this for every exec, often in a fork child: no libc
+ * (plainstr.h). */
 bool hs_shell_name(const char *path)
 {
 	static const char *const shells[] = { "sh",  "bash", "dash",
@@ -28,7 +22,7 @@ bool hs_shell_name(const char *path)
 	if (name[0] == '-')
 		name++;
 	for (size_t i = 0; i < sizeof(shells) / sizeof(shells[0]); i++)
-		if (same(name, shells[i]))
+		if (hs_same(name, shells[i]))
 			return true;
 	return false;
 }

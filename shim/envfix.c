@@ -1,7 +1,8 @@
-/* Environment repair; see envfix.h. AS-safe: pure string work. */
+/* Environment repair; see envfix.h. AS-safe: pure string work, without
+ * libc (it runs in every fork child: see plainstr.h). */
 #include "envfix.h"
 
-#include <string.h>
+#include "../engine/plainstr.h"
 
 #include "proto.h"
 
@@ -12,17 +13,12 @@ static const char *const dropped[] = {
 	"LD_PRELOAD=",
 };
 
-static bool has_prefix(const char *s, const char *p)
-{
-	return strncmp(s, p, strlen(p)) == 0;
-}
-
 /* Runs for every variable of every exec: the first letter settles
  * nearly all of them without a string call. */
 static bool is_dropped(const char *s)
 {
 	for (size_t i = 0; i < sizeof(dropped) / sizeof(dropped[0]); i++)
-		if (s[0] == dropped[i][0] && has_prefix(s, dropped[i]))
+		if (s[0] == dropped[i][0] && hs_starts(s, dropped[i]))
 			return true;
 	return false;
 }
@@ -30,7 +26,7 @@ static bool is_dropped(const char *s)
 static const char *find_preload(char *const envp[])
 {
 	for (size_t i = 0; envp && envp[i]; i++)
-		if (has_prefix(envp[i], "LD_PRELOAD="))
+		if (hs_starts(envp[i], "LD_PRELOAD="))
 			return envp[i] + sizeof("LD_PRELOAD=") - 1;
 	return NULL;
 }
@@ -39,7 +35,7 @@ static const char *find_preload(char *const envp[])
  * more page for a fork child to fault in.) */
 static bool list_has(const char *list, const char *item)
 {
-	size_t n = strlen(item);
+	size_t n = hs_len(item);
 
 	while (*list) {
 		size_t k = 0;
@@ -47,7 +43,7 @@ static bool list_has(const char *list, const char *item)
 		while (list[k] && list[k] != ':' && list[k] != ' ')
 			k++;
 
-		if (k == n && strncmp(list, item, n) == 0)
+		if (k == n && hs_same_n(list, item, n))
 			return true;
 		list += k;
 		if (*list)
@@ -69,18 +65,18 @@ size_t hs_env_bytes(char *const envp[])
 {
 	const char *pre = find_preload(envp);
 
-	return (pre ? strlen(pre) : 0) + strlen(hs_st.lib) + 160;
+	return (pre ? hs_len(pre) : 0) + hs_len(hs_st.lib) + 160;
 }
 
 static char *put(char **pos, const char *end, const char *a, const char *b)
 {
-	size_t na = strlen(a), nb = strlen(b);
+	size_t na = hs_len(a), nb = hs_len(b);
 	char *s = *pos;
 
 	if ((size_t)(end - s) < na + nb + 1)
 		return NULL;
-	memcpy(s, a, na);
-	memcpy(s + na, b, nb + 1);
+	hs_copy(s, a, na);
+	hs_copy(s + na, b, nb + 1);
 	*pos = s + na + nb + 1;
 	return s;
 }
@@ -140,9 +136,9 @@ void hs_env_add(char **env, char *const envp[], size_t nslots, char *s)
 
 void hs_marker(char *buf, const char *kind, pid_t pid)
 {
-	size_t k = strlen(kind);
+	size_t k = hs_len(kind);
 
-	memcpy(buf, kind, k);
+	hs_copy(buf, kind, k);
 	buf[k] = ':';
 	hs_utoa((unsigned long)pid, buf + k + 1);
 }

@@ -18,6 +18,7 @@
 #include "envfix.h"
 #include "exec.h"
 #include "fdcarry.h"
+#include "fdtrack.h"
 #include "real.h"
 
 extern char **environ;
@@ -113,14 +114,21 @@ static int deny_exec(const struct hs_decision *d)
  * new image (fdcarry.h): its close or exit fires their posts. */
 static int exec_carrying(const struct exec_call *c, char **env, size_t nslots)
 {
-	int err = errno; /* fcntl must not show through */
-	size_t n = hs_fdc_size();
-	char buf[n ? n : 1];
+	int err;
+	size_t n;
 
-	if (n)
-		hs_env_add(env, c->envp, nslots, hs_fdc_build(buf, n));
-	errno = err;
-	return real_exec(c, c->path, c->argv, env);
+	if (!hs_fdt_active()) /* nothing tracked: the common case */
+		return real_exec(c, c->path, c->argv, env);
+	err = errno; /* fcntl must not show through */
+	n = hs_fdc_size();
+	{
+		char buf[n ? n : 1];
+
+		if (n)
+			hs_env_add(env, c->envp, nslots, hs_fdc_build(buf, n));
+		errno = err;
+		return real_exec(c, c->path, c->argv, env);
+	}
 }
 
 /* An exec no hook hears about still hands on the repaired environment and

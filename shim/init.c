@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../engine/plainstr.h"
 #include "boot.h"
 #include "envfix.h"
 #include "exec.h"
@@ -26,9 +27,9 @@ static bool marker_is_ours(const char *m)
 {
 	if (!m)
 		return false;
-	if (strncmp(m, "exec:", 5) == 0)
+	if (hs_starts(m, "exec:"))
 		return hs_atol(m + 5) == (long)hs_st.pid; /* pid at load: this image */
-	if (strncmp(m, "spawn:", 6) == 0)
+	if (hs_starts(m, "spawn:"))
 		return hs_atol(m + 6) == (long)getppid();
 	return false;
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../engine/dispatch.h"
+#include "../engine/plainstr.h"
 #include "../engine/shellargv.h"
 #include "proto.h"
 
@@ -27,14 +28,14 @@ static size_t arena_used HS_HOT;
 /* "NAME=val" into the arena; NULL if it does not fit. */
 static char *arena_put(const char *name, const char *val)
 {
-	size_t n = strlen(name), m = strlen(val);
+	size_t n = hs_len(name), m = hs_len(val);
 	char *s = arena + arena_used;
 
 	if (n + m + 2 > sizeof(arena) - arena_used || m >= PATH_MAX + 16)
 		return NULL;
-	memcpy(s, name, n);
+	hs_copy(s, name, n);
 	s[n] = '=';
-	memcpy(s + n + 1, val, m + 1);
+	hs_copy(s + n + 1, val, m + 1);
 	arena_used += n + m + 2;
 	return s;
 }
@@ -62,14 +63,14 @@ static void scan_env(struct env_vals *v)
 
 	memset(v, 0, sizeof(*v));
 	for (char **ep = environ; ep && *ep; ep++) {
-		if (strncmp(*ep, "HOOKSHIM_", 9) != 0)
+		if ((*ep)[0] != 'H' || !hs_starts(*ep, "HOOKSHIM_"))
 			continue;
 		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-			size_t n = strlen(keys[i].name);
+			size_t n = hs_len(keys[i].name);
 			const char **slot =
 				(const char **)((char *)v + keys[i].off);
 
-			if (!*slot && strncmp(*ep + 9, keys[i].name, n) == 0) {
+			if (!*slot && hs_starts(*ep + 9, keys[i].name)) {
 				*slot = *ep + 9 + n; /* first one wins, as getenv */
 				break;
 			}
@@ -82,14 +83,17 @@ static void scan_env(struct env_vals *v)
 static void parse_flags(struct hs_state *st, const char *s)
 {
 	while (s && *s) {
-		const char *end = strchr(s, ',');
-		size_t n = end ? (size_t)(end - s) : strlen(s);
+		const char *end = s;
+		size_t n;
 		char val[24];
 
+		while (*end && *end != ',')
+			end++;
+		n = (size_t)(end - s);
 		if (n > 2 && s[1] == '=' && n - 2 < sizeof(val)) {
 			long v;
 
-			memcpy(val, s + 2, n - 2);
+			hs_copy(val, s + 2, n - 2);
 			val[n - 2] = '\0';
 			v = hs_atol(val);
 			if (v >= 0) {
@@ -103,7 +107,7 @@ static void parse_flags(struct hs_state *st, const char *s)
 				}
 			}
 		}
-		s = end ? end + 1 : NULL;
+		s = *end ? end + 1 : NULL;
 	}
 }
 
@@ -126,7 +130,7 @@ static const char *own_path(void)
  * syscall. */
 static bool is_hookshim_binary(const struct hs_state *st)
 {
-	return st->bin[0] && strcmp(st->exe, st->bin) == 0;
+	return st->bin[0] && hs_same(st->exe, st->bin);
 }
 
 /* Value of one arena string, or "" when it could not be stored. */
@@ -135,7 +139,7 @@ static const char *put_env(enum hs_envvar i, const char *name, const char *val)
 	char *s = arena_put(name, val ? val : "");
 
 	hs_st.env[i] = s;
-	return s ? s + strlen(name) + 1 : "";
+	return s ? s + hs_len(name) + 1 : "";
 }
 
 /* /proc/self/exe into the arena: only a process in a session needs it
@@ -180,9 +184,9 @@ static void load(struct hs_state *st)
 	put_env(HS_EV_URING, "UV_USE_IO_URING", "0");
 	parse_flags(st, v.flags);
 	st->checked = v.checked;
-	st->role = v.role && strcmp(v.role, "tool") == 0 ? HS_ROLE_TOOL
+	st->role = v.role && hs_same(v.role, "tool") ? HS_ROLE_TOOL
 							 : HS_ROLE_AGENT;
-	st->inert = v.off && v.off[0] && strcmp(v.off, "0") != 0;
+	st->inert = v.off && v.off[0] && !hs_same(v.off, "0");
 	st->exe = "";
 	if (!st->inert && st->sock[0]) {
 		st->exe = read_exe();

@@ -11,6 +11,7 @@
 
 #include "../config/glob.h"
 #include "../engine/dispatch.h"
+#include "../engine/plainstr.h"
 #include "path.h"
 #include "state.h"
 
@@ -55,7 +56,7 @@ static void add(struct globs *gs, const char *g)
 {
 	if (gs->n == MAX_GLOBS && gs == &F.exc)
 		return; /* excluding less widens */
-	if (strcmp(g, "*") == 0 || gs->n == MAX_GLOBS) {
+	if (hs_same(g, "*") || gs->n == MAX_GLOBS) {
 		gs->all = true;
 	} else {
 		gs->plen[gs->n] = literal_prefix(g);
@@ -89,28 +90,30 @@ void hs_wscope_init(void)
 	 * in every process the shim loads into. One too long to hold means
 	 * no filter, as a missing one does. */
 	{
-		size_t n = strnlen(st->write, sizeof(buf));
+		size_t n = hs_len(st->write);
 
-		if (n == sizeof(buf))
+		if (n >= sizeof(buf))
 			n = 0;
-		memcpy(buf, st->write, n);
+		hs_copy(buf, st->write, n);
 		buf[n] = '\0';
 	}
-	if (strncmp(buf, "hsw1\n", 5) == 0) {
-		for (l = buf + 5; l && *l;) {
-			char *nl = strchr(l, '\n');
+	if (hs_starts(buf, "hsw1\n")) {
+		for (l = buf + 5; *l;) {
+			char *nl = l;
 
-			if (nl)
-				*nl = '\0';
+			while (*nl && *nl != '\n')
+				nl++;
+			if (*nl)
+				*nl++ = '\0';
 			parse_line(l);
-			l = nl ? nl + 1 : NULL;
+			l = nl;
 		}
 	} else {
 		/* No filter (an older supervisor): every write in the root. */
 		F.pre.all = F.post.all = true;
 	}
 	if (F.inc.n == 0 && !F.inc.all && st->root[0]) {
-		F.inc.plen[F.inc.n] = (unsigned)strlen(st->root);
+		F.inc.plen[F.inc.n] = (unsigned)hs_len(st->root);
 		F.inc.g[F.inc.n++] = NULL; /* NULL = the session root */
 	}
 	__atomic_store_n(&F.parsed, true, __ATOMIC_RELEASE);

@@ -1,0 +1,53 @@
+/* String helpers that stay out of libc.
+ *
+ * For the shim's hottest paths only: a fork child between fork and exec,
+ * and the constructor of every process the shim loads into. There each
+ * page of libc's string functions touched is a page fault of its own
+ * (file pages are mapped lazily after fork and exec), and on a VM a page
+ * fault costs about as much as the whole call. Elsewhere use libc. */
+#ifndef HOOKSHIM_ENGINE_PLAINSTR_H
+#define HOOKSHIM_ENGINE_PLAINSTR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+static inline size_t hs_len(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n])
+		n++;
+	return n;
+}
+
+static inline void hs_copy(char *dst, const char *src, size_t n)
+{
+	while (n--)
+		*dst++ = *src++;
+}
+
+/* Does s start with p? */
+static inline bool hs_starts(const char *s, const char *p)
+{
+	while (*p)
+		if (*s++ != *p++)
+			return false;
+	return true;
+}
+
+static inline bool hs_same_n(const char *a, const char *b, size_t n)
+{
+	while (n--)
+		if (*a++ != *b++)
+			return false;
+	return true;
+}
+
+static inline bool hs_same(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+#endif
