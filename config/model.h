@@ -92,6 +92,7 @@ struct hs_settings {
 	char **write_include;   /* globs; NULL = the session root */
 	char **write_exclude;
 	bool follow_symlinks;
+	bool judge_temp_files; /* temp-looking names a pre glob names fire */
 	bool quiet_denials; /* don't echo write denials to a TTY stderr */
 	char **wrap_tools;  /* tools to put behind PATH wrappers */
 	char *bot_id;       /* MEMOH_BOT_ID */

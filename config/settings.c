@@ -74,6 +74,8 @@ static void load_writes(struct hs_load *ld, const cJSON *w)
 			s->agent_writes_only = cJSON_IsTrue(v);
 		else if (strcmp(v->string, "follow_symlinks") == 0)
 			s->follow_symlinks = cJSON_IsTrue(v);
+		else if (strcmp(v->string, "judge_temp_files") == 0)
+			s->judge_temp_files = cJSON_IsTrue(v);
 		else if (strcmp(v->string, "quiet") == 0)
 			s->quiet_denials = cJSON_IsTrue(v);
 		else if (!hs_json_comment_key(v->string))

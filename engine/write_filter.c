@@ -258,6 +258,8 @@ char *hs_write_filter(const struct hs_config *cfg)
 		puts_(&b, "oa\n");
 	if (s->follow_symlinks)
 		puts_(&b, "of\n");
+	if (s->judge_temp_files)
+		puts_(&b, "ot\n");
 	if (s->quiet_denials)
 		puts_(&b, "oq\n");
 	if (s->write_include && s->write_include[0])

@@ -7,8 +7,8 @@
  *
  * Temp files: editors and agents write "f.tmp.123" (or a mkstemp name)
  * and rename it over "f". A new file whose name looks like a temp, or
- * that mkstemp made, fires nothing itself (unless a hook's path filter
- * names it: see hs_wscope_protected); the rename that publishes it
+ * that mkstemp made, fires nothing itself (unless writes.judge_temp_files
+ * asks, where a hook's path filter names it); the rename that publishes it
  * fires the pre (and later the post) for "f", with operation create or
  * overwrite. Deleting such a file fires nothing either. */
 #include <errno.h>
@@ -156,6 +156,13 @@ static int look(const char *abs, struct stat *sb)
 	return errno == ENOENT ? 0 : -1;
 }
 
+/* Temp files are silent unless the config asks for those in places a
+ * hook's path filter names (writes.judge_temp_files). */
+static bool temp_judged(const char *abs)
+{
+	return hs_wopts()->judge_temps && hs_wscope_protected(abs);
+}
+
 /* The operation an open with `fl` performs on `abs`, or NULL when it
  * fires nothing (it will fail, or it makes a temp file). */
 static const char *open_op(const char *abs, int fl)
@@ -166,8 +173,7 @@ static const char *open_op(const char *abs, int fl)
 	if (e < 0)
 		return NULL;
 	if (e == 0) {
-		if (!(fl & O_CREAT) ||
-		    (is_temp(abs) && !hs_wscope_protected(abs)))
+		if (!(fl & O_CREAT) || (is_temp(abs) && !temp_judged(abs)))
 			return NULL;
 		return "create";
 	}
@@ -312,7 +318,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		 * Only a protected place is judged. */
 		if (!(want & HS_W_PRE) ||
 		    hs_path_abs(c->dirfd, c->path, false, t->path) < 0 ||
-		    !hs_wscope_protected(t->path))
+		    !temp_judged(t->path))
 			return 0;
 		t->op = "create";
 		t->post_path = t->path;

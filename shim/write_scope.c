@@ -75,6 +75,7 @@ static void parse_line(char *l)
 		F.o.agent_only |= l[1] == 'a';
 		F.o.follow |= l[1] == 'f';
 		F.o.quiet |= l[1] == 'q';
+		F.o.judge_temps |= l[1] == 't';
 		break;
 	}
 }

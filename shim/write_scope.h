@@ -25,6 +25,7 @@ struct hs_wopts {
 	bool agent_only;
 	bool follow;
 	bool quiet;
+	bool judge_temps; /* writes.judge_temp_files */
 };
 
 /* Parses the filter cached in hs_st; idempotent, called from the
@@ -39,9 +40,9 @@ unsigned hs_wscope_active(void);
 unsigned hs_wscope_match(const char *abs, unsigned want);
 
 /* Does a pre hook's own path filter (a glob, not a catch-all) name `abs`?
- * Such a path is protected: a file created there is judged even when its
- * name looks like a temp file, or `echo x > secrets/k.tmp` would slip
- * past a policy on secrets/. */
+ * With writes.judge_temp_files such a path is protected: a file created
+ * there is judged even when its name looks like a temp file, so that
+ * `echo x > secrets/k.tmp` cannot slip past a policy on secrets/. */
 bool hs_wscope_protected(const char *abs);
 
 /* Can a relative path from the working directory, without "..", fire

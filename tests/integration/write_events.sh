@@ -171,26 +171,42 @@ os.unlink(t)\""
 done
 
 # --- temp-looking names in a protected directory ----------------------------
-# Temp files fire nothing of their own (their rename does), but where a
-# hook's own path filter names the place (Claude's `if`, memoh's path
-# matcher), a file that merely looks like a temp must not slip past.
-for d in claude memoh; do
-	rm -rf "$ROOT"; mkdir -p "$ROOT/secrets"; echo keep > "$ROOT/secrets/old"
-	before=$(tree_hash)
-	case_ $d deny-temp-names "echo x > secrets/k.tmp; echo y > secrets/k~; python3 -c \"
+# Temp files fire nothing of their own (their rename does). With
+# writes.judge_temp_files, where a hook's own path filter names the place
+# (Claude's `if`, memoh's path matcher), a file that merely looks like a
+# temp is judged: it must not slip past a policy on secrets/.
+echo '{"hookshim":{"writes":{"judge_temp_files":true}}}' > "$TMP/judge-temps.json"
+temp_cmd="echo x > secrets/k.tmp; echo y > secrets/k~; python3 -c \"
 import errno, tempfile
 for f in (lambda: tempfile.mkstemp(dir='secrets'), lambda: tempfile.NamedTemporaryFile(dir='secrets', delete=False), lambda: tempfile.mkdtemp(dir='secrets')):
     try: f(); print('made')
     except OSError as e: print(errno.errorcode[e.errno])\""
-	expect_eq "$d: temp names under a protected path are denied (EACCES)" \
+for d in claude memoh; do
+	rm -rf "$ROOT"; mkdir -p "$ROOT/secrets"; echo keep > "$ROOT/secrets/old"
+	# by default (as the spec asks) temp files are silent, even there
+	# (python's mkdtemp is a plain mkdir, which is always judged)
+	case_ $d temp-names-default "$temp_cmd"
+	expect_eq "$d: by default temp files fire nothing" "made made EACCES" \
+		"$(tr '\n' ' ' < "$TMP/out" | sed 's/ $//')"
+	hasnt $d 'temp files by default' $'^pre\tsecrets/k'
+	rm -rf "$ROOT"; mkdir -p "$ROOT/secrets"; echo keep > "$ROOT/secrets/old"
+	before=$(tree_hash)
+	: > "$LOG"
+	( cd "$ROOT" && "$HOOKSHIM" run -c "$TMP/$d.json" -c "$TMP/judge-temps.json" \
+		--root "$ROOT" -- bash -c "$temp_cmd" ) >"$TMP/out" 2>"$TMP/err"
+	EV=$(events)
+	expect_eq "$d: judge_temp_files: temp names under a protected path are denied (EACCES)" \
 		"EACCES EACCES EACCES" "$(tr '\n' ' ' < "$TMP/out" | sed 's/ $//')"
-	expect_contains "$d: the shell's temp-named redirect is denied" \
+	expect_contains "$d: judge_temp_files: the shell's temp-named redirect is denied" \
 		"$(cat "$TMP/err")" "secrets/k.tmp: Permission denied"
-	expect_eq "$d: denied temp names leave the tree byte-identical" "$before" "$(tree_hash)"
+	expect_eq "$d: judge_temp_files: the tree is byte-identical" "$before" "$(tree_hash)"
 	# elsewhere a temp file is still silent, and its rename is the event
-	case_ $d temp-elsewhere "python3 -c \"
+	: > "$LOG"
+	( cd "$ROOT" && "$HOOKSHIM" run -c "$TMP/$d.json" -c "$TMP/judge-temps.json" \
+		--root "$ROOT" -- python3 -c "
 import os
-open('a.tmp.1', 'w').write('x'); os.rename('a.tmp.1', 'a')\""
-	hasnt $d 'temp file outside the protected path' $'\ta.tmp.1\t'
-	has $d 'its rename publishes' pre a create
+open('a.tmp.1', 'w').write('x'); os.rename('a.tmp.1', 'a')" ) >"$TMP/out" 2>"$TMP/err"
+	EV=$(events)
+	hasnt $d 'judge_temp_files: a temp file outside the protected path' $'\ta.tmp.1\t'
+	has $d 'judge_temp_files: its rename publishes' pre a create
 done
