@@ -2,11 +2,12 @@
 # Write interception cost on real workloads, against plain runs:
 #   1. extracting a tarball of 5,000 files, and `git checkout` back and
 #      forth in a clone of this repository, with a Write hook narrowed to a
-#      directory the workload never touches (goal <= 1.05x);
+#      directory the workload never touches (goal <= 1.05x), and the
+#      session's own start and end alone;
 #   2. the same extraction with a hook matching 1% of the files: the cost
 #      per matched write against a bare spawn of the hook command.
-# Each measurement runs the whole loop inside one `hookshim run`, best of
-# three. Usage: BUILD=build bench/write_bench.sh
+# Each measurement runs the whole loop inside one `hookshim run`.
+# Usage: BUILD=build bench/write_bench.sh
 set -u
 cd "$(dirname "$0")/.."
 TOP=$PWD
@@ -34,19 +35,24 @@ best() {
 	done
 	echo "$b"
 }
-# pair LOOP: "plain hookshim" best times, runs interleaved so that drift
-# in the machine's load hits both alike
+# pair LOOP: "plain-wall hookshim-wall plain-cpu hookshim-cpu", medians of
+# PAIRS runs interleaved so that drift in the machine's load hits both
+# alike (wall time swings by 5-10% between runs of the same loop here; CPU
+# time, user+sys of the whole process tree, somewhat less)
+PAIRS=${PAIRS:-7}
+median() { sort -g | awk '{ v[NR] = $1 } END { m = int((NR + 1) / 2);
+	print (NR % 2) ? v[m] : (v[m] + v[m + 1]) / 2 }'; }
 pair() {
-	local bp=999999 bh=999999 t0 t1 d
-	for _ in 1 2 3 4 5; do
+	local out TIMEFORMAT='%R %U %S' pw= hw= pc= hc=
+	for _ in $(seq "$PAIRS"); do
 		rm -rf "$T/x"; mkdir -p "$T/x"
-		t0=$(now); bash -c "$1" >/dev/null 2>&1; t1=$(now)
-		d=$(echo "$t1 - $t0" | bc -l); (( $(echo "$d < $bp" | bc -l) )) && bp=$d
+		out=$( { time bash -c "$1" >/dev/null 2>&1; } 2>&1 )
+		pw+="$(awk '{ print $1 }' <<<"$out") "; pc+="$(awk '{ print $2 + $3 }' <<<"$out") "
 		rm -rf "$T/x"; mkdir -p "$T/x"
-		t0=$(now); under "$T/narrow.json" "$1" >/dev/null 2>&1; t1=$(now)
-		d=$(echo "$t1 - $t0" | bc -l); (( $(echo "$d < $bh" | bc -l) )) && bh=$d
+		out=$( { time under "$T/narrow.json" "$1" >/dev/null 2>&1; } 2>&1 )
+		hw+="$(awk '{ print $1 }' <<<"$out") "; hc+="$(awk '{ print $2 + $3 }' <<<"$out") "
 	done
-	echo "$bp $bh"
+	for v in "$pw" "$hw" "$pc" "$hc"; do tr ' ' '\n' <<<"$v" | grep . | median; done | tr '\n' ' '
 }
 ratio() { printf '%.3f' "$(echo "$1 / $2" | bc -l)"; }
 
@@ -64,7 +70,10 @@ mkdir -p "$T/x"
 
 # extraction into fresh directories; the removal is not timed
 untar_loop="cd $T/x && for i in \$(seq $REPS); do mkdir \$i && cd \$i && tar xf $T/tree.tar && cd ..; done"
-git_loop="cd $T/repo && for i in \$(seq $REPS); do git checkout -q $first 2>/dev/null; git checkout -q $head 2>/dev/null; done"
+# git checkout is quick (some 25 ms here): enough round trips that the
+# session's own start (reported on its own below) does not dominate
+GIT_REPS=${GIT_REPS:-20}
+git_loop="cd $T/repo && for i in \$(seq $GIT_REPS); do git checkout -q $first 2>/dev/null; git checkout -q $head 2>/dev/null; done"
 
 cat > "$T/narrow.json" <<J
 {"hooks":{"PreToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(never-touched/**)","command":"exit 2"}]}],
@@ -77,11 +86,18 @@ under() { # config, shell loop
 	"$HS" run -c "$1" --root "$T" -- bash -c "$2"
 }
 
-echo "write bench: $REPS x extract 5,000 files; $REPS x git checkout $first <-> HEAD"
-read -r p h <<<"$(pair "$untar_loop")"
-echo "tar x, hook narrowed elsewhere:     plain ${p}s  hookshim ${h}s  ratio $(ratio "$h" "$p")  (goal <= 1.05)"
-read -r p h <<<"$(pair "$git_loop")"
-echo "git checkout, hook narrowed:        plain ${p}s  hookshim ${h}s  ratio $(ratio "$h" "$p")  (goal <= 1.05)"
+echo "write bench: $REPS x extract 5,000 files; $GIT_REPS x git checkout $first <-> HEAD"
+# report LABEL LOOP
+report() {
+	local pw hw pc hc
+	read -r pw hw pc hc <<<"$(pair "$2")"
+	printf '%-28s wall %6.3fs -> %6.3fs %sx   cpu %6.3fs -> %6.3fs %sx\n' \
+		"$1" "$pw" "$hw" "$(ratio "$hw" "$pw")" "$pc" "$hc" "$(ratio "$hc" "$pc")"
+}
+echo "(medians of $PAIRS interleaved runs, plain -> under hookshim; goal <= 1.05x)"
+report "tar x, hook elsewhere:" "$untar_loop"
+report "git checkout, hook elsewhere:" "$git_loop"
+report "session start+end (true):" "true"
 
 # 1%: d07 holds 50 of the 5,000 files (plus its directory)
 one_loop="cd $T/x && mkdir one && cd one && tar xf $T/tree.tar"
