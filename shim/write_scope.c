@@ -15,9 +15,10 @@
 #include "path.h"
 #include "state.h"
 
-/* Per set; real configurations name a handful. Past this the set widens
- * (the supervisor still applies the exact rules), never narrows. */
-#define MAX_GLOBS 32
+/* Per set. Past this a set widens, never narrows: the hooks' own globs
+ * are applied again by the supervisor, but include and exclude only here,
+ * so this is kept well above what configurations name. */
+#define MAX_GLOBS 128
 
 struct globs {
 	const char *g[MAX_GLOBS];
