@@ -10,8 +10,8 @@
 /* posix_spawn and posix_spawnp exist as @@GLIBC_2.15 and a compat @GLIBC_2.2
  * whose child runs /bin/sh on ENOEXEC. Callers reach our unversioned
  * definition whichever they were linked against; we forward to the current
- * one. dlsym(RTLD_NEXT) alone could hand back the compat version on some
- * setups, hence dlvsym first. */
+ * one. An unversioned lookup could hand back the compat version on some
+ * setups, hence the version is asked for (hs_next_symbols, else dlvsym). */
 static const struct hs_symbol syms[HS_R_COUNT] = {
 	[HS_R_EXECVE] = { "execve", NULL },
 	[HS_R_EXECVEAT] = { "execveat", NULL },
