@@ -43,6 +43,17 @@ static inline bool hs_same_n(const char *a, const char *b, size_t n)
 	return true;
 }
 
+/* The last component of a path (all of it without a '/'). */
+static inline const char *hs_base(const char *path)
+{
+	const char *base = path;
+
+	for (const char *p = path; *p; p++)
+		if (*p == '/')
+			base = p + 1;
+	return base;
+}
+
 static inline bool hs_same(const char *a, const char *b)
 {
 	while (*a && *a == *b)

@@ -15,10 +15,7 @@ bool hs_shell_name(const char *path)
 
 	if (!path)
 		return false;
-	name = path;
-	for (const char *p = path; *p; p++)
-		if (*p == '/')
-			name = p + 1;
+	name = hs_base(path);
 	if (name[0] == '-')
 		name++;
 	for (size_t i = 0; i < sizeof(shells) / sizeof(shells[0]); i++)

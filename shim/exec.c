@@ -131,11 +131,11 @@ static int exec_carrying(const struct exec_call *c, char **env, size_t nslots)
 	}
 }
 
-/* An exec no hook hears about still hands on the repaired environment and
- * the "checked" marker. This is the path of nearly every exec, often in a
- * fork child where each page touched is a page fault: no access check, no
- * decision buffers, a small frame. */
-static int exec_unjudged(const struct exec_call *c, enum hs_role role)
+/* The real exec with the repaired environment and the "checked" marker.
+ * An exec no hook hears about comes straight here: the path of nearly
+ * every exec, often in a fork child where each page touched is a page
+ * fault, so no access check, no decision buffers, a small frame. */
+static int exec_repaired(const struct exec_call *c, enum hs_role role)
 {
 	char marker[32];
 
@@ -170,6 +170,12 @@ static __attribute__((noinline)) int exec_judged(struct exec_call *c)
 	}
 	if (d->deny)
 		return deny_exec(d);
+	/* __exec needs a path it can exec itself; an fd-only executable
+	 * (memfd) runs without post hooks. */
+	if (!d->post || exe[0] != '/' || !hs_executable(AT_FDCWD, exe, 0)) {
+		HS_ERRNO_RESTORE();
+		return exec_repaired(c, d->child_role);
+	}
 	hs_marker(marker, "exec", hs_getpid());
 	{
 		HS_ENV_ON_STACK(env, c->envp, d->child_role, marker);
@@ -177,13 +183,8 @@ static __attribute__((noinline)) int exec_judged(struct exec_call *c)
 		char *pargv[n];
 
 		HS_ERRNO_RESTORE();
-		/* __exec needs a path it can exec itself; an fd-only
-		 * executable (memfd) runs without post hooks. */
-		if (d->post && exe[0] == '/' && hs_executable(AT_FDCWD, exe, 0))
-			return HS_REAL(HS_R_EXECVE, hs_execve_fn)(
-				st->bin, hs_post_argv(pargv, d, exe, c->argv),
-				env);
-		return exec_carrying(c, env, env_n_);
+		return HS_REAL(HS_R_EXECVE, hs_execve_fn)(
+			st->bin, hs_post_argv(pargv, d, exe, c->argv), env);
 	}
 }
 
@@ -198,7 +199,7 @@ static int exec_common(struct exec_call *c)
 	/* fd-based execs need their path resolved to be judged */
 	if (!c->decided && c->kind == EC_PATH &&
 	    !hs_exec_event(c->path, c->argv, &nested, &role))
-		return exec_unjudged(c, role);
+		return exec_repaired(c, role);
 	return exec_judged(c);
 }
 

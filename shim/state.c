@@ -192,7 +192,7 @@ static void load(struct hs_state *st)
 		st->exe = read_exe();
 		st->inert = is_hookshim_binary(st);
 	}
-	st->exe_base = hs_basename(st->exe);
+	st->exe_base = hs_base(st->exe);
 	st->shell = hs_shell_name(st->exe_base);
 	st->active = !st->inert && st->sock[0];
 }
@@ -221,15 +221,6 @@ bool hs_nested_enabled(const struct hs_state *st)
 	return st->nested || (st->interest & HS_INTEREST_EXEC_NESTED);
 }
 
-const char *hs_basename(const char *path)
-{
-	const char *base = path;
-
-	for (const char *p = path; *p; p++) /* no strrchr: see hs_shell_name */
-		if (*p == '/')
-			base = p + 1;
-	return base;
-}
 
 char *hs_utoa(unsigned long v, char *buf)
 {

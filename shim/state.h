@@ -132,7 +132,6 @@ static inline pid_t hs_getpid(void)
 }
 
 /* AS-safe helpers shared by the interposers. */
-const char *hs_basename(const char *path);
 /* Decimal of v into buf (>= 24 bytes); returns buf. */
 char *hs_utoa(unsigned long v, char *buf);
 /* Parses a non-negative decimal; -1 if s is not one. */

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../engine/plainstr.h"
 #include "client.h"
 #include "fdtrack.h"
 #include "path.h"
@@ -81,7 +82,7 @@ static bool python_temp(const char *b)
 /* Names the usual atomic-save patterns give their temp files. */
 static bool temp_name(const char *abs)
 {
-	const char *b = hs_basename(abs);
+	const char *b = hs_base(abs);
 
 	if (strstr(b, ".tmp") || strstr(b, ".temp") || ends_with(b, "~") ||
 	    strncmp(b, ".#", 2) == 0 || python_temp(b) ||
