@@ -118,17 +118,9 @@ done
 
 # The memcode formatter: a redirect through an external command is
 # formatted once, after the command has written it.
-cat > "$TMP/fmt.sh" <<'S'
-#!/bin/sh
-f=$(jq -r .input.path)
-case "$f" in *.fmt) ;; *) exit 0;; esac
-echo "$f" >> "$FMTLOG"
-tr a-z A-Z < "$f" > "$f.out" && cat "$f.out" > "$f" && rm -f "$f.out"
-S
-chmod +x "$TMP/fmt.sh"
 export FMTLOG=$TMP/fmt.log; : > "$FMTLOG"
 cat > "$TMP/fmt.json" <<J
-{"hooks":{"post_tool_use":[{"matcher":"edit_file","command":"$TMP/fmt.sh"}]}}
+{"hooks":{"post_tool_use":[{"matcher":"edit_file","command":"$HOOKSHIM_TOP/tests/fixtures/upcase_fmt.sh"}]}}
 J
 (cd "$ROOT" && echo 'hello tr' > in && "$HOOKSHIM" run --dialect memcode -c "$TMP/fmt.json" --root "$ROOT" -- \
 	bash -c 'tr h j < in > a.fmt; python3 -c "print(\"py out\")" > b.fmt; cat a.fmt b.fmt > /dev/null')

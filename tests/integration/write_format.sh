@@ -5,17 +5,9 @@
 export HOME=$TMP/home; mkdir -p "$HOME"
 [ -x "$HOOKSHIM" ] && [ -f "$HOOKSHIM_LIB" ] || { skip "write format: no hookshim build"; exit 0; }
 ROOT=$TMP/root; mkdir -p "$ROOT"
-cat > "$TMP/fmt.sh" <<'S'
-#!/bin/sh
-f=$(jq -r .input.path)
-case "$f" in *.fmt) ;; *) exit 0;; esac
-echo "$f" >> "$FMTLOG"
-tr a-z A-Z < "$f" > "$f.out" && cat "$f.out" > "$f" && rm -f "$f.out"
-S
-chmod +x "$TMP/fmt.sh"
 export FMTLOG=$TMP/fmt.log
 cat > "$TMP/memcode.json" <<J
-{"hooks":{"post_tool_use":[{"matcher":"edit_file","command":"$TMP/fmt.sh"}]}}
+{"hooks":{"post_tool_use":[{"matcher":"edit_file","command":"$HOOKSHIM_TOP/tests/fixtures/upcase_fmt.sh"}]}}
 J
 run() { (cd "$ROOT" && "$HOOKSHIM" run --dialect memcode -c "$TMP/memcode.json" --root "$ROOT" -- "$@"); }
 
