@@ -20,6 +20,7 @@
 #include "exec.h"
 #include "proto.h"
 #include "real.h"
+#include "write_scope.h"
 
 extern char **environ;
 
@@ -181,8 +182,10 @@ __attribute__((constructor)) static void hs_init(void)
 	hs_state_init();
 	hs_real_init();
 	hs_guard_enter();
-	if (hs_boot())
+	if (hs_boot()) {
 		hs_state_reload();
+		hs_wscope_reset();
+	}
 	self_check();
 	hs_guard_leave();
 	errno = saved;

@@ -17,26 +17,42 @@ extern char **environ;
 struct hs_state hs_st HS_HOT;
 __thread int hs_depth __attribute__((tls_model("initial-exec")));
 
-/* Storage behind hs_st's strings and hs_st.env, packed: "NAME=value"
- * strings one after another, the fields pointing at their values. Every
- * process the agent starts runs this code, and on a loaded VM each fresh
- * page of static storage written costs as much as a small syscall; fixed
- * PATH_MAX slots per string cost about fifteen such faults per exec. */
-static char arena[HS_EV_COUNT * (PATH_MAX + 32) + PATH_MAX];
+/* Start-up storage: hs_st's strings ("NAME=value" one after another, the
+ * fields pointing at their values), then the write filter's copy and
+ * table. Every process the agent starts fills it before main, and on a
+ * loaded VM each fresh page written costs as much as a small syscall, so
+ * it is packed rather than a PATH_MAX slot per string, and placed (by
+ * shim/layout.ld) right after the small statics, in the page they and
+ * the loader already touch. Sized for every string at its longest plus
+ * the write filter's copy and table. */
+static char arena[HS_EV_COUNT * (PATH_MAX + 32) + 8 * PATH_MAX] HS_ARENA;
 static size_t arena_used HS_HOT;
+
+void *hs_arena_take(size_t n, size_t align)
+{
+	size_t at, used = __atomic_load_n(&arena_used, __ATOMIC_RELAXED);
+
+	do {
+		at = (used + align - 1) & ~(align - 1);
+		if (at > sizeof(arena) || n > sizeof(arena) - at)
+			return NULL;
+	} while (!__atomic_compare_exchange_n(&arena_used, &used, at + n, true,
+					      __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	return arena + at;
+}
 
 /* "NAME=val" into the arena; NULL if it does not fit. */
 static char *arena_put(const char *name, const char *val)
 {
 	size_t n = hs_len(name), m = hs_len(val);
-	char *s = arena + arena_used;
+	char *s;
 
-	if (n + m + 2 > sizeof(arena) - arena_used || m >= PATH_MAX + 16)
+	if (m >= PATH_MAX + 16 || !(s = hs_arena_take(n + m + 2, 1)))
 		return NULL;
 	hs_copy(s, name, n);
 	s[n] = '=';
 	hs_copy(s + n + 1, val, m + 1);
-	arena_used += n + m + 2;
 	return s;
 }
 
@@ -143,7 +159,8 @@ static const char *put_env(enum hs_envvar i, const char *name, const char *val)
 }
 
 /* /proc/self/exe into the arena: only a process in a session needs it
- * (scope rules, deny behaviour, recognising the hookshim binary). */
+ * (scope rules, deny behaviour, recognising the hookshim binary). Read
+ * in place, then only what it used is taken: load() is single-threaded. */
 static const char *read_exe(void)
 {
 	char *dst = arena + arena_used;
@@ -157,8 +174,8 @@ static const char *read_exe(void)
 	if (n <= 0)
 		return "";
 	dst[n] = '\0';
-	arena_used += (size_t)n + 1;
-	return dst;
+	dst = hs_arena_take((size_t)n + 1, 1); /* the same place */
+	return dst ? dst : "";
 }
 
 static void load(struct hs_state *st)

@@ -23,6 +23,9 @@
  * those processes. Large buffers stay in .bss and are touched only as far
  * as they are used. */
 #define HS_HOT __attribute__((section(".data.hs_hot")))
+/* Start-up storage (state.c): zero-filled, placed by shim/layout.ld right
+ * after the HS_HOT statics so that its first bytes share their page. */
+#define HS_ARENA __attribute__((section(".bss.hs_arena")))
 
 enum hs_role { HS_ROLE_AGENT = 0, HS_ROLE_TOOL = 1 };
 
@@ -77,8 +80,13 @@ extern struct hs_state hs_st;
  * or from the first wrapper called before it. */
 void hs_state_init(void);
 /* Reads the environment again (the constructor, after it joined a session
- * it started itself). Single-threaded callers only. */
+ * it started itself). Single-threaded callers only. The arena is refilled:
+ * what hs_arena_take gave out before is gone. */
 void hs_state_reload(void);
+
+/* n bytes of start-up storage aligned to `align` (a power of two),
+ * lock-free; NULL when full. Never freed. */
+void *hs_arena_take(size_t n, size_t align);
 
 static inline const struct hs_state *hs_state(void)
 {

@@ -1,5 +1,5 @@
-/* The write filter; see write_scope.h. Parsed into static storage before
- * main, read-only afterwards: matching takes no lock and allocates
+/* The write filter; see write_scope.h. Parsed into the start-up arena
+ * before main, read-only afterwards: matching takes no lock and allocates
  * nothing. */
 #include "write_scope.h"
 
@@ -15,28 +15,27 @@
 #include "path.h"
 #include "state.h"
 
-/* Per set. Past this a set widens, never narrows: the hooks' own globs
- * are applied again by the supervisor, but include and exclude only here,
- * so this is kept well above what configurations name. */
-#define MAX_GLOBS 128
-
-struct globs {
-	const char *g[MAX_GLOBS];
-	/* Every path g[i] matches starts with its first plen[i] bytes (for
-	 * NULL, the session root): one strncmp rejects most paths. */
-	unsigned plen[MAX_GLOBS];
-	unsigned n;
-	bool all;      /* "*": any path in scope */
+/* One glob of a set. Every path g matches starts with its first plen
+ * bytes (for g NULL, the session root): one strncmp rejects most paths. */
+struct wglob {
+	const char *g;
+	unsigned plen;
 };
 
+struct globs {
+	struct wglob *e; /* n of them, in the arena */
+	unsigned n;
+	bool all;        /* "*": any path in scope */
+};
+
+/* Only this header is static: the text and the globs go to the arena
+ * (state.h), so a process touches as much storage as its filter is long,
+ * in the page the rest of its start-up state shares. */
 static struct {
 	bool parsed;
 	struct globs inc, exc, pre, post;
 	struct hs_wopts o;
 } F HS_HOT;
-
-/* The filter text, cut into the globs F points at. */
-static char buf[4096];
 
 /* The literal text of g before its first wildcard. A '/' right before
  * "**" is left out: a trailing slash-star-star matches the directory
@@ -53,72 +52,115 @@ static unsigned literal_prefix(const char *g)
 	return (unsigned)n;
 }
 
-static void add(struct globs *gs, const char *g)
+static struct globs *set_of(char tag)
 {
-	if (gs->n == MAX_GLOBS && gs == &F.exc)
-		return; /* excluding less widens */
-	if (hs_same(g, "*") || gs->n == MAX_GLOBS) {
-		gs->all = true;
-	} else {
-		gs->plen[gs->n] = literal_prefix(g);
-		gs->g[gs->n++] = g;
+	switch (tag) {
+	case '+': return &F.inc;
+	case '-': return &F.exc;
+	case '<': return &F.pre;
+	case '>': return &F.post;
 	}
+	return NULL;
 }
 
-static void parse_line(char *l)
+static void set_option(char o)
 {
-	switch (l[0]) {
-	case '+': add(&F.inc, l + 1); break;
-	case '-': add(&F.exc, l + 1); break;
-	case '<': add(&F.pre, l + 1); break;
-	case '>': add(&F.post, l + 1); break;
-	case 'o':
-		F.o.agent_only |= l[1] == 'a';
-		F.o.follow |= l[1] == 'f';
-		F.o.quiet |= l[1] == 'q';
-		F.o.judge_temps |= l[1] == 't';
-		break;
+	F.o.agent_only |= o == 'a';
+	F.o.follow |= o == 'f';
+	F.o.quiet |= o == 'q';
+	F.o.judge_temps |= o == 't';
+}
+
+/* Gives each set room for the n globs the first pass counted, in one
+ * piece of the arena, and empties it for the second. Without room a set
+ * widens, never narrows: false, and nothing more to parse. */
+static bool place_sets(void)
+{
+	struct globs *sets[] = { &F.inc, &F.exc, &F.pre, &F.post };
+	unsigned total = 0;
+	struct wglob *e;
+
+	for (int i = 0; i < 4; i++)
+		total += sets[i]->n;
+	e = hs_arena_take(total * sizeof(*e), _Alignof(struct wglob));
+	for (int i = 0; i < 4; i++) {
+		if (!e && sets[i] != &F.exc)
+			sets[i]->all |= sets[i]->n > 0;
+		sets[i]->e = e;
+		if (e)
+			e += sets[i]->n;
+		sets[i]->n = 0;
 	}
+	return e != NULL;
+}
+
+static void add(struct globs *gs, const char *g)
+{
+	gs->e[gs->n].g = g;
+	gs->e[gs->n++].plen = g ? literal_prefix(g) : (unsigned)hs_len(hs_st.root);
+}
+
+/* The lines text..end, NUL-separated by now: a first pass for the
+ * options, the catch-alls and how many globs each set has, a second for
+ * the globs. No include line means the session root (g NULL). */
+static void parse(char *text, const char *end)
+{
+	char *l;
+	bool root;
+
+	for (l = text; l < end; l += hs_len(l) + 1) {
+		struct globs *gs = set_of(l[0]);
+
+		if (!gs && l[0] == 'o')
+			set_option(l[1]);
+		else if (gs && hs_same(l + 1, "*"))
+			gs->all = true;
+		else if (gs)
+			gs->n++;
+	}
+	root = F.inc.n == 0 && !F.inc.all && hs_st.root[0];
+	F.inc.n += root;
+	if (!place_sets())
+		return;
+	for (l = text; l < end; l += hs_len(l) + 1) {
+		struct globs *gs = set_of(l[0]);
+
+		if (gs && !hs_same(l + 1, "*"))
+			add(gs, l + 1);
+	}
+	if (root)
+		add(&F.inc, NULL);
 }
 
 void hs_wscope_init(void)
 {
 	const struct hs_state *st = hs_state();
-	char *l;
+	size_t n = hs_len(st->write);
+	char *text;
 
 	if (__atomic_load_n(&F.parsed, __ATOMIC_ACQUIRE))
 		return;
-	/* Copy only the string: every page of buf touched is a page fault
-	 * in every process the shim loads into. One too long to hold means
-	 * no filter, as a missing one does. */
-	{
-		size_t n = hs_len(st->write);
-
-		if (n >= sizeof(buf))
-			n = 0;
-		hs_copy(buf, st->write, n);
-		buf[n] = '\0';
-	}
-	if (hs_starts(buf, "hsw1\n")) {
-		for (l = buf + 5; *l;) {
-			char *nl = l;
-
-			while (*nl && *nl != '\n')
-				nl++;
-			if (*nl)
-				*nl++ = '\0';
-			parse_line(l);
-			l = nl;
-		}
+	/* A filter that cannot be held means none, as a missing one does. */
+	text = hs_starts(st->write, "hsw1\n") ? hs_arena_take(n + 1, 1) : NULL;
+	if (text) {
+		hs_copy(text, st->write, n + 1);
+		for (size_t i = 0; i < n; i++)
+			if (text[i] == '\n')
+				text[i] = '\0';
+		parse(text + 5, text + n);
 	} else {
-		/* No filter (an older supervisor): every write in the root. */
+		char none[1] = "";
+
+		/* every write in the root */
 		F.pre.all = F.post.all = true;
-	}
-	if (F.inc.n == 0 && !F.inc.all && st->root[0]) {
-		F.inc.plen[F.inc.n] = (unsigned)hs_len(st->root);
-		F.inc.g[F.inc.n++] = NULL; /* NULL = the session root */
+		parse(none, none);
 	}
 	__atomic_store_n(&F.parsed, true, __ATOMIC_RELEASE);
+}
+
+void hs_wscope_reset(void)
+{
+	memset(&F, 0, sizeof(F));
 }
 
 const struct hs_wopts *hs_wopts(void)
@@ -148,8 +190,8 @@ unsigned hs_wscope_active(void)
 
 static bool glob_at(const struct globs *gs, unsigned i, const char *p)
 {
-	const char *g = gs->g[i];
-	unsigned k = gs->plen[i];
+	const char *g = gs->e[i].g;
+	unsigned k = gs->e[i].plen;
 
 	if (!g)
 		return hs_path_under(p, hs_st.root);
@@ -198,7 +240,7 @@ unsigned hs_wscope_match(const char *abs, unsigned want)
 bool hs_wscope_protected(const char *abs)
 {
 	for (unsigned i = 0; i < F.pre.n; i++)
-		if (F.pre.g[i] && glob_at(&F.pre, i, abs))
+		if (F.pre.e[i].g && glob_at(&F.pre, i, abs))
 			return hs_wscope_match(abs, HS_W_PRE) != 0;
 	return false;
 }
@@ -217,8 +259,8 @@ static bool any_below(const struct globs *gs, const char *dir, size_t dn)
 	if (gs->all)
 		return true;
 	for (unsigned i = 0; i < gs->n; i++)
-		if (prefix_meets(gs->g[i] ? gs->g[i] : hs_st.root, gs->plen[i],
-				 dir, dn))
+		if (prefix_meets(gs->e[i].g ? gs->e[i].g : hs_st.root,
+				 gs->e[i].plen, dir, dn))
 			return true;
 	return false;
 }

@@ -28,9 +28,12 @@ struct hs_wopts {
 	bool judge_temps; /* writes.judge_temp_files */
 };
 
-/* Parses the filter cached in hs_st; idempotent, called from the
- * constructor (or the first write interposer that runs before it). */
+/* Parses the filter cached in hs_st into the arena; idempotent, called
+ * from the constructor (or the first write interposer that runs before
+ * it). */
 void hs_wscope_init(void);
+/* Forgets it: hs_state_reload refilled the arena. */
+void hs_wscope_reset(void);
 
 /* HS_W_PRE|HS_W_POST: what the session wants to hear about writes at
  * all (interest bits and role), before any path is looked at. */
