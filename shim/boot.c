@@ -302,12 +302,14 @@ static bool join(int fd)
 bool hs_boot(void)
 {
 	const struct hs_state *st = hs_state();
-	const char *off = env_get(HS_ENV_OFF), *lib;
+	const char *off, *lib;
 	char bin[PATH_MAX];
 	int fd;
 
-	if (st->sock[0] || (off && off[0] && strcmp(off, "0") != 0) ||
-	    !hooks_configured())
+	if (st->sock[0])
+		return false; /* in a session already: nearly every process */
+	off = env_get(HS_ENV_OFF);
+	if ((off && off[0] && strcmp(off, "0") != 0) || !hooks_configured())
 		return false;
 	if (!find_bin(bin, &lib)) {
 		warn("hookshim binary not found next to the library; set "

@@ -187,7 +187,8 @@ static const char *env_take(void)
 	const char *v = NULL;
 	char **r = environ, **w;
 
-	while (r && *r && strncmp(*r, HS_ENV_FDS "=", sizeof(HS_ENV_FDS)))
+	while (r && *r && ((*r)[0] != 'H' ||
+			   strncmp(*r, HS_ENV_FDS "=", sizeof(HS_ENV_FDS))))
 		r++;
 	if (!r || !*r)
 		return NULL; /* the usual case: not one store to environ */

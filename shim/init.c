@@ -89,7 +89,7 @@ static void env_remove(const char *prefix)
 	size_t n = strlen(prefix);
 
 	for (char **ep = environ; ep && *ep;) {
-		if (strncmp(*ep, prefix, n) == 0) {
+		if ((*ep)[0] == prefix[0] && strncmp(*ep, prefix, n) == 0) {
 			char **dp = ep;
 
 			do
