@@ -6,6 +6,7 @@
  *     (with tool_calls "every-exec", every exec of the agent is a tool call);
  *   - a tool-role process' execs are nested events, sent only when nested
  *     execs are enabled for the session. */
+#include "../engine/plainstr.h"
 #include "exec.h"
 
 #include <fcntl.h>
@@ -15,7 +16,7 @@
 
 #include "../engine/dispatch.h"
 
-bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
+HS_CHILD_PATH bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 		   enum hs_role *child_role)
 {
 	const struct hs_state *st = hs_state();

@@ -6,7 +6,10 @@
 
 #include "proto.h"
 
-static const char *const dropped[] = {
+/* Arrays, not pointers: a table of pointers would sit in the relocated
+ * data, one more page for every fork child to read. (The longest name,
+ * its '=' and the NUL fit.) */
+static const char dropped[][24] = {
 	HS_ENV_SOCK "=", HS_ENV_SESSION "=", HS_ENV_ROOT "=", HS_ENV_BIN "=",
 	HS_ENV_LIB "=", HS_ENV_FLAGS "=", HS_ENV_ROLE "=", HS_ENV_CHECKED "=",
 	HS_ENV_WRITE "=", HS_ENV_OFF "=", HS_ENV_FDS "=", "UV_USE_IO_URING=",
@@ -15,7 +18,7 @@ static const char *const dropped[] = {
 
 /* Runs for every variable of every exec: the first letter settles
  * nearly all of them without a string call. */
-static bool is_dropped(const char *s)
+HS_CHILD_PATH static bool is_dropped(const char *s)
 {
 	for (size_t i = 0; i < sizeof(dropped) / sizeof(dropped[0]); i++)
 		if (s[0] == dropped[i][0] && hs_starts(s, dropped[i]))
@@ -23,7 +26,7 @@ static bool is_dropped(const char *s)
 	return false;
 }
 
-static const char *find_preload(char *const envp[])
+HS_CHILD_PATH static const char *find_preload(char *const envp[])
 {
 	for (size_t i = 0; envp && envp[i]; i++)
 		if (hs_starts(envp[i], "LD_PRELOAD="))
@@ -33,7 +36,7 @@ static const char *find_preload(char *const envp[])
 
 /* ld.so splits LD_PRELOAD on ':' and ' '. (No strcspn: its table is one
  * more page for a fork child to fault in.) */
-static bool list_has(const char *list, const char *item)
+HS_CHILD_PATH static bool list_has(const char *list, const char *item)
 {
 	size_t n = hs_len(item);
 
@@ -52,7 +55,7 @@ static bool list_has(const char *list, const char *item)
 	return false;
 }
 
-size_t hs_env_slots(char *const envp[])
+HS_CHILD_PATH size_t hs_env_slots(char *const envp[])
 {
 	size_t n = 0;
 
@@ -61,14 +64,14 @@ size_t hs_env_slots(char *const envp[])
 	return n + HS_EV_COUNT + 5; /* + role, marker, preload, add, NULL */
 }
 
-size_t hs_env_bytes(char *const envp[])
+HS_CHILD_PATH size_t hs_env_bytes(char *const envp[])
 {
 	const char *pre = find_preload(envp);
 
 	return (pre ? hs_len(pre) : 0) + hs_len(hs_st.lib) + 160;
 }
 
-static char *put(char **pos, const char *end, const char *a, const char *b)
+HS_CHILD_PATH static char *put(char **pos, const char *end, const char *a, const char *b)
 {
 	size_t na = hs_len(a), nb = hs_len(b);
 	char *s = *pos;
@@ -81,7 +84,7 @@ static char *put(char **pos, const char *end, const char *a, const char *b)
 	return s;
 }
 
-char **hs_env_build(char **slots, size_t nslots, char *buf, size_t cap,
+HS_CHILD_PATH char **hs_env_build(char **slots, size_t nslots, char *buf, size_t cap,
 		    char *const envp[], enum hs_role role, const char *checked)
 {
 	const struct hs_state *st = &hs_st;
@@ -120,7 +123,7 @@ char **hs_env_build(char **slots, size_t nslots, char *buf, size_t cap,
 	return slots;
 }
 
-void hs_env_add(char **env, char *const envp[], size_t nslots, char *s)
+HS_CHILD_PATH void hs_env_add(char **env, char *const envp[], size_t nslots, char *s)
 {
 	size_t n = 0;
 
@@ -134,7 +137,7 @@ void hs_env_add(char **env, char *const envp[], size_t nslots, char *s)
 	}
 }
 
-void hs_marker(char *buf, const char *kind, pid_t pid)
+HS_CHILD_PATH void hs_marker(char *buf, const char *kind, pid_t pid)
 {
 	size_t k = hs_len(kind);
 

@@ -1,4 +1,5 @@
 /* The descriptor table; see fdtrack.h. */
+#include "../engine/plainstr.h"
 #include "fdtrack.h"
 
 #include <pthread.h>
@@ -46,7 +47,7 @@ static bool hinted(int fd)
 		(fd % HBITS)) & 1;
 }
 
-bool hs_fdt_active(void)
+HS_CHILD_PATH bool hs_fdt_active(void)
 {
 	return __atomic_load_n(&used, __ATOMIC_RELAXED) != 0;
 }

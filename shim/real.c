@@ -1,4 +1,5 @@
 /* Resolution of the wrapped libc functions; see real.h. */
+#include "../engine/plainstr.h"
 #include "real.h"
 
 #include <dlfcn.h>
@@ -39,7 +40,7 @@ static void *resolve(enum hs_real_id id)
 	return p;
 }
 
-void *hs_real(enum hs_real_id id)
+HS_CHILD_PATH void *hs_real(enum hs_real_id id)
 {
 	void *p = __atomic_load_n(&slots[id], __ATOMIC_ACQUIRE);
 
