@@ -12,10 +12,10 @@
 #include <stddef.h>
 
 /* Code a fork child runs between fork and exec. GCC puts hot functions
- * in .text.hot, which the linker places together at the start of .text:
- * a child then reads one or two pages of the shim's text instead of five,
- * and each page a child reads for the first time is dear (it maps them
- * lazily after fork). */
+ * in .text.hot, which shim/layout.ld places together right after the
+ * read-only data: a child then reads one or two pages of the shim's text
+ * instead of five, and each page a child reads for the first time is
+ * dear (it maps them lazily after fork). */
 #define HS_CHILD_PATH __attribute__((hot))
 
 static inline size_t hs_len(const char *s)
