@@ -6,6 +6,8 @@
 
 #include "proto.h"
 
+extern char **environ;
+
 /* Arrays, not pointers: a table of pointers would sit in the relocated
  * data, one more page for every fork child to read. (The longest name,
  * its '=' and the NUL fit.) */
@@ -144,4 +146,21 @@ HS_CHILD_PATH void hs_marker(char *buf, const char *kind, pid_t pid)
 	hs_copy(buf, kind, k);
 	buf[k] = ':';
 	hs_utoa((unsigned long)pid, buf + k + 1);
+}
+
+const char *hs_environ_take(const char *prefix)
+{
+	const char *first;
+	char **r = environ, **w;
+
+	while (r && *r && !hs_starts(*r, prefix))
+		r++;
+	if (!r || !*r)
+		return NULL; /* the usual case: not one store to environ */
+	first = *r + hs_len(prefix);
+	for (w = r; *r; r++)
+		if (!hs_starts(*r, prefix))
+			*w++ = *r;
+	*w = NULL;
+	return first;
 }

@@ -34,6 +34,14 @@ void hs_env_add(char **env, char *const envp[], size_t nslots, char *s);
 /* "exec:" or "spawn:" followed by pid, into buf (>= 32 bytes). */
 void hs_marker(char *buf, const char *kind, pid_t pid);
 
+/* Removes every entry starting with `prefix` ("NAME=") from this
+ * process's own environ, in place, and returns the first one's value (NULL
+ * if none). Never unsetenv: it may be the program's own (bash defines it
+ * for its shell variables and is not ready to run it before main), and
+ * editing the array in place keeps main's envp argument, which bash
+ * reads, in step with environ. */
+const char *hs_environ_take(const char *prefix);
+
 /* Declares `name` as the repaired envp of `envp`, on the stack. */
 #define HS_ENV_ON_STACK(name, envp, role, checked)                          \
 	size_t name##_n_ = hs_env_slots(envp);                              \

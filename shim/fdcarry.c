@@ -5,11 +5,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "envfix.h"
 #include "fdtrack.h"
 #include "proto.h"
 #include "state.h"
-
-extern char **environ;
 
 /* A few full-length paths; a record that does not fit loses its post
  * rather than risk the stack of a small thread. */
@@ -180,29 +179,9 @@ static void take(const char *v)
 		;
 }
 
-/* Shifts environ down over every HOOKSHIM_FDS entry: never unsetenv,
- * which may be the program's own (bash) and not ready before main. */
-static const char *env_take(void)
-{
-	const char *v = NULL;
-	char **r = environ, **w;
-
-	while (r && *r && ((*r)[0] != 'H' ||
-			   strncmp(*r, HS_ENV_FDS "=", sizeof(HS_ENV_FDS))))
-		r++;
-	if (!r || !*r)
-		return NULL; /* the usual case: not one store to environ */
-	v = *r + sizeof(HS_ENV_FDS);
-	for (w = r; *r; r++)
-		if (strncmp(*r, HS_ENV_FDS "=", sizeof(HS_ENV_FDS)) != 0)
-			*w++ = *r;
-	*w = NULL;
-	return v;
-}
-
 void hs_fdc_inherit(void)
 {
-	const char *v = env_take();
+	const char *v = hs_environ_take(HS_ENV_FDS "=");
 
 	/* an inert process (a hook, the hookshim binary) fires nothing */
 	if (v && hs_state()->active)

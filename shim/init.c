@@ -80,27 +80,6 @@ fail:
 	return NULL;
 }
 
-/* Our own environ edits, in place: setenv/unsetenv may be the program's
- * own (bash defines them for its shell variables and is not ready to run
- * them before main), and editing the array in place keeps main's envp
- * argument, which bash reads, in step with environ. */
-static void env_remove(const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	for (char **ep = environ; ep && *ep;) {
-		if ((*ep)[0] == prefix[0] && strncmp(*ep, prefix, n) == 0) {
-			char **dp = ep;
-
-			do
-				dp[0] = dp[1];
-			while (*dp++);
-		} else {
-			ep++;
-		}
-	}
-}
-
 /* HOOKSHIM_ROLE=tool for children a raw parent-style exec would start
  * (libc-made children get it from envfix anyway). Reuses the slot of an
  * existing role or stale marker; else a new array. */
@@ -116,7 +95,7 @@ static void env_set_role(void)
 			if (strncmp(*ep, slot[k], strlen(slot[k])) == 0) {
 				*ep = role;
 				if (k == 1)
-					env_remove(HS_ENV_CHECKED "=");
+					(void)hs_environ_take(HS_ENV_CHECKED "=");
 				return;
 			}
 		}
@@ -145,7 +124,7 @@ static void self_check(void)
 		/* Consumed: should this process later replace itself by a
 		 * raw execve, the new image must not take the marker for its
 		 * own. Children made through libc get a fresh one. */
-		env_remove(HS_ENV_CHECKED "=");
+		(void)hs_environ_take(HS_ENV_CHECKED "=");
 		return;
 	}
 	argv = read_cmdline(&buf);
