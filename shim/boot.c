@@ -81,7 +81,7 @@ static bool hooks_configured(void)
 /* HOOKSHIM_BIN, else <libdir>/../bin/hookshim next to this library. */
 static bool find_bin(char *buf, const char **lib)
 {
-	const char *env = env_get(HS_ENV_BIN);
+	const char *env = hs_state()->bin; /* HOOKSHIM_BIN, "" when unset */
 	Dl_info info;
 	const char *slash;
 	size_t n;
@@ -90,7 +90,7 @@ static bool find_bin(char *buf, const char **lib)
 	if (dladdr((void *)find_bin, &info) && info.dli_fname &&
 	    info.dli_fname[0] == '/')
 		*lib = info.dli_fname;
-	if (env && env[0] && strlen(env) < PATH_MAX) {
+	if (env[0] && strlen(env) < PATH_MAX) {
 		memcpy(buf, env, strlen(env) + 1);
 	} else {
 		if (!(slash = strrchr(*lib, '/')))
@@ -302,14 +302,13 @@ static bool join(int fd)
 bool hs_boot(void)
 {
 	const struct hs_state *st = hs_state();
-	const char *off, *lib;
+	const char *lib;
 	char bin[PATH_MAX];
 	int fd;
 
-	if (st->sock[0])
-		return false; /* in a session already: nearly every process */
-	off = env_get(HS_ENV_OFF);
-	if ((off && off[0] && strcmp(off, "0") != 0) || !hooks_configured())
+	/* in a session already (nearly every process), or HOOKSHIM_INERT:
+	 * outside a session st->inert is exactly that variable */
+	if (st->sock[0] || st->inert || !hooks_configured())
 		return false;
 	if (!find_bin(bin, &lib)) {
 		warn("hookshim binary not found next to the library; set "
