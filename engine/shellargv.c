@@ -7,7 +7,8 @@
 
 /* The shim asks this for every exec, often in a fork child: no libc
  * (plainstr.h). */
-HS_CHILD_PATH bool hs_shell_name(const char *path)
+HS_CHILD_PATH
+bool hs_shell_name(const char *path)
 {
 	/* not pointers: see envfix.c's table */
 	static const char shells[][5] = { "sh", "bash", "dash",
@@ -26,12 +27,14 @@ HS_CHILD_PATH bool hs_shell_name(const char *path)
 }
 
 /* Long options of bash that take a separate argument. */
-HS_CHILD_PATH static bool long_opt_takes_arg(const char *a)
+HS_CHILD_PATH
+static bool long_opt_takes_arg(const char *a)
 {
 	return strcmp(a, "--rcfile") == 0 || strcmp(a, "--init-file") == 0;
 }
 
-HS_CHILD_PATH int hs_shell_operand(char *const argv[])
+HS_CHILD_PATH
+int hs_shell_operand(char *const argv[])
 {
 	bool has_c = false;
 	int i;

@@ -1,12 +1,13 @@
 /* Recognising a shell given a command string: how agents run tool calls.
  * The argv rules live in engine/shellargv.c, shared with the supervisor;
  * here the executable's own name counts too (`exec -a x bash -c ...`). */
-#include "../engine/plainstr.h"
 #include "exec.h"
 
+#include "../engine/plainstr.h"
 #include "../engine/shellargv.h"
 
-HS_CHILD_PATH int hs_shell_command(const char *exe, char *const argv[])
+HS_CHILD_PATH
+int hs_shell_command(const char *exe, char *const argv[])
 {
 	if (!argv || !argv[0])
 		return -1;

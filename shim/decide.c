@@ -6,7 +6,6 @@
  *     (with tool_calls "every-exec", every exec of the agent is a tool call);
  *   - a tool-role process' execs are nested events, sent only when nested
  *     execs are enabled for the session. */
-#include "../engine/plainstr.h"
 #include "exec.h"
 
 #include <fcntl.h>
@@ -15,8 +14,10 @@
 #include <unistd.h>
 
 #include "../engine/dispatch.h"
+#include "../engine/plainstr.h"
 
-HS_CHILD_PATH bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
+HS_CHILD_PATH
+bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 		   enum hs_role *child_role)
 {
 	const struct hs_state *st = hs_state();

@@ -20,7 +20,8 @@ static const char dropped[][24] = {
 
 /* Runs for every variable of every exec: the first letter settles
  * nearly all of them without a string call. */
-HS_CHILD_PATH static bool is_dropped(const char *s)
+HS_CHILD_PATH
+static bool is_dropped(const char *s)
 {
 	for (size_t i = 0; i < sizeof(dropped) / sizeof(dropped[0]); i++)
 		if (s[0] == dropped[i][0] && hs_starts(s, dropped[i]))
@@ -28,7 +29,8 @@ HS_CHILD_PATH static bool is_dropped(const char *s)
 	return false;
 }
 
-HS_CHILD_PATH static const char *find_preload(char *const envp[])
+HS_CHILD_PATH
+static const char *find_preload(char *const envp[])
 {
 	for (size_t i = 0; envp && envp[i]; i++)
 		if (hs_starts(envp[i], "LD_PRELOAD="))
@@ -38,7 +40,8 @@ HS_CHILD_PATH static const char *find_preload(char *const envp[])
 
 /* ld.so splits LD_PRELOAD on ':' and ' '. (No strcspn: its table is one
  * more page for a fork child to fault in.) */
-HS_CHILD_PATH static bool list_has(const char *list, const char *item)
+HS_CHILD_PATH
+static bool list_has(const char *list, const char *item)
 {
 	size_t n = hs_len(item);
 
@@ -57,7 +60,8 @@ HS_CHILD_PATH static bool list_has(const char *list, const char *item)
 	return false;
 }
 
-HS_CHILD_PATH size_t hs_env_slots(char *const envp[])
+HS_CHILD_PATH
+size_t hs_env_slots(char *const envp[])
 {
 	size_t n = 0;
 
@@ -66,14 +70,16 @@ HS_CHILD_PATH size_t hs_env_slots(char *const envp[])
 	return n + HS_EV_COUNT + 5; /* + role, marker, preload, add, NULL */
 }
 
-HS_CHILD_PATH size_t hs_env_bytes(char *const envp[])
+HS_CHILD_PATH
+size_t hs_env_bytes(char *const envp[])
 {
 	const char *pre = find_preload(envp);
 
 	return (pre ? hs_len(pre) : 0) + hs_len(hs_st.lib) + 160;
 }
 
-HS_CHILD_PATH static char *put(char **pos, const char *end, const char *a, const char *b)
+HS_CHILD_PATH
+static char *put(char **pos, const char *end, const char *a, const char *b)
 {
 	size_t na = hs_len(a), nb = hs_len(b);
 	char *s = *pos;
@@ -86,7 +92,8 @@ HS_CHILD_PATH static char *put(char **pos, const char *end, const char *a, const
 	return s;
 }
 
-HS_CHILD_PATH char **hs_env_build(char **slots, size_t nslots, char *buf, size_t cap,
+HS_CHILD_PATH
+char **hs_env_build(char **slots, size_t nslots, char *buf, size_t cap,
 		    char *const envp[], enum hs_role role, const char *checked)
 {
 	const struct hs_state *st = &hs_st;
@@ -125,7 +132,8 @@ HS_CHILD_PATH char **hs_env_build(char **slots, size_t nslots, char *buf, size_t
 	return slots;
 }
 
-HS_CHILD_PATH void hs_env_add(char **env, char *const envp[], size_t nslots, char *s)
+HS_CHILD_PATH
+void hs_env_add(char **env, char *const envp[], size_t nslots, char *s)
 {
 	size_t n = 0;
 
@@ -139,7 +147,8 @@ HS_CHILD_PATH void hs_env_add(char **env, char *const envp[], size_t nslots, cha
 	}
 }
 
-HS_CHILD_PATH void hs_marker(char *buf, const char *kind, pid_t pid)
+HS_CHILD_PATH
+void hs_marker(char *buf, const char *kind, pid_t pid)
 {
 	size_t k = hs_len(kind);
 

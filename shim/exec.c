@@ -38,7 +38,8 @@ struct exec_call {
 	bool decided;
 };
 
-HS_CHILD_PATH static int real_exec(const struct exec_call *c, const char *path,
+HS_CHILD_PATH
+static int real_exec(const struct exec_call *c, const char *path,
 		     char *const argv[], char *const envp[])
 {
 	if (c->kind == EC_PATH || path != c->path)
@@ -113,7 +114,8 @@ static int deny_exec(const struct hs_decision *d)
 
 /* The real exec, handing our write descriptors that survive it to the
  * new image (fdcarry.h): its close or exit fires their posts. */
-HS_CHILD_PATH static int exec_carrying(const struct exec_call *c, char **env, size_t nslots)
+HS_CHILD_PATH
+static int exec_carrying(const struct exec_call *c, char **env, size_t nslots)
 {
 	int err;
 	size_t n;
@@ -136,7 +138,8 @@ HS_CHILD_PATH static int exec_carrying(const struct exec_call *c, char **env, si
  * An exec no hook hears about comes straight here: the path of nearly
  * every exec, often in a fork child where each page touched is a page
  * fault, so no access check, no decision buffers, a small frame. */
-HS_CHILD_PATH static int exec_repaired(const struct exec_call *c, enum hs_role role)
+HS_CHILD_PATH
+static int exec_repaired(const struct exec_call *c, enum hs_role role)
 {
 	char marker[32];
 
@@ -189,7 +192,8 @@ static __attribute__((noinline)) int exec_judged(struct exec_call *c)
 	}
 }
 
-HS_CHILD_PATH static int exec_common(struct exec_call *c)
+HS_CHILD_PATH
+static int exec_common(struct exec_call *c)
 {
 	const struct hs_state *st = hs_state();
 	enum hs_role role;
@@ -204,7 +208,8 @@ HS_CHILD_PATH static int exec_common(struct exec_call *c)
 	return exec_judged(c);
 }
 
-HS_CHILD_PATH static int exec_path(const char *path, char *const argv[],
+HS_CHILD_PATH
+static int exec_path(const char *path, char *const argv[],
 		     char *const envp[])
 {
 	struct exec_call c = { .kind = EC_PATH, .dirfd = AT_FDCWD,
@@ -233,7 +238,8 @@ static int exec_script(struct exec_call *c, const char *path)
 	return exec_common(&s);
 }
 
-HS_CHILD_PATH static int exec_search(const char *file, char *const argv[],
+HS_CHILD_PATH
+static int exec_search(const char *file, char *const argv[],
 		       char *const envp[])
 {
 	struct hs_decision d;
@@ -283,22 +289,26 @@ HS_CHILD_PATH static int exec_search(const char *file, char *const argv[],
 	return -1;
 }
 
-HS_CHILD_PATH HS_VIS int execve(const char *path, char *const argv[], char *const envp[])
+HS_CHILD_PATH
+HS_VIS int execve(const char *path, char *const argv[], char *const envp[])
 {
 	return exec_path(path, argv, envp);
 }
 
-HS_CHILD_PATH HS_VIS int execv(const char *path, char *const argv[])
+HS_CHILD_PATH
+HS_VIS int execv(const char *path, char *const argv[])
 {
 	return exec_path(path, argv, environ);
 }
 
-HS_CHILD_PATH HS_VIS int execvpe(const char *file, char *const argv[], char *const envp[])
+HS_CHILD_PATH
+HS_VIS int execvpe(const char *file, char *const argv[], char *const envp[])
 {
 	return exec_search(file, argv, envp);
 }
 
-HS_CHILD_PATH HS_VIS int execvp(const char *file, char *const argv[])
+HS_CHILD_PATH
+HS_VIS int execvp(const char *file, char *const argv[])
 {
 	return exec_search(file, argv, environ);
 }

@@ -1,5 +1,4 @@
 /* The descriptor table; see fdtrack.h. */
-#include "../engine/plainstr.h"
 #include "fdtrack.h"
 
 #include <pthread.h>
@@ -7,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../engine/plainstr.h"
 #include "state.h"
 
 #define NENT 256
@@ -47,7 +47,8 @@ static bool hinted(int fd)
 		(fd % HBITS)) & 1;
 }
 
-HS_CHILD_PATH bool hs_fdt_active(void)
+HS_CHILD_PATH
+bool hs_fdt_active(void)
 {
 	return __atomic_load_n(&used, __ATOMIC_RELAXED) != 0;
 }

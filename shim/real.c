@@ -1,10 +1,10 @@
 /* Resolution of the wrapped libc functions; see real.h. */
-#include "../engine/plainstr.h"
 #include "real.h"
 
 #include <dlfcn.h>
 #include <stddef.h>
 
+#include "../engine/plainstr.h"
 #include "state.h"
 #include "symbols.h"
 
@@ -40,7 +40,8 @@ static void *resolve(enum hs_real_id id)
 	return p;
 }
 
-HS_CHILD_PATH void *hs_real(enum hs_real_id id)
+HS_CHILD_PATH
+void *hs_real(enum hs_real_id id)
 {
 	void *p = __atomic_load_n(&slots[id], __ATOMIC_ACQUIRE);
 

@@ -228,18 +228,20 @@ void hs_state_reload(void)
 	__atomic_store_n(&hs_st.loaded, true, __ATOMIC_RELEASE);
 }
 
-HS_CHILD_PATH bool hs_exec_interest(const struct hs_state *st)
+HS_CHILD_PATH
+bool hs_exec_interest(const struct hs_state *st)
 {
 	return st->interest & (HS_INTEREST_EXEC_PRE | HS_INTEREST_EXEC_POST);
 }
 
-HS_CHILD_PATH bool hs_nested_enabled(const struct hs_state *st)
+HS_CHILD_PATH
+bool hs_nested_enabled(const struct hs_state *st)
 {
 	return st->nested || (st->interest & HS_INTEREST_EXEC_NESTED);
 }
 
-
-HS_CHILD_PATH char *hs_utoa(unsigned long v, char *buf)
+HS_CHILD_PATH
+char *hs_utoa(unsigned long v, char *buf)
 {
 	char tmp[24];
 	size_t n = 0;

@@ -135,11 +135,12 @@ static void parse(char *text, const char *end)
 void hs_wscope_init(void)
 {
 	const struct hs_state *st = hs_state();
-	size_t n = hs_len(st->write);
+	size_t n;
 	char *text;
 
 	if (__atomic_load_n(&F.parsed, __ATOMIC_ACQUIRE))
 		return;
+	n = hs_len(st->write);
 	/* A filter that cannot be held means none, as a missing one does. */
 	text = hs_starts(st->write, "hsw1\n") ? hs_arena_take(n + 1, 1) : NULL;
 	if (text) {
