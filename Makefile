@@ -11,9 +11,12 @@ LDLIBS_CLI := -lcjson -lpcre2-8 -lpthread
 # the shim enters looked up all ~75 libc functions the shim can call, a
 # fifth of /bin/true's start-up instructions; lazily, only the few it does
 # call. The exec path of a fork child calls none of them (plainstr.h; the
-# wrapped functions go through real.c's table).
-LDLIBS_SHIM := -ldl -lpthread -Wl,-z,lazy -Wl,-z,noseparate-code \
-	-Wl,-T,shim/layout.ld
+# wrapped functions go through real.c's table). No RELRO either: its
+# mprotect would split the written data over two pages, each a fault in
+# every process (shim/layout.ld); lazy binding left the PLT slots, the
+# bulk of it, writable anyway.
+LDLIBS_SHIM := -ldl -lpthread -Wl,-z,lazy -Wl,-z,norelro \
+	-Wl,-z,noseparate-code -Wl,-T,shim/layout.ld
 
 CORE_SRC := $(sort $(wildcard config/*.c engine/*.c))
 CLI_SRC  := $(sort $(wildcard wrappers/*.c))

@@ -14,14 +14,14 @@
  * one. An unversioned lookup could hand back the compat version on some
  * setups, hence the version is asked for (hs_next_symbols, else dlvsym). */
 static const struct hs_symbol syms[HS_R_COUNT] = {
-	[HS_R_EXECVE] = { "execve", NULL },
-	[HS_R_EXECVEAT] = { "execveat", NULL },
-	[HS_R_FEXECVE] = { "fexecve", NULL },
+	[HS_R_EXECVE] = { "execve", "" },
+	[HS_R_EXECVEAT] = { "execveat", "" },
+	[HS_R_FEXECVE] = { "fexecve", "" },
 	[HS_R_POSIX_SPAWN] = { "posix_spawn", "GLIBC_2.15" },
 	[HS_R_POSIX_SPAWNP] = { "posix_spawnp", "GLIBC_2.15" },
-	[HS_R_SYSTEM] = { "system", NULL },
-	[HS_R_POPEN] = { "popen", NULL },
-	[HS_R_PCLOSE] = { "pclose", NULL },
+	[HS_R_SYSTEM] = { "system", "" },
+	[HS_R_POPEN] = { "popen", "" },
+	[HS_R_PCLOSE] = { "pclose", "" },
 };
 
 /* Written once per slot with the same value by whoever resolves first, so
@@ -32,7 +32,7 @@ static void *resolve(enum hs_real_id id)
 {
 	void *p = NULL;
 
-	if (syms[id].version)
+	if (syms[id].version[0])
 		p = dlvsym(RTLD_NEXT, syms[id].name, syms[id].version);
 	if (!p)
 		p = dlsym(RTLD_NEXT, syms[id].name);

@@ -66,8 +66,9 @@ struct env_vals {
 static void scan_env(struct env_vals *v)
 {
 	static const struct {
-		const char *name; /* after "HOOKSHIM_", with the '=' */
-		size_t off;
+		char name[10]; /* after "HOOKSHIM_", with the '=' (no pointer:
+				* no relocation, see shim/layout.ld) */
+		unsigned char off;
 	} keys[] = {
 #define K(n, f) { n "=", offsetof(struct env_vals, f) }
 		K("SOCK", sock), K("SESSION", session), K("ROOT", root),

@@ -169,7 +169,7 @@ void hs_next_symbols(const struct hs_symbol *syms, void **out, size_t n)
 			if (settled[k])
 				continue;
 			/* an object without versions serves any */
-			if (syms[k].version && o.versym &&
+			if (syms[k].version[0] && o.versym &&
 			    !(want = version_index(&o, syms[k].version)))
 				continue;
 			if (lookup(&o, syms[k].name, hashes[k], want, &out[k])) {

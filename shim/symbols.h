@@ -5,9 +5,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Names held in place, not pointed to: a table of pointers would need a
+ * relocation per entry, written by the loader into the library's data page
+ * in every process (shim/layout.ld). The longest name forwarded is 12
+ * characters; test_symbols resolves every one against dlsym. */
 struct hs_symbol {
-	const char *name;
-	const char *version; /* a version to insist on, or NULL: the default */
+	char name[20];
+	char version[12]; /* a version to insist on, or "": the default */
 };
 
 /* For each out[k] still NULL, the definition of syms[k] that

@@ -173,8 +173,8 @@ int __openat64_2(int, const char *, int);
 #define ID(ret, name, ...) W_##name,
 #define ID1(name) W_##name,
 enum { WRITE_TABLE(ID) CLOSE_TABLE(ID1) W_COUNT };
-#define NAME(ret, name, ...) { #name, NULL },
-#define NAME1(name) { #name, NULL },
+#define NAME(ret, name, ...) { #name, "" },
+#define NAME1(name) { #name, "" },
 static const struct hs_symbol names[W_COUNT] = { WRITE_TABLE(NAME)
 							 CLOSE_TABLE(NAME1) };
 

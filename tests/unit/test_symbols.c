@@ -28,7 +28,7 @@ static const char *const names[] = {
 	/* IFUNCs in libc: the loader must run their resolvers, so dlsym
 	 * decides */
 	"memcpy", "strlen",
-	"no_such_function_hookshim",
+	"hs_no_such_fn",
 };
 
 static bool is_ifunc(const char *name)
@@ -43,8 +43,12 @@ int main(void)
 	void *out[N + 2] = { 0 };
 	char label[128];
 
-	for (int i = 0; i < N; i++)
-		syms[i] = (struct hs_symbol){ names[i], NULL };
+	for (int i = 0; i < N; i++) {
+		CHECK("symbols: the name fits",
+		      strlen(names[i]) < sizeof(syms[i].name));
+		snprintf(syms[i].name, sizeof(syms[i].name), "%s", names[i]);
+		syms[i].version[0] = '\0';
+	}
 	syms[N] = (struct hs_symbol){ "posix_spawn", "GLIBC_2.15" };
 	syms[N + 1] = (struct hs_symbol){ "posix_spawn", "GLIBC_2.2.5" };
 	hs_next_symbols(syms, out, N + 2);
@@ -70,7 +74,7 @@ int main(void)
 
 	/* a slot already filled is left alone */
 	{
-		struct hs_symbol one = { "open", NULL };
+		struct hs_symbol one = { "open", "" };
 		void *mine = (void *)main;
 
 		hs_next_symbols(&one, &mine, 1);
