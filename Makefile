@@ -6,6 +6,8 @@ OPT     ?= -O2 -g
 CFLAGS  := -std=gnu11 -Wall -Wextra -Werror $(OPT) -fPIC $(EXTRA_CFLAGS)
 CPPFLAGS := -D_GNU_SOURCE -I.
 LDLIBS_CLI := -lcjson -lpcre2-8 -lpthread
+# The shim recognises the hookshim binary by this symbol (shim/proto.h).
+LDFLAGS_CLI := -Wl,--export-dynamic-symbol=hookshim_executable
 # The shim's link: one segment for headers, text and read-only data, laid
 # out by shim/layout.ld. Lazy binding on purpose: with -z now every process
 # the shim enters looked up all ~75 libc functions the shim can call, a
@@ -63,7 +65,7 @@ $(BUILD)/obj/shim-objs/%.o: %.c
 
 $(HOOKSHIM): $(CLI_OBJ) $(CORE_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_CLI)
+	$(CC) $(CFLAGS) $(LDFLAGS_CLI) -o $@ $^ $(LDLIBS_CLI)
 
 $(SHIM): $(SHIM_OBJ) shim/layout.ld
 	@mkdir -p $(@D)
@@ -76,11 +78,13 @@ $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
 # The shim's symbol lookup, checked against the loader it stands in for.
 $(BUILD)/tests/test_symbols: tests/unit/test_symbols.c shim/symbols.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -ldl
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -ldl \
+		-Wl,--export-dynamic-symbol=hookshim_test_mark
 
+$(BUILD)/probes/exec_fakebin: LDFLAGS_PROBE := $(LDFLAGS_CLI)
 $(BUILD)/probes/%: tests/probes/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -lpthread $(if $(findstring static,$*),-static,)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS_PROBE) -o $@ $< -lpthread $(if $(findstring static,$*),-static,)
 
 # The raw-syscall parent again, static: no shim can load in it at all.
 $(BUILD)/probes/exec_static_rawexec: tests/probes/exec_rawsyscall.c

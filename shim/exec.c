@@ -102,7 +102,7 @@ static int deny_exec(const struct hs_decision *d)
 {
 	const struct hs_state *st = &hs_st;
 
-	if (!st->strict && (hs_getpid() != st->pid || st->shell)) {
+	if (!st->strict && (hs_getpid() != st->pid || hs_exe_is_shell())) {
 		hs_print_reason(d);
 		_exit(d->rep.deny_exit);
 	}

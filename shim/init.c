@@ -130,7 +130,7 @@ static void self_check(void)
 	argv = read_cmdline(&buf);
 	if (!argv)
 		return;
-	hs_decide(st->exe, argv, &d);
+	hs_decide(hs_exe(), argv, &d);
 	if (d.event && d.deny) {
 		hs_print_reason(&d);
 		_exit(d.rep.deny_exit);
@@ -144,7 +144,7 @@ static void self_check(void)
 		hs_marker(marker, "exec", hs_getpid());
 		HS_ENV_ON_STACK(env, environ, d.child_role, marker);
 		HS_REAL(HS_R_EXECVE, hs_execve_fn)(
-			st->bin, hs_post_argv(xargv, &d, st->exe, argv), env);
+			st->bin, hs_post_argv(xargv, &d, hs_exe(), argv), env);
 	}
 	if (d.child_role != st->role) {
 		hs_st.role = d.child_role;

@@ -32,6 +32,14 @@
 #define HS_ENV_FDS     "HOOKSHIM_FDS"     /* write descriptors an exec hands
 					     to the new image (fdcarry.h) */
 
+/* Exported by the hookshim executable. The shim, loaded into it through
+ * an inherited LD_PRELOAD, finds the name in the main program's dynamic
+ * symbols and stays inert there, whatever path, copy or symlink (a PATH
+ * wrapper) started it; no readlink of /proc/self/exe in every process. */
+#define HS_EXE_MARK hookshim_executable
+#define HS_EXE_MARK_NAME "hookshim_executable"
+extern const char HS_EXE_MARK[];
+
 /* HOOKSHIM_FLAGS: "i=<interest bits>,x=<deny exit>,e=<deny errno>,s=<0|1
  * strict>,n=<0|1 nested execs by default>" — unknown keys are ignored.
  * Interest bits are HS_INTEREST_* from engine/dispatch.h. */

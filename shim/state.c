@@ -11,6 +11,7 @@
 #include "../engine/plainstr.h"
 #include "../engine/shellargv.h"
 #include "proto.h"
+#include "symbols.h"
 
 extern char **environ;
 
@@ -140,14 +141,11 @@ static const char *own_path(void)
 }
 
 /* The hookshim binary itself runs hooks and wrappers: it must never judge
- * its own children (it marks them itself). HOOKSHIM_BIN is always the
- * canonical path (`run` and `supervise` take it from realpath of
- * /proc/self/exe, and envfix restores it in every child), as is our
- * readlink of /proc/self/exe, so a string compare decides without a
- * syscall. */
-static bool is_hookshim_binary(const struct hs_state *st)
+ * its own children (it marks them itself). It exports a symbol to say so
+ * (proto.h). */
+static bool is_hookshim_binary(void)
 {
-	return st->bin[0] && hs_same(st->exe, st->bin);
+	return hs_main_exports(HS_EXE_MARK_NAME);
 }
 
 /* Value of one arena string, or "" when it could not be stored. */
@@ -159,24 +157,29 @@ static const char *put_env(enum hs_envvar i, const char *name, const char *val)
 	return s ? s + hs_len(name) + 1 : "";
 }
 
-/* /proc/self/exe into the arena: only a process in a session needs it
- * (scope rules, deny behaviour, recognising the hookshim binary). Read
- * in place, then only what it used is taken: load() is single-threaded. */
-static const char *read_exe(void)
+/* Racing callers read the same link and store equal strings. */
+const char *hs_exe(void)
 {
-	char *dst = arena + arena_used;
-	size_t cap = sizeof(arena) - arena_used;
+	const char *exe = __atomic_load_n(&hs_st.exe, __ATOMIC_ACQUIRE);
+	char buf[PATH_MAX];
+	char *dst = NULL;
 	ssize_t n;
 
-	if (cap < 2)
-		return "";
-	n = readlink("/proc/self/exe", dst, cap > PATH_MAX ? PATH_MAX - 1
-							   : cap - 1);
-	if (n <= 0)
-		return "";
-	dst[n] = '\0';
-	dst = hs_arena_take((size_t)n + 1, 1); /* the same place */
-	return dst ? dst : "";
+	if (exe)
+		return exe;
+	n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	if (n > 0 && (dst = hs_arena_take((size_t)n + 1, 1))) {
+		hs_copy(dst, buf, (size_t)n);
+		dst[n] = '\0';
+	}
+	exe = dst ? dst : "";
+	__atomic_store_n(&hs_st.exe, exe, __ATOMIC_RELEASE);
+	return exe;
+}
+
+bool hs_exe_is_shell(void)
+{
+	return hs_shell_name(hs_base(hs_exe()));
 }
 
 static void load(struct hs_state *st)
@@ -205,13 +208,9 @@ static void load(struct hs_state *st)
 	st->role = v.role && hs_same(v.role, "tool") ? HS_ROLE_TOOL
 							 : HS_ROLE_AGENT;
 	st->inert = v.off && v.off[0] && !hs_same(v.off, "0");
-	st->exe = "";
-	if (!st->inert && st->sock[0]) {
-		st->exe = read_exe();
-		st->inert = is_hookshim_binary(st);
-	}
-	st->exe_base = hs_base(st->exe);
-	st->shell = hs_shell_name(st->exe_base);
+	st->exe = NULL;
+	if (!st->inert && st->sock[0])
+		st->inert = is_hookshim_binary();
 	st->active = !st->inert && st->sock[0];
 }
 

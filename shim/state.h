@@ -54,7 +54,6 @@ struct hs_state {
 	bool nested;   /* nested execs fire by default (n=1) */
 	enum hs_role role;
 	pid_t pid;     /* getpid() at load: differs in a fork/vfork child */
-	bool shell;    /* this process image is a shell */
 
 	/* Never NULL ("" when unset). They point into one packed buffer:
 	 * every exec'd process runs the constructor, and each fresh page of
@@ -64,8 +63,7 @@ struct hs_state {
 	const char *root;
 	const char *bin;
 	const char *lib;
-	const char *exe;     /* /proc/self/exe at load; "" when inactive */
-	const char *exe_base;
+	const char *exe;     /* NULL until hs_exe() reads it */
 
 	const char *write;   /* the write filter (write_scope.h) */
 	const char *checked; /* HOOKSHIM_CHECKED at load (in environ), or NULL */
@@ -94,6 +92,13 @@ static inline const struct hs_state *hs_state(void)
 		hs_state_init();
 	return &hs_st;
 }
+
+/* /proc/self/exe ("" if unreadable), read on first use, not at load: in
+ * a fresh process that readlink brings /proc/<pid> into being, dearer
+ * than all the rest of the constructor together. Not for a fork child. */
+const char *hs_exe(void);
+/* Is this process image a shell (by hs_exe's base name)? */
+bool hs_exe_is_shell(void);
 
 /* Does an exec by this process need anything from the shim at all? */
 static inline bool hs_exec_watched(const struct hs_state *st)

@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../engine/plainstr.h"
+
 extern ElfW(Dyn) _DYNAMIC[];
 
 struct object {
@@ -61,7 +63,7 @@ static unsigned version_index(const struct object *o, const char *version)
 		const ElfW(Verdaux) *aux =
 			(const void *)((const char *)vd + vd->vd_aux);
 
-		if (strcmp(o->str + aux->vda_name, version) == 0)
+		if (hs_same(o->str + aux->vda_name, version))
 			return vd->vd_ndx;
 		if (!vd->vd_next)
 			break;
@@ -122,7 +124,7 @@ static int lookup(const struct object *o, const char *name, uint32_t h,
 		uint32_t h2 = chain[i - symoffset];
 
 		if ((h | 1) == (h2 | 1) &&
-		    strcmp(o->str + o->sym[i].st_name, name) == 0 &&
+		    hs_same(o->str + o->sym[i].st_name, name) &&
 		    acceptable(o, i, want)) {
 			if (ELF64_ST_TYPE(o->sym[i].st_info) == STT_GNU_IFUNC)
 				return -1;
@@ -178,4 +180,14 @@ void hs_next_symbols(const struct hs_symbol *syms, void **out, size_t n)
 			}
 		}
 	}
+}
+
+bool hs_main_exports(const char *name)
+{
+	const struct link_map *main_map = _r_debug.r_map; /* always first */
+	struct object o;
+	void *found = NULL;
+
+	return main_map && object_of(main_map, &o) &&
+	       lookup(&o, name, gnu_hash(name), 0, &found) == 1;
 }

@@ -21,4 +21,8 @@ struct hs_symbol {
  * reads the loader's list unlocked. */
 void hs_next_symbols(const struct hs_symbol *syms, void **out, size_t n);
 
+/* Does the main program export a definition of name? Start-up only, as
+ * above. */
+bool hs_main_exports(const char *name);
+
 #endif

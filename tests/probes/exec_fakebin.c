@@ -1,5 +1,6 @@
 /* A stand-in for the hookshim binary's internal subcommands, for
- * shim-level tests (HOOKSHIM_BIN points here, so the shim is inert in it):
+ * shim-level tests (HOOKSHIM_BIN points here; it exports the symbol the
+ * real binary exports, shim/proto.h, so the shim is inert in it):
  *   __deny EXIT REASON       print REASON on stderr, exit EXIT
  *   __exec --id ID [--nested] -- EXE ARGV...
  *                            log "ID EXE" to $HS_FAKEBIN_LOG, mark the
@@ -8,6 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "shim/proto.h"
+
+__attribute__((used)) const char HS_EXE_MARK[] = "exec_fakebin";
 
 int main(int argc, char **argv)
 {

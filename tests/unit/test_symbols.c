@@ -31,6 +31,10 @@ static const char *const names[] = {
 	"hs_no_such_fn",
 };
 
+/* Exported from this executable (the Makefile says so), as the hookshim
+ * binary exports HS_EXE_MARK. */
+__attribute__((used)) const char hookshim_test_mark[] = "test";
+
 static bool is_ifunc(const char *name)
 {
 	return strcmp(name, "memcpy") == 0 || strcmp(name, "strlen") == 0;
@@ -71,6 +75,13 @@ int main(void)
 	      out[N + 1] && out[N + 1] == dlvsym(RTLD_NEXT, "posix_spawn",
 						  "GLIBC_2.2.5"));
 	CHECK("symbols: the two versions differ", out[N] != out[N + 1]);
+
+	CHECK("symbols: the main program's export is found",
+	      hs_main_exports("hookshim_test_mark"));
+	CHECK("symbols: a function it does not export is not",
+	      !hs_main_exports("main"));
+	CHECK("symbols: nor a name it lacks",
+	      !hs_main_exports("hs_no_such_fn"));
 
 	/* a slot already filled is left alone */
 	{
