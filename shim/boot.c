@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../engine/plainstr.h"
 #include "boot.h"
 #include "proto.h"
 #include "real.h"
@@ -299,16 +300,16 @@ static bool join(int fd)
 	return false;
 }
 
-bool hs_boot(void)
+/* A process outside any session, with hooks configured: find or start the
+ * supervisor. Apart from hs_boot, whose test is all nearly every process
+ * runs: its pages and its stack frame stay untouched there. */
+static __attribute__((noinline, cold)) bool boot_outside(void)
 {
-	const struct hs_state *st = hs_state();
 	const char *lib;
 	char bin[PATH_MAX];
 	int fd;
 
-	/* in a session already (nearly every process), or HOOKSHIM_INERT:
-	 * outside a session st->inert is exactly that variable */
-	if (st->sock[0] || st->inert || !hooks_configured())
+	if (!hooks_configured())
 		return false;
 	if (!find_bin(bin, &lib)) {
 		warn("hookshim binary not found next to the library; set "
@@ -324,4 +325,16 @@ bool hs_boot(void)
 		return false;
 	}
 	return join(fd);
+}
+
+HS_START_PATH
+bool hs_boot(void)
+{
+	const struct hs_state *st = hs_state();
+
+	/* in a session already (nearly every process), or HOOKSHIM_INERT:
+	 * outside a session st->inert is exactly that variable */
+	if (st->sock[0] || st->inert)
+		return false;
+	return boot_outside();
 }

@@ -157,6 +157,7 @@ void hs_marker(char *buf, const char *kind, pid_t pid)
 	hs_utoa((unsigned long)pid, buf + k + 1);
 }
 
+HS_START_PATH
 const char *hs_environ_take(const char *prefix)
 {
 	const char *first;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../engine/plainstr.h"
 #include "envfix.h"
 #include "fdtrack.h"
 #include "proto.h"
@@ -179,6 +180,7 @@ static void take(const char *v)
 		;
 }
 
+HS_START_PATH
 void hs_fdc_inherit(void)
 {
 	const char *v = hs_environ_take(HS_ENV_FDS "=");

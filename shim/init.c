@@ -112,22 +112,16 @@ static void env_set_role(void)
 	environ = nenv; /* never freed: environ may point here for good */
 }
 
-static void self_check(void)
+/* No shim saw this process start: it judges its own command line. Kept
+ * apart from self_check (cold, not inlined), so that the processes whose
+ * parent did check (nearly all) touch neither its text nor its stack
+ * frame. */
+static __attribute__((noinline, cold)) void judge_self(void)
 {
 	const struct hs_state *st = hs_state();
 	struct hs_decision d;
-	char *buf = NULL, **argv;
+	char *buf = NULL, **argv = read_cmdline(&buf);
 
-	if (!hs_exec_watched(st) || !hs_exec_interest(st))
-		return;
-	if (marker_is_ours(st->checked)) {
-		/* Consumed: should this process later replace itself by a
-		 * raw execve, the new image must not take the marker for its
-		 * own. Children made through libc get a fresh one. */
-		(void)hs_environ_take(HS_ENV_CHECKED "=");
-		return;
-	}
-	argv = read_cmdline(&buf);
 	if (!argv)
 		return;
 	hs_decide(hs_exe(), argv, &d);
@@ -152,6 +146,22 @@ static void self_check(void)
 	}
 	free(argv);
 	free(buf);
+}
+
+static void self_check(void)
+{
+	const struct hs_state *st = hs_state();
+
+	if (!hs_exec_watched(st) || !hs_exec_interest(st))
+		return;
+	if (marker_is_ours(st->checked)) {
+		/* Consumed: should this process later replace itself by a
+		 * raw execve, the new image must not take the marker for its
+		 * own. Children made through libc get a fresh one. */
+		(void)hs_environ_take(HS_ENV_CHECKED "=");
+		return;
+	}
+	judge_self();
 }
 
 __attribute__((constructor)) static void hs_init(void)

@@ -48,6 +48,7 @@ void *hs_real(enum hs_real_id id)
 	return p ? p : resolve(id);
 }
 
+HS_START_PATH
 void hs_real_init(void)
 {
 	void *found[HS_R_COUNT] = { 0 };

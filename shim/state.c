@@ -29,6 +29,7 @@ __thread int hs_depth __attribute__((tls_model("initial-exec")));
 static char arena[HS_EV_COUNT * (PATH_MAX + 32) + 8 * PATH_MAX] HS_ARENA;
 static size_t arena_used HS_HOT;
 
+HS_START_PATH
 void *hs_arena_take(size_t n, size_t align)
 {
 	size_t at, used = __atomic_load_n(&arena_used, __ATOMIC_RELAXED);
@@ -44,6 +45,7 @@ void *hs_arena_take(size_t n, size_t align)
 }
 
 /* "NAME=val" into the arena; NULL if it does not fit. */
+HS_START_PATH
 static char *arena_put(const char *name, const char *val)
 {
 	size_t n = hs_len(name), m = hs_len(val);
@@ -64,6 +66,7 @@ struct env_vals {
 		*role, *checked;
 };
 
+HS_START_PATH
 static void scan_env(struct env_vals *v)
 {
 	static const struct {
@@ -98,6 +101,7 @@ static void scan_env(struct env_vals *v)
 
 /* "i=5,x=126,e=13,s=0,n=0"; unknown keys ignored, so the supervisor can
  * add some without breaking old shims. */
+HS_START_PATH
 static void parse_flags(struct hs_state *st, const char *s)
 {
 	while (s && *s) {
@@ -143,12 +147,14 @@ static const char *own_path(void)
 /* The hookshim binary itself runs hooks and wrappers: it must never judge
  * its own children (it marks them itself). It exports a symbol to say so
  * (proto.h). */
+HS_START_PATH
 static bool is_hookshim_binary(void)
 {
 	return hs_main_exports(HS_EXE_MARK_NAME);
 }
 
 /* Value of one arena string, or "" when it could not be stored. */
+HS_START_PATH
 static const char *put_env(enum hs_envvar i, const char *name, const char *val)
 {
 	char *s = arena_put(name, val ? val : "");
@@ -182,6 +188,7 @@ bool hs_exe_is_shell(void)
 	return hs_shell_name(hs_base(hs_exe()));
 }
 
+HS_START_PATH
 static void load(struct hs_state *st)
 {
 	struct env_vals v;
@@ -214,6 +221,7 @@ static void load(struct hs_state *st)
 	st->active = !st->inert && st->sock[0];
 }
 
+HS_START_PATH
 void hs_state_init(void)
 {
 	if (__atomic_load_n(&hs_st.loaded, __ATOMIC_ACQUIRE))
@@ -222,6 +230,7 @@ void hs_state_init(void)
 	__atomic_store_n(&hs_st.loaded, true, __ATOMIC_RELEASE);
 }
 
+HS_START_PATH
 void hs_state_reload(void)
 {
 	load(&hs_st);
@@ -256,6 +265,7 @@ char *hs_utoa(unsigned long v, char *buf)
 	return buf;
 }
 
+HS_START_PATH
 long hs_atol(const char *s)
 {
 	long v = 0;

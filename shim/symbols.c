@@ -31,11 +31,13 @@ struct object {
 
 /* The loader relocates most d_ptr values in place; where it did not
  * (a read-only dynamic section) they are offsets from the base. */
+HS_START_PATH
 static const void *dyn_ptr(const struct link_map *lm, ElfW(Addr) p)
 {
 	return (const void *)(p < lm->l_addr ? lm->l_addr + p : p);
 }
 
+HS_START_PATH
 static bool object_of(const struct link_map *lm, struct object *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -55,6 +57,7 @@ static bool object_of(const struct link_map *lm, struct object *o)
 }
 
 /* The index a version name has in this object's verdef, 0 if none. */
+HS_START_PATH
 static unsigned version_index(const struct object *o, const char *version)
 {
 	const ElfW(Verdef) *vd = o->verdef;
@@ -72,6 +75,7 @@ static unsigned version_index(const struct object *o, const char *version)
 	return 0;
 }
 
+HS_START_PATH
 static uint32_t gnu_hash(const char *s)
 {
 	uint32_t h = 5381;
@@ -83,6 +87,7 @@ static uint32_t gnu_hash(const char *s)
 
 /* Would dlsym take symbol i for this name? Defined, and either the
  * requested version or (unversioned request) the default one. */
+HS_START_PATH
 static bool acceptable(const struct object *o, uint32_t i, unsigned want)
 {
 	const ElfW(Sym) *s = &o->sym[i];
@@ -97,6 +102,7 @@ static bool acceptable(const struct object *o, uint32_t i, unsigned want)
 
 /* 1: found (*out set), 0: not defined here, -1: defined but not ours to
  * resolve (an IFUNC). */
+HS_START_PATH
 static int lookup(const struct object *o, const char *name, uint32_t h,
 		  unsigned want, void **out)
 {
@@ -136,6 +142,7 @@ static int lookup(const struct object *o, const char *name, uint32_t h,
 	}
 }
 
+HS_START_PATH
 void hs_next_symbols(const struct hs_symbol *syms, void **out, size_t n)
 {
 	struct link_map *self = NULL;
@@ -182,6 +189,7 @@ void hs_next_symbols(const struct hs_symbol *syms, void **out, size_t n)
 	}
 }
 
+HS_START_PATH
 bool hs_main_exports(const char *name)
 {
 	const struct link_map *main_map = _r_debug.r_map; /* always first */

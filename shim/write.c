@@ -24,6 +24,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../engine/plainstr.h"
 #include "fdcarry.h"
 #include "fdtrack.h"
 #include "path.h"
@@ -182,6 +183,7 @@ static const struct hs_symbol names[W_COUNT] = { WRITE_TABLE(NAME)
  * before it (another library's constructor) resolves on first use. */
 static void *reals[W_COUNT] HS_HOT;
 
+HS_START_PATH
 static void *wreal(int id)
 {
 	void *p = __atomic_load_n(&reals[id], __ATOMIC_ACQUIRE);

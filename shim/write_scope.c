@@ -40,6 +40,7 @@ static struct {
 /* The literal text of g before its first wildcard. A '/' right before
  * "**" is left out: a trailing slash-star-star matches the directory
  * itself. */
+HS_START_PATH
 static unsigned literal_prefix(const char *g)
 {
 	size_t n = 0;
@@ -52,6 +53,7 @@ static unsigned literal_prefix(const char *g)
 	return (unsigned)n;
 }
 
+HS_START_PATH
 static struct globs *set_of(char tag)
 {
 	switch (tag) {
@@ -63,6 +65,7 @@ static struct globs *set_of(char tag)
 	return NULL;
 }
 
+HS_START_PATH
 static void set_option(char o)
 {
 	F.o.agent_only |= o == 'a';
@@ -74,6 +77,7 @@ static void set_option(char o)
 /* Gives each set room for the n globs the first pass counted, in one
  * piece of the arena, and empties it for the second. Without room a set
  * widens, never narrows: false, and nothing more to parse. */
+HS_START_PATH
 static bool place_sets(void)
 {
 	struct globs *sets[] = { &F.inc, &F.exc, &F.pre, &F.post };
@@ -94,6 +98,7 @@ static bool place_sets(void)
 	return e != NULL;
 }
 
+HS_START_PATH
 static void add(struct globs *gs, const char *g)
 {
 	gs->e[gs->n].g = g;
@@ -103,6 +108,7 @@ static void add(struct globs *gs, const char *g)
 /* The lines text..end, NUL-separated by now: a first pass for the
  * options, the catch-alls and how many globs each set has, a second for
  * the globs. No include line means the session root (g NULL). */
+HS_START_PATH
 static void parse(char *text, const char *end)
 {
 	char *l;
@@ -132,6 +138,7 @@ static void parse(char *text, const char *end)
 		add(&F.inc, NULL);
 }
 
+HS_START_PATH
 void hs_wscope_init(void)
 {
 	const struct hs_state *st = hs_state();
@@ -159,6 +166,7 @@ void hs_wscope_init(void)
 	__atomic_store_n(&F.parsed, true, __ATOMIC_RELEASE);
 }
 
+HS_START_PATH
 void hs_wscope_reset(void)
 {
 	memset(&F, 0, sizeof(F));
@@ -169,6 +177,7 @@ const struct hs_wopts *hs_wopts(void)
 	return &F.o;
 }
 
+HS_START_PATH
 unsigned hs_wscope_active(void)
 {
 	const struct hs_state *st = hs_state();
