@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "../engine/plainstr.h"
@@ -14,37 +15,75 @@
 #define MAXFD 0xfffe       /* a lane holds fd + 1 in 16 bits */
 #define OWNED (~0ull)      /* being filled or drained by one thread */
 
-/* Lanes and pids apart from the (page-sized) infos, so scanning and the
- * fork reset touch two small arrays only. lanes: 0 = free, OWNED, else
- * fd+1 per 16-bit lane. */
-static uint64_t lanes[NENT];
-static pid_t pids[NENT];
-static struct hs_fdt_info infos[NENT];
-static int used HS_HOT; /* entries not free: the close() fast path */
-/* A hint per descriptor number so close() of an untracked fd scans
- * nothing. Set before a number enters a lane, cleared after it leaves;
- * a stale set bit only costs a scan. */
-static unsigned long hint[(MAXFD + 1) / (8 * sizeof(unsigned long)) + 1];
-
 #define HBITS (8 * sizeof(unsigned long))
 
-static void hint_set(int fd)
+/* Mapped by the first descriptor tracked, not static: a megabyte of .bss
+ * in every process the shim enters, where nearly none tracks one, cost an
+ * extra mapping and a percent of each exec. */
+struct table {
+	/* Lanes and pids apart from the (page-sized) infos, so scanning
+	 * and the fork reset touch two small arrays only. lanes: 0 = free,
+	 * OWNED, else fd+1 per 16-bit lane. */
+	uint64_t lanes[NENT];
+	pid_t pids[NENT];
+	/* A hint per descriptor number so close() of an untracked fd scans
+	 * nothing. Set before a number enters a lane, cleared after it
+	 * leaves; a stale set bit only costs a scan. */
+	unsigned long hint[(MAXFD + 1) / HBITS + 1];
+	struct hs_fdt_info infos[NENT];
+};
+
+static struct table *T HS_HOT;
+static int used HS_HOT; /* entries not free: the close() fast path */
+
+static struct table *table(void)
 {
-	__atomic_fetch_or(&hint[fd / HBITS], 1ul << (fd % HBITS),
+	return __atomic_load_n(&T, __ATOMIC_ACQUIRE);
+}
+
+/* mmap, unlike malloc, may be called from a signal handler or a vfork
+ * child; of two racing threads the loser unmaps its copy. */
+static struct table *table_make(void)
+{
+	struct table *t = table(), *mine;
+
+	if (t)
+		return t;
+	mine = mmap(NULL, sizeof(*mine), PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mine == MAP_FAILED)
+		return NULL;
+	if (!__atomic_compare_exchange_n(&T, &t, mine, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		munmap(mine, sizeof(*mine));
+		return t;
+	}
+	return mine;
+}
+
+static void hint_set(struct table *t, int fd)
+{
+	__atomic_fetch_or(&t->hint[fd / HBITS], 1ul << (fd % HBITS),
 			  __ATOMIC_RELEASE);
 }
 
-static void hint_clear(int fd)
+static void hint_clear(struct table *t, int fd)
 {
-	__atomic_fetch_and(&hint[fd / HBITS], ~(1ul << (fd % HBITS)),
+	__atomic_fetch_and(&t->hint[fd / HBITS], ~(1ul << (fd % HBITS)),
 			   __ATOMIC_RELEASE);
 }
 
-static bool hinted(int fd)
+/* The table, if fd may be in it; else NULL. */
+static struct table *hinted(int fd)
 {
-	return fd >= 0 && fd <= MAXFD &&
-	       (__atomic_load_n(&hint[fd / HBITS], __ATOMIC_ACQUIRE) >>
-		(fd % HBITS)) & 1;
+	struct table *t = table();
+
+	return t && fd >= 0 && fd <= MAXFD &&
+			       (__atomic_load_n(&t->hint[fd / HBITS],
+						__ATOMIC_ACQUIRE) >>
+				(fd % HBITS)) & 1
+		       ? t
+		       : NULL;
 }
 
 HS_CHILD_PATH
@@ -64,13 +103,14 @@ static int lane_of(uint64_t w, int fd)
 }
 
 /* The entry of this process holding `fd`, or -1. */
-static int find(int fd, pid_t self, uint64_t *w, int *lane)
+static int find(const struct table *t, int fd, pid_t self, uint64_t *w,
+		int *lane)
 {
 	for (int i = 0; i < NENT; i++) {
-		uint64_t v = __atomic_load_n(&lanes[i], __ATOMIC_ACQUIRE);
+		uint64_t v = __atomic_load_n(&t->lanes[i], __ATOMIC_ACQUIRE);
 		int l;
 
-		if (v == 0 || (l = lane_of(v, fd)) < 0 || pids[i] != self)
+		if (v == 0 || (l = lane_of(v, fd)) < 0 || t->pids[i] != self)
 			continue;
 		*w = v;
 		*lane = l;
@@ -80,36 +120,38 @@ static int find(int fd, pid_t self, uint64_t *w, int *lane)
 }
 
 /* Moves an entry we own back to free. */
-static void drop(int e)
+static void drop(struct table *t, int e)
 {
-	__atomic_store_n(&lanes[e], 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->lanes[e], 0, __ATOMIC_RELEASE);
 	__atomic_fetch_sub(&used, 1, __ATOMIC_RELAXED);
 }
 
 bool hs_fdt_release(int fd, struct hs_fdt_info *out)
 {
+	struct table *t = hinted(fd);
 	pid_t self;
 
-	if (!hinted(fd))
+	if (!t)
 		return false;
 	self = hs_getpid();
 	for (;;) {
 		uint64_t w, nw;
 		int lane;
-		int e = find(fd, self, &w, &lane);
+		int e = find(t, fd, self, &w, &lane);
 
 		if (e < 0)
 			return false;
 		nw = w & ~(0xffffull << (16 * lane));
-		if (!__atomic_compare_exchange_n(&lanes[e], &w, nw ? nw : OWNED,
-						 false, __ATOMIC_ACQ_REL,
+		if (!__atomic_compare_exchange_n(&t->lanes[e], &w,
+						 nw ? nw : OWNED, false,
+						 __ATOMIC_ACQ_REL,
 						 __ATOMIC_ACQUIRE))
 			continue; /* a dup or release raced us: look again */
-		hint_clear(fd);
+		hint_clear(t, fd);
 		if (nw)
 			return false;
-		memcpy(out, &infos[e], sizeof(*out));
-		drop(e);
+		memcpy(out, &t->infos[e], sizeof(*out));
+		drop(t, e);
 		return true;
 	}
 }
@@ -119,25 +161,28 @@ bool hs_fdt_add(int fd, const char *path, const char *op, const char *id,
 {
 	bool had = hs_fdt_release(fd, stale);
 	size_t pl = strlen(path), ol = strlen(op), il = strlen(id);
+	struct table *t;
 
 	if (fd < 0 || fd > MAXFD || pl >= sizeof(stale->path) ||
-	    ol >= sizeof(stale->op) || il >= sizeof(stale->id))
+	    ol >= sizeof(stale->op) || il >= sizeof(stale->id) ||
+	    !(t = table_make()))
 		return had;
 	for (int i = 0; i < NENT; i++) {
 		uint64_t z = 0;
 
-		if (__atomic_load_n(&lanes[i], __ATOMIC_RELAXED) != 0 ||
-		    !__atomic_compare_exchange_n(&lanes[i], &z, OWNED, false,
+		if (__atomic_load_n(&t->lanes[i], __ATOMIC_RELAXED) != 0 ||
+		    !__atomic_compare_exchange_n(&t->lanes[i], &z, OWNED, false,
 						 __ATOMIC_ACQ_REL,
 						 __ATOMIC_RELAXED))
 			continue;
 		__atomic_fetch_add(&used, 1, __ATOMIC_RELAXED);
-		pids[i] = hs_getpid();
-		memcpy(infos[i].path, path, pl + 1);
-		memcpy(infos[i].op, op, ol + 1);
-		memcpy(infos[i].id, id, il + 1);
-		hint_set(fd);
-		__atomic_store_n(&lanes[i], (uint64_t)fd + 1, __ATOMIC_RELEASE);
+		t->pids[i] = hs_getpid();
+		memcpy(t->infos[i].path, path, pl + 1);
+		memcpy(t->infos[i].op, op, ol + 1);
+		memcpy(t->infos[i].id, id, il + 1);
+		hint_set(t, fd);
+		__atomic_store_n(&t->lanes[i], (uint64_t)fd + 1,
+				 __ATOMIC_RELEASE);
 		return had;
 	}
 	return had;
@@ -145,15 +190,16 @@ bool hs_fdt_add(int fd, const char *path, const char *op, const char *id,
 
 void hs_fdt_dup(int oldfd, int newfd)
 {
+	struct table *t = hinted(oldfd);
 	pid_t self;
 
-	if (!hinted(oldfd) || newfd < 0 || newfd > MAXFD || newfd == oldfd)
+	if (!t || newfd < 0 || newfd > MAXFD || newfd == oldfd)
 		return;
 	self = hs_getpid();
 	for (;;) {
 		uint64_t w;
 		int lane, free_lane = -1;
-		int e = find(oldfd, self, &w, &lane);
+		int e = find(t, oldfd, self, &w, &lane);
 
 		if (e < 0)
 			return;
@@ -162,9 +208,9 @@ void hs_fdt_dup(int oldfd, int newfd)
 				free_lane = i;
 		if (free_lane < 0)
 			return; /* four copies: the extra one goes untracked */
-		hint_set(newfd);
+		hint_set(t, newfd);
 		if (__atomic_compare_exchange_n(
-			    &lanes[e], &w,
+			    &t->lanes[e], &w,
 			    w | ((uint64_t)newfd + 1) << (16 * free_lane), false,
 			    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 			return;
@@ -173,21 +219,26 @@ void hs_fdt_dup(int oldfd, int newfd)
 
 bool hs_fdt_take_any(struct hs_fdt_info *out)
 {
-	pid_t self = hs_getpid();
+	struct table *t = table();
+	pid_t self;
 
+	if (!t)
+		return false;
+	self = hs_getpid();
 	for (int i = 0; i < NENT; i++) {
-		uint64_t w = __atomic_load_n(&lanes[i], __ATOMIC_ACQUIRE);
+		uint64_t w = __atomic_load_n(&t->lanes[i], __ATOMIC_ACQUIRE);
 
-		if (w == 0 || w == OWNED || pids[i] != self ||
-		    !__atomic_compare_exchange_n(&lanes[i], &w, OWNED, false,
-						 __ATOMIC_ACQ_REL,
+		if (w == 0 || w == OWNED || t->pids[i] != self ||
+		    !__atomic_compare_exchange_n(&t->lanes[i], &w, OWNED,
+						 false, __ATOMIC_ACQ_REL,
 						 __ATOMIC_RELAXED))
 			continue;
 		for (int l = 0; l < NLANE; l++)
 			if ((w >> (16 * l)) & 0xffff)
-				hint_clear((int)((w >> (16 * l)) & 0xffff) - 1);
-		memcpy(out, &infos[i], sizeof(*out));
-		drop(i);
+				hint_clear(t, (int)((w >> (16 * l)) & 0xffff) -
+						      1);
+		memcpy(out, &t->infos[i], sizeof(*out));
+		drop(t, i);
 		return true;
 	}
 	return false;
@@ -195,19 +246,23 @@ bool hs_fdt_take_any(struct hs_fdt_info *out)
 
 bool hs_fdt_next(int *pos, int fds[NLANE], int *n, struct hs_fdt_info *out)
 {
-	pid_t self = hs_getpid();
+	const struct table *t = table();
+	pid_t self;
 
+	if (!t)
+		return false;
+	self = hs_getpid();
 	for (; *pos < NENT; ++*pos) {
 		int i = *pos;
-		uint64_t w = __atomic_load_n(&lanes[i], __ATOMIC_ACQUIRE);
+		uint64_t w = __atomic_load_n(&t->lanes[i], __ATOMIC_ACQUIRE);
 
-		if (w == 0 || w == OWNED || pids[i] != self)
+		if (w == 0 || w == OWNED || t->pids[i] != self)
 			continue;
-		memcpy(out, &infos[i], sizeof(*out));
+		memcpy(out, &t->infos[i], sizeof(*out));
 		/* a copy made while the entry was dropped and refilled is
 		 * torn: only trust it if the lanes did not move meanwhile */
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&lanes[i], __ATOMIC_RELAXED) != w)
+		if (__atomic_load_n(&t->lanes[i], __ATOMIC_RELAXED) != w)
 			continue;
 		*n = 0;
 		for (int l = 0; l < NLANE; l++)
@@ -223,10 +278,12 @@ bool hs_fdt_next(int *pos, int fds[NLANE], int *n, struct hs_fdt_info *out)
  * parent's close is the one that completes the write. */
 static void fork_child(void)
 {
-	if (!used)
+	struct table *t = table();
+
+	if (!used || !t)
 		return;
-	memset(lanes, 0, sizeof(lanes));
-	memset(hint, 0, sizeof(hint));
+	memset(t->lanes, 0, sizeof(t->lanes));
+	memset(t->hint, 0, sizeof(t->hint));
 	used = 0;
 }
 
