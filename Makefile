@@ -112,7 +112,11 @@ test-asan: deps
 		{ echo "ASan/UBSan: $$t failed (BUILD=build-asan tests/run.sh $$t)"; exit 1; }; \
 	done; echo "ASan/UBSan: clean"
 
-bench: all $(PROBE_BIN) $(BUILD)/bench/bench_core
+$(BUILD)/bench/exec_rr: bench/exec_rr.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
+
+bench: all $(PROBE_BIN) $(BUILD)/bench/bench_core $(BUILD)/bench/exec_rr
 	@BUILD=$(BUILD) bench/run.sh
 
 demo: all

@@ -5,7 +5,11 @@
 #      of them (bench/nonmatching.json), under `hookshim run` with a hook on
 #      every Bash tool call (none of these execs is one), and under snoopy
 #      (libsnoopy.so preloaded, logging to a file); goal <= 1.05x plain;
-#   2. one trivial hook's full dispatch (a `bash -c true` tool call: shim
+#   2. the same cost exec by exec (bench/exec_rr.c): /bin/true's own
+#      load and start-up, plain, with the empty library and with the shim
+#      in a session's environment, the variants taking turns exec by exec
+#      so the machine's drift cancels;
+#   3. one trivial hook's full dispatch (a `bash -c true` tool call: shim
 #      request, supervisor, PreToolUse hook `true`) against a bare spawn of
 #      `sh -c true`.
 # Every configuration runs once per repetition, interleaved, so drift in
@@ -19,6 +23,7 @@ BUILD=${BUILD:-build}
 HS=${HOOKSHIM:-$TOP/$BUILD/bin/hookshim}
 LIB=${HOOKSHIM_LIB:-$TOP/$BUILD/lib/libhookshim.so}
 LOOP=${HOOKSHIM_PROBES:-$TOP/$BUILD/probes}/bench_spawnloop
+RR=$TOP/$BUILD/bench/exec_rr
 N=${EXEC_N:-2000}
 REPS=${REPS:-7}
 K=${HOOK_N:-100} # tool calls for the dispatch measurement
@@ -149,6 +154,33 @@ for l in c sh; do
 done
 echo "(faults: page faults per exec, perf stat over $FN execs)"
 echo "(goal for hookshim <= 1.05x plain; snoopy was 1.44x)"
+
+# --- the exec'd process's side, exec by exec -----------------------------------
+if [ -x "$RR" ]; then
+	# a session's variables, as every process in it has them (the write
+	# filter holds newlines: \037-separated, see exec_rr.c)
+	us=$'\037'
+	senv=$("$HS" run -c "$TOP/bench/nonmatching.json" -- env -0 |
+		while IFS= read -r -d '' kv; do
+			case $kv in
+			HOOKSHIM_CHECKED=*) ;;
+			LD_PRELOAD=* | HOOKSHIM_* | UV_USE_IO_URING=*)
+				printf '%s\037' "$kv" ;;
+			esac
+		done)
+	variants=("HOOKSHIM_CHECKED=x")
+	names=("plain")
+	[ -n "$EMPTY" ] && variants+=("LD_PRELOAD=$EMPTY${us}HOOKSHIM_CHECKED=x") &&
+		names+=("preload of an empty library")
+	variants+=("${senv}HOOKSHIM_CHECKED=x")
+	names+=("hookshim session, nothing matches")
+	echo "one exec's own side (/bin/true: load, start-up, exit), the variants"
+	echo "taking turns exec by exec, $N execs each:"
+	"$RR" "$N" "${variants[@]}" | while read -r v mean med ratio; do
+		printf '  %-34s %9.0f us %7.3fx  (median %.0f us)\n' \
+			"${names[$v]}" "$mean" "$ratio" "$med"
+	done
+fi
 
 # --- one trivial hook, end to end ---------------------------------------------
 # K `bash -c true` tool calls by an agent, with and without the hook: the
