@@ -78,12 +78,10 @@ static struct table *hinted(int fd)
 {
 	struct table *t = table();
 
-	return t && fd >= 0 && fd <= MAXFD &&
-			       (__atomic_load_n(&t->hint[fd / HBITS],
-						__ATOMIC_ACQUIRE) >>
-				(fd % HBITS)) & 1
-		       ? t
-		       : NULL;
+	if (!t || fd < 0 || fd > MAXFD)
+		return NULL;
+	return (__atomic_load_n(&t->hint[fd / HBITS], __ATOMIC_ACQUIRE) >>
+		(fd % HBITS)) & 1 ? t : NULL;
 }
 
 HS_CHILD_PATH
