@@ -21,7 +21,7 @@
 /* Code every process the shim enters runs once, in its constructors. GCC
  * puts the constructors themselves in .text.startup; their callees in
  * other files join them there, and shim/layout.ld places it all right
- * after the child path: start-up reads two pages of the shim's text
+ * after the child path: start-up reads three pages of the shim's text
  * instead of ten. On a VM the first touch of each page costs a fault in
  * the hypervisor, even where the kernel has the page mapped already. */
 #define HS_START_PATH __attribute__((section(".text.startup")))
