@@ -63,10 +63,10 @@ struct hs_state {
 	const char *root;
 	const char *bin;
 	const char *lib;
-	const char *exe;     /* NULL until hs_exe() reads it */
 
 	const char *write;   /* the write filter (write_scope.h) */
 	const char *checked; /* HOOKSHIM_CHECKED at load (in environ), or NULL */
+	const char *exe;     /* NULL until hs_exe() reads it */
 
 	/* "HOOKSHIM_SOCK=..." etc., NULL for unset optional ones. */
 	const char *env[HS_EV_COUNT];
