@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "shim/proto.h"
+
 extern char **environ;
 
 enum { MAX_VARIANTS = 8, MAX_ADDED = 32 };
@@ -69,9 +71,10 @@ static void mark_checked(char **env)
 	static char marker[64];
 
 	for (char **e = env; *e; e++) {
-		if (strncmp(*e, "HOOKSHIM_CHECKED=", 17) == 0) {
+		if (strncmp(*e, HS_ENV_CHECKED "=",
+			    sizeof(HS_ENV_CHECKED)) == 0) {
 			snprintf(marker, sizeof(marker),
-				 "HOOKSHIM_CHECKED=exec:%ld", (long)getpid());
+				 HS_ENV_CHECKED "=exec:%ld", (long)getpid());
 			*e = marker;
 		}
 	}
