@@ -21,7 +21,7 @@ LDLIBS_SHIM := -ldl -lpthread -Wl,-z,lazy -Wl,-z,norelro \
 	-Wl,-z,noseparate-code -Wl,-T,shim/layout.ld
 
 CORE_SRC := $(sort $(wildcard config/*.c engine/*.c))
-CLI_SRC  := $(sort $(wildcard wrappers/*.c))
+CLI_SRC  := $(sort $(wildcard wrappers/*.c supervisor/*.c))
 CLI_SRC  += shim/proto.c
 # The exec path, then the start-up path, then the rest: the order of the
 # shim's text (shim/layout.ld says why).

@@ -122,6 +122,18 @@ int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 			load_writes(ld, v);
 		} else if (strcmp(k, "wrap") == 0) {
 			replace_list(&s->wrap_tools, string_list(ld, v, "wrap"));
+		} else if (strcmp(k, "floor") == 0 && cJSON_IsString(v) &&
+			   (strcmp(v->valuestring, "auto") == 0 ||
+			    strcmp(v->valuestring, "require") == 0 ||
+			    strcmp(v->valuestring, "off") == 0)) {
+			/* 0 auto, 1 require, 2 off: supervisor/floor.h */
+			s->floor = v->valuestring[0] == 'a'   ? 0
+				   : v->valuestring[0] == 'r' ? 1
+							      : 2;
+		} else if (strcmp(k, "io_uring") == 0 && cJSON_IsString(v) &&
+			   (strcmp(v->valuestring, "deny") == 0 ||
+			    strcmp(v->valuestring, "allow") == 0)) {
+			s->io_uring_allow = v->valuestring[0] == 'a';
 		} else if (strcmp(k, "bot_id") == 0 && cJSON_IsString(v)) {
 			free(s->bot_id);
 			s->bot_id = strdup(v->valuestring);

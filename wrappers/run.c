@@ -19,6 +19,7 @@
 #include "../engine/dispatch.h"
 #include "../engine/write_filter.h"
 #include "../shim/proto.h"
+#include "../supervisor/floor.h"
 #include "cli.h"
 #include "supervisor.h"
 
@@ -302,9 +303,13 @@ static void child_sig_attr(const struct sigstate *ss, posix_spawnattr_t *at)
 					     POSIX_SPAWN_SETSIGMASK);
 }
 
-/* Starts CMD. Returns its pid, or -1 with *code set (127/126). */
+static char *resolve_exe(const char *name);
+
+/* Starts CMD. Returns its pid, or -1 with *code set (127/126). Under the
+ * floor CMD is forked by hand: the filter goes in between fork and exec
+ * (supervisor/floor_spawn.c). */
 static pid_t start_cmd(char **cmd, char **envp, const struct sigstate *ss,
-		       int *code)
+		       const struct hs_floor_plan *fp, int *code)
 {
 	posix_spawnattr_t at;
 	pid_t pid;
@@ -312,7 +317,18 @@ static pid_t start_cmd(char **cmd, char **envp, const struct sigstate *ss,
 
 	posix_spawnattr_init(&at);
 	child_sig_attr(ss, &at);
-	err = posix_spawnp(&pid, cmd[0], NULL, &at, cmd, envp);
+	if (fp && fp->on) {
+		sigset_t def;
+		char *exe = resolve_exe(cmd[0]);
+
+		posix_spawnattr_getsigdefault(&at, &def);
+		pid = exe ? hs_floor_spawn(fp, exe, cmd, envp, &def, &ss->mask)
+			  : -1;
+		err = pid < 0 ? errno : 0;
+		free(exe);
+	} else {
+		err = posix_spawnp(&pid, cmd[0], NULL, &at, cmd, envp);
+	}
 	posix_spawnattr_destroy(&at);
 	if (err) {
 		fprintf(stderr, "hookshim: %s: %s\n", cmd[0], strerror(err));
@@ -411,6 +427,37 @@ static bool judge_cmd(struct hs_session *s, char **cmd, int *code, char **id)
 	return go;
 }
 
+/* ---- the syscall floor ---- */
+
+/* Probes the floor (supervisor/floor.h) and adds its cookie to the
+ * session's flags. -1 when "require" cannot be met: not starting. */
+static int plan_floor(const struct hs_config *cfg, struct hs_floor_plan *fp,
+		      char *flags, size_t cap)
+{
+	if (hs_floor_plan(fp, cfg) < 0) {
+		fprintf(stderr, "hookshim: out of memory\n");
+		return -1;
+	}
+	if (fp->on) {
+		size_t n = strlen(flags);
+
+		snprintf(flags + n, cap - n, ",c=%llu",
+			 (unsigned long long)fp->cookie);
+		return 0;
+	}
+	if (cfg->settings.floor == HS_FLOOR_REQUIRE) {
+		fprintf(stderr, "hookshim: \"floor\": \"require\", but the "
+				"syscall floor is not available: %s; not "
+				"starting\n", fp->why);
+		return -1;
+	}
+	if (fp->why[0] && cfg->settings.floor == HS_FLOOR_AUTO)
+		fprintf(stderr, "hookshim: no syscall floor (%s): static "
+				"binaries and raw syscalls are not seen\n",
+			fp->why);
+	return 0;
+}
+
 /* ---- the session ---- */
 
 static int run_usage(void)
@@ -493,6 +540,8 @@ int cmd_run(int argc, char **argv)
 	struct hs_config cfg;
 	struct hs_session s;
 	struct hs_supervisor *sv;
+	struct hs_floor_plan fp;
+	struct hs_floor *floor = NULL;
 	struct session_env se = { 0 };
 	struct sigstate ss;
 	char sock[128], flags[128], bin[PATH_MAX], *lib, *wrap_dir = NULL;
@@ -528,6 +577,11 @@ int cmd_run(int argc, char **argv)
 	set = &cfg.settings;
 	snprintf(sock, sizeof(sock), "hookshim-%s", s.id);
 	hs_session_flags(&cfg, flags, sizeof(flags));
+	if (plan_floor(&cfg, &fp, flags, sizeof(flags)) < 0) {
+		hs_floor_plan_free(&fp);
+		hs_session_close(&s);
+		goto out_cfg;
+	}
 	lib = find_lib(bin);
 	if (set->wrap_tools && set->wrap_tools[0])
 		wrap_dir = make_wrap_dir(set->wrap_tools);
@@ -549,12 +603,16 @@ int cmd_run(int argc, char **argv)
 	 * calls, not as nested ones. So it gets no post hooks of its own. */
 	if (tool_call)
 		go = judge_cmd(&s, o.cmd, &code, &id);
-	pid = go ? start_cmd(o.cmd, envp, &ss, &code)
+	pid = go ? start_cmd(o.cmd, envp, &ss, &fp, &code)
 		 : -1;
 	free(id);
+	if (pid > 0 && fp.on)
+		floor = hs_floor_start(&fp, &s, se.write);
 	if (pid > 0)
 		status = wait_cmd(pid);
 	fire(&s, HS_KIND_SESSION_END);
+	hs_floor_stop(floor, STOP_GRACE_MS);
+	hs_floor_plan_free(&fp);
 	drained = hs_supervisor_stop(sv, STOP_GRACE_MS);
 	if (pid > 0)
 		code = -1;
@@ -567,6 +625,7 @@ int cmd_run(int argc, char **argv)
 		return code >= 0 ? code : hs_exit_as(status);
 	}
 out_env:
+	hs_floor_plan_free(&fp);
 	if (envp) {
 		for (char **e = envp; *e; e++)
 			free(*e);
