@@ -20,16 +20,19 @@ LDFLAGS_CLI := -Wl,--export-dynamic-symbol=hookshim_executable
 LDLIBS_SHIM := -ldl -lpthread -Wl,-z,lazy -Wl,-z,norelro \
 	-Wl,-z,noseparate-code -Wl,-T,shim/layout.ld
 
-CORE_SRC := $(sort $(wildcard config/*.c engine/*.c))
-CLI_SRC  := $(sort $(wildcard wrappers/*.c))
-CLI_SRC  += shim/proto.c
+# Two binaries and the wire they share (docs/architecture.md):
+#   libhookshim.so = shim/ + common/
+#   hookshim       = cli/ + supervisor/ + engine/ + config/ + common/
+COMMON_SRC := $(sort $(wildcard common/*.c))
+CORE_SRC := $(sort $(wildcard config/*.c engine/*.c)) $(COMMON_SRC)
+CLI_SRC  := $(sort $(wildcard cli/*.c supervisor/*.c))
 # The exec path, then the start-up path, then the rest: the order of the
 # shim's text (shim/layout.ld says why).
-SHIM_HOT := shim/exec.c shim/envfix.c shim/decide.c engine/shellargv.c \
+SHIM_HOT := shim/exec.c shim/envfix.c shim/decide.c common/shellargv.c \
 	shim/init.c shim/state.c shim/symbols.c shim/real.c shim/boot.c \
 	shim/write_scope.c shim/write.c shim/fdcarry.c shim/fdtrack.c
 SHIM_SRC := $(SHIM_HOT) \
-	$(filter-out $(SHIM_HOT),$(sort $(wildcard shim/*.c))) config/glob.c
+	$(filter-out $(SHIM_HOT),$(sort $(wildcard shim/*.c)) $(COMMON_SRC))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 PROBE_SRC := $(sort $(wildcard tests/probes/*.c))
 

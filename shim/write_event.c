@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../engine/plainstr.h"
+#include "../common/plainstr.h"
 #include "client.h"
 #include "fdtrack.h"
 #include "path.h"

@@ -4,7 +4,7 @@
  * Three layers, so the PATH wrappers and `__exec` can reuse the decision
  * logic without a socket:
  *   - hs_msg / hs_answer: one request and its answer, and their TLV
- *     encoding (shim/proto.h);
+ *     encoding (common/wire.h);
  *   - hs_session: decide one request (event, dispatch, ask, log);
  *   - hs_supervisor: the abstract-socket server, a thread per connection.
  */
@@ -131,7 +131,7 @@ int hs_exec_supervised(const char *exe, char *const argv[], const char *id,
  * 0, or -1 with a message. */
 int hs_wrap_create(const char *dir, char *const tools[], size_t ntools);
 
-/* HOOKSHIM_FLAGS for a session with this config (shim/proto.h). */
+/* HOOKSHIM_FLAGS for a session with this config (common/wire.h). */
 void hs_session_flags(const struct hs_config *cfg, char *buf, size_t len);
 
 #endif

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "shim/proto.h"
+#include "../common/wire.h"
 
 #define HOOKSHIM_VERSION "0.1.0"
 

@@ -1,5 +1,5 @@
 /* The session supervisor; see supervisor.h and docs/design-exec.md. */
-#include "supervisor.h"
+#include "session.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "../engine/command.h"
-#include "../shim/proto.h"
-#include "cli.h"
+#include "../common/wire.h"
+#include "../cli/cli.h"
 
 /* A request larger than this in total is refused: it can only be a bug or
  * an attack, and each one is held in memory while its hooks run. */

@@ -18,9 +18,9 @@
 #include "../engine/command.h"
 #include "../engine/dispatch.h"
 #include "../engine/write_filter.h"
-#include "../shim/proto.h"
+#include "../common/wire.h"
 #include "cli.h"
-#include "supervisor.h"
+#include "../supervisor/session.h"
 
 extern char **environ;
 
