@@ -18,7 +18,7 @@
 
 #include "../common/wire.h"
 #include "cli.h"
-#include "../supervisor/session.h"
+#include "../supervisor/consult.h"
 
 extern char **environ;
 

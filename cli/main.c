@@ -9,7 +9,6 @@
 
 __attribute__((used)) const char HS_EXE_MARK[] = "hookshim " HOOKSHIM_VERSION;
 
-int cmd_supervise(int argc, char **argv); /* supervise.c */
 
 static const struct {
 	const char *name;

@@ -12,7 +12,7 @@
 
 #include "../common/wire.h"
 #include "cli.h"
-#include "../supervisor/session.h"
+#include "../supervisor/consult.h"
 
 static bool same_file(const struct stat *a, const struct stat *b)
 {

@@ -25,6 +25,7 @@
 #include "../engine/write_filter.h"
 #include "../common/wire.h"
 #include "../cli/cli.h"
+#include "server.h"
 #include "session.h"
 
 /* As `hookshim run`: requests still being decided when PID is gone (from
