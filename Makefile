@@ -20,16 +20,19 @@ LDFLAGS_CLI := -Wl,--export-dynamic-symbol=hookshim_executable
 LDLIBS_SHIM := -ldl -lpthread -Wl,-z,lazy -Wl,-z,norelro \
 	-Wl,-z,noseparate-code -Wl,-T,shim/layout.ld
 
-CORE_SRC := $(sort $(wildcard config/*.c engine/*.c))
-CLI_SRC  := $(sort $(wildcard wrappers/*.c supervisor/*.c))
-CLI_SRC  += shim/proto.c
+# Two binaries and the wire they share (docs/architecture.md):
+#   libhookshim.so = shim/ + common/
+#   hookshim       = cli/ + supervisor/ + engine/ + config/ + common/
+COMMON_SRC := $(sort $(wildcard common/*.c))
+CORE_SRC := $(sort $(wildcard config/*.c engine/*.c)) $(COMMON_SRC)
+CLI_SRC  := $(sort $(wildcard cli/*.c supervisor/*.c))
 # The exec path, then the start-up path, then the rest: the order of the
 # shim's text (shim/layout.ld says why).
-SHIM_HOT := shim/exec.c shim/envfix.c shim/decide.c engine/shellargv.c \
+SHIM_HOT := shim/exec.c shim/envfix.c shim/decide.c common/shellargv.c \
 	shim/init.c shim/state.c shim/symbols.c shim/real.c shim/boot.c \
 	shim/write_scope.c shim/write.c shim/fdcarry.c shim/fdtrack.c
 SHIM_SRC := $(SHIM_HOT) \
-	$(filter-out $(SHIM_HOT),$(sort $(wildcard shim/*.c))) config/glob.c
+	$(filter-out $(SHIM_HOT),$(sort $(wildcard shim/*.c)) $(COMMON_SRC))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 PROBE_SRC := $(sort $(wildcard tests/probes/*.c))
 
@@ -46,10 +49,12 @@ SHIM     := $(BUILD)/lib/libhookshim.so
 .PHONY: all deps test test-asan demo bench install clean
 all: deps $(HOOKSHIM) $(SHIM)
 
+# Every compile waits for this (order-only), so `make -jN` on a fresh
+# machine installs the headers before the first file that needs them.
 deps:
 	@scripts/ensure-deps.sh
 
-$(BUILD)/obj/%.o: %.c
+$(BUILD)/obj/%.o: %.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
@@ -57,7 +62,7 @@ $(BUILD)/obj/%.o: %.c
 # other people's processes. No loop becomes a libc call behind our back:
 # engine/plainstr.h keeps the fork child's and start-up's string work out
 # of libc, where each page touched is a page fault of its own.
-$(BUILD)/obj/shim-objs/%.o: %.c
+$(BUILD)/obj/shim-objs/%.o: %.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -std=gnu11 -Wall -Wextra -Werror $(OPT) -fPIC \
 		-fvisibility=hidden -fno-stack-protector \
@@ -71,30 +76,30 @@ $(SHIM): $(SHIM_OBJ) shim/layout.ld
 	@mkdir -p $(@D)
 	$(CC) -shared -o $@ $(SHIM_OBJ) $(LDLIBS_SHIM)
 
-$(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ)
+$(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ) | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS_CLI)
 
 # The shim's symbol lookup, checked against the loader it stands in for.
-$(BUILD)/tests/test_symbols: tests/unit/test_symbols.c shim/symbols.c
+$(BUILD)/tests/test_symbols: tests/unit/test_symbols.c shim/symbols.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -ldl \
 		-Wl,--export-dynamic-symbol=hookshim_test_mark
 
 $(BUILD)/probes/exec_fakebin: LDFLAGS_PROBE := $(LDFLAGS_CLI)
-$(BUILD)/probes/%: tests/probes/%.c
+$(BUILD)/probes/%: tests/probes/%.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS_PROBE) -o $@ $< -lpthread $(if $(findstring static,$*),-static,)
 
 # The raw-syscall parent again, static: no shim can load in it at all.
-$(BUILD)/probes/exec_static_rawexec: tests/probes/exec_rawsyscall.c
+$(BUILD)/probes/exec_static_rawexec: tests/probes/exec_rawsyscall.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -static
 
 test: all $(UNIT_BIN) $(PROBE_BIN)
 	@BUILD=$(BUILD) tests/run.sh $(T)
 
-$(BUILD)/bench/bench_core: bench/bench_core.c $(CORE_OBJ)
+$(BUILD)/bench/bench_core: bench/bench_core.c $(CORE_OBJ) | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS_CLI)
 
@@ -112,7 +117,7 @@ test-asan: deps
 		{ echo "ASan/UBSan: $$t failed (BUILD=build-asan tests/run.sh $$t)"; exit 1; }; \
 	done; echo "ASan/UBSan: clean"
 
-$(BUILD)/bench/exec_rr: bench/exec_rr.c
+$(BUILD)/bench/exec_rr: bench/exec_rr.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
 

@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "shim/proto.h"
+#include "common/wire.h"
 
 extern char **environ;
 

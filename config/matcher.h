@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "glob.h"
+#include "../common/glob.h"
 
 enum hs_match_kind {
 	HS_MATCH_ALL,        /* empty, absent or "*" */

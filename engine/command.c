@@ -6,7 +6,7 @@
  * as the full script, which is always the safe answer: a guard that sees
  * more text can only match more. */
 #include "command.h"
-#include "shellargv.h"
+#include "../common/shellargv.h"
 
 #include <stdlib.h>
 #include <string.h>

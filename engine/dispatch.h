@@ -10,6 +10,7 @@
 #include "../config/model.h"
 #include "event.h"
 #include "runner.h"
+#include "../common/wire.h"
 
 enum hs_verdict { HS_ALLOW = 0, HS_ASK = 1, HS_DENY = 2 };
 
@@ -50,12 +51,8 @@ void hs_dispatch(const struct hs_config *cfg, const struct hs_event *ev,
 void hs_outcome_free(struct hs_outcome *out);
 
 /* Which intercepted operations could fire any hook, as a bit set
- * (HS_INTEREST_*): the shim asks the supervisor only for these. */
-#define HS_INTEREST_EXEC_PRE   1u
-#define HS_INTEREST_EXEC_POST  2u
-#define HS_INTEREST_WRITE_PRE  4u
-#define HS_INTEREST_WRITE_POST 8u
-#define HS_INTEREST_EXEC_NESTED 16u /* some exec hook wants nested commands */
+ * (HS_INTEREST_*, common/wire.h): the shim asks the supervisor only for
+ * these. */
 unsigned hs_config_interest(const struct hs_config *cfg);
 
 const char *hs_verdict_name(enum hs_verdict v);

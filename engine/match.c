@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../config/glob.h"
+#include "../common/glob.h"
 #include "payload.h"
 
 static bool tool_event(const struct hs_hook *h)

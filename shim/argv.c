@@ -1,10 +1,10 @@
 /* Recognising a shell given a command string: how agents run tool calls.
- * The argv rules live in engine/shellargv.c, shared with the supervisor;
+ * The argv rules live in common/shellargv.c, shared with the supervisor;
  * here the executable's own name counts too (`exec -a x bash -c ...`). */
 #include "exec.h"
 
-#include "../engine/plainstr.h"
-#include "../engine/shellargv.h"
+#include "../common/plainstr.h"
+#include "../common/shellargv.h"
 
 HS_CHILD_PATH
 int hs_shell_command(const char *exe, char *const argv[])

@@ -26,9 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../engine/plainstr.h"
+#include "../common/plainstr.h"
 #include "boot.h"
-#include "proto.h"
+#include "../common/wire.h"
 #include "real.h"
 #include "state.h"
 

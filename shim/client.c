@@ -1,4 +1,4 @@
-/* The shim's side of the supervisor wire; see client.h and proto.h. */
+/* The shim's side of the supervisor wire; see client.h and common/wire.h. */
 #include "client.h"
 
 #include <errno.h>

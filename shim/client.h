@@ -1,7 +1,7 @@
 /* One question to the session supervisor, async-signal-safe.
  *
  * Connects to the abstract socket "\0" HOOKSHIM_SOCK, sends one TLV request
- * (proto.h), half-closes, reads the answer into fixed buffers and closes.
+ * (common/wire.h), half-closes, reads the answer into fixed buffers and closes.
  * Usable from a vfork child and between fork and exec of a threaded
  * parent: no malloc, no locks, no stdio, errno untouched. */
 #ifndef HOOKSHIM_SHIM_CLIENT_H
@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "proto.h"
+#include "../common/wire.h"
 
 /* What to ask. NULL/absent fields are not sent; the client adds pid and
  * cwd itself. */

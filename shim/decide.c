@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../engine/dispatch.h"
-#include "../engine/plainstr.h"
+#include "../common/wire.h"
+#include "../common/plainstr.h"
 
 HS_CHILD_PATH
 bool hs_exec_event(const char *exe, char *const argv[], bool *nested,

@@ -2,9 +2,9 @@
  * libc (it runs in every fork child: see plainstr.h). */
 #include "envfix.h"
 
-#include "../engine/plainstr.h"
+#include "../common/plainstr.h"
 
-#include "proto.h"
+#include "../common/wire.h"
 
 extern char **environ;
 

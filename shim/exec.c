@@ -15,7 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../engine/plainstr.h"
+#include "../common/plainstr.h"
 #include "envfix.h"
 #include "exec.h"
 #include "fdcarry.h"

@@ -5,10 +5,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../engine/plainstr.h"
+#include "../common/plainstr.h"
 #include "envfix.h"
 #include "fdtrack.h"
-#include "proto.h"
+#include "../common/wire.h"
 #include "state.h"
 
 /* A few full-length paths; a record that does not fit loses its post

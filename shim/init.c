@@ -14,11 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../engine/plainstr.h"
+#include "../common/plainstr.h"
 #include "boot.h"
 #include "envfix.h"
 #include "exec.h"
-#include "proto.h"
+#include "../common/wire.h"
 #include "real.h"
 #include "write_scope.h"
 

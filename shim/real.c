@@ -4,7 +4,7 @@
 #include <dlfcn.h>
 #include <stddef.h>
 
-#include "../engine/plainstr.h"
+#include "../common/plainstr.h"
 #include "state.h"
 #include "symbols.h"
 

@@ -7,10 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../engine/dispatch.h"
-#include "../engine/plainstr.h"
-#include "../engine/shellargv.h"
-#include "proto.h"
+#include "../common/wire.h"
+#include "../common/plainstr.h"
+#include "../common/shellargv.h"
+#include "../common/wire.h"
 #include "symbols.h"
 
 extern char **environ;
@@ -146,7 +146,7 @@ static const char *own_path(void)
 
 /* The hookshim binary itself runs hooks and wrappers: it must never judge
  * its own children (it marks them itself). It exports a symbol to say so
- * (proto.h). */
+ * (common/wire.h). */
 HS_START_PATH
 static bool is_hookshim_binary(void)
 {

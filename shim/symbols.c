@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../engine/plainstr.h"
+#include "../common/plainstr.h"
 
 extern ElfW(Dyn) _DYNAMIC[];
 

@@ -24,7 +24,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../engine/plainstr.h"
+#include "../common/plainstr.h"
 #include "fdcarry.h"
 #include "fdtrack.h"
 #include "path.h"

@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../engine/plainstr.h"
-#include "../engine/temp_name.h"
+#include "../common/plainstr.h"
+#include "../common/temp_name.h"
 #include "client.h"
 #include "fdtrack.h"
 #include "path.h"

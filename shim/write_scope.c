@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../config/glob.h"
-#include "../engine/dispatch.h"
-#include "../engine/plainstr.h"
+#include "../common/glob.h"
+#include "../common/wire.h"
+#include "../common/plainstr.h"
 #include "path.h"
 #include "state.h"
 

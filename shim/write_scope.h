@@ -9,7 +9,7 @@
  *   oa     only the agent's own writes (role "agent"), not its tools'
  *   of     follow symlinks before deciding
  *   oq     quiet: no denial message on a terminal stderr
- * Globs use config/glob.c in path mode ("*" stops at '/', "**" does not).
+ * Globs use common/glob.c in path mode ("*" stops at '/', "**" does not).
  * A path fires nothing unless it is in scope and matches a < or > line, so
  * a hook narrowed to secrets/ costs other writes one glob match. /dev,
  * /proc and /sys are never in scope. Matching is async-signal-safe. */

@@ -26,7 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../wrappers/supervisor.h"
+#include "message.h"
+#include "session.h"
 #include "floor_int.h"
 
 #ifndef SYS_pidfd_open

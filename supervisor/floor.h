@@ -61,14 +61,15 @@ int hs_floor_bpf(struct hs_floor_plan *p, bool io_uring_allow);
 /* Parent: the child's listener after hs_floor_enter, or -errno. */
 int hs_floor_take_listener(struct hs_floor_plan *p);
 
-/* fork + hs_floor_enter + execve(path) carrying the cookie; the child
- * gets the signal dispositions in sigdef reset and `mask` (what
- * posix_spawnattr would have set). The parent's return: the pid or -1. */
+/* posix_spawnp's job, with hs_floor_enter between fork and exec, and the
+ * exec carrying the cookie; the child gets the signals in sigdef reset
+ * and `mask` (what posix_spawnattr would have set). 0 with *pid, or an
+ * errno (ENOENT: cmd[0] not found on PATH). */
 #include <signal.h>
 #include <sys/types.h>
-pid_t hs_floor_spawn(const struct hs_floor_plan *p, const char *path,
-		     char *const argv[], char *const envp[],
-		     const sigset_t *sigdef, const sigset_t *mask);
+int hs_floor_spawn(const struct hs_floor_plan *p, pid_t *pid,
+		   char *const cmd[], char *const envp[],
+		   const sigset_t *sigdef, const sigset_t *mask);
 
 struct hs_session;
 struct hs_floor;

@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
-#include "../engine/temp_name.h"
+#include "../common/temp_name.h"
 
 #ifndef __O_TMPFILE
 #define __O_TMPFILE 020000000

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../config/glob.h"
+#include "../common/glob.h"
 
 struct globs {
 	char **g; /* NULL entry: the session root */

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A stand-in session supervisor for shim-level tests (a test peer, not a
-mock of the shim): speaks the TLV wire of shim/proto.h on an abstract
+mock of the shim): speaks the TLV wire of common/wire.h on an abstract
 socket, logs each request as one JSON line, and denies any request whose
 exe or argv contains the deny marker.
 

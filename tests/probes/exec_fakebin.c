@@ -1,6 +1,6 @@
 /* A stand-in for the hookshim binary's internal subcommands, for
  * shim-level tests (HOOKSHIM_BIN points here; it exports the symbol the
- * real binary exports, shim/proto.h, so the shim is inert in it):
+ * real binary exports, common/wire.h, so the shim is inert in it):
  *   __deny EXIT REASON       print REASON on stderr, exit EXIT
  *   __exec --id ID [--nested] -- EXE ARGV...
  *                            log "ID EXE" to $HS_FAKEBIN_LOG, mark the
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "shim/proto.h"
+#include "common/wire.h"
 
 __attribute__((used)) const char HS_EXE_MARK[] = "exec_fakebin";
 

@@ -23,9 +23,10 @@
 
 #include "../engine/dispatch.h"
 #include "../engine/write_filter.h"
-#include "../shim/proto.h"
-#include "cli.h"
-#include "supervisor.h"
+#include "../common/wire.h"
+#include "../cli/cli.h"
+#include "server.h"
+#include "session.h"
 
 /* As `hookshim run`: requests still being decided when PID is gone (from
  * children it left behind) get this long before the session ends. */

@@ -11,8 +11,8 @@
  * stream socket named by HOOKSHIM_SOCK (no file the agent could delete);
  * the supervisor checks the peer's uid with SO_PEERCRED.
  */
-#ifndef HOOKSHIM_SHIM_PROTO_H
-#define HOOKSHIM_SHIM_PROTO_H
+#ifndef HOOKSHIM_COMMON_WIRE_H
+#define HOOKSHIM_COMMON_WIRE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -42,7 +42,14 @@ extern const char HS_EXE_MARK[];
 
 /* HOOKSHIM_FLAGS: "i=<interest bits>,x=<deny exit>,e=<deny errno>,s=<0|1
  * strict>,n=<0|1 nested execs by default>" — unknown keys are ignored.
- * Interest bits are HS_INTEREST_* from engine/dispatch.h. */
+ * Interest bits: which intercepted operations could fire any hook
+ * (engine/dispatch.c computes them from the config); the shim asks the
+ * supervisor only for these. */
+#define HS_INTEREST_EXEC_PRE    1u
+#define HS_INTEREST_EXEC_POST   2u
+#define HS_INTEREST_WRITE_PRE   4u
+#define HS_INTEREST_WRITE_POST  8u
+#define HS_INTEREST_EXEC_NESTED 16u /* some exec hook wants nested commands */
 
 enum hs_field {
 	HS_F_END = 0,

@@ -16,9 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../shim/proto.h"
+#include "../common/wire.h"
 #include "cli.h"
-#include "supervisor.h"
+#include "../supervisor/consult.h"
 
 extern char **environ;
 
@@ -401,4 +401,25 @@ int cmd_deny(int argc, char **argv)
 	    argv[argc - 1][strlen(argv[argc - 1]) - 1] != '\n')
 		(void)hs_write_full(2, "\n", 1);
 	return (int)code;
+}
+
+/* Exiting the way a supervised child did. */
+int hs_exit_as(int status)
+{
+	if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+		struct rlimit no_core = { 0, 0 };
+		sigset_t set;
+
+		/* Report the child's death the way a shell would have seen
+		 * it; the core, if any, was the child's to dump, not ours. */
+		setrlimit(RLIMIT_CORE, &no_core);
+		signal(sig, SIG_DFL);
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(sig);
+		return 128 + sig;
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }

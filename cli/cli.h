@@ -1,6 +1,6 @@
 /* The hookshim command line: shared option handling and the subcommands. */
-#ifndef HOOKSHIM_WRAPPERS_CLI_H
-#define HOOKSHIM_WRAPPERS_CLI_H
+#ifndef HOOKSHIM_CLI_CLI_H
+#define HOOKSHIM_CLI_CLI_H
 
 #include "../config/model.h"
 
@@ -29,6 +29,17 @@ void hs_cli_free(struct hs_cli *cli);
  * returns its exit status: hookshim exits as the command it ran. */
 int hs_exit_as(int status);
 
+/* Runs `exe argv` as `hookshim __exec` does: output copied live, then a
+ * post / post-failure request with exit status and captured output, any
+ * context written to stderr. Returns the exit status to report; a signal
+ * death is re-raised. `id` (the pre event's tool_use_id) may be NULL. */
+int hs_exec_supervised(const char *exe, char *const argv[], const char *id,
+		       int nested);
+
+/* Creates DIR (and parents) holding TOOL -> the hookshim binary symlinks.
+ * 0, or -1 with a message. */
+int hs_wrap_create(const char *dir, char *const tools[], size_t ntools);
+
 int cmd_check(int argc, char **argv);
 int cmd_test(int argc, char **argv);
 int cmd_run(int argc, char **argv);
@@ -37,6 +48,8 @@ int cmd_wrap(int argc, char **argv);
 int cmd_exec(int argc, char **argv);
 /* Internal: `__deny EXIT REASON` prints REASON to stderr, exits EXIT. */
 int cmd_deny(int argc, char **argv);
+/* Internal: the session of a bare LD_PRELOAD (supervisor/bare.c). */
+int cmd_supervise(int argc, char **argv);
 /* A PATH wrapper: argv[0] names the wrapped tool. */
 int wrapper_main(int argc, char **argv);
 

@@ -2,8 +2,8 @@
  * the shim (shim/write_event.c) and the floor (supervisor/floor_event.c),
  * so both stay silent on the same files: a temp file fires no pre event
  * of its own, the rename that publishes it does. Async-signal-safe. */
-#ifndef HOOKSHIM_ENGINE_TEMP_NAME_H
-#define HOOKSHIM_ENGINE_TEMP_NAME_H
+#ifndef HOOKSHIM_COMMON_TEMP_NAME_H
+#define HOOKSHIM_COMMON_TEMP_NAME_H
 
 #include <stdbool.h>
 #include <string.h>

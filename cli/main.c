@@ -3,13 +3,12 @@
 #include <string.h>
 
 #include "cli.h"
-#include "shim/proto.h"
+#include "../common/wire.h"
 
 #define HOOKSHIM_VERSION "0.1.0"
 
 __attribute__((used)) const char HS_EXE_MARK[] = "hookshim " HOOKSHIM_VERSION;
 
-int cmd_supervise(int argc, char **argv); /* supervise.c */
 
 static const struct {
 	const char *name;

@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../shim/proto.h"
+#include "../common/wire.h"
 #include "cli.h"
-#include "supervisor.h"
+#include "../supervisor/consult.h"
 
 static bool same_file(const struct stat *a, const struct stat *b)
 {

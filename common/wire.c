@@ -1,6 +1,6 @@
-/* TLV encoding for the shim <-> supervisor wire; see proto.h.
+/* TLV encoding for the shim <-> supervisor wire; see wire.h.
  * Async-signal-safe throughout. */
-#include "proto.h"
+#include "wire.h"
 
 #include <errno.h>
 #include <stddef.h>

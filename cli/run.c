@@ -1,0 +1,309 @@
+/* `hookshim run [config options] [--log FILE] [--] CMD [ARG...]`: one
+ * session. Snapshot the config, start the supervisor, fire SessionStart,
+ * run CMD with the shim preloaded, fire SessionEnd, exit as CMD did.
+ * See docs/design-exec.md, "Processes". */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../engine/command.h"
+#include "../engine/dispatch.h"
+#include "../engine/write_filter.h"
+#include "../common/wire.h"
+#include "cli.h"
+#include "../supervisor/agent.h"
+#include "../supervisor/floor.h"
+#include "../supervisor/server.h"
+#include "../supervisor/session.h"
+
+extern char **environ;
+
+/* How long SessionEnd waits for requests still being decided (from
+ * processes CMD left behind) before giving up on them. */
+#define STOP_GRACE_MS 10000
+
+/* ---- CMD itself as a tool call ---- */
+
+/* execvp's search, for the event's executable. */
+static char *resolve_exe(const char *name)
+{
+	const char *path = getenv("PATH");
+	char cand[PATH_MAX];
+
+	if (strchr(name, '/'))
+		return realpath(name, cand) ? strdup(cand) : strdup(name);
+	for (const char *p = path ? path : "/usr/bin:/bin"; p;) {
+		const char *end = strchr(p, ':');
+		int n = end ? (int)(end - p) : (int)strlen(p);
+		struct stat st;
+
+		if (snprintf(cand, sizeof(cand), "%.*s/%s", n, n ? p : ".",
+			     name) < (int)sizeof(cand) &&
+		    stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(cand, X_OK) == 0)
+			return strdup(cand);
+		p = end ? end + 1 : NULL;
+	}
+	return strdup(name);
+}
+
+/* `hookshim run -- bash -c STR` is itself a tool call: hookshim run plays
+ * the agent that launches it, so it asks the hooks before starting CMD
+ * (the shim leaves children of the hookshim binary alone). Returns true to
+ * start CMD; false when denied (*code set). *id gets the tool_use_id. */
+static bool judge_cmd(struct hs_session *s, char **cmd, int *code, char **id)
+{
+	struct hs_msg req;
+	struct hs_answer ans;
+	char cwd[PATH_MAX];
+	bool go;
+
+	*id = NULL;
+	memset(&req, 0, sizeof(req));
+	req.op = "exec";
+	req.phase = "pre";
+	req.nested = 0;
+	req.pid = getpid();
+	req.cwd = getcwd(cwd, sizeof(cwd)) ? cwd : NULL;
+	req.exe = resolve_exe(cmd[0]);
+	req.argv = cmd;
+	hs_session_decide(s, &req, &ans);
+	free(req.exe);
+	go = ans.verdict != HS_DENY;
+	if (!go) {
+		const char *r = ans.reason ? ans.reason : "denied by hook";
+
+		fputs(r, stderr);
+		if (!r[0] || r[strlen(r) - 1] != '\n')
+			fputc('\n', stderr);
+		*code = ans.deny_exit;
+	} else if (ans.context && ans.context[0]) {
+		fputs(ans.context, stderr);
+		if (ans.context[strlen(ans.context) - 1] != '\n')
+			fputc('\n', stderr);
+	}
+	*id = ans.id;
+	ans.id = NULL;
+	hs_answer_free(&ans);
+	return go;
+}
+
+/* ---- the syscall floor ---- */
+
+/* Probes the floor (supervisor/floor.h) and adds its cookie to the
+ * session's flags. -1 when "require" cannot be met: not starting. */
+static int plan_floor(const struct hs_config *cfg, struct hs_floor_plan *fp,
+		      char *flags, size_t cap)
+{
+	if (hs_floor_plan(fp, cfg) < 0) {
+		fprintf(stderr, "hookshim: out of memory\n");
+		return -1;
+	}
+	if (fp->on) {
+		size_t n = strlen(flags);
+
+		snprintf(flags + n, cap - n, ",c=%llu",
+			 (unsigned long long)fp->cookie);
+		return 0;
+	}
+	if (cfg->settings.floor == HS_FLOOR_REQUIRE) {
+		fprintf(stderr, "hookshim: \"floor\": \"require\", but the "
+				"syscall floor is not available: %s; not "
+				"starting\n", fp->why);
+		return -1;
+	}
+	if (fp->why[0] && cfg->settings.floor == HS_FLOOR_AUTO)
+		fprintf(stderr, "hookshim: no syscall floor (%s): static "
+				"binaries and raw syscalls are not seen\n",
+			fp->why);
+	return 0;
+}
+
+/* ---- the session ---- */
+
+static int run_usage(void)
+{
+	fprintf(stderr, "usage: hookshim run [-c FILE]... [--import D] "
+			"[--dialect D] [--root DIR] [--log FILE] [--] CMD "
+			"[ARG...]\n");
+	return 64;
+}
+
+static void print_diags(const struct hs_config *cfg)
+{
+	for (size_t i = 0; i < cfg->ndiags; i++)
+		fprintf(stderr, "hookshim: %s%s\n",
+			cfg->diags[i].fatal ? "" : "warning: ",
+			cfg->diags[i].text);
+}
+
+static void fire(struct hs_session *s, enum hs_kind kind)
+{
+	struct hs_outcome out;
+
+	hs_session_lifecycle(s, kind, &out);
+	/* memcode's session_start stdout is context for the model; until
+	 * there is a way into the agent, the user sees it. */
+	if (out.session_context && out.session_context[0]) {
+		size_t n = strlen(out.session_context);
+
+		fputs(out.session_context, stderr);
+		if (out.session_context[n - 1] != '\n')
+			fputc('\n', stderr);
+	}
+	hs_outcome_free(&out);
+}
+
+struct run_opts {
+	struct hs_cli cli;
+	const char *log;
+	char **cmd;
+};
+
+static int parse_args(int argc, char **argv, struct run_opts *o)
+{
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	for (i = 1; i < argc; i++) {
+		int r;
+
+		if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
+		}
+		r = hs_cli_option(&o->cli, argc, argv, &i);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
+		if (strcmp(argv[i], "--log") == 0 && i + 1 < argc) {
+			o->log = argv[++i];
+		} else if (strncmp(argv[i], "--log=", 6) == 0) {
+			o->log = argv[i] + 6;
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "hookshim run: unknown option '%s'\n",
+				argv[i]);
+			return -1;
+		} else {
+			break;
+		}
+	}
+	if (i >= argc)
+		return -1;
+	o->cmd = &argv[i];
+	return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts o;
+	struct hs_config cfg;
+	struct hs_session s;
+	struct hs_supervisor *sv;
+	struct hs_floor_plan fp;
+	struct hs_floor *floor = NULL;
+	struct hs_agent_env se = { 0 };
+	struct hs_agent_signals ss;
+	char sock[128], flags[128], bin[PATH_MAX], *lib, *wrap_dir = NULL;
+	char **envp, *id = NULL;
+	bool tool_call, go = true;
+	const struct hs_settings *set;
+	int status = 0, code = 1;
+	pid_t pid;
+	bool drained;
+
+	if (parse_args(argc, argv, &o) < 0) {
+		hs_cli_free(&o.cli);
+		return run_usage();
+	}
+	/* The snapshot: loaded once, never re-read (mnemoai documents that
+	 * editing hooks mid-session changes nothing). */
+	if (hs_cli_load(&o.cli, &cfg) < 0) {
+		hs_cli_free(&o.cli);
+		return 1;
+	}
+	print_diags(&cfg);
+	if (hs_config_has_fatal(&cfg)) {
+		fprintf(stderr, "hookshim: not starting with a config that "
+				"could not be loaded\n");
+		goto out_cfg;
+	}
+	if (!realpath("/proc/self/exe", bin)) {
+		perror("hookshim: /proc/self/exe");
+		goto out_cfg;
+	}
+	if (hs_session_init(&s, &cfg, NULL, o.log) < 0)
+		goto out_cfg;
+	set = &cfg.settings;
+	snprintf(sock, sizeof(sock), "hookshim-%s", s.id);
+	hs_session_flags(&cfg, flags, sizeof(flags));
+	if (plan_floor(&cfg, &fp, flags, sizeof(flags)) < 0) {
+		hs_floor_plan_free(&fp);
+		hs_session_close(&s);
+		goto out_cfg;
+	}
+	lib = hs_agent_find_lib(bin);
+	if (set->wrap_tools && set->wrap_tools[0])
+		wrap_dir = hs_wrap_dir_make(set->wrap_tools);
+	tool_call = hs_command_shell_index(o.cmd) >= 0;
+	se = (struct hs_agent_env){ .sock = sock, .session = s.id,
+				   .root = cfg.root, .bin = bin, .lib = lib,
+				   .flags = flags, .wrap_dir = wrap_dir,
+				   .write = hs_write_filter(&cfg) };
+	envp = hs_agent_environ(&se);
+	sv = envp ? hs_supervisor_start(&s, sock) : NULL;
+	if (!sv)
+		goto out_env;
+
+	hs_agent_take_signals(&ss);
+	fire(&s, HS_KIND_SESSION_START);
+	/* CMD stays the agent even when it is `sh -c STR` and was judged
+	 * like a tool call: `hookshim run -- sh -c 'claude'` or `-- sh -c
+	 * 'make test'` must still see the commands started inside as tool
+	 * calls, not as nested ones. So it gets no post hooks of its own. */
+	if (tool_call)
+		go = judge_cmd(&s, o.cmd, &code, &id);
+	pid = go ? hs_agent_start(o.cmd, envp, &ss, &fp, &code)
+		 : -1;
+	free(id);
+	if (pid > 0 && fp.on)
+		floor = hs_floor_start(&fp, &s, se.write);
+	if (pid > 0)
+		status = hs_agent_wait(pid);
+	fire(&s, HS_KIND_SESSION_END);
+	hs_floor_stop(floor, STOP_GRACE_MS);
+	hs_floor_plan_free(&fp);
+	drained = hs_supervisor_stop(sv, STOP_GRACE_MS);
+	if (pid > 0)
+		code = -1;
+	hs_wrap_dir_remove(wrap_dir, set->wrap_tools);
+	wrap_dir = NULL;
+	if (!drained) {
+		/* Threads still hold the config: leave it all to exit. */
+		fprintf(stderr, "hookshim: requests still in flight at "
+				"session end\n");
+		return code >= 0 ? code : hs_exit_as(status);
+	}
+out_env:
+	hs_floor_plan_free(&fp);
+	if (envp) {
+		for (char **e = envp; *e; e++)
+			free(*e);
+		free(envp);
+	}
+	hs_wrap_dir_remove(wrap_dir, set->wrap_tools);
+	free(lib);
+	free(se.write);
+	hs_session_close(&s);
+out_cfg:
+	hs_config_free(&cfg);
+	hs_cli_free(&o.cli);
+	return code >= 0 ? code : hs_exit_as(status);
+}

@@ -1,0 +1,340 @@
+/* The agent process of `hookshim run`: its environment, its PATH
+ * wrappers, its start with the signal dispositions we were given, and the
+ * wait for it; see agent.h. */
+#include "agent.h"
+#include "floor.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../cli/cli.h"
+#include "../common/wire.h"
+
+extern char **environ;
+
+/* ---- the child's environment ---- */
+
+struct envb {
+	char **v;
+	size_t n, cap;
+	bool failed;
+};
+
+/* Takes ownership of s (NULL marks the builder failed). */
+static void env_put(struct envb *b, char *s)
+{
+	if (!s || b->failed) {
+		free(s);
+		b->failed = true;
+		return;
+	}
+	if (b->n + 2 > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 64;
+		char **v = realloc(b->v, cap * sizeof(*v));
+
+		if (!v) {
+			free(s);
+			b->failed = true;
+			return;
+		}
+		b->v = v;
+		b->cap = cap;
+	}
+	b->v[b->n++] = s;
+	b->v[b->n] = NULL;
+}
+
+static void env_kv(struct envb *b, const char *k, const char *v)
+{
+	char *s;
+
+	env_put(b, asprintf(&s, "%s=%s", k, v) < 0 ? NULL : s);
+}
+
+static void env_free(struct envb *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		free(b->v[i]);
+	free(b->v);
+	memset(b, 0, sizeof(*b));
+}
+
+static bool has_prefix(const char *s, const char *p)
+{
+	return strncmp(s, p, strlen(p)) == 0;
+}
+
+/* The shim first, then what was there minus any libhookshim.so (a second
+ * copy of the shim would judge every call twice). LD_PRELOAD takes ':' or
+ * ' ' as separators. */
+static char *preload_value(const char *lib, const char *old)
+{
+	size_t cap = strlen(lib) + (old ? strlen(old) : 0) + 2;
+	char *out = malloc(cap), *tmp, *save = NULL;
+
+	if (!out)
+		return NULL;
+	snprintf(out, cap, "%s", lib);
+	if (!old || !(tmp = strdup(old)))
+		return out;
+	for (char *t = strtok_r(tmp, ": ", &save); t;
+	     t = strtok_r(NULL, ": ", &save)) {
+		const char *base = strrchr(t, '/');
+
+		if (strcmp(base ? base + 1 : t, "libhookshim.so") == 0)
+			continue;
+		strcat(out, ":");
+		strcat(out, t);
+	}
+	free(tmp);
+	return out;
+}
+
+/* environ, minus every HOOKSHIM_* (an outer session's, or values the user
+ * left around), plus this session's. The shim treats CMD (a child of the
+ * hookshim binary) as decided: it is the agent. */
+char **hs_agent_environ(const struct hs_agent_env *se)
+{
+	struct envb b = { 0 };
+	const char *old_preload = getenv("LD_PRELOAD");
+	const char *old_path = getenv("PATH");
+
+	for (char **e = environ; *e; e++) {
+		if (has_prefix(*e, "HOOKSHIM_") ||
+		    has_prefix(*e, "LD_PRELOAD=") ||
+		    has_prefix(*e, "UV_USE_IO_URING=") ||
+		    (se->wrap_dir && has_prefix(*e, "PATH=")))
+			continue;
+		env_put(&b, strdup(*e));
+	}
+	if (se->lib) {
+		char *v = preload_value(se->lib, old_preload);
+
+		if (v)
+			env_kv(&b, "LD_PRELOAD", v);
+		else
+			b.failed = true;
+		free(v);
+	} else if (old_preload) {
+		env_kv(&b, "LD_PRELOAD", old_preload);
+	}
+	if (se->wrap_dir) {
+		char *s;
+
+		env_put(&b, asprintf(&s, "PATH=%s:%s", se->wrap_dir,
+				     old_path ? old_path
+					      : "/usr/local/bin:/usr/bin:/bin") < 0
+				    ? NULL
+				    : s);
+	}
+	env_kv(&b, HS_ENV_SOCK, se->sock);
+	env_kv(&b, HS_ENV_SESSION, se->session);
+	env_kv(&b, HS_ENV_ROOT, se->root);
+	env_kv(&b, HS_ENV_BIN, se->bin);
+	if (se->lib)
+		env_kv(&b, HS_ENV_LIB, se->lib);
+	env_kv(&b, HS_ENV_FLAGS, se->flags);
+	if (se->write)
+		env_kv(&b, HS_ENV_WRITE, se->write);
+	/* CMD was decided here (judge_cmd): its constructor must not decide
+	 * again, whatever the scope rules (tool_calls "every-exec" would make
+	 * the agent itself a tool call). posix_spawn: the marker names us. */
+	{
+		char marker[32];
+
+		snprintf(marker, sizeof(marker), "spawn:%ld", (long)getpid());
+		env_kv(&b, HS_ENV_CHECKED, marker);
+	}
+	env_kv(&b, "UV_USE_IO_URING", "0");
+	if (b.failed) {
+		env_free(&b);
+		return NULL;
+	}
+	return b.v;
+}
+
+/* HOOKSHIM_LIB if set (empty: run without the shim), else
+ * <bindir>/../lib/libhookshim.so. NULL (with a warning) when missing. */
+char *hs_agent_find_lib(const char *bin)
+{
+	const char *env = getenv(HS_ENV_LIB);
+	char guess[PATH_MAX], real[PATH_MAX], *dir, *copy, *lib = NULL;
+
+	if (env && !env[0])
+		return NULL;
+	if (env) {
+		snprintf(guess, sizeof(guess), "%s", env);
+	} else {
+		copy = strdup(bin);
+		if (!copy)
+			return NULL;
+		dir = dirname(copy);
+		snprintf(guess, sizeof(guess), "%s/../lib/libhookshim.so", dir);
+		free(copy);
+	}
+	if (realpath(guess, real))
+		lib = strdup(real);
+	if (!lib)
+		fprintf(stderr, "hookshim: warning: %s: %s; commands run without "
+				"the shim\n", guess, strerror(errno));
+	return lib;
+}
+
+/* ---- PATH wrappers for settings.wrap_tools ---- */
+
+char *hs_wrap_dir_make(char *const *tools)
+{
+	const char *tmp = getenv("TMPDIR");
+	size_t n = 0;
+	char *dir;
+
+	while (tools[n])
+		n++;
+	if (asprintf(&dir, "%s/hookshim-wrap-XXXXXX",
+		     tmp && tmp[0] ? tmp : "/tmp") < 0)
+		return NULL;
+	if (!mkdtemp(dir) || hs_wrap_create(dir, tools, n) < 0) {
+		fprintf(stderr, "hookshim: wrapper dir %s: %s\n", dir,
+			strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+void hs_wrap_dir_remove(char *dir, char *const *tools)
+{
+	char path[PATH_MAX];
+
+	if (!dir)
+		return;
+	for (size_t i = 0; tools && tools[i]; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, tools[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+	free(dir);
+}
+
+/* ---- signals ---- */
+
+/* CMD owns the terminal: keyboard signals reach it directly (same
+ * process group) and must not kill us, or SessionEnd would never fire.
+ * SIGTERM/SIGHUP sent to us alone are passed on. */
+static const int ignored[] = { SIGINT, SIGQUIT, SIGTSTP };
+static const int passed[] = { SIGTERM, SIGHUP };
+_Static_assert(sizeof(ignored) / sizeof(ignored[0]) == HS_AGENT_NIGNORED,
+	       "hs_agent_signals holds one slot per ignored signal");
+_Static_assert(sizeof(passed) / sizeof(passed[0]) == HS_AGENT_NPASSED,
+	       "hs_agent_signals holds one slot per passed signal");
+#define NIGNORED HS_AGENT_NIGNORED
+#define NPASSED HS_AGENT_NPASSED
+
+static volatile sig_atomic_t child_pid;
+static volatile sig_atomic_t early_sig; /* arrived before CMD started */
+
+static void pass_on(int sig)
+{
+	int saved = errno;
+
+	if (child_pid > 0)
+		kill((pid_t)child_pid, sig);
+	else
+		early_sig = sig;
+	errno = saved;
+}
+
+void hs_agent_take_signals(struct hs_agent_signals *ss)
+{
+	struct sigaction sa;
+
+	sigprocmask(SIG_SETMASK, NULL, &ss->mask);
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = SIG_IGN;
+	for (size_t i = 0; i < NIGNORED; i++)
+		sigaction(ignored[i], &sa, &ss->old_ignored[i]);
+	sa.sa_handler = pass_on;
+	sa.sa_flags = SA_RESTART;
+	for (size_t i = 0; i < NPASSED; i++)
+		sigaction(passed[i], &sa, &ss->old_passed[i]);
+}
+
+/* CMD gets the dispositions we were started with: default unless our own
+ * parent ignored a signal (nohup), which CMD then inherits too. */
+static void child_sig_attr(const struct hs_agent_signals *ss,
+			   posix_spawnattr_t *at)
+{
+	sigset_t def;
+
+	sigemptyset(&def);
+	for (size_t i = 0; i < NIGNORED; i++)
+		if (ss->old_ignored[i].sa_handler != SIG_IGN)
+			sigaddset(&def, ignored[i]);
+	for (size_t i = 0; i < NPASSED; i++)
+		if (ss->old_passed[i].sa_handler != SIG_IGN)
+			sigaddset(&def, passed[i]);
+	posix_spawnattr_setsigdefault(at, &def);
+	posix_spawnattr_setsigmask(at, &ss->mask);
+	posix_spawnattr_setflags(at, POSIX_SPAWN_SETSIGDEF |
+					     POSIX_SPAWN_SETSIGMASK);
+}
+
+/* Starts CMD. Returns its pid, or -1 with *code set (127/126). */
+pid_t hs_agent_start(char **cmd, char **envp,
+		     const struct hs_agent_signals *ss,
+		     const struct hs_floor_plan *fp, int *code)
+{
+	posix_spawnattr_t at;
+	pid_t pid;
+	int err;
+
+	posix_spawnattr_init(&at);
+	child_sig_attr(ss, &at);
+	if (fp && fp->on) {
+		/* the filter goes in between fork and exec */
+		sigset_t def;
+
+		posix_spawnattr_getsigdefault(&at, &def);
+		err = hs_floor_spawn(fp, &pid, cmd, envp, &def, &ss->mask);
+	} else {
+		err = posix_spawnp(&pid, cmd[0], NULL, &at, cmd, envp);
+	}
+	posix_spawnattr_destroy(&at);
+	if (err) {
+		fprintf(stderr, "hookshim: %s: %s\n", cmd[0], strerror(err));
+		*code = err == ENOENT ? 127 : 126;
+		return -1;
+	}
+	child_pid = pid;
+	if (early_sig)
+		kill(pid, early_sig);
+	return pid;
+}
+
+/* Waits for CMD; mirrors its job-control stops so the user's shell sees
+ * the job stop and continue as a whole. Returns the wait status. */
+int hs_agent_wait(pid_t pid)
+{
+	int st = 0;
+
+	for (;;) {
+		pid_t r = waitpid(pid, &st, WUNTRACED);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return 0;
+		if (!WIFSTOPPED(st))
+			return st;
+		kill(getpid(), SIGSTOP);
+		kill(pid, SIGCONT);
+	}
+}

@@ -1,0 +1,50 @@
+/* The agent process `hookshim run` starts: the session's environment for
+ * it, the PATH wrappers, its start and its end. */
+#ifndef HOOKSHIM_SUPERVISOR_AGENT_H
+#define HOOKSHIM_SUPERVISOR_AGENT_H
+
+#include <signal.h>
+#include <sys/types.h>
+
+/* What the agent's environment carries of the session (common/wire.h). */
+struct hs_agent_env {
+	const char *sock, *session, *root, *bin, *lib, *flags, *wrap_dir;
+	char *write; /* HOOKSHIM_WRITE (engine/write_filter.c) */
+};
+
+/* environ, minus every HOOKSHIM_* (an outer session's, or values the user
+ * left around), plus this session's; NULL when out of memory. The shim
+ * treats the agent (a child of the hookshim binary) as decided. */
+char **hs_agent_environ(const struct hs_agent_env *se);
+
+/* HOOKSHIM_LIB if set (empty: run without the shim), else
+ * <bindir>/../lib/libhookshim.so. NULL (with a warning) when missing. */
+char *hs_agent_find_lib(const char *bin);
+
+/* A fresh directory of PATH wrappers for `tools` (NULL-terminated), or
+ * NULL with a message; removed again, with its links, by _remove. */
+char *hs_wrap_dir_make(char *const *tools);
+void hs_wrap_dir_remove(char *dir, char *const *tools);
+
+/* Keyboard signals ignored (the agent owns the terminal), SIGTERM and
+ * SIGHUP passed on to the agent; the old dispositions kept for it. */
+#define HS_AGENT_NIGNORED 3
+#define HS_AGENT_NPASSED 2
+struct hs_agent_signals {
+	struct sigaction old_ignored[HS_AGENT_NIGNORED];
+	struct sigaction old_passed[HS_AGENT_NPASSED];
+	sigset_t mask;
+};
+void hs_agent_take_signals(struct hs_agent_signals *ss);
+
+/* Starts the agent. Its pid, or -1 with *code set (127/126). With a
+ * floor plan that is on, under the floor (supervisor/floor_spawn.c). */
+struct hs_floor_plan;
+pid_t hs_agent_start(char **cmd, char **envp,
+		     const struct hs_agent_signals *ss,
+		     const struct hs_floor_plan *fp, int *code);
+
+/* Waits for the agent, mirroring its job-control stops; its wait status. */
+int hs_agent_wait(pid_t pid);
+
+#endif

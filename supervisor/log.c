@@ -1,0 +1,165 @@
+/* The session log; see log.h. */
+#include "log.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* "2025-01-31T12:34:56.789Z" */
+static void iso_now(char *buf, size_t cap)
+{
+	struct timespec ts;
+	struct tm tm;
+	size_t n;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	n = strftime(buf, cap, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, cap - n, ".%03ldZ", ts.tv_nsec / 1000000);
+}
+
+static const char *kind_name(const struct hs_event *ev)
+{
+	switch (ev->kind) {
+	case HS_KIND_PRE: return "pre";
+	case HS_KIND_POST: return ev->failed ? "post_failure" : "post";
+	case HS_KIND_SESSION_START: return "session_start";
+	case HS_KIND_SESSION_END: return "session_end";
+	default: return "none";
+	}
+}
+
+static const char *run_status_name(enum hs_run_status st)
+{
+	switch (st) {
+	case HS_RUN_EXITED: return "exited";
+	case HS_RUN_SIGNALED: return "signaled";
+	case HS_RUN_TIMEOUT: return "timeout";
+	default: return "spawn_failed";
+	}
+}
+
+static void add_opt_str(cJSON *o, const char *k, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, k, v);
+}
+
+static cJSON *log_runs(const struct hs_outcome *out)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	for (size_t i = 0; i < out->nruns; i++) {
+		const struct hs_hook_run *r = &out->runs[i];
+		cJSON *o = cJSON_CreateObject();
+
+		add_opt_str(o, "source", r->hook->source);
+		add_opt_str(o, "event", r->hook->event_name);
+		cJSON_AddStringToObject(o, "dialect",
+					hs_dialect_name(r->hook->dialect));
+		add_opt_str(o, "command", r->hook->command);
+		add_opt_str(o, "tool", r->tool_name);
+		cJSON_AddStringToObject(o, "status",
+					run_status_name(r->res.status));
+		if (r->res.status == HS_RUN_EXITED)
+			cJSON_AddNumberToObject(o, "exit_code",
+						r->res.exit_code);
+		if (r->res.status == HS_RUN_SIGNALED)
+			cJSON_AddNumberToObject(o, "signal", r->res.signo);
+		cJSON_AddNumberToObject(o, "duration_ms",
+					(double)r->res.duration_ms);
+		if (r->said)
+			cJSON_AddStringToObject(o, "verdict",
+						hs_verdict_name(r->verdict));
+		add_opt_str(o, "note", r->note);
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}
+
+void hs_log_event(struct hs_session *s, const struct hs_event *ev,
+		  const struct hs_outcome *out, const char *decision,
+		  bool asked)
+{
+	cJSON *o;
+	char ts[40], *line;
+
+	if (s->log_fd < 0)
+		return;
+	o = cJSON_CreateObject();
+	iso_now(ts, sizeof(ts));
+	cJSON_AddStringToObject(o, "ts", ts);
+	cJSON_AddStringToObject(o, "session", s->id);
+	cJSON_AddStringToObject(o, "event", kind_name(ev));
+	if (ev->op & HS_OP_EXEC)
+		cJSON_AddStringToObject(o, "op", "exec");
+	else if (ev->op & HS_OP_WRITE)
+		cJSON_AddStringToObject(o, "op", "write");
+	add_opt_str(o, "tool_use_id", ev->tool_use_id);
+	if (ev->pid)
+		cJSON_AddNumberToObject(o, "pid", ev->pid);
+	add_opt_str(o, "cwd", ev->cwd);
+	if (ev->op & HS_OP_EXEC) {
+		cJSON *argv = cJSON_AddArrayToObject(o, "argv");
+
+		cJSON_AddBoolToObject(o, "nested", ev->nested);
+		add_opt_str(o, "command", ev->command);
+		add_opt_str(o, "exe", ev->exe);
+		for (size_t i = 0; ev->argv && ev->argv[i]; i++)
+			cJSON_AddItemToArray(argv,
+					     cJSON_CreateString(ev->argv[i]));
+	}
+	add_opt_str(o, "path", ev->path);
+	add_opt_str(o, "new_path", ev->new_path);
+	add_opt_str(o, "operation", ev->operation);
+	if (ev->kind == HS_KIND_POST) {
+		if (ev->signo)
+			cJSON_AddNumberToObject(o, "signal", ev->signo);
+		else
+			cJSON_AddNumberToObject(o, "exit_code", ev->exit_code);
+		cJSON_AddNumberToObject(o, "duration_ms",
+					(double)ev->duration_ms);
+	}
+	cJSON_AddStringToObject(o, "decision", decision);
+	if (out->verdict == HS_ASK)
+		cJSON_AddBoolToObject(o, "asked", asked);
+	add_opt_str(o, "reason", out->reason);
+	add_opt_str(o, "context", out->context);
+	add_opt_str(o, "system_message", out->system_message);
+	add_opt_str(o, "session_context", out->session_context);
+	if (out->stop)
+		cJSON_AddStringToObject(o, "stop_reason",
+					out->stop_reason ? out->stop_reason : "");
+	cJSON_AddItemToObject(o, "hooks", log_runs(out));
+	if (out->nwarnings) {
+		cJSON *w = cJSON_AddArrayToObject(o, "warnings");
+
+		for (size_t i = 0; i < out->nwarnings; i++)
+			cJSON_AddItemToArray(w,
+					     cJSON_CreateString(out->warnings[i]));
+	}
+	line = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	if (!line)
+		return;
+	/* One write per line under the lock: lines never interleave, even
+	 * with another session appending to the same file (O_APPEND). */
+	{
+		size_t n = strlen(line);
+		char *buf = realloc(line, n + 2);
+
+		if (buf) {
+			line = buf;
+			line[n++] = '\n';
+			pthread_mutex_lock(&s->log_mu);
+			if (write(s->log_fd, line, n) < 0) {
+				/* nothing useful to do: logging is advisory */
+			}
+			pthread_mutex_unlock(&s->log_mu);
+		}
+	}
+	free(line);
+}

@@ -1,0 +1,49 @@
+/* A session: the config snapshot, the log, and the one function that turns
+ * a request into hook runs and a verdict. The socket server, the seccomp
+ * floor, `__exec` and the PATH wrappers all decide through
+ * hs_session_decide. */
+#ifndef HOOKSHIM_SUPERVISOR_SESSION_H
+#define HOOKSHIM_SUPERVISOR_SESSION_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../config/model.h"
+#include "../engine/dispatch.h"
+#include "message.h"
+
+struct hs_session {
+	const struct hs_config *cfg; /* borrowed, immutable */
+	char id[72];
+	const char *root;
+	int log_fd;          /* -1 when not logging */
+	bool can_prompt;     /* a controlling terminal and a tty stdin */
+	pthread_mutex_t log_mu;
+	pthread_mutex_t ask_mu; /* one prompt on the terminal at a time */
+	unsigned long next_id;
+};
+
+/* `log_path` may be NULL. Returns -1 (with a message) if the log cannot be
+ * opened. Decides can_prompt now, from the calling process's state. */
+int hs_session_init(struct hs_session *s, const struct hs_config *cfg,
+		    const char *session_id, const char *log_path);
+void hs_session_close(struct hs_session *s);
+
+/* Decides one request: always fills `ans` (allow when nothing applies).
+ * Safe from many threads at once. */
+void hs_session_decide(struct hs_session *s, const struct hs_msg *req,
+		       struct hs_answer *ans);
+
+/* Fires SessionStart or SessionEnd hooks and logs them; `out` is filled
+ * and owned by the caller (hs_outcome_free). */
+void hs_session_lifecycle(struct hs_session *s, enum hs_kind kind,
+			  struct hs_outcome *out);
+
+/* Hex of n random bytes into buf (2n+1 bytes). */
+void hs_random_hex(char *buf, size_t n);
+
+/* HOOKSHIM_FLAGS for a session with this config (common/wire.h). */
+void hs_session_flags(const struct hs_config *cfg, char *buf, size_t len);
+
+#endif
