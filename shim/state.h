@@ -52,6 +52,7 @@ struct hs_state {
 	bool strict;
 	bool all_execs; /* every exec by the agent is a tool call (a=1) */
 	bool nested;   /* nested execs fire by default (n=1) */
+	unsigned long cookie; /* the syscall floor's (c=), 0 without one */
 	enum hs_role role;
 	pid_t pid;     /* getpid() at load: differs in a fork/vfork child */
 
