@@ -1,13 +1,21 @@
 #!/bin/sh
 # Installs hookshim's build dependencies from Debian when missing.
 # As root it runs apt-get itself; otherwise it stops with the command to run.
+# `ensure-deps.sh test`: the test suite's own extra programs instead
+# (busybox-static: a static shell and coreutils for the floor's tests).
 set -eu
 missing=""
+if [ "${1:-}" = test ]; then
+	# a static /bin/busybox (the dynamic "busybox" package would not do)
+	{ [ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1; } ||
+		missing="$missing busybox-static"
+else
 [ -f /usr/include/cjson/cJSON.h ] || missing="$missing libcjson-dev"
 [ -f /usr/include/pcre2.h ] || missing="$missing libpcre2-dev"
 [ -f /usr/include/x86_64-linux-gnu/ffi.h ] || [ -f /usr/include/ffi.h ] ||
 	missing="$missing libffi-dev"
 command -v jq >/dev/null 2>&1 || missing="$missing jq"
+fi
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" != 0 ]; then
 	echo "hookshim: missing build dependencies:$missing" >&2

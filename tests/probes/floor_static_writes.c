@@ -98,8 +98,12 @@ int main(int argc, char **argv)
 			r = mknod(a, S_IFREG | 0644, 0);
 		else if (!strcmp(op, "fifo"))
 			r = mknod(a, S_IFIFO | 0644, 0);
-		else if (!strcmp(op, "uring"))
-			r = fdres(syscall(SYS_io_uring_setup, 4, buf));
+		else if (!strcmp(op, "uring")) {
+			/* struct io_uring_params, zeroed: 120 bytes */
+			long params[16] = { 0 };
+
+			r = fdres(syscall(SYS_io_uring_setup, 4, params));
+		}
 		else {
 			fprintf(stderr, "unknown op %s\n", op);
 			return 2;
