@@ -220,12 +220,9 @@ int hs_floor_plan(struct hs_floor_plan *p, const struct hs_config *cfg)
 			-fd);
 		return 0;
 	}
-	{
-		__u64 fl = SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP;
-
-		p->sync_wakeup =
-			ioctl(fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS, &fl) == 0;
-	}
+	/* (6.6) the flags go by value, not through a pointer */
+	p->sync_wakeup = ioctl(fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
+			       SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) == 0;
 	close(fd);
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, p->sock) < 0) {
 		say_why(p, "socketpair", errno);
@@ -262,10 +259,10 @@ int hs_floor_take_listener(struct hs_floor_plan *p)
 	}
 	if (fd < 0)
 		return -EPROTO;
-	if (p->sync_wakeup) {
-		__u64 fl = SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP;
-
-		ioctl(fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS, &fl);
-	}
+	/* the waiting caller and our receiver run on the same CPU in turn:
+	 * no cross-CPU wake-up per notification */
+	if (p->sync_wakeup)
+		ioctl(fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
+		      SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
 	return fd;
 }
