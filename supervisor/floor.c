@@ -107,16 +107,23 @@ static void say_denied(struct hs_floor *f, pid_t tgid, const char *path,
 
 	if (fd < 0)
 		return;
-	if (hs_fscope_quiet(f->scope) && isatty(fd)) {
+	if (!path) {
+		/* a command: its reason alone, as the shim prints it */
+		put_escaped(msg, sizeof(msg), &n,
+			    reason && reason[0]
+				    ? reason
+				    : "hookshim: command denied by a hook");
+	} else if (hs_fscope_quiet(f->scope) && isatty(fd)) {
 		close(fd);
 		return;
-	}
-	put_escaped(msg, sizeof(msg), &n, "hookshim: write to ");
-	put_escaped(msg, sizeof(msg), &n, path);
-	put_escaped(msg, sizeof(msg), &n, " denied");
-	if (reason && reason[0]) {
-		put_escaped(msg, sizeof(msg), &n, ": ");
-		put_escaped(msg, sizeof(msg), &n, reason);
+	} else {
+		put_escaped(msg, sizeof(msg), &n, "hookshim: write to ");
+		put_escaped(msg, sizeof(msg), &n, path);
+		put_escaped(msg, sizeof(msg), &n, " denied");
+		if (reason && reason[0]) {
+			put_escaped(msg, sizeof(msg), &n, ": ");
+			put_escaped(msg, sizeof(msg), &n, reason);
+		}
 	}
 	while (n > 0 && msg[n - 1] == '\n')
 		n--;
@@ -139,9 +146,17 @@ static bool decide_one(struct hs_floor *f, struct hs_fl_call *c,
 	req.nested = -1;
 	req.pid = c->tgid;
 	req.cwd = c->cwd[0] ? c->cwd : NULL;
-	req.path = (char *)e->path;
-	req.new_path = e->has_new ? (char *)e->new_path : NULL;
-	req.operation = (char *)e->operation;
+	if (strcmp(e->op, "exec") == 0) {
+		req.nested = c->nested;
+		req.exe = c->exe;
+		req.argv = c->argv;
+		for (req.argc = 0; c->argv[req.argc]; req.argc++)
+			;
+	} else {
+		req.path = (char *)e->path;
+		req.new_path = e->has_new ? (char *)e->new_path : NULL;
+		req.operation = (char *)e->operation;
+	}
 	hs_session_decide(f->s, &req, ans);
 	return ans->verdict != HS_DENY;
 }
@@ -167,7 +182,8 @@ static void *decide(void *arg)
 			err = ans.deny_errno > 0 ? ans.deny_errno : EACCES;
 			/* only a caller still waiting reads a message */
 			if (hs_fl_valid(f->lfd, c->n.id))
-				say_denied(f, c->tgid, c->ev[i].path,
+				say_denied(f, c->tgid,
+					   c->argv ? NULL : c->ev[i].path,
 					   ans.reason);
 		}
 		hs_answer_free(&ans);

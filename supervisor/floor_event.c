@@ -260,6 +260,8 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 	struct call k;
 
 	c->nev = 0;
+	if (c->n.data.nr == SYS_execve || c->n.data.nr == SYS_execveat)
+		return hs_fl_exec(x, c);
 	k.kind = decode(c, &k, tid, x->listener);
 	if (k.kind == K_NONE)
 		return HS_FL_CONTINUE;

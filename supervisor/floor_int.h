@@ -90,6 +90,9 @@ struct hs_floor_ctx {
 enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 				  struct hs_fl_call *c);
 void hs_fl_call_free(struct hs_fl_call *c);
+/* An execve/execveat (floor_exec.c): decided only where no shim will. */
+enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
+			      struct hs_fl_call *c);
 /* Is the notification still pending (the caller still waiting)? */
 bool hs_fl_valid(int listener, uint64_t id);
 
