@@ -38,7 +38,8 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 	return true;
 }
 
-void hs_decide(const char *exe, char *const argv[], struct hs_decision *d)
+void hs_exec_decide(const char *exe, char *const argv[],
+		    struct hs_decision *d)
 {
 	const struct hs_state *st = hs_state();
 	struct hs_msg req;
