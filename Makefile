@@ -28,7 +28,7 @@ CORE_SRC := $(sort $(wildcard config/*.c engine/*.c)) $(COMMON_SRC)
 CLI_SRC  := $(sort $(wildcard cli/*.c supervisor/*.c))
 # The exec path, then the start-up path, then the rest: the order of the
 # shim's text (shim/layout.ld says why).
-SHIM_HOT := shim/exec.c shim/envfix.c shim/decide.c common/shellargv.c \
+SHIM_HOT := shim/exec.c shim/envfix.c shim/exec_decide.c common/shellargv.c \
 	shim/init.c shim/state.c shim/symbols.c shim/real.c shim/boot.c \
 	shim/write_scope.c shim/write.c shim/fdcarry.c shim/fdtrack.c
 SHIM_SRC := $(SHIM_HOT) \

@@ -61,7 +61,7 @@ static bool judge_cmd(struct hs_session *s, char **cmd, int *code, char **id)
 {
 	struct hs_msg req;
 	struct hs_answer ans;
-	char cwd[PATH_MAX];
+	char cwd[PATH_MAX], *exe = resolve_exe(cmd[0]);
 	bool go;
 
 	*id = NULL;
@@ -71,10 +71,10 @@ static bool judge_cmd(struct hs_session *s, char **cmd, int *code, char **id)
 	req.nested = 0;
 	req.pid = getpid();
 	req.cwd = getcwd(cwd, sizeof(cwd)) ? cwd : NULL;
-	req.exe = resolve_exe(cmd[0]);
+	req.exe = exe;
 	req.argv = cmd;
 	hs_session_decide(s, &req, &ans);
-	free(req.exe);
+	free(exe);
 	go = ans.verdict != HS_DENY;
 	if (!go) {
 		const char *r = ans.reason ? ans.reason : "denied by hook";

@@ -200,3 +200,69 @@ int hs_wire_peer_is_ours(int fd)
 		return 0;
 	return cr.uid == geteuid() || cr.uid == getuid();
 }
+
+/* ---------------------------------------------------- the request table */
+
+#define HS_AUX_STR(s, m) 0
+#define HS_AUX_BYTES(s, m) offsetof(s, m##_len)
+#define HS_AUX_ARGV(s, m) offsetof(s, m##_count)
+#define HS_AUX_TRI(s, m) 0
+#define HS_AUX_NUM(s, m) 0
+#define HS_AUX_OPTNUM(s, m) offsetof(s, has_##m)
+#define HS_DESC_(name, tag, kind, member)                                  \
+	{ tag, HS_KIND_##kind, offsetof(struct hs_msg, member),            \
+	  HS_AUX_##kind(struct hs_msg, member) },
+
+const struct hs_field_desc hs_request_fields[] = {
+	HS_REQUEST_FIELDS(HS_DESC_)
+};
+const unsigned hs_request_nfields =
+	sizeof(hs_request_fields) / sizeof(hs_request_fields[0]);
+
+const struct hs_field_desc *hs_request_field(int tag)
+{
+	for (unsigned i = 0; i < hs_request_nfields; i++)
+		if (hs_request_fields[i].tag == tag)
+			return &hs_request_fields[i];
+	return NULL;
+}
+
+void hs_wire_put_msg(struct hs_wire *w, const struct hs_msg *m)
+{
+	const char *base = (const char *)m;
+
+	for (unsigned i = 0; i < hs_request_nfields; i++) {
+		const struct hs_field_desc *d = &hs_request_fields[i];
+		const void *at = base + d->off;
+
+		switch (d->kind) {
+		case HS_KIND_STR:
+			if (*(const char *const *)at)
+				hs_wire_puts(w, d->tag, *(const char *const *)at);
+			break;
+		case HS_KIND_BYTES:
+			if (*(const char *const *)at)
+				hs_wire_put(w, d->tag, *(const char *const *)at,
+					    *(const size_t *)(base + d->aux));
+			break;
+		case HS_KIND_ARGV:
+			for (char *const *a = *(char *const *const *)at; a && *a;
+			     a++)
+				hs_wire_puts(w, d->tag, *a);
+			break;
+		case HS_KIND_TRI:
+			if (*(const int *)at >= 0)
+				hs_wire_puts(w, d->tag,
+					     *(const int *)at ? "1" : "0");
+			break;
+		case HS_KIND_NUM:
+			if (*(const long *)at)
+				hs_wire_putnum(w, d->tag, *(const long *)at);
+			break;
+		case HS_KIND_OPTNUM:
+			if (*(const bool *)(base + d->aux))
+				hs_wire_putnum(w, d->tag, *(const long *)at);
+			break;
+		}
+	}
+}

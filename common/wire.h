@@ -14,6 +14,7 @@
 #ifndef HOOKSHIM_COMMON_WIRE_H
 #define HOOKSHIM_COMMON_WIRE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,34 +52,88 @@ extern const char HS_EXE_MARK[];
 #define HS_INTEREST_WRITE_POST  8u
 #define HS_INTEREST_EXEC_NESTED 16u /* some exec hook wants nested commands */
 
+/* Every field of a request, the one list both ends work from: the tags,
+ * struct hs_msg, the encoder below (allocation-free, used by the shim and
+ * by the hookshim binary alike) and the supervisor's decoder
+ * (supervisor/message.c) are all generated from it. A new field is one
+ * line here.
+ *
+ *   X(NAME, tag, kind, member)   kinds:
+ *     STR    const char *member            NULL: not sent
+ *     BYTES  const char *member, size_t member_len   (may hold NULs)
+ *     ARGV   char *const *member, size_t member_count  one field each
+ *     TRI    int member                    -1: not sent; "0" or "1"
+ *     NUM    long member                   0: not sent; decimal
+ *     OPTNUM long member, bool has_member  sent when has_member
+ */
+#define HS_REQUEST_FIELDS(X)                                                  \
+	X(OP, 'o', STR, op)               /* "exec", "write" */              \
+	X(PHASE, 'p', STR, phase)         /* "pre", "post", "post-failure" */\
+	X(NESTED, 'n', TRI, nested)       /* started inside a command */     \
+	X(PID, 'i', NUM, pid)                                                 \
+	X(ID, 'u', STR, id)               /* tool_use_id of a pre and post */\
+	X(CWD, 'c', STR, cwd)                                                 \
+	X(EXE, 'e', STR, exe)             /* exec: resolved executable */    \
+	X(ARG, 'a', ARGV, argv)           /* exec: argv, in order */         \
+	X(PATH, 'f', STR, path)           /* write: absolute path */         \
+	X(NEW_PATH, 'g', STR, new_path)   /* write: rename/link target */    \
+	X(OPERATION, 'w', STR, operation) /* write: create, overwrite, ... */\
+	X(EXIT, 'x', OPTNUM, exit_code)   /* post: exit status */            \
+	X(SIGNAL, 's', NUM, signo)        /* post: terminating signal */     \
+	X(DURATION, 'd', NUM, duration_ms) /* post: milliseconds */          \
+	X(STDOUT, '1', BYTES, out)        /* post: captured stdout (capped) */\
+	X(STDERR, '2', BYTES, err)        /* post: captured stderr (capped) */\
+	X(CONTENT, 'C', BYTES, content)   /* post write: the file (capped) */\
+	X(ERROR, 'E', STR, error)         /* post failure: error text */
+
+/* Every field of an answer, besides ID (the tool_use_id, tagged as in
+ * the request). Answers are small and each end keeps them its own way
+ * (fixed buffers in the shim, shim/client.c; allocated in the hookshim
+ * binary, supervisor/message.c), so only the tags are generated. */
+#define HS_ANSWER_FIELDS(X)                                                   \
+	X(VERDICT, 'v', STR, verdict)     /* "allow" or "deny" (ask resolved) */\
+	X(REASON, 'r', STR, reason)       /* the hook's stderr or JSON reason */\
+	X(CONTEXT, 'k', STR, context)     /* additional context for the model */\
+	X(DENY_EXIT, 'X', NUM, deny_exit) /* exit status a denied command reports */\
+	X(DENY_ERRNO, 'N', NUM, deny_errno) /* errno a denied call returns */
+
 enum hs_field {
 	HS_F_END = 0,
-	/* request */
-	HS_F_OP = 'o',        /* "exec", "write", "session" */
-	HS_F_PHASE = 'p',     /* "pre", "post", "post-failure" */
-	HS_F_NESTED = 'n',    /* "0" / "1" */
-	HS_F_PID = 'i',       /* decimal */
-	HS_F_CWD = 'c',
-	HS_F_EXE = 'e',       /* resolved executable */
-	HS_F_ARG = 'a',       /* one per argv element, in order */
-	HS_F_PATH = 'f',      /* write: absolute path */
-	HS_F_NEW_PATH = 'g',  /* write: rename/link target */
-	HS_F_OPERATION = 'w', /* write: create, overwrite, append, ... */
-	HS_F_EXIT = 'x',      /* post: exit status, decimal */
-	HS_F_SIGNAL = 's',    /* post: terminating signal, decimal */
-	HS_F_DURATION = 'd',  /* post: milliseconds, decimal */
-	HS_F_STDOUT = '1',    /* post: captured stdout (capped) */
-	HS_F_STDERR = '2',    /* post: captured stderr (capped) */
-	HS_F_CONTENT = 'C',   /* post write: file content (capped) */
-	HS_F_ERROR = 'E',     /* post failure: error text */
-	HS_F_ID = 'u',        /* tool_use_id shared by a pre and its post */
-	/* response */
-	HS_F_VERDICT = 'v',   /* "allow" or "deny" (ask is resolved) */
-	HS_F_REASON = 'r',    /* deny reason: the hook's stderr or JSON */
-	HS_F_CONTEXT = 'k',   /* additional context for the model */
-	HS_F_DENY_EXIT = 'X', /* exit status a denied command reports */
-	HS_F_DENY_ERRNO = 'N',/* errno a denied call returns */
+#define HS_TAG_(name, tag, kind, member) HS_F_##name = tag,
+	HS_REQUEST_FIELDS(HS_TAG_)
+	HS_ANSWER_FIELDS(HS_TAG_)
+#undef HS_TAG_
 };
+
+#define HS_MEMBER_STR(m) const char *m;
+#define HS_MEMBER_BYTES(m) const char *m; size_t m##_len;
+#define HS_MEMBER_ARGV(m) char *const *m; size_t m##_count;
+#define HS_MEMBER_TRI(m) int m;
+#define HS_MEMBER_NUM(m) long m;
+#define HS_MEMBER_OPTNUM(m) long m; bool has_##m;
+#define HS_MEMBER_(name, tag, kind, member) HS_MEMBER_##kind(member)
+
+/* One request. The shim fills one on its stack with borrowed strings; the
+ * supervisor's decoder fills one with strings it owns (hs_msg_free). */
+struct hs_msg {
+	HS_REQUEST_FIELDS(HS_MEMBER_)
+};
+
+/* Where each field of a struct lives, for the table-driven codec. */
+enum hs_field_kind { HS_KIND_STR, HS_KIND_BYTES, HS_KIND_ARGV, HS_KIND_TRI,
+		     HS_KIND_NUM, HS_KIND_OPTNUM };
+struct hs_field_desc {
+	unsigned char tag;
+	unsigned char kind;    /* enum hs_field_kind */
+	unsigned short off;    /* of the member */
+	unsigned short aux;    /* of its _len, _count or has_ member */
+};
+
+extern const struct hs_field_desc hs_request_fields[];
+extern const unsigned hs_request_nfields;
+/* The descriptor of request field `tag`, or NULL for a tag this version
+ * does not know (newer clients may send more). */
+const struct hs_field_desc *hs_request_field(int tag);
 
 #define HS_WIRE_BUF 512
 
@@ -96,6 +151,10 @@ void hs_wire_puts(struct hs_wire *w, int tag, const char *s);
 void hs_wire_putnum(struct hs_wire *w, int tag, long v);
 /* Writes HS_F_END and flushes. 0 on success, -1 if anything failed. */
 int hs_wire_finish(struct hs_wire *w);
+
+/* Puts every field of `m` that is set (see HS_REQUEST_FIELDS); the caller
+ * then finishes. Async-signal-safe. */
+void hs_wire_put_msg(struct hs_wire *w, const struct hs_msg *m);
 
 /* Reads one field header. 0 on success, -1 on EOF or error. */
 int hs_wire_read_header(int fd, int *tag, uint32_t *len);

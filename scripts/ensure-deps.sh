@@ -12,8 +12,6 @@ if [ "${1:-}" = test ]; then
 else
 [ -f /usr/include/cjson/cJSON.h ] || missing="$missing libcjson-dev"
 [ -f /usr/include/pcre2.h ] || missing="$missing libpcre2-dev"
-[ -f /usr/include/x86_64-linux-gnu/ffi.h ] || [ -f /usr/include/ffi.h ] ||
-	missing="$missing libffi-dev"
 command -v jq >/dev/null 2>&1 || missing="$missing jq"
 fi
 [ -z "$missing" ] && exit 0

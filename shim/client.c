@@ -31,32 +31,16 @@ static int connect_supervisor(const char *name)
 	return fd;
 }
 
-static void send_request(int fd, const struct hs_request *req)
+static void send_request(int fd, const struct hs_msg *req)
 {
 	struct hs_wire w;
+	struct hs_msg m = *req;
 	char cwd[PATH_MAX];
 
+	m.pid = (long)hs_getpid();
+	m.cwd = getcwd(cwd, sizeof(cwd));
 	hs_wire_init(&w, fd);
-	hs_wire_puts(&w, HS_F_OP, req->op);
-	if (req->phase)
-		hs_wire_puts(&w, HS_F_PHASE, req->phase);
-	if (req->nested >= 0)
-		hs_wire_puts(&w, HS_F_NESTED, req->nested ? "1" : "0");
-	hs_wire_putnum(&w, HS_F_PID, (long)hs_getpid());
-	if (getcwd(cwd, sizeof(cwd)))
-		hs_wire_puts(&w, HS_F_CWD, cwd);
-	if (req->id)
-		hs_wire_puts(&w, HS_F_ID, req->id);
-	if (req->exe)
-		hs_wire_puts(&w, HS_F_EXE, req->exe);
-	for (size_t i = 0; req->argv && req->argv[i]; i++)
-		hs_wire_puts(&w, HS_F_ARG, req->argv[i]);
-	if (req->path)
-		hs_wire_puts(&w, HS_F_PATH, req->path);
-	if (req->new_path)
-		hs_wire_puts(&w, HS_F_NEW_PATH, req->new_path);
-	if (req->operation)
-		hs_wire_puts(&w, HS_F_OPERATION, req->operation);
+	hs_wire_put_msg(&w, &m);
 	if (hs_wire_finish(&w) == 0)
 		shutdown(fd, SHUT_WR);
 }
@@ -114,7 +98,7 @@ static void give_up(const struct hs_state *st, struct hs_reply *rep,
 	}
 }
 
-void hs_ask(const struct hs_request *req, struct hs_reply *rep)
+void hs_ask(const struct hs_msg *req, struct hs_reply *rep)
 {
 	const struct hs_state *st = hs_state();
 	int saved = errno;

@@ -11,19 +11,8 @@
 
 #include "../common/wire.h"
 
-/* What to ask. NULL/absent fields are not sent; the client adds pid and
- * cwd itself. */
-struct hs_request {
-	const char *op;     /* "exec", "write" */
-	const char *phase;  /* "pre", "post", "post-failure" */
-	int nested;         /* -1: not sent */
-	const char *id;     /* tool_use_id */
-	const char *exe;
-	char *const *argv;  /* NULL-terminated, or NULL */
-	const char *path;   /* write */
-	const char *new_path;
-	const char *operation;
-};
+/* What to ask is a struct hs_msg (common/wire.h): NULL/absent fields are
+ * not sent; nested -1 is "not said"; the client adds pid and cwd itself. */
 
 struct hs_reply {
 	bool deny;
@@ -38,7 +27,7 @@ struct hs_reply {
 /* Asks and fills `rep`. If the supervisor cannot be reached or answers
  * nonsense: in strict mode a deny, otherwise an allow, with one line on
  * stderr either way — a broken session must not wedge the agent. */
-void hs_ask(const struct hs_request *req, struct hs_reply *rep);
+void hs_ask(const struct hs_msg *req, struct hs_reply *rep);
 
 /* A tool_use_id: "hs-<pid>-<nanoseconds hex>", NUL-terminated in buf (>= 48
  * bytes). */

@@ -185,11 +185,11 @@ static __attribute__((noinline)) int exec_judged(struct exec_call *c)
 
 	if (!target_ok(c))
 		return real_exec(c, c->path, c->argv, c->envp);
-	/* hs_decide fills it before any read */
+	/* hs_exec_decide fills it before any read */
 	d = c->d ? c->d : &local; // cppcheck-suppress uninitvar
 	exe = exe_path(c, exebuf);
 	if (!c->decided) {
-		hs_decide(exe, c->argv, d);
+		hs_exec_decide(exe, c->argv, d);
 		c->decided = true;
 	}
 	if (d->deny)

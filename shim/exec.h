@@ -34,7 +34,8 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 
 /* Applies the scope rules for an exec of `exe` with `argv` by this process
  * and asks the supervisor when a pre hook may care. */
-void hs_decide(const char *exe, char *const argv[], struct hs_decision *d);
+void hs_exec_decide(const char *exe, char *const argv[],
+		    struct hs_decision *d);
 
 /* Writes the deny reason (newline-terminated) to fd 2. */
 void hs_print_reason(const struct hs_decision *d);

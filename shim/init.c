@@ -124,7 +124,7 @@ static __attribute__((noinline, cold)) void judge_self(void)
 
 	if (!argv)
 		return;
-	hs_decide(hs_exe(), argv, &d);
+	hs_exec_decide(hs_exe(), argv, &d);
 	if (d.event && d.deny) {
 		hs_print_reason(&d);
 		_exit(d.rep.deny_exit);

@@ -74,7 +74,7 @@ static int spawn_common(pid_t *pid, const char *path,
 	int r;
 	HS_ERRNO_SAVE();
 
-	hs_decide(path, argv, &d);
+	hs_exec_decide(path, argv, &d);
 	r = spawn_decided(pid, path, fa, attr, argv, envp, &d);
 	HS_ERRNO_RESTORE();
 	return r;
@@ -170,7 +170,7 @@ HS_VIS int system(const char *cmd)
 		return HS_REAL(HS_R_SYSTEM, hs_system_fn)(cmd);
 	if (!cmd) /* is a shell available? without running one */
 		return hs_executable(AT_FDCWD, "/bin/sh", 0);
-	hs_decide("/bin/sh", argv, &d);
+	hs_exec_decide("/bin/sh", argv, &d);
 	if (d.deny) {
 		if (hs_st.strict) {
 			errno = d.rep.deny_errno;
@@ -308,7 +308,7 @@ HS_VIS FILE *popen(const char *cmd, const char *mode)
 	if (pass_through() || !cmd || !mode ||
 	    (mode[0] != 'r' && mode[0] != 'w'))
 		return HS_REAL(HS_R_POPEN, hs_popen_fn)(cmd, mode);
-	hs_decide("/bin/sh", argv, &d);
+	hs_exec_decide("/bin/sh", argv, &d);
 	if (d.deny && (hs_st.strict || !hs_st.bin[0])) {
 		errno = d.rep.deny_errno;
 		return NULL;

@@ -86,7 +86,7 @@ static void say_denied(const char *path, const char *reason)
 static void ask(const char *phase, const char *id, const char *path,
 		const char *new_path, const char *op, struct hs_reply *rep)
 {
-	struct hs_request req = {
+	struct hs_msg req = {
 		.op = "write", .phase = phase, .nested = -1, .id = id,
 		.path = path, .new_path = new_path, .operation = op,
 	};

@@ -15,21 +15,23 @@
 
 void hs_msg_free(struct hs_msg *m)
 {
-	free(m->op);
-	free(m->phase);
-	free(m->id);
-	free(m->cwd);
-	free(m->exe);
-	for (size_t i = 0; i < m->argc; i++)
-		free(m->argv[i]);
-	free(m->argv);
-	free(m->path);
-	free(m->new_path);
-	free(m->operation);
-	free(m->out);
-	free(m->err);
-	free(m->content);
-	free(m->error);
+	char *base = (char *)m;
+
+	for (unsigned i = 0; i < hs_request_nfields; i++) {
+		const struct hs_field_desc *d = &hs_request_fields[i];
+		void *at = base + d->off;
+
+		if (d->kind == HS_KIND_STR || d->kind == HS_KIND_BYTES) {
+			free((void *)*(const char **)at);
+		} else if (d->kind == HS_KIND_ARGV) {
+			char *const *v = *(char *const **)at;
+			size_t n = *(size_t *)(base + d->aux);
+
+			for (size_t k = 0; k < n; k++)
+				free(v[k]);
+			free((void *)v);
+		}
+	}
 	memset(m, 0, sizeof(*m));
 	m->nested = -1;
 }
@@ -74,54 +76,59 @@ static long to_long(const char *s)
 	return (errno || end == s) ? 0 : v;
 }
 
-static int add_arg(struct hs_msg *m, char *v)
+static int add_arg(char *const **slot, size_t *count, char *v)
 {
 	char **argv;
 
-	if (m->argc + 1 >= MSG_MAX_ARGS)
+	if (*count + 1 >= MSG_MAX_ARGS)
 		return -1;
-	argv = realloc(m->argv, (m->argc + 2) * sizeof(*argv));
+	argv = realloc((void *)*slot, (*count + 2) * sizeof(*argv));
 	if (!argv)
 		return -1;
-	argv[m->argc++] = v;
-	argv[m->argc] = NULL;
-	m->argv = argv;
+	argv[(*count)++] = v;
+	argv[*count] = NULL;
+	*slot = argv;
 	return 0;
 }
 
-/* Files one field; v is consumed. */
+/* Files one field where the request table says; v is consumed. */
 static int put_field(struct hs_msg *m, int tag, char *v, uint32_t len)
 {
-	switch (tag) {
-	case HS_F_OP: take(&m->op, v); break;
-	case HS_F_PHASE: take(&m->phase, v); break;
-	case HS_F_NESTED: m->nested = strcmp(v, "0") != 0; free(v); break;
-	case HS_F_PID: m->pid = to_long(v); free(v); break;
-	case HS_F_CWD: take(&m->cwd, v); break;
-	case HS_F_EXE: take(&m->exe, v); break;
-	case HS_F_ID: take(&m->id, v); break;
-	case HS_F_PATH: take(&m->path, v); break;
-	case HS_F_NEW_PATH: take(&m->new_path, v); break;
-	case HS_F_OPERATION: take(&m->operation, v); break;
-	case HS_F_ERROR: take(&m->error, v); break;
-	case HS_F_EXIT:
-		m->has_exit = true;
-		m->exit_code = (int)to_long(v);
+	const struct hs_field_desc *d = hs_request_field(tag);
+	char *base = (char *)m;
+	void *at;
+
+	if (!d) { /* newer clients may send more */
 		free(v);
-		break;
-	case HS_F_SIGNAL: m->signo = (int)to_long(v); free(v); break;
-	case HS_F_DURATION: m->duration_ms = to_long(v); free(v); break;
-	case HS_F_STDOUT: take(&m->out, v); m->out_len = len; break;
-	case HS_F_STDERR: take(&m->err, v); m->err_len = len; break;
-	case HS_F_CONTENT: take(&m->content, v); m->content_len = len; break;
-	case HS_F_ARG:
-		if (add_arg(m, v) < 0) {
+		return 0;
+	}
+	at = base + d->off;
+	switch (d->kind) {
+	case HS_KIND_STR:
+		take((char **)at, v);
+		return 0;
+	case HS_KIND_BYTES:
+		take((char **)at, v);
+		*(size_t *)(base + d->aux) = len;
+		return 0;
+	case HS_KIND_ARGV:
+		if (add_arg((char *const **)at, (size_t *)(base + d->aux), v) < 0) {
 			free(v);
 			return -1;
 		}
+		return 0;
+	case HS_KIND_TRI:
+		*(int *)at = strcmp(v, "0") != 0;
 		break;
-	default: free(v); break; /* newer clients may send more */
+	case HS_KIND_NUM:
+		*(long *)at = to_long(v);
+		break;
+	case HS_KIND_OPTNUM:
+		*(long *)at = to_long(v);
+		*(bool *)(base + d->aux) = true;
+		break;
 	}
+	free(v);
 	return 0;
 }
 
@@ -163,33 +170,7 @@ int hs_msg_write(int fd, const struct hs_msg *m)
 	struct hs_wire w;
 
 	hs_wire_init(&w, fd);
-	put_opt(&w, HS_F_OP, m->op);
-	put_opt(&w, HS_F_PHASE, m->phase);
-	if (m->nested >= 0)
-		hs_wire_puts(&w, HS_F_NESTED, m->nested ? "1" : "0");
-	if (m->pid)
-		hs_wire_putnum(&w, HS_F_PID, m->pid);
-	put_opt(&w, HS_F_ID, m->id);
-	put_opt(&w, HS_F_CWD, m->cwd);
-	put_opt(&w, HS_F_EXE, m->exe);
-	for (size_t i = 0; m->argv && m->argv[i]; i++)
-		hs_wire_puts(&w, HS_F_ARG, m->argv[i]);
-	put_opt(&w, HS_F_PATH, m->path);
-	put_opt(&w, HS_F_NEW_PATH, m->new_path);
-	put_opt(&w, HS_F_OPERATION, m->operation);
-	if (m->has_exit)
-		hs_wire_putnum(&w, HS_F_EXIT, m->exit_code);
-	if (m->signo)
-		hs_wire_putnum(&w, HS_F_SIGNAL, m->signo);
-	if (m->has_exit || m->signo)
-		hs_wire_putnum(&w, HS_F_DURATION, m->duration_ms);
-	if (m->out)
-		hs_wire_put(&w, HS_F_STDOUT, m->out, m->out_len);
-	if (m->err)
-		hs_wire_put(&w, HS_F_STDERR, m->err, m->err_len);
-	if (m->content)
-		hs_wire_put(&w, HS_F_CONTENT, m->content, m->content_len);
-	put_opt(&w, HS_F_ERROR, m->error);
+	hs_wire_put_msg(&w, m);
 	return hs_wire_finish(&w);
 }
 

@@ -8,33 +8,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "../common/wire.h"
 #include "../engine/dispatch.h"
 
-/* One request. Filled by hs_msg_read (then owned, freed by hs_msg_free) or
- * by a caller that sends it (then borrowed; never passed to hs_msg_free). */
-struct hs_msg {
-	char *op;    /* "exec", "write", ... */
-	char *phase; /* "pre", "post", "post-failure" */
-	int nested;  /* -1 = not said */
-	long pid;    /* 0 = not said */
-	char *id;    /* tool_use_id */
-	char *cwd;
-	char *exe;
-	char **argv; /* NULL-terminated; NULL when none */
-	size_t argc;
-	char *path, *new_path, *operation;
-	bool has_exit;
-	int exit_code;
-	int signo; /* 0 = none */
-	long duration_ms;
-	char *out;
-	size_t out_len;
-	char *err;
-	size_t err_len;
-	char *content;
-	size_t content_len;
-	char *error;
-};
+/* struct hs_msg, one request, is generated from the field list in
+ * common/wire.h. Filled by hs_msg_read it owns its strings (hs_msg_free);
+ * filled by a caller that sends it, it borrows them. */
 
 struct hs_answer {
 	enum hs_verdict verdict; /* HS_ALLOW or HS_DENY: ask is resolved */

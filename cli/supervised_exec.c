@@ -282,22 +282,22 @@ static void report(const char *exe, char *const argv[], const char *id,
 	req.op = "exec";
 	req.nested = nested;
 	req.pid = pid;
-	req.id = (char *)id;
+	req.id = id;
 	req.cwd = getcwd(cwd, sizeof(cwd)) ? cwd : NULL;
-	req.exe = (char *)exe;
-	req.argv = (char **)argv;
+	req.exe = exe;
+	req.argv = argv;
 	req.duration_ms = ms;
 	if (WIFSIGNALED(status)) {
 		req.signo = WTERMSIG(status);
 		failed = true;
 		snprintf(error, sizeof(error), "Command killed by signal %d (%s)",
-			 req.signo, strsignal(req.signo));
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
 	} else {
-		req.has_exit = true;
+		req.has_exit_code = true;
 		req.exit_code = WEXITSTATUS(status);
 		failed = req.exit_code != 0;
 		snprintf(error, sizeof(error), "Command failed with exit code %d",
-			 req.exit_code);
+			 WEXITSTATUS(status));
 	}
 	req.phase = failed ? "post-failure" : "post";
 	req.error = failed ? error : NULL;

@@ -38,10 +38,11 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 	return true;
 }
 
-void hs_decide(const char *exe, char *const argv[], struct hs_decision *d)
+void hs_exec_decide(const char *exe, char *const argv[],
+		    struct hs_decision *d)
 {
 	const struct hs_state *st = hs_state();
-	struct hs_request req;
+	struct hs_msg req;
 
 	d->deny = d->post = false;
 	d->id[0] = '\0';
@@ -50,7 +51,7 @@ void hs_decide(const char *exe, char *const argv[], struct hs_decision *d)
 		return;
 	hs_make_id(d->id);
 	if (st->interest & HS_INTEREST_EXEC_PRE) {
-		req = (struct hs_request){
+		req = (struct hs_msg){
 			.op = "exec", .phase = "pre", .nested = d->nested,
 			.id = d->id, .exe = exe, .argv = argv,
 		};
