@@ -150,7 +150,8 @@ static bool decide_one(struct hs_floor *f, struct hs_fl_call *c,
 		req.nested = c->nested;
 		req.exe = c->exe;
 		req.argv = c->argv;
-		for (req.argc = 0; c->argv[req.argc]; req.argc++)
+		for (req.argv_count = 0; c->argv[req.argv_count];
+		     req.argv_count++)
 			;
 	} else {
 		req.path = (char *)e->path;
