@@ -23,6 +23,7 @@
 #include <sys/types.h>
 
 #include "state.h"
+#include "symbols.h"
 
 /* A raw syscall with the cookie as its sixth argument; -1 and errno on
  * failure, like libc. No libc on the way (a fork child may run it). */
@@ -52,10 +53,13 @@ static inline long hs_ck_call(long nr, long a, long b, long c, long d,
 	return r;
 }
 
-/* Under a floor? One load, on paths that already decided. */
+/* Under a floor, and glibc next in line? Another preloaded library
+ * after the shim (fakeroot, a profiler) must still see every call, so
+ * such a process forwards through it without the cookie -- and the floor
+ * then decides its matched calls a second time (docs/floor.md). */
 static inline bool hs_ck_on(void)
 {
-	return hs_st.cookie != 0;
+	return hs_st.cookie != 0 && !hs_next_foreign;
 }
 
 FILE *hs_ck_fopen(const char *path, const char *mode);
