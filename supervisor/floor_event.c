@@ -266,21 +266,20 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 	if (k.kind == K_NONE)
 		return HS_FL_CONTINUE;
 	k.path[0] = k.path2[0] = '\0';
+	/* An unreadable path: the kernel will fail the call itself (EFAULT)
+	 * unless the caller can read what we cannot. */
 	if (hs_fl_read_str(tid, k.p1, k.path, sizeof(k.path)) < 0 ||
-	    (k.p2 && hs_fl_read_str(tid, k.p2, k.path2, sizeof(k.path2)) < 0)) {
-		/* An unreadable path: the kernel will fail the call itself
-		 * (EFAULT) unless the caller can read what we cannot. */
-		return hs_fl_valid(x->listener, c->n.id) ? HS_FL_CONTINUE
-							   : HS_FL_GONE;
-	}
-	if (!hs_fl_valid(x->listener, c->n.id))
-		return HS_FL_GONE;
+	    (k.p2 && hs_fl_read_str(tid, k.p2, k.path2, sizeof(k.path2)) < 0))
+		return HS_FL_CONTINUE;
 	classify(x, c, &k, tid);
-	/* the /proc reads are only good while the caller is ours */
-	if (!hs_fl_valid(x->listener, c->n.id))
-		return HS_FL_GONE;
+	/* Nothing to decide: continuing a call whose id went stale is
+	 * refused by the kernel, so no check is needed for that. Anything
+	 * else acts on what was read, which is only good while the caller
+	 * is the one we read (a recycled tid would answer for a dead one). */
 	if (!c->nev)
 		return HS_FL_CONTINUE;
+	if (!hs_fl_valid(x->listener, c->n.id))
+		return HS_FL_GONE;
 	c->tgid = hs_fl_tgid(tid);
 	if (c->tgid < 0 || !hs_fl_valid(x->listener, c->n.id))
 		return HS_FL_GONE;
