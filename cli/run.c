@@ -17,6 +17,7 @@
 #include "../engine/write_filter.h"
 #include "../common/wire.h"
 #include "cli.h"
+#include "run_report.h"
 #include "../supervisor/agent.h"
 #include "../supervisor/server.h"
 #include "../supervisor/session.h"
@@ -98,8 +99,9 @@ static bool judge_cmd(struct hs_session *s, char **cmd, int *code, char **id)
 static int run_usage(void)
 {
 	fprintf(stderr, "usage: hookshim run [-c FILE]... [--import D] "
-			"[--dialect D] [--root DIR] [--log FILE] [--] CMD "
-			"[ARG...]\n");
+			"[--dialect D] [--root DIR] [--log FILE]\n"
+			"                    [--ci] [--junit FILE] "
+			"[--fail-on-deny] [--no-notices] [--] CMD [ARG...]\n");
 	return 64;
 }
 
@@ -130,6 +132,7 @@ static void fire(struct hs_session *s, enum hs_kind kind)
 
 struct run_opts {
 	struct hs_cli cli;
+	struct hs_run_report report;
 	const char *log;
 	char **cmd;
 };
@@ -147,6 +150,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 			break;
 		}
 		r = hs_cli_option(&o->cli, argc, argv, &i);
+		if (r == 0)
+			r = hs_run_report_option(&o->report, argc, argv, &i);
 		if (r < 0)
 			return -1;
 		if (r > 0)
@@ -207,6 +212,7 @@ int cmd_run(int argc, char **argv)
 	}
 	if (hs_session_init(&s, &cfg, NULL, o.log) < 0)
 		goto out_cfg;
+	hs_run_report_begin(&o.report, &cfg, &s);
 	set = &cfg.settings;
 	snprintf(sock, sizeof(sock), "hookshim-%s", s.id);
 	hs_session_flags(&cfg, flags, sizeof(flags));
@@ -242,6 +248,7 @@ int cmd_run(int argc, char **argv)
 		code = -1;
 	hs_wrap_dir_remove(wrap_dir, set->wrap_tools);
 	wrap_dir = NULL;
+	code = hs_run_report_end(&o.report, code, status);
 	if (!drained) {
 		/* Threads still hold the config: leave it all to exit. */
 		fprintf(stderr, "hookshim: requests still in flight at "
@@ -259,6 +266,7 @@ out_env:
 	free(se.write);
 	hs_session_close(&s);
 out_cfg:
+	hs_run_report_free(&o.report);
 	hs_config_free(&cfg);
 	hs_cli_free(&o.cli);
 	return code >= 0 ? code : hs_exit_as(status);

@@ -6,6 +6,9 @@ missing=""
 [ -f /usr/include/cjson/cJSON.h ] || missing="$missing libcjson-dev"
 [ -f /usr/include/pcre2.h ] || missing="$missing libpcre2-dev"
 command -v jq >/dev/null 2>&1 || missing="$missing jq"
+# The tests read JUnit output with xmllint and drive a terminal with tmux.
+command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
+command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" != 0 ]; then
 	echo "hookshim: missing build dependencies:$missing" >&2
