@@ -17,6 +17,7 @@
 #include "../engine/write_filter.h"
 #include "../common/wire.h"
 #include "cli.h"
+#include "run_report.h"
 #include "../supervisor/agent.h"
 #include "../supervisor/floor.h"
 #include "../supervisor/server.h"
@@ -130,8 +131,9 @@ static int plan_floor(const struct hs_config *cfg, struct hs_floor_plan *fp,
 static int run_usage(void)
 {
 	fprintf(stderr, "usage: hookshim run [-c FILE]... [--import D] "
-			"[--dialect D] [--root DIR] [--log FILE] [--] CMD "
-			"[ARG...]\n");
+			"[--dialect D] [--root DIR] [--log FILE]\n"
+			"                    [--ci] [--junit FILE] "
+			"[--fail-on-deny] [--no-notices] [--] CMD [ARG...]\n");
 	return 64;
 }
 
@@ -162,6 +164,7 @@ static void fire(struct hs_session *s, enum hs_kind kind)
 
 struct run_opts {
 	struct hs_cli cli;
+	struct hs_run_report report;
 	const char *log;
 	char **cmd;
 };
@@ -179,6 +182,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 			break;
 		}
 		r = hs_cli_option(&o->cli, argc, argv, &i);
+		if (r == 0)
+			r = hs_run_report_option(&o->report, argc, argv, &i);
 		if (r < 0)
 			return -1;
 		if (r > 0)
@@ -241,6 +246,7 @@ int cmd_run(int argc, char **argv)
 	}
 	if (hs_session_init(&s, &cfg, NULL, o.log) < 0)
 		goto out_cfg;
+	hs_run_report_begin(&o.report, &cfg, &s);
 	set = &cfg.settings;
 	snprintf(sock, sizeof(sock), "hookshim-%s", s.id);
 	hs_session_flags(&cfg, flags, sizeof(flags));
@@ -285,6 +291,7 @@ int cmd_run(int argc, char **argv)
 		code = -1;
 	hs_wrap_dir_remove(wrap_dir, set->wrap_tools);
 	wrap_dir = NULL;
+	code = hs_run_report_end(&o.report, code, status);
 	if (!drained) {
 		/* Threads still hold the config: leave it all to exit. */
 		fprintf(stderr, "hookshim: requests still in flight at "
@@ -303,6 +310,7 @@ out_env:
 	free(se.write);
 	hs_session_close(&s);
 out_cfg:
+	hs_run_report_free(&o.report);
 	hs_config_free(&cfg);
 	hs_cli_free(&o.cli);
 	return code >= 0 ? code : hs_exit_as(status);

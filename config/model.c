@@ -41,6 +41,7 @@ void hs_config_init(struct hs_config *cfg, const char *root)
 	cfg->settings.deny_exit = 126;
 	cfg->settings.deny_errno = EACCES;
 	cfg->settings.ask_default = 2; /* HS_DENY */
+	cfg->settings.notices = true;
 }
 
 static void free_strv(char **v)

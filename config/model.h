@@ -94,6 +94,8 @@ struct hs_settings {
 	bool follow_symlinks;
 	bool judge_temp_files; /* temp-looking names a pre glob names fire */
 	bool quiet_denials; /* don't echo write denials to a TTY stderr */
+	bool notices;       /* a line on the terminal when a hook denies,
+			     * fails, times out or adds context */
 	char **wrap_tools;  /* tools to put behind PATH wrappers */
 	int floor;          /* HS_FLOOR_AUTO/REQUIRE/OFF (supervisor/floor.h) */
 	bool io_uring_allow; /* the floor lets io_uring_setup through */

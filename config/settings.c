@@ -118,6 +118,8 @@ int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 			s->all_execs = v->valuestring[0] == 'e';
 		} else if (strcmp(k, "nested_exec") == 0 && cJSON_IsBool(v)) {
 			s->nested_exec = cJSON_IsTrue(v);
+		} else if (strcmp(k, "notices") == 0 && cJSON_IsBool(v)) {
+			s->notices = cJSON_IsTrue(v);
 		} else if (strcmp(k, "writes") == 0 && cJSON_IsObject(v)) {
 			load_writes(ld, v);
 		} else if (strcmp(k, "wrap") == 0) {

@@ -8,6 +8,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "notice.h"
+#include "report.h"
+
 /* "2025-01-31T12:34:56.789Z" */
 static void iso_now(char *buf, size_t cap)
 {
@@ -87,7 +90,7 @@ void hs_log_event(struct hs_session *s, const struct hs_event *ev,
 	cJSON *o;
 	char ts[40], *line;
 
-	if (s->log_fd < 0)
+	if (s->log_fd < 0 && !s->report && !s->notices)
 		return;
 	o = cJSON_CreateObject();
 	iso_now(ts, sizeof(ts));
@@ -141,7 +144,13 @@ void hs_log_event(struct hs_session *s, const struct hs_event *ev,
 			cJSON_AddItemToArray(w,
 					     cJSON_CreateString(out->warnings[i]));
 	}
-	line = cJSON_PrintUnformatted(o);
+	/* The same record feeds the report and the notices, so what a user
+	 * reads later with `hookshim log` is what the session told them. */
+	if (s->report)
+		hs_report_add(s->report, o);
+	if (s->notices)
+		hs_notice(s->notices, o);
+	line = s->log_fd >= 0 ? cJSON_PrintUnformatted(o) : NULL;
 	cJSON_Delete(o);
 	if (!line)
 		return;

@@ -13,11 +13,16 @@
 #include "../engine/dispatch.h"
 #include "message.h"
 
+struct hs_report;
+struct hs_notices;
+
 struct hs_session {
 	const struct hs_config *cfg; /* borrowed, immutable */
 	char id[72];
 	const char *root;
 	int log_fd;          /* -1 when not logging */
+	struct hs_report *report;   /* counts and denials, or NULL (report.h) */
+	struct hs_notices *notices; /* terminal notices, or NULL (notice.h) */
 	bool can_prompt;     /* a controlling terminal and a tty stdin */
 	pthread_mutex_t log_mu;
 	pthread_mutex_t ask_mu; /* one prompt on the terminal at a time */

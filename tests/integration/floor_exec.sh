@@ -8,7 +8,7 @@ export HOME=$TMP/home; mkdir -p "$HOME"
 command -v jq >/dev/null || { skip "floor exec: jq missing"; exit 0; }
 RAWX=$HOOKSHIM_PROBES/exec_static_rawexec
 [ -x "$RAWX" ] || { skip "floor exec: probes not built"; exit 0; }
-"$HOOKSHIM_TOP/scripts/ensure-deps.sh" test >/dev/null 2>&1 ||
+"$HOOKSHIM_TOP/scripts/ensure-deps.sh" >/dev/null 2>&1 ||
 	{ skip "floor exec: busybox-static not installed (apt-get install busybox-static)"; exit 0; }
 BB=/bin/busybox
 # busybox as "sh": a shell by its name, as agents run shells

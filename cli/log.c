@@ -1,0 +1,210 @@
+/* `hookshim log FILE [--denied] [--tool NAME] [--since WHEN] [--json]
+ * [--summary] [--junit OUT] [--markdown OUT]`: a session's --log as a
+ * readable timeline — what was asked, what was decided and why, how long
+ * each hook took — built by the same code that reports a live session
+ * (supervisor/report.c), so both say the same.
+ *
+ * WHEN is a time as the log writes it (2026-12-02T01:02:03Z, or any
+ * prefix of one) or an age: 30s, 10m, 2h, 1d. */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../supervisor/report.h"
+#include "cli.h"
+
+struct log_opts {
+	const char *file;
+	bool denied, json, summary;
+	const char *tool;
+	char since[40]; /* ISO time; "" for none */
+	const char *junit, *markdown;
+};
+
+static int log_usage(void)
+{
+	fprintf(stderr, "usage: hookshim log FILE [--denied] [--tool NAME] "
+			"[--since WHEN] [--json] [--summary]\n"
+			"                    [--junit OUT] [--markdown OUT]\n");
+	return 64;
+}
+
+/* "10m" and friends as an ISO time that long ago; an ISO time (or
+ * prefix) as it is. 0, or -1 when it is neither. */
+static int parse_since(const char *s, char *out, size_t cap)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	long mult = 0;
+	time_t t;
+	struct tm tm;
+
+	if (end != s && end[0] && !end[1]) {
+		switch (end[0]) {
+		case 's': mult = 1; break;
+		case 'm': mult = 60; break;
+		case 'h': mult = 3600; break;
+		case 'd': mult = 86400; break;
+		}
+	}
+	if (mult && v >= 0) {
+		t = time(NULL) - (time_t)(v * mult);
+		gmtime_r(&t, &tm);
+		strftime(out, cap, "%Y-%m-%dT%H:%M:%S", &tm);
+		return 0;
+	}
+	if (strlen(s) >= 4 && s[0] >= '0' && s[0] <= '9' && strlen(s) < cap) {
+		snprintf(out, cap, "%s", s);
+		return 0;
+	}
+	return -1;
+}
+
+static int parse_log_args(int argc, char **argv, struct log_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		bool more = i + 1 < argc;
+
+		if (strcmp(a, "--denied") == 0) {
+			o->denied = true;
+		} else if (strcmp(a, "--json") == 0) {
+			o->json = true;
+		} else if (strcmp(a, "--summary") == 0) {
+			o->summary = true;
+		} else if (strcmp(a, "--tool") == 0 && more) {
+			o->tool = argv[++i];
+		} else if (strcmp(a, "--junit") == 0 && more) {
+			o->junit = argv[++i];
+		} else if (strcmp(a, "--markdown") == 0 && more) {
+			o->markdown = argv[++i];
+		} else if (strcmp(a, "--since") == 0 && more) {
+			if (parse_since(argv[++i], o->since, sizeof(o->since)) < 0) {
+				fprintf(stderr, "hookshim log: --since %s: not a "
+						"time (2026-12-02T10:00) or an "
+						"age (30s, 10m, 2h, 1d)\n",
+					argv[i]);
+				return -1;
+			}
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "hookshim log: unknown option '%s'\n", a);
+			return -1;
+		} else if (!o->file) {
+			o->file = a;
+		} else {
+			return -1;
+		}
+	}
+	return o->file ? 0 : -1;
+}
+
+static const char *field(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static bool wanted(const struct log_opts *o, const cJSON *rec)
+{
+	const char *ts = field(rec, "ts");
+
+	if (o->denied) {
+		const char *d = field(rec, "decision");
+
+		if (!d || (strcmp(d, "deny") != 0 && strcmp(d, "block") != 0))
+			return false;
+	}
+	if (o->tool) {
+		const cJSON *h, *run;
+		bool hit = strcasecmp(hs_record_tool(rec), o->tool) == 0;
+
+		h = cJSON_GetObjectItemCaseSensitive(rec, "hooks");
+		if (!cJSON_IsArray(h))
+			h = NULL;
+		cJSON_ArrayForEach(run, h) {
+			const char *t = field(run, "tool");
+
+			hit |= t && strcasecmp(t, o->tool) == 0;
+		}
+		if (!hit)
+			return false;
+	}
+	/* ISO times of one format compare as strings. */
+	if (o->since[0] && (!ts || strcmp(ts, o->since) < 0))
+		return false;
+	return true;
+}
+
+int cmd_log(int argc, char **argv)
+{
+	struct log_opts o;
+	struct hs_report rep;
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	unsigned long lineno = 0, bad = 0;
+	bool color;
+	int rc = 0;
+
+	if (parse_log_args(argc, argv, &o) < 0)
+		return log_usage();
+	f = strcmp(o.file, "-") == 0 ? stdin : fopen(o.file, "r");
+	if (!f) {
+		fprintf(stderr, "hookshim log: %s: %s\n", o.file, strerror(errno));
+		return 1;
+	}
+	color = !o.json && isatty(1) && !getenv("NO_COLOR");
+	hs_report_init(&rep);
+	while ((n = getline(&line, &cap, f)) > 0) {
+		cJSON *rec;
+
+		lineno++;
+		if (line[n - 1] == '\n')
+			line[--n] = '\0';
+		if (!n)
+			continue;
+		rec = cJSON_ParseWithLength(line, (size_t)n);
+		if (!cJSON_IsObject(rec)) {
+			/* A torn last line of a live log, or not a log at
+			 * all: say where, keep the rest. */
+			fprintf(stderr, "hookshim log: %s:%lu: not a log "
+					"record (skipped)\n", o.file, lineno);
+			bad++;
+			cJSON_Delete(rec);
+			continue;
+		}
+		if (wanted(&o, rec)) {
+			hs_report_add(&rep, rec);
+			if (o.json)
+				puts(line);
+			else if (!o.summary)
+				hs_report_line(stdout, rec, color);
+		}
+		cJSON_Delete(rec);
+	}
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	if (o.summary)
+		hs_report_summary(stdout, &rep, color);
+	if (o.junit && hs_report_junit(&rep, o.junit) < 0) {
+		fprintf(stderr, "hookshim log: --junit %s: %s\n", o.junit,
+			strerror(errno));
+		rc = 1;
+	}
+	if (o.markdown && hs_report_markdown(&rep, o.markdown) < 0) {
+		fprintf(stderr, "hookshim log: --markdown %s: %s\n", o.markdown,
+			strerror(errno));
+		rc = 1;
+	}
+	hs_report_free(&rep);
+	return rc ? rc : bad && lineno == bad ? 1 : 0;
+}

@@ -1,0 +1,99 @@
+/* Notices and CI reports of `hookshim run`; see run_report.h. */
+#include "run_report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../engine/dispatch.h"
+
+int hs_run_report_option(struct hs_run_report *rr, int argc, char **argv,
+			 int *i)
+{
+	const char *a = argv[*i];
+
+	if (strcmp(a, "--ci") == 0) {
+		rr->ci = true;
+	} else if (strcmp(a, "--no-ci") == 0) {
+		rr->no_ci = true;
+	} else if (strcmp(a, "--fail-on-deny") == 0) {
+		rr->fail_on_deny = true;
+	} else if (strcmp(a, "--no-notices") == 0) {
+		rr->no_notices = true;
+	} else if (strcmp(a, "--junit") == 0) {
+		if (*i + 1 >= argc) {
+			fprintf(stderr, "hookshim run: --junit needs a file\n");
+			return -1;
+		}
+		rr->junit = argv[++*i];
+	} else if (strncmp(a, "--junit=", 8) == 0) {
+		rr->junit = a + 8;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* CI=true is what GitHub Actions, GitLab CI, CircleCI, Travis and most
+ * others set; "1" too. */
+static bool ci_environment(void)
+{
+	const char *ci = getenv("CI");
+
+	return ci && (strcmp(ci, "true") == 0 || strcmp(ci, "1") == 0);
+}
+
+void hs_run_report_begin(struct hs_run_report *rr, struct hs_config *cfg,
+			 struct hs_session *s)
+{
+	if (!rr->no_ci && ci_environment())
+		rr->ci = true;
+	/* Nobody answers a prompt in CI: an "ask" is a deny there, whatever
+	 * the file says. */
+	if (rr->ci)
+		cfg->settings.ask_default = HS_DENY;
+	hs_report_init(&rr->report);
+	hs_notices_init(&rr->notices, cfg->settings.notices && !rr->no_notices);
+	s->report = &rr->report;
+	s->notices = &rr->notices;
+	rr->started = true;
+}
+
+int hs_run_report_end(struct hs_run_report *rr, int code, int status)
+{
+	int effective = code >= 0	    ? code
+			: WIFEXITED(status) ? WEXITSTATUS(status)
+					    : -1;
+
+	const char *md = getenv("GITHUB_STEP_SUMMARY");
+
+	if (!rr->started)
+		return code;
+	hs_notices_flush(&rr->notices);
+	if (rr->ci)
+		hs_report_summary(stderr, &rr->report, false);
+	if (rr->ci && md && md[0] && hs_report_markdown(&rr->report, md) < 0)
+		fprintf(stderr, "hookshim: $GITHUB_STEP_SUMMARY %s: %s\n", md,
+			strerror(errno));
+	if (rr->junit && hs_report_junit(&rr->report, rr->junit) < 0)
+		fprintf(stderr, "hookshim: --junit %s: %s\n", rr->junit,
+			strerror(errno));
+	if (rr->fail_on_deny && rr->report.denied > 0 && effective == 0) {
+		fprintf(stderr, "hookshim: %zu call%s denied (--fail-on-deny)\n",
+			rr->report.denied, rr->report.denied == 1 ? "" : "s");
+		code = 1;
+	}
+	return code;
+}
+
+void hs_run_report_free(struct hs_run_report *rr)
+{
+	if (!rr->started)
+		return;
+	hs_report_free(&rr->report);
+	hs_notices_free(&rr->notices);
+	rr->started = false;
+}

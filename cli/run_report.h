@@ -1,0 +1,42 @@
+/* What `hookshim run` tells people about its session: terminal notices
+ * while it runs and, in CI mode (`--ci`, or CI=true in the environment),
+ * a summary at the end, $GITHUB_STEP_SUMMARY markdown, `--junit FILE`, and
+ * `--fail-on-deny`. */
+#ifndef HOOKSHIM_CLI_RUN_REPORT_H
+#define HOOKSHIM_CLI_RUN_REPORT_H
+
+#include <stdbool.h>
+
+#include "../config/model.h"
+#include "../supervisor/notice.h"
+#include "../supervisor/report.h"
+#include "../supervisor/session.h"
+
+struct hs_run_report {
+	bool ci;            /* --ci or CI=true */
+	bool no_ci;         /* --no-ci: not even under CI=true */
+	bool fail_on_deny;  /* exit 1 when anything was denied */
+	bool no_notices;    /* --no-notices */
+	const char *junit;  /* --junit FILE */
+	struct hs_report report;
+	struct hs_notices notices;
+	bool started;
+};
+
+/* Consumes one of the options above at argv[*i]: 1 if it was one, 0 if
+ * not, -1 on a usage error (printed). */
+int hs_run_report_option(struct hs_run_report *rr, int argc, char **argv,
+			 int *i);
+
+/* Before the session starts: CI mode's fail-closed defaults in the
+ * config's settings, and the report and notices attached to `s`. */
+void hs_run_report_begin(struct hs_run_report *rr, struct hs_config *cfg,
+			 struct hs_session *s);
+
+/* After the session ended: held-back notices, the summary, markdown and
+ * JUnit. Returns `code` (-1: the agent's wait `status` decides), or 1
+ * when --fail-on-deny turns a success into a failure. */
+int hs_run_report_end(struct hs_run_report *rr, int code, int status);
+void hs_run_report_free(struct hs_run_report *rr);
+
+#endif

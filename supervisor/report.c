@@ -1,0 +1,429 @@
+/* Session reports from log records; see report.h. */
+#include "report.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void hs_report_init(struct hs_report *r)
+{
+	memset(r, 0, sizeof(*r));
+	pthread_mutex_init(&r->mu, NULL);
+	r->cases = cJSON_CreateArray();
+	r->notable = cJSON_CreateArray();
+}
+
+void hs_report_free(struct hs_report *r)
+{
+	cJSON_Delete(r->cases);
+	cJSON_Delete(r->notable);
+	pthread_mutex_destroy(&r->mu);
+	r->cases = r->notable = NULL;
+}
+
+static const char *str(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static double num(const cJSON *o, const char *k, double def)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : def;
+}
+
+static const cJSON *hooks(const cJSON *rec)
+{
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(rec, "hooks");
+
+	return cJSON_IsArray(h) ? h : NULL;
+}
+
+/* What went wrong with one hook run, or NULL. Exit 2 is a decision, not a
+ * failure; every other non-zero exit is the dialects' non-blocking error. */
+static const char *run_trouble(const cJSON *run)
+{
+	const char *st = str(run, "status");
+	double code = num(run, "exit_code", 0);
+
+	if (!st)
+		return NULL;
+	if (strcmp(st, "timeout") == 0)
+		return "hook timed out";
+	if (strcmp(st, "spawn_failed") == 0 ||
+	    (strcmp(st, "exited") == 0 && (code == 127 || code == 126)))
+		return "hook missing";
+	if (strcmp(st, "signaled") == 0)
+		return "hook crashed";
+	if (strcmp(st, "exited") == 0 && code != 0 && code != 2)
+		return "hook failed";
+	return NULL;
+}
+
+const char *hs_record_notable(const cJSON *rec)
+{
+	const char *d = str(rec, "decision");
+	const cJSON *run;
+
+	if (d && (strcmp(d, "deny") == 0 || strcmp(d, "block") == 0))
+		return "denied";
+	cJSON_ArrayForEach(run, hooks(rec)) {
+		const char *t = run_trouble(run);
+
+		if (t)
+			return t;
+	}
+	if (str(rec, "context"))
+		return "context added";
+	return NULL;
+}
+
+const char *hs_record_tool(const cJSON *rec)
+{
+	const char *op = str(rec, "op");
+	const cJSON *run;
+
+	cJSON_ArrayForEach(run, hooks(rec)) {
+		const char *t = str(run, "tool");
+
+		if (t && t[0])
+			return t;
+	}
+	if (op && strcmp(op, "exec") == 0)
+		return "Bash";
+	if (op && strcmp(op, "write") == 0)
+		return "Write";
+	return "-"; /* session start and end: no tool */
+}
+
+static const char *subject(const cJSON *rec)
+{
+	const char *s = str(rec, "command");
+
+	return s ? s : str(rec, "path") ? str(rec, "path") : "";
+}
+
+static bool is_denial(const cJSON *rec)
+{
+	const char *d = str(rec, "decision");
+
+	return d && (strcmp(d, "deny") == 0 || strcmp(d, "block") == 0);
+}
+
+void hs_report_add(struct hs_report *r, const cJSON *rec)
+{
+	const char *ev = str(rec, "event");
+	const cJSON *h = hooks(rec), *run;
+	bool tool_event = ev && (strcmp(ev, "pre") == 0 ||
+				 strncmp(ev, "post", 4) == 0);
+
+	pthread_mutex_lock(&r->mu);
+	if (tool_event) {
+		r->events++;
+		if (strcmp(ev, "pre") == 0 && !is_denial(rec))
+			r->allowed++;
+	}
+	if (is_denial(rec))
+		r->denied++;
+	cJSON_ArrayForEach(run, h) {
+		r->hook_runs++;
+		if (run_trouble(run))
+			r->hook_failures++;
+	}
+	if (tool_event && cJSON_GetArraySize(h) > 0)
+		cJSON_AddItemToArray(r->cases, cJSON_Duplicate(rec, 1));
+	if (hs_record_notable(rec))
+		cJSON_AddItemToArray(r->notable, cJSON_Duplicate(rec, 1));
+	pthread_mutex_unlock(&r->mu);
+}
+
+/* ------------------------------------------------------------ escaping */
+
+/* Length of the valid UTF-8 sequence at p (at most n bytes), 0 if none. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	size_t len;
+	unsigned cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+/* For a terminal: control characters and invalid UTF-8 as \n, \t, \xNN,
+ * so what a file name or a hook prints cannot move the cursor or start a
+ * line of its own. At most max bytes of s, "…" when cut. */
+static void put_text(FILE *f, const char *s, size_t max)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0;
+
+	while (i < n && i < max) {
+		size_t l = utf8_len(p + i, n - i);
+
+		if (p[i] == '\n') {
+			fputs("\\n", f);
+		} else if (p[i] == '\t') {
+			fputs("\\t", f);
+		} else if (!l || p[i] < 0x20 || p[i] == 0x7f) {
+			fprintf(f, "\\x%02x", p[i]);
+			l = 1;
+		} else {
+			fwrite(p + i, 1, l, f);
+		}
+		i += l ? l : 1;
+	}
+	if (i < n)
+		fputs("…", f);
+}
+
+/* For XML: the five entities, characters XML 1.0 forbids and invalid
+ * UTF-8 as U+FFFD. */
+static void put_xml(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t n = strlen((const char *)p);
+
+	for (size_t i = 0; i < n;) {
+		size_t l = utf8_len(p + i, n - i);
+
+		switch (l ? p[i] : 0) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&apos;", f); break;
+		default:
+			if (!l || (p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' &&
+				   p[i] != '\r'))
+				fputs("\xef\xbf\xbd", f);
+			else
+				fwrite(p + i, 1, l, f);
+		}
+		i += l ? l : 1;
+	}
+}
+
+/* For a markdown table cell: one line, no pipes or backticks that would
+ * end the cell or the code span. */
+static void put_md(FILE *f, const char *s, size_t max)
+{
+	size_t i = 0;
+
+	for (; s && s[i] && i < max; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '|' || c == '`')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fputc(' ', f);
+		else
+			fputc(c, f);
+	}
+	if (s && s[i])
+		fputs("…", f);
+}
+
+/* ---------------------------------------------------------- renderers */
+
+static const char *hook_label(const cJSON *run)
+{
+	const char *cmd = str(run, "command");
+	static __thread char buf[64];
+	const char *start, *end, *slash;
+
+	if (!cmd)
+		return "hook";
+	/* The script a hook runs names it best: its file name. */
+	start = cmd + strspn(cmd, " \t\"'");
+	end = start + strcspn(start, " \t\"'");
+	slash = NULL;
+	for (const char *p = start; p < end; p++)
+		if (*p == '/')
+			slash = p;
+	if (slash) {
+		snprintf(buf, sizeof(buf), "%.*s", (int)(end - slash - 1),
+			 slash + 1);
+		return buf;
+	}
+	return "inline hook";
+}
+
+void hs_report_line(FILE *f, const cJSON *rec, bool color)
+{
+	const char *ts = str(rec, "ts"), *ev = str(rec, "event");
+	const char *d = str(rec, "decision"), *why = str(rec, "reason");
+	const char *op = str(rec, "operation"), *ctx = str(rec, "context");
+	const cJSON *run;
+	bool deny = is_denial(rec);
+
+	/* "2026-12-02T01:02:03.456Z": the time of day is enough in a line. */
+	fprintf(f, "%.12s  %-12s %-10s ", ts && strlen(ts) > 11 ? ts + 11 : "?",
+		ev ? ev : "?", hs_record_tool(rec));
+	if (color)
+		fputs(deny ? "\033[31m" : "\033[32m", f);
+	fprintf(f, "%-5s", deny ? "DENY" : d ? d : "?");
+	if (color)
+		fputs("\033[0m", f);
+	fputc(' ', f);
+	if (op)
+		fprintf(f, "%s ", op);
+	put_text(f, subject(rec), 200);
+	if (str(rec, "new_path")) {
+		fputs(" -> ", f);
+		put_text(f, str(rec, "new_path"), 200);
+	}
+	if (why && deny) {
+		fputs("  — ", f);
+		put_text(f, why, 300);
+	}
+	if (ctx) {
+		fputs("  + context: ", f);
+		put_text(f, ctx, 200);
+	}
+	cJSON_ArrayForEach(run, hooks(rec)) {
+		const char *st = str(run, "status"), *t = run_trouble(run);
+
+		fprintf(f, "%s%s ", run == hooks(rec)->child ? "  [" : ", ",
+			hook_label(run));
+		if (st && strcmp(st, "exited") == 0)
+			fprintf(f, "exit %d", (int)num(run, "exit_code", 0));
+		else
+			fputs(st ? st : "?", f);
+		fprintf(f, " %d ms%s%s", (int)num(run, "duration_ms", 0),
+			t ? ": " : "", t ? t : "");
+		if (!run->next)
+			fputc(']', f);
+	}
+	fputc('\n', f);
+}
+
+void hs_report_summary(FILE *f, struct hs_report *r, bool color)
+{
+	const cJSON *rec;
+
+	pthread_mutex_lock(&r->mu);
+	fprintf(f, "%shookshim:%s %zu tool event%s, %zu allowed, %zu denied; "
+		   "%zu hook run%s, %zu failed\n",
+		color ? "\033[1m" : "", color ? "\033[0m" : "", r->events,
+		r->events == 1 ? "" : "s", r->allowed, r->denied, r->hook_runs,
+		r->hook_runs == 1 ? "" : "s", r->hook_failures);
+	cJSON_ArrayForEach(rec, r->notable) {
+		fprintf(f, "  %s: ", hs_record_notable(rec));
+		hs_report_line(f, rec, color);
+	}
+	pthread_mutex_unlock(&r->mu);
+}
+
+int hs_report_markdown(struct hs_report *r, const char *path)
+{
+	FILE *f = fopen(path, "a");
+	const cJSON *rec;
+
+	if (!f)
+		return -1;
+	pthread_mutex_lock(&r->mu);
+	fprintf(f, "### hookshim\n\n%zu tool events, %zu allowed, **%zu "
+		   "denied**; %zu hook runs, %zu failed.\n\n",
+		r->events, r->allowed, r->denied, r->hook_runs,
+		r->hook_failures);
+	if (cJSON_GetArraySize(r->notable) > 0)
+		fputs("| what | tool | call | reason |\n|---|---|---|---|\n", f);
+	cJSON_ArrayForEach(rec, r->notable) {
+		fprintf(f, "| %s | %s | `", hs_record_notable(rec),
+			hs_record_tool(rec));
+		put_md(f, subject(rec), 120);
+		fputs("` | ", f);
+		put_md(f, str(rec, "reason") ? str(rec, "reason")
+					     : str(rec, "context"), 200);
+		fputs(" |\n", f);
+	}
+	fputc('\n', f);
+	pthread_mutex_unlock(&r->mu);
+	return fclose(f) == 0 ? 0 : -1;
+}
+
+int hs_report_junit(struct hs_report *r, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	const cJSON *rec;
+	size_t failures = 0, errors = 0, n = 0;
+	double total = 0;
+
+	if (!f)
+		return -1;
+	pthread_mutex_lock(&r->mu);
+	cJSON_ArrayForEach(rec, r->cases) {
+		const char *t = hs_record_notable(rec);
+		const cJSON *run;
+
+		n++;
+		if (is_denial(rec))
+			failures++;
+		else if (t && strcmp(t, "context added") != 0)
+			errors++;
+		cJSON_ArrayForEach(run, hooks(rec))
+			total += num(run, "duration_ms", 0) / 1000.0;
+	}
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	fprintf(f, "<testsuites name=\"hookshim\" tests=\"%zu\" failures=\"%zu\" "
+		   "errors=\"%zu\" time=\"%.3f\">\n", n, failures, errors, total);
+	fprintf(f, "  <testsuite name=\"hookshim\" tests=\"%zu\" failures=\"%zu\" "
+		   "errors=\"%zu\" skipped=\"0\" time=\"%.3f\">\n",
+		n, failures, errors, total);
+	cJSON_ArrayForEach(rec, r->cases) {
+		const char *t = hs_record_notable(rec);
+		const cJSON *run;
+		double secs = 0;
+
+		cJSON_ArrayForEach(run, hooks(rec))
+			secs += num(run, "duration_ms", 0) / 1000.0;
+		fputs("    <testcase classname=\"hookshim.", f);
+		put_xml(f, hs_record_tool(rec));
+		fputs("\" name=\"", f);
+		put_xml(f, str(rec, "event"));
+		fputs(" ", f);
+		put_xml(f, subject(rec));
+		fprintf(f, "\" time=\"%.3f\"", secs);
+		if (is_denial(rec)) {
+			fputs(">\n      <failure type=\"denied\" message=\"", f);
+			put_xml(f, str(rec, "reason"));
+			fputs("\">", f);
+			put_xml(f, str(rec, "reason"));
+			fputs("</failure>\n    </testcase>\n", f);
+		} else if (t && strcmp(t, "context added") != 0) {
+			fputs(">\n      <error type=\"", f);
+			put_xml(f, t);
+			fputs("\" message=\"", f);
+			put_xml(f, t);
+			fputs("\"/>\n    </testcase>\n", f);
+		} else {
+			fputs("/>\n", f);
+		}
+	}
+	fputs("  </testsuite>\n</testsuites>\n", f);
+	pthread_mutex_unlock(&r->mu);
+	return fclose(f) == 0 ? 0 : -1;
+}
