@@ -8,6 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../config/dialect.h"
+
 /* "2025-01-31T12:34:56.789Z" */
 static void iso_now(char *buf, size_t cap)
 {
