@@ -7,10 +7,11 @@
 #ifndef HOOKSHIM_CONFIG_DIALECT_LIST_H
 #define HOOKSHIM_CONFIG_DIALECT_LIST_H
 
-#define HS_DIALECTS(X)                       \
+#define HS_DIALECTS(X)                \
 	X(HS_CLAUDE, hs_dialect_claude)   \
 	X(HS_MEMCODE, hs_dialect_memcode) \
 	X(HS_MNEMOAI, hs_dialect_mnemoai) \
-	X(HS_MEMOH, hs_dialect_memoh)
+	X(HS_MEMOH, hs_dialect_memoh)     \
+	/* a new dialect: one line above */
 
 #endif
