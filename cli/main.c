@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../config/dialect.h"
 #include "cli.h"
 #include "../common/wire.h"
 
@@ -31,14 +32,18 @@ static const struct {
 
 static int usage(FILE *f)
 {
+	const struct hs_dialect_ops *d;
+
 	fprintf(f, "hookshim %s — hooks for any agent, from the outside\n\n"
 		   "usage:\n", HOOKSHIM_VERSION);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (commands[i].help)
 			fprintf(f, "  hookshim %s\n", commands[i].help);
-	fprintf(f, "\nconfig options: -c FILE (repeatable), --import "
-		   "memcode|mnemoai|memoh|claude,\n  --dialect NAME (for the "
-		   "-c files after it), --root DIR\n");
+	fprintf(f, "\nconfig options: -c FILE (repeatable), --import ");
+	for (size_t i = 0; (d = hs_dialect_in_claim_order(i, NULL)); i++)
+		fprintf(f, "%s%s", i ? "|" : "", d->name);
+	fprintf(f, ",\n  --dialect NAME (for the -c files after it), "
+		   "--root DIR\n");
 	return f == stderr ? 64 : 0;
 }
 
