@@ -159,7 +159,7 @@ static void exec_supervisor(const char *bin, const char *lib, pid_t host,
 			_exit(127);
 		child_stdio();
 		close_from(4);
-		HS_REAL(HS_R_EXECVE, hs_execve_fn)(bin, argv, env);
+		HS_REAL(execve)(bin, argv, env);
 	}
 	_exit(127);
 }
