@@ -48,8 +48,8 @@ static int real_exec(const struct exec_call *c, const char *path,
 		return HS_REAL(fexecve)(c->dirfd, argv, envp);
 	if (hs_real(HS_R_execveat))
 		return HS_REAL(execveat)(c->dirfd, path, argv, envp, c->flags);
-	return (int)syscall(SYS_execveat, c->dirfd, path, argv, envp,
-			    c->flags);
+	return (int)HS_REAL(syscall)(SYS_execveat, c->dirfd, path, argv, envp,
+				     c->flags);
 }
 
 /* The executable's path for the event (and for `__exec`): fd-based execs
@@ -102,6 +102,8 @@ static int deny_exec(const struct hs_decision *d)
 
 	if (!st->strict && (hs_getpid() != st->pid || hs_exe_is_shell())) {
 		hs_print_reason(d);
+		/* our own _exit, as the program's would be: a shell's
+		 * redirect (`cmd > f`) still reports its write (write.c) */
 		_exit(d->rep.deny_exit);
 	}
 	if (!st->strict)

@@ -12,7 +12,11 @@
  * The interposers forward through HS_REAL(name), and so does the shim's
  * own I/O on descriptors it opens itself: calling close() or open() by
  * name would bind to the shim's own interposers and run the write
- * tracking on descriptors the program never saw. */
+ * tracking on descriptors the program never saw. Where the shim acts in
+ * the program's place it calls its interposer by name, on purpose: the
+ * _exit of a denied exec (a shell's redirect still reports its write),
+ * pclose's fclose of the program's stream, posix_spawnp handing a path
+ * to posix_spawn. */
 #ifndef HOOKSHIM_SHIM_REAL_H
 #define HOOKSHIM_SHIM_REAL_H
 

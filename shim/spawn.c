@@ -252,8 +252,8 @@ static FILE *popen_decided(const char *cmd, const char *mode,
 	e = malloc(sizeof(*e));
 	if (!e || posix_spawn_file_actions_init(&fa) != 0) {
 		free(e);
-		close(p[0]);
-		close(p[1]);
+		HS_REAL(close)(p[0]);
+		HS_REAL(close)(p[1]);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -266,13 +266,13 @@ static FILE *popen_decided(const char *cmd, const char *mode,
 	if (theirs == target) {
 		int t = fcntl(theirs, F_DUPFD_CLOEXEC, 3);
 
-		close(theirs);
+		HS_REAL(close)(theirs);
 		theirs = t;
 	}
 	posix_spawn_file_actions_adddup2(&fa, theirs, target);
 	r = spawn_decided(&pid, "/bin/sh", &fa, NULL, argv, environ, d);
 	posix_spawn_file_actions_destroy(&fa);
-	close(theirs);
+	HS_REAL(close)(theirs);
 	if (r == 0 && !cloexec)
 		fcntl(mine, F_SETFD, 0);
 	if (r == 0)
@@ -289,7 +289,7 @@ static FILE *popen_decided(const char *cmd, const char *mode,
 		if (r == 0) /* fdopen failed: reap the child */
 			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 				;
-		close(mine);
+		HS_REAL(close)(mine);
 		free(e);
 		errno = r ? r : errno;
 	}
@@ -336,6 +336,8 @@ HS_VIS int pclose(FILE *f)
 	pthread_mutex_unlock(&popen_lock);
 	if (!e)
 		return HS_REAL(pclose)(f);
+	/* the program's stream, closed in its place: through our fclose,
+	 * which drops what write_scope knew about its descriptor */
 	fclose(f);
 	while ((r = waitpid(e->pid, &status, 0)) < 0 && errno == EINTR)
 		;
