@@ -23,7 +23,16 @@
  * @GLIBC_2.2.5 whose child runs /bin/sh on ENOEXEC. Callers reach our
  * unversioned definition whichever they were linked against; we forward
  * to the current one. An unversioned lookup could hand back the compat
- * version on some setups, hence the version is asked for. */
+ * version on some setups, hence the version is asked for.
+ *
+ * glibc exports __open and __open64 as well: the same functions as open
+ * and open64, which any program can call by name (ctypes, dlsym), so
+ * they are interposed like them. Exported aliases of listed functions
+ * that are not here, checked on glibc 2.36: __close, __dup2 (ends of
+ * writes, like close and dup2), _IO_fopen, _IO_fclose, _IO_popen (old
+ * names of fopen, fclose, popen); and GLIBC_PRIVATE ones no program links
+ * against (__libc_system, __open_nocancel, __open64_nocancel,
+ * __close_nocancel). */
 #ifndef HOOKSHIM_SHIM_INTERPOSED_H
 #define HOOKSHIM_SHIM_INTERPOSED_H
 
@@ -44,6 +53,8 @@
 	X(pclose, "", SPAWN, FWD)                                        \
 	X(open, "", WRITE, FWD)                                          \
 	X(open64, "", WRITE, FWD)                                        \
+	X(__open, "", WRITE, FWD)                                        \
+	X(__open64, "", WRITE, FWD)                                      \
 	X(__open_2, "", WRITE, FWD)                                      \
 	X(__open64_2, "", WRITE, FWD)                                    \
 	X(openat, "", WRITE, FWD)                                        \

@@ -38,6 +38,9 @@ int __open_2(const char *, int);
 int __open64_2(const char *, int);
 int __openat_2(int, const char *, int);
 int __openat64_2(int, const char *, int);
+/* Exported aliases no header declares (interposed.h). */
+int __open(const char *, int, ...);
+int __open64(const char *, int, ...);
 
 /* Argument shapes. */
 #define WC(k, d, p, d2, p2, fl) \
@@ -64,6 +67,12 @@ int __openat64_2(int, const char *, int);
 	  (p, fl, mode), -1, VA_MODE(fl), WRITING(fl),                         \
 	  WC(HS_WK_OPEN, AT, p, 0, 0, fl), r)                                  \
 	X(int, open64, (const char *p, int fl, ...), (const char *p, int fl, mode_t mode), \
+	  (p, fl, mode), -1, VA_MODE(fl), WRITING(fl),                         \
+	  WC(HS_WK_OPEN, AT, p, 0, 0, fl), r)                                  \
+	X(int, __open, (const char *p, int fl, ...), (const char *p, int fl, mode_t mode), \
+	  (p, fl, mode), -1, VA_MODE(fl), WRITING(fl),                         \
+	  WC(HS_WK_OPEN, AT, p, 0, 0, fl), r)                                  \
+	X(int, __open64, (const char *p, int fl, ...), (const char *p, int fl, mode_t mode), \
 	  (p, fl, mode), -1, VA_MODE(fl), WRITING(fl),                         \
 	  WC(HS_WK_OPEN, AT, p, 0, 0, fl), r)                                  \
 	X(int, __open_2, (const char *p, int fl), (const char *p, int fl),     \
