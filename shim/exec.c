@@ -43,15 +43,13 @@ static int real_exec(const struct exec_call *c, const char *path,
 		     char *const argv[], char *const envp[])
 {
 	if (c->kind == EC_PATH || path != c->path)
-		return HS_REAL(HS_R_EXECVE, hs_execve_fn)(path, argv, envp);
+		return HS_REAL(execve)(path, argv, envp);
 	if (c->kind == EC_FD)
-		return HS_REAL(HS_R_FEXECVE, hs_fexecve_fn)(c->dirfd, argv,
-							    envp);
-	if (hs_real(HS_R_EXECVEAT))
-		return HS_REAL(HS_R_EXECVEAT, hs_execveat_fn)(
-			c->dirfd, path, argv, envp, c->flags);
-	return (int)syscall(SYS_execveat, c->dirfd, path, argv, envp,
-			    c->flags);
+		return HS_REAL(fexecve)(c->dirfd, argv, envp);
+	if (hs_real(HS_R_execveat))
+		return HS_REAL(execveat)(c->dirfd, path, argv, envp, c->flags);
+	return (int)HS_REAL(syscall)(SYS_execveat, c->dirfd, path, argv, envp,
+				     c->flags);
 }
 
 /* The executable's path for the event (and for `__exec`): fd-based execs
@@ -104,6 +102,8 @@ static int deny_exec(const struct hs_decision *d)
 
 	if (!st->strict && (hs_getpid() != st->pid || hs_exe_is_shell())) {
 		hs_print_reason(d);
+		/* our own _exit, as the program's would be: a shell's
+		 * redirect (`cmd > f`) still reports its write (write.c) */
 		_exit(d->rep.deny_exit);
 	}
 	if (!st->strict)
@@ -187,8 +187,8 @@ static __attribute__((noinline)) int exec_judged(struct exec_call *c)
 		char *pargv[n];
 
 		HS_ERRNO_RESTORE();
-		return HS_REAL(HS_R_EXECVE, hs_execve_fn)(
-			st->bin, hs_post_argv(pargv, d, exe, c->argv), env);
+		return HS_REAL(execve)(st->bin,
+				       hs_post_argv(pargv, d, exe, c->argv), env);
 	}
 }
 
