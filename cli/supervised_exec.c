@@ -13,9 +13,9 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "../common/clock.h"
 #include "../common/wire.h"
 #include "cli.h"
 #include "../supervisor/consult.h"
@@ -25,14 +25,6 @@ extern char **environ;
 /* Bytes of each stream kept for the post hook; the command's own output is
  * never cut, only the copy. */
 #define CAPTURE_MAX (1u << 20)
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
 
 /* Writes text to stderr as one line (adds the newline if missing). */
 static void say(const char *text)
@@ -322,7 +314,7 @@ int hs_exec_supervised(const char *exe, char *const argv[], const char *id,
 				{ .out = 2, .out_ok = true } };
 	int out_p[2], err_p[2], status;
 	pid_t parent = getpid(), pid;
-	long t0 = now_ms();
+	long t0 = hs_now_ms();
 
 	if (pipe2(out_p, O_CLOEXEC) < 0 || pipe2(err_p, O_CLOEXEC) < 0) {
 		perror("hookshim: pipe");
@@ -344,7 +336,7 @@ int hs_exec_supervised(const char *exe, char *const argv[], const char *id,
 	st[1].in = err_p[0];
 	status = copy_until_exit(pid, st);
 	drain_rest(st);
-	report(exe, argv, id, nested, pid, status, now_ms() - t0, st);
+	report(exe, argv, id, nested, pid, status, hs_now_ms() - t0, st);
 	free(st[0].buf);
 	free(st[1].buf);
 	return hs_exit_as(status);

@@ -28,6 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/clock.h"
+
 extern char **environ;
 
 #define DEFAULT_MAX_OUTPUT 65536
@@ -66,14 +68,6 @@ struct run {
 	long grace_end;     /* set when the main process exits */
 	int error;          /* errno of a resource failure, 0 if none */
 };
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void close_fd(int *fd)
 {
@@ -412,7 +406,7 @@ static void check_exited(struct run *r)
 	}
 	if (si.si_pid == r->pid) {
 		r->exited = true;
-		r->grace_end = now_ms() + ORPHAN_GRACE_MS;
+		r->grace_end = hs_now_ms() + ORPHAN_GRACE_MS;
 		close_fd(&r->pidfd);
 	}
 }
@@ -488,7 +482,7 @@ static void supervise(struct run *r)
 			if (r->out_fd < 0 && r->err_fd < 0)
 				return;
 		}
-		now = now_ms();
+		now = hs_now_ms();
 		if (!r->exited && r->deadline >= 0 && now >= r->deadline) {
 			kill_hook(r);
 			r->killed = true;
@@ -551,7 +545,7 @@ static int give_up(struct hs_run_result *res, struct run *r, int e, long t0)
 	r->out.buf = r->err.buf = NULL;
 	res->status = HS_RUN_SPAWN_FAILED;
 	res->spawn_errno = e;
-	res->duration_ms = now_ms() - t0;
+	res->duration_ms = hs_now_ms() - t0;
 	errno = e;
 	return -1;
 }
@@ -561,7 +555,7 @@ int hs_run(const struct hs_run_spec *spec, struct hs_run_result *res)
 	struct run r = { .spec = spec, .pid = -1, .pidfd = -1, .in_fd = -1,
 			 .out_fd = -1, .err_fd = -1, .deadline = -1 };
 	size_t limit;
-	long t0 = now_ms();
+	long t0 = hs_now_ms();
 	int e, st;
 
 	if (!res) {
@@ -583,7 +577,7 @@ int hs_run(const struct hs_run_spec *spec, struct hs_run_result *res)
 		hand_over(&r, res);
 		res->status = HS_RUN_SPAWN_FAILED;
 		res->spawn_errno = e;
-		res->duration_ms = now_ms() - t0;
+		res->duration_ms = hs_now_ms() - t0;
 		return 0;
 	}
 
@@ -601,7 +595,7 @@ int hs_run(const struct hs_run_spec *spec, struct hs_run_result *res)
 		return give_up(res, &r, r.error, t0);
 	fill_status(&r, st, res);
 	hand_over(&r, res);
-	res->duration_ms = now_ms() - t0;
+	res->duration_ms = hs_now_ms() - t0;
 	return 0;
 }
 
