@@ -23,9 +23,9 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "../common/clock.h"
 #include "../common/plainstr.h"
 #include "boot.h"
 #include "../common/wire.h"
@@ -190,24 +190,16 @@ static int start_supervisor(const char *bin, const char *lib)
 	return p[0];
 }
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
 /* Everything the supervisor writes until it closes the pipe, or -1 on
  * timeout or error. */
 static ssize_t collect(int fd, char *buf, size_t cap)
 {
-	long deadline = now_ms() + BOOT_WAIT_MS;
+	long deadline = hs_now_ms() + BOOT_WAIT_MS;
 	size_t len = 0;
 
 	for (;;) {
 		struct pollfd pf = { .fd = fd, .events = POLLIN };
-		long left = deadline - now_ms();
+		long left = deadline - hs_now_ms();
 		ssize_t r;
 
 		if (left <= 0)
