@@ -4,30 +4,21 @@
 
 #include "../config/dialect.h"
 #include "cli.h"
+#include "verbs.h"
 #include "../common/wire.h"
 
 #define HOOKSHIM_VERSION "0.1.0"
 
 __attribute__((used)) const char HS_EXE_MARK[] = "hookshim " HOOKSHIM_VERSION;
 
-
 static const struct {
 	const char *name;
 	int (*fn)(int, char **);
 	const char *help;
 } commands[] = {
-	{ "run", cmd_run, "run [-c FILE]... [--import D] [--log FILE] -- CMD..."
-			  "  run CMD under hooks" },
-	{ "check", cmd_check, "check [-c FILE]...  list loaded hooks and "
-			      "warnings" },
-	{ "test", cmd_test, "test [-c FILE]... EVENT --tool NAME --input JSON"
-			    "  run a synthetic event" },
-	{ "wrap", cmd_wrap, "wrap DIR TOOL...  create PATH wrappers" },
-	{ "log", cmd_log, "log FILE [--denied] [--tool T] [--since W] [--json]"
-			  "  a session log, readable" },
-	{ "__exec", cmd_exec, NULL },
-	{ "__deny", cmd_deny, NULL },
-	{ "__supervise", cmd_supervise, NULL },
+#define HS_VERB_ROW_(name, fn, help) { #name, fn, help },
+	HS_VERBS(HS_VERB_ROW_)
+#undef HS_VERB_ROW_
 };
 
 static int usage(FILE *f)
