@@ -81,9 +81,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(CORE_OBJ) | deps
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS_CLI)
 
 # The shim's symbol lookup, checked against the loader it stands in for.
-$(BUILD)/tests/test_symbols: tests/unit/test_symbols.c shim/symbols.c | deps
+# Its list of names is the shim's own (shim/interposed.h).
+$(BUILD)/tests/test_symbols: tests/unit/test_symbols.c shim/symbols.c \
+		shim/interposed.h shim/symbols.h | deps
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -ldl \
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(filter %.c,$^) -ldl \
 		-Wl,--export-dynamic-symbol=hookshim_test_mark
 
 $(BUILD)/probes/exec_fakebin: LDFLAGS_PROBE := $(LDFLAGS_CLI)

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../config/dialect.h"
 #include "../config/load.h"
 #include "../engine/dispatch.h"
 
@@ -80,7 +81,7 @@ static double hook_dispatch(int n)
 
 	hs_config_init(&cfg, "/tmp");
 	h = hs_config_add_hook(&cfg);
-	h->dialect = HS_CLAUDE;
+	hs_dialect_parse("claude", &h->dialect);
 	h->event_name = strdup("PreToolUse");
 	h->kind = HS_KIND_PRE;
 	h->ops = HS_OP_ANY;

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../config/dialect.h"
 #include "../config/load.h"
 #include "../supervisor/floor.h"
 #include "cli.h"
@@ -18,7 +19,7 @@ static void print_hook(const struct hs_hook *h)
 	size_t n = strcspn(h->command, "\n");
 	char rule[256] = "", prio[32] = "";
 
-	if (h->dialect == HS_MEMOH)
+	if (hs_dialect_ops(h->dialect)->priorities)
 		snprintf(prio, sizeof(prio), ", priority %d", h->priority);
 	if (h->has_rule)
 		snprintf(rule, sizeof(rule), " if %s(%s)", h->rule.tool,

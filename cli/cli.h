@@ -3,6 +3,7 @@
 #define HOOKSHIM_CLI_CLI_H
 
 #include "../config/model.h"
+#include "verbs.h"
 
 /* Options every config-reading subcommand takes:
  *   -c FILE (repeatable, in order), --import DIALECT (repeatable),
@@ -40,17 +41,12 @@ int hs_exec_supervised(const char *exe, char *const argv[], const char *id,
  * 0, or -1 with a message. */
 int hs_wrap_create(const char *dir, char *const tools[], size_t ntools);
 
-int cmd_check(int argc, char **argv);
-int cmd_test(int argc, char **argv);
-int cmd_run(int argc, char **argv);
-int cmd_wrap(int argc, char **argv);
-int cmd_log(int argc, char **argv);
-/* Internal: supervise one command for post hooks, run as a tool wrapper. */
-int cmd_exec(int argc, char **argv);
-/* Internal: `__deny EXIT REASON` prints REASON to stderr, exits EXIT. */
-int cmd_deny(int argc, char **argv);
-/* Internal: the session of a bare LD_PRELOAD (supervisor/bare.c). */
-int cmd_supervise(int argc, char **argv);
+/* The verbs (verbs.h), each `int cmd_x(int argc, char **argv)` with argv[0]
+ * its own name. */
+#define HS_VERB_PROTO_(name, fn, help) int fn(int argc, char **argv);
+HS_VERBS(HS_VERB_PROTO_)
+#undef HS_VERB_PROTO_
+
 /* A PATH wrapper: argv[0] names the wrapped tool. */
 int wrapper_main(int argc, char **argv);
 

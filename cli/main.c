@@ -2,43 +2,39 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../config/dialect.h"
 #include "cli.h"
+#include "verbs.h"
 #include "../common/wire.h"
 
 #define HOOKSHIM_VERSION "0.1.0"
 
 __attribute__((used)) const char HS_EXE_MARK[] = "hookshim " HOOKSHIM_VERSION;
 
-
 static const struct {
 	const char *name;
 	int (*fn)(int, char **);
 	const char *help;
 } commands[] = {
-	{ "run", cmd_run, "run [-c FILE]... [--import D] [--log FILE] -- CMD..."
-			  "  run CMD under hooks" },
-	{ "check", cmd_check, "check [-c FILE]...  list loaded hooks and "
-			      "warnings" },
-	{ "test", cmd_test, "test [-c FILE]... EVENT --tool NAME --input JSON"
-			    "  run a synthetic event" },
-	{ "wrap", cmd_wrap, "wrap DIR TOOL...  create PATH wrappers" },
-	{ "log", cmd_log, "log FILE [--denied] [--tool T] [--since W] [--json]"
-			  "  a session log, readable" },
-	{ "__exec", cmd_exec, NULL },
-	{ "__deny", cmd_deny, NULL },
-	{ "__supervise", cmd_supervise, NULL },
+#define HS_VERB_ROW_(name, fn, help) { #name, fn, help },
+	HS_VERBS(HS_VERB_ROW_)
+#undef HS_VERB_ROW_
 };
 
 static int usage(FILE *f)
 {
+	const struct hs_dialect_ops *d;
+
 	fprintf(f, "hookshim %s — hooks for any agent, from the outside\n\n"
 		   "usage:\n", HOOKSHIM_VERSION);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (commands[i].help)
 			fprintf(f, "  hookshim %s\n", commands[i].help);
-	fprintf(f, "\nconfig options: -c FILE (repeatable), --import "
-		   "memcode|mnemoai|memoh|claude,\n  --dialect NAME (for the "
-		   "-c files after it), --root DIR\n");
+	fprintf(f, "\nconfig options: -c FILE (repeatable), --import ");
+	for (size_t i = 0; (d = hs_dialect_in_claim_order(i, NULL)); i++)
+		fprintf(f, "%s%s", i ? "|" : "", d->name);
+	fprintf(f, ",\n  --dialect NAME (for the -c files after it), "
+		   "--root DIR\n");
 	return f == stderr ? 64 : 0;
 }
 

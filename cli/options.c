@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../config/dialect.h"
 #include "../config/load.h"
 #include "cli.h"
 
@@ -65,8 +66,8 @@ int hs_cli_option(struct hs_cli *cli, int argc, char **argv, int *i)
 		if (!(v = value(argc, argv, i, import ? "--import" : "--dialect")))
 			return -1;
 		if (hs_dialect_parse(v, &d) < 0) {
-			fprintf(stderr, "hookshim: unknown dialect '%s' (memcode, "
-					"mnemoai, memoh, claude)\n", v);
+			fprintf(stderr, "hookshim: unknown dialect '%s' (%s)\n",
+				v, hs_dialect_names());
 			return -1;
 		}
 		if (!import) {

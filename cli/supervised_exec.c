@@ -2,22 +2,20 @@
  * for post hooks; and `hookshim __deny EXIT REASON...`, the stand-in the
  * shim spawns for a denied posix_spawn. See docs/design-exec.md. */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "../common/clock.h"
 #include "../common/wire.h"
 #include "cli.h"
+#include "../engine/child.h"
 #include "../supervisor/consult.h"
 
 extern char **environ;
@@ -25,14 +23,6 @@ extern char **environ;
 /* Bytes of each stream kept for the post hook; the command's own output is
  * never cut, only the copy. */
 #define CAPTURE_MAX (1u << 20)
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
 
 /* Writes text to stderr as one line (adds the newline if missing). */
 static void say(const char *text)
@@ -49,46 +39,27 @@ static void say(const char *text)
 /* ---- one stream: child pipe -> our fd, with a capped copy ---- */
 
 struct stream {
-	int in;       /* read end of the child's pipe; -1 at EOF */
 	int out;      /* our stdout or stderr */
 	bool out_ok;  /* our side still takes writes */
 	char *buf;    /* the captured head */
 	size_t len;
 };
 
-/* Copies what is readable. Returns false at EOF. */
-static bool pump(struct stream *s)
+/* Copies one read of the child's stream i to our side, unchanged, and
+ * keeps what fits of it in the capped copy. */
+static void pump(struct hs_child *c, int i, struct stream *s)
 {
 	char chunk[65536];
-	ssize_t r = read(s->in, chunk, sizeof(chunk));
+	ssize_t r = hs_child_read(c, i, chunk, sizeof(chunk));
 
-	if (r < 0 && (errno == EINTR || errno == EAGAIN))
-		return true;
-	if (r <= 0) {
-		close(s->in);
-		s->in = -1;
-		return false;
-	}
-	if (s->out_ok) {
-		size_t n = (size_t)r;
-		const char *p = chunk;
-
-		while (n > 0) {
-			ssize_t w = write(s->out, p, n);
-
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w < 0) {
-				/* The reader is gone: let the command find
-				 * out as it would have, by closing its pipe. */
-				s->out_ok = false;
-				close(s->in);
-				s->in = -1;
-				return false;
-			}
-			p += w;
-			n -= (size_t)w;
-		}
+	if (r <= 0)
+		return;
+	if (s->out_ok && hs_write_full(s->out, chunk, (size_t)r) < 0) {
+		/* The reader is gone: let the command find out as it would
+		 * have, by closing its pipe. */
+		s->out_ok = false;
+		hs_close_fd(&c->out[i]);
+		return;
 	}
 	if (s->len < CAPTURE_MAX) {
 		size_t keep = (size_t)r;
@@ -103,7 +74,14 @@ static bool pump(struct stream *s)
 			s->buf[s->len] = '\0';
 		}
 	}
-	return true;
+}
+
+/* The streams hs_child_poll found ready, stdout first. */
+static void pump_ready(struct hs_child *c, int ready, struct stream *st)
+{
+	for (int i = 0; i < 2; i++)
+		if (ready & HS_CHILD_READY(i))
+			pump(c, i, &st[i]);
 }
 
 /* ---- signals: forwarded to the command, which decides its own fate ---- */
@@ -163,51 +141,27 @@ static void exec_child(const char *exe, char *const argv[], int out_w,
 	_exit(errno == ENOENT ? 127 : 126);
 }
 
-static int open_pidfd(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-	return (int)syscall(SYS_pidfd_open, pid, 0);
-#else
-	(void)pid;
-	errno = ENOSYS;
-	return -1;
-#endif
-}
-
 /* Copies both streams until the child exits. Returns its wait status. */
-static int copy_until_exit(pid_t pid, struct stream *st)
+static int copy_until_exit(struct hs_child *c, struct stream *st)
 {
-	int pidfd = open_pidfd(pid), status = 0;
+	int status;
 
 	for (;;) {
-		struct pollfd p[3];
-		nfds_t n = 0;
-		int r;
+		int ready = hs_child_poll(c, -1);
 
-		for (int i = 0; i < 2; i++)
-			if (st[i].in >= 0)
-				p[n++] = (struct pollfd){ .fd = st[i].in,
-							  .events = POLLIN };
-		if (pidfd >= 0)
-			p[n++] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
-		/* Without a pidfd, poll with a timeout and ask waitpid. */
-		r = poll(p, n, pidfd >= 0 ? -1 : 50);
-		if (r < 0 && errno != EINTR)
-			break;
-		for (nfds_t i = 0; r > 0 && i < n; i++) {
-			if (!p[i].revents || p[i].fd == pidfd)
-				continue;
-			for (int k = 0; k < 2; k++)
-				if (st[k].in == p[i].fd)
-					pump(&st[k]);
-		}
-		r = waitpid(pid, &status, WNOHANG);
-		if (r == pid || (r < 0 && errno == ECHILD))
+		/* A poll that cannot work ends the watch with the status
+		 * unknown (reported as 0); the command, not reaped, dies with
+		 * us (PR_SET_PDEATHSIG). */
+		if (ready < 0 && errno != EINTR)
+			return 0;
+		if (ready > 0)
+			pump_ready(c, ready, st);
+		if (hs_child_exited(c))
 			break;
 	}
-	if (pidfd >= 0)
-		close(pidfd);
-	return status;
+	status = hs_child_reap(c);
+	/* Reaped behind our back (SIGCHLD ignored): nothing to report. */
+	return status < 0 ? 0 : status;
 }
 
 /* After the command exited, its output may still be in flight, or held
@@ -215,58 +169,30 @@ static int copy_until_exit(pid_t pid, struct stream *st)
  * writer remains, hand the copying to a forked helper so the exit is
  * reported now and the rest still reaches the agent when written, as it
  * would without us. */
-static void drain_rest(struct stream *st)
+static void drain_rest(struct hs_child *c, struct stream *st)
 {
-	bool open_left = false;
+	int ready;
 
-	for (int i = 0; i < 2; i++) {
-		if (st[i].in < 0)
-			continue;
-		fcntl(st[i].in, F_SETFL, fcntl(st[i].in, F_GETFL) | O_NONBLOCK);
-		for (;;) {
-			struct pollfd p = { .fd = st[i].in, .events = POLLIN };
-
-			if (poll(&p, 1, 20) <= 0)
-				break;
-			if (!pump(&st[i]))
-				break;
-		}
-		open_left |= st[i].in >= 0;
-	}
-	if (!open_left)
+	while ((ready = hs_child_poll(c, 20)) > 0)
+		pump_ready(c, ready, st);
+	if (!hs_child_reading(c))
 		return;
 	if (fork() == 0) {
+		/* Only the pipes are the helper's to watch. */
+		hs_close_fd(&c->pidfd);
 		for (int i = 0; i < 2; i++) {
-			if (st[i].in < 0)
-				continue;
-			fcntl(st[i].in, F_SETFL,
-			      fcntl(st[i].in, F_GETFL) & ~O_NONBLOCK);
 			free(st[i].buf);
 			st[i].buf = NULL;
 			st[i].len = CAPTURE_MAX; /* stop capturing */
 		}
-		for (;;) {
-			struct pollfd p[2];
-			nfds_t n = 0;
-
-			for (int i = 0; i < 2; i++)
-				if (st[i].in >= 0)
-					p[n++] = (struct pollfd){
-						.fd = st[i].in, .events = POLLIN };
-			if (!n || poll(p, n, -1) < 0)
+		while (hs_child_reading(c)) {
+			ready = hs_child_poll(c, -1);
+			if (ready < 0)
 				break;
-			for (nfds_t i = 0; i < n; i++)
-				for (int k = 0; k < 2; k++)
-					if (p[i].revents && st[k].in == p[i].fd)
-						pump(&st[k]);
+			pump_ready(c, ready, st);
 		}
 		_exit(0);
 	}
-	for (int i = 0; i < 2; i++)
-		if (st[i].in >= 0) {
-			close(st[i].in);
-			st[i].in = -1;
-		}
 }
 
 static void report(const char *exe, char *const argv[], const char *id,
@@ -320,11 +246,13 @@ int hs_exec_supervised(const char *exe, char *const argv[], const char *id,
 {
 	struct stream st[2] = { { .out = 1, .out_ok = true },
 				{ .out = 2, .out_ok = true } };
-	int out_p[2], err_p[2], status;
+	struct hs_child c;
+	int status;
 	pid_t parent = getpid(), pid;
-	long t0 = now_ms();
+	long t0 = hs_now_ms();
 
-	if (pipe2(out_p, O_CLOEXEC) < 0 || pipe2(err_p, O_CLOEXEC) < 0) {
+	/* Its stdin is ours, inherited: only its output is piped. */
+	if (hs_child_pipes(&c, false) < 0) {
 		perror("hookshim: pipe");
 		return 126;
 	}
@@ -335,16 +263,14 @@ int hs_exec_supervised(const char *exe, char *const argv[], const char *id,
 		return 126;
 	}
 	if (pid == 0)
-		exec_child(exe, argv, out_p[1], err_p[1], parent);
+		exec_child(exe, argv, c.theirs[1], c.theirs[2], parent);
 	fwd_pid = pid;
 	install_forwarding();
-	close(out_p[1]);
-	close(err_p[1]);
-	st[0].in = out_p[0];
-	st[1].in = err_p[0];
-	status = copy_until_exit(pid, st);
-	drain_rest(st);
-	report(exe, argv, id, nested, pid, status, now_ms() - t0, st);
+	hs_child_started(&c, pid);
+	status = copy_until_exit(&c, st);
+	drain_rest(&c, st);
+	hs_child_close(&c);
+	report(exe, argv, id, nested, pid, status, hs_now_ms() - t0, st);
 	free(st[0].buf);
 	free(st[1].buf);
 	return hs_exit_as(status);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../config/dialect.h"
 #include "../config/jsonfile.h"
 #include "../config/load.h"
 #include "../engine/dispatch.h"

@@ -3,20 +3,27 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dialect.h"
-#include "load.h"
+#include "loadkit.h"
+#include "../engine/decide.h"
+#include "../engine/payload.h"
 
-static const char *const memcode_events[] = { "pre_tool_use", "post_tool_use",
-					      "session_start", "session_end",
-					      NULL };
+#define POST_BOTH (HS_POST_SUCCESS | HS_POST_FAILURE)
+
+static const struct hs_event_def memcode_events[] = {
+	{ "pre_tool_use", HS_KIND_PRE, 0, HS_OP_ANY },
+	{ "post_tool_use", HS_KIND_POST, POST_BOTH, HS_OP_ANY },
+	{ "session_start", HS_KIND_SESSION_START, 0, 0 },
+	{ "session_end", HS_KIND_SESSION_END, 0, 0 },
+	{ NULL, 0, 0, 0 },
+};
 
 static const char *const entry_keys[] = { "matcher", "command", "timeout",
 					 NULL };
 
 static bool memcode_event(const char *name)
 {
-	for (const char *const *e = memcode_events; *e; e++)
-		if (strcmp(*e, name) == 0)
+	for (const struct hs_event_def *e = memcode_events; e->name; e++)
+		if (strcmp(e->name, name) == 0)
 			return true;
 	return false;
 }
@@ -64,7 +71,7 @@ static void load_entry(struct hs_load *ld, const char *event, const cJSON *e,
 		hs_load_drop_last(ld);
 }
 
-int hs_load_memcode(struct hs_load *ld, const cJSON *doc)
+static int load_memcode(struct hs_load *ld, const cJSON *doc)
 {
 	const cJSON *hooks = cJSON_GetObjectItemCaseSensitive(doc, "hooks");
 	const cJSON *ev;
@@ -105,3 +112,48 @@ int hs_load_memcode(struct hs_load *ld, const cJSON *doc)
 	}
 	return 0;
 }
+
+/* memcode keys its events in snake_case with flat entries, and has no
+ * schema version. */
+static bool memcode_shape(const cJSON *doc)
+{
+	const cJSON *hooks = cJSON_GetObjectItemCaseSensitive(doc, "hooks");
+	const cJSON *ev;
+
+	if (!cJSON_IsObject(hooks) ||
+	    cJSON_GetObjectItemCaseSensitive(doc, "version"))
+		return false;
+	cJSON_ArrayForEach(ev, hooks)
+	{
+		if (ev->string && strchr(ev->string, '_') &&
+		    !hs_json_comment_key(ev->string))
+			return true;
+	}
+	return false;
+}
+
+const struct hs_dialect_ops hs_dialect_memcode = {
+	.name = "memcode",
+	.timeout_ms = 60 * 1000,
+	/* User first, then project. */
+	.import_files = (const struct hs_file_place[]){
+		{ HS_FILE_HOME, ".memcode/hooks.json" },
+		{ HS_FILE_ROOT, ".memcode/hooks.json" },
+		{ 0, NULL },
+	},
+	.path_hints = (const char *const[]){ "/.memcode/", NULL },
+	.claims_shape = memcode_shape,
+	.load = load_memcode,
+	.events = memcode_events,
+	.tools = { "bash", "edit_file", "edit_file" },
+	.payload = hs_payload_memcode,
+	.decide = hs_decide_memcode,
+	.merge = HS_MERGE_ORDERED,
+	.env = (const struct hs_hookenv_var[]){
+		{ "MEMCODE_HOOK_EVENT", HS_HOOKENV_EVENT },
+		{ "MEMCODE_TOOL_NAME", HS_HOOKENV_TOOL },
+		{ "MEMCODE_SESSION_ID", HS_HOOKENV_SESSION },
+		{ "MEMCODE_PROJECT_DIR", HS_HOOKENV_ROOT },
+		{ NULL, 0 },
+	},
+};

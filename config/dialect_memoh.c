@@ -6,8 +6,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dialect.h"
-#include "load.h"
+#include "loadkit.h"
+#include "../engine/decide.h"
+#include "../engine/payload.h"
+
+#define POST_BOTH (HS_POST_SUCCESS | HS_POST_FAILURE)
+
+/* The events that can fire here; memoh's model, memory and approval events
+ * load as catalog-only (events.c). */
+static const struct hs_event_def memoh_events[] = {
+	{ "PreToolUse", HS_KIND_PRE, 0, HS_OP_ANY },
+	{ "PostToolUse", HS_KIND_POST, HS_POST_SUCCESS, HS_OP_ANY },
+	{ "SessionStart", HS_KIND_SESSION_START, 0, 0 },
+	{ "ToolError", HS_KIND_POST, HS_POST_FAILURE, HS_OP_ANY },
+	{ "WorkspaceStart", HS_KIND_SESSION_START, 0, 0 },
+	{ "WorkspaceStop", HS_KIND_SESSION_END, 0, 0 },
+	{ "BeforeWorkspaceCommand", HS_KIND_PRE, 0, HS_OP_EXEC },
+	{ "AfterWorkspaceCommand", HS_KIND_POST, POST_BOTH, HS_OP_EXEC },
+	{ "BeforeFileWrite", HS_KIND_PRE, 0, HS_OP_WRITE },
+	{ "AfterFileWrite", HS_KIND_POST, POST_BOTH, HS_OP_WRITE },
+	{ NULL, 0, 0, 0 },
+};
 
 static const char *const top_keys[] = { "version", "enabled", "defaults",
 				       "env", "hooks", "bot_id", NULL };
@@ -239,10 +258,7 @@ static void load_hook(struct hs_load *ld, const cJSON *hk, int idx,
 			       "(skipped)", ld->src, idx);
 		return;
 	}
-	if (hs_event_parse(ev->valuestring, &kind, &mask, &ops) < 0 ||
-	    (kind != HS_KIND_NONE && strchr(ev->valuestring, '_')) ||
-	    strcmp(ev->valuestring, "SessionEnd") == 0 ||
-	    strcmp(ev->valuestring, "PostToolUseFailure") == 0) {
+	if (hs_dialect_event(ld->ops, ev->valuestring, &kind, &mask, &ops) < 0) {
 		hs_config_diag(ld->cfg, false, "%s: hooks[%d]: unknown event "
 			       "\"%s\" (skipped)", ld->src, idx, ev->valuestring);
 		return;
@@ -273,7 +289,7 @@ static void load_hook(struct hs_load *ld, const cJSON *hk, int idx,
 	}
 }
 
-int hs_load_memoh(struct hs_load *ld, const cJSON *doc)
+static int load_memoh(struct hs_load *ld, const cJSON *doc)
 {
 	const cJSON *ver = cJSON_GetObjectItemCaseSensitive(doc, "version");
 	const cJSON *en = cJSON_GetObjectItemCaseSensitive(doc, "enabled");
@@ -320,3 +336,37 @@ int hs_load_memoh(struct hs_load *ld, const cJSON *doc)
 	}
 	return 0;
 }
+
+/* memoh files carry a schema version and a hooks array. */
+static bool memoh_shape(const cJSON *doc)
+{
+	return cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(doc, "hooks")) ||
+	       cJSON_GetObjectItemCaseSensitive(doc, "version");
+}
+
+const struct hs_dialect_ops hs_dialect_memoh = {
+	.name = "memoh",
+	.timeout_ms = 10 * 1000,
+	.on_error = HS_ONERR_FAIL,
+	.import_files = (const struct hs_file_place[]){
+		{ HS_FILE_ABSOLUTE, "/data/.memoh/hooks.json" },
+		{ 0, NULL },
+	},
+	.path_hints = (const char *const[]){ "/.memoh/", NULL },
+	.claims_shape = memoh_shape,
+	.load = load_memoh,
+	.events = memoh_events,
+	.tools = { "exec", "write_file", "write_file" },
+	.matcher_on_request = true,
+	.priorities = true,
+	.payload = hs_payload_memoh,
+	.decide = hs_decide_memoh,
+	.merge = HS_MERGE_ORDERED,
+	.env = (const struct hs_hookenv_var[]){
+		{ "MEMOH_HOOK_EVENT", HS_HOOKENV_EVENT },
+		{ "MEMOH_HOOK_NAME", HS_HOOKENV_HOOK_NAME },
+		{ "MEMOH_BOT_ID", HS_HOOKENV_BOT_ID },
+		{ "MEMOH_SESSION_ID", HS_HOOKENV_SESSION },
+		{ NULL, 0 },
+	},
+};

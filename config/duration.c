@@ -1,5 +1,5 @@
 /* Go-style durations ("10s", "1m30s", "250ms", "1.5s") and plain seconds. */
-#include "dialect.h"
+#include "loadkit.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,44 +1,13 @@
-/* Every event name of every dialect, and what it means here. */
-#include "load.h"
-
+/* Event names: a dialect's own (its row's list) and the ones no dialect's
+ * hooks can fire here. */
 #include <string.h>
-#include <strings.h>
 
-struct event_def {
-	const char *name;
-	enum hs_kind kind;
-	unsigned post_mask;
-	unsigned ops;
-};
+#include "loadkit.h"
 
-#define POST_BOTH (HS_POST_SUCCESS | HS_POST_FAILURE)
-
-/* Names are unique across dialects except where they mean the same thing,
- * so one table serves `hookshim test EVENT` in any spelling. */
-static const struct event_def events[] = {
-	/* Claude Code, mnemoai, memoh tool events */
-	{ "PreToolUse", HS_KIND_PRE, 0, HS_OP_ANY },
-	{ "PostToolUse", HS_KIND_POST, HS_POST_SUCCESS, HS_OP_ANY },
-	{ "PostToolUseFailure", HS_KIND_POST, HS_POST_FAILURE, HS_OP_ANY },
-	{ "SessionStart", HS_KIND_SESSION_START, 0, 0 },
-	{ "SessionEnd", HS_KIND_SESSION_END, 0, 0 },
-	/* memcode */
-	{ "pre_tool_use", HS_KIND_PRE, 0, HS_OP_ANY },
-	{ "post_tool_use", HS_KIND_POST, POST_BOTH, HS_OP_ANY },
-	{ "session_start", HS_KIND_SESSION_START, 0, 0 },
-	{ "session_end", HS_KIND_SESSION_END, 0, 0 },
-	/* memoh, live here */
-	{ "ToolError", HS_KIND_POST, HS_POST_FAILURE, HS_OP_ANY },
-	{ "WorkspaceStart", HS_KIND_SESSION_START, 0, 0 },
-	{ "WorkspaceStop", HS_KIND_SESSION_END, 0, 0 },
-	{ "BeforeWorkspaceCommand", HS_KIND_PRE, 0, HS_OP_EXEC },
-	{ "AfterWorkspaceCommand", HS_KIND_POST, POST_BOTH, HS_OP_EXEC },
-	{ "BeforeFileWrite", HS_KIND_PRE, 0, HS_OP_WRITE },
-	{ "AfterFileWrite", HS_KIND_POST, POST_BOTH, HS_OP_WRITE },
-};
-
-/* Events a dialect documents that no outside observer can produce: the
- * model's turns, prompts, memory, approvals, compaction, messaging. */
+/* Events dialects document that no outside observer can produce: the
+ * model's turns, prompts, memory, approvals, compaction, messaging. One
+ * list for every dialect: a file naming one loads with a notice instead of
+ * an "unknown event". */
 static const char *const catalog_only[] = {
 	/* Claude Code */
 	"UserPromptSubmit", "Stop", "SubagentStart", "SubagentStop",
@@ -57,25 +26,31 @@ static const char *const catalog_only[] = {
 	"AfterOutboundMessage", "ChannelDeliveryFailed",
 };
 
-int hs_event_parse(const char *name, enum hs_kind *kind, unsigned *post_mask,
-		   unsigned *ops)
+bool hs_event_catalog_only(const char *name)
 {
-	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
-		if (strcmp(events[i].name, name) == 0) {
-			*kind = events[i].kind;
-			*post_mask = events[i].post_mask;
-			*ops = events[i].ops;
-			return 0;
-		}
-	}
 	for (size_t i = 0; i < sizeof(catalog_only) / sizeof(catalog_only[0]);
-	     i++) {
-		if (strcmp(catalog_only[i], name) == 0) {
-			*kind = HS_KIND_NONE;
-			*post_mask = 0;
-			*ops = 0;
+	     i++)
+		if (strcmp(catalog_only[i], name) == 0)
+			return true;
+	return false;
+}
+
+int hs_dialect_event(const struct hs_dialect_ops *ops, const char *name,
+		     enum hs_kind *kind, unsigned *post_mask,
+		     unsigned *event_ops)
+{
+	for (const struct hs_event_def *e = ops->events; e && e->name; e++) {
+		if (strcmp(e->name, name) == 0) {
+			*kind = e->kind;
+			*post_mask = e->post_mask;
+			*event_ops = e->ops;
 			return 0;
 		}
 	}
-	return -1;
+	if (!hs_event_catalog_only(name))
+		return -1;
+	*kind = HS_KIND_NONE;
+	*post_mask = 0;
+	*event_ops = 0;
+	return 0;
 }

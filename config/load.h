@@ -21,8 +21,4 @@ int hs_config_load_default(struct hs_config *cfg);
  * done. Call once; the config is immutable afterwards. */
 void hs_config_finish(struct hs_config *cfg);
 
-/* Map an event name in any dialect's spelling to its kind and ops. */
-int hs_event_parse(const char *name, enum hs_kind *kind, unsigned *post_mask,
-		   unsigned *ops);
-
 #endif

@@ -7,33 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const dialect_names[HS_NDIALECT] = {
-	[HS_CLAUDE] = "claude",
-	[HS_MEMCODE] = "memcode",
-	[HS_MNEMOAI] = "mnemoai",
-	[HS_MEMOH] = "memoh",
-};
-
-const char *hs_dialect_name(enum hs_dialect d)
-{
-	return d < HS_NDIALECT ? dialect_names[d] : "?";
-}
-
-int hs_dialect_parse(const char *name, enum hs_dialect *out)
-{
-	for (int d = 0; d < HS_NDIALECT; d++) {
-		if (strcmp(name, dialect_names[d]) == 0) {
-			*out = (enum hs_dialect)d;
-			return 0;
-		}
-	}
-	if (strcmp(name, "hookshim") == 0 || strcmp(name, "claude-code") == 0) {
-		*out = HS_CLAUDE;
-		return 0;
-	}
-	return -1;
-}
-
 void hs_config_init(struct hs_config *cfg, const char *root)
 {
 	memset(cfg, 0, sizeof(*cfg));

@@ -10,13 +10,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "dialect_list.h"
 #include "matcher.h"
 
+/* One value per line of dialect_list.h; what differs between dialects is
+ * in their rows of the operations table (dialect.h). */
 enum hs_dialect {
-	HS_CLAUDE,  /* Claude Code settings.json hooks; also hookshim's own */
-	HS_MEMCODE, /* ~/.memcode/hooks.json */
-	HS_MNEMOAI, /* ~/.mnemoai/hooks/hooks.json */
-	HS_MEMOH,   /* /data/.memoh/hooks.json */
+#define HS_DIALECT_ENUM(id, row) id,
+	HS_DIALECTS(HS_DIALECT_ENUM)
+#undef HS_DIALECT_ENUM
 	HS_NDIALECT
 };
 
@@ -117,9 +119,6 @@ struct hs_config {
 	size_t nsources;
 	char *root;
 };
-
-const char *hs_dialect_name(enum hs_dialect d);
-int hs_dialect_parse(const char *name, enum hs_dialect *out);
 
 void hs_config_init(struct hs_config *cfg, const char *root);
 void hs_config_free(struct hs_config *cfg);

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dialect.h"
+#include "loadkit.h"
 
 int hs_rule_parse(const char *text, struct hs_rule *rule)
 {

@@ -5,9 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dialect.h"
-
-int hs_load_settings(struct hs_load *ld, const cJSON *obj);
+#include "loadkit.h"
 
 static char **string_list(struct hs_load *ld, const cJSON *v, const char *key)
 {

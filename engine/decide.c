@@ -216,11 +216,13 @@ static void claude_json(struct hs_hook_run *run, const cJSON *j,
 				"the agent (ignored)", run->hook->source);
 }
 
-static bool decide_claude(struct hs_hook_run *run, struct hs_outcome *out)
+bool hs_decide_claude(struct hs_hook_run *run, struct hs_outcome *out,
+		      bool *stop_group)
 {
 	const struct hs_hook *h = run->hook;
 	cJSON *j;
 
+	(void)stop_group; /* a group is memoh's: its actions */
 	if (run_failed(run, out))
 		return false;
 	if (run->res.exit_code == 2) {
@@ -246,10 +248,12 @@ static bool decide_claude(struct hs_hook_run *run, struct hs_outcome *out)
 	return false;
 }
 
-static bool decide_memcode(struct hs_hook_run *run, struct hs_outcome *out)
+bool hs_decide_memcode(struct hs_hook_run *run, struct hs_outcome *out,
+		       bool *stop_group)
 {
 	const struct hs_hook *h = run->hook;
 
+	(void)stop_group; /* a group is memoh's: its actions */
 	if (run_failed(run, out))
 		return false;
 	if (run->res.exit_code == 2 && h->kind == HS_KIND_PRE) {
@@ -265,13 +269,15 @@ static bool decide_memcode(struct hs_hook_run *run, struct hs_outcome *out)
 	return false;
 }
 
-static bool decide_mnemoai(struct hs_hook_run *run, struct hs_outcome *out)
+bool hs_decide_mnemoai(struct hs_hook_run *run, struct hs_outcome *out,
+		       bool *stop_group)
 {
 	const struct hs_hook *h = run->hook;
 	cJSON *j;
 	const char *dec, *s;
 	bool denied = false;
 
+	(void)stop_group; /* a group is memoh's: its actions */
 	if (run_failed(run, out))
 		return false;
 	if (run->res.exit_code == 2) {
@@ -332,8 +338,8 @@ static bool memoh_error(struct hs_hook_run *run, struct hs_outcome *out,
 	return false;
 }
 
-static bool decide_memoh(struct hs_hook_run *run, struct hs_outcome *out,
-			 bool *stop_group)
+bool hs_decide_memoh(struct hs_hook_run *run, struct hs_outcome *out,
+		     bool *stop_group)
 {
 	cJSON *j;
 	const char *dec, *s;
@@ -364,21 +370,4 @@ static bool decide_memoh(struct hs_hook_run *run, struct hs_outcome *out,
 	}
 	cJSON_Delete(j);
 	return denied;
-}
-
-bool hs_decide(struct hs_hook_run *run, const struct hs_event *ev,
-	       struct hs_outcome *out, bool *stop_group)
-{
-	(void)ev;
-	*stop_group = false;
-	switch (run->hook->dialect) {
-	case HS_MEMCODE:
-		return decide_memcode(run, out);
-	case HS_MNEMOAI:
-		return decide_mnemoai(run, out);
-	case HS_MEMOH:
-		return decide_memoh(run, out, stop_group);
-	default:
-		return decide_claude(run, out);
-	}
 }

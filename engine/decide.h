@@ -4,12 +4,17 @@
 
 #include "dispatch.h"
 
-/* Folds run (already executed) into out. Returns true when the dialect
- * says no further hook should run (a deny that short-circuits, or a memoh
- * action error under on_error: fail, which stops its hook's actions: then
- * *stop_group is set instead). */
-bool hs_decide(struct hs_hook_run *run, const struct hs_event *ev,
-	       struct hs_outcome *out, bool *stop_group);
+#include "../config/dialect.h"
+
+/* Each dialect's reading of a hook's exit status and output
+ * (hs_decide_fn, config/dialect.h), named by the dialects' rows. Each
+ * returns true when no further hook should run (a deny that
+ * short-circuits); a memoh action error under on_error: fail stops only
+ * its hook's actions, by *stop_group. */
+hs_decide_fn hs_decide_claude;
+hs_decide_fn hs_decide_memcode;
+hs_decide_fn hs_decide_mnemoai;
+hs_decide_fn hs_decide_memoh;
 
 void hs_outcome_warn(struct hs_outcome *out, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../config/dialect.h"
 #include "decide.h"
 #include "match.h"
 #include "payload.h"
@@ -53,11 +54,41 @@ unsigned hs_config_interest(const struct hs_config *cfg)
 	return bits;
 }
 
+static const char *env_value(const struct hs_config *cfg,
+			     const struct hs_hook *h, const struct hs_event *ev,
+			     const char *tool, enum hs_hookenv_value v)
+{
+	const char *s = NULL;
+
+	switch (v) {
+	case HS_HOOKENV_EVENT:
+		s = h->event_name;
+		break;
+	case HS_HOOKENV_TOOL:
+		s = tool;
+		break;
+	case HS_HOOKENV_SESSION:
+		s = ev->session_id;
+		break;
+	case HS_HOOKENV_ROOT:
+		s = ev->root;
+		break;
+	case HS_HOOKENV_HOOK_NAME:
+		s = h->name;
+		break;
+	case HS_HOOKENV_BOT_ID:
+		s = cfg->settings.bot_id;
+		break;
+	}
+	return s ? s : "";
+}
+
 /* The hook's environment: the host's, minus hookshim's own variables and
  * the shim (a hook must never be intercepted), plus the dialect's. */
 static char **hook_env(const struct hs_config *cfg, const struct hs_hook *h,
 		       const struct hs_event *ev, const char *tool)
 {
+	const struct hs_hookenv_var *vars = hs_dialect_ops(h->dialect)->env;
 	size_t n = 0, extra = 0, i = 0;
 	char **env;
 
@@ -65,7 +96,9 @@ static char **hook_env(const struct hs_config *cfg, const struct hs_hook *h,
 		n++;
 	for (char **e = h->env; e && *e; e++)
 		extra++;
-	env = calloc(n + extra + 8, sizeof(*env));
+	for (const struct hs_hookenv_var *v = vars; v && v->name; v++)
+		extra++;
+	env = calloc(n + extra + 2, sizeof(*env));
 	if (!env)
 		return NULL;
 	for (char **e = environ; *e; e++) {
@@ -77,35 +110,10 @@ static char **hook_env(const struct hs_config *cfg, const struct hs_hook *h,
 	for (char **e = h->env; e && *e; e++)
 		env[i++] = strdup(*e);
 	env[i++] = strdup("HOOKSHIM_INERT=1");
-#define ADD(fmt, ...)                                                        \
-	do {                                                                 \
-		if (asprintf(&env[i], fmt, __VA_ARGS__) >= 0)                \
-			i++;                                                 \
-	} while (0)
-	switch (h->dialect) {
-	case HS_CLAUDE:
-		ADD("CLAUDE_PROJECT_DIR=%s", ev->root);
-		break;
-	case HS_MEMCODE:
-		ADD("MEMCODE_HOOK_EVENT=%s", h->event_name);
-		ADD("MEMCODE_TOOL_NAME=%s", tool);
-		ADD("MEMCODE_SESSION_ID=%s", ev->session_id ? ev->session_id : "");
-		ADD("MEMCODE_PROJECT_DIR=%s", ev->root);
-		break;
-	case HS_MNEMOAI:
-		ADD("MNEMOAI_HOOK_EVENT=%s", h->event_name);
-		ADD("MNEMOAI_TOOL_NAME=%s", tool);
-		break;
-	case HS_MEMOH:
-		ADD("MEMOH_HOOK_EVENT=%s", h->event_name);
-		ADD("MEMOH_HOOK_NAME=%s", h->name ? h->name : "");
-		ADD("MEMOH_BOT_ID=%s", cfg->settings.bot_id ? cfg->settings.bot_id : "");
-		ADD("MEMOH_SESSION_ID=%s", ev->session_id ? ev->session_id : "");
-		break;
-	default:
-		break;
-	}
-#undef ADD
+	for (const struct hs_hookenv_var *v = vars; v && v->name; v++)
+		if (asprintf(&env[i], "%s=%s", v->name,
+			     env_value(cfg, h, ev, tool, v->value)) >= 0)
+			i++;
 	env[i] = NULL;
 	return env;
 }
@@ -123,7 +131,7 @@ static const char *hook_cwd(const struct hs_hook *h, const struct hs_event *ev)
 {
 	if (h->work_dir)
 		return h->work_dir;
-	if (h->dialect == HS_MNEMOAI && ev->cwd)
+	if (hs_dialect_ops(h->dialect)->cwd_from_agent && ev->cwd)
 		return ev->cwd;
 	return ev->root;
 }
@@ -149,7 +157,8 @@ static void run_hook(const struct hs_config *cfg, const struct hs_event *ev,
 		     struct hs_hook_run *run)
 {
 	const struct hs_hook *h = run->hook;
-	cJSON *payload = hs_payload(h, ev, &cfg->settings);
+	cJSON *payload = hs_dialect_ops(h->dialect)->payload(h, ev, run->tool_name,
+							     &cfg->settings);
 	char *text = payload ? cJSON_PrintUnformatted(payload) : NULL;
 	char *input = NULL;
 	char **env;
@@ -178,15 +187,22 @@ static void run_hook(const struct hs_config *cfg, const struct hs_event *ev,
 	free(input);
 }
 
-static bool seen_claude_handler(const struct hs_outcome *out,
-				const struct hs_hook *h)
+static enum hs_merge merge_rule(const struct hs_hook *h)
 {
-	for (size_t i = 0; i < out->nruns; i++) {
-		const struct hs_hook *o = out->runs[i].hook;
+	return hs_dialect_ops(h->dialect)->merge;
+}
 
-		if (o->dialect == HS_CLAUDE && strcmp(o->command, h->command) == 0)
+static const char *tool_name(const struct hs_hook *h, const struct hs_event *ev)
+{
+	return hs_tool_name(&hs_dialect_ops(h->dialect)->tools, ev);
+}
+
+/* Only runs so far are HS_MERGE_ALL ones: they all come first. */
+static bool seen_handler(const struct hs_outcome *out, const struct hs_hook *h)
+{
+	for (size_t i = 0; i < out->nruns; i++)
+		if (strcmp(out->runs[i].hook->command, h->command) == 0)
 			return true;
-	}
 	return false;
 }
 
@@ -252,50 +268,54 @@ static void run_parallel(const struct hs_config *cfg, const struct hs_event *ev,
 	free(started);
 }
 
-/* Claude handlers first, all of them, identical commands once. */
-static void dispatch_claude(const struct hs_config *cfg,
-			    const struct hs_event *ev, struct hs_outcome *out)
+/* HS_MERGE_ALL handlers (Claude Code's) first, all of them, identical
+ * commands once. */
+static void dispatch_all(const struct hs_config *cfg,
+			 const struct hs_event *ev, struct hs_outcome *out)
 {
 	bool stop_group;
 
 	for (size_t i = 0; i < cfg->nhooks; i++) {
 		const struct hs_hook *h = &cfg->hooks[i];
 
-		if (h->dialect != HS_CLAUDE || !eligible(cfg, h, ev) ||
-		    seen_claude_handler(out, h))
+		if (merge_rule(h) != HS_MERGE_ALL || !eligible(cfg, h, ev) ||
+		    seen_handler(out, h))
 			continue;
-		if (!new_run(out, h, hs_tool_name(h->dialect, ev)))
+		if (!new_run(out, h, tool_name(h, ev)))
 			break;
 	}
 	run_parallel(cfg, ev, out->runs, out->nruns);
 	for (size_t i = 0; i < out->nruns; i++)
-		hs_decide(&out->runs[i], ev, out, &stop_group);
+		hs_dialect_ops(out->runs[i].hook->dialect)
+			->decide(&out->runs[i], out, &stop_group);
 }
 
-/* The other dialects in order, each stopping at a deny as documented; a
- * memoh action error under on_error: fail skips the rest of its hook. */
+/* The ordered dialects, each stopping at a deny as documented; a memoh
+ * action error under on_error: fail skips the rest of its hook (its
+ * group: a number that means something only within its dialect). */
 static void dispatch_ordered(const struct hs_config *cfg,
 			     const struct hs_event *ev, struct hs_outcome *out)
 {
-	int stopped_group = -1;
+	const struct hs_hook *stopped = NULL;
 
 	for (size_t i = 0; i < cfg->nhooks && out->verdict != HS_DENY; i++) {
 		const struct hs_hook *h = &cfg->hooks[i];
 		struct hs_hook_run *run;
 		bool stop_group = false;
 
-		if (h->dialect == HS_CLAUDE || !eligible(cfg, h, ev))
+		if (merge_rule(h) != HS_MERGE_ORDERED || !eligible(cfg, h, ev))
 			continue;
-		if (h->dialect == HS_MEMOH && h->group == stopped_group)
+		if (stopped && h->dialect == stopped->dialect &&
+		    h->group == stopped->group)
 			continue;
-		run = new_run(out, h, hs_tool_name(h->dialect, ev));
+		run = new_run(out, h, tool_name(h, ev));
 		if (!run)
 			break;
 		run_hook(cfg, ev, run);
-		if (hs_decide(run, ev, out, &stop_group))
+		if (hs_dialect_ops(h->dialect)->decide(run, out, &stop_group))
 			break;
 		if (stop_group)
-			stopped_group = h->group;
+			stopped = h;
 	}
 }
 
@@ -303,7 +323,7 @@ void hs_dispatch(const struct hs_config *cfg, const struct hs_event *ev,
 		 struct hs_outcome *out)
 {
 	memset(out, 0, sizeof(*out));
-	dispatch_claude(cfg, ev, out);
+	dispatch_all(cfg, ev, out);
 	dispatch_ordered(cfg, ev, out);
 }
 

@@ -38,13 +38,6 @@ struct hs_outcome {
 	size_t nwarnings;
 };
 
-/* The tool name `hook`'s dialect uses for `ev` (Bash, bash, execute_bash,
- * exec, Write, Edit, edit_file, fs_write, ...). Static storage or ev->tool. */
-const char *hs_tool_name(enum hs_dialect d, const struct hs_event *ev);
-
-/* Does `hook` fire for `ev`: event, operation, matcher, "if" rule. */
-bool hs_hook_matches(const struct hs_hook *hook, const struct hs_event *ev);
-
 /* Run every matching hook and merge. Always fills `out`. */
 void hs_dispatch(const struct hs_config *cfg, const struct hs_event *ev,
 		 struct hs_outcome *out);

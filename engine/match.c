@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../common/glob.h"
+#include "../config/dialect.h"
 #include "payload.h"
 
 static bool tool_event(const struct hs_hook *h)
@@ -13,36 +14,44 @@ static bool tool_event(const struct hs_hook *h)
 	return h->kind == HS_KIND_PRE || h->kind == HS_KIND_POST;
 }
 
-/* memoh picks the matcher's target by what the request carries: the tool
- * name for tool events, the command or path for workspace events, the
- * event name otherwise. */
-static const char *memoh_target(const struct hs_hook *h,
-				const struct hs_event *ev)
+static const struct hs_dialect_ops *ops_of(const struct hs_hook *h)
+{
+	return hs_dialect_ops(h->dialect);
+}
+
+/* A matcher_on_request dialect (memoh) picks the matcher's target by what
+ * the request carries: the tool name for tool events, the command or path
+ * for workspace events, the event name otherwise. */
+static const char *request_target(const struct hs_hook *h,
+				  const struct hs_event *ev)
 {
 	if (h->ops == HS_OP_EXEC)
 		return hs_event_command(ev);
 	if (h->ops == HS_OP_WRITE)
 		return hs_event_path(ev);
 	if (tool_event(h))
-		return hs_tool_name(HS_MEMOH, ev);
+		return hs_tool_name(&ops_of(h)->tools, ev);
 	return h->event_name;
 }
 
 bool hs_matcher_could_match(const struct hs_hook *h, const struct hs_event *ev)
 {
-	if (h->dialect == HS_MEMOH && (h->ops == HS_OP_EXEC ||
-				       h->ops == HS_OP_WRITE))
-		return true; /* the target is an argument, known only later */
-	if (h->dialect == HS_MEMOH)
-		return hs_matcher_match(&h->matcher, memoh_target(h, ev));
+	const struct hs_tool_names *tools = &ops_of(h)->tools;
+
+	if (ops_of(h)->matcher_on_request) {
+		if (h->ops == HS_OP_EXEC || h->ops == HS_OP_WRITE)
+			return true; /* an argument, known only later */
+		return hs_matcher_match(&h->matcher, request_target(h, ev));
+	}
 	if (!tool_event(h))
 		return true;
-	if (ev->op == HS_OP_WRITE && h->dialect == HS_CLAUDE) {
-		/* Write or Edit depending on the file: either may fire. */
-		return hs_matcher_match(&h->matcher, "Write") ||
-		       hs_matcher_match(&h->matcher, "Edit");
+	if (ev->op == HS_OP_WRITE) {
+		/* A write's tool name depends on the file (Claude's Write or
+		 * Edit): either may fire. */
+		return hs_matcher_match(&h->matcher, tools->write) ||
+		       hs_matcher_match(&h->matcher, tools->modify);
 	}
-	return hs_matcher_match(&h->matcher, hs_tool_name(h->dialect, ev));
+	return hs_matcher_match(&h->matcher, hs_tool_name(tools, ev));
 }
 
 static bool same_tool_family(const char *rule_tool, const char *tool)
@@ -145,9 +154,9 @@ bool hs_hook_matches(const struct hs_hook *h, const struct hs_event *ev)
 		return false;
 	if (!(h->ops & ev->op))
 		return false;
-	if (h->dialect == HS_MEMOH)
-		return hs_matcher_match(&h->matcher, memoh_target(h, ev));
-	tool = hs_tool_name(h->dialect, ev);
+	if (ops_of(h)->matcher_on_request)
+		return hs_matcher_match(&h->matcher, request_target(h, ev));
+	tool = hs_tool_name(&ops_of(h)->tools, ev);
 	if (!hs_matcher_match(&h->matcher, tool))
 		return false;
 	return !h->has_rule || hs_rule_matches(&h->rule, tool, ev);

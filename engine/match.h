@@ -5,6 +5,9 @@
 
 #include "dispatch.h"
 
+/* Does `hook` fire for `ev`: event, operation, matcher, "if" rule. */
+bool hs_hook_matches(const struct hs_hook *hook, const struct hs_event *ev);
+
 /* The matcher alone, on the target it has for this event (the "if" rule
  * and arguments ignored): used to precompute which operations can fire. */
 bool hs_matcher_could_match(const struct hs_hook *h, const struct hs_event *ev);

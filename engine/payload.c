@@ -14,51 +14,6 @@
 #define MNEMOAI_CAP 10000
 #define MEMCODE_RESULT_CAP 16384
 
-struct tool_names {
-	const char *exec;
-	const char *write;  /* create or overwrite */
-	const char *modify; /* in-place change of an existing file */
-};
-
-static const struct tool_names names[HS_NDIALECT] = {
-	[HS_CLAUDE] = { "Bash", "Write", "Edit" },
-	[HS_MEMCODE] = { "bash", "edit_file", "edit_file" },
-	[HS_MNEMOAI] = { "execute_bash", "fs_write", "fs_write" },
-	[HS_MEMOH] = { "exec", "write_file", "write_file" },
-};
-
-/* Tools other agents use for the same two operations. */
-static const char *const exec_aliases[] = { "run_shell_command", "shell",
-					    "execute", NULL };
-static const char *const write_aliases[] = { "MultiEdit", "write",
-					     "write_file", "replace",
-					     "apply_patch", "NotebookEdit",
-					     NULL };
-
-static bool in(const char *const *list, const char *s)
-{
-	for (; *list; list++)
-		if (strcmp(*list, s) == 0)
-			return true;
-	return false;
-}
-
-unsigned hs_tool_op(const char *tool)
-{
-	for (int d = 0; d < HS_NDIALECT; d++) {
-		if (strcmp(tool, names[d].exec) == 0)
-			return HS_OP_EXEC;
-		if (strcmp(tool, names[d].write) == 0 ||
-		    strcmp(tool, names[d].modify) == 0)
-			return HS_OP_WRITE;
-	}
-	if (in(exec_aliases, tool))
-		return HS_OP_EXEC;
-	if (in(write_aliases, tool))
-		return HS_OP_WRITE;
-	return HS_OP_OTHER;
-}
-
 static const char *input_string(const struct hs_event *ev, const char *key)
 {
 	const cJSON *v = ev->input
@@ -92,22 +47,23 @@ static bool modifies_existing(const struct hs_event *ev)
 	return op && strcmp(op, "create") != 0 && strcmp(op, "overwrite") != 0;
 }
 
-const char *hs_tool_name(enum hs_dialect d, const struct hs_event *ev)
+const char *hs_tool_name(const struct hs_tool_names *names,
+			 const struct hs_event *ev)
 {
 	if (ev->tool) {
 		/* A name the hook's own dialect uses stays as written. */
-		if (strcmp(ev->tool, names[d].exec) == 0 ||
-		    strcmp(ev->tool, names[d].write) == 0 ||
-		    strcmp(ev->tool, names[d].modify) == 0)
+		if (strcmp(ev->tool, names->exec) == 0 ||
+		    strcmp(ev->tool, names->write) == 0 ||
+		    strcmp(ev->tool, names->modify) == 0)
 			return ev->tool;
 		if (ev->op == HS_OP_OTHER)
 			return ev->tool;
 	}
 	switch (ev->op) {
 	case HS_OP_EXEC:
-		return names[d].exec;
+		return names->exec;
 	case HS_OP_WRITE:
-		return modifies_existing(ev) ? names[d].modify : names[d].write;
+		return modifies_existing(ev) ? names->modify : names->write;
 	default:
 		return ev->tool ? ev->tool : "";
 	}
@@ -167,14 +123,20 @@ static void add_file_content(cJSON *in, const char *path)
 	free(buf);
 }
 
-/* Input for a write, with the dialect's key for the path. */
-static cJSON *write_input(const struct hs_hook *h, const struct hs_event *ev)
+/* The two spellings of a write's path key: Claude Code's and the rest's. */
+#define CLAUDE_PATH_KEY "file_path"
+#define OTHER_PATH_KEY "path"
+
+/* Input for a write, with the path under `key` (the dialect's spelling),
+ * not under the other spelling unless the input itself used it. */
+static cJSON *write_input(const struct hs_hook *h, const struct hs_event *ev,
+			  const char *key)
 {
-	enum hs_dialect d = h->dialect;
+	const char *alias = strcmp(key, CLAUDE_PATH_KEY) == 0
+				    ? OTHER_PATH_KEY
+				    : CLAUDE_PATH_KEY;
 	cJSON *in = ev->input ? cJSON_Duplicate(ev->input, 1)
 			      : cJSON_CreateObject();
-	const char *key = d == HS_CLAUDE ? "file_path" : "path";
-	const char *alias = d == HS_CLAUDE ? "path" : "file_path";
 	const char *path = hs_event_path(ev);
 
 	if (path && !cJSON_GetObjectItemCaseSensitive(in, key))
@@ -194,12 +156,13 @@ static cJSON *write_input(const struct hs_hook *h, const struct hs_event *ev)
 	return in;
 }
 
-static cJSON *tool_input(const struct hs_hook *h, const struct hs_event *ev)
+static cJSON *tool_input(const struct hs_hook *h, const struct hs_event *ev,
+			 const char *path_key)
 {
 	if (ev->op == HS_OP_EXEC)
 		return exec_input(ev);
 	if (ev->op == HS_OP_WRITE)
-		return write_input(h, ev);
+		return write_input(h, ev, path_key);
 	return ev->input ? cJSON_Duplicate(ev->input, 1) : cJSON_CreateObject();
 }
 
@@ -284,11 +247,13 @@ static const char *failure_text(const struct hs_event *ev, char *buf,
 	return buf;
 }
 
-static cJSON *claude_payload(const struct hs_hook *h, const struct hs_event *ev)
+cJSON *hs_payload_claude(const struct hs_hook *h, const struct hs_event *ev,
+			  const char *tool, const struct hs_settings *settings)
 {
 	cJSON *o = cJSON_CreateObject();
 	char buf[64];
 
+	(void)settings; /* only memoh payloads name the bot */
 	add_str(o, "session_id", ev->session_id ? ev->session_id : "");
 	cJSON_AddStringToObject(o, "transcript_path", "");
 	add_str(o, "cwd", ev->cwd ? ev->cwd : ev->root);
@@ -303,8 +268,9 @@ static cJSON *claude_payload(const struct hs_hook *h, const struct hs_event *ev)
 		cJSON_AddStringToObject(o, "reason", "other");
 		return o;
 	}
-	add_str(o, "tool_name", hs_tool_name(HS_CLAUDE, ev));
-	cJSON_AddItemToObject(o, "tool_input", tool_input(h, ev));
+	add_str(o, "tool_name", tool);
+	cJSON_AddItemToObject(o, "tool_input",
+			      tool_input(h, ev, CLAUDE_PATH_KEY));
 	add_str(o, "tool_use_id", ev->tool_use_id ? ev->tool_use_id : "");
 	if (h->kind == HS_KIND_POST && !ev->failed)
 		cJSON_AddItemToObject(o, "tool_response", claude_response(ev));
@@ -316,16 +282,18 @@ static cJSON *claude_payload(const struct hs_hook *h, const struct hs_event *ev)
 	return o;
 }
 
-static cJSON *memcode_payload(const struct hs_hook *h,
-			      const struct hs_event *ev)
+cJSON *hs_payload_memcode(const struct hs_hook *h, const struct hs_event *ev,
+			   const char *tool, const struct hs_settings *settings)
 {
 	cJSON *o = cJSON_CreateObject();
 	char *result;
 
+	(void)settings; /* only memoh payloads name the bot */
 	add_str(o, "event", h->event_name);
 	if (h->kind == HS_KIND_PRE || h->kind == HS_KIND_POST) {
-		add_str(o, "tool", hs_tool_name(HS_MEMCODE, ev));
-		cJSON_AddItemToObject(o, "input", tool_input(h, ev));
+		add_str(o, "tool", tool);
+		cJSON_AddItemToObject(o, "input",
+				      tool_input(h, ev, OTHER_PATH_KEY));
 	}
 	add_str(o, "session_id", ev->session_id ? ev->session_id : "");
 	add_str(o, "root", ev->root);
@@ -338,17 +306,18 @@ static cJSON *memcode_payload(const struct hs_hook *h,
 	return o;
 }
 
-static cJSON *mnemoai_payload(const struct hs_hook *h,
-			      const struct hs_event *ev)
+cJSON *hs_payload_mnemoai(const struct hs_hook *h, const struct hs_event *ev,
+			   const char *tool, const struct hs_settings *settings)
 {
 	cJSON *o = cJSON_CreateObject();
-	cJSON *in = tool_input(h, ev);
+	cJSON *in = tool_input(h, ev, OTHER_PATH_KEY);
 	char *resp;
 
+	(void)settings; /* only memoh payloads name the bot */
 	add_str(o, "session_id", ev->session_id ? ev->session_id : "");
 	add_str(o, "cwd", ev->cwd ? ev->cwd : ev->root);
 	add_str(o, "hook_event_name", h->event_name);
-	add_str(o, "tool_name", hs_tool_name(HS_MNEMOAI, ev));
+	add_str(o, "tool_name", tool);
 	cap_strings(in);
 	cJSON_AddItemToObject(o, "tool_input", in);
 	if (h->kind == HS_KIND_POST) {
@@ -359,12 +328,13 @@ static cJSON *mnemoai_payload(const struct hs_hook *h,
 	return o;
 }
 
-static cJSON *memoh_payload(const struct hs_hook *h, const struct hs_event *ev,
-			    const char *bot_id)
+cJSON *hs_payload_memoh(const struct hs_hook *h, const struct hs_event *ev,
+			 const char *tool, const struct hs_settings *settings)
 {
+	const char *bot_id = settings->bot_id;
 	cJSON *o = cJSON_CreateObject();
 	cJSON *extra = cJSON_CreateObject();
-	cJSON *tool;
+	cJSON *call;
 	char buf[64];
 
 	add_str(o, "event", h->event_name);
@@ -372,17 +342,18 @@ static cJSON *memoh_payload(const struct hs_hook *h, const struct hs_event *ev,
 	add_str(o, "session_id", ev->session_id ? ev->session_id : "");
 	add_str(o, "workspace_dir", ev->root);
 	if (h->kind == HS_KIND_PRE || h->kind == HS_KIND_POST) {
-		tool = cJSON_AddObjectToObject(o, "tool");
-		add_str(tool, "name", hs_tool_name(HS_MEMOH, ev));
-		cJSON_AddItemToObject(tool, "input", tool_input(h, ev));
+		call = cJSON_AddObjectToObject(o, "tool");
+		add_str(call, "name", tool);
+		cJSON_AddItemToObject(call, "input",
+				      tool_input(h, ev, OTHER_PATH_KEY));
 		if (h->kind == HS_KIND_POST) {
 			char *res = join_output(ev, h->max_output);
 
-			cJSON_AddStringToObject(tool, "result", res ? res : "");
+			cJSON_AddStringToObject(call, "result", res ? res : "");
 			free(res);
 			if (ev->failed)
 				cJSON_AddStringToObject(
-					tool, "error",
+					call, "error",
 					failure_text(ev, buf, sizeof(buf)));
 			cJSON_AddNumberToObject(extra, "exit_code",
 						ev->exit_code);
@@ -398,19 +369,4 @@ static cJSON *memoh_payload(const struct hs_hook *h, const struct hs_event *ev,
 	add_str(extra, "cwd", ev->cwd);
 	cJSON_AddItemToObject(o, "extra", extra);
 	return o;
-}
-
-cJSON *hs_payload(const struct hs_hook *hook, const struct hs_event *ev,
-		  const struct hs_settings *settings)
-{
-	switch (hook->dialect) {
-	case HS_MEMCODE:
-		return memcode_payload(hook, ev);
-	case HS_MNEMOAI:
-		return mnemoai_payload(hook, ev);
-	case HS_MEMOH:
-		return memoh_payload(hook, ev, settings->bot_id);
-	default:
-		return claude_payload(hook, ev);
-	}
 }

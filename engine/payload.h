@@ -6,13 +6,20 @@
 
 #include "dispatch.h"
 
-/* The payload for `hook`; the caller owns the result. */
-cJSON *hs_payload(const struct hs_hook *hook, const struct hs_event *ev,
-		  const struct hs_settings *settings);
+#include "../config/dialect.h"
 
-/* The operation an event names, for tools hookshim maps ("exec", "write"),
- * from a tool name in any dialect; HS_OP_OTHER for anything else. */
-unsigned hs_tool_op(const char *tool);
+/* The payload each dialect's hooks read on stdin (hs_payload_fn,
+ * config/dialect.h), named by the dialects' rows. */
+hs_payload_fn hs_payload_claude;
+hs_payload_fn hs_payload_memcode;
+hs_payload_fn hs_payload_mnemoai;
+hs_payload_fn hs_payload_memoh;
+
+/* The tool name a dialect with these names uses for `ev` (Bash, bash,
+ * execute_bash, exec, Write, Edit, edit_file, fs_write, ...). Static
+ * storage or ev->tool. */
+const char *hs_tool_name(const struct hs_tool_names *names,
+			 const struct hs_event *ev);
 
 /* The command, path and content an event carries, whichever of event
  * fields or a `hookshim test` input supplies them. */

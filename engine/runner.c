@@ -6,6 +6,9 @@
  * posix_spawn instead of fork, the SIGPIPE mask of the calling thread only
  * (never the process-wide disposition), and waitpid/waitid on the one pid we
  * spawned (never -1, which would steal other threads' children).
+ * The pipes, the poll over them and the non-reaping exit check are
+ * engine/child.c's; what is the runner's own is the stdin feed, the
+ * timeout, the group kill and the grace for orphans.
  *
  * Return value: 0 whenever the hook's fate is known (exited, signaled, timed
  * out, or the spawn itself failed). -1 only when we ran out of a resource
@@ -15,18 +18,18 @@
 #include "runner.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "../common/clock.h"
+#include "child.h"
 
 extern char **environ;
 
@@ -34,8 +37,6 @@ extern char **environ;
 /* After the hook's main process exits, how long a background child may keep
  * our pipes open before we stop waiting for it. */
 #define ORPHAN_GRACE_MS 200
-/* Without a pidfd, how often we look for the main process's exit. */
-#define EXIT_POLL_MS 20
 #define READ_CHUNK 16384
 /* Bounds the last non-blocking read of a pipe whose writer escaped the
  * kill: a writer outside our group could otherwise keep us reading. */
@@ -51,38 +52,15 @@ struct sink {
 
 struct run {
 	const struct hs_run_spec *spec;
-	pid_t pid;
-	int pidfd;          /* -1 if the kernel has no pidfd_open */
-	int in_fd;          /* our end of the hook's stdin; -1 once closed */
-	int out_fd;
-	int err_fd;
+	struct hs_child child; /* the hook's main process and its pipes */
 	size_t in_off;
 	struct sink out;
 	struct sink err;
-	bool exited;        /* main process is a zombie, not yet reaped */
 	bool killed;        /* we sent the timeout SIGKILL */
-	bool lost;          /* reaped by someone else: its pid is not ours */
 	long deadline;      /* CLOCK_MONOTONIC ms; -1 = none */
 	long grace_end;     /* set when the main process exits */
 	int error;          /* errno of a resource failure, 0 if none */
 };
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void close_fd(int *fd)
-{
-	/* No retry on EINTR: on Linux the descriptor is gone either way, and
-	 * a retry could close one another thread just opened. */
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
-}
 
 static int sink_init(struct sink *s, size_t limit)
 {
@@ -127,48 +105,6 @@ static int sink_add(struct sink *s, const char *p, size_t n)
 	memcpy(s->buf + s->len, p, n);
 	s->len += n;
 	s->buf[s->len] = '\0';
-	return 0;
-}
-
-/* A caller with stdio closed gets pipe ends numbered 0..2, which the dup2
- * file actions would then clobber; keep ours above them. */
-static int lift_fd(int *fd)
-{
-	int nfd;
-
-	if (*fd > 2)
-		return 0;
-	nfd = fcntl(*fd, F_DUPFD_CLOEXEC, 3);
-	if (nfd < 0)
-		return -1;
-	close(*fd);
-	*fd = nfd;
-	return 0;
-}
-
-/* O_CLOEXEC so a hook spawned concurrently by another thread cannot inherit
- * our ends and hold our pipes open. */
-static int make_pipe(int p[2])
-{
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -1;
-	if (lift_fd(&p[0]) < 0 || lift_fd(&p[1]) < 0) {
-		int e = errno;
-
-		close_fd(&p[0]);
-		close_fd(&p[1]);
-		errno = e;
-		return -1;
-	}
-	return 0;
-}
-
-static int set_nonblock(int fd)
-{
-	int fl = fcntl(fd, F_GETFL);
-
-	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
-		return -1;
 	return 0;
 }
 
@@ -225,70 +161,41 @@ static int init_actions(posix_spawn_file_actions_t *fa, const char *cwd,
 	return e;
 }
 
-static int open_pidfd(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-	return (int)syscall(SYS_pidfd_open, pid, 0);
-#else
-	(void)pid;
-	return -1;
-#endif
-}
-
-/* Returns 0 with r->pid set, or the posix_spawn error; -1 with errno for a
- * resource failure before the spawn. */
+/* Returns 0 with the hook started, or the posix_spawn error; -1 with errno
+ * for a resource failure before the spawn. */
 static int spawn_hook(struct run *r)
 {
 	const struct hs_run_spec *spec = r->spec;
 	const char *shell = spec->shell ? spec->shell : "/bin/sh";
 	char *argv[] = { (char *)shell, "-c", (char *)spec->command, NULL };
 	char *const *env = spec->env ? spec->env : environ;
-	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
+	const int *theirs = r->child.theirs;
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
+	pid_t pid;
 	int e;
 
-	if (make_pipe(in) < 0 || make_pipe(out) < 0 || make_pipe(err) < 0)
-		goto fail;
-	if (set_nonblock(in[1]) < 0 || set_nonblock(out[0]) < 0 ||
-	    set_nonblock(err[0]) < 0)
-		goto fail;
+	if (hs_child_pipes(&r->child, true) < 0)
+		return -1;
 	e = init_attr(&attr);
-	if (e) {
-		errno = e;
+	if (e)
 		goto fail;
-	}
-	e = init_actions(&fa, spec->cwd, in[0], out[1], err[1]);
+	e = init_actions(&fa, spec->cwd, theirs[0], theirs[1], theirs[2]);
 	if (e) {
 		posix_spawnattr_destroy(&attr);
-		errno = e;
 		goto fail;
 	}
-	e = posix_spawn(&r->pid, shell, &fa, &attr, argv, env);
+	e = posix_spawn(&pid, shell, &fa, &attr, argv, env);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
-	close_fd(&in[0]);
-	close_fd(&out[1]);
-	close_fd(&err[1]);
 	if (e) {
-		close_fd(&in[1]);
-		close_fd(&out[0]);
-		close_fd(&err[0]);
+		hs_child_close(&r->child);
 		return e;
 	}
-	r->in_fd = in[1];
-	r->out_fd = out[0];
-	r->err_fd = err[0];
-	r->pidfd = open_pidfd(r->pid);
+	hs_child_started(&r->child, pid);
 	return 0;
 fail:
-	e = errno;
-	close_fd(&in[0]);
-	close_fd(&in[1]);
-	close_fd(&out[0]);
-	close_fd(&out[1]);
-	close_fd(&err[0]);
-	close_fd(&err[1]);
+	hs_child_close(&r->child);
 	errno = e;
 	return -1;
 }
@@ -332,7 +239,7 @@ static void feed_input(struct run *r)
 
 	block_sigpipe(&old, &was_pending);
 	while (r->in_off < spec->input_len) {
-		ssize_t n = write(r->in_fd, spec->input + r->in_off,
+		ssize_t n = write(r->child.in, spec->input + r->in_off,
 				  spec->input_len - r->in_off);
 
 		if (n >= 0) {
@@ -348,35 +255,29 @@ static void feed_input(struct run *r)
 		r->in_off = spec->input_len;
 	}
 	if (r->in_off >= spec->input_len)
-		close_fd(&r->in_fd);
+		hs_close_fd(&r->child.in);
 	unblock_sigpipe(&old, was_pending, got_epipe);
 }
 
-/* One read per wake-up keeps stdout and stderr served in turn. Returns
- * 1 if bytes came, 0 if none (or end of file, which closes *fd), -1 when
- * memory runs out. Read errors count as end of file. */
-static int drain_once(int *fd, struct sink *s)
+/* One read of a stream. Returns 1 if bytes came, 0 if none (or end of
+ * file, which closes it), -1 when memory runs out. Read errors count as
+ * end of file. */
+static int drain_once(struct hs_child *c, int stream, struct sink *s)
 {
 	char buf[READ_CHUNK];
-	ssize_t n;
+	ssize_t n = hs_child_read(c, stream, buf, sizeof(buf));
 
-	do
-		n = read(*fd, buf, sizeof(buf));
-	while (n < 0 && errno == EINTR);
 	if (n > 0)
 		return sink_add(s, buf, (size_t)n) < 0 ? -1 : 1;
-	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-		return 0;
-	close_fd(fd);
 	return 0;
 }
 
 /* Picks up what was written just before we stopped, without waiting for an
  * end of file that a writer outside the killed group may never send. */
-static void drain_rest(int *fd, struct sink *s)
+static void drain_rest(struct hs_child *c, int stream, struct sink *s)
 {
-	for (int i = 0; i < FINAL_DRAIN_READS && *fd >= 0; i++) {
-		int n = drain_once(fd, s);
+	for (int i = 0; i < FINAL_DRAIN_READS && c->out[stream] >= 0; i++) {
+		int n = drain_once(c, stream, s);
 
 		/* Too late to fail the run over memory: say it is cut. */
 		if (n < 0)
@@ -384,46 +285,25 @@ static void drain_rest(int *fd, struct sink *s)
 		if (n <= 0)
 			break;
 	}
-	close_fd(fd);
+	hs_close_fd(&c->out[stream]);
 }
 
-/* Notices the main process's exit without reaping it: while it is a zombie
- * its pid, and so its process group id, cannot be reused, which keeps a
- * later kill(-pid) from hitting a stranger's group. */
+/* Notices the main process's exit without reaping it (hs_child_exited says
+ * why), which keeps a later kill(-pid) from hitting a stranger's group, and
+ * starts the grace for the children it left behind. */
 static void check_exited(struct run *r)
 {
-	siginfo_t si;
-
-	if (r->exited)
-		return;
-	for (;;) {
-		memset(&si, 0, sizeof(si));
-		if (waitid(P_PID, (id_t)r->pid, &si,
-			   WEXITED | WNOHANG | WNOWAIT) == 0)
-			break;
-		if (errno == EINTR)
-			continue;
-		/* ECHILD: SIGCHLD is ignored, or someone reaped our child.
-		 * Its pid may be reused already, so never signal it again;
-		 * reap() reports the loss. */
-		r->lost = true;
-		si.si_pid = r->pid;
-		break;
-	}
-	if (si.si_pid == r->pid) {
-		r->exited = true;
-		r->grace_end = now_ms() + ORPHAN_GRACE_MS;
-		close_fd(&r->pidfd);
-	}
+	if (!r->child.exited && hs_child_exited(&r->child))
+		r->grace_end = hs_now_ms() + ORPHAN_GRACE_MS;
 }
 
 static void kill_hook(struct run *r)
 {
-	if (r->lost)
+	if (r->child.lost)
 		return;
-	kill(-r->pid, SIGKILL);
+	kill(-r->child.pid, SIGKILL);
 	/* In case the hook moved itself out of its group. */
-	kill(r->pid, SIGKILL);
+	kill(r->child.pid, SIGKILL);
 }
 
 static int poll_timeout(const struct run *r, long now)
@@ -431,42 +311,28 @@ static int poll_timeout(const struct run *r, long now)
 	long t = -1;
 
 	/* timeout_ms is an int, so neither difference exceeds INT_MAX. */
-	if (r->exited)
+	if (r->child.exited)
 		t = r->grace_end > now ? r->grace_end - now : 0;
 	else if (r->deadline >= 0)
 		t = r->deadline > now ? r->deadline - now : 0;
-	if (!r->exited && r->pidfd < 0 && (t < 0 || t > EXIT_POLL_MS))
-		t = EXIT_POLL_MS;
 	return (int)t;
 }
 
+/* One wait, then one read per ready stream, which keeps stdout and stderr
+ * served in turn. */
 static int wait_io(struct run *r, long now)
 {
-	struct pollfd pfd[4];
-	int n = 0, in = -1, out = -1, err = -1;
+	int ready = hs_child_poll(&r->child, poll_timeout(r, now));
 
-	if (r->in_fd >= 0) {
-		pfd[n] = (struct pollfd){ .fd = r->in_fd, .events = POLLOUT };
-		in = n++;
-	}
-	if (r->out_fd >= 0) {
-		pfd[n] = (struct pollfd){ .fd = r->out_fd, .events = POLLIN };
-		out = n++;
-	}
-	if (r->err_fd >= 0) {
-		pfd[n] = (struct pollfd){ .fd = r->err_fd, .events = POLLIN };
-		err = n++;
-	}
-	if (!r->exited && r->pidfd >= 0)
-		pfd[n++] = (struct pollfd){ .fd = r->pidfd, .events = POLLIN };
-
-	if (poll(pfd, (nfds_t)n, poll_timeout(r, now)) < 0)
+	if (ready < 0)
 		return errno == EINTR ? 0 : -1;
-	if (in >= 0 && pfd[in].revents)
+	if (ready & HS_CHILD_ROOM)
 		feed_input(r);
-	if (out >= 0 && pfd[out].revents && drain_once(&r->out_fd, &r->out) < 0)
+	if ((ready & HS_CHILD_READY(HS_CHILD_STDOUT)) &&
+	    drain_once(&r->child, HS_CHILD_STDOUT, &r->out) < 0)
 		return errno = ENOMEM, -1;
-	if (err >= 0 && pfd[err].revents && drain_once(&r->err_fd, &r->err) < 0)
+	if ((ready & HS_CHILD_READY(HS_CHILD_STDERR)) &&
+	    drain_once(&r->child, HS_CHILD_STDERR, &r->err) < 0)
 		return errno = ENOMEM, -1;
 	return 0;
 }
@@ -477,24 +343,25 @@ static int wait_io(struct run *r, long now)
 static void supervise(struct run *r)
 {
 	if (r->spec->input_len == 0 || !r->spec->input)
-		close_fd(&r->in_fd);
+		hs_close_fd(&r->child.in);
 	for (;;) {
 		long now;
 
 		check_exited(r);
-		if (r->exited) {
+		if (r->child.exited) {
 			/* Nobody we wait for reads stdin any more. */
-			close_fd(&r->in_fd);
-			if (r->out_fd < 0 && r->err_fd < 0)
+			hs_close_fd(&r->child.in);
+			if (!hs_child_reading(&r->child))
 				return;
 		}
-		now = now_ms();
-		if (!r->exited && r->deadline >= 0 && now >= r->deadline) {
+		now = hs_now_ms();
+		if (!r->child.exited && r->deadline >= 0 &&
+		    now >= r->deadline) {
 			kill_hook(r);
 			r->killed = true;
 			return;
 		}
-		if (r->exited && now >= r->grace_end) {
+		if (r->child.exited && now >= r->grace_end) {
 			kill_hook(r);
 			return;
 		}
@@ -504,18 +371,6 @@ static void supervise(struct run *r)
 			return;
 		}
 	}
-}
-
-/* The one waitpid for the pid we spawned. Returns its status, or -1 with
- * errno when it was reaped behind our back. */
-static int reap(pid_t pid)
-{
-	int st;
-
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return st;
 }
 
 static void fill_status(const struct run *r, int st, struct hs_run_result *res)
@@ -551,17 +406,17 @@ static int give_up(struct hs_run_result *res, struct run *r, int e, long t0)
 	r->out.buf = r->err.buf = NULL;
 	res->status = HS_RUN_SPAWN_FAILED;
 	res->spawn_errno = e;
-	res->duration_ms = now_ms() - t0;
+	res->duration_ms = hs_now_ms() - t0;
 	errno = e;
 	return -1;
 }
 
 int hs_run(const struct hs_run_spec *spec, struct hs_run_result *res)
 {
-	struct run r = { .spec = spec, .pid = -1, .pidfd = -1, .in_fd = -1,
-			 .out_fd = -1, .err_fd = -1, .deadline = -1 };
+	struct run r = { .spec = spec, .child = HS_CHILD_INIT,
+			 .deadline = -1 };
 	size_t limit;
-	long t0 = now_ms();
+	long t0 = hs_now_ms();
 	int e, st;
 
 	if (!res) {
@@ -583,25 +438,25 @@ int hs_run(const struct hs_run_spec *spec, struct hs_run_result *res)
 		hand_over(&r, res);
 		res->status = HS_RUN_SPAWN_FAILED;
 		res->spawn_errno = e;
-		res->duration_ms = now_ms() - t0;
+		res->duration_ms = hs_now_ms() - t0;
 		return 0;
 	}
 
 	if (spec->timeout_ms > 0)
 		r.deadline = t0 + spec->timeout_ms;
 	supervise(&r);
-	close_fd(&r.in_fd);
-	drain_rest(&r.out_fd, &r.out);
-	drain_rest(&r.err_fd, &r.err);
-	close_fd(&r.pidfd);
-	st = reap(r.pid);
+	hs_close_fd(&r.child.in);
+	drain_rest(&r.child, HS_CHILD_STDOUT, &r.out);
+	drain_rest(&r.child, HS_CHILD_STDERR, &r.err);
+	hs_child_close(&r.child);
+	st = hs_child_reap(&r.child);
 	if (st < 0 && !r.error)
 		r.error = errno;
 	if (r.error)
 		return give_up(res, &r, r.error, t0);
 	fill_status(&r, st, res);
 	hand_over(&r, res);
-	res->duration_ms = now_ms() - t0;
+	res->duration_ms = hs_now_ms() - t0;
 	return 0;
 }
 

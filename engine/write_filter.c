@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../config/dialect.h"
 #include "event.h"
 #include "match.h"
 
@@ -215,7 +216,8 @@ static void hook_globs(struct sbuf *b, char kind, const struct hs_hook *h,
 {
 	char lit[256];
 
-	if (h->dialect == HS_MEMOH && h->ops == HS_OP_WRITE) {
+	if (hs_dialect_ops(h->dialect)->matcher_on_request &&
+	    h->ops == HS_OP_WRITE) {
 		if (h->matcher.kind == HS_MATCH_ALL) {
 			line(b, kind, NULL, "*");
 		} else if (hs_regex_literal(h->matcher.pattern, lit,
@@ -229,7 +231,7 @@ static void hook_globs(struct sbuf *b, char kind, const struct hs_hook *h,
 		}
 		return;
 	}
-	if (h->dialect != HS_MEMOH && h->has_rule) {
+	if (h->has_rule) {
 		if (!edit_tool(h->rule.tool))
 			return; /* Bash(...) never matches a write */
 		if (h->rule.pattern) {

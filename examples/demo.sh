@@ -331,6 +331,11 @@ print(("%s all %d checks hold" % (OK, len(checks))) if not bad else
 sys.exit(1 if bad else 0)
 EOF
 status=$?
+# The same session's decision record, as `hookshim log` reads any --log.
+echo
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then printf '\033[1m%s\033[0m\n' "Denials in the decision record"; else echo "Denials in the decision record"; fi
+echo "  (hookshim log --denied hookshim.log; the whole timeline without --denied)"
+"$HOOKSHIM" log --denied "$W/hookshim.log" | sed 's/^/  /'
 if [ "${DEMO_KEEP:-0}" = 1 ]; then
 	echo "  files kept in $W"
 else

@@ -23,9 +23,9 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "../common/clock.h"
 #include "../common/plainstr.h"
 #include "boot.h"
 #include "../common/wire.h"
@@ -118,21 +118,21 @@ static bool self_is(const char *bin)
  * else becomes /dev/null so that no pipe of the host is held open. */
 static void child_stdio(void)
 {
-	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	int null = HS_REAL(open)("/dev/null", O_RDWR | O_CLOEXEC);
 
 	for (int fd = 0; fd < 3; fd++)
 		if (!isatty(fd) && null >= 0)
-			dup2(null, fd);
+			HS_REAL(dup2)(null, fd);
 }
 
 static void close_from(int lo)
 {
 #ifdef SYS_close_range
-	if (syscall(SYS_close_range, (unsigned)lo, ~0u, 0) == 0)
+	if (HS_REAL(syscall)(SYS_close_range, (unsigned)lo, ~0u, 0) == 0)
 		return;
 #endif
 	for (int fd = lo; fd < 4096; fd++)
-		close(fd);
+		HS_REAL(close)(fd);
 }
 
 /* The grandchild: becomes `hookshim __supervise`, result pipe on fd 3,
@@ -155,13 +155,13 @@ static void exec_supervisor(const char *bin, const char *lib, pid_t host,
 				env[k++] = environ[i];
 		env[k] = NULL;
 		hs_utoa((unsigned long)host, pid);
-		if (dup2(wfd, 3) < 0)
-			_exit(127);
+		if (HS_REAL(dup2)(wfd, 3) < 0)
+			HS_REAL(_exit)(127);
 		child_stdio();
 		close_from(4);
-		HS_REAL(HS_R_EXECVE, hs_execve_fn)(bin, argv, env);
+		HS_REAL(execve)(bin, argv, env);
 	}
-	_exit(127);
+	HS_REAL(_exit)(127);
 }
 
 /* Double fork: the supervisor is not our child, so the host never reaps
@@ -175,14 +175,14 @@ static int start_supervisor(const char *bin, const char *lib)
 		return -1;
 	mid = fork();
 	if (mid == 0) {
-		close(p[0]);
+		HS_REAL(close)(p[0]);
 		if (fork() == 0)
 			exec_supervisor(bin, lib, host, p[1]);
-		_exit(0);
+		HS_REAL(_exit)(0);
 	}
-	close(p[1]);
+	HS_REAL(close)(p[1]);
 	if (mid < 0) {
-		close(p[0]);
+		HS_REAL(close)(p[0]);
 		return -1;
 	}
 	while (waitpid(mid, &st, 0) < 0 && errno == EINTR)
@@ -190,24 +190,16 @@ static int start_supervisor(const char *bin, const char *lib)
 	return p[0];
 }
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
 /* Everything the supervisor writes until it closes the pipe, or -1 on
  * timeout or error. */
 static ssize_t collect(int fd, char *buf, size_t cap)
 {
-	long deadline = now_ms() + BOOT_WAIT_MS;
+	long deadline = hs_now_ms() + BOOT_WAIT_MS;
 	size_t len = 0;
 
 	for (;;) {
 		struct pollfd pf = { .fd = fd, .events = POLLIN };
-		long left = deadline - now_ms();
+		long left = deadline - hs_now_ms();
 		ssize_t r;
 
 		if (left <= 0)
@@ -285,7 +277,7 @@ static bool join(int fd)
 	ssize_t len = buf ? collect(fd, buf, BOOT_REPLY_MAX) : -1;
 	bool whole = len > 0 && buf[len - 1] == '\0';
 
-	close(fd);
+	HS_REAL(close)(fd);
 	if (whole && strncmp(buf, HS_ENV_SOCK "=", sizeof(HS_ENV_SOCK)) == 0 &&
 	    install(buf, (size_t)len))
 		return true;

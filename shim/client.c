@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "real.h"
 #include "state.h"
 
 static int connect_supervisor(const char *name)
@@ -24,7 +25,7 @@ static int connect_supervisor(const char *name)
 		return -1;
 	while (connect(fd, (struct sockaddr *)&sa, (socklen_t)len) < 0) {
 		if (errno != EINTR) {
-			close(fd);
+			HS_REAL(close)(fd);
 			return -1;
 		}
 	}
@@ -122,7 +123,7 @@ void hs_ask(const struct hs_msg *req, struct hs_reply *rep)
 		}
 	}
 	if (fd >= 0)
-		close(fd);
+		HS_REAL(close)(fd);
 	hs_guard_leave();
 	errno = saved;
 }

@@ -48,7 +48,7 @@ static int decided_execve(const char *path, char *const argv[],
 	if (hs_ck_on())
 		return (int)hs_ck_call(SYS_execve, (long)path, (long)argv,
 				       (long)envp, 0, 0);
-	return HS_REAL(HS_R_EXECVE, hs_execve_fn)(path, argv, envp);
+	return HS_REAL(execve)(path, argv, envp);
 }
 
 HS_CHILD_PATH
@@ -58,20 +58,17 @@ static int real_exec(const struct exec_call *c, const char *path,
 	if (c->kind == EC_PATH || path != c->path)
 		return decided_execve(path, argv, envp);
 	if (hs_ck_on())
-		return (int)hs_ck_call(SYS_execveat,
-				       c->dirfd,
+		return (int)hs_ck_call(SYS_execveat, c->dirfd,
 				       (long)(c->kind == EC_FD ? "" : path),
 				       (long)argv, (long)envp,
 				       c->kind == EC_FD ? AT_EMPTY_PATH
 							: c->flags);
 	if (c->kind == EC_FD)
-		return HS_REAL(HS_R_FEXECVE, hs_fexecve_fn)(c->dirfd, argv,
-							    envp);
-	if (hs_real(HS_R_EXECVEAT))
-		return HS_REAL(HS_R_EXECVEAT, hs_execveat_fn)(
-			c->dirfd, path, argv, envp, c->flags);
-	return (int)syscall(SYS_execveat, c->dirfd, path, argv, envp,
-			    c->flags);
+		return HS_REAL(fexecve)(c->dirfd, argv, envp);
+	if (hs_real(HS_R_execveat))
+		return HS_REAL(execveat)(c->dirfd, path, argv, envp, c->flags);
+	return (int)HS_REAL(syscall)(SYS_execveat, c->dirfd, path, argv, envp,
+				     c->flags);
 }
 
 /* The executable's path for the event (and for `__exec`): fd-based execs
@@ -124,6 +121,8 @@ static int deny_exec(const struct hs_decision *d)
 
 	if (!st->strict && (hs_getpid() != st->pid || hs_exe_is_shell())) {
 		hs_print_reason(d);
+		/* our own _exit, as the program's would be: a shell's
+		 * redirect (`cmd > f`) still reports its write (write.c) */
 		_exit(d->rep.deny_exit);
 	}
 	if (!st->strict)

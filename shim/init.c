@@ -41,7 +41,7 @@ static char **read_cmdline(char **bufp)
 {
 	size_t cap = 4096, len = 0, n = 0;
 	char *buf = malloc(cap), **argv;
-	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	int fd = HS_REAL(open)("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
 	ssize_t r;
 
 	if (!buf || fd < 0)
@@ -57,7 +57,7 @@ static char **read_cmdline(char **bufp)
 			cap *= 2;
 		}
 	}
-	close(fd);
+	HS_REAL(close)(fd);
 	fd = -1;
 	buf[len] = '\0';
 	for (size_t i = 0; i < len; i++)
@@ -75,7 +75,7 @@ static char **read_cmdline(char **bufp)
 	return argv;
 fail:
 	if (fd >= 0)
-		close(fd);
+		HS_REAL(close)(fd);
 	free(buf);
 	return NULL;
 }
@@ -127,7 +127,7 @@ static __attribute__((noinline, cold)) void judge_self(void)
 	hs_exec_decide(hs_exe(), argv, &d);
 	if (d.event && d.deny) {
 		hs_print_reason(&d);
-		_exit(d.rep.deny_exit);
+		HS_REAL(_exit)(d.rep.deny_exit);
 	}
 	if (d.event && d.post) {
 		/* re-run ourselves under __exec; on failure carry on */
@@ -137,8 +137,8 @@ static __attribute__((noinline, cold)) void judge_self(void)
 
 		hs_marker(marker, "exec", hs_getpid());
 		HS_ENV_ON_STACK(env, environ, d.child_role, marker);
-		HS_REAL(HS_R_EXECVE, hs_execve_fn)(
-			st->bin, hs_post_argv(xargv, &d, hs_exe(), argv), env);
+		HS_REAL(execve)(st->bin, hs_post_argv(xargv, &d, hs_exe(), argv),
+				env);
 	}
 	if (d.child_role != st->role) {
 		hs_st.role = d.child_role;

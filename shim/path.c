@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "real.h"
 #include "state.h"
 
 /* The working directory, cached: a getcwd per write would be one more
@@ -160,7 +161,7 @@ static int fd_name(int fd, char *out)
 {
 	int r = hs_path_dirfd(fd, out);
 
-	close(fd);
+	HS_REAL(close)(fd);
 	return r;
 }
 
@@ -173,7 +174,7 @@ static void resolve(char *p)
 		char dir[PATH_MAX], tgt[PATH_MAX];
 		char *slash;
 		ssize_t n;
-		int fd = open(p, O_PATH | O_CLOEXEC);
+		int fd = HS_REAL(open)(p, O_PATH | O_CLOEXEC);
 
 		if (fd >= 0) {
 			char tmp[PATH_MAX];
@@ -187,7 +188,7 @@ static void resolve(char *p)
 			return;
 		memcpy(dir, p, (size_t)(slash - p));
 		dir[slash - p] = '\0';
-		fd = open(dir[0] ? dir : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		fd = HS_REAL(open)(dir[0] ? dir : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 		if (fd < 0)
 			return; /* no such directory: the write will fail */
 		n = readlinkat(fd, slash + 1, tgt, sizeof(tgt) - 1);

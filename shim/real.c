@@ -1,4 +1,4 @@
-/* Resolution of the wrapped libc functions; see real.h. */
+/* Resolution of the functions the shim forwards to; see real.h. */
 #include "real.h"
 
 #include <dlfcn.h>
@@ -8,21 +8,19 @@
 #include "state.h"
 #include "symbols.h"
 
-/* posix_spawn and posix_spawnp exist as @@GLIBC_2.15 and a compat @GLIBC_2.2
- * whose child runs /bin/sh on ENOEXEC. Callers reach our unversioned
- * definition whichever they were linked against; we forward to the current
- * one. An unversioned lookup could hand back the compat version on some
- * setups, hence the version is asked for (hs_next_symbols, else dlvsym). */
-static const struct hs_symbol syms[HS_R_COUNT] = {
-	[HS_R_EXECVE] = { "execve", "" },
-	[HS_R_EXECVEAT] = { "execveat", "" },
-	[HS_R_FEXECVE] = { "fexecve", "" },
-	[HS_R_POSIX_SPAWN] = { "posix_spawn", "GLIBC_2.15" },
-	[HS_R_POSIX_SPAWNP] = { "posix_spawnp", "GLIBC_2.15" },
-	[HS_R_SYSTEM] = { "system", "" },
-	[HS_R_POPEN] = { "popen", "" },
-	[HS_R_PCLOSE] = { "pclose", "" },
-};
+/* The names of the FWD rows, by slot. Held in place, not pointed to
+ * (symbols.h says why); a name that would not fit with its NUL stops
+ * the build here rather than being cut silently. */
+#define NAME_FWD(n, v) [HS_R_##n] = { #n, v },
+#define NAME_OWN(n, v)
+#define NAME(n, v, family, real) NAME_##real(n, v)
+static const struct hs_symbol syms[HS_R_COUNT] = { HS_INTERPOSED(NAME) };
+
+#define FITS(n, v, family, real)                                        \
+	_Static_assert(sizeof(#n) <= sizeof(syms[0].name) &&            \
+			       sizeof(v) <= sizeof(syms[0].version),    \
+		       #n ": name or version too long for struct hs_symbol");
+HS_INTERPOSED(FITS)
 
 /* Written once per slot with the same value by whoever resolves first, so
  * relaxed atomics are enough and no lock is needed. */
@@ -48,6 +46,9 @@ void *hs_real(enum hs_real_id id)
 	return p ? p : resolve(id);
 }
 
+/* One walk of the loaded objects for every slot (hs_next_symbols); what
+ * it cannot settle (an IFUNC, an object without a GNU hash table) goes
+ * to dlsym, as does a name libc lacks, which then stays NULL. */
 HS_START_PATH
 void hs_real_init(void)
 {

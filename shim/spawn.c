@@ -34,8 +34,7 @@ static int real_spawn(pid_t *pid, const char *path,
 		      const posix_spawnattr_t *attr, char *const argv[],
 		      char *const envp[])
 {
-	return HS_REAL(HS_R_POSIX_SPAWN, hs_spawn_fn)(pid, path, fa, attr,
-						      argv, envp);
+	return HS_REAL(posix_spawn)(pid, path, fa, attr, argv, envp);
 }
 
 /* Spawns what `d` says for (path, argv): the command, the command under
@@ -114,8 +113,7 @@ HS_VIS int posix_spawnp(pid_t *pid, const char *file,
 			return spawn_common(pid, buf, fa, attr, argv, envp);
 real:
 	/* nothing to run: the real call reports the error */
-	return HS_REAL(HS_R_POSIX_SPAWNP, hs_spawn_fn)(pid, file, fa, attr,
-						       argv, envp);
+	return HS_REAL(posix_spawnp)(pid, file, fa, attr, argv, envp);
 }
 
 /* system(3), the musl way: ignore SIGINT/SIGQUIT and block SIGCHLD in the
@@ -167,7 +165,7 @@ HS_VIS int system(const char *cmd)
 	HS_ERRNO_SAVE();
 
 	if (pass_through())
-		return HS_REAL(HS_R_SYSTEM, hs_system_fn)(cmd);
+		return HS_REAL(system)(cmd);
 	if (!cmd) /* is a shell available? without running one */
 		return hs_executable(AT_FDCWD, "/bin/sh", 0);
 	hs_exec_decide("/bin/sh", argv, &d);
@@ -254,8 +252,8 @@ static FILE *popen_decided(const char *cmd, const char *mode,
 	e = malloc(sizeof(*e));
 	if (!e || posix_spawn_file_actions_init(&fa) != 0) {
 		free(e);
-		close(p[0]);
-		close(p[1]);
+		HS_REAL(close)(p[0]);
+		HS_REAL(close)(p[1]);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -268,13 +266,13 @@ static FILE *popen_decided(const char *cmd, const char *mode,
 	if (theirs == target) {
 		int t = fcntl(theirs, F_DUPFD_CLOEXEC, 3);
 
-		close(theirs);
+		HS_REAL(close)(theirs);
 		theirs = t;
 	}
 	posix_spawn_file_actions_adddup2(&fa, theirs, target);
 	r = spawn_decided(&pid, "/bin/sh", &fa, NULL, argv, environ, d);
 	posix_spawn_file_actions_destroy(&fa);
-	close(theirs);
+	HS_REAL(close)(theirs);
 	if (r == 0 && !cloexec)
 		fcntl(mine, F_SETFD, 0);
 	if (r == 0)
@@ -291,7 +289,7 @@ static FILE *popen_decided(const char *cmd, const char *mode,
 		if (r == 0) /* fdopen failed: reap the child */
 			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 				;
-		close(mine);
+		HS_REAL(close)(mine);
 		free(e);
 		errno = r ? r : errno;
 	}
@@ -307,7 +305,7 @@ HS_VIS FILE *popen(const char *cmd, const char *mode)
 
 	if (pass_through() || !cmd || !mode ||
 	    (mode[0] != 'r' && mode[0] != 'w'))
-		return HS_REAL(HS_R_POPEN, hs_popen_fn)(cmd, mode);
+		return HS_REAL(popen)(cmd, mode);
 	hs_exec_decide("/bin/sh", argv, &d);
 	if (d.deny && (hs_st.strict || !hs_st.bin[0])) {
 		errno = d.rep.deny_errno;
@@ -326,7 +324,7 @@ HS_VIS int pclose(FILE *f)
 	pid_t r;
 
 	if (!__atomic_load_n(&popen_used, __ATOMIC_ACQUIRE)) /* not ours */
-		return HS_REAL(HS_R_PCLOSE, hs_pclose_fn)(f);
+		return HS_REAL(pclose)(f);
 	pthread_mutex_lock(&popen_lock);
 	for (pp = &popen_list; *pp; pp = &(*pp)->next) {
 		if ((*pp)->f == f) {
@@ -337,7 +335,9 @@ HS_VIS int pclose(FILE *f)
 	}
 	pthread_mutex_unlock(&popen_lock);
 	if (!e)
-		return HS_REAL(HS_R_PCLOSE, hs_pclose_fn)(f);
+		return HS_REAL(pclose)(f);
+	/* the program's stream, closed in its place: through our fclose,
+	 * which drops what write_scope knew about its descriptor */
 	fclose(f);
 	while ((r = waitpid(e->pid, &status, 0)) < 0 && errno == EINTR)
 		;

@@ -286,3 +286,36 @@ void hs_write_str(int fd, const char *s)
 {
 	(void)hs_write_full(fd, s, strlen(s));
 }
+
+void hs_write_escaped(int fd, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	char buf[256];
+	size_t n = 0;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (n > sizeof(buf) - 5) {
+			(void)hs_write_full(fd, buf, n);
+			n = 0;
+		}
+		if (*p == '\n') {
+			buf[n++] = '\\';
+			buf[n++] = 'n';
+		} else if (*p < 0x20 || *p == 0x7f || *p == '\\') {
+			/* The backslash too, so "\n" in a name cannot pass
+			 * for an escaped newline. */
+			buf[n++] = '\\';
+			if (*p == '\\') {
+				buf[n++] = '\\';
+			} else {
+				buf[n++] = 'x';
+				buf[n++] = hex[*p >> 4];
+				buf[n++] = hex[*p & 15];
+			}
+		} else {
+			buf[n++] = (char)*p;
+		}
+	}
+	if (n)
+		(void)hs_write_full(fd, buf, n);
+}

@@ -152,5 +152,9 @@ char *hs_utoa(unsigned long v, char *buf);
 long hs_atol(const char *s);
 /* Writes a NUL-terminated string to fd, ignoring errors. */
 void hs_write_str(int fd, const char *s);
+/* The same with control characters (and backslashes) escaped as \n,
+ * \xNN, \\: for names that come from the program, such as paths, so a
+ * file name cannot start a line of its own in what the agent reads. */
+void hs_write_escaped(int fd, const char *s);
 
 #endif

@@ -8,13 +8,13 @@
  * functions: the exported one, which forwards at once unless QUICK says
  * otherwise, and a noinline slow path whose big stack frame (two
  * PATH_MAX buffers) the fast path never touches. The policy lives in
- * write_event.c.
+ * write_event.c. Each row's name is also a row of interposed.h, which
+ * gives it its real-function slot (HS_REAL).
  *
  * glibc's own fopen/remove/mkstemp open and unlink through hidden aliases,
  * so each entry point is wrapped itself and none fires twice. */
 #undef _FORTIFY_SOURCE
 #include <dirent.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -29,8 +29,8 @@
 #include "floor_calls.h"
 #include "fdtrack.h"
 #include "path.h"
+#include "real.h"
 #include "state.h"
-#include "symbols.h"
 #include "write.h"
 #include "write_scope.h"
 
@@ -39,6 +39,9 @@ int __open_2(const char *, int);
 int __open64_2(const char *, int);
 int __openat_2(int, const char *, int);
 int __openat64_2(int, const char *, int);
+/* Exported aliases no header declares (interposed.h). */
+int __open(const char *, int, ...);
+int __open64(const char *, int, ...);
 
 /* Argument shapes. */
 #define WC(k, d, p, d2, p2, fl) \
@@ -65,6 +68,12 @@ int __openat64_2(int, const char *, int);
 	  (p, fl, mode), -1, VA_MODE(fl), WRITING(fl),                         \
 	  WC(HS_WK_OPEN, AT, p, 0, 0, fl), r)                                  \
 	X(int, open64, (const char *p, int fl, ...), (const char *p, int fl, mode_t mode), \
+	  (p, fl, mode), -1, VA_MODE(fl), WRITING(fl),                         \
+	  WC(HS_WK_OPEN, AT, p, 0, 0, fl), r)                                  \
+	X(int, __open, (const char *p, int fl, ...), (const char *p, int fl, mode_t mode), \
+	  (p, fl, mode), -1, VA_MODE(fl), WRITING(fl),                         \
+	  WC(HS_WK_OPEN, AT, p, 0, 0, fl), r)                                  \
+	X(int, __open64, (const char *p, int fl, ...), (const char *p, int fl, mode_t mode), \
 	  (p, fl, mode), -1, VA_MODE(fl), WRITING(fl),                         \
 	  WC(HS_WK_OPEN, AT, p, 0, 0, fl), r)                                  \
 	X(int, __open_2, (const char *p, int fl), (const char *p, int fl),     \
@@ -166,38 +175,6 @@ int __openat64_2(int, const char *, int);
 	X(char *, mkdtemp, (char *t), (char *t), (t), NULL, NONE, ACTIVE,      \
 	  WC(HS_WK_MKTEMP, AT, t, 0, 0, 0), -1)
 
-/* Plus the calls that end a write (hand-written below: their shapes
- * differ from the rest). */
-#define CLOSE_TABLE(X) \
-	X(close) X(fclose) X(dup2) X(dup3) X(syscall) X(chdir) X(fchdir)      \
-	X(_exit) X(_Exit) X(closedir) X(close_range) X(closefrom)
-
-#define ID(ret, name, ...) W_##name,
-#define ID1(name) W_##name,
-enum { WRITE_TABLE(ID) CLOSE_TABLE(ID1) W_COUNT };
-#define NAME(ret, name, ...) { #name, "" },
-#define NAME1(name) { #name, "" },
-static const struct hs_symbol names[W_COUNT] = { WRITE_TABLE(NAME)
-							 CLOSE_TABLE(NAME1) };
-
-/* Resolved in the constructor while single-threaded; a call that comes
- * before it (another library's constructor) resolves on first use. */
-static void *reals[W_COUNT] HS_HOT;
-
-HS_START_PATH
-static void *wreal(int id)
-{
-	void *p = __atomic_load_n(&reals[id], __ATOMIC_ACQUIRE);
-
-	if (!p) {
-		p = dlsym(RTLD_NEXT, names[id].name);
-		__atomic_store_n(&reals[id], p, __ATOMIC_RELEASE);
-	}
-	return p;
-}
-
-#define REAL(name) ((name##_fn)wreal(W_##name))
-
 /* Each row's forwarding under the syscall floor (floor_calls.h): the same
  * call as a syscall carrying the cookie, so the kernel does not send it to
  * the supervisor a second time. freopen keeps libc's (its open is matched
@@ -206,6 +183,8 @@ static void *wreal(int id)
 	((int)hs_ck_call(SYS_openat, (d), (long)(p), (fl), (long)(m), 0))
 #define CK_open(p, fl, m) CK_AT(AT, p, fl, m)
 #define CK_open64(p, fl, m) CK_AT(AT, p, fl, m)
+#define CK___open(p, fl, m) CK_AT(AT, p, fl, m)
+#define CK___open64(p, fl, m) CK_AT(AT, p, fl, m)
 #define CK___open_2(p, fl) CK_AT(AT, p, fl, 0)
 #define CK___open64_2(p, fl) CK_AT(AT, p, fl, 0)
 #define CK_openat(d, p, fl, m) CK_AT(d, p, fl, m)
@@ -216,8 +195,8 @@ static void *wreal(int id)
 #define CK_creat64(p, m) CK_AT(AT, p, O_WRONLY | O_CREAT | O_TRUNC, m)
 #define CK_fopen(p, m) hs_ck_fopen(p, m)
 #define CK_fopen64(p, m) hs_ck_fopen(p, m)
-#define CK_freopen(p, m, s) REAL(freopen)(p, m, s)
-#define CK_freopen64(p, m, s) REAL(freopen64)(p, m, s)
+#define CK_freopen(p, m, s) HS_REAL(freopen)(p, m, s)
+#define CK_freopen64(p, m, s) HS_REAL(freopen64)(p, m, s)
 #define CK_2(nr, a, b, c, d, e) \
 	((int)hs_ck_call(nr, (long)(a), (long)(b), (long)(c), (long)(d), (long)(e)))
 #define CK_truncate(p, n) CK_2(SYS_truncate, p, n, 0, 0, 0)
@@ -245,29 +224,28 @@ static void *wreal(int id)
 #define CK_mkostemps64(t, sl, fl) hs_ck_mkostemps(t, sl, fl)
 #define CK_mkdtemp(t) hs_ck_mkdtemp(t)
 
-#define DEFINE_WRAPPER(ret, name, params, iparams, args, fail, prologue,     \
-		       quick, call, fd)                                      \
-	typedef ret(*name##_fn) params;                                      \
-	static __attribute__((noinline)) ret name##_watched iparams          \
-	{                                                                    \
-		struct hs_wcall hs_c_ = call;                                    \
-		struct hs_wticket hs_t_;                                         \
-		int hs_go_ = hs_wbegin(&hs_c_, &hs_t_);                                  \
-		ret r;                                                       \
-                                                                             \
-		if (hs_go_ < 0)                                                  \
-			return fail;                                         \
-		r = hs_ck_on() ? CK_##name args : REAL(name) args;           \
-		if (hs_go_ > 0)                                                  \
-			hs_wend(&hs_c_, &hs_t_, r != fail, fd);                      \
-		return r;                                                    \
-	}                                                                    \
-	HS_VIS ret name params                                               \
-	{                                                                    \
-		prologue                                                     \
-		if (__builtin_expect(!(quick), 1) || hs_guarded())           \
-			return REAL(name) args;                              \
-		return name##_watched args;                                  \
+#define DEFINE_WRAPPER(ret, name, params, iparams, args, fail, prologue, \
+		       quick, call, fd)                                 \
+	static __attribute__((noinline)) ret name##_watched iparams     \
+	{                                                               \
+		struct hs_wcall hs_c_ = call;                           \
+		struct hs_wticket hs_t_;                                \
+		int hs_go_ = hs_wbegin(&hs_c_, &hs_t_);                 \
+		ret r;                                                  \
+                                                                        \
+		if (hs_go_ < 0)                                         \
+			return fail;                                    \
+		r = hs_ck_on() ? CK_##name args : HS_REAL(name) args;  \
+		if (hs_go_ > 0)                                         \
+			hs_wend(&hs_c_, &hs_t_, r != fail, fd);         \
+		return r;                                               \
+	}                                                               \
+	HS_VIS ret name params                                          \
+	{                                                               \
+		prologue                                                \
+		if (__builtin_expect(!(quick), 1) || hs_guarded())      \
+			return HS_REAL(name) args;                      \
+		return name##_watched args;                             \
 	}
 
 WRITE_TABLE(DEFINE_WRAPPER)
@@ -278,20 +256,12 @@ WRITE_TABLE(DEFINE_WRAPPER)
  * count, and one of write_scope's directory verdicts: whatever closes or
  * replaces a descriptor also drops the verdict about it as a directory,
  * before and after the real call (write_scope.c says why). */
-typedef int (*close_fn)(int);
-typedef int (*fclose_fn)(FILE *);
-typedef int (*dup2_fn)(int, int);
-typedef int (*dup3_fn)(int, int, int);
-typedef long (*syscall_fn)(long, ...);
-typedef int (*closedir_fn)(DIR *);
-typedef int (*close_range_fn)(unsigned, unsigned, int);
-typedef void (*closefrom_fn)(int);
 
 static int close_watched(int fd)
 {
 	struct hs_fdt_info info;
 	bool last = hs_wclosing(fd, &info);
-	int r = REAL(close)(fd);
+	int r = HS_REAL(close)(fd);
 
 	if (last)
 		hs_wclosed(&info, r == 0 || errno == EINTR, errno);
@@ -303,10 +273,10 @@ HS_VIS int close(int fd)
 	int r;
 
 	if (__builtin_expect(!hs_fdt_active() && !hs_wdir_used(), 1))
-		return REAL(close)(fd);
+		return HS_REAL(close)(fd);
 	hs_wdir_forget(fd);
 	if (!hs_fdt_active() || hs_guarded())
-		r = REAL(close)(fd);
+		r = HS_REAL(close)(fd);
 	else
 		r = close_watched(fd);
 	hs_wdir_forget(fd);
@@ -320,12 +290,12 @@ HS_VIS int fclose(FILE *f)
 	int fd, r;
 
 	if (__builtin_expect(!hs_fdt_active() && !hs_wdir_used(), 1) || !f)
-		return REAL(fclose)(f);
+		return HS_REAL(fclose)(f);
 	fd = fileno(f);
 	hs_wdir_forget(fd);
 	if (hs_fdt_active() && !hs_guarded())
 		last = hs_wclosing(fd, &info);
-	r = REAL(fclose)(f);
+	r = HS_REAL(fclose)(f);
 	if (last)
 		hs_wclosed(&info, r == 0, errno);
 	hs_wdir_forget(fd);
@@ -341,7 +311,7 @@ static int dup_common(int old, int new, int flags, bool three)
 	hs_wdir_forget(new);
 	if (watch && old != new)
 		last = hs_wclosing(new, &info);
-	r = three ? REAL(dup3)(old, new, flags) : REAL(dup2)(old, new);
+	r = three ? HS_REAL(dup3)(old, new, flags) : HS_REAL(dup2)(old, new);
 	if (watch && r >= 0)
 		hs_fdt_dup(old, new);
 	if (last)
@@ -367,10 +337,10 @@ HS_VIS int closedir(DIR *d)
 	int fd, r;
 
 	if (__builtin_expect(!hs_wdir_used(), 1))
-		return REAL(closedir)(d);
+		return HS_REAL(closedir)(d);
 	fd = dirfd(d);
 	hs_wdir_forget(fd);
-	r = REAL(closedir)(d);
+	r = HS_REAL(closedir)(d);
 	hs_wdir_forget(fd);
 	return r;
 }
@@ -380,7 +350,7 @@ HS_VIS int close_range(unsigned lo, unsigned hi, int flags)
 	int r;
 
 	hs_wdir_forget_all();
-	r = REAL(close_range)(lo, hi, flags);
+	r = HS_REAL(close_range)(lo, hi, flags);
 	hs_wdir_forget_all();
 	return r;
 }
@@ -388,7 +358,7 @@ HS_VIS int close_range(unsigned lo, unsigned hi, int flags)
 HS_VIS void closefrom(int lo)
 {
 	hs_wdir_forget_all();
-	REAL(closefrom)(lo);
+	HS_REAL(closefrom)(lo);
 	hs_wdir_forget_all();
 }
 
@@ -409,29 +379,27 @@ HS_VIS long syscall(long n, ...)
 		if (hs_fdt_active() && !hs_guarded())
 			r = close_watched((int)a[0]);
 		else
-			r = REAL(syscall)(n, a[0]);
+			r = HS_REAL(syscall)(n, a[0]);
 		hs_wdir_forget((int)a[0]);
 		return r;
 	}
 #ifdef SYS_close_range
 	if (n == SYS_close_range) {
 		hs_wdir_forget_all();
-		r = REAL(syscall)(n, a[0], a[1], a[2]);
+		r = HS_REAL(syscall)(n, a[0], a[1], a[2]);
 		hs_wdir_forget_all();
 		return r;
 	}
 #endif
-	return REAL(syscall)(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+	return HS_REAL(syscall)(n, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
 /* The working directory is cached for relative paths (path.c); these
  * say when it changes. Rare calls: a getpid() is affordable. */
-typedef int (*chdir_fn)(const char *);
-typedef int (*fchdir_fn)(int);
 
 HS_VIS int chdir(const char *p)
 {
-	int r = REAL(chdir)(p);
+	int r = HS_REAL(chdir)(p);
 
 	if (r == 0)
 		hs_path_chdir(hs_getpid() != hs_st.pid);
@@ -440,7 +408,7 @@ HS_VIS int chdir(const char *p)
 
 HS_VIS int fchdir(int fd)
 {
-	int r = REAL(fchdir)(fd);
+	int r = HS_REAL(fchdir)(fd);
 
 	if (r == 0)
 		hs_path_chdir(hs_getpid() != hs_st.pid);
@@ -472,14 +440,12 @@ __attribute__((destructor)) static void write_fini(void)
  * reported. A fork child's table is empty and a vfork child's entries are
  * its parent's, so only a process that owns writes reports them here. No
  * fflush: _exit drops unflushed stdio anyway. */
-typedef void (*_exit_fn)(int);
-typedef void (*_Exit_fn)(int);
 
 HS_VIS void _exit(int status)
 {
 	if (hs_fdt_active() && !hs_guarded())
 		report_all();
-	REAL(_exit)(status);
+	HS_REAL(_exit)(status);
 	__builtin_unreachable();
 }
 
@@ -487,21 +453,15 @@ HS_VIS void _Exit(int status)
 {
 	if (hs_fdt_active() && !hs_guarded())
 		report_all();
-	REAL(_Exit)(status);
+	HS_REAL(_Exit)(status);
 	__builtin_unreachable();
 }
 
 __attribute__((constructor)) static void write_init(void)
 {
 	int saved = errno;
-	void *found[W_COUNT] = { 0 };
 
-	hs_next_symbols(names, found, W_COUNT);
-	for (int i = 0; i < W_COUNT; i++) {
-		if (found[i] && !__atomic_load_n(&reals[i], __ATOMIC_ACQUIRE))
-			__atomic_store_n(&reals[i], found[i], __ATOMIC_RELEASE);
-		wreal(i);
-	}
+	/* the real functions were resolved by init.c's constructor */
 	hs_wscope_init();
 	hs_fdc_inherit(); /* `cmd > f`: the shell's exec handed f over */
 	/* Only a process that can track descriptors needs the fork handler:

@@ -69,7 +69,7 @@ static void say_denied(const char *path, const char *reason)
 	if (hs_wopts()->quiet && isatty(2))
 		return;
 	hs_write_str(2, "hookshim: write to ");
-	hs_write_str(2, path);
+	hs_write_escaped(2, path);
 	hs_write_str(2, " denied");
 	if (reason[0]) {
 		size_t n = strlen(reason);

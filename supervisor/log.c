@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../config/dialect.h"
 #include "notice.h"
 #include "report.h"
 

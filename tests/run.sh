@@ -45,7 +45,7 @@ for t in "$BUILD"/tests/test_*; do
 	[[ -z "$filter" || "$n" == *"$filter"* ]] || continue
 	run_one "$n" "$t"
 done
-for t in tests/integration/*.sh tests/e2e/*.sh; do
+for t in tests/integration/*.sh tests/security/*.sh tests/e2e/*.sh; do
 	[ -f "$t" ] || continue
 	n=${t#tests/}
 	[ "$n" = e2e/agents.sh ] && continue # a library the e2e tests source

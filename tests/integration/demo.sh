@@ -78,6 +78,18 @@ expect_eq "demo: report honest about secrets/api-key" \
 expect_eq "demo: report honest about important/" \
 	"$(want test ! -e "$P/important")" "$(mark "important/ removed")"
 
+# The report and `hookshim log` on the session's log say the same: each
+# denial in the log is one the report names, with its reason, and the
+# demo's closing section is that log's timeline.
+nlog=$("$HOOKSHIM" log --denied "$W/hookshim.log" | wc -l)
+expect_eq "demo: hookshim log lists the three denials" 3 "$nlog"
+while IFS= read -r reason; do
+	first=$(printf '%s' "$reason" | head -1 | cut -c1-40)
+	expect_contains "demo: report names the log's denial '${first:0:30}'" "$out" "$first"
+done < <("$HOOKSHIM" log --denied --json "$W/hookshim.log" | jq -r '.reason | split("\n")[0]')
+expect_contains "demo: the report ends with the log's timeline" "$out" \
+	"$("$HOOKSHIM" log --denied "$W/hookshim.log" | head -1 | cut -c1-60)"
+
 # Exit status 0 exactly when the report says every check holds.
 if grep -q "checks hold" <<<"$out" && ! grep -q "do not hold" <<<"$out"; then
 	expect_eq "demo: exit status matches the verdict" 0 "$rc"

@@ -110,6 +110,15 @@ pathlib.Path('p3').write_text('3')\""
 	has $d 'python open(w)' pre p1 create; has $d 'python open(w)' post p1 create
 	has $d 'os.replace' pre p1 rename p2
 	has $d 'pathlib.write_text' pre p3 create; has $d 'pathlib.write_text' post p3 create
+	# glibc's exported __open/__open64, called by name (issue 15 row 8)
+	case_ $d open-alias "python3 -c \"
+import ctypes, os
+libc = ctypes.CDLL(None)
+for f, name in ((libc.__open64, b'o64'), (libc.__open, b'o32')):
+    fd = f(name, 0o1101, 0o644)
+    os.write(fd, b'P'); os.close(fd)\""
+	has $d __open64 pre o64 create; has $d __open64 post o64 create
+	has $d __open pre o32 create; has $d __open post o32 create
 	if [ $node_ok = 1 ]; then
 		case_ $d node "node -e \"
 const fs = require('fs');
@@ -166,6 +175,13 @@ try: os.rename(t, f); print('renamed')
 except OSError as e: print(errno.errorcode[e.errno])
 os.unlink(t)\""
 	expect_eq "$d: a rename through /proc/self/fd/N is seen and denied" "EACCES" "$(cat "$TMP/out")"
+	case_ $d deny-open-alias "python3 -c \"
+import ctypes, errno
+libc = ctypes.CDLL(None, use_errno=True)
+for f in (libc.__open64, libc.__open):
+    fd = f(b'secrets/f', 0o1101, 0o644)
+    print(errno.errorcode[ctypes.get_errno()] if fd < 0 else 'opened')\""
+	expect_eq "$d: __open64 and __open on secrets/ fail with EACCES" "EACCES EACCES" "$(tr '\n' ' ' < "$TMP/out" | sed 's/ $//')"
 	after=$(tree_hash)
 	expect_eq "$d: denied writes leave the tree byte-identical" "$before" "$after"
 done

@@ -2,7 +2,7 @@
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 
-#include "../../config/dialect.h"
+#include "../../config/loadkit.h"
 #include "../../config/jsonfile.h"
 #include "../../config/load.h"
 #include "../../engine/match.h"

@@ -7,22 +7,19 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "shim/interposed.h"
 #include "shim/symbols.h"
 #include "tests/unit/check.h"
 
+/* Every interposed name, from the shim's own list: what the shim forwards
+ * to (FWD rows) and what it re-implements (OWN rows) alike must exist in
+ * libc, under the version the row asks for. Then a few awkward cases. */
+#define ROW(name, version, family, real) { #name, version, #family },
+static const struct {
+	const char *name, *version, *family;
+} rows[] = { HS_INTERPOSED(ROW) };
+
 static const char *const names[] = {
-	/* the exec family (shim/real.c) */
-	"execve", "execveat", "fexecve", "system", "popen", "pclose",
-	/* the write table (shim/write.c) */
-	"open", "open64", "__open_2", "__open64_2", "openat", "openat64",
-	"__openat_2", "__openat64_2", "creat", "creat64", "fopen", "fopen64",
-	"freopen", "freopen64", "truncate", "truncate64", "rename",
-	"renameat", "renameat2", "link", "linkat", "symlink", "symlinkat",
-	"unlink", "unlinkat", "remove", "rmdir", "mkdir", "mkdirat",
-	"mkstemp", "mkstemp64", "mkostemp", "mkostemp64", "mkstemps",
-	"mkstemps64", "mkostemps", "mkostemps64", "mkdtemp", "close",
-	"fclose", "dup2", "dup3", "syscall", "chdir", "fchdir", "_exit",
-	"_Exit", "closedir", "close_range", "closefrom",
 	/* two versions each (a compat one and the default) */
 	"realpath", "pthread_cond_wait",
 	/* IFUNCs in libc: the loader must run their resolvers, so dlsym
@@ -42,30 +39,44 @@ static bool is_ifunc(const char *name)
 
 int main(void)
 {
-	enum { N = sizeof(names) / sizeof(names[0]) };
+	enum { R = sizeof(rows) / sizeof(rows[0]) };
+	enum { N = R + sizeof(names) / sizeof(names[0]) };
 	struct hs_symbol syms[N + 2];
 	void *out[N + 2] = { 0 };
 	char label[128];
 
 	for (int i = 0; i < N; i++) {
+		const char *name = i < R ? rows[i].name : names[i - R];
+		const char *version = i < R ? rows[i].version : "";
+
 		CHECK("symbols: the name fits",
-		      strlen(names[i]) < sizeof(syms[i].name));
-		snprintf(syms[i].name, sizeof(syms[i].name), "%s", names[i]);
-		syms[i].version[0] = '\0';
+		      strlen(name) < sizeof(syms[i].name) &&
+			      strlen(version) < sizeof(syms[i].version));
+		snprintf(syms[i].name, sizeof(syms[i].name), "%s", name);
+		snprintf(syms[i].version, sizeof(syms[i].version), "%s",
+			 version);
 	}
 	syms[N] = (struct hs_symbol){ "posix_spawn", "GLIBC_2.15" };
 	syms[N + 1] = (struct hs_symbol){ "posix_spawn", "GLIBC_2.2.5" };
 	hs_next_symbols(syms, out, N + 2);
 
 	for (int i = 0; i < N; i++) {
-		void *want = dlsym(RTLD_NEXT, names[i]);
+		const char *name = syms[i].name, *version = syms[i].version;
+		void *want = version[0] ? dlvsym(RTLD_NEXT, name, version)
+					: dlsym(RTLD_NEXT, name);
 
 		/* (the ?: quiets a false -Wformat-truncation under ASan) */
-		snprintf(label, sizeof(label), "symbols: %s as dlsym",
-			 names[i] ? names[i] : "?");
+		snprintf(label, sizeof(label), "symbols: %s%s%s%s%s in libc",
+			 i < R ? rows[i].family : "", i < R ? " " : "",
+			 name[0] ? name : "?", version[0] ? "@" : "", version);
+		if (i < R) /* an interposer of nothing would be a typo */
+			CHECK(label, want != NULL);
+		snprintf(label + strlen(label) - strlen("in libc"),
+			 sizeof(label) - strlen(label) + strlen("in libc"),
+			 "as dl%ssym", version[0] ? "v" : "");
 		/* (under ASan the next object is libasan, whose memcpy is
 		 * an ordinary function) */
-		CHECK(label, out[i] == want || (is_ifunc(names[i]) && !out[i]));
+		CHECK(label, out[i] == want || (is_ifunc(name) && !out[i]));
 	}
 	CHECK("symbols: an unknown name stays NULL", out[N - 1] == NULL);
 	CHECK("symbols: posix_spawn@GLIBC_2.15 as dlvsym",

@@ -1,20 +1,11 @@
 /* The Claude Code shape, {"hooks":{EVENT:[{matcher, hooks:[handler]}]}},
- * shared by Claude Code settings, hookshim's own files and mnemoai. */
+ * shared by Claude Code settings, hookshim's own files and mnemoai; what
+ * differs between them is in struct hs_nested_rules. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dialect.h"
-#include "load.h"
-
-int hs_load_settings(struct hs_load *ld, const cJSON *obj);
-
-struct nested_rules {
-	const char *const *events; /* NULL: any event the catalog knows */
-	bool glob_matcher;         /* mnemoai: glob; Claude: its own rule */
-	bool if_field;             /* Claude's per-handler "if" */
-	int max_timeout_s;         /* 0 = none */
-};
+#include "loadkit.h"
 
 static const char *const handler_keys[] = { "type", "command", "timeout",
 					   "if", "nested", "content", "async",
@@ -22,17 +13,10 @@ static const char *const handler_keys[] = { "type", "command", "timeout",
 					   NULL };
 static const char *const group_keys[] = { "matcher", "hooks", NULL };
 
-static const char *const mnemoai_events[] = { "PreToolUse", "PostToolUse",
-					      "PostToolUseFailure", NULL };
-static const char *const claude_events[] = {
-	"PreToolUse", "PostToolUse", "PostToolUseFailure", "SessionStart",
-	"SessionEnd", NULL
-};
-
-static bool listed(const char *const *list, const char *name)
+static bool own_event(const struct hs_load *ld, const char *name)
 {
-	for (; *list; list++)
-		if (strcmp(*list, name) == 0)
+	for (const struct hs_event_def *e = ld->ops->events; e && e->name; e++)
+		if (strcmp(e->name, name) == 0)
 			return true;
 	return false;
 }
@@ -60,7 +44,7 @@ static int handler_timeout(struct hs_load *ld, struct hs_hook *h,
 	return 0;
 }
 
-static int load_handler(struct hs_load *ld, const struct nested_rules *r,
+static int load_handler(struct hs_load *ld, const struct hs_nested_rules *r,
 			const char *event, const char *matcher,
 			const cJSON *hd, const char *where)
 {
@@ -128,7 +112,7 @@ static int load_handler(struct hs_load *ld, const struct nested_rules *r,
 	return 0;
 }
 
-static void load_group(struct hs_load *ld, const struct nested_rules *r,
+static void load_group(struct hs_load *ld, const struct hs_nested_rules *r,
 		       const char *event, const cJSON *grp, int gi)
 {
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(grp, "matcher");
@@ -165,8 +149,8 @@ static void load_group(struct hs_load *ld, const struct nested_rules *r,
 	}
 }
 
-static int load_nested(struct hs_load *ld, const cJSON *doc,
-		       const struct nested_rules *r)
+int hs_load_nested(struct hs_load *ld, const cJSON *doc,
+		   const struct hs_nested_rules *r)
 {
 	const cJSON *hooks = cJSON_GetObjectItemCaseSensitive(doc, "hooks");
 	const cJSON *ev;
@@ -180,16 +164,14 @@ static int load_nested(struct hs_load *ld, const cJSON *doc,
 	}
 	cJSON_ArrayForEach(ev, hooks)
 	{
-		enum hs_kind kind;
-		unsigned mask, ops;
 		const cJSON *grp;
 		int gi = 0;
 
 		if (hs_json_comment_key(ev->string))
 			continue;
-		if (!listed(r->events, ev->string)) {
-			if (hs_event_parse(ev->string, &kind, &mask, &ops) == 0 &&
-			    kind == HS_KIND_NONE && r->events == claude_events) {
+		if (!own_event(ld, ev->string)) {
+			if (r->inside_notice &&
+			    hs_event_catalog_only(ev->string)) {
 				hs_config_diag(ld->cfg, false, "%s: event %s "
 					       "happens inside the agent; "
 					       "hookshim cannot observe it from "
@@ -216,35 +198,4 @@ static int load_nested(struct hs_load *ld, const cJSON *doc,
 		}
 	}
 	return 0;
-}
-
-int hs_load_claude(struct hs_load *ld, const cJSON *doc)
-{
-	static const struct nested_rules rules = {
-		.events = claude_events,
-		.if_field = true,
-	};
-	const cJSON *off = cJSON_GetObjectItemCaseSensitive(doc,
-							    "disableAllHooks");
-	const cJSON *settings = cJSON_GetObjectItemCaseSensitive(doc, "hookshim");
-
-	if (settings && hs_load_settings(ld, settings) < 0)
-		return -1;
-	if (cJSON_IsTrue(off)) {
-		hs_config_diag(ld->cfg, false, "%s: disableAllHooks is true: "
-			       "no hooks loaded from it", ld->src);
-		return 0;
-	}
-	return load_nested(ld, doc, &rules);
-}
-
-int hs_load_mnemoai(struct hs_load *ld, const cJSON *doc)
-{
-	static const struct nested_rules rules = {
-		.events = mnemoai_events,
-		.glob_matcher = true,
-		.max_timeout_s = 600,
-	};
-
-	return load_nested(ld, doc, &rules);
 }

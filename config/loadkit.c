@@ -1,0 +1,67 @@
+/* The helpers every dialect loader shares (loadkit.h). */
+#include "loadkit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool hs_json_comment_key(const char *key)
+{
+	return key && key[0] == '/' && key[1] == '/';
+}
+
+void hs_load_unknown_keys(struct hs_load *ld, const cJSON *obj,
+			  const char *const *allowed, const char *where)
+{
+	const cJSON *v;
+
+	cJSON_ArrayForEach(v, obj)
+	{
+		const char *const *a = allowed;
+
+		if (!v->string || hs_json_comment_key(v->string))
+			continue;
+		while (*a && strcmp(*a, v->string) != 0)
+			a++;
+		if (!*a)
+			hs_config_diag(ld->cfg, false, "%s: %s: unknown field "
+				       "\"%s\" (ignored)", ld->src, where,
+				       v->string);
+	}
+}
+
+struct hs_hook *hs_load_new_hook(struct hs_load *ld, const char *event)
+{
+	struct hs_hook *h = hs_config_add_hook(ld->cfg);
+
+	if (!h)
+		return NULL;
+	h->dialect = ld->dialect;
+	h->event_name = strdup(event);
+	h->source = strdup(ld->src);
+	if (hs_dialect_event(ld->ops, event, &h->kind, &h->post_mask, &h->ops) < 0)
+		h->kind = HS_KIND_NONE;
+	h->timeout_ms = ld->ops->timeout_ms;
+	if (ld->ops->shell)
+		h->shell = ld->ops->shell;
+	h->on_error = ld->ops->on_error;
+	return h;
+}
+
+void hs_load_drop_last(struct hs_load *ld)
+{
+	if (ld->cfg->nhooks)
+		hs_hook_free(&ld->cfg->hooks[--ld->cfg->nhooks]);
+}
+
+int hs_load_matcher(struct hs_load *ld, struct hs_hook *h,
+		    enum hs_match_kind kind, const char *pattern,
+		    const char *where)
+{
+	char err[512];
+
+	if (hs_matcher_init(&h->matcher, kind, pattern, err, sizeof(err)) == 0)
+		return 0;
+	hs_config_diag(ld->cfg, false, "%s: %s: %s (hook skipped)", ld->src,
+		       where, err);
+	return -1;
+}
