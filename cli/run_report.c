@@ -51,10 +51,12 @@ void hs_run_report_begin(struct hs_run_report *rr, struct hs_config *cfg,
 {
 	if (!rr->no_ci && ci_environment())
 		rr->ci = true;
-	/* Nobody answers a prompt in CI: an "ask" is a deny there, whatever
-	 * the file says. */
-	if (rr->ci)
+	/* CI fails closed: nobody answers a prompt there, so an "ask" is a
+	 * deny, and a call nobody can judge (the supervisor gone) is too. */
+	if (rr->ci) {
 		cfg->settings.ask_default = HS_DENY;
+		cfg->settings.deny_on_loss = true;
+	}
 	hs_report_init(&rr->report);
 	hs_notices_init(&rr->notices, cfg->settings.notices && !rr->no_notices);
 	s->report = &rr->report;

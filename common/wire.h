@@ -42,7 +42,9 @@
 extern const char HS_EXE_MARK[];
 
 /* HOOKSHIM_FLAGS: "i=<interest bits>,x=<deny exit>,e=<deny errno>,s=<0|1
- * strict>,n=<0|1 nested execs by default>" — unknown keys are ignored.
+ * strict>,n=<0|1 nested execs by default>,a=<0|1 every exec a tool call>,
+ * l=<0|1 deny when the supervisor is unreachable>" — unknown keys are
+ * ignored.
  * Interest bits: which intercepted operations could fire any hook
  * (engine/dispatch.c computes them from the config); the shim asks the
  * supervisor only for these. */

@@ -85,6 +85,7 @@ struct hs_settings {
 	int deny_exit;      /* exit status of a denied command; 126 */
 	int deny_errno;     /* errno of a denied call in strict mode / writes */
 	bool strict;        /* exec/spawn return deny_errno instead */
+	bool deny_on_loss;  /* on_supervisor_loss "deny": fail closed */
 	int ask_default;    /* HS_DENY or HS_ALLOW when nobody can be asked */
 	bool nested_exec;   /* commands started inside a command fire hooks */
 	bool all_execs;     /* every exec by the agent is a tool call, not

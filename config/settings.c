@@ -116,6 +116,11 @@ int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 			s->all_execs = v->valuestring[0] == 'e';
 		} else if (strcmp(k, "nested_exec") == 0 && cJSON_IsBool(v)) {
 			s->nested_exec = cJSON_IsTrue(v);
+		} else if (strcmp(k, "on_supervisor_loss") == 0 &&
+			   cJSON_IsString(v) &&
+			   (strcmp(v->valuestring, "deny") == 0 ||
+			    strcmp(v->valuestring, "allow") == 0)) {
+			s->deny_on_loss = v->valuestring[0] == 'd';
 		} else if (strcmp(k, "notices") == 0 && cJSON_IsBool(v)) {
 			s->notices = cJSON_IsTrue(v);
 		} else if (strcmp(k, "writes") == 0 && cJSON_IsObject(v)) {

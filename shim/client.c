@@ -84,19 +84,33 @@ static int read_reply(int fd, struct hs_reply *rep)
 	}
 }
 
+/* No verdict: the supervisor is gone, or something else answered. With
+ * on_supervisor_loss "deny" (CI mode, strict) every such call fails, each
+ * with its reason; otherwise it proceeds, and this process says so once,
+ * loudly: from here on nothing it does is checked. */
 static void give_up(const struct hs_state *st, struct hs_reply *rep,
 		    const char *why)
 {
+	static int warned;
+	bool deny = st->strict || st->deny_on_loss;
+
 	rep->failed = true;
-	rep->deny = st->strict;
-	hs_write_str(2, st->strict ? "hookshim: supervisor unreachable (" :
-				     "hookshim: warning: supervisor unreachable (");
-	hs_write_str(2, why);
-	hs_write_str(2, st->strict ? "); denying\n" : "); allowing\n");
-	if (st->strict) {
+	rep->deny = deny;
+	if (deny) {
+		hs_write_str(2, "hookshim: supervisor unreachable (");
+		hs_write_str(2, why);
+		hs_write_str(2, "); denying (on_supervisor_loss: deny)\n");
 		memcpy(rep->reason, "hookshim: supervisor unreachable",
 		       sizeof("hookshim: supervisor unreachable"));
+		return;
 	}
+	if (__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+		return;
+	hs_write_str(2, "hookshim: WARNING: supervisor unreachable (");
+	hs_write_str(2, why);
+	hs_write_str(2, "): hooks no longer run and calls are ALLOWED "
+			"unchecked (set \"on_supervisor_loss\": \"deny\" to "
+			"fail closed)\n");
 }
 
 void hs_ask(const struct hs_msg *req, struct hs_reply *rep)

@@ -124,6 +124,7 @@ static void parse_flags(struct hs_state *st, const char *s)
 				case 'x': st->deny_exit = (int)v; break;
 				case 'e': st->deny_errno = (int)v; break;
 				case 's': st->strict = v != 0; break;
+				case 'l': st->deny_on_loss = v != 0; break;
 				case 'n': st->nested = v != 0; break;
 				case 'a': st->all_execs = v != 0; break;
 				case 'c': st->cookie = (unsigned long)v; break;
@@ -198,7 +199,7 @@ static void load(struct hs_state *st)
 	arena_used = 0;
 	memset(st->env, 0, sizeof(st->env));
 	st->interest = 0;
-	st->strict = st->nested = false;
+	st->strict = st->nested = st->deny_on_loss = false;
 	st->cookie = 0;
 	st->deny_exit = 126;
 	st->deny_errno = EACCES;

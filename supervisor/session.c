@@ -211,7 +211,8 @@ void hs_session_flags(const struct hs_config *cfg, char *buf, size_t len)
 {
 	const struct hs_settings *set = &cfg->settings;
 
-	snprintf(buf, len, "i=%u,x=%d,e=%d,s=%d,n=%d,a=%d",
+	snprintf(buf, len, "i=%u,x=%d,e=%d,s=%d,n=%d,a=%d,l=%d",
 		 hs_config_interest(cfg), set->deny_exit, set->deny_errno,
-		 set->strict, set->nested_exec, set->all_execs);
+		 set->strict, set->nested_exec, set->all_execs,
+		 set->deny_on_loss);
 }
