@@ -174,6 +174,13 @@ void hs_session_decide(struct hs_session *s, const struct hs_msg *req,
 	}
 	hs_dispatch(s->cfg, &ev, &out);
 	v = out.verdict;
+	if (__atomic_load_n(&s->ending, __ATOMIC_ACQUIRE) &&
+	    ev.kind == HS_KIND_PRE && v != HS_DENY) {
+		free(out.reason);
+		out.reason = strdup("hookshim: the session ended before its "
+				    "hooks decided");
+		out.verdict = v = HS_DENY;
+	}
 	if (v == HS_ASK)
 		v = hs_prompt_resolve(s, &ev, out.reason, &asked);
 	ans->verdict = v == HS_DENY ? HS_DENY : HS_ALLOW;
@@ -215,4 +222,9 @@ void hs_session_flags(const struct hs_config *cfg, char *buf, size_t len)
 		 hs_config_interest(cfg), set->deny_exit, set->deny_errno,
 		 set->strict, set->nested_exec, set->all_execs,
 		 set->deny_on_loss);
+}
+
+void hs_session_ending(struct hs_session *s)
+{
+	__atomic_store_n(&s->ending, true, __ATOMIC_RELEASE);
 }
