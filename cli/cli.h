@@ -44,6 +44,7 @@ int cmd_check(int argc, char **argv);
 int cmd_test(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_wrap(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
 /* Internal: supervise one command for post hooks, run as a tool wrapper. */
 int cmd_exec(int argc, char **argv);
 /* Internal: `__deny EXIT REASON` prints REASON to stderr, exits EXIT. */

@@ -22,6 +22,8 @@ static const struct {
 	{ "test", cmd_test, "test [-c FILE]... EVENT --tool NAME --input JSON"
 			    "  run a synthetic event" },
 	{ "wrap", cmd_wrap, "wrap DIR TOOL...  create PATH wrappers" },
+	{ "explain", cmd_explain, "explain LOG  why each exec of a --log was "
+				  "or was not a tool call" },
 	{ "__exec", cmd_exec, NULL },
 	{ "__deny", cmd_deny, NULL },
 	{ "__supervise", cmd_supervise, NULL },
