@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../engine/command.h"
+#include "../engine/runner.h"
 #include "../engine/dispatch.h"
 #include "../engine/write_filter.h"
 #include "../common/wire.h"
@@ -28,6 +29,9 @@ extern char **environ;
 /* How long SessionEnd waits for requests still being decided (from
  * processes CMD left behind) before giving up on them. */
 #define STOP_GRACE_MS 10000
+/* The same once the agent was terminated: hooks still running are killed
+ * first, so this is only for their threads to answer. */
+#define ABRUPT_GRACE_MS 500
 
 /* ---- CMD itself as a tool call ---- */
 
@@ -169,6 +173,14 @@ struct run_opts {
 	char **cmd;
 };
 
+/* SIGTERM or SIGHUP to `hookshim run`: nothing the session runs may hold
+ * it, so the hooks still deciding are killed and their calls denied. */
+static void terminated(void *session)
+{
+	hs_session_ending(session);
+	hs_run_kill_all(false); /* SessionEnd's hooks are still to run */
+}
+
 static int parse_args(int argc, char **argv, struct run_opts *o)
 {
 	int i;
@@ -222,7 +234,7 @@ int cmd_run(int argc, char **argv)
 	const struct hs_settings *set;
 	int status = 0, code = 1;
 	pid_t pid;
-	bool drained;
+	bool drained, abrupt;
 
 	if (parse_args(argc, argv, &o) < 0) {
 		hs_cli_free(&o.cli);
@@ -269,6 +281,7 @@ int cmd_run(int argc, char **argv)
 		goto out_env;
 
 	hs_agent_take_signals(&ss);
+	hs_agent_on_terminate(terminated, &s);
 	fire(&s, HS_KIND_SESSION_START);
 	/* CMD stays the agent even when it is `sh -c STR` and was judged
 	 * like a tool call: `hookshim run -- sh -c 'claude'` or `-- sh -c
@@ -283,10 +296,23 @@ int cmd_run(int argc, char **argv)
 		floor = hs_floor_start(&fp, &s, se.write);
 	if (pid > 0)
 		status = hs_agent_wait(pid);
+	/* Terminated (SIGTERM, SIGHUP passed on): the session ends now, and
+	 * the hooks of calls still being decided die with it, denied. */
+	abrupt = hs_agent_passed_signal() != 0;
+	if (abrupt)
+		hs_session_ending(&s);
 	fire(&s, HS_KIND_SESSION_END);
-	hs_floor_stop(floor, STOP_GRACE_MS);
+	hs_floor_stop(floor, abrupt ? ABRUPT_GRACE_MS : STOP_GRACE_MS);
 	hs_floor_plan_free(&fp);
-	drained = hs_supervisor_stop(sv, STOP_GRACE_MS);
+	if (abrupt)
+		hs_run_kill_all(false);
+	drained = hs_supervisor_stop(sv, abrupt ? ABRUPT_GRACE_MS
+					       : STOP_GRACE_MS);
+	if (!drained) {
+		/* Nothing the session started may outlive it. */
+		hs_session_ending(&s);
+		hs_run_kill_all(true);
+	}
 	if (pid > 0)
 		code = -1;
 	hs_wrap_dir_remove(wrap_dir, set->wrap_tools);

@@ -1,8 +1,7 @@
 /* See shellargv.h. */
 #include "shellargv.h"
 
-#include <string.h>
-
+/* No libc string calls: this runs in a fork child (plainstr.h). */
 #include "plainstr.h"
 
 /* The shim asks this for every exec, often in a fork child: no libc
@@ -30,7 +29,7 @@ bool hs_shell_name(const char *path)
 HS_CHILD_PATH
 static bool long_opt_takes_arg(const char *a)
 {
-	return strcmp(a, "--rcfile") == 0 || strcmp(a, "--init-file") == 0;
+	return hs_same(a, "--rcfile") || hs_same(a, "--init-file");
 }
 
 HS_CHILD_PATH
@@ -44,7 +43,7 @@ int hs_shell_operand(char *const argv[])
 	for (i = 1; argv[i]; i++) {
 		const char *a = argv[i];
 
-		if (strcmp(a, "--") == 0 || strcmp(a, "-") == 0) {
+		if (hs_same(a, "--") || hs_same(a, "-")) {
 			i++;
 			break;
 		}

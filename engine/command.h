@@ -4,8 +4,9 @@
  * preamble around it; hook scripts were written against the agent's own
  * hooks, which see the command exactly as the model wrote it. So:
  *   - `sh|bash|dash|zsh|ksh|ash [opts] -c STR ...` -> STR
- *   - STR that is a known agent wrapper (Claude Code's
- *     `source ... && eval 'CMD' < /dev/null && pwd -P >| FILE`) -> CMD
+ *   - STR that is an agent's wrapper (engine/unwrap.h, docs/agents.md:
+ *     Claude Code's `... && eval 'CMD' < /dev/null && pwd -P >| FILE`,
+ *     Codex's `... exec SHELL -c 'CMD'`, Gemini CLI's subshell) -> CMD
  *   - anything else -> the argv, shell-quoted and joined by spaces.
  * Pure functions: no I/O, no globals; results are malloc'd.
  */
@@ -22,18 +23,19 @@ bool hs_command_is_shell(const char *path);
  * argv is not a shell running a command string. */
 int hs_command_shell_index(char *const argv[]);
 
-/* The model's command inside a known agent wrapper script, or NULL when
+/* The model's command inside an agent's wrapper script, or NULL when
  * `script` is not one (or cannot be unquoted exactly). `envp` may be NULL;
  * it is consulted for agents that carry the text in the environment. */
 char *hs_command_unwrap(const char *script, char *const envp[]);
 
-/* Shells an agent starts for itself before any model turn, which no agent's
- * own hooks report: Claude Code's `bash -c env` and its `bash -c -l
- * 'SNAPSHOT_FILE=...'` login-shell snapshot. Only the argv shape an agent
- * uses counts, so a model cannot pass its command off as one: a model's
- * command under Claude Code arrives inside its eval wrapper, and agents such
- * as pi run `bash -c CMD` without -l. */
-bool hs_command_agent_internal(char *const argv[]);
+/* Shells an agent starts for itself, which no agent's own hooks report
+ * (engine/agents.c: Claude Code's `bash -c env`, its snapshot login
+ * shell and IDE probe, Codex's snapshot creation and check, Qwen Code's
+ * `command -v` and parent walk). Only an exact argv or script shape
+ * counts, and each is one that runs nothing a hook would guard, so a
+ * model cannot pass real work off as one. Returns what it is, for the
+ * log and `hookshim explain`; NULL for a tool call. */
+const char *hs_command_agent_internal(char *const argv[]);
 
 /* argv shell-quoted so that `sh -c` of the result runs the same argv. */
 char *hs_command_quote_argv(char *const argv[]);
@@ -41,5 +43,18 @@ char *hs_command_quote_argv(char *const argv[]);
 /* The text for tool_input.command, as described above; NULL only when out
  * of memory. `envp` may be NULL. */
 char *hs_command_text(char *const argv[], char *const envp[]);
+
+/* Which wrapper the text came out of: both NULL when none. */
+struct hs_command_why {
+	const char *agent; /* profile name, "claude-code" */
+	const char *shape; /* "eval-chain", "exec-shell", ... */
+};
+
+/* hs_command_text, also saying why (why may be NULL). */
+char *hs_command_explain(char *const argv[], char *const envp[],
+			 struct hs_command_why *why);
+
+/* A HS_SHAPE_* value's name. */
+const char *hs_shape_name(unsigned shape);
 
 #endif

@@ -47,16 +47,33 @@ static bool modifies_existing(const struct hs_event *ev)
 	return op && strcmp(op, "create") != 0 && strcmp(op, "overwrite") != 0;
 }
 
+/* Is name one of the names some dialect gives its command or write tool? */
+static bool dialect_name(const char *name)
+{
+	for (int d = 0; d < HS_NDIALECT; d++) {
+		const struct hs_tool_names *t =
+			&hs_dialect_ops((enum hs_dialect)d)->tools;
+
+		if (strcmp(name, t->exec) == 0 || strcmp(name, t->write) == 0 ||
+		    strcmp(name, t->modify) == 0)
+			return true;
+	}
+	return false;
+}
+
 const char *hs_tool_name(const struct hs_tool_names *names,
 			 const struct hs_event *ev)
 {
 	if (ev->tool) {
-		/* A name the hook's own dialect uses stays as written. */
+		/* A name the event carries reaches the hook as given
+		 * (NotebookEdit stays NotebookEdit, so "Notebook.*" fires);
+		 * only the dialects' own names for the command and file-write
+		 * tools are spoken in the hook's dialect. */
 		if (strcmp(ev->tool, names->exec) == 0 ||
 		    strcmp(ev->tool, names->write) == 0 ||
 		    strcmp(ev->tool, names->modify) == 0)
 			return ev->tool;
-		if (ev->op == HS_OP_OTHER)
+		if (ev->op == HS_OP_OTHER || !dialect_name(ev->tool))
 			return ev->tool;
 	}
 	switch (ev->op) {

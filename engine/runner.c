@@ -60,7 +60,56 @@ struct run {
 	long deadline;      /* CLOCK_MONOTONIC ms; -1 = none */
 	long grace_end;     /* set when the main process exits */
 	int error;          /* errno of a resource failure, 0 if none */
+	struct run *prev, *next; /* the running hooks (hs_run_kill_all) */
 };
+
+/* Every hook running in this process, from its spawn to just before its
+ * reap: while it is listed its pid is a zombie at worst, so its process
+ * group id cannot have been reused when hs_run_kill_all signals it. */
+static pthread_mutex_t running_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct run *running;
+static bool ending; /* hs_run_kill_all was called: kill new ones too */
+
+static void list_add(struct run *r)
+{
+	pthread_mutex_lock(&running_mu);
+	r->prev = NULL;
+	r->next = running;
+	if (running)
+		running->prev = r;
+	running = r;
+	if (ending) {
+		kill(-r->child.pid, SIGKILL);
+		kill(r->child.pid, SIGKILL);
+	}
+	pthread_mutex_unlock(&running_mu);
+}
+
+static void list_remove(struct run *r)
+{
+	pthread_mutex_lock(&running_mu);
+	if (r->prev)
+		r->prev->next = r->next;
+	else if (running == r)
+		running = r->next;
+	if (r->next)
+		r->next->prev = r->prev;
+	r->prev = r->next = NULL;
+	pthread_mutex_unlock(&running_mu);
+}
+
+void hs_run_kill_all(bool and_later)
+{
+	pthread_mutex_lock(&running_mu);
+	ending |= and_later;
+	for (struct run *r = running; r; r = r->next) {
+		if (r->child.lost)
+			continue;
+		kill(-r->child.pid, SIGKILL);
+		kill(r->child.pid, SIGKILL);
+	}
+	pthread_mutex_unlock(&running_mu);
+}
 
 static int sink_init(struct sink *s, size_t limit)
 {
@@ -193,6 +242,7 @@ static int spawn_hook(struct run *r)
 		return e;
 	}
 	hs_child_started(&r->child, pid);
+	list_add(r);
 	return 0;
 fail:
 	hs_child_close(&r->child);
@@ -449,6 +499,7 @@ int hs_run(const struct hs_run_spec *spec, struct hs_run_result *res)
 	drain_rest(&r.child, HS_CHILD_STDOUT, &r.out);
 	drain_rest(&r.child, HS_CHILD_STDERR, &r.err);
 	hs_child_close(&r.child);
+	list_remove(&r);
 	st = hs_child_reap(&r.child);
 	if (st < 0 && !r.error)
 		r.error = errno;

@@ -45,4 +45,9 @@ struct hs_run_result {
 int hs_run(const struct hs_run_spec *spec, struct hs_run_result *res);
 void hs_run_result_free(struct hs_run_result *res);
 
+/* Kills the process group of every hook running in this process, and with
+ * `and_later` of any started from now on: the session is ending and
+ * nothing it started may outlive it. The runs end as signaled. */
+void hs_run_kill_all(bool and_later);
+
 #endif

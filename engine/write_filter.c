@@ -19,62 +19,32 @@
 #include "../config/dialect.h"
 #include "event.h"
 #include "match.h"
-
-struct sbuf {
-	char *s;
-	size_t len, cap;
-	bool failed;
-};
-
-static void put(struct sbuf *b, const char *s, size_t n)
-{
-	if (b->failed)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = (b->len + n + 1) * 2;
-		char *p = realloc(b->s, cap);
-
-		if (!p) {
-			b->failed = true;
-			return;
-		}
-		b->s = p;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-static void puts_(struct sbuf *b, const char *s)
-{
-	put(b, s, strlen(s));
-}
+#include "strbuf.h"
 
 /* A literal path as a glob: metacharacters escaped. */
-static void put_lit(struct sbuf *b, const char *s)
+static void put_lit(struct hs_strbuf *b, const char *s)
 {
 	for (; *s; s++) {
 		if (strchr("*?[]\\", *s))
-			put(b, "\\", 1);
-		put(b, s, 1);
+			hs_sb_add(b, "\\", 1);
+		hs_sb_add(b, s, 1);
 	}
 }
 
 /* One line: kind char, glob base (escaped literally) + glob tail. */
-static void line(struct sbuf *b, char kind, const char *lit, const char *glob)
+static void line(struct hs_strbuf *b, char kind, const char *lit, const char *glob)
 {
-	put(b, &kind, 1);
+	hs_sb_add(b, &kind, 1);
 	if (lit)
 		put_lit(b, lit);
 	if (glob)
-		puts_(b, glob);
-	put(b, "\n", 1);
+		hs_sb_adds(b, glob);
+	hs_sb_add(b, "\n", 1);
 }
 
 /* A Claude Edit/Write rule pattern as an absolute glob (match.c's
  * path_matches, widened where it depends on the event). */
-static void rule_glob(struct sbuf *b, char kind, const char *pat,
+static void rule_glob(struct hs_strbuf *b, char kind, const char *pat,
 		      const char *root)
 {
 	const char *home = getenv("HOME");
@@ -109,7 +79,7 @@ static void rule_glob(struct sbuf *b, char kind, const char *pat,
 
 /* include/exclude entries: the same reading as rule patterns, and each
  * also covers what is below it ("node_modules" excludes its contents). */
-static void scope_globs(struct sbuf *b, char kind, char **list,
+static void scope_globs(struct hs_strbuf *b, char kind, char **list,
 			const char *root)
 {
 	for (; list && *list; list++) {
@@ -211,7 +181,7 @@ bool hs_regex_literal(const char *re, char *out, size_t cap)
 }
 
 /* The path globs of one hook that can see writes, as lines of `kind`. */
-static void hook_globs(struct sbuf *b, char kind, const struct hs_hook *h,
+static void hook_globs(struct hs_strbuf *b, char kind, const struct hs_hook *h,
 		       const char *root)
 {
 	char lit[256];
@@ -222,10 +192,10 @@ static void hook_globs(struct sbuf *b, char kind, const struct hs_hook *h,
 			line(b, kind, NULL, "*");
 		} else if (hs_regex_literal(h->matcher.pattern, lit,
 					    sizeof(lit))) {
-			put(b, &kind, 1);
-			puts_(b, "**");
+			hs_sb_add(b, &kind, 1);
+			hs_sb_adds(b, "**");
 			put_lit(b, lit);
-			puts_(b, "**\n");
+			hs_sb_adds(b, "**\n");
 		} else {
 			line(b, kind, NULL, "*");
 		}
@@ -251,19 +221,19 @@ char *hs_write_filter(const struct hs_config *cfg)
 	const struct hs_settings *s = &cfg->settings;
 	const char *root = cfg->root ? cfg->root : "/";
 	const char *home = getenv("HOME");
-	struct sbuf b = { 0 };
-	struct sbuf hooks = { 0 };
+	struct hs_strbuf b = { 0 };
+	struct hs_strbuf hooks = { 0 };
 	struct hs_event probe = { .op = HS_OP_WRITE };
 
-	puts_(&b, "hsw1\n");
+	hs_sb_adds(&b, "hsw1\n");
 	if (s->agent_writes_only)
-		puts_(&b, "oa\n");
+		hs_sb_adds(&b, "oa\n");
 	if (s->follow_symlinks)
-		puts_(&b, "of\n");
+		hs_sb_adds(&b, "of\n");
 	if (s->judge_temp_files)
-		puts_(&b, "ot\n");
+		hs_sb_adds(&b, "ot\n");
 	if (s->quiet_denials)
-		puts_(&b, "oq\n");
+		hs_sb_adds(&b, "oq\n");
 	if (s->write_include && s->write_include[0])
 		scope_globs(&b, '+', s->write_include, root);
 	else
@@ -279,9 +249,8 @@ char *hs_write_filter(const struct hs_config *cfg)
 	}
 	if (b.failed || b.len > HS_WRITE_FILTER_MAX / 2) {
 		/* Too long for the shim: back to the root, every hook. */
-		free(b.s);
-		b = (struct sbuf){ 0 };
-		puts_(&b, "hsw1\n");
+		hs_sb_free(&b);
+		hs_sb_adds(&b, "hsw1\n");
 		line(&b, '+', strcmp(root, "/") ? root : "", "/**");
 	}
 	for (size_t i = 0; i < cfg->nhooks; i++) {
@@ -294,16 +263,11 @@ char *hs_write_filter(const struct hs_config *cfg)
 		hook_globs(&hooks, h->kind == HS_KIND_PRE ? '<' : '>', h, root);
 	}
 	if (hooks.failed || b.len + hooks.len > HS_WRITE_FILTER_MAX) {
-		free(hooks.s);
-		hooks = (struct sbuf){ 0 };
-		puts_(&hooks, "<*\n>*\n");
+		hs_sb_free(&hooks);
+		hs_sb_adds(&hooks, "<*\n>*\n");
 	}
 	if (hooks.s)
-		puts_(&b, hooks.s);
-	free(hooks.s);
-	if (b.failed) {
-		free(b.s);
-		return NULL;
-	}
-	return b.s;
+		hs_sb_adds(&b, hooks.s);
+	hs_sb_free(&hooks);
+	return hs_sb_take(&b);
 }

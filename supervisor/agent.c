@@ -5,6 +5,8 @@
 #include "floor.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <libgen.h>
 #include <limits.h>
 #include <spawn.h>
@@ -239,16 +241,58 @@ _Static_assert(sizeof(passed) / sizeof(passed[0]) == HS_AGENT_NPASSED,
 
 static volatile sig_atomic_t child_pid;
 static volatile sig_atomic_t early_sig; /* arrived before CMD started */
+static volatile sig_atomic_t passed_sig; /* the last one passed on */
+
+/* The terminate callback runs on a thread of its own, woken through a
+ * pipe: a signal handler may only write(). */
+static int term_pipe[2] = { -1, -1 };
+static void (*term_fn)(void *);
+static void *term_arg;
 
 static void pass_on(int sig)
 {
 	int saved = errno;
+	char c = (char)sig;
 
 	if (child_pid > 0)
 		kill((pid_t)child_pid, sig);
 	else
 		early_sig = sig;
+	passed_sig = sig;
+	if (term_pipe[1] >= 0 && write(term_pipe[1], &c, 1) < 0) {
+		/* full: a wake-up is pending already */
+	}
 	errno = saved;
+}
+
+static void *terminator(void *unused)
+{
+	char c;
+
+	(void)unused;
+	while (read(term_pipe[0], &c, 1) < 0 && errno == EINTR)
+		;
+	term_fn(term_arg);
+	return NULL;
+}
+
+int hs_agent_on_terminate(void (*fn)(void *), void *arg)
+{
+	pthread_t t;
+	pthread_attr_t at;
+	int rc;
+
+	if (pipe2(term_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+		return -1;
+	/* The read end blocks; only the handler's end must not. */
+	fcntl(term_pipe[0], F_SETFL, 0);
+	term_fn = fn;
+	term_arg = arg;
+	pthread_attr_init(&at);
+	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	rc = pthread_create(&t, &at, terminator, NULL);
+	pthread_attr_destroy(&at);
+	return rc ? -1 : 0;
 }
 
 void hs_agent_take_signals(struct hs_agent_signals *ss)
@@ -337,4 +381,9 @@ int hs_agent_wait(pid_t pid)
 		kill(getpid(), SIGSTOP);
 		kill(pid, SIGCONT);
 	}
+}
+
+int hs_agent_passed_signal(void)
+{
+	return (int)passed_sig;
 }

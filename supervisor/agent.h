@@ -36,6 +36,13 @@ struct hs_agent_signals {
 	sigset_t mask;
 };
 void hs_agent_take_signals(struct hs_agent_signals *ss);
+/* Calls fn(arg) once, on a thread of its own, when SIGTERM or SIGHUP
+ * reaches us (after passing it on): for what a signal handler may not do,
+ * such as killing the hooks still running. 0, or -1. */
+int hs_agent_on_terminate(void (*fn)(void *), void *arg);
+
+/* SIGTERM or SIGHUP, when one was passed on to the agent; else 0. */
+int hs_agent_passed_signal(void);
 
 /* Starts the agent. Its pid, or -1 with *code set (127/126). With a
  * floor plan that is on, under the floor (supervisor/floor_spawn.c). */

@@ -84,19 +84,75 @@ static cJSON *log_runs(const struct hs_outcome *out)
 	return arr;
 }
 
-void hs_log_event(struct hs_session *s, const struct hs_event *ev,
-		  const struct hs_outcome *out, const char *decision,
-		  bool asked)
+/* One line: o as JSON, written under the lock; o is consumed. */
+static void write_line(struct hs_session *s, cJSON *o)
 {
-	cJSON *o;
-	char ts[40], *line;
+	char *line = s->log_fd >= 0 ? cJSON_PrintUnformatted(o) : NULL;
 
-	if (s->log_fd < 0 && !s->report && !s->notices)
+	cJSON_Delete(o);
+	if (!line)
 		return;
-	o = cJSON_CreateObject();
+	/* One write per line under the lock: lines never interleave, even
+	 * with another session appending to the same file (O_APPEND). */
+	{
+		size_t n = strlen(line);
+		char *buf = realloc(line, n + 2);
+
+		if (buf) {
+			line = buf;
+			line[n++] = '\n';
+			pthread_mutex_lock(&s->log_mu);
+			if (write(s->log_fd, line, n) < 0) {
+				/* nothing useful to do: logging is advisory */
+			}
+			pthread_mutex_unlock(&s->log_mu);
+		}
+	}
+	free(line);
+}
+
+static cJSON *line_start(struct hs_session *s)
+{
+	cJSON *o = cJSON_CreateObject();
+	char ts[40];
+
 	iso_now(ts, sizeof(ts));
 	cJSON_AddStringToObject(o, "ts", ts);
 	cJSON_AddStringToObject(o, "session", s->id);
+	return o;
+}
+
+void hs_log_internal(struct hs_session *s, const struct hs_msg *req,
+		     const char *what)
+{
+	cJSON *o, *argv;
+
+	if (s->log_fd < 0)
+		return;
+	o = line_start(s);
+	cJSON_AddStringToObject(o, "event", "pre");
+	cJSON_AddStringToObject(o, "op", "exec");
+	if (req->pid)
+		cJSON_AddNumberToObject(o, "pid", (double)req->pid);
+	add_opt_str(o, "cwd", req->cwd);
+	argv = cJSON_AddArrayToObject(o, "argv");
+	for (size_t i = 0; req->argv && req->argv[i]; i++)
+		cJSON_AddItemToArray(argv, cJSON_CreateString(req->argv[i]));
+	add_opt_str(o, "exe", req->exe);
+	cJSON_AddStringToObject(o, "decision", "agent_internal");
+	cJSON_AddStringToObject(o, "reason", what);
+	write_line(s, o);
+}
+
+void hs_log_event(struct hs_session *s, const struct hs_event *ev,
+		  const struct hs_outcome *out, const char *decision,
+		  bool asked, const struct hs_command_why *why)
+{
+	cJSON *o;
+
+	if (s->log_fd < 0 && !s->report && !s->notices)
+		return;
+	o = line_start(s);
 	cJSON_AddStringToObject(o, "event", kind_name(ev));
 	if (ev->op & HS_OP_EXEC)
 		cJSON_AddStringToObject(o, "op", "exec");
@@ -111,6 +167,12 @@ void hs_log_event(struct hs_session *s, const struct hs_event *ev,
 
 		cJSON_AddBoolToObject(o, "nested", ev->nested);
 		add_opt_str(o, "command", ev->command);
+		if (why && why->agent) {
+			cJSON *w = cJSON_AddObjectToObject(o, "wrapper");
+
+			cJSON_AddStringToObject(w, "agent", why->agent);
+			cJSON_AddStringToObject(w, "shape", why->shape);
+		}
 		add_opt_str(o, "exe", ev->exe);
 		for (size_t i = 0; ev->argv && ev->argv[i]; i++)
 			cJSON_AddItemToArray(argv,
@@ -151,25 +213,5 @@ void hs_log_event(struct hs_session *s, const struct hs_event *ev,
 		hs_report_add(s->report, o);
 	if (s->notices)
 		hs_notice(s->notices, o);
-	line = s->log_fd >= 0 ? cJSON_PrintUnformatted(o) : NULL;
-	cJSON_Delete(o);
-	if (!line)
-		return;
-	/* One write per line under the lock: lines never interleave, even
-	 * with another session appending to the same file (O_APPEND). */
-	{
-		size_t n = strlen(line);
-		char *buf = realloc(line, n + 2);
-
-		if (buf) {
-			line = buf;
-			line[n++] = '\n';
-			pthread_mutex_lock(&s->log_mu);
-			if (write(s->log_fd, line, n) < 0) {
-				/* nothing useful to do: logging is advisory */
-			}
-			pthread_mutex_unlock(&s->log_mu);
-		}
-	}
-	free(line);
+	write_line(s, o);
 }

@@ -4,12 +4,20 @@
 
 #include <stdbool.h>
 
+#include "../engine/command.h"
+#include "message.h"
 #include "session.h"
 
 /* Appends one line for `ev` and what its hooks did; a no-op without a
- * log. `decision` is "allow", "deny", ...; `asked` whether a human was. */
+ * log. `decision` is "allow", "deny", ...; `asked` whether a human was;
+ * `why` (may be NULL) which agent wrapper the command came out of. */
 void hs_log_event(struct hs_session *s, const struct hs_event *ev,
 		  const struct hs_outcome *out, const char *decision,
-		  bool asked);
+		  bool asked, const struct hs_command_why *why);
+
+/* Appends a line for an exec that is the agent's own shell, not a tool
+ * call: decision "agent_internal", `what` as its reason. */
+void hs_log_internal(struct hs_session *s, const struct hs_msg *req,
+		     const char *what);
 
 #endif

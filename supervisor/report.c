@@ -118,8 +118,14 @@ void hs_report_add(struct hs_report *r, const cJSON *rec)
 {
 	const char *ev = str(rec, "event");
 	const cJSON *h = hooks(rec), *run;
+	const char *d = str(rec, "decision");
 	bool tool_event = ev && (strcmp(ev, "pre") == 0 ||
 				 strncmp(ev, "post", 4) == 0);
+
+	/* The agent's own shells (hookshim explain's business) are not
+	 * tool events. */
+	if (d && strcmp(d, "agent_internal") == 0)
+		return;
 
 	pthread_mutex_lock(&r->mu);
 	if (tool_event) {

@@ -89,8 +89,10 @@ void hs_session_close(struct hs_session *s)
  * request is not something hooks see. */
 static int build_event(struct hs_session *s, const struct hs_msg *req,
 		       struct hs_event *ev, char **command, char *id,
-		       size_t idcap)
+		       size_t idcap, struct hs_command_why *why)
 {
+	const char *internal;
+
 	memset(ev, 0, sizeof(*ev));
 	*command = NULL;
 	if (!req->op || !req->phase)
@@ -108,12 +110,18 @@ static int build_event(struct hs_session *s, const struct hs_msg *req,
 	if (strcmp(req->op, "exec") == 0) {
 		if (!req->argv || !req->argv[0])
 			return -1;
-		if (req->nested <= 0 && hs_command_agent_internal(req->argv))
+		/* The agent's own shells are no tool call; the log says
+		 * so, for `hookshim explain`. */
+		if (req->nested <= 0 &&
+		    (internal = hs_command_agent_internal(req->argv))) {
+			if (ev->kind == HS_KIND_PRE)
+				hs_log_internal(s, req, internal);
 			return -1;
+		}
 		ev->op = HS_OP_EXEC;
 		ev->argv = req->argv;
 		ev->exe = req->exe ? req->exe : req->argv[0];
-		*command = hs_command_text(req->argv, NULL);
+		*command = hs_command_explain(req->argv, NULL, why);
 		if (!*command)
 			return -1;
 		ev->command = *command;
@@ -163,17 +171,25 @@ void hs_session_decide(struct hs_session *s, const struct hs_msg *req,
 	char id[160], *command;
 	enum hs_verdict v;
 	bool asked = false;
+	struct hs_command_why why = { 0 };
 
 	memset(ans, 0, sizeof(*ans));
 	ans->verdict = HS_ALLOW;
 	ans->deny_exit = set->deny_exit;
 	ans->deny_errno = set->deny_errno;
-	if (build_event(s, req, &ev, &command, id, sizeof(id)) < 0) {
+	if (build_event(s, req, &ev, &command, id, sizeof(id), &why) < 0) {
 		free(command);
 		return;
 	}
 	hs_dispatch(s->cfg, &ev, &out);
 	v = out.verdict;
+	if (__atomic_load_n(&s->ending, __ATOMIC_ACQUIRE) &&
+	    ev.kind == HS_KIND_PRE && v != HS_DENY) {
+		free(out.reason);
+		out.reason = strdup("hookshim: the session ended before its "
+				    "hooks decided");
+		out.verdict = v = HS_DENY;
+	}
 	if (v == HS_ASK)
 		v = hs_prompt_resolve(s, &ev, out.reason, &asked);
 	ans->verdict = v == HS_DENY ? HS_DENY : HS_ALLOW;
@@ -186,7 +202,7 @@ void hs_session_decide(struct hs_session *s, const struct hs_msg *req,
 	if (ev.kind == HS_KIND_PRE)
 		ans->id = strdup(id);
 	hs_log_event(s, &ev, &out, ans->verdict == HS_DENY ? "deny" : "allow",
-		  asked);
+		  asked, &why);
 	hs_outcome_free(&out);
 	free(command);
 }
@@ -204,7 +220,7 @@ void hs_session_lifecycle(struct hs_session *s, enum hs_kind kind,
 	ev.cwd = getcwd(cwd, sizeof(cwd)) ? cwd : s->root;
 	ev.pid = getpid();
 	hs_dispatch(s->cfg, &ev, out);
-	hs_log_event(s, &ev, out, hs_verdict_name(out->verdict), false);
+	hs_log_event(s, &ev, out, hs_verdict_name(out->verdict), false, NULL);
 }
 
 void hs_session_flags(const struct hs_config *cfg, char *buf, size_t len)
@@ -215,4 +231,9 @@ void hs_session_flags(const struct hs_config *cfg, char *buf, size_t len)
 		 hs_config_interest(cfg), set->deny_exit, set->deny_errno,
 		 set->strict, set->nested_exec, set->all_execs,
 		 set->deny_on_loss);
+}
+
+void hs_session_ending(struct hs_session *s)
+{
+	__atomic_store_n(&s->ending, true, __ATOMIC_RELEASE);
 }

@@ -27,6 +27,7 @@ struct hs_session {
 	pthread_mutex_t log_mu;
 	pthread_mutex_t ask_mu; /* one prompt on the terminal at a time */
 	unsigned long next_id;
+	bool ending;         /* hs_session_ending: answers are denials */
 };
 
 /* `log_path` may be NULL. Returns -1 (with a message) if the log cannot be
@@ -39,6 +40,11 @@ void hs_session_close(struct hs_session *s);
  * Safe from many threads at once. */
 void hs_session_decide(struct hs_session *s, const struct hs_msg *req,
 		       struct hs_answer *ans);
+
+/* The session is being torn down (its agent was terminated, or requests
+ * outlived the grace): every decision still being made, and any made
+ * from now on, is a denial — its hooks were killed, not asked. */
+void hs_session_ending(struct hs_session *s);
 
 /* Fires SessionStart or SessionEnd hooks and logs them; `out` is filled
  * and owned by the caller (hs_outcome_free). */

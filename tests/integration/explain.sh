@@ -1,0 +1,34 @@
+# The agent's own shells are logged as such, and `hookshim explain` reads a
+# recorded session back: a fake agent that runs Claude Code's start-up and
+# IDE-probe shells and one model command in its wrapper (issue 14).
+. "$HOOKSHIM_TOP/tests/lib.sh"
+hs() { "$HOOKSHIM" "$@"; }
+export HOME=$TMP/home; mkdir -p "$HOME"
+
+cat > hooks.json <<'J'
+{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command",
+ "command":"jq -r .tool_input.command >> seen.txt; exit 0"}]}]}}
+J
+snap=$HOME/.claude/shell-snapshots/snapshot-bash-1-abc.sh
+mkdir -p "${snap%/*}"; : > "$snap"
+cat > agent.sh <<A
+/bin/bash -c env >/dev/null
+/bin/bash -c -l 'SNAPSHOT_FILE=$snap
+true'
+/bin/sh -c 'ps aux | grep -E "code|cursor|windsurf|idea|pycharm" | grep -v grep' >/dev/null
+/bin/bash -c -l "source $snap 2>/dev/null || true && shopt -u extglob 2>/dev/null || true && eval 'echo '\"'\"'it'\"'\"'\"'\"'\"'\"'\"'\"'s'\"'\"' && true' < /dev/null && pwd -P >| $TMP/claude-1a2b-cwd"
+A
+hs run -c hooks.json --log s.log -- bash agent.sh >/dev/null 2>&1
+expect_eq "the hook saw only the model's command, once" "echo 'it'\"'\"'s' && true" "$(cat seen.txt)"
+expect_eq "three shells logged as the agent's own" 3 \
+	"$(jq -r 'select(.decision == "agent_internal") | .reason' s.log | wc -l)"
+expect_eq "the tool call's wrapper is in the log" "claude-code eval-chain" \
+	"$(jq -r 'select(.wrapper) | "\(.wrapper.agent) \(.wrapper.shape)"' s.log)"
+out=$(hs explain s.log); rc=$?
+expect_eq "explain exits 0" 0 "$rc"
+expect_contains "explain names the IDE probe" "$out" "not a tool call: Claude Code's IDE probe"
+expect_contains "explain names the snapshot shell" "$out" "not a tool call: Claude Code's shell-snapshot login shell"
+expect_contains "explain names the env capture" "$out" "not a tool call: Claude Code's environment capture"
+expect_contains "explain says where the text came from" "$out" "out of claude-code's wrapper (eval-chain)"
+expect_contains "explain shows the text the hook received" "$out" "the hook received: echo 'it'\"'\"'s' && true"
+hs explain 2>/dev/null; expect_eq "explain without a log is a usage error" 2 "$?"

@@ -1,0 +1,61 @@
+# Issue 15: hooks never wedge the session. A PreToolUse hook that hangs
+# (`bash -c 'sleep 1000'`, under the default 600 s timeout) and a SIGTERM
+# to `hookshim run`: it exits within 2 s, the pending call is denied, and
+# no process of the session is left (by /proc scan for a variable every
+# process of the session inherits, and by the hook's process group).
+. "$HOOKSHIM_TOP/tests/lib.sh"
+export HOME=$TMP/home; mkdir -p "$HOME"
+cat > hooks.json <<'J'
+{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo $$ > hook.pid; bash -c 'sleep 1000'"}]}]}}
+J
+mark=wedge-$$-$RANDOM
+left() { # pids of processes still carrying our mark
+	grep -lsa "HS_WEDGE_MARK=$mark" /proc/[0-9]*/environ 2>/dev/null |
+		sed 's|/proc/\([0-9]*\)/environ|\1|' | grep -vx "$$" || true
+}
+
+# The agent's tool call waits on the hook.
+echo 'bash -c "echo ran > ran.txt"' >agent.sh
+HS_WEDGE_MARK=$mark timeout 60 "$HOOKSHIM" run --no-notices -c hooks.json -- \
+	bash agent.sh 2>err.txt &
+run=$!
+for _ in $(seq 100); do [ -s hook.pid ] && break; sleep 0.05; done
+check "the hook is running" test -s hook.pid
+hookpid=$(cat hook.pid 2>/dev/null)
+t0=$(date +%s%N)
+kill -TERM $run
+wait $run
+t1=$(date +%s%N)
+ms=$(( (t1 - t0) / 1000000 ))
+check "hookshim run exited within 2 s of SIGTERM (${ms} ms)" test "$ms" -lt 2000
+check "the pending command never ran" test ! -e ran.txt
+sleep 0.2
+expect_eq "no process of the session left" "" "$(left)"
+# (its members were SIGKILLed; give their reaper a moment)
+gone() { for _ in $(seq 40); do kill -0 -- "-$1" 2>/dev/null || return 0; sleep 0.05; done; return 1; }
+check "the hook's process group is gone" gone "${hookpid:-1}"
+
+# SIGTERM while `hookshim run -- bash -c STR` itself is being judged (the
+# hook runs before any agent exists).
+rm -f hook.pid
+HS_WEDGE_MARK=$mark timeout 60 "$HOOKSHIM" run --no-notices -c hooks.json -- \
+	bash -c 'echo ran > ran3.txt' 2>err3.txt &
+run=$!
+for _ in $(seq 100); do [ -s hook.pid ] && break; sleep 0.05; done
+t0=$(date +%s%N); kill -TERM $run; wait $run; t1=$(date +%s%N)
+ms=$(( (t1 - t0) / 1000000 ))
+check "judging the command itself: exit within 2 s of SIGTERM (${ms} ms)" test "$ms" -lt 2000
+check "judging the command itself: it never ran" test ! -e ran3.txt
+sleep 0.2
+expect_eq "judging the command itself: nothing left" "" "$(left)"
+
+# A hook past its timeout: killed with its group, the call proceeds.
+cat > slow.json <<'J'
+{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","timeout":1,"command":"echo $$ > hook2.pid; bash -c 'sleep 1000'"}]}]}}
+J
+echo 'bash -c "echo ran > ran2.txt"' >agent2.sh
+HS_WEDGE_MARK=$mark timeout 60 "$HOOKSHIM" run --no-notices -c slow.json -- \
+	bash agent2.sh 2>err2.txt
+check "a timed-out hook does not block the call" test -s ran2.txt
+sleep 0.2
+expect_eq "the timed-out hook left nothing" "" "$(left)"
