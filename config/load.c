@@ -45,15 +45,16 @@ int hs_config_load_file(struct hs_config *cfg, const char *path, int dialect,
 {
 	char err[1024];
 	int missing = 0;
-	cJSON *doc = hs_json_read_file(path, err, sizeof(err), &missing);
-	struct hs_load ld = { .cfg = cfg, .src = path };
+	struct hs_jsonpos pos;
+	cJSON *doc = hs_json_read_file(path, err, sizeof(err), &missing, &pos);
+	struct hs_load ld = { .cfg = cfg, .src = path, .pos = &pos };
 	char **srcs;
 	int rc;
 
 	if (!doc) {
 		if (missing && optional)
 			return 0;
-		hs_config_diag(cfg, true, "%s", err);
+		hs_config_diag(cfg, HS_DIAG_FATAL, "%s", err);
 		return -1;
 	}
 	srcs = realloc(cfg->sources, (cfg->nsources + 1) * sizeof(*srcs));
@@ -64,14 +65,15 @@ int hs_config_load_file(struct hs_config *cfg, const char *path, int dialect,
 	if (dialect < 0 && !path_dialect_hint(path, &dialect))
 		dialect = shape_dialect(doc);
 	if (!cJSON_IsObject(doc)) {
-		hs_config_diag(cfg, true, "%s: top level must be a JSON object",
-			       path);
-		cJSON_Delete(doc);
-		return -1;
+		hs_load_diag(&ld, HS_DIAG_FATAL, doc, "top level must be a JSON "
+			     "object");
+		rc = -1;
+	} else {
+		ld.dialect = (enum hs_dialect)dialect;
+		ld.ops = hs_dialect_ops(ld.dialect);
+		rc = ld.ops->load(&ld, doc);
 	}
-	ld.dialect = (enum hs_dialect)dialect;
-	ld.ops = hs_dialect_ops(ld.dialect);
-	rc = ld.ops->load(&ld, doc);
+	hs_jsonpos_free(&pos);
 	cJSON_Delete(doc);
 	return rc;
 }
