@@ -331,7 +331,7 @@ static int load_memoh(struct hs_load *ld, const cJSON *doc)
 			     "must be 1 (memoh schema version)");
 		return -1;
 	}
-	if (hs_load_bool(ld, en, "top level", &on) && !on) {
+	if (hs_load_bool(ld, en, NULL, &on) && !on) {
 		/* what the file asks for, so no error */
 		hs_load_diag(ld, HS_DIAG_WARNING, en, "enabled is false: no "
 			     "hooks loaded from it");

@@ -51,6 +51,12 @@ cJSON *hs_json_parse_text(const char *name, const char *text, size_t len,
 			 "of input", name, line, col);
 		return NULL;
 	}
+	/* cJSON's string parser reports the place after the character it
+	 * rejected (a '}' or ']' where a key should follow a comma): at the
+	 * end of a line, that is the character before. */
+	if ((*end == '\n' || *end == '\r') && end > text && end[-1] != ' ' &&
+	    end[-1] != '\t' && end[-1] != '\n' && end[-1] != '\r')
+		end--;
 	locate(text, end, &line, &col);
 	n = strcspn(end, "\r\n");
 	snprintf(err, errlen, "%s:%d:%d: malformed JSON near '%.*s'", name,

@@ -40,6 +40,25 @@ static int shape_dialect(const cJSON *doc)
 	return (int)fallback;
 }
 
+/* A file's diagnostics in the order of the text, as a compiler's would
+ * be: loaders check a level's fields before descending, not line by
+ * line. Stable, so messages about one value keep their order. */
+static void sort_diags(struct hs_config *cfg, size_t from)
+{
+	for (size_t i = from + 1; i < cfg->ndiags; i++) {
+		struct hs_diag d = cfg->diags[i];
+		size_t j = i;
+
+		while (j > from && (cfg->diags[j - 1].line > d.line ||
+				    (cfg->diags[j - 1].line == d.line &&
+				     cfg->diags[j - 1].col > d.col))) {
+			cfg->diags[j] = cfg->diags[j - 1];
+			j--;
+		}
+		cfg->diags[j] = d;
+	}
+}
+
 int hs_config_load_file(struct hs_config *cfg, const char *path, int dialect,
 			bool optional)
 {
@@ -49,6 +68,7 @@ int hs_config_load_file(struct hs_config *cfg, const char *path, int dialect,
 	cJSON *doc = hs_json_read_file(path, err, sizeof(err), &missing, &pos);
 	struct hs_load ld = { .cfg = cfg, .src = path, .pos = &pos };
 	char **srcs;
+	size_t first = cfg->ndiags;
 	int rc;
 
 	if (!doc) {
@@ -73,6 +93,7 @@ int hs_config_load_file(struct hs_config *cfg, const char *path, int dialect,
 		ld.ops = hs_dialect_ops(ld.dialect);
 		rc = ld.ops->load(&ld, doc);
 	}
+	sort_diags(cfg, first);
 	hs_jsonpos_free(&pos);
 	cJSON_Delete(doc);
 	return rc;

@@ -24,10 +24,14 @@ void hs_load_diag(struct hs_load *ld, enum hs_diag_level level,
 	va_end(ap);
 	if (!msg)
 		return;
-	if (hs_jsonpos_find(ld->pos, at, &line, &col))
+	if (hs_jsonpos_find(ld->pos, at, &line, &col)) {
 		hs_config_diag(ld->cfg, level, "%s:%d:%d: %s", ld->src, line,
 			       col, msg);
-	else /* no index (out of memory): the JSON path in msg still says */
+		if (ld->cfg->ndiags) {
+			ld->cfg->diags[ld->cfg->ndiags - 1].line = line;
+			ld->cfg->diags[ld->cfg->ndiags - 1].col = col;
+		}
+	} else /* no index (out of memory): the JSON path in msg still says */
 		hs_config_diag(ld->cfg, level, "%s: %s", ld->src, msg);
 	free(msg);
 }
@@ -38,8 +42,9 @@ bool hs_load_bool(struct hs_load *ld, const cJSON *v, const char *where,
 	if (!v)
 		return false;
 	if (!cJSON_IsBool(v)) {
-		hs_load_diag(ld, HS_DIAG_ERROR, v, "%s.%s must be true or false "
-			     "(ignored)", where, v->string ? v->string : "?");
+		hs_load_diag(ld, HS_DIAG_ERROR, v, "%s%s%s must be true or false "
+			     "(ignored)", where ? where : "", where ? "." : "",
+			     v->string ? v->string : "?");
 		return false;
 	}
 	*out = cJSON_IsTrue(v);

@@ -27,7 +27,8 @@ void hs_load_diag(struct hs_load *ld, enum hs_diag_level level,
 	__attribute__((format(printf, 4, 5)));
 
 /* A boolean field: true with *out set when `v` is one; an error naming
- * `where`.`key` when it is there but not a boolean. */
+ * `where`.`key` (just the key when where is NULL) when it is there but
+ * not a boolean. */
 bool hs_load_bool(struct hs_load *ld, const cJSON *v, const char *where,
 		  bool *out);
 

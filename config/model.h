@@ -119,6 +119,7 @@ enum hs_diag_level {
 
 struct hs_diag {
 	char *text;  /* "file:line:col: message" */
+	int line, col; /* of the value it is about; 0 when none */
 	bool error;  /* HS_DIAG_ERROR or worse */
 	bool fatal;  /* HS_DIAG_FATAL: the file could not be used */
 };
