@@ -1,8 +1,10 @@
-/* hookshim check: what is loaded, grouped by event, then every warning. */
+/* hookshim check: what is loaded, grouped by event, then every
+ * diagnostic and their counts; exits 1 when any is an error. */
 #include <stdio.h>
 #include <string.h>
 
 #include "../config/dialect.h"
+#include "../config/diagnostics.h"
 #include "../config/load.h"
 #include "../supervisor/floor.h"
 #include "cli.h"
@@ -63,6 +65,8 @@ int cmd_check(int argc, char **argv)
 {
 	struct hs_cli cli = { 0 };
 	struct hs_config cfg;
+	char summary[64];
+	size_t errors, warnings;
 	int rc;
 
 	for (int i = 1; i < argc; i++) {
@@ -102,13 +106,17 @@ int cmd_check(int argc, char **argv)
 				print_hook(&cfg.hooks[j]);
 	}
 	print_floor(&cfg);
+	/* The same lines `run` prints on stderr (config/diagnostics.h). */
 	if (cfg.ndiags) {
-		printf("\nwarnings:\n");
-		for (size_t i = 0; i < cfg.ndiags; i++)
-			printf("  %s%s\n", cfg.diags[i].fatal ? "error: " : "",
-			       cfg.diags[i].text);
+		printf("\n");
+		hs_config_print_diags(stdout, &cfg);
 	}
-	rc = hs_config_has_fatal(&cfg) ? 1 : 0;
+	hs_config_diag_summary(&cfg, summary, sizeof(summary));
+	printf("\n%s\n", summary);
+	/* Non-zero on any error, not only an unusable file: a CI step
+	 * running `check` must fail when a hook cannot fire as written. */
+	hs_config_diag_counts(&cfg, &errors, &warnings);
+	rc = errors ? 1 : 0;
 	hs_config_free(&cfg);
 	hs_cli_free(&cli);
 	return rc;

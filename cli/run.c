@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../config/diagnostics.h"
 #include "../engine/command.h"
 #include "../engine/runner.h"
 #include "../engine/dispatch.h"
@@ -141,12 +142,28 @@ static int run_usage(void)
 	return 64;
 }
 
-static void print_diags(const struct hs_config *cfg)
+/* Config errors cost only the broken entries (or file), as the dialects
+ * document; in strict mode (the strict_config setting, --ci, CI=true)
+ * they refuse the session. True when the session may start. */
+static bool config_usable(const struct hs_config *cfg, bool ci)
 {
-	for (size_t i = 0; i < cfg->ndiags; i++)
-		fprintf(stderr, "hookshim: %s%s\n",
-			cfg->diags[i].fatal ? "" : "warning: ",
-			cfg->diags[i].text);
+	size_t errors, warnings;
+	char summary[64];
+
+	hs_config_print_diags(stderr, cfg);
+	hs_config_diag_counts(cfg, &errors, &warnings);
+	if (!errors)
+		return true;
+	hs_config_diag_summary(cfg, summary, sizeof(summary));
+	if (cfg->settings.strict_config || ci) {
+		fprintf(stderr, "hookshim: not starting: %s in the config "
+				"(strict_config%s)\n", summary,
+			ci ? ", implied by CI mode" : "");
+		return false;
+	}
+	fprintf(stderr, "hookshim: %s in the config; starting without "
+			"what is broken\n", summary);
+	return true;
 }
 
 static void fire(struct hs_session *s, enum hs_kind kind)
@@ -246,12 +263,8 @@ int cmd_run(int argc, char **argv)
 		hs_cli_free(&o.cli);
 		return 1;
 	}
-	print_diags(&cfg);
-	if (hs_config_has_fatal(&cfg)) {
-		fprintf(stderr, "hookshim: not starting with a config that "
-				"could not be loaded\n");
+	if (!config_usable(&cfg, hs_run_report_ci(&o.report)))
 		goto out_cfg;
-	}
 	if (!realpath("/proc/self/exe", bin)) {
 		perror("hookshim: /proc/self/exe");
 		goto out_cfg;

@@ -46,11 +46,17 @@ static bool ci_environment(void)
 	return ci && (strcmp(ci, "true") == 0 || strcmp(ci, "1") == 0);
 }
 
-void hs_run_report_begin(struct hs_run_report *rr, struct hs_config *cfg,
-			 struct hs_session *s)
+bool hs_run_report_ci(struct hs_run_report *rr)
 {
 	if (!rr->no_ci && ci_environment())
 		rr->ci = true;
+	return rr->ci;
+}
+
+void hs_run_report_begin(struct hs_run_report *rr, struct hs_config *cfg,
+			 struct hs_session *s)
+{
+	hs_run_report_ci(rr);
 	/* CI fails closed: nobody answers a prompt there, so an "ask" is a
 	 * deny, and a call nobody can judge (the supervisor gone) is too. */
 	if (rr->ci) {

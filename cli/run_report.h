@@ -28,6 +28,10 @@ struct hs_run_report {
 int hs_run_report_option(struct hs_run_report *rr, int argc, char **argv,
 			 int *i);
 
+/* Whether CI mode is on (--ci, or CI=true unless --no-ci); settled on
+ * the first call, so it is known before the config is judged. */
+bool hs_run_report_ci(struct hs_run_report *rr);
+
 /* Before the session starts: CI mode's fail-closed defaults in the
  * config's settings, and the report and notices attached to `s`. */
 void hs_run_report_begin(struct hs_run_report *rr, struct hs_config *cfg,

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../config/diagnostics.h"
 #include "../config/dialect.h"
 #include "../config/jsonfile.h"
 #include "../config/load.h"
@@ -240,9 +241,7 @@ int cmd_test(int argc, char **argv)
 	}
 	if (hs_cli_load(&cli, &cfg) < 0)
 		return 1;
-	for (size_t i = 0; i < cfg.ndiags; i++)
-		fprintf(stderr, "hookshim: %s%s\n",
-			cfg.diags[i].fatal ? "error: " : "", cfg.diags[i].text);
+	hs_config_print_diags(stderr, &cfg);
 	if (fill_event(&ev, &t, input, &cfg) < 0) {
 		cJSON_Delete(input);
 		hs_config_free(&cfg);

@@ -26,8 +26,9 @@ static int load_claude(struct hs_load *ld, const cJSON *doc)
 	if (settings && hs_load_settings(ld, settings) < 0)
 		return -1;
 	if (cJSON_IsTrue(off)) {
-		hs_config_diag(ld->cfg, false, "%s: disableAllHooks is true: "
-			       "no hooks loaded from it", ld->src);
+		/* what the file asks for, so no error */
+		hs_load_diag(ld, HS_DIAG_WARNING, off, "disableAllHooks is "
+			     "true: no hooks loaded from it");
 		return 0;
 	}
 	return hs_load_nested(ld, doc, &rules);

@@ -39,13 +39,14 @@ static void load_entry(struct hs_load *ld, const char *event, const cJSON *e,
 	bool session = strncmp(event, "session_", 8) == 0;
 
 	if (!cJSON_IsObject(e) || !cJSON_IsString(cmd) || !*cmd->valuestring) {
-		hs_config_diag(ld->cfg, false, "%s: %s: needs an object with a "
-			       "\"command\" string (skipped)", ld->src, where);
+		hs_load_diag(ld, HS_DIAG_ERROR, cJSON_IsObject(e) && cmd ? cmd : e,
+			     "%s: needs an object with a \"command\" string "
+			     "(skipped)", where);
 		return;
 	}
 	if (m && !cJSON_IsString(m)) {
-		hs_config_diag(ld->cfg, false, "%s: %s: matcher must be a string "
-			       "(skipped)", ld->src, where);
+		hs_load_diag(ld, HS_DIAG_ERROR, m, "%s: matcher must be a string "
+			     "(skipped)", where);
 		return;
 	}
 	hs_load_unknown_keys(ld, e, entry_keys, where);
@@ -59,15 +60,15 @@ static void load_entry(struct hs_load *ld, const char *event, const cJSON *e,
 				  : -1;
 
 		if (ms < 0)
-			hs_config_diag(ld->cfg, false, "%s: %s: timeout must be "
-				       "positive seconds (default 60 kept)",
-				       ld->src, where);
+			hs_load_diag(ld, HS_DIAG_ERROR, t, "%s: timeout must be "
+				     "positive seconds (default 60 kept)",
+				     where);
 		else
 			h->timeout_ms = (int)ms;
 	}
 	pattern = m && !session ? m->valuestring : "";
 	if (hs_load_matcher(ld, h, *pattern ? HS_MATCH_REGEX_FULL : HS_MATCH_ALL,
-			    pattern, where) < 0)
+			    pattern, m, where) < 0)
 		hs_load_drop_last(ld);
 }
 
@@ -80,8 +81,8 @@ static int load_memcode(struct hs_load *ld, const cJSON *doc)
 	if (!hooks)
 		return 0;
 	if (!cJSON_IsObject(hooks)) {
-		hs_config_diag(ld->cfg, true, "%s: \"hooks\" must be an object",
-			       ld->src);
+		hs_load_diag(ld, HS_DIAG_FATAL, hooks, "\"hooks\" must be an "
+			     "object");
 		return -1;
 	}
 	cJSON_ArrayForEach(ev, hooks)
@@ -92,15 +93,15 @@ static int load_memcode(struct hs_load *ld, const cJSON *doc)
 		if (hs_json_comment_key(ev->string))
 			continue;
 		if (!memcode_event(ev->string)) {
-			hs_config_diag(ld->cfg, false, "%s: unknown event \"%s\" "
-				       "(memcode has pre_tool_use, post_tool_use,"
-				       " session_start, session_end; skipped)",
-				       ld->src, ev->string);
+			hs_load_diag(ld, HS_DIAG_ERROR, ev, "unknown event \"%s\" "
+				     "(memcode has pre_tool_use, post_tool_use, "
+				     "session_start, session_end; skipped)",
+				     ev->string);
 			continue;
 		}
 		if (!cJSON_IsArray(ev)) {
-			hs_config_diag(ld->cfg, false, "%s: hooks.%s must be an "
-				       "array (skipped)", ld->src, ev->string);
+			hs_load_diag(ld, HS_DIAG_ERROR, ev, "hooks.%s must be an "
+				     "array (skipped)", ev->string);
 			continue;
 		}
 		cJSON_ArrayForEach(e, ev)

@@ -77,9 +77,9 @@ static char **env_vector(struct hs_load *ld, const cJSON *env)
 
 		if (!cJSON_IsString(e) || !e->string || !*e->string ||
 		    strchr(e->string, '=')) {
-			hs_config_diag(ld->cfg, false, "%s: env.%s: values must "
-				       "be strings (skipped)", ld->src,
-				       e->string ? e->string : "?");
+			hs_load_diag(ld, HS_DIAG_ERROR, e, "env.%s: values must "
+				     "be strings (skipped)",
+				     e->string ? e->string : "?");
 			continue;
 		}
 		if (asprintf(&kv, "%s=%s", e->string, e->valuestring) >= 0)
@@ -107,12 +107,13 @@ static void load_defaults(struct hs_load *ld, const cJSON *d,
 			  struct memoh_defaults *def)
 {
 	const cJSON *v;
+	bool b;
 
 	if (!d)
 		return;
 	if (!cJSON_IsObject(d)) {
-		hs_config_diag(ld->cfg, false, "%s: defaults must be an object",
-			       ld->src);
+		hs_load_diag(ld, HS_DIAG_ERROR, d, "defaults must be an object "
+			     "(ignored)");
 		return;
 	}
 	hs_load_unknown_keys(ld, d, default_keys, "defaults");
@@ -120,26 +121,28 @@ static void load_defaults(struct hs_load *ld, const cJSON *d,
 		long ms = hs_parse_duration_ms(v);
 
 		if (ms <= 0)
-			hs_config_diag(ld->cfg, false, "%s: defaults.timeout: "
-				       "expected a duration like \"10s\" or "
-				       "seconds (10s kept)", ld->src);
+			hs_load_diag(ld, HS_DIAG_ERROR, v, "defaults.timeout: "
+				     "expected a duration like \"10s\" or "
+				     "seconds (10s kept)");
 		else
 			def->timeout_ms = ms;
 	}
 	if ((v = cJSON_GetObjectItemCaseSensitive(d, "on_error")) &&
 	    parse_on_error(v, &def->on_error) < 0)
-		hs_config_diag(ld->cfg, false, "%s: defaults.on_error: expected "
-			       "ignore, fail or block (fail kept)", ld->src);
+		hs_load_diag(ld, HS_DIAG_ERROR, v, "defaults.on_error: expected "
+			     "ignore, fail or block (fail kept)");
 	if ((v = cJSON_GetObjectItemCaseSensitive(d, "max_output_bytes"))) {
 		if (cJSON_IsNumber(v) && v->valuedouble > 0)
 			def->max_output = (long)v->valuedouble;
 		else
-			hs_config_diag(ld->cfg, false, "%s: defaults."
-				       "max_output_bytes must be positive",
-				       ld->src);
+			hs_load_diag(ld, HS_DIAG_ERROR, v, "defaults."
+				     "max_output_bytes must be positive "
+				     "(65536 kept)");
 	}
-	if ((v = cJSON_GetObjectItemCaseSensitive(d, "trigger_nested_hooks")))
-		def->nested = cJSON_IsTrue(v);
+	if (hs_load_bool(ld, cJSON_GetObjectItemCaseSensitive(
+				     d, "trigger_nested_hooks"),
+			 "defaults", &b))
+		def->nested = b;
 }
 
 /* The built-in a memoh "tool" action maps to, or NULL. */
@@ -166,10 +169,12 @@ static void load_action(struct hs_load *ld, const cJSON *hk, const cJSON *a,
 	const cJSON *v;
 	struct hs_hook *h;
 	const char *pattern = cJSON_IsString(m) ? m->valuestring : "";
+	bool b;
 
 	if (!cJSON_IsObject(a) || !cJSON_IsString(type)) {
-		hs_config_diag(ld->cfg, false, "%s: %s: an action needs a "
-			       "\"type\" (skipped)", ld->src, where);
+		hs_load_diag(ld, HS_DIAG_ERROR, cJSON_IsObject(a) && type ? type : a,
+			     "%s: an action needs a \"type\" string (skipped)",
+			     where);
 		return;
 	}
 	hs_load_unknown_keys(ld, a, action_keys, where);
@@ -187,9 +192,9 @@ static void load_action(struct hs_load *ld, const cJSON *hk, const cJSON *a,
 	if (strcmp(type->valuestring, "command") == 0) {
 		v = cJSON_GetObjectItemCaseSensitive(a, "command");
 		if (!cJSON_IsString(v) || !*v->valuestring) {
-			hs_config_diag(ld->cfg, false, "%s: %s: command action "
-				       "without \"command\" (skipped)", ld->src,
-				       where);
+			hs_load_diag(ld, HS_DIAG_ERROR, v ? v : a, "%s: command "
+				     "action without a \"command\" string "
+				     "(skipped)", where);
 			hs_load_drop_last(ld);
 			return;
 		}
@@ -197,44 +202,48 @@ static void load_action(struct hs_load *ld, const cJSON *hk, const cJSON *a,
 	} else if (strcmp(type->valuestring, "tool") == 0) {
 		v = cJSON_GetObjectItemCaseSensitive(a, "tool");
 		if (!cJSON_IsString(v) || !builtin_for(v->valuestring)) {
-			hs_config_diag(ld->cfg, false, "%s: %s: tool action "
-				       "\"%s\" names a Bot tool hookshim does "
-				       "not have (skipped; built-ins: "
-				       "record_event, log, deny, allow)",
-				       ld->src, where,
-				       cJSON_IsString(v) ? v->valuestring : "?");
+			hs_load_diag(ld, HS_DIAG_ERROR, v ? v : a, "%s: tool "
+				     "action \"%s\" names a Bot tool hookshim "
+				     "does not have (skipped; built-ins: "
+				     "record_event, log, deny, allow)", where,
+				     cJSON_IsString(v) ? v->valuestring : "?");
 			hs_load_drop_last(ld);
 			return;
 		}
 		h->action = HS_ACTION_BUILTIN;
 		h->command = strdup(v->valuestring);
 	} else {
-		hs_config_diag(ld->cfg, false, "%s: %s: action type \"%s\" is "
-			       "not supported (mcp_tool is reserved; skipped)",
-			       ld->src, where, type->valuestring);
+		hs_load_diag(ld, HS_DIAG_ERROR, type, "%s: action type \"%s\" is "
+			     "not supported (mcp_tool is reserved; skipped)",
+			     where, type->valuestring);
 		hs_load_drop_last(ld);
 		return;
 	}
-	h->want_content = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "content"));
-	if ((v = cJSON_GetObjectItemCaseSensitive(a, "work_dir")) &&
-	    cJSON_IsString(v) && *v->valuestring)
-		h->work_dir = strdup(v->valuestring);
+	if (hs_load_bool(ld, cJSON_GetObjectItemCaseSensitive(a, "content"),
+			 where, &b))
+		h->want_content = b;
+	if ((v = cJSON_GetObjectItemCaseSensitive(a, "work_dir"))) {
+		if (cJSON_IsString(v) && *v->valuestring)
+			h->work_dir = strdup(v->valuestring);
+		else if (!cJSON_IsString(v))
+			hs_load_diag(ld, HS_DIAG_ERROR, v, "%s: work_dir must be "
+				     "a string (ignored)", where);
+	}
 	if ((v = cJSON_GetObjectItemCaseSensitive(a, "timeout"))) {
 		long ms = hs_parse_duration_ms(v);
 
 		if (ms <= 0)
-			hs_config_diag(ld->cfg, false, "%s: %s: bad timeout "
-				       "(default kept)", ld->src, where);
+			hs_load_diag(ld, HS_DIAG_ERROR, v, "%s: bad timeout "
+				     "(default kept)", where);
 		else
 			h->timeout_ms = (int)ms;
 	}
 	if ((v = cJSON_GetObjectItemCaseSensitive(a, "on_error")) &&
 	    parse_on_error(v, &h->on_error) < 0)
-		hs_config_diag(ld->cfg, false, "%s: %s: on_error must be "
-			       "ignore, fail or block (default kept)", ld->src,
-			       where);
+		hs_load_diag(ld, HS_DIAG_ERROR, v, "%s: on_error must be "
+			     "ignore, fail or block (default kept)", where);
 	if (hs_load_matcher(ld, h, *pattern ? HS_MATCH_REGEX : HS_MATCH_ALL,
-			    pattern, where) < 0)
+			    pattern, m, where) < 0)
 		hs_load_drop_last(ld);
 }
 
@@ -245,7 +254,10 @@ static void load_hook(struct hs_load *ld, const cJSON *hk, int idx,
 	const cJSON *en = cJSON_GetObjectItemCaseSensitive(hk, "enabled");
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(hk, "matcher");
 	const cJSON *actions = cJSON_GetObjectItemCaseSensitive(hk, "actions");
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(hk, "name");
+	const cJSON *prio = cJSON_GetObjectItemCaseSensitive(hk, "priority");
 	const cJSON *a;
+	bool on = true;
 	enum hs_kind kind;
 	unsigned mask, ops;
 	char where[200];
@@ -254,31 +266,39 @@ static void load_hook(struct hs_load *ld, const cJSON *hk, int idx,
 	int group = (int)ld->cfg->nhooks;
 
 	if (!cJSON_IsObject(hk) || !cJSON_IsString(ev)) {
-		hs_config_diag(ld->cfg, false, "%s: hooks[%d]: needs an \"event\" "
-			       "(skipped)", ld->src, idx);
+		hs_load_diag(ld, HS_DIAG_ERROR, cJSON_IsObject(hk) && ev ? ev : hk,
+			     "hooks[%d]: needs an \"event\" string (skipped)",
+			     idx);
 		return;
 	}
 	if (hs_dialect_event(ld->ops, ev->valuestring, &kind, &mask, &ops) < 0) {
-		hs_config_diag(ld->cfg, false, "%s: hooks[%d]: unknown event "
-			       "\"%s\" (skipped)", ld->src, idx, ev->valuestring);
+		hs_load_diag(ld, HS_DIAG_ERROR, ev, "hooks[%d]: unknown event "
+			     "\"%s\" (skipped)", idx, ev->valuestring);
 		return;
 	}
 	if (m && !cJSON_IsString(m)) {
-		hs_config_diag(ld->cfg, false, "%s: hooks[%d]: matcher must be a "
-			       "string (skipped)", ld->src, idx);
+		hs_load_diag(ld, HS_DIAG_ERROR, m, "hooks[%d]: matcher must be a "
+			     "string (skipped)", idx);
 		return;
 	}
-	if (en && cJSON_IsFalse(en))
-		return;
 	snprintf(where, sizeof(where), "hooks[%d]", idx);
+	if (hs_load_bool(ld, en, where, &on) && !on)
+		return;
 	hs_load_unknown_keys(ld, hk, hook_keys, where);
+	if (name && !cJSON_IsString(name))
+		hs_load_diag(ld, HS_DIAG_ERROR, name, "hooks[%d]: name must be "
+			     "a string (ignored)", idx);
+	if (prio && !cJSON_IsNumber(prio))
+		hs_load_diag(ld, HS_DIAG_ERROR, prio, "hooks[%d]: priority must "
+			     "be a number (0 used)", idx);
 	if (kind == HS_KIND_NONE)
-		hs_config_diag(ld->cfg, false, "%s: hooks[%d]: event %s cannot "
-			       "be produced by this host (loaded, never fires)",
-			       ld->src, idx, ev->valuestring);
+		hs_load_diag(ld, HS_DIAG_WARNING, ev, "hooks[%d]: event %s cannot "
+			     "be produced by this host (loaded, never fires)",
+			     idx, ev->valuestring);
 	if (!cJSON_IsArray(actions)) {
-		hs_config_diag(ld->cfg, false, "%s: hooks[%d]: \"actions\" must "
-			       "be an array (skipped)", ld->src, idx);
+		hs_load_diag(ld, HS_DIAG_ERROR, actions ? actions : hk,
+			     "hooks[%d]: \"actions\" must be an array "
+			     "(skipped)", idx);
 		return;
 	}
 	cJSON_ArrayForEach(a, actions)
@@ -304,29 +324,37 @@ static int load_memoh(struct hs_load *ld, const cJSON *doc)
 	};
 	const cJSON *hk;
 	int idx = 0;
+	bool on = true;
 
 	if (!cJSON_IsNumber(ver) || ver->valuedouble != 1) {
-		hs_config_diag(ld->cfg, true, "%s: \"version\" must be 1 (memoh "
-			       "schema version)", ld->src);
+		hs_load_diag(ld, HS_DIAG_FATAL, ver ? ver : doc, "\"version\" "
+			     "must be 1 (memoh schema version)");
 		return -1;
 	}
-	if (en && cJSON_IsFalse(en)) {
-		hs_config_diag(ld->cfg, false, "%s: enabled is false: no hooks "
-			       "loaded from it", ld->src);
+	if (hs_load_bool(ld, en, NULL, &on) && !on) {
+		/* what the file asks for, so no error */
+		hs_load_diag(ld, HS_DIAG_WARNING, en, "enabled is false: no "
+			     "hooks loaded from it");
 		return 0;
 	}
 	if (hooks && !cJSON_IsArray(hooks)) {
-		hs_config_diag(ld->cfg, true, "%s: \"hooks\" must be an array",
-			       ld->src);
+		hs_load_diag(ld, HS_DIAG_FATAL, hooks, "\"hooks\" must be an "
+			     "array");
 		return -1;
 	}
 	hs_load_unknown_keys(ld, doc, top_keys, "top level");
+	if (bot && !cJSON_IsString(bot))
+		hs_load_diag(ld, HS_DIAG_ERROR, bot, "bot_id must be a string "
+			     "(ignored)");
 	if (cJSON_IsString(bot) && !ld->cfg->settings.bot_id)
 		ld->cfg->settings.bot_id = strdup(bot->valuestring);
 	load_defaults(ld, cJSON_GetObjectItemCaseSensitive(doc, "defaults"),
 		      &def);
 	if (cJSON_IsObject(env))
 		def.env = env_vector(ld, env);
+	else if (env)
+		hs_load_diag(ld, HS_DIAG_ERROR, env, "env must be an object of "
+			     "strings (ignored)");
 	cJSON_ArrayForEach(hk, hooks)
 		load_hook(ld, hk, idx++, &def);
 	if (def.env) {

@@ -51,6 +51,12 @@ cJSON *hs_json_parse_text(const char *name, const char *text, size_t len,
 			 "of input", name, line, col);
 		return NULL;
 	}
+	/* cJSON's string parser reports the place after the character it
+	 * rejected (a '}' or ']' where a key should follow a comma): at the
+	 * end of a line, that is the character before. */
+	if ((*end == '\n' || *end == '\r') && end > text && end[-1] != ' ' &&
+	    end[-1] != '\t' && end[-1] != '\n' && end[-1] != '\r')
+		end--;
 	locate(text, end, &line, &col);
 	n = strcspn(end, "\r\n");
 	snprintf(err, errlen, "%s:%d:%d: malformed JSON near '%.*s'", name,
@@ -59,7 +65,7 @@ cJSON *hs_json_parse_text(const char *name, const char *text, size_t len,
 }
 
 cJSON *hs_json_read_file(const char *path, char *err, size_t errlen,
-			 int *missing)
+			 int *missing, struct hs_jsonpos *pos)
 {
 	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
@@ -67,6 +73,8 @@ cJSON *hs_json_read_file(const char *path, char *err, size_t errlen,
 	cJSON *json;
 
 	*missing = 0;
+	if (pos)
+		memset(pos, 0, sizeof(*pos));
 	if (!f) {
 		*missing = errno == ENOENT || errno == ENOTDIR;
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -103,6 +111,10 @@ cJSON *hs_json_read_file(const char *path, char *err, size_t errlen,
 	fclose(f);
 	buf[len] = '\0';
 	json = hs_json_parse_text(path, buf, len, err, errlen);
+	/* Without an index messages still name the file and the JSON path;
+	 * it fails only when out of memory. */
+	if (json && pos)
+		(void)hs_jsonpos_build(pos, buf, len, json);
 	free(buf);
 	return json;
 }

@@ -40,20 +40,41 @@ static int shape_dialect(const cJSON *doc)
 	return (int)fallback;
 }
 
+/* A file's diagnostics in the order of the text, as a compiler's would
+ * be: loaders check a level's fields before descending, not line by
+ * line. Stable, so messages about one value keep their order. */
+static void sort_diags(struct hs_config *cfg, size_t from)
+{
+	for (size_t i = from + 1; i < cfg->ndiags; i++) {
+		struct hs_diag d = cfg->diags[i];
+		size_t j = i;
+
+		while (j > from && (cfg->diags[j - 1].line > d.line ||
+				    (cfg->diags[j - 1].line == d.line &&
+				     cfg->diags[j - 1].col > d.col))) {
+			cfg->diags[j] = cfg->diags[j - 1];
+			j--;
+		}
+		cfg->diags[j] = d;
+	}
+}
+
 int hs_config_load_file(struct hs_config *cfg, const char *path, int dialect,
 			bool optional)
 {
 	char err[1024];
 	int missing = 0;
-	cJSON *doc = hs_json_read_file(path, err, sizeof(err), &missing);
-	struct hs_load ld = { .cfg = cfg, .src = path };
+	struct hs_jsonpos pos;
+	cJSON *doc = hs_json_read_file(path, err, sizeof(err), &missing, &pos);
+	struct hs_load ld = { .cfg = cfg, .src = path, .pos = &pos };
 	char **srcs;
+	size_t first = cfg->ndiags;
 	int rc;
 
 	if (!doc) {
 		if (missing && optional)
 			return 0;
-		hs_config_diag(cfg, true, "%s", err);
+		hs_config_diag(cfg, HS_DIAG_FATAL, "%s", err);
 		return -1;
 	}
 	srcs = realloc(cfg->sources, (cfg->nsources + 1) * sizeof(*srcs));
@@ -64,14 +85,16 @@ int hs_config_load_file(struct hs_config *cfg, const char *path, int dialect,
 	if (dialect < 0 && !path_dialect_hint(path, &dialect))
 		dialect = shape_dialect(doc);
 	if (!cJSON_IsObject(doc)) {
-		hs_config_diag(cfg, true, "%s: top level must be a JSON object",
-			       path);
-		cJSON_Delete(doc);
-		return -1;
+		hs_load_diag(&ld, HS_DIAG_FATAL, doc, "top level must be a JSON "
+			     "object");
+		rc = -1;
+	} else {
+		ld.dialect = (enum hs_dialect)dialect;
+		ld.ops = hs_dialect_ops(ld.dialect);
+		rc = ld.ops->load(&ld, doc);
 	}
-	ld.dialect = (enum hs_dialect)dialect;
-	ld.ops = hs_dialect_ops(ld.dialect);
-	rc = ld.ops->load(&ld, doc);
+	sort_diags(cfg, first);
+	hs_jsonpos_free(&pos);
 	cJSON_Delete(doc);
 	return rc;
 }

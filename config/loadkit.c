@@ -1,12 +1,54 @@
 /* The helpers every dialect loader shares (loadkit.h). */
 #include "loadkit.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 bool hs_json_comment_key(const char *key)
 {
 	return key && key[0] == '/' && key[1] == '/';
+}
+
+void hs_load_diag(struct hs_load *ld, enum hs_diag_level level,
+		  const cJSON *at, const char *fmt, ...)
+{
+	char *msg = NULL;
+	int line, col;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	if (!msg)
+		return;
+	if (hs_jsonpos_find(ld->pos, at, &line, &col)) {
+		hs_config_diag(ld->cfg, level, "%s:%d:%d: %s", ld->src, line,
+			       col, msg);
+		if (ld->cfg->ndiags) {
+			ld->cfg->diags[ld->cfg->ndiags - 1].line = line;
+			ld->cfg->diags[ld->cfg->ndiags - 1].col = col;
+		}
+	} else /* no index (out of memory): the JSON path in msg still says */
+		hs_config_diag(ld->cfg, level, "%s: %s", ld->src, msg);
+	free(msg);
+}
+
+bool hs_load_bool(struct hs_load *ld, const cJSON *v, const char *where,
+		  bool *out)
+{
+	if (!v)
+		return false;
+	if (!cJSON_IsBool(v)) {
+		hs_load_diag(ld, HS_DIAG_ERROR, v, "%s%s%s must be true or false "
+			     "(ignored)", where ? where : "", where ? "." : "",
+			     v->string ? v->string : "?");
+		return false;
+	}
+	*out = cJSON_IsTrue(v);
+	return true;
 }
 
 void hs_load_unknown_keys(struct hs_load *ld, const cJSON *obj,
@@ -23,9 +65,8 @@ void hs_load_unknown_keys(struct hs_load *ld, const cJSON *obj,
 		while (*a && strcmp(*a, v->string) != 0)
 			a++;
 		if (!*a)
-			hs_config_diag(ld->cfg, false, "%s: %s: unknown field "
-				       "\"%s\" (ignored)", ld->src, where,
-				       v->string);
+			hs_load_diag(ld, HS_DIAG_ERROR, v, "%s: unknown field "
+				     "\"%s\" (ignored)", where, v->string);
 	}
 }
 
@@ -55,13 +96,12 @@ void hs_load_drop_last(struct hs_load *ld)
 
 int hs_load_matcher(struct hs_load *ld, struct hs_hook *h,
 		    enum hs_match_kind kind, const char *pattern,
-		    const char *where)
+		    const cJSON *at, const char *where)
 {
 	char err[512];
 
 	if (hs_matcher_init(&h->matcher, kind, pattern, err, sizeof(err)) == 0)
 		return 0;
-	hs_config_diag(ld->cfg, false, "%s: %s: %s (hook skipped)", ld->src,
-		       where, err);
+	hs_load_diag(ld, HS_DIAG_ERROR, at, "%s: %s (hook skipped)", where, err);
 	return -1;
 }

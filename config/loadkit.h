@@ -8,14 +8,29 @@
 #include <stdbool.h>
 
 #include "dialect.h"
+#include "jsonpos.h"
 #include "model.h"
 
 struct hs_load {
 	struct hs_config *cfg;
 	const char *src; /* file path, for messages */
+	const struct hs_jsonpos *pos; /* where each value is; may be empty */
 	enum hs_dialect dialect;
 	const struct hs_dialect_ops *ops; /* the row of `dialect` */
 };
+
+/* A diagnostic about the value `at` (a member: at its key), as
+ * "src:line:col: message". Errors are what makes a hook not fire as
+ * written or a setting not apply; see enum hs_diag_level. */
+void hs_load_diag(struct hs_load *ld, enum hs_diag_level level,
+		  const cJSON *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* A boolean field: true with *out set when `v` is one; an error naming
+ * `where`.`key` (just the key when where is NULL) when it is there but
+ * not a boolean. */
+bool hs_load_bool(struct hs_load *ld, const cJSON *v, const char *where,
+		  bool *out);
 
 /* A new hook for `event` (already validated), with dialect defaults. */
 struct hs_hook *hs_load_new_hook(struct hs_load *ld, const char *event);
@@ -24,7 +39,7 @@ struct hs_hook *hs_load_new_hook(struct hs_load *ld, const char *event);
  * the hook (returns -1). */
 int hs_load_matcher(struct hs_load *ld, struct hs_hook *h,
 		    enum hs_match_kind kind, const char *pattern,
-		    const char *where);
+		    const cJSON *at, const char *where);
 
 /* Removes the last hook added (after a bad entry). */
 void hs_load_drop_last(struct hs_load *ld);
@@ -34,7 +49,8 @@ void hs_load_drop_last(struct hs_load *ld);
 bool hs_json_comment_key(const char *key);
 
 /* Names every key of obj not in `allowed` (NULL-terminated), so a typo
- * such as "timout" is reported instead of silently ignored. */
+ * such as "timout" is reported instead of silently ignored: an error, as
+ * the field was meant to change something. */
 void hs_load_unknown_keys(struct hs_load *ld, const cJSON *obj,
 			  const char *const *allowed, const char *where);
 

@@ -58,7 +58,8 @@ void hs_config_free(struct hs_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 }
 
-void hs_config_diag(struct hs_config *cfg, bool fatal, const char *fmt, ...)
+void hs_config_diag(struct hs_config *cfg, enum hs_diag_level level,
+		    const char *fmt, ...)
 {
 	struct hs_diag *d;
 	va_list ap;
@@ -77,7 +78,8 @@ void hs_config_diag(struct hs_config *cfg, bool fatal, const char *fmt, ...)
 	}
 	cfg->diags = d;
 	cfg->diags[cfg->ndiags].text = text;
-	cfg->diags[cfg->ndiags].fatal = fatal;
+	cfg->diags[cfg->ndiags].error = level >= HS_DIAG_ERROR;
+	cfg->diags[cfg->ndiags].fatal = level == HS_DIAG_FATAL;
 	cfg->ndiags++;
 }
 
@@ -105,4 +107,12 @@ bool hs_config_has_fatal(const struct hs_config *cfg)
 		if (cfg->diags[i].fatal)
 			return true;
 	return false;
+}
+
+void hs_config_diag_counts(const struct hs_config *cfg, size_t *errors,
+			   size_t *warnings)
+{
+	*errors = *warnings = 0;
+	for (size_t i = 0; i < cfg->ndiags; i++)
+		++*(cfg->diags[i].error ? errors : warnings);
 }

@@ -103,11 +103,28 @@ struct hs_settings {
 	int floor;          /* HS_FLOOR_AUTO/REQUIRE/OFF (supervisor/floor.h) */
 	bool io_uring_allow; /* the floor lets io_uring_setup through */
 	char *bot_id;       /* MEMOH_BOT_ID */
+	bool strict_config; /* `run` refuses to start on any config error
+			     * (CI: --ci and CI=true imply it) */
+};
+
+/* How bad a diagnostic is (README, "Configuration reference"). */
+enum hs_diag_level {
+	/* Harmless: everything loads and fires as written, or as the
+	 * dialect documents (an event only the agent sees, a capped
+	 * timeout, a file switched off by its own "enabled"). */
+	HS_DIAG_WARNING,
+	/* A hook does not fire as written (it is skipped, or runs with a
+	 * default instead of the value given) or a setting is not applied. */
+	HS_DIAG_ERROR,
+	/* The whole file could not be used. */
+	HS_DIAG_FATAL,
 };
 
 struct hs_diag {
-	char *text; /* "file:line:col: message" or "file: hook X: message" */
-	bool fatal; /* the file could not be used */
+	char *text;  /* "file:line:col: message" */
+	int line, col; /* of the value it is about; 0 when none */
+	bool error;  /* HS_DIAG_ERROR or worse */
+	bool fatal;  /* HS_DIAG_FATAL: the file could not be used */
 };
 
 struct hs_config {
@@ -123,11 +140,15 @@ struct hs_config {
 
 void hs_config_init(struct hs_config *cfg, const char *root);
 void hs_config_free(struct hs_config *cfg);
-void hs_config_diag(struct hs_config *cfg, bool fatal, const char *fmt, ...)
+void hs_config_diag(struct hs_config *cfg, enum hs_diag_level level,
+		    const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 struct hs_hook *hs_config_add_hook(struct hs_config *cfg);
 /* Frees what a hook owns (not the hook itself, which lives in an array). */
 void hs_hook_free(struct hs_hook *h);
 bool hs_config_has_fatal(const struct hs_config *cfg);
+/* How many diagnostics are errors (fatal ones included) and warnings. */
+void hs_config_diag_counts(const struct hs_config *cfg, size_t *errors,
+			   size_t *warnings);
 
 #endif

@@ -29,15 +29,15 @@ static int handler_timeout(struct hs_load *ld, struct hs_hook *h,
 	if (!t)
 		return 0;
 	if (!cJSON_IsNumber(t) || t->valuedouble <= 0) {
-		hs_config_diag(ld->cfg, false, "%s: %s: timeout must be a "
-			       "positive number of seconds (default kept)",
-			       ld->src, where);
+		hs_load_diag(ld, HS_DIAG_ERROR, t, "%s: timeout must be a "
+			     "positive number of seconds (default kept)", where);
 		return 0;
 	}
 	ms = (long)(t->valuedouble * 1000);
 	if (max_s && ms > (long)max_s * 1000) {
-		hs_config_diag(ld->cfg, false, "%s: %s: timeout %gs capped at "
-			       "%ds", ld->src, where, t->valuedouble, max_s);
+		/* the dialect's documented ceiling, not a mistake */
+		hs_load_diag(ld, HS_DIAG_WARNING, t, "%s: timeout %gs capped at "
+			     "%ds", where, t->valuedouble, max_s);
 		ms = (long)max_s * 1000;
 	}
 	h->timeout_ms = (int)ms;
@@ -45,34 +45,41 @@ static int handler_timeout(struct hs_load *ld, struct hs_hook *h,
 }
 
 static int load_handler(struct hs_load *ld, const struct hs_nested_rules *r,
-			const char *event, const char *matcher,
-			const cJSON *hd, const char *where)
+			const char *event, const cJSON *m, const cJSON *hd,
+			const char *where)
 {
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(hd, "type");
 	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(hd, "command");
 	const cJSON *cond = cJSON_GetObjectItemCaseSensitive(hd, "if");
 	const cJSON *nested = cJSON_GetObjectItemCaseSensitive(hd, "nested");
 	const cJSON *content = cJSON_GetObjectItemCaseSensitive(hd, "content");
+	const char *matcher = m ? m->valuestring : NULL;
 	struct hs_hook *h;
 	enum hs_match_kind kind;
+	bool b;
 
 	if (!cJSON_IsObject(hd)) {
-		hs_config_diag(ld->cfg, false, "%s: %s: a handler must be an "
-			       "object (skipped)", ld->src, where);
+		hs_load_diag(ld, HS_DIAG_ERROR, hd, "%s: a handler must be an "
+			     "object (skipped)", where);
 		return -1;
 	}
 	if (type && !(cJSON_IsString(type) &&
 		      strcmp(type->valuestring, "command") == 0)) {
-		hs_config_diag(ld->cfg, false, "%s: %s: handler type %s cannot "
-			       "run outside the agent; only \"command\" is "
-			       "supported (skipped)", ld->src, where,
-			       cJSON_IsString(type) ? type->valuestring : "?");
+		hs_load_diag(ld, HS_DIAG_ERROR, type, "%s: handler type %s cannot "
+			     "run outside the agent; only \"command\" is "
+			     "supported (skipped)", where,
+			     cJSON_IsString(type) ? type->valuestring : "?");
 		return -1;
 	}
 	hs_load_unknown_keys(ld, hd, handler_keys, where);
+	if (!cmd) {
+		hs_load_diag(ld, HS_DIAG_ERROR, hd, "%s: missing \"command\" "
+			     "(skipped)", where);
+		return -1;
+	}
 	if (!cJSON_IsString(cmd) || !*cmd->valuestring) {
-		hs_config_diag(ld->cfg, false, "%s: %s: missing \"command\" "
-			       "(skipped)", ld->src, where);
+		hs_load_diag(ld, HS_DIAG_ERROR, cmd, "%s: \"command\" must be a "
+			     "non-empty string (skipped)", where);
 		return -1;
 	}
 	h = hs_load_new_hook(ld, event);
@@ -81,17 +88,19 @@ static int load_handler(struct hs_load *ld, const struct hs_nested_rules *r,
 	h->command = strdup(cmd->valuestring);
 	handler_timeout(ld, h, cJSON_GetObjectItemCaseSensitive(hd, "timeout"),
 			r->max_timeout_s, where);
-	if (cJSON_IsBool(nested))
-		h->nested = cJSON_IsTrue(nested);
+	if (hs_load_bool(ld, nested, where, &b))
+		h->nested = b;
 	/* mnemoai documents tool_input.content; Claude handlers opt in. */
-	h->want_content = r->glob_matcher || cJSON_IsTrue(content);
+	h->want_content = r->glob_matcher;
+	if (hs_load_bool(ld, content, where, &b))
+		h->want_content = h->want_content || b;
 	if (r->if_field && cond) {
 		if (!cJSON_IsString(cond) ||
 		    hs_rule_parse(cond->valuestring, &h->rule) < 0) {
-			hs_config_diag(ld->cfg, false, "%s: %s: \"if\" must look "
-				       "like Tool(pattern), e.g. "
-				       "\"Bash(git push *)\" (hook skipped)",
-				       ld->src, where);
+			hs_load_diag(ld, HS_DIAG_ERROR, cond, "%s: \"if\" must "
+				     "look like Tool(pattern), e.g. "
+				     "\"Bash(git push *)\" (hook skipped)",
+				     where);
 			hs_load_drop_last(ld);
 			return -1;
 		}
@@ -105,7 +114,7 @@ static int load_handler(struct hs_load *ld, const struct hs_nested_rules *r,
 			       : HS_MATCH_GLOB;
 	else
 		kind = hs_matcher_claude_kind(matcher);
-	if (hs_load_matcher(ld, h, kind, matcher, where) < 0) {
+	if (hs_load_matcher(ld, h, kind, matcher, m, where) < 0) {
 		hs_load_drop_last(ld);
 		return -1;
 	}
@@ -118,34 +127,33 @@ static void load_group(struct hs_load *ld, const struct hs_nested_rules *r,
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(grp, "matcher");
 	const cJSON *hooks = cJSON_GetObjectItemCaseSensitive(grp, "hooks");
 	const cJSON *hd;
-	const char *matcher = NULL;
 	char where[256];
 	int hi = 0;
 
 	if (!cJSON_IsObject(grp)) {
-		hs_config_diag(ld->cfg, false, "%s: hooks.%s[%d]: must be an "
-			       "object {\"matcher\", \"hooks\"} (skipped)",
-			       ld->src, event, gi);
+		hs_load_diag(ld, HS_DIAG_ERROR, grp, "hooks.%s[%d]: must be an "
+			     "object {\"matcher\", \"hooks\"} (skipped)",
+			     event, gi);
 		return;
 	}
 	if (m && !cJSON_IsString(m)) {
-		hs_config_diag(ld->cfg, false, "%s: hooks.%s[%d].matcher: must be "
-			       "a string (group skipped)", ld->src, event, gi);
+		hs_load_diag(ld, HS_DIAG_ERROR, m, "hooks.%s[%d].matcher: must be "
+			     "a string (group skipped)", event, gi);
 		return;
 	}
-	matcher = m ? m->valuestring : NULL;
 	snprintf(where, sizeof(where), "hooks.%s[%d]", event, gi);
 	hs_load_unknown_keys(ld, grp, group_keys, where);
 	if (!cJSON_IsArray(hooks)) {
-		hs_config_diag(ld->cfg, false, "%s: hooks.%s[%d]: \"hooks\" must "
-			       "be an array (group skipped)", ld->src, event, gi);
+		hs_load_diag(ld, HS_DIAG_ERROR, hooks ? hooks : grp,
+			     "hooks.%s[%d]: \"hooks\" must be an array (group "
+			     "skipped)", event, gi);
 		return;
 	}
 	cJSON_ArrayForEach(hd, hooks)
 	{
 		snprintf(where, sizeof(where), "hooks.%s[%d].hooks[%d]", event,
 			 gi, hi++);
-		load_handler(ld, r, event, matcher, hd, where);
+		load_handler(ld, r, event, m, hd, where);
 	}
 }
 
@@ -158,8 +166,8 @@ int hs_load_nested(struct hs_load *ld, const cJSON *doc,
 	if (!hooks)
 		return 0; /* a settings.json without hooks is fine */
 	if (!cJSON_IsObject(hooks)) {
-		hs_config_diag(ld->cfg, true, "%s: \"hooks\" must be an object "
-			       "keyed by event name", ld->src);
+		hs_load_diag(ld, HS_DIAG_FATAL, hooks, "\"hooks\" must be an "
+			     "object keyed by event name");
 		return -1;
 	}
 	cJSON_ArrayForEach(ev, hooks)
@@ -172,21 +180,21 @@ int hs_load_nested(struct hs_load *ld, const cJSON *doc,
 		if (!own_event(ld, ev->string)) {
 			if (r->inside_notice &&
 			    hs_event_catalog_only(ev->string)) {
-				hs_config_diag(ld->cfg, false, "%s: event %s "
-					       "happens inside the agent; "
-					       "hookshim cannot observe it from "
-					       "outside (loaded, never fires)",
-					       ld->src, ev->string);
+				hs_load_diag(ld, HS_DIAG_WARNING, ev, "event "
+					     "%s happens inside the agent; "
+					     "hookshim cannot observe it from "
+					     "outside (loaded, never fires)",
+					     ev->string);
 			} else {
-				hs_config_diag(ld->cfg, false, "%s: unknown "
-					       "event \"%s\" (skipped)",
-					       ld->src, ev->string);
+				hs_load_diag(ld, HS_DIAG_ERROR, ev, "unknown "
+					     "event \"%s\" (skipped)",
+					     ev->string);
 			}
 			continue;
 		}
 		if (!cJSON_IsArray(ev)) {
-			hs_config_diag(ld->cfg, false, "%s: hooks.%s must be an "
-				       "array (skipped)", ld->src, ev->string);
+			hs_load_diag(ld, HS_DIAG_ERROR, ev, "hooks.%s must be an "
+				     "array (skipped)", ev->string);
 			continue;
 		}
 		cJSON_ArrayForEach(grp, ev)

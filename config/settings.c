@@ -1,5 +1,7 @@
 /* hookshim's own settings: the top-level "hookshim" object of a
- * Claude-shaped file. Unknown keys are named, never fatal. */
+ * Claude-shaped file. A setting that cannot be applied as written (a typo
+ * in its name, a value of the wrong type) is an error: the file meant to
+ * change how hooks are enforced, and the default stays. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +16,8 @@ static char **string_list(struct hs_load *ld, const cJSON *v, const char *key)
 	const cJSON *e;
 
 	if (!cJSON_IsArray(v)) {
-		hs_config_diag(ld->cfg, false, "%s: hookshim.%s must be an array "
-			       "of strings", ld->src, key);
+		hs_load_diag(ld, HS_DIAG_ERROR, v, "hookshim.%s must be an array "
+			     "of strings (ignored)", key);
 		return NULL;
 	}
 	n = (size_t)cJSON_GetArraySize(v);
@@ -26,6 +28,9 @@ static char **string_list(struct hs_load *ld, const cJSON *v, const char *key)
 	{
 		if (cJSON_IsString(e))
 			out[i++] = strdup(e->valuestring);
+		else
+			hs_load_diag(ld, HS_DIAG_ERROR, e, "hookshim.%s[%zu] "
+				     "must be a string (ignored)", key, i);
 	}
 	return out;
 }
@@ -58,39 +63,73 @@ static int parse_errno(const cJSON *v)
 static void load_writes(struct hs_load *ld, const cJSON *w)
 {
 	struct hs_settings *s = &ld->cfg->settings;
+	static const struct {
+		const char *key;
+		size_t off;
+	} flags[] = {
+		{ "agent_only", offsetof(struct hs_settings, agent_writes_only) },
+		{ "follow_symlinks", offsetof(struct hs_settings, follow_symlinks) },
+		{ "judge_temp_files", offsetof(struct hs_settings, judge_temp_files) },
+		{ "quiet", offsetof(struct hs_settings, quiet_denials) },
+	};
 	const cJSON *v;
 
+	if (!cJSON_IsObject(w)) {
+		hs_load_diag(ld, HS_DIAG_ERROR, w, "hookshim.writes must be an "
+			     "object (ignored)");
+		return;
+	}
 	cJSON_ArrayForEach(v, w)
 	{
-		if (strcmp(v->string, "include") == 0)
+		size_t f;
+
+		if (hs_json_comment_key(v->string))
+			continue;
+		if (strcmp(v->string, "include") == 0) {
 			replace_list(&s->write_include,
 				     string_list(ld, v, "writes.include"));
-		else if (strcmp(v->string, "exclude") == 0)
+			continue;
+		}
+		if (strcmp(v->string, "exclude") == 0) {
 			replace_list(&s->write_exclude,
 				     string_list(ld, v, "writes.exclude"));
-		else if (strcmp(v->string, "agent_only") == 0)
-			s->agent_writes_only = cJSON_IsTrue(v);
-		else if (strcmp(v->string, "follow_symlinks") == 0)
-			s->follow_symlinks = cJSON_IsTrue(v);
-		else if (strcmp(v->string, "judge_temp_files") == 0)
-			s->judge_temp_files = cJSON_IsTrue(v);
-		else if (strcmp(v->string, "quiet") == 0)
-			s->quiet_denials = cJSON_IsTrue(v);
-		else if (!hs_json_comment_key(v->string))
-			hs_config_diag(ld->cfg, false, "%s: unknown field "
-				       "hookshim.writes.%s (ignored)", ld->src,
-				       v->string);
+			continue;
+		}
+		for (f = 0; f < sizeof(flags) / sizeof(flags[0]); f++)
+			if (strcmp(v->string, flags[f].key) == 0)
+				break;
+		if (f < sizeof(flags) / sizeof(flags[0]))
+			hs_load_bool(ld, v, "hookshim.writes",
+				     (bool *)((char *)s + flags[f].off));
+		else
+			hs_load_diag(ld, HS_DIAG_ERROR, v, "unknown field "
+				     "hookshim.writes.%s (ignored)", v->string);
 	}
+}
+
+/* A string setting with a fixed set of values: its index, or -1 after
+ * saying which values there are. */
+static int choice(struct hs_load *ld, const cJSON *v, const char *a,
+		  const char *b)
+{
+	if (cJSON_IsString(v) && strcmp(v->valuestring, a) == 0)
+		return 0;
+	if (cJSON_IsString(v) && strcmp(v->valuestring, b) == 0)
+		return 1;
+	hs_load_diag(ld, HS_DIAG_ERROR, v, "hookshim.%s must be \"%s\" or "
+		     "\"%s\" (default kept)", v->string, a, b);
+	return -1;
 }
 
 int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 {
 	struct hs_settings *s = &ld->cfg->settings;
 	const cJSON *v;
+	int c;
 
 	if (!cJSON_IsObject(obj)) {
-		hs_config_diag(ld->cfg, false, "%s: \"hookshim\" must be an "
-			       "object (ignored)", ld->src);
+		hs_load_diag(ld, HS_DIAG_ERROR, obj, "\"hookshim\" must be an "
+			     "object (ignored)");
 		return 0;
 	}
 	cJSON_ArrayForEach(v, obj)
@@ -99,53 +138,72 @@ int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 
 		if (hs_json_comment_key(k))
 			continue;
-		if (strcmp(k, "deny_exit") == 0 && cJSON_IsNumber(v) &&
-		    v->valueint >= 0 && v->valueint < 256) {
-			s->deny_exit = v->valueint;
-		} else if (strcmp(k, "deny_errno") == 0 && parse_errno(v) > 0) {
-			s->deny_errno = parse_errno(v);
-		} else if (strcmp(k, "strict") == 0 && cJSON_IsBool(v)) {
-			s->strict = cJSON_IsTrue(v);
-		} else if (strcmp(k, "ask_default") == 0 && cJSON_IsString(v) &&
-			   (strcmp(v->valuestring, "deny") == 0 ||
-			    strcmp(v->valuestring, "allow") == 0)) {
-			s->ask_default = v->valuestring[0] == 'd' ? 2 : 0;
-		} else if (strcmp(k, "tool_calls") == 0 && cJSON_IsString(v) &&
-			   (strcmp(v->valuestring, "shell") == 0 ||
-			    strcmp(v->valuestring, "every-exec") == 0)) {
-			s->all_execs = v->valuestring[0] == 'e';
-		} else if (strcmp(k, "nested_exec") == 0 && cJSON_IsBool(v)) {
-			s->nested_exec = cJSON_IsTrue(v);
-		} else if (strcmp(k, "on_supervisor_loss") == 0 &&
-			   cJSON_IsString(v) &&
-			   (strcmp(v->valuestring, "deny") == 0 ||
-			    strcmp(v->valuestring, "allow") == 0)) {
-			s->deny_on_loss = v->valuestring[0] == 'd';
-		} else if (strcmp(k, "notices") == 0 && cJSON_IsBool(v)) {
-			s->notices = cJSON_IsTrue(v);
-		} else if (strcmp(k, "writes") == 0 && cJSON_IsObject(v)) {
+		if (strcmp(k, "deny_exit") == 0) {
+			if (cJSON_IsNumber(v) && v->valueint >= 0 &&
+			    v->valueint < 256)
+				s->deny_exit = v->valueint;
+			else
+				hs_load_diag(ld, HS_DIAG_ERROR, v, "hookshim."
+					     "deny_exit must be a number 0-255 "
+					     "(default kept)");
+		} else if (strcmp(k, "deny_errno") == 0) {
+			if (parse_errno(v) > 0)
+				s->deny_errno = parse_errno(v);
+			else
+				hs_load_diag(ld, HS_DIAG_ERROR, v, "hookshim."
+					     "deny_errno must be \"EACCES\", "
+					     "\"EPERM\" or a number (default "
+					     "kept)");
+		} else if (strcmp(k, "strict") == 0) {
+			hs_load_bool(ld, v, "hookshim", &s->strict);
+		} else if (strcmp(k, "strict_config") == 0) {
+			hs_load_bool(ld, v, "hookshim", &s->strict_config);
+		} else if (strcmp(k, "ask_default") == 0) {
+			if ((c = choice(ld, v, "allow", "deny")) >= 0)
+				s->ask_default = c ? 2 : 0; /* HS_DENY, HS_ALLOW */
+		} else if (strcmp(k, "tool_calls") == 0) {
+			if ((c = choice(ld, v, "shell", "every-exec")) >= 0)
+				s->all_execs = c == 1;
+		} else if (strcmp(k, "nested_exec") == 0) {
+			hs_load_bool(ld, v, "hookshim", &s->nested_exec);
+		} else if (strcmp(k, "on_supervisor_loss") == 0) {
+			if ((c = choice(ld, v, "allow", "deny")) >= 0)
+				s->deny_on_loss = c == 1;
+		} else if (strcmp(k, "notices") == 0) {
+			hs_load_bool(ld, v, "hookshim", &s->notices);
+		} else if (strcmp(k, "writes") == 0) {
 			load_writes(ld, v);
 		} else if (strcmp(k, "wrap") == 0) {
 			replace_list(&s->wrap_tools, string_list(ld, v, "wrap"));
-		} else if (strcmp(k, "floor") == 0 && cJSON_IsString(v) &&
-			   (strcmp(v->valuestring, "auto") == 0 ||
-			    strcmp(v->valuestring, "require") == 0 ||
-			    strcmp(v->valuestring, "off") == 0)) {
+		} else if (strcmp(k, "floor") == 0) {
 			/* 0 auto, 1 require, 2 off: supervisor/floor.h */
-			s->floor = v->valuestring[0] == 'a'   ? 0
-				   : v->valuestring[0] == 'r' ? 1
-							      : 2;
-		} else if (strcmp(k, "io_uring") == 0 && cJSON_IsString(v) &&
-			   (strcmp(v->valuestring, "deny") == 0 ||
-			    strcmp(v->valuestring, "allow") == 0)) {
-			s->io_uring_allow = v->valuestring[0] == 'a';
-		} else if (strcmp(k, "bot_id") == 0 && cJSON_IsString(v)) {
-			free(s->bot_id);
-			s->bot_id = strdup(v->valuestring);
+			if (cJSON_IsString(v) && strcmp(v->valuestring, "auto") == 0)
+				s->floor = 0;
+			else if (cJSON_IsString(v) &&
+				 strcmp(v->valuestring, "require") == 0)
+				s->floor = 1;
+			else if (cJSON_IsString(v) &&
+				 strcmp(v->valuestring, "off") == 0)
+				s->floor = 2;
+			else
+				hs_load_diag(ld, HS_DIAG_ERROR, v, "hookshim."
+					     "floor must be \"auto\", "
+					     "\"require\" or \"off\" (default "
+					     "kept)");
+		} else if (strcmp(k, "io_uring") == 0) {
+			if ((c = choice(ld, v, "deny", "allow")) >= 0)
+				s->io_uring_allow = c == 1;
+		} else if (strcmp(k, "bot_id") == 0) {
+			if (cJSON_IsString(v)) {
+				free(s->bot_id);
+				s->bot_id = strdup(v->valuestring);
+			} else {
+				hs_load_diag(ld, HS_DIAG_ERROR, v, "hookshim."
+					     "bot_id must be a string (ignored)");
+			}
 		} else {
-			hs_config_diag(ld->cfg, false, "%s: hookshim.%s: unknown "
-				       "field or bad value (ignored)", ld->src,
-				       k);
+			hs_load_diag(ld, HS_DIAG_ERROR, v, "unknown field "
+				     "hookshim.%s (ignored)", k);
 		}
 	}
 	return 0;

@@ -19,7 +19,9 @@ J
 out=$(hs check -c regex.json 2>&1); rc=$?
 expect_contains "bad regex names the hook" "$out" "hooks.PreToolUse[0].hooks[0]"
 expect_contains "bad regex names the pattern" "$out" "/Bash(/"
-expect_eq "a bad regex is a warning, not a fatal error" 0 "$rc"
+# A skipped hook is a deny that silently vanished: an error for `check`
+# (issue 16), while `test` and `run` still go on with the rest of the file.
+expect_eq "a bad regex is an error: check exits 1" 1 "$rc"
 out=$(hs test -c regex.json PreToolUse --tool Bash --input '{"command":"ls"}' 2>&1)
 expect_contains "one broken entry never costs the rest of the file" "$out" "kept"
 

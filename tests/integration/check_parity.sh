@@ -1,0 +1,80 @@
+# One diagnosis, two places (issue 16): for every fixture of the broken
+# corpus, `check` and `run` print the same diagnostic lines, `check` exits
+# 1, and each message sits at the line:column tests/fixtures/broken/EXPECT
+# names. Then what `run` does with a broken file: the rest still loads,
+# unless strict_config (or CI mode) refuses to start.
+. "$HOOKSHIM_TOP/tests/lib.sh"
+hs() { "$HOOKSHIM" "$@"; }
+export HOME=$TMP/home; mkdir -p "$HOME"
+CORPUS=$HOOKSHIM_TOP/tests/fixtures/broken
+cp "$CORPUS"/*.json .
+diag_lines() { grep -E '^hookshim: (error|warning): ' || true; }
+
+for f in *.json; do
+	d=${f%%-*}
+	out=$(hs check --root "$TMP" --dialect "$d" -c "$f" 2>&1); rc=$?
+	expect_eq "$f: check exits 1" 1 "$rc"
+	want=$(grep -v '^#' "$CORPUS/EXPECT" | grep "^$f:")
+	got=$(diag_lines <<<"$out" |
+		sed -E 's/^hookshim: (error|warning): ([^ ]+:[0-9]+:[0-9]+): .*/\2 \1/')
+	expect_eq "$f: every message at its line:col and level" "$want" "$got"
+	run_err=$(hs run --root "$TMP" --dialect "$d" -c "$f" -- true 2>&1 >/dev/null)
+	rrc=$?
+	expect_eq "$f: run prints exactly check's diagnostics" \
+		"$(diag_lines <<<"$out")" "$(diag_lines <<<"$run_err")"
+	expect_eq "$f: run starts anyway (only this file is lost)" 0 "$rrc"
+done
+# Nothing in EXPECT without a fixture (a renamed file would pass silently).
+for f in $(grep -v '^#' "$CORPUS/EXPECT" | cut -d: -f1 | sort -u); do
+	check "EXPECT names an existing fixture: $f" test -f "$f"
+done
+
+out=$(hs check --dialect claude -c claude-hooks.json)
+expect_contains "check ends with the counts" "$out" "18 errors, 1 warning"
+out=$(hs check --dialect mnemoai -c mnemoai-entries.json)
+expect_contains "a capped timeout is a warning" "$out" "7 errors, 1 warning"
+
+# --- a malformed file costs only that file ---------------------------------
+cat > good.json <<'J'
+{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[
+  {"type":"command","command":"echo 'no bash today' >&2; exit 2"}]}]}}
+J
+out=$(hs check -c claude-truncated.json -c good.json 2>&1); rc=$?
+expect_eq "check: one malformed file among two still fails" 1 "$rc"
+expect_contains "check: the good file's hook is listed" "$out" "from good.json"
+err=$(hs run -c claude-truncated.json -c good.json -- bash -c 'echo ran' 2>&1 >out.txt)
+rc=$?
+expect_eq "run: the good file's hook still denies" 126 "$rc"
+expect_contains "run: with its reason" "$err" "no bash today"
+expect_eq "run: the denied command did not run" "" "$(cat out.txt)"
+expect_eq "run: same diagnostics as check" "$(diag_lines <<<"$out")" "$(diag_lines <<<"$err")"
+expect_contains "run: says it goes on without what is broken" "$err" \
+	"1 error, 0 warnings in the config; starting without what is broken"
+hs run -c claude-truncated.json -c good.json -- touch started 2>/dev/null
+check "run: the session starts" test -e started
+rm -f started
+
+# --- strict_config, --ci and CI=true refuse ----------------------------------
+printf '{"hookshim":{"strict_config":true}}\n' > strict.json
+err=$(hs run -c strict.json -c claude-truncated.json -c good.json -- touch started 2>&1); rc=$?
+expect_eq "strict_config: run refuses on a config error" 1 "$rc"
+check "strict_config: nothing started" test ! -e started
+expect_contains "strict_config: says why" "$err" "not starting: 1 error, 0 warnings in the config (strict_config)"
+expect_contains "strict_config: the diagnostic is still printed" "$err" "claude-truncated.json:"
+err=$(hs run --ci -c claude-truncated.json -c good.json -- touch started 2>&1); rc=$?
+expect_eq "--ci: run refuses on a config error" 1 "$rc"
+check "--ci: nothing started" test ! -e started
+expect_contains "--ci: says CI mode implies it" "$err" "implied by CI mode"
+CI=true hs run -c claude-truncated.json -c good.json -- touch started 2>/dev/null; rc=$?
+expect_eq "CI=true: run refuses on a config error" 1 "$rc"
+check "CI=true: nothing started" test ! -e started
+CI=true hs run --no-ci -c claude-truncated.json -c good.json -- touch started 2>/dev/null
+check "--no-ci under CI=true: starts again" test -e started
+rm -f started
+# Warnings alone never refuse, strict or not.
+printf '{"hookshim":{"strict_config":true},"hooks":{"Stop":[]}}\n' > warn.json
+out=$(hs check -c warn.json); rc=$?
+expect_eq "check: warnings alone exit 0" 0 "$rc"
+expect_contains "check: counts the warning" "$out" "0 errors, 1 warning"
+hs run -c warn.json -- touch started 2>/dev/null
+check "strict_config: a warning does not refuse" test -e started
