@@ -6,6 +6,7 @@
 #include "../config/dialect.h"
 #include "../config/diagnostics.h"
 #include "../config/load.h"
+#include "../supervisor/floor.h"
 #include "cli.h"
 
 static const char *matcher_text(const struct hs_hook *h)
@@ -30,6 +31,34 @@ static void print_hook(const struct hs_hook *h)
 	       n > 60 ? "..." : "", h->timeout_ms / 1000.0, prio, rule);
 	printf("           from %s%s%s\n", h->source, h->name ? ", hook " : "",
 	       h->name ? h->name : "");
+}
+
+/* What `hookshim run` would get from the kernel (the same probe). */
+static void print_floor(const struct hs_config *cfg)
+{
+	static const char *const modes[] = { "auto", "require", "off" };
+	struct hs_floor_plan fp;
+
+	printf("\nsyscall floor (%s): ", modes[cfg->settings.floor % 3]);
+	if (hs_floor_plan(&fp, cfg) < 0)
+		printf("out of memory\n");
+	else if (fp.on)
+		printf("available: hookshim run decides static binaries' and raw "
+		       "syscalls' %s%s%s too%s\n",
+		       fp.what & HS_FLOOR_WRITES ? "writes" : "",
+		       fp.what == (HS_FLOOR_WRITES | HS_FLOOR_EXECS) ? " and "
+								      : "",
+		       fp.what & HS_FLOOR_EXECS ? "execs" : "",
+		       fp.sync_wakeup ? "" : " (no synchronous wake-up)");
+	else if (!fp.why[0])
+		printf("not needed (no pre hook on writes or commands)\n");
+	else
+		printf("not available: %s%s\n", fp.why,
+		       cfg->settings.floor == HS_FLOOR_REQUIRE
+			       ? "; hookshim run would refuse to start"
+			       : "");
+	printf("  (only under hookshim run: a bare LD_PRELOAD has no floor)\n");
+	hs_floor_plan_free(&fp);
 }
 
 int cmd_check(int argc, char **argv)
@@ -76,6 +105,7 @@ int cmd_check(int argc, char **argv)
 				   cfg.hooks[i].event_name) == 0)
 				print_hook(&cfg.hooks[j]);
 	}
+	print_floor(&cfg);
 	/* The same lines `run` prints on stderr (config/diagnostics.h). */
 	if (cfg.ndiags) {
 		printf("\n");

@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "run_report.h"
 #include "../supervisor/agent.h"
+#include "../supervisor/floor.h"
 #include "../supervisor/server.h"
 #include "../supervisor/session.h"
 
@@ -97,6 +98,37 @@ static bool judge_cmd(struct hs_session *s, char **cmd, int *code, char **id)
 	ans.id = NULL;
 	hs_answer_free(&ans);
 	return go;
+}
+
+/* ---- the syscall floor ---- */
+
+/* Probes the floor (supervisor/floor.h) and adds its cookie to the
+ * session's flags. -1 when "require" cannot be met: not starting. */
+static int plan_floor(const struct hs_config *cfg, struct hs_floor_plan *fp,
+		      char *flags, size_t cap)
+{
+	if (hs_floor_plan(fp, cfg) < 0) {
+		fprintf(stderr, "hookshim: out of memory\n");
+		return -1;
+	}
+	if (fp->on) {
+		size_t n = strlen(flags);
+
+		snprintf(flags + n, cap - n, ",c=%llu",
+			 (unsigned long long)fp->cookie);
+		return 0;
+	}
+	if (cfg->settings.floor == HS_FLOOR_REQUIRE) {
+		fprintf(stderr, "hookshim: \"floor\": \"require\", but the "
+				"syscall floor is not available: %s; not "
+				"starting\n", fp->why);
+		return -1;
+	}
+	if (fp->why[0] && cfg->settings.floor == HS_FLOOR_AUTO)
+		fprintf(stderr, "hookshim: no syscall floor (%s): static "
+				"binaries and raw syscalls are not seen\n",
+			fp->why);
+	return 0;
 }
 
 /* ---- the session ---- */
@@ -209,6 +241,8 @@ int cmd_run(int argc, char **argv)
 	struct hs_config cfg;
 	struct hs_session s;
 	struct hs_supervisor *sv;
+	struct hs_floor_plan fp;
+	struct hs_floor *floor = NULL;
 	struct hs_agent_env se = { 0 };
 	struct hs_agent_signals ss;
 	char sock[128], flags[128], bin[PATH_MAX], *lib, *wrap_dir = NULL;
@@ -241,6 +275,11 @@ int cmd_run(int argc, char **argv)
 	set = &cfg.settings;
 	snprintf(sock, sizeof(sock), "hookshim-%s", s.id);
 	hs_session_flags(&cfg, flags, sizeof(flags));
+	if (plan_floor(&cfg, &fp, flags, sizeof(flags)) < 0) {
+		hs_floor_plan_free(&fp);
+		hs_session_close(&s);
+		goto out_cfg;
+	}
 	lib = hs_agent_find_lib(bin);
 	if (set->wrap_tools && set->wrap_tools[0])
 		wrap_dir = hs_wrap_dir_make(set->wrap_tools);
@@ -263,9 +302,11 @@ int cmd_run(int argc, char **argv)
 	 * calls, not as nested ones. So it gets no post hooks of its own. */
 	if (tool_call)
 		go = judge_cmd(&s, o.cmd, &code, &id);
-	pid = go ? hs_agent_start(o.cmd, envp, &ss, &code)
+	pid = go ? hs_agent_start(o.cmd, envp, &ss, &fp, &code)
 		 : -1;
 	free(id);
+	if (pid > 0 && fp.on)
+		floor = hs_floor_start(&fp, &s, se.write);
 	if (pid > 0)
 		status = hs_agent_wait(pid);
 	/* Terminated (SIGTERM, SIGHUP passed on): the session ends now, and
@@ -274,6 +315,8 @@ int cmd_run(int argc, char **argv)
 	if (abrupt)
 		hs_session_ending(&s);
 	fire(&s, HS_KIND_SESSION_END);
+	hs_floor_stop(floor, abrupt ? ABRUPT_GRACE_MS : STOP_GRACE_MS);
+	hs_floor_plan_free(&fp);
 	if (abrupt)
 		hs_run_kill_all(false);
 	drained = hs_supervisor_stop(sv, abrupt ? ABRUPT_GRACE_MS
@@ -295,6 +338,7 @@ int cmd_run(int argc, char **argv)
 		return code >= 0 ? code : hs_exit_as(status);
 	}
 out_env:
+	hs_floor_plan_free(&fp);
 	if (envp) {
 		for (char **e = envp; *e; e++)
 			free(*e);

@@ -100,6 +100,8 @@ struct hs_settings {
 	bool notices;       /* a line on the terminal when a hook denies,
 			     * fails, times out or adds context */
 	char **wrap_tools;  /* tools to put behind PATH wrappers */
+	int floor;          /* HS_FLOOR_AUTO/REQUIRE/OFF (supervisor/floor.h) */
+	bool io_uring_allow; /* the floor lets io_uring_setup through */
 	char *bot_id;       /* MEMOH_BOT_ID */
 	bool strict_config; /* `run` refuses to start on any config error
 			     * (CI: --ci and CI=true imply it) */

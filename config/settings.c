@@ -175,6 +175,15 @@ int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 			load_writes(ld, v);
 		} else if (strcmp(k, "wrap") == 0) {
 			replace_list(&s->wrap_tools, string_list(ld, v, "wrap"));
+		} else if (strcmp(k, "floor") == 0) {
+			/* 0 auto, 1 require, 2 off: supervisor/floor.h */
+			if (cJSON_IsString(v) && strcmp(v->valuestring, "off") == 0)
+				s->floor = 2;
+			else if ((c = choice(ld, v, "auto", "require")) >= 0)
+				s->floor = c;
+		} else if (strcmp(k, "io_uring") == 0) {
+			if ((c = choice(ld, v, "deny", "allow")) >= 0)
+				s->io_uring_allow = c == 1;
 		} else if (strcmp(k, "bot_id") == 0) {
 			if (cJSON_IsString(v)) {
 				free(s->bot_id);

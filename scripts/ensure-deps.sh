@@ -9,6 +9,10 @@ command -v jq >/dev/null 2>&1 || missing="$missing jq"
 # The tests read JUnit output with xmllint and drive a terminal with tmux.
 command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
 command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
+# The floor's tests run a static shell: a static /bin/busybox (the dynamic
+# "busybox" package would not do).
+{ [ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1; } ||
+	missing="$missing busybox-static"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" != 0 ]; then
 	echo "hookshim: missing build dependencies:$missing" >&2

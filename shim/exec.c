@@ -20,6 +20,7 @@
 #include "exec.h"
 #include "fdcarry.h"
 #include "fdtrack.h"
+#include "floor_calls.h"
 #include "real.h"
 
 extern char **environ;
@@ -38,12 +39,30 @@ struct exec_call {
 	bool decided;
 };
 
+/* execve, decided: under the syscall floor it carries the cookie, so the
+ * kernel does not ask the supervisor again (floor_calls.h). */
+HS_CHILD_PATH
+static int decided_execve(const char *path, char *const argv[],
+			  char *const envp[])
+{
+	if (hs_ck_on())
+		return (int)hs_ck_call(SYS_execve, (long)path, (long)argv,
+				       (long)envp, 0, 0);
+	return HS_REAL(execve)(path, argv, envp);
+}
+
 HS_CHILD_PATH
 static int real_exec(const struct exec_call *c, const char *path,
 		     char *const argv[], char *const envp[])
 {
 	if (c->kind == EC_PATH || path != c->path)
-		return HS_REAL(execve)(path, argv, envp);
+		return decided_execve(path, argv, envp);
+	if (hs_ck_on())
+		return (int)hs_ck_call(SYS_execveat, c->dirfd,
+				       (long)(c->kind == EC_FD ? "" : path),
+				       (long)argv, (long)envp,
+				       c->kind == EC_FD ? AT_EMPTY_PATH
+							: c->flags);
 	if (c->kind == EC_FD)
 		return HS_REAL(fexecve)(c->dirfd, argv, envp);
 	if (hs_real(HS_R_execveat))
@@ -187,8 +206,8 @@ static __attribute__((noinline)) int exec_judged(struct exec_call *c)
 		char *pargv[n];
 
 		HS_ERRNO_RESTORE();
-		return HS_REAL(execve)(st->bin,
-				       hs_post_argv(pargv, d, exe, c->argv), env);
+		return decided_execve(st->bin,
+				      hs_post_argv(pargv, d, exe, c->argv), env);
 	}
 }
 

@@ -127,6 +127,7 @@ static void parse_flags(struct hs_state *st, const char *s)
 				case 'l': st->deny_on_loss = v != 0; break;
 				case 'n': st->nested = v != 0; break;
 				case 'a': st->all_execs = v != 0; break;
+				case 'c': st->cookie = (unsigned long)v; break;
 				}
 			}
 		}
@@ -199,6 +200,7 @@ static void load(struct hs_state *st)
 	memset(st->env, 0, sizeof(st->env));
 	st->interest = 0;
 	st->strict = st->nested = st->deny_on_loss = false;
+	st->cookie = 0;
 	st->deny_exit = 126;
 	st->deny_errno = EACCES;
 	st->pid = hs_getpid();

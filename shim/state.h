@@ -53,6 +53,7 @@ struct hs_state {
 	bool deny_on_loss; /* on_supervisor_loss "deny": no verdict is a deny */
 	bool all_execs; /* every exec by the agent is a tool call (a=1) */
 	bool nested;   /* nested execs fire by default (n=1) */
+	unsigned long cookie; /* the syscall floor's (c=), 0 without one */
 	enum hs_role role;
 	pid_t pid;     /* getpid() at load: differs in a fork/vfork child */
 

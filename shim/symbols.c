@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../common/plainstr.h"
+#include "state.h"
 
 extern ElfW(Dyn) _DYNAMIC[];
 
@@ -142,6 +143,21 @@ static int lookup(const struct object *o, const char *name, uint32_t h,
 	}
 }
 
+bool hs_next_foreign HS_HOT;
+
+/* glibc's own objects (an old glibc kept some wrappers in libpthread). */
+HS_START_PATH
+static bool libc_object(const struct link_map *lm)
+{
+	const char *b = lm->l_name, *p;
+
+	for (p = b; p && *p; p++)
+		if (*p == '/')
+			b = p + 1;
+	return b && (hs_starts(b, "libc.so") || hs_starts(b, "libpthread.so") ||
+		     hs_starts(b, "libdl.so") || hs_starts(b, "ld-linux"));
+}
+
 HS_START_PATH
 void hs_next_symbols(const struct hs_symbol *syms, void **out, size_t n)
 {
@@ -184,6 +200,8 @@ void hs_next_symbols(const struct hs_symbol *syms, void **out, size_t n)
 			if (lookup(&o, syms[k].name, hashes[k], want, &out[k])) {
 				settled[k] = true; /* found, or dlsym's */
 				left--;
+				if (out[k] && !libc_object(lm))
+					hs_next_foreign = true;
 			}
 		}
 	}

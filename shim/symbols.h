@@ -20,6 +20,11 @@ struct hs_symbol {
  * cannot settle stay NULL for the caller to ask dlsym. Start-up only: it
  * reads the loader's list unlocked. */
 void hs_next_symbols(const struct hs_symbol *syms, void **out, size_t n);
+/* Set by hs_next_symbols when a definition came from another library
+ * than glibc's (a profiler or fakeroot preloaded after the shim): the
+ * shim must then forward through it, not straight to the kernel
+ * (floor_calls.h). */
+extern bool hs_next_foreign;
 
 /* Does the main program export a definition of name? Start-up only, as
  * above. */

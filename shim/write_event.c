@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../common/plainstr.h"
+#include "../common/temp_name.h"
 #include "client.h"
 #include "fdtrack.h"
 #include "path.h"
@@ -56,48 +57,9 @@ static bool remembered(const char *abs)
 	return false;
 }
 
-static bool ends_with(const char *s, const char *suf)
-{
-	size_t n = strlen(s), m = strlen(suf);
-
-	return n >= m && memcmp(s + n - m, suf, m) == 0;
-}
-
-static bool word_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-/* Python's tempfile: "tmp" + 8 of [a-z0-9_], then the suffix. */
-static bool python_temp(const char *b)
-{
-	if (strncmp(b, "tmp", 3) != 0)
-		return false;
-	for (int i = 3; i < 11; i++)
-		if (!word_char(b[i]))
-			return false;
-	return b[11] == '\0' || b[11] == '.';
-}
-
-/* Names the usual atomic-save patterns give their temp files. */
-static bool temp_name(const char *abs)
-{
-	const char *b = hs_base(abs);
-
-	if (strstr(b, ".tmp") || strstr(b, ".temp") || ends_with(b, "~") ||
-	    strncmp(b, ".#", 2) == 0 || python_temp(b) ||
-	    (b[0] == '.' && (ends_with(b, ".swp") || ends_with(b, ".swx"))))
-		return true;
-	/* git: "index.lock" renamed to "index", "tmp_obj_XXXXXX" linked */
-	if (strstr(abs, "/.git/") &&
-	    (ends_with(b, ".lock") || strncmp(b, "tmp_", 4) == 0))
-		return true;
-	return false;
-}
-
 static bool is_temp(const char *abs)
 {
-	return temp_name(abs) || remembered(abs);
+	return hs_temp_name(abs) || remembered(abs);
 }
 
 /* --- asking ------------------------------------------------------------ */

@@ -2,6 +2,7 @@
  * wrappers, its start with the signal dispositions we were given, and the
  * wait for it; see agent.h. */
 #include "agent.h"
+#include "floor.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -332,7 +333,8 @@ static void child_sig_attr(const struct hs_agent_signals *ss,
 
 /* Starts CMD. Returns its pid, or -1 with *code set (127/126). */
 pid_t hs_agent_start(char **cmd, char **envp,
-		     const struct hs_agent_signals *ss, int *code)
+		     const struct hs_agent_signals *ss,
+		     const struct hs_floor_plan *fp, int *code)
 {
 	posix_spawnattr_t at;
 	pid_t pid;
@@ -340,7 +342,15 @@ pid_t hs_agent_start(char **cmd, char **envp,
 
 	posix_spawnattr_init(&at);
 	child_sig_attr(ss, &at);
-	err = posix_spawnp(&pid, cmd[0], NULL, &at, cmd, envp);
+	if (fp && fp->on) {
+		/* the filter goes in between fork and exec */
+		sigset_t def;
+
+		posix_spawnattr_getsigdefault(&at, &def);
+		err = hs_floor_spawn(fp, &pid, cmd, envp, &def, &ss->mask);
+	} else {
+		err = posix_spawnp(&pid, cmd[0], NULL, &at, cmd, envp);
+	}
 	posix_spawnattr_destroy(&at);
 	if (err) {
 		fprintf(stderr, "hookshim: %s: %s\n", cmd[0], strerror(err));

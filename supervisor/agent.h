@@ -44,9 +44,12 @@ int hs_agent_on_terminate(void (*fn)(void *), void *arg);
 /* SIGTERM or SIGHUP, when one was passed on to the agent; else 0. */
 int hs_agent_passed_signal(void);
 
-/* Starts the agent. Its pid, or -1 with *code set (127/126). */
+/* Starts the agent. Its pid, or -1 with *code set (127/126). With a
+ * floor plan that is on, under the floor (supervisor/floor_spawn.c). */
+struct hs_floor_plan;
 pid_t hs_agent_start(char **cmd, char **envp,
-		     const struct hs_agent_signals *ss, int *code);
+		     const struct hs_agent_signals *ss,
+		     const struct hs_floor_plan *fp, int *code);
 
 /* Waits for the agent, mirroring its job-control stops; its wait status. */
 int hs_agent_wait(pid_t pid);

@@ -1,0 +1,52 @@
+/* Names the usual atomic-save patterns give their temp files. Shared by
+ * the shim (shim/write_event.c) and the floor (supervisor/floor_event.c),
+ * so both stay silent on the same files: a temp file fires no pre event
+ * of its own, the rename that publishes it does. Async-signal-safe. */
+#ifndef HOOKSHIM_COMMON_TEMP_NAME_H
+#define HOOKSHIM_COMMON_TEMP_NAME_H
+
+#include <stdbool.h>
+#include <string.h>
+
+static inline bool hs_tn_ends_with(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+
+	return n >= m && memcmp(s + n - m, suf, m) == 0;
+}
+
+static inline bool hs_tn_word(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Python's tempfile: "tmp" + 8 of [a-z0-9_], then the suffix. */
+static inline bool hs_tn_python(const char *b)
+{
+	if (strncmp(b, "tmp", 3) != 0)
+		return false;
+	for (int i = 3; i < 11; i++)
+		if (!hs_tn_word(b[i]))
+			return false;
+	return b[11] == '\0' || b[11] == '.';
+}
+
+/* Does the absolute path `abs` look like a temp file? */
+static inline bool hs_temp_name(const char *abs)
+{
+	const char *b = strrchr(abs, '/');
+
+	b = b ? b + 1 : abs;
+	if (strstr(b, ".tmp") || strstr(b, ".temp") || hs_tn_ends_with(b, "~") ||
+	    strncmp(b, ".#", 2) == 0 || hs_tn_python(b) ||
+	    (b[0] == '.' && (hs_tn_ends_with(b, ".swp") ||
+			     hs_tn_ends_with(b, ".swx"))))
+		return true;
+	/* git: "index.lock" renamed to "index", "tmp_obj_XXXXXX" linked */
+	if (strstr(abs, "/.git/") &&
+	    (hs_tn_ends_with(b, ".lock") || strncmp(b, "tmp_", 4) == 0))
+		return true;
+	return false;
+}
+
+#endif

@@ -1,0 +1,123 @@
+/* The libc functions that open internally, redone with cookied syscalls;
+ * see floor_calls.h. */
+#include "floor_calls.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "write.h"
+
+FILE *hs_ck_fopen(const char *path, const char *mode)
+{
+	int fl = hs_fmode_flags(mode), fd;
+	FILE *f;
+
+	/* glibc's mode letters after the first: 'e' close-on-exec; 'm',
+	 * 'c' and ",ccs=" change nothing the open does */
+	for (const char *p = mode + 1; *p && *p != ','; p++)
+		if (*p == 'e')
+			fl |= O_CLOEXEC;
+	fd = (int)hs_ck_call(SYS_openat, AT_FDCWD, (long)path, fl, 0666, 0);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, mode);
+	if (!f) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
+/* glibc's letters for mkstemp names. */
+static const char letters[] =
+	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+/* The six X's before `suffixlen` bytes, or NULL (EINVAL). */
+static char *xs(char *tmpl, int suffixlen)
+{
+	size_t n = strlen(tmpl);
+
+	if (suffixlen < 0 || n < 6 + (size_t)suffixlen) {
+		errno = EINVAL;
+		return NULL;
+	}
+	tmpl += n - (size_t)suffixlen - 6;
+	if (strncmp(tmpl, "XXXXXX", 6) != 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return tmpl;
+}
+
+static void fill(char *x)
+{
+	unsigned char r[6];
+
+	if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+		unsigned long v = (unsigned long)x ^ (unsigned long)getpid();
+		unsigned lo, hi;
+
+		__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+		v ^= (unsigned long)hi << 32 | lo;
+		for (int i = 0; i < 6; i++, v >>= 8)
+			r[i] = (unsigned char)v;
+	}
+	for (int i = 0; i < 6; i++)
+		x[i] = letters[r[i] % (sizeof(letters) - 1)];
+}
+
+/* glibc tries 62**3 names; a few hundred collisions in a row mean
+ * something else is wrong. */
+#define TRIES 1000
+
+int hs_ck_mkostemps(char *tmpl, int suffixlen, int flags)
+{
+	char *x = xs(tmpl, suffixlen);
+
+	if (!x)
+		return -1;
+	for (int i = 0; i < TRIES; i++) {
+		int fd;
+
+		fill(x);
+		fd = (int)hs_ck_call(SYS_openat, AT_FDCWD, (long)tmpl,
+				     (flags & ~O_ACCMODE) | O_RDWR | O_CREAT |
+					     O_EXCL,
+				     0600, 0);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+char *hs_ck_mkdtemp(char *tmpl)
+{
+	char *x = xs(tmpl, 0);
+
+	if (!x)
+		return NULL;
+	for (int i = 0; i < TRIES; i++) {
+		fill(x);
+		if (hs_ck_call(SYS_mkdirat, AT_FDCWD, (long)tmpl, 0700, 0, 0) == 0)
+			return tmpl;
+		if (errno != EEXIST)
+			return NULL;
+	}
+	return NULL;
+}
+
+/* glibc's remove: unlink, and rmdir for a directory. */
+int hs_ck_remove(const char *path)
+{
+	if (hs_ck_call(SYS_unlinkat, AT_FDCWD, (long)path, 0, 0, 0) == 0)
+		return 0;
+	if (errno != EISDIR)
+		return -1;
+	return (int)hs_ck_call(SYS_unlinkat, AT_FDCWD, (long)path,
+			       AT_REMOVEDIR, 0, 0);
+}

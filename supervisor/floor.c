@@ -1,0 +1,357 @@
+/* Serving the floor's listener; see floor.h and docs/floor.md.
+ *
+ * One receiver thread takes notifications off the listener and does the
+ * cheap part itself: read the path, resolve it, match the write filter.
+ * Most notifications end there (no hook can care: CONTINUE), which keeps
+ * their round trip to a few microseconds and costs no thread. A call a
+ * hook may care about goes to a thread of its own, which runs the hooks
+ * through hs_session_decide() -- the receiver never runs a hook, so a
+ * slow hook stalls only its own caller (and a vfork parent sharing it).
+ *
+ * Answers: an allowed call continues in the kernel
+ * (SECCOMP_USER_NOTIF_FLAG_CONTINUE); a denied one fails with the
+ * configured errno after the reason was written to the caller's stderr. */
+#include "floor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "message.h"
+#include "session.h"
+#include "floor_int.h"
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+
+struct hs_floor {
+	struct hs_session *s;
+	struct hs_floor_ctx x;
+	struct hs_fscope *scope;
+	int lfd;
+	int wake[2];
+	size_t notif_size; /* the kernel's struct seccomp_notif may be larger */
+	pthread_t rx;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int active; /* deciding threads */
+};
+
+static void respond(int lfd, uint64_t id, int error, bool cont)
+{
+	struct seccomp_notif_resp r = { .id = id };
+
+	if (cont)
+		r.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	else
+		r.error = -error;
+	/* ENOENT: the caller died or was interrupted meanwhile; nothing
+	 * to answer */
+	while (ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, &r) < 0 && errno == EINTR)
+		;
+}
+
+/* The caller's stderr, the same open file (pidfd_getfd keeps its offset
+ * and flags); a reopen through /proc as the fallback. -1 when neither. */
+static int caller_stderr(pid_t tgid)
+{
+	int pfd = (int)syscall(SYS_pidfd_open, tgid, 0), fd = -1;
+	char p[40];
+
+	if (pfd >= 0) {
+		fd = (int)syscall(SYS_pidfd_getfd, pfd, 2, 0);
+		close(pfd);
+	}
+	if (fd >= 0)
+		return fd;
+	snprintf(p, sizeof(p), "/proc/%d/fd/2", (int)tgid);
+	return open(p, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
+}
+
+/* s with control characters as \xNN (a newline ends the reason's last
+ * line and stays): a hook's reason or a path must not drive a terminal. */
+static void put_escaped(char *out, size_t cap, size_t *n, const char *s)
+{
+	for (; *s && *n + 5 < cap; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if ((ch < 0x20 && ch != '\n' && ch != '\t') || ch == 0x7f)
+			*n += (size_t)snprintf(out + *n, cap - *n, "\\x%02x", ch);
+		else
+			out[(*n)++] = (char)ch;
+	}
+	out[*n] = '\0';
+}
+
+/* The shim's message (shim/write_event.c say_denied), for the same
+ * write. */
+static void say_denied(struct hs_floor *f, pid_t tgid, const char *path,
+		       const char *reason)
+{
+	char msg[8192];
+	size_t n = 0;
+	int fd = caller_stderr(tgid);
+
+	if (fd < 0)
+		return;
+	if (!path) {
+		/* a command: its reason alone, as the shim prints it */
+		put_escaped(msg, sizeof(msg), &n,
+			    reason && reason[0]
+				    ? reason
+				    : "hookshim: command denied by a hook");
+	} else if (hs_fscope_quiet(f->scope) && isatty(fd)) {
+		close(fd);
+		return;
+	} else {
+		put_escaped(msg, sizeof(msg), &n, "hookshim: write to ");
+		put_escaped(msg, sizeof(msg), &n, path);
+		put_escaped(msg, sizeof(msg), &n, " denied");
+		if (reason && reason[0]) {
+			put_escaped(msg, sizeof(msg), &n, ": ");
+			put_escaped(msg, sizeof(msg), &n, reason);
+		}
+	}
+	while (n > 0 && msg[n - 1] == '\n')
+		n--;
+	msg[n++] = '\n';
+	if (write(fd, msg, n) < 0) {
+		/* the caller's stderr is gone: the errno still tells */
+	}
+	close(fd);
+}
+
+/* The shim's request for event e, answered by the same engine. */
+static bool decide_one(struct hs_floor *f, struct hs_fl_call *c,
+		       const struct hs_fl_event *e, struct hs_answer *ans)
+{
+	struct hs_msg req;
+
+	memset(&req, 0, sizeof(req));
+	req.op = (char *)e->op;
+	req.phase = "pre";
+	req.nested = -1;
+	req.pid = c->tgid;
+	req.cwd = c->cwd[0] ? c->cwd : NULL;
+	if (strcmp(e->op, "exec") == 0) {
+		req.nested = c->nested;
+		req.exe = c->exe;
+		req.argv = c->argv;
+		for (req.argv_count = 0; c->argv[req.argv_count];
+		     req.argv_count++)
+			;
+	} else {
+		req.path = (char *)e->path;
+		req.new_path = e->has_new ? (char *)e->new_path : NULL;
+		req.operation = (char *)e->operation;
+	}
+	hs_session_decide(f->s, &req, ans);
+	return ans->verdict != HS_DENY;
+}
+
+struct job {
+	struct hs_floor *f;
+	struct hs_fl_call c;
+};
+
+static void *decide(void *arg)
+{
+	struct job *j = arg;
+	struct hs_floor *f = j->f;
+	struct hs_fl_call *c = &j->c;
+	bool allow = true;
+	int err = 0;
+
+	for (int i = 0; i < c->nev && allow; i++) {
+		struct hs_answer ans;
+
+		allow = decide_one(f, c, &c->ev[i], &ans);
+		if (!allow) {
+			err = ans.deny_errno > 0 ? ans.deny_errno : EACCES;
+			/* only a caller still waiting reads a message */
+			if (hs_fl_valid(f->lfd, c->n.id))
+				say_denied(f, c->tgid,
+					   c->argv ? NULL : c->ev[i].path,
+					   ans.reason);
+		}
+		hs_answer_free(&ans);
+	}
+	respond(f->lfd, c->n.id, err, allow);
+	hs_fl_call_free(c);
+	free(j);
+	pthread_mutex_lock(&f->mu);
+	f->active--;
+	pthread_cond_broadcast(&f->cv);
+	pthread_mutex_unlock(&f->mu);
+	return NULL;
+}
+
+static void hand_off(struct hs_floor *f, struct job *j)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+
+	pthread_mutex_lock(&f->mu);
+	f->active++;
+	pthread_mutex_unlock(&f->mu);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, 1u << 20);
+	if (pthread_create(&t, &attr, decide, j) != 0)
+		decide(j); /* no thread: late rather than never */
+	pthread_attr_destroy(&attr);
+}
+
+static void serve_one(struct hs_floor *f, const void *buf)
+{
+	struct job *j = calloc(1, sizeof(*j));
+	enum hs_fl_verdict v;
+	uint64_t id;
+
+	memcpy(&id, buf, sizeof(id)); /* struct seccomp_notif starts with id */
+	if (!j) {
+		respond(f->lfd, id, 0, true);
+		return;
+	}
+	j->f = f;
+	memcpy(&j->c.n, buf, sizeof(j->c.n));
+	v = hs_fl_classify(&f->x, &j->c);
+	if (v == HS_FL_DECIDE) {
+		hand_off(f, j);
+		return;
+	}
+	if (v == HS_FL_CONTINUE)
+		respond(f->lfd, id, 0, true);
+	else if (v == HS_FL_ENOSYS)
+		respond(f->lfd, id, ENOSYS, false);
+	hs_fl_call_free(&j->c);
+	free(j);
+}
+
+static void *receive(void *arg)
+{
+	struct hs_floor *f = arg;
+	void *buf = malloc(f->notif_size);
+
+	if (!buf)
+		return NULL;
+	for (;;) {
+		struct pollfd p[2] = { { .fd = f->lfd, .events = POLLIN },
+				       { .fd = f->wake[0], .events = POLLIN } };
+
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (p[1].revents)
+			break;
+		/* POLLHUP: every process the filter covered is gone */
+		if (!(p[0].revents & POLLIN))
+			break;
+		memset(buf, 0, f->notif_size);
+		if (ioctl(f->lfd, SECCOMP_IOCTL_NOTIF_RECV, buf) < 0)
+			continue; /* ENOENT: the caller gave up meanwhile */
+		serve_one(f, buf);
+	}
+	free(buf);
+	return NULL;
+}
+
+struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
+				struct hs_session *s, const char *write_filter)
+{
+	struct seccomp_notif_sizes sizes = { 0 };
+	struct hs_floor *f;
+	int lfd = hs_floor_take_listener(p);
+
+	if (lfd < 0) {
+		fprintf(stderr, "hookshim: the syscall floor could not be "
+				"installed (%s); running with the shim alone\n",
+			strerror(-lfd));
+		return NULL;
+	}
+	f = calloc(1, sizeof(*f));
+	if (!f) {
+		close(lfd);
+		return NULL;
+	}
+	f->s = s;
+	f->lfd = lfd;
+	f->wake[0] = f->wake[1] = -1;
+	f->notif_size = sizeof(struct seccomp_notif);
+	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) == 0 &&
+	    sizes.seccomp_notif > f->notif_size)
+		f->notif_size = sizes.seccomp_notif;
+	f->scope = hs_fscope_new(write_filter, s->root);
+	f->x = (struct hs_floor_ctx){ .scope = f->scope, .cfg = s->cfg,
+				      .listener = lfd };
+	pthread_mutex_init(&f->mu, NULL);
+	pthread_cond_init(&f->cv, NULL);
+	if (!f->scope || pipe2(f->wake, O_CLOEXEC) < 0 ||
+	    pthread_create(&f->rx, NULL, receive, f) != 0) {
+		/* the listener closes with f: notified calls then fail with
+		 * ENOSYS, the kernel's answer when nobody listens */
+		fprintf(stderr, "hookshim: the syscall floor could not be "
+				"served\n");
+		close(lfd);
+		hs_fscope_free(f->scope);
+		if (f->wake[0] >= 0) {
+			close(f->wake[0]);
+			close(f->wake[1]);
+		}
+		free(f);
+		return NULL;
+	}
+	return f;
+}
+
+void hs_floor_stop(struct hs_floor *f, int grace_ms)
+{
+	struct timespec deadline;
+	bool drained;
+
+	if (!f)
+		return;
+	if (write(f->wake[1], "x", 1) < 0) {
+		/* our own empty pipe */
+	}
+	pthread_join(f->rx, NULL);
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += grace_ms / 1000;
+	deadline.tv_nsec += (long)(grace_ms % 1000) * 1000000L;
+	if (deadline.tv_nsec >= 1000000000L) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&f->mu);
+	while (f->active > 0 &&
+	       pthread_cond_timedwait(&f->cv, &f->mu, &deadline) == 0)
+		;
+	drained = f->active == 0;
+	pthread_mutex_unlock(&f->mu);
+	if (!drained)
+		return; /* threads still use f: leave it to exit() */
+	/* Closing the listener answers whatever is left (processes the
+	 * agent left behind) with ENOSYS. */
+	close(f->lfd);
+	close(f->wake[0]);
+	close(f->wake[1]);
+	hs_fscope_free(f->scope);
+	pthread_mutex_destroy(&f->mu);
+	pthread_cond_destroy(&f->cv);
+	free(f);
+}

@@ -1,0 +1,89 @@
+/* The syscall floor: a seccomp user-notification filter installed at the
+ * root of the session, so that programs the shim cannot enter (static
+ * binaries, raw syscalls) are decided by the same hooks. See docs/floor.md.
+ *
+ * Life cycle, all in `hookshim run`:
+ *   hs_floor_plan()   before the agent starts: build the BPF program for
+ *                     this config and probe that the kernel lets us install
+ *                     it (a throwaway child tries), or say why not;
+ *   hs_floor_enter()  in the agent's fork child, before its exec: install
+ *                     the filter and hand the listener to the parent
+ *                     (async-signal-safe: the parent has threads);
+ *   hs_floor_start()  in the parent: take the listener, serve it;
+ *   hs_floor_stop()   at session end. */
+#ifndef HOOKSHIM_SUPERVISOR_FLOOR_H
+#define HOOKSHIM_SUPERVISOR_FLOOR_H
+
+#include <linux/filter.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../config/model.h"
+
+/* settings.floor */
+enum { HS_FLOOR_AUTO = 0, HS_FLOOR_REQUIRE = 1, HS_FLOOR_OFF = 2 };
+
+/* The test suite's switch: `hookshim run` behaves as if the kernel had
+ * no user notification (read by hookshim run only). */
+#define HS_ENV_TEST_NO_FLOOR "HOOKSHIM_TEST_NO_FLOOR"
+
+/* Which syscall classes the program sends to the supervisor. */
+#define HS_FLOOR_WRITES 1u
+#define HS_FLOOR_EXECS  2u
+
+struct hs_floor_plan {
+	bool on;               /* the probe passed: install it */
+	unsigned what;         /* HS_FLOOR_WRITES | HS_FLOOR_EXECS */
+	unsigned long flags;   /* seccomp filter flags the kernel took */
+	bool sync_wakeup;      /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP works */
+	bool require;          /* "floor": "require": never run without it */
+	uint64_t cookie;       /* args[5] of the shim's own decided calls */
+	struct sock_filter *code;
+	unsigned short len;
+	int sock[2];           /* the child sends the listener on sock[1] */
+	char why[200];         /* why not, when !on */
+};
+
+/* The filter for cfg, and a probe of the kernel. Returns 0 with p->on
+ * set, or 0 with p->on false and p->why said (nothing to notify, or the
+ * kernel refused); -1 only on allocation failure. */
+int hs_floor_plan(struct hs_floor_plan *p, const struct hs_config *cfg);
+void hs_floor_plan_free(struct hs_floor_plan *p);
+
+/* Child side, async-signal-safe: no_new_privs, the filter, the listener
+ * sent to the parent and closed. 0, or -errno (the parent is told). */
+int hs_floor_enter(const struct hs_floor_plan *p);
+
+/* The BPF program (floor_bpf.c): malloc'd into p->code/p->len. */
+int hs_floor_bpf(struct hs_floor_plan *p, bool io_uring_allow);
+
+/* Parent: the child's listener after hs_floor_enter, or -errno. */
+int hs_floor_take_listener(struct hs_floor_plan *p);
+
+/* posix_spawnp's job, with hs_floor_enter between fork and exec, and the
+ * exec carrying the cookie; the child gets the signals in sigdef reset
+ * and `mask` (what posix_spawnattr would have set). 0 with *pid, or an
+ * errno (ENOENT: cmd[0] not found on PATH). */
+#include <signal.h>
+#include <sys/types.h>
+int hs_floor_spawn(const struct hs_floor_plan *p, pid_t *pid,
+		   char *const cmd[], char *const envp[],
+		   const sigset_t *sigdef, const sigset_t *mask);
+
+struct hs_session;
+struct hs_floor;
+
+/* Parent side, after the fork: waits for the child's listener (or its
+ * error) and serves it. NULL when the child could not install it (a
+ * message printed). */
+struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
+				struct hs_session *s, const char *write_filter);
+/* Stops serving (after the agent ended); calls still in flight from
+ * processes left behind are answered first, for up to grace_ms. */
+void hs_floor_stop(struct hs_floor *f, int grace_ms);
+
+/* The cookie as HOOKSHIM_FLAGS carries it ("c=<decimal>"). */
+#define HS_FLOOR_COOKIE_BITS 62
+
+#endif

@@ -1,0 +1,159 @@
+/* The floor's BPF program: which syscalls reach the supervisor.
+ *
+ * Everything a hook cannot care about is ALLOWed inside the kernel, at the
+ * cost of a few BPF instructions: reads (an open without write-class
+ * flags), and every syscall that is not a write or an exec. A write-class
+ * call carrying the session's cookie in args[5] is ALLOWed too: it is the
+ * shim's own forwarding of a call it has decided already (docs/floor.md,
+ * "Exactly once"); every notified syscall takes at most five arguments, so
+ * args[5] is free in all of them.
+ *
+ * x86-64 only. The other ABIs a 64-bit process can reach (i386 through
+ * int 0x80, x32 through __X32_SYSCALL_BIT) would name different syscalls
+ * by the same numbers: they are refused with ENOSYS rather than read
+ * wrong. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "floor.h"
+
+#ifndef __X32_SYSCALL_BIT
+#define __X32_SYSCALL_BIT 0x40000000
+#endif
+#ifndef __O_TMPFILE
+#define __O_TMPFILE 020000000
+#endif
+
+/* The open flags that make an open a write (O_TMPFILE includes
+ * O_DIRECTORY, which reads use too: only its own bit counts). */
+#define WRITE_FLAGS (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND | \
+		     __O_TMPFILE)
+
+/* Syscalls that always change the file system: notified unless cookied.
+ * open/openat are tested on their flags first; openat2 keeps its flags in
+ * a struct BPF cannot read, so it is always notified. */
+static const int writes[] = {
+	SYS_creat, SYS_openat2, SYS_rename, SYS_renameat, SYS_renameat2,
+	SYS_link, SYS_linkat, SYS_symlink, SYS_symlinkat, SYS_unlink,
+	SYS_unlinkat, SYS_rmdir, SYS_mkdir, SYS_mkdirat, SYS_truncate,
+	SYS_mknod, SYS_mknodat,
+};
+static const int execs[] = { SYS_execve, SYS_execveat };
+
+/* A tiny assembler: jumps name labels, resolved at the end. */
+enum { L_NEXT = 0, L_OPEN1, L_OPEN2, L_COOKIE, L_NOTIFY, L_ALLOW, L_ENOSYS,
+       L_COUNT };
+
+struct asm_ins {
+	struct sock_filter f;
+	int jt, jf; /* labels */
+};
+
+struct prog {
+	struct asm_ins ins[96];
+	int n;
+	int at[L_COUNT]; /* label -> instruction index */
+};
+
+static void op(struct prog *p, unsigned short code, unsigned k, int jt,
+	       int jf)
+{
+	p->ins[p->n++] = (struct asm_ins){ .f = { code, 0, 0, k }, .jt = jt,
+					   .jf = jf };
+}
+
+static void label(struct prog *p, int l)
+{
+	p->at[l] = p->n;
+}
+
+static void load(struct prog *p, size_t off)
+{
+	op(p, BPF_LD | BPF_W | BPF_ABS, (unsigned)off, 0, 0);
+}
+
+static void ret(struct prog *p, unsigned v)
+{
+	op(p, BPF_RET | BPF_K, v, 0, 0);
+}
+
+static unsigned jump(const struct prog *p, int from, int l)
+{
+	int to = l == L_NEXT ? from + 1 : p->at[l];
+
+	return (unsigned)(to - from - 1);
+}
+
+#define ARG_LO(i) (offsetof(struct seccomp_data, args) + 8 * (i))
+#define ARG_HI(i) (ARG_LO(i) + 4)
+
+int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow)
+{
+	struct prog *p = calloc(1, sizeof(*p));
+	unsigned short jmp = BPF_JMP | BPF_K;
+
+	if (!p)
+		return -1;
+	load(p, offsetof(struct seccomp_data, arch));
+	op(p, jmp | BPF_JEQ, AUDIT_ARCH_X86_64, L_NEXT, L_ENOSYS);
+	load(p, offsetof(struct seccomp_data, nr));
+	op(p, jmp | BPF_JSET, __X32_SYSCALL_BIT, L_ENOSYS, L_NEXT);
+	/* Without io_uring, programs fall back to plain syscalls, which are
+	 * seen (libuv, liburing users with a fallback). */
+	if (!io_uring_allow)
+		op(p, jmp | BPF_JEQ, SYS_io_uring_setup, L_ENOSYS, L_NEXT);
+	if (pl->what & HS_FLOOR_WRITES) {
+		op(p, jmp | BPF_JEQ, SYS_open, L_OPEN1, L_NEXT);
+		op(p, jmp | BPF_JEQ, SYS_openat, L_OPEN2, L_NEXT);
+		for (size_t i = 0; i < sizeof(writes) / sizeof(writes[0]); i++)
+			op(p, jmp | BPF_JEQ, (unsigned)writes[i], L_COOKIE,
+			   L_NEXT);
+	}
+	if (pl->what & HS_FLOOR_EXECS)
+		for (size_t i = 0; i < sizeof(execs) / sizeof(execs[0]); i++)
+			op(p, jmp | BPF_JEQ, (unsigned)execs[i], L_COOKIE,
+			   L_NEXT);
+	ret(p, SECCOMP_RET_ALLOW);
+	label(p, L_OPEN1);
+	load(p, ARG_LO(1));
+	op(p, jmp | BPF_JSET, WRITE_FLAGS, L_COOKIE, L_ALLOW);
+	label(p, L_OPEN2);
+	load(p, ARG_LO(2));
+	op(p, jmp | BPF_JSET, WRITE_FLAGS, L_COOKIE, L_ALLOW);
+	label(p, L_COOKIE);
+	load(p, ARG_LO(5));
+	op(p, jmp | BPF_JEQ, (unsigned)(pl->cookie & 0xffffffffu), L_NEXT,
+	   L_NOTIFY);
+	load(p, ARG_HI(5));
+	op(p, jmp | BPF_JEQ, (unsigned)(pl->cookie >> 32), L_ALLOW, L_NOTIFY);
+	label(p, L_NOTIFY);
+	ret(p, SECCOMP_RET_USER_NOTIF);
+	label(p, L_ALLOW);
+	ret(p, SECCOMP_RET_ALLOW);
+	label(p, L_ENOSYS);
+	ret(p, SECCOMP_RET_ERRNO | ENOSYS);
+
+	pl->code = calloc((size_t)p->n, sizeof(*pl->code));
+	if (!pl->code) {
+		free(p);
+		return -1;
+	}
+	for (int i = 0; i < p->n; i++) {
+		pl->code[i] = p->ins[i].f;
+		if (BPF_CLASS(p->ins[i].f.code) == BPF_JMP) {
+			/* every jump is forward and short: the program is
+			 * well under 255 instructions */
+			pl->code[i].jt = (unsigned char)jump(p, i, p->ins[i].jt);
+			pl->code[i].jf = (unsigned char)jump(p, i, p->ins[i].jf);
+		}
+	}
+	pl->len = (unsigned short)p->n;
+	free(p);
+	return 0;
+}

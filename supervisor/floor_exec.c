@@ -1,0 +1,233 @@
+/* A notified exec: decided here only where no shim will decide it.
+ *
+ * The shim decides execs in two places (docs/design-exec.md): in the
+ * parent's exec wrapper, and in the new image's constructor when the
+ * parent bypassed libc. The floor adds the one case neither covers: an
+ * exec whose new image has no shim -- a static target, or a dynamic one
+ * whose environment lost LD_PRELOAD -- by a caller without the shim (a
+ * static program, or a dynamic one started without it). Concretely:
+ *   - a dynamic target (PT_INTERP) with the shim in its LD_PRELOAD:
+ *     its constructor decides; let it run;
+ *   - otherwise, a caller with the shim mapped decided already (the
+ *     shim's own execs carry the cookie and never get here; posix_spawn's
+ *     child, inside libc, does);
+ *   - otherwise the floor decides, with the shim's scope rules: an
+ *     agent-role caller running a shell with a command string (or, with
+ *     tool_calls "every-exec", anything) makes a tool call; a tool-role
+ *     caller's execs are nested events, when nested execs are enabled.
+ * The caller's role is HOOKSHIM_ROLE in its initial environment. */
+#include "floor_int.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "../engine/command.h"
+#include "../engine/dispatch.h"
+
+#define MAX_ARGS 4096
+#define MAX_ARG_LEN (128 * 1024)
+
+/* 1: a dynamic ELF (has PT_INTERP); 0: static, or not ELF; -1: cannot
+ * read it. A "#!" script counts as its interpreter. */
+static int dynamic_elf(const char *path, int depth)
+{
+	unsigned char h[256];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), r = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = pread(fd, h, sizeof(h) - 1, 0);
+	if (n >= 2 && h[0] == '#' && h[1] == '!' && depth < 4) {
+		char *p = (char *)h + 2, *e;
+
+		close(fd);
+		h[n] = '\0';
+		while (*p == ' ' || *p == '\t')
+			p++;
+		e = p + strcspn(p, " \t\n");
+		*e = '\0';
+		return dynamic_elf(p, depth + 1);
+	}
+	if (n >= (ssize_t)sizeof(Elf64_Ehdr) && memcmp(h, ELFMAG, SELFMAG) == 0 &&
+	    h[EI_CLASS] == ELFCLASS64) {
+		Elf64_Ehdr eh;
+
+		memcpy(&eh, h, sizeof(eh));
+		for (unsigned i = 0; i < eh.e_phnum && i < 256; i++) {
+			Elf64_Phdr ph;
+
+			if (pread(fd, &ph, sizeof(ph),
+				  (off_t)(eh.e_phoff + (uint64_t)i * eh.e_phentsize)) !=
+			    (ssize_t)sizeof(ph))
+				break;
+			if (ph.p_type == PT_INTERP) {
+				r = 1;
+				break;
+			}
+		}
+	}
+	close(fd);
+	return r;
+}
+
+/* Does the process have libhookshim.so mapped? */
+static bool has_shim(pid_t tid)
+{
+	char p[40], line[1024];
+	bool found = false;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "/proc/%d/maps", (int)tid);
+	f = fopen(p, "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, "/libhookshim.so") != NULL;
+	fclose(f);
+	return found;
+}
+
+/* The pointer array at addr (NULL-terminated), up to MAX_ARGS. */
+static uint64_t *read_ptrs(pid_t tid, uint64_t addr, size_t *n)
+{
+	uint64_t *v = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	if (!addr)
+		return calloc(1, sizeof(*v));
+	for (;;) {
+		uint64_t chunk[64];
+		size_t got = 64;
+
+		/* 64 at a time, one at a time near the end of a mapping */
+		if (hs_fl_read(tid, addr + *n * 8, chunk, sizeof(chunk)) < 0) {
+			got = 1;
+			if (hs_fl_read(tid, addr + *n * 8, chunk, 8) < 0) {
+				free(v);
+				return NULL;
+			}
+		}
+		for (size_t i = 0; i < got; i++) {
+			if (*n + 1 >= cap) {
+				uint64_t *w = realloc(v, (cap = cap ? cap * 2 : 64) * 8);
+
+				if (!w) {
+					free(v);
+					return NULL;
+				}
+				v = w;
+			}
+			v[*n] = chunk[i];
+			if (!chunk[i])
+				return v;
+			if (++*n >= MAX_ARGS) {
+				v[*n] = 0;
+				return v;
+			}
+		}
+	}
+}
+
+/* Is the shim in envp's LD_PRELOAD? */
+static bool env_has_shim(pid_t tid, uint64_t envp)
+{
+	size_t n;
+	uint64_t *p = read_ptrs(tid, envp, &n);
+	bool found = false;
+
+	for (size_t i = 0; p && i < n && !found; i++) {
+		char s[4096];
+
+		if (hs_fl_read_str(tid, p[i], s, sizeof(s)) == 0 &&
+		    strncmp(s, "LD_PRELOAD=", 11) == 0)
+			found = strstr(s, "libhookshim.so") != NULL;
+	}
+	free(p);
+	return found;
+}
+
+static char **read_argv(pid_t tid, uint64_t addr)
+{
+	size_t n;
+	uint64_t *p = read_ptrs(tid, addr, &n);
+	char **argv = p ? calloc(n + 1, sizeof(*argv)) : NULL, *s;
+
+	for (size_t i = 0; argv && i < n; i++) {
+		s = malloc(MAX_ARG_LEN);
+		if (!s || hs_fl_read_str(tid, p[i], s, MAX_ARG_LEN) < 0) {
+			free(s);
+			for (size_t j = 0; j < i; j++)
+				free(argv[j]);
+			free(argv);
+			argv = NULL;
+			break;
+		}
+		argv[i] = realloc(s, strlen(s) + 1) ?: s;
+	}
+	free(p);
+	return argv;
+}
+
+enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
+			      struct hs_fl_call *c)
+{
+	const struct hs_settings *set = &x->cfg->settings;
+	pid_t tid = (pid_t)c->n.pid;
+	const __u64 *a = c->n.data.args;
+	bool at = c->n.data.nr == SYS_execveat;
+	uint64_t argv_p = at ? a[2] : a[1], envp_p = at ? a[3] : a[2];
+	int dirfd = at ? (int)a[0] : AT_FDCWD;
+	char path[PATH_MAX], role[16];
+	int dyn;
+
+	if (hs_fl_read_str(tid, at ? a[1] : a[0], path, sizeof(path)) < 0)
+		return hs_fl_valid(x->listener, c->n.id) ? HS_FL_CONTINUE
+							   : HS_FL_GONE;
+	if (at && !path[0] && ((int)a[4] & AT_EMPTY_PATH))
+		snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)tid, dirfd);
+	if (hs_fl_abs(tid, dirfd, path, false, c->exe) < 0)
+		return HS_FL_CONTINUE; /* the kernel will fail it */
+	dyn = dynamic_elf(c->exe, 0);
+	if (dyn < 0)
+		return HS_FL_CONTINUE; /* unreadable to us: ENOENT, EACCES... */
+	if (dyn && env_has_shim(tid, envp_p))
+		return hs_fl_valid(x->listener, c->n.id) ? HS_FL_CONTINUE
+							   : HS_FL_GONE;
+	if (has_shim(tid))
+		return HS_FL_CONTINUE;
+	c->tgid = hs_fl_tgid(tid);
+	if (c->tgid < 0 || !hs_fl_valid(x->listener, c->n.id))
+		return HS_FL_GONE;
+	if (hs_fl_environ(c->tgid, "HOOKSHIM_ROLE", role, sizeof(role)) &&
+	    strcmp(role, "tool") == 0) {
+		if (!set->nested_exec &&
+		    !(hs_config_interest(x->cfg) & HS_INTEREST_EXEC_NESTED))
+			return HS_FL_CONTINUE;
+		c->nested = 1;
+	} else {
+		c->nested = 0;
+	}
+	c->argv = read_argv(tid, argv_p);
+	if (!c->argv || !hs_fl_valid(x->listener, c->n.id))
+		return HS_FL_GONE;
+	if (!c->argv[0])
+		return HS_FL_CONTINUE;
+	if (!c->nested && !set->all_execs && hs_command_shell_index(c->argv) < 0)
+		return HS_FL_CONTINUE; /* the agent running a program: no event */
+	if (hs_fl_cwd(tid, c->cwd) < 0)
+		c->cwd[0] = '\0';
+	c->nev = 1;
+	c->ev[0].op = "exec";
+	c->ev[0].operation = NULL;
+	snprintf(c->ev[0].path, sizeof(c->ev[0].path), "%s", c->exe);
+	c->ev[0].has_new = false;
+	return hs_fl_valid(x->listener, c->n.id) ? HS_FL_DECIDE : HS_FL_GONE;
+}

@@ -1,0 +1,268 @@
+/* Installing the floor: the probe at session start, the install in the
+ * agent's fork child, and the listener's way back to the parent.
+ *
+ * The probe installs the real program in a throwaway child, because
+ * every way it can fail only shows by trying: EBUSY where a listener
+ * exists already (some container runtimes, WSL2), EINVAL/ENOSYS on old
+ * kernels, EPERM/EACCES under a policy (no_new_privs refused, AppArmor
+ * denying the ioctls). The parent then checks the listener answers an
+ * ioctl, so "installed" means "served". */
+#include "floor.h"
+
+#include <errno.h>
+#include <linux/seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../engine/dispatch.h"
+
+#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
+#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
+#endif
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
+#endif
+
+/* One message child -> parent: the result, and the listener with it. */
+static void send_result(int sock, int result, int fd)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { .iov_base = &result, .iov_len = sizeof(result) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	if (fd >= 0) {
+		struct cmsghdr *c;
+
+		memset(cbuf, 0, sizeof(cbuf));
+		mh.msg_control = cbuf;
+		mh.msg_controllen = sizeof(cbuf);
+		c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	}
+	while (sendmsg(sock, &mh, MSG_NOSIGNAL) < 0 && errno == EINTR)
+		;
+}
+
+/* The parent's side of send_result: the result, *fd the listener (or
+ * -1). -EPIPE when the child died before saying anything. */
+static int recv_result(int sock, int *fd)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	int result = -EPIPE;
+	struct iovec iov = { .iov_base = &result, .iov_len = sizeof(result) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = cbuf,
+			     .msg_controllen = sizeof(cbuf) };
+	ssize_t n;
+
+	*fd = -1;
+	while ((n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC)) < 0 &&
+	       errno == EINTR)
+		;
+	if (n != (ssize_t)sizeof(result))
+		return -EPIPE;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c;
+	     c = CMSG_NXTHDR(&mh, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+			memcpy(fd, CMSG_DATA(c), sizeof(int));
+	return result;
+}
+
+int hs_floor_enter(const struct hs_floor_plan *p)
+{
+	struct sock_fprog prog = { .len = p->len, .filter = p->code };
+	int fd;
+
+	close(p->sock[0]);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
+		fd = -errno;
+		goto fail;
+	}
+	fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, p->flags,
+			  &prog);
+	if (fd < 0) {
+		fd = -errno;
+		goto fail;
+	}
+	send_result(p->sock[1], 0, fd);
+	close(fd);
+	close(p->sock[1]);
+	return 0;
+fail:
+	send_result(p->sock[1], fd, -1);
+	close(p->sock[1]);
+	return fd;
+}
+
+/* Tries the program with `flags` in a throwaway child. Returns the
+ * listener (checked to answer an ioctl) or -errno. */
+static int probe(struct hs_floor_plan *p, unsigned long flags)
+{
+	struct hs_floor_plan q = *p;
+	int sv[2], fd, r, st;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+		return -errno;
+	q.flags = flags;
+	q.sock[0] = sv[0];
+	q.sock[1] = sv[1];
+	pid = fork();
+	if (pid == 0)
+		_exit(hs_floor_enter(&q) < 0 ? 1 : 0);
+	close(sv[1]);
+	r = pid < 0 ? -errno : recv_result(sv[0], &fd);
+	close(sv[0]);
+	if (pid > 0)
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+	if (r < 0 || fd < 0) {
+		if (fd >= 0)
+			close(fd);
+		return r < 0 ? r : -EPROTO;
+	}
+	/* No notification has id 0: ENOENT means the ioctls are ours. */
+	{
+		__u64 id = 0;
+
+		if (ioctl(fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) < 0 &&
+		    errno != ENOENT) {
+			r = -errno;
+			close(fd);
+			return r;
+		}
+	}
+	return fd;
+}
+
+static void say_why(struct hs_floor_plan *p, const char *what, int err)
+{
+	snprintf(p->why, sizeof(p->why), "%s: %s", what, strerror(err));
+}
+
+/* A 62-bit cookie (HOOKSHIM_FLAGS carries it as a non-negative decimal),
+ * never 0. */
+static uint64_t new_cookie(void)
+{
+	uint64_t c = 0;
+
+	while (c == 0) {
+		if (getrandom(&c, sizeof(c), 0) != (ssize_t)sizeof(c))
+			c = (uint64_t)getpid() * 0x9e3779b97f4a7c15ull ^
+			    (uint64_t)(uintptr_t)&c;
+		c &= (1ull << HS_FLOOR_COOKIE_BITS) - 1;
+	}
+	return c;
+}
+
+int hs_floor_plan(struct hs_floor_plan *p, const struct hs_config *cfg)
+{
+	const char *fake = getenv(HS_ENV_TEST_NO_FLOOR);
+	unsigned interest = hs_config_interest(cfg);
+	int fd;
+
+	memset(p, 0, sizeof(*p));
+	p->sock[0] = p->sock[1] = -1;
+	p->require = cfg->settings.floor == HS_FLOOR_REQUIRE;
+	if (cfg->settings.floor == HS_FLOOR_OFF) {
+		snprintf(p->why, sizeof(p->why), "off in the config");
+		return 0;
+	}
+#if !defined(__x86_64__)
+	snprintf(p->why, sizeof(p->why), "only built for x86-64");
+	return 0;
+#endif
+	/* Post hooks on writes do not need the floor's pre decisions; a
+	 * session without any pre hook on writes or execs notifies nothing
+	 * but still refuses io_uring (its calls would never be seen). */
+	if (interest & HS_INTEREST_WRITE_PRE)
+		p->what |= HS_FLOOR_WRITES;
+	if (interest & HS_INTEREST_EXEC_PRE)
+		p->what |= HS_FLOOR_EXECS;
+	if (!p->what && !p->require)
+		return 0; /* nothing to watch: no floor, nothing to say */
+	p->cookie = new_cookie();
+	if (hs_floor_bpf(p, cfg->settings.io_uring_allow) < 0)
+		return -1;
+	if (fake && fake[0] && strcmp(fake, "0") != 0) {
+		snprintf(p->why, sizeof(p->why), "seccomp user notification: "
+			 "unavailable (%s=%s)", HS_ENV_TEST_NO_FLOOR, fake);
+		return 0;
+	}
+	/* Go's preemption signals would otherwise restart a notified call
+	 * forever (a new id each time): wait killable where the kernel can
+	 * (5.19). */
+	p->flags = SECCOMP_FILTER_FLAG_NEW_LISTENER |
+		   SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
+	fd = probe(p, p->flags);
+	if (fd == -EINVAL) {
+		p->flags = SECCOMP_FILTER_FLAG_NEW_LISTENER;
+		fd = probe(p, p->flags);
+	}
+	if (fd < 0) {
+		say_why(p, fd == -EBUSY ? "seccomp user notification (another "
+					  "listener exists already)"
+					: "seccomp user notification",
+			-fd);
+		return 0;
+	}
+	/* (6.6) the flags go by value, not through a pointer */
+	p->sync_wakeup = ioctl(fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
+			       SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) == 0;
+	close(fd);
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, p->sock) < 0) {
+		say_why(p, "socketpair", errno);
+		return 0;
+	}
+	p->on = true;
+	return 0;
+}
+
+void hs_floor_plan_free(struct hs_floor_plan *p)
+{
+	for (int i = 0; i < 2; i++)
+		if (p->sock[i] >= 0)
+			close(p->sock[i]);
+	p->sock[0] = p->sock[1] = -1;
+	free(p->code);
+	p->code = NULL;
+}
+
+/* Parent: the child's listener, or -errno (floor.c says it). */
+int hs_floor_take_listener(struct hs_floor_plan *p)
+{
+	int fd, r;
+
+	close(p->sock[1]);
+	p->sock[1] = -1;
+	r = recv_result(p->sock[0], &fd);
+	close(p->sock[0]);
+	p->sock[0] = -1;
+	if (r < 0) {
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
+	if (fd < 0)
+		return -EPROTO;
+	/* the waiting caller and our receiver run on the same CPU in turn:
+	 * no cross-CPU wake-up per notification */
+	if (p->sync_wakeup)
+		ioctl(fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
+		      SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
+	return fd;
+}

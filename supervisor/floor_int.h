@@ -1,0 +1,99 @@
+/* Internal interface between the floor's files (floor.h is the public
+ * one): reading a stopped caller (floor_path.c), the write filter
+ * (floor_scope.c), one notification turned into events (floor_event.c)
+ * and the loop that serves them (floor.c). */
+#ifndef HOOKSHIM_SUPERVISOR_FLOOR_INT_H
+#define HOOKSHIM_SUPERVISOR_FLOOR_INT_H
+
+#include <limits.h>
+#include <linux/seccomp.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* ---- floor_path.c: the caller's memory and names ---- */
+
+/* A NUL-terminated string at addr in tid's memory into buf (cap bytes).
+ * -1 when unreadable or longer than cap - 1. */
+int hs_fl_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap);
+/* n bytes at addr. -1 unless all were read. */
+int hs_fl_read(pid_t tid, uint64_t addr, void *buf, size_t n);
+/* `path` (as the caller passed it, relative to dirfd or its working
+ * directory) as an absolute, folded path in out (PATH_MAX): /proc/self
+ * and /dev/fd links name the caller's descriptors. With `follow`,
+ * symlinks are resolved. -1 when it cannot be named. */
+int hs_fl_abs(pid_t tid, int dirfd, const char *path, bool follow, char *out);
+/* The process (thread group) tid belongs to, or -1. */
+pid_t hs_fl_tgid(pid_t tid);
+/* The caller's working directory, or -1. */
+int hs_fl_cwd(pid_t tid, char *out);
+/* Value of NAME in the process's initial environment (/proc/pid/environ)
+ * into out; false when absent. */
+bool hs_fl_environ(pid_t pid, const char *name, char *out, size_t cap);
+
+/* ---- floor_scope.c: the shim's write filter, for the supervisor ---- */
+
+struct hs_fscope;
+/* Parses HOOKSHIM_WRITE text (shim/write_scope.h); NULL text means every
+ * write in the root. */
+struct hs_fscope *hs_fscope_new(const char *text, const char *root);
+void hs_fscope_free(struct hs_fscope *sc);
+/* May a pre hook fire for a write to abs? */
+bool hs_fscope_pre(const struct hs_fscope *sc, const char *abs);
+/* Does a pre hook's own path glob name abs (writes.judge_temp_files)? */
+bool hs_fscope_protected(const struct hs_fscope *sc, const char *abs);
+bool hs_fscope_follow(const struct hs_fscope *sc);
+bool hs_fscope_quiet(const struct hs_fscope *sc);
+bool hs_fscope_agent_only(const struct hs_fscope *sc);
+bool hs_fscope_judge_temps(const struct hs_fscope *sc);
+
+/* ---- floor_event.c: what one notification asks ---- */
+
+/* Up to two pre events (a rename into watched ground: the rename, and
+ * the target's create/overwrite), as the shim would send them. */
+struct hs_fl_event {
+	const char *op;        /* "write" or "exec" */
+	const char *operation; /* create, overwrite, ... (writes) */
+	char path[PATH_MAX];
+	char new_path[PATH_MAX];
+	bool has_new;
+};
+
+struct hs_fl_call {
+	struct seccomp_notif n; /* copied out of the kernel's buffer */
+	pid_t tgid;
+	int nev;
+	struct hs_fl_event ev[2];
+	/* execs */
+	char **argv;
+	char exe[PATH_MAX];
+	int nested;            /* hs_msg.nested */
+	char cwd[PATH_MAX];
+};
+
+/* Verdicts of hs_fl_classify. */
+enum hs_fl_verdict {
+	HS_FL_CONTINUE,  /* nothing a hook can care about: let it run */
+	HS_FL_DECIDE,    /* c->ev[0..nev) go to the hooks */
+	HS_FL_GONE,      /* the caller died or the id expired meanwhile */
+	HS_FL_ENOSYS,    /* a call the floor refuses outright */
+};
+
+struct hs_floor_ctx {
+	const struct hs_fscope *scope;
+	const struct hs_config *cfg;
+	int listener;
+};
+
+/* Reads and classifies; c->n is filled by the caller. Every read of the
+ * caller's memory or /proc is followed by an id check. */
+enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
+				  struct hs_fl_call *c);
+void hs_fl_call_free(struct hs_fl_call *c);
+/* An execve/execveat (floor_exec.c): decided only where no shim will. */
+enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
+			      struct hs_fl_call *c);
+/* Is the notification still pending (the caller still waiting)? */
+bool hs_fl_valid(int listener, uint64_t id);
+
+#endif

@@ -1,0 +1,289 @@
+/* Reading a caller the kernel holds stopped in a notified syscall: its
+ * strings, its working directory and descriptors, its environment.
+ *
+ * The notification names a thread id in our pid namespace. Everything
+ * here may race with the thread dying and its id being reused, so callers
+ * check SECCOMP_IOCTL_NOTIF_ID_VALID after each read (floor_event.c). The
+ * caller is assumed to share our mount namespace (hookshim run starts
+ * the whole tree): paths are resolved in our view of the file system. */
+#include "floor_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+/* /proc/<tid>/mem, for kernels or policies without process_vm_readv. */
+static ssize_t mem_pread(pid_t tid, uint64_t addr, void *buf, size_t n)
+{
+	char p[40];
+	int fd;
+	ssize_t r;
+
+	snprintf(p, sizeof(p), "/proc/%d/mem", (int)tid);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	r = pread(fd, buf, n, (off_t)addr);
+	close(fd);
+	return r;
+}
+
+static ssize_t read_some(pid_t tid, uint64_t addr, void *buf, size_t n)
+{
+	struct iovec local = { buf, n };
+	struct iovec remote = { (void *)(uintptr_t)addr, n };
+	ssize_t r = process_vm_readv(tid, &local, 1, &remote, 1, 0);
+
+	if (r < 0 && (errno == ENOSYS || errno == EPERM))
+		r = mem_pread(tid, addr, buf, n);
+	return r;
+}
+
+int hs_fl_read(pid_t tid, uint64_t addr, void *buf, size_t n)
+{
+	return read_some(tid, addr, buf, n) == (ssize_t)n ? 0 : -1;
+}
+
+int hs_fl_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap)
+{
+	size_t got = 0;
+
+	if (!addr)
+		return -1;
+	/* A page at a time: the string may end just before an unmapped
+	 * page, where a longer read would fail as a whole. */
+	while (got < cap - 1) {
+		uint64_t a = addr + got;
+		size_t chunk = 4096 - (size_t)(a & 4095);
+		ssize_t r;
+
+		if (chunk > cap - 1 - got)
+			chunk = cap - 1 - got;
+		r = read_some(tid, a, buf + got, chunk);
+		if (r <= 0)
+			return -1;
+		if (memchr(buf + got, '\0', (size_t)r))
+			return 0;
+		got += (size_t)r;
+	}
+	return -1;
+}
+
+static int link_of(const char *link, char *out)
+{
+	ssize_t n = readlink(link, out, PATH_MAX - 1);
+
+	/* "anon_inode:..." or "socket:[...]" is no directory we can name */
+	if (n <= 0 || out[0] != '/')
+		return -1;
+	out[n] = '\0';
+	return 0;
+}
+
+int hs_fl_cwd(pid_t tid, char *out)
+{
+	char link[40];
+
+	snprintf(link, sizeof(link), "/proc/%d/cwd", (int)tid);
+	return link_of(link, out);
+}
+
+static int fd_dir(pid_t tid, int fd, char *out)
+{
+	char link[48];
+
+	if (fd == AT_FDCWD)
+		return hs_fl_cwd(tid, out);
+	if (fd < 0)
+		return -1;
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)tid, fd);
+	return link_of(link, out);
+}
+
+/* The shim's fold (shim/path.c): "//", "." and ".." lexically. */
+static void fold(char *p)
+{
+	char *w = p;
+	const char *r = p;
+
+	while (*r) {
+		const char *seg;
+		size_t n;
+
+		while (*r == '/')
+			r++;
+		seg = r;
+		while (*r && *r != '/')
+			r++;
+		n = (size_t)(r - seg);
+		if (n == 0 || (n == 1 && seg[0] == '.'))
+			continue;
+		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
+			while (w > p && *--w != '/')
+				;
+			continue;
+		}
+		*w++ = '/';
+		memmove(w, seg, n);
+		w += n;
+	}
+	if (w == p)
+		*w++ = '/';
+	*w = '\0';
+}
+
+static int join(char *out, const char *dir, const char *name)
+{
+	char tmp[PATH_MAX];
+
+	if (snprintf(tmp, sizeof(tmp), "%s/%s", dir, name) >= (int)sizeof(tmp))
+		return -1;
+	memcpy(out, tmp, strlen(tmp) + 1);
+	return 0;
+}
+
+/* "/proc/self/fd/N/rest", "/proc/<pid>/fd/N/rest", "/dev/fd/N/rest":
+ * the caller's descriptor N, plus rest (Bun writes through these). */
+static void expand_fd_link(pid_t tid, char *p)
+{
+	const char *q = NULL;
+	char dir[PATH_MAX], rest[PATH_MAX];
+	int fd = 0;
+
+	if (strncmp(p, "/dev/fd/", 8) == 0) {
+		q = p + 8;
+	} else if (strncmp(p, "/proc/", 6) == 0) {
+		const char *s = p + 6;
+
+		if (strncmp(s, "self/", 5) == 0)
+			s += 5;
+		else if (strncmp(s, "thread-self/", 12) == 0)
+			s += 12;
+		else if (*s >= '0' && *s <= '9') /* another pid: ours to read */
+			return;
+		else
+			return;
+		if (strncmp(s, "fd/", 3) != 0)
+			return;
+		q = s + 3;
+	}
+	if (!q || *q < '0' || *q > '9')
+		return;
+	while (*q >= '0' && *q <= '9' && fd < 1 << 20)
+		fd = fd * 10 + (*q++ - '0');
+	if ((*q != '/' && *q != '\0') || fd_dir(tid, fd, dir) < 0)
+		return;
+	snprintf(rest, sizeof(rest), "%s", q);
+	if (!rest[0])
+		memcpy(p, dir, strlen(dir) + 1);
+	else if (join(p, dir, rest + 1) < 0)
+		return;
+	fold(p);
+}
+
+/* Symlinks followed in our view: the existing path, else its directory
+ * plus the name to be created. */
+static void resolve(char *p)
+{
+	char r[PATH_MAX], dir[PATH_MAX];
+	char *slash;
+
+	if (realpath(p, r)) {
+		memcpy(p, r, strlen(r) + 1);
+		return;
+	}
+	slash = strrchr(p, '/');
+	if (!slash || slash == p)
+		return;
+	memcpy(dir, p, (size_t)(slash - p));
+	dir[slash - p] = '\0';
+	if (realpath(dir, r) && strlen(r) + strlen(slash) < PATH_MAX) {
+		strcat(r, slash);
+		memcpy(p, r, strlen(r) + 1);
+	}
+}
+
+int hs_fl_abs(pid_t tid, int dirfd, const char *path, bool follow, char *out)
+{
+	size_t n = strlen(path);
+
+	if (n == 0 || n >= PATH_MAX)
+		return -1;
+	if (path[0] == '/') {
+		memcpy(out, path, n + 1);
+	} else {
+		char dir[PATH_MAX];
+
+		if (fd_dir(tid, dirfd, dir) < 0 || join(out, dir, path) < 0)
+			return -1;
+	}
+	fold(out);
+	if (strncmp(out, "/proc/", 6) == 0 || strncmp(out, "/dev/fd/", 8) == 0)
+		expand_fd_link(tid, out);
+	if (follow)
+		resolve(out);
+	return 0;
+}
+
+pid_t hs_fl_tgid(pid_t tid)
+{
+	char p[40], buf[512];
+	int fd;
+	ssize_t n;
+	const char *t;
+
+	snprintf(p, sizeof(p), "/proc/%d/status", (int)tid);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	t = strstr(buf, "\nTgid:");
+	return t ? (pid_t)strtol(t + 6, NULL, 10) : -1;
+}
+
+bool hs_fl_environ(pid_t pid, const char *name, char *out, size_t cap)
+{
+	char p[40], *buf;
+	size_t len = strlen(name), got = 0, size = 1 << 16;
+	bool found = false;
+	int fd;
+	ssize_t n;
+
+	snprintf(p, sizeof(p), "/proc/%d/environ", (int)pid);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	buf = malloc(size);
+	while (buf && (n = read(fd, buf + got, size - got - 1)) > 0) {
+		got += (size_t)n;
+		if (got + 1 >= size) {
+			char *b = realloc(buf, size * 2);
+
+			if (!b)
+				break;
+			buf = b;
+			size *= 2;
+		}
+	}
+	close(fd);
+	if (!buf)
+		return false;
+	buf[got] = '\0';
+	for (size_t i = 0; i < got; i += strlen(buf + i) + 1) {
+		if (strncmp(buf + i, name, len) == 0 && buf[i + len] == '=') {
+			snprintf(out, cap, "%s", buf + i + len + 1);
+			found = true;
+			break;
+		}
+	}
+	free(buf);
+	return found;
+}
