@@ -16,6 +16,8 @@
 	X(wrap, cmd_wrap, "wrap DIR TOOL...  create PATH wrappers")          \
 	X(log, cmd_log, "log FILE [--denied] [--tool T] [--since W] [--json]"\
 			"  a session log, readable")                           \
+	X(doctor, cmd_doctor, "doctor [AGENT...]  what this host can "       \
+			      "enforce, and the fix for what it cannot")     \
 	X(explain, cmd_explain, "explain LOG  why each exec of a --log was " \
 				"or was not a tool call")                      \
 	X(__exec, cmd_exec, NULL)         /* one tool call, for post hooks */ \

@@ -177,19 +177,10 @@ int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 			replace_list(&s->wrap_tools, string_list(ld, v, "wrap"));
 		} else if (strcmp(k, "floor") == 0) {
 			/* 0 auto, 1 require, 2 off: supervisor/floor.h */
-			if (cJSON_IsString(v) && strcmp(v->valuestring, "auto") == 0)
-				s->floor = 0;
-			else if (cJSON_IsString(v) &&
-				 strcmp(v->valuestring, "require") == 0)
-				s->floor = 1;
-			else if (cJSON_IsString(v) &&
-				 strcmp(v->valuestring, "off") == 0)
+			if (cJSON_IsString(v) && strcmp(v->valuestring, "off") == 0)
 				s->floor = 2;
-			else
-				hs_load_diag(ld, HS_DIAG_ERROR, v, "hookshim."
-					     "floor must be \"auto\", "
-					     "\"require\" or \"off\" (default "
-					     "kept)");
+			else if ((c = choice(ld, v, "auto", "require")) >= 0)
+				s->floor = c;
 		} else if (strcmp(k, "io_uring") == 0) {
 			if ((c = choice(ld, v, "deny", "allow")) >= 0)
 				s->io_uring_allow = c == 1;
