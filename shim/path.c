@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/pathfold.h"
 #include "real.h"
 #include "state.h"
 
@@ -96,50 +97,6 @@ int hs_path_dirfd(int dirfd, char *buf)
 		return -1;
 	buf[n] = '\0';
 	return 0;
-}
-
-/* Anything to fold: "//", a "." or ".." segment, a trailing '/'? (Or a
- * dot file: a false alarm only costs the full fold.) */
-static bool foldable(const char *p)
-{
-	for (; *p; p++)
-		if (p[0] == '/' && (p[1] == '/' || p[1] == '.' || !p[1]))
-			return true;
-	return false;
-}
-
-void hs_path_fold(char *p)
-{
-	char *w = p; /* write position; p[0] == '/' */
-	const char *r = p;
-
-	if (!foldable(p))
-		return; /* the usual path, already canonical */
-	while (*r) {
-		const char *seg;
-		size_t n;
-
-		while (*r == '/')
-			r++;
-		seg = r;
-		while (*r && *r != '/')
-			r++;
-		n = (size_t)(r - seg);
-		if (n == 0 || (n == 1 && seg[0] == '.'))
-			continue;
-		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
-			/* "/.." is "/" */
-			while (w > p && *--w != '/')
-				;
-			continue;
-		}
-		*w++ = '/';
-		memmove(w, seg, n);
-		w += n;
-	}
-	if (w == p)
-		*w++ = '/';
-	*w = '\0';
 }
 
 /* dir + "/" + name into out (PATH_MAX). */

@@ -30,9 +30,6 @@ void hs_path_chdir(bool child);
  * False when no such value can be trusted here (see hs_path_chdir). */
 bool hs_path_cwd_gen(unsigned *gen);
 
-/* Folds "//", "/./" and "/../" of an absolute path in place. */
-void hs_path_fold(char *p);
-
 /* Is `path` `dir` itself or below it (both absolute, folded)? */
 bool hs_path_under(const char *path, const char *dir);
 

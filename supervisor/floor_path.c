@@ -16,6 +16,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "../common/pathfold.h"
+
 /* /proc/<tid>/mem, for kernels or policies without process_vm_readv. */
 static ssize_t mem_pread(pid_t tid, uint64_t addr, void *buf, size_t n)
 {
@@ -104,38 +106,6 @@ static int fd_dir(pid_t tid, int fd, char *out)
 	return link_of(link, out);
 }
 
-/* The shim's fold (shim/path.c): "//", "." and ".." lexically. */
-static void fold(char *p)
-{
-	char *w = p;
-	const char *r = p;
-
-	while (*r) {
-		const char *seg;
-		size_t n;
-
-		while (*r == '/')
-			r++;
-		seg = r;
-		while (*r && *r != '/')
-			r++;
-		n = (size_t)(r - seg);
-		if (n == 0 || (n == 1 && seg[0] == '.'))
-			continue;
-		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
-			while (w > p && *--w != '/')
-				;
-			continue;
-		}
-		*w++ = '/';
-		memmove(w, seg, n);
-		w += n;
-	}
-	if (w == p)
-		*w++ = '/';
-	*w = '\0';
-}
-
 static int join(char *out, const char *dir, const char *name)
 {
 	char tmp[PATH_MAX];
@@ -182,7 +152,7 @@ static void expand_fd_link(pid_t tid, char *p)
 		memcpy(p, dir, strlen(dir) + 1);
 	else if (join(p, dir, rest + 1) < 0)
 		return;
-	fold(p);
+	hs_path_fold(p);
 }
 
 /* Symlinks followed in our view: the existing path, else its directory
@@ -221,7 +191,7 @@ int hs_fl_abs(pid_t tid, int dirfd, const char *path, bool follow, char *out)
 		if (fd_dir(tid, dirfd, dir) < 0 || join(out, dir, path) < 0)
 			return -1;
 	}
-	fold(out);
+	hs_path_fold(out);
 	if (strncmp(out, "/proc/", 6) == 0 || strncmp(out, "/dev/fd/", 8) == 0)
 		expand_fd_link(tid, out);
 	if (follow)
