@@ -6,7 +6,7 @@
 
 /* Anything to fold: "//", a "." or ".." segment, a trailing '/'? (Or a
  * dot file: a false alarm only costs the full fold.) */
-static bool foldable(const char *p)
+bool hs_path_foldable(const char *p)
 {
 	for (; *p; p++)
 		if (p[0] == '/' && (p[1] == '/' || p[1] == '.' || !p[1]))
@@ -19,7 +19,7 @@ void hs_path_fold(char *p)
 	char *w = p; /* write position; p[0] == '/' */
 	const char *r = p;
 
-	if (!foldable(p))
+	if (!hs_path_foldable(p))
 		return; /* the usual path, already canonical */
 	while (*r) {
 		const char *seg;

@@ -7,6 +7,12 @@
 #ifndef HOOKSHIM_COMMON_PATHFOLD_H
 #define HOOKSHIM_COMMON_PATHFOLD_H
 
+#include <stdbool.h>
+
 void hs_path_fold(char *p);
+/* Would hs_path_fold change p (or a path ending in p)? "//", a "." or
+ * ".." segment, a trailing '/' (a dot file is a false alarm). The shim
+ * asks it of the part it joined to an already folded directory. */
+bool hs_path_foldable(const char *p);
 
 #endif

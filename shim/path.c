@@ -214,7 +214,7 @@ int hs_path_abs(int dirfd, const char *path, bool follow, char *out)
 			return -1;
 		/* the kernel names a directory folded: only the joint and
 		 * what follows may need it ("/" joined makes "//") */
-		if (dl == 1 || foldable(out + dl))
+		if (dl == 1 || hs_path_foldable(out + dl))
 			hs_path_fold(out);
 	}
 	if (strncmp(out, "/proc/", 6) == 0 || strncmp(out, "/dev/fd/", 8) == 0)
