@@ -29,6 +29,7 @@
 #include "message.h"
 #include "session.h"
 #include "floor_int.h"
+#include "inflight.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
@@ -45,9 +46,7 @@ struct hs_floor {
 	int wake[2];
 	size_t notif_size; /* the kernel's struct seccomp_notif may be larger */
 	pthread_t rx;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	int active; /* deciding threads */
+	struct hs_inflight deciding; /* threads deciding a notification */
 };
 
 static void respond(int lfd, uint64_t id, int error, bool cont)
@@ -192,10 +191,7 @@ static void *decide(void *arg)
 	respond(f->lfd, c->n.id, err, allow);
 	hs_fl_call_free(c);
 	free(j);
-	pthread_mutex_lock(&f->mu);
-	f->active--;
-	pthread_cond_broadcast(&f->cv);
-	pthread_mutex_unlock(&f->mu);
+	hs_inflight_leave(&f->deciding);
 	return NULL;
 }
 
@@ -204,9 +200,7 @@ static void hand_off(struct hs_floor *f, struct job *j)
 	pthread_attr_t attr;
 	pthread_t t;
 
-	pthread_mutex_lock(&f->mu);
-	f->active++;
-	pthread_mutex_unlock(&f->mu);
+	hs_inflight_enter(&f->deciding, 0);
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&attr, 1u << 20);
@@ -299,8 +293,7 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 	f->scope = hs_fscope_new(write_filter, s->root);
 	f->x = (struct hs_floor_ctx){ .scope = f->scope, .cfg = s->cfg,
 				      .listener = lfd };
-	pthread_mutex_init(&f->mu, NULL);
-	pthread_cond_init(&f->cv, NULL);
+	hs_inflight_init(&f->deciding);
 	if (!f->scope || pipe2(f->wake, O_CLOEXEC) < 0 ||
 	    pthread_create(&f->rx, NULL, receive, f) != 0) {
 		/* the listener closes with f: notified calls then fail with
@@ -321,29 +314,13 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 
 void hs_floor_stop(struct hs_floor *f, int grace_ms)
 {
-	struct timespec deadline;
-	bool drained;
-
 	if (!f)
 		return;
 	if (write(f->wake[1], "x", 1) < 0) {
 		/* our own empty pipe */
 	}
 	pthread_join(f->rx, NULL);
-	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += grace_ms / 1000;
-	deadline.tv_nsec += (long)(grace_ms % 1000) * 1000000L;
-	if (deadline.tv_nsec >= 1000000000L) {
-		deadline.tv_sec++;
-		deadline.tv_nsec -= 1000000000L;
-	}
-	pthread_mutex_lock(&f->mu);
-	while (f->active > 0 &&
-	       pthread_cond_timedwait(&f->cv, &f->mu, &deadline) == 0)
-		;
-	drained = f->active == 0;
-	pthread_mutex_unlock(&f->mu);
-	if (!drained)
+	if (!hs_inflight_drain(&f->deciding, grace_ms))
 		return; /* threads still use f: leave it to exit() */
 	/* Closing the listener answers whatever is left (processes the
 	 * agent left behind) with ENOSYS. */
@@ -351,7 +328,6 @@ void hs_floor_stop(struct hs_floor *f, int grace_ms)
 	close(f->wake[0]);
 	close(f->wake[1]);
 	hs_fscope_free(f->scope);
-	pthread_mutex_destroy(&f->mu);
-	pthread_cond_destroy(&f->cv);
+	hs_inflight_destroy(&f->deciding);
 	free(f);
 }

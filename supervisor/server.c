@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../common/wire.h"
+#include "inflight.h"
 
 /* Requests served at once; the acceptor waits for a free slot beyond. */
 #define MAX_ACTIVE 256
@@ -26,9 +27,7 @@ struct hs_supervisor {
 	int lfd;
 	int wake[2]; /* written once to stop the acceptor */
 	pthread_t acceptor;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	int active;
+	struct hs_inflight serving; /* connections being answered */
 };
 
 struct conn {
@@ -62,10 +61,7 @@ static void *serve(void *arg)
 	}
 	close(c->fd);
 	free(c);
-	pthread_mutex_lock(&sv->mu);
-	sv->active--;
-	pthread_cond_broadcast(&sv->cv);
-	pthread_mutex_unlock(&sv->mu);
+	hs_inflight_leave(&sv->serving);
 	return NULL;
 }
 
@@ -83,11 +79,7 @@ static void spawn_conn(struct hs_supervisor *sv, int fd)
 	}
 	c->sv = sv;
 	c->fd = fd;
-	pthread_mutex_lock(&sv->mu);
-	while (sv->active >= MAX_ACTIVE)
-		pthread_cond_wait(&sv->cv, &sv->mu);
-	sv->active++;
-	pthread_mutex_unlock(&sv->mu);
+	hs_inflight_enter(&sv->serving, MAX_ACTIVE);
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&attr, 2u << 20);
@@ -152,11 +144,9 @@ struct hs_supervisor *hs_supervisor_start(struct hs_session *s,
 	}
 	if (pipe2(sv->wake, O_CLOEXEC) < 0)
 		goto fail;
-	pthread_mutex_init(&sv->mu, NULL);
-	pthread_cond_init(&sv->cv, NULL);
+	hs_inflight_init(&sv->serving);
 	if (pthread_create(&sv->acceptor, NULL, accept_loop, sv) != 0) {
-		pthread_mutex_destroy(&sv->mu);
-		pthread_cond_destroy(&sv->cv);
+		hs_inflight_destroy(&sv->serving);
 		goto fail;
 	}
 	return sv;
@@ -173,7 +163,6 @@ fail:
 
 bool hs_supervisor_stop(struct hs_supervisor *sv, int grace_ms)
 {
-	struct timespec deadline;
 	bool drained;
 
 	if (!sv)
@@ -183,25 +172,12 @@ bool hs_supervisor_stop(struct hs_supervisor *sv, int grace_ms)
 	}
 	pthread_join(sv->acceptor, NULL);
 	close(sv->lfd);
-	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += grace_ms / 1000;
-	deadline.tv_nsec += (long)(grace_ms % 1000) * 1000000L;
-	if (deadline.tv_nsec >= 1000000000L) {
-		deadline.tv_sec++;
-		deadline.tv_nsec -= 1000000000L;
-	}
-	pthread_mutex_lock(&sv->mu);
-	while (sv->active > 0 &&
-	       pthread_cond_timedwait(&sv->cv, &sv->mu, &deadline) == 0)
-		;
-	drained = sv->active == 0;
-	pthread_mutex_unlock(&sv->mu);
+	drained = hs_inflight_drain(&sv->serving, grace_ms);
 	close(sv->wake[0]);
 	close(sv->wake[1]);
 	if (!drained)
 		return false; /* threads still use sv: leave it to exit() */
-	pthread_mutex_destroy(&sv->mu);
-	pthread_cond_destroy(&sv->cv);
+	hs_inflight_destroy(&sv->serving);
 	free(sv);
 	return true;
 }

@@ -1,0 +1,55 @@
+/* Work in flight; see inflight.h. */
+#include "inflight.h"
+
+#include <time.h>
+
+void hs_inflight_init(struct hs_inflight *t)
+{
+	pthread_mutex_init(&t->mu, NULL);
+	pthread_cond_init(&t->cv, NULL);
+	t->active = 0;
+}
+
+void hs_inflight_destroy(struct hs_inflight *t)
+{
+	pthread_mutex_destroy(&t->mu);
+	pthread_cond_destroy(&t->cv);
+}
+
+void hs_inflight_enter(struct hs_inflight *t, int max)
+{
+	pthread_mutex_lock(&t->mu);
+	while (max > 0 && t->active >= max)
+		pthread_cond_wait(&t->cv, &t->mu);
+	t->active++;
+	pthread_mutex_unlock(&t->mu);
+}
+
+void hs_inflight_leave(struct hs_inflight *t)
+{
+	pthread_mutex_lock(&t->mu);
+	t->active--;
+	pthread_cond_broadcast(&t->cv);
+	pthread_mutex_unlock(&t->mu);
+}
+
+bool hs_inflight_drain(struct hs_inflight *t, int grace_ms)
+{
+	struct timespec deadline;
+	bool drained;
+
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += grace_ms / 1000;
+	deadline.tv_nsec += (long)(grace_ms % 1000) * 1000000L;
+	if (deadline.tv_nsec >= 1000000000L) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&t->mu);
+	while (t->active > 0 &&
+	       pthread_cond_timedwait(&t->cv, &t->mu, &deadline) == 0)
+		;
+	drained = t->active == 0;
+	pthread_mutex_unlock(&t->mu);
+	return drained;
+}
