@@ -65,8 +65,12 @@ void hs_run_report_begin(struct hs_run_report *rr, struct hs_config *cfg,
 	}
 	hs_report_init(&rr->report);
 	hs_notices_init(&rr->notices, cfg->settings.notices && !rr->no_notices);
-	s->report = &rr->report;
-	s->notices = &rr->notices;
+	/* Each attached one costs a log record per decided event: only
+	 * what this run will show. */
+	if (rr->ci || rr->junit || rr->fail_on_deny)
+		s->report = &rr->report;
+	if (rr->notices.enabled)
+		s->notices = &rr->notices;
 	rr->started = true;
 }
 

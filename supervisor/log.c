@@ -150,7 +150,11 @@ void hs_log_event(struct hs_session *s, const struct hs_event *ev,
 {
 	cJSON *o;
 
-	if (s->log_fd < 0 && !s->report && !s->notices)
+	/* A notice needs a denial, a hook that ran or context: without a
+	 * log or a report, nothing else is worth a record. */
+	if (s->log_fd < 0 && !s->report &&
+	    !(s->notices && (out->nruns || out->context ||
+			     out->verdict == HS_DENY)))
 		return;
 	o = line_start(s);
 	cJSON_AddStringToObject(o, "event", kind_name(ev));
