@@ -130,22 +130,13 @@ static const char *kind_of(const char *path, char *buf, size_t cap)
 		      : "static (only the floor sees its own calls)";
 }
 
+/* What execvp would run for name, symlinks resolved; NULL if nothing. */
 static char *which(const char *name)
 {
-	const char *path = getenv("PATH");
 	char cand[PATH_MAX];
 
-	for (const char *p = path ? path : "/usr/bin:/bin"; p && *p;) {
-		const char *end = strchr(p, ':');
-		int n = end ? (int)(end - p) : (int)strlen(p);
-
-		if (snprintf(cand, sizeof(cand), "%.*s/%s", n, n ? p : ".",
-			     name) < (int)sizeof(cand) &&
-		    access(cand, X_OK) == 0)
-			return realpath(cand, NULL);
-		p = end ? end + 1 : NULL;
-	}
-	return NULL;
+	return hs_agent_find_exe(name, cand) == 0 ? realpath(cand, NULL)
+						  : NULL;
 }
 
 static void check_agents(char **names, bool given)

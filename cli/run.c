@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,24 +38,11 @@ extern char **environ;
 /* execvp's search, for the event's executable. */
 static char *resolve_exe(const char *name)
 {
-	const char *path = getenv("PATH");
 	char cand[PATH_MAX];
 
 	if (strchr(name, '/'))
 		return realpath(name, cand) ? strdup(cand) : strdup(name);
-	for (const char *p = path ? path : "/usr/bin:/bin"; p;) {
-		const char *end = strchr(p, ':');
-		int n = end ? (int)(end - p) : (int)strlen(p);
-		struct stat st;
-
-		if (snprintf(cand, sizeof(cand), "%.*s/%s", n, n ? p : ".",
-			     name) < (int)sizeof(cand) &&
-		    stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
-		    access(cand, X_OK) == 0)
-			return strdup(cand);
-		p = end ? end + 1 : NULL;
-	}
-	return strdup(name);
+	return strdup(hs_agent_find_exe(name, cand) == 0 ? cand : name);
 }
 
 /* `hookshim run -- bash -c STR` is itself a tool call: hookshim run plays

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -386,4 +387,30 @@ int hs_agent_wait(pid_t pid)
 int hs_agent_passed_signal(void)
 {
 	return (int)passed_sig;
+}
+
+int hs_agent_find_exe(const char *name, char *out)
+{
+	const char *path = getenv("PATH");
+	int err = ENOENT;
+
+	if (strchr(name, '/')) {
+		snprintf(out, PATH_MAX, "%s", name);
+		return 0;
+	}
+	for (const char *p = path ? path : "/usr/bin:/bin"; p;) {
+		const char *end = strchr(p, ':');
+		int n = end ? (int)(end - p) : (int)strlen(p);
+		struct stat st;
+
+		if (snprintf(out, PATH_MAX, "%.*s/%s", n, n ? p : ".", name) <
+			    PATH_MAX &&
+		    stat(out, &st) == 0 && S_ISREG(st.st_mode)) {
+			if (access(out, X_OK) == 0)
+				return 0;
+			err = EACCES;
+		}
+		p = end ? end + 1 : NULL;
+	}
+	return err;
 }

@@ -51,6 +51,12 @@ pid_t hs_agent_start(char **cmd, char **envp,
 		     const struct hs_agent_signals *ss,
 		     const struct hs_floor_plan *fp, int *code);
 
+/* execvp's search: a name with a '/' as it is, else the first executable
+ * regular file on PATH ("/usr/bin:/bin" when unset), into out (PATH_MAX).
+ * 0, ENOENT, or EACCES when only non-executable files of that name are
+ * there. */
+int hs_agent_find_exe(const char *name, char *out);
+
 /* Waits for the agent, mirroring its job-control stops; its wait status. */
 int hs_agent_wait(pid_t pid);
 

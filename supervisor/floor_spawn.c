@@ -13,37 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* execvp's search: a name with a '/' as it is, else the first
- * executable regular file on PATH. */
-static int find(const char *name, char *out)
-{
-	const char *path = getenv("PATH");
-	int err = ENOENT;
-
-	if (strchr(name, '/')) {
-		snprintf(out, PATH_MAX, "%s", name);
-		return 0;
-	}
-	for (const char *p = path ? path : "/usr/bin:/bin"; p;) {
-		const char *end = strchr(p, ':');
-		int n = end ? (int)(end - p) : (int)strlen(p);
-		struct stat st;
-
-		if (snprintf(out, PATH_MAX, "%.*s/%s", n, n ? p : ".", name) <
-			    PATH_MAX &&
-		    stat(out, &st) == 0 && S_ISREG(st.st_mode)) {
-			if (access(out, X_OK) == 0)
-				return 0;
-			err = EACCES;
-		}
-		p = end ? end + 1 : NULL;
-	}
-	return err;
-}
+#include "agent.h"
 
 int hs_floor_spawn(const struct hs_floor_plan *p, pid_t *pid,
 		   char *const cmd[], char *const envp[],
@@ -51,7 +24,7 @@ int hs_floor_spawn(const struct hs_floor_plan *p, pid_t *pid,
 {
 	char exe[PATH_MAX];
 	struct sigaction dfl;
-	int err = find(cmd[0], exe);
+	int err = hs_agent_find_exe(cmd[0], exe);
 
 	if (err)
 		return err;
