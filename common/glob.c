@@ -76,6 +76,12 @@ static int glob(const char *p, const char *s, bool pathmode)
 
 					if (r != 0)
 						return r;
+					/* A rest that starts with a single star
+					 * tried every position up to the next
+					 * '/' from here already. */
+					if (rest[0] == '*' && rest[1] != '*')
+						while (*t && *t != '/')
+							t++;
 					if (!*t)
 						return GLOB_ABORT;
 				}
@@ -122,7 +128,10 @@ static int glob(const char *p, const char *s, bool pathmode)
 			s = ++star_s;
 			continue;
 		}
-		return 0;
+		/* The star reached the end of the subject: a later start
+		 * cannot do better either (the same cut as for a double star;
+		 * without it a ** before a * was cubic). */
+		return star_p && !*star_s ? GLOB_ABORT : 0;
 	}
 	return 1;
 }
