@@ -131,8 +131,12 @@ static void load_defaults(struct hs_load *ld, const cJSON *d,
 		hs_config_diag(ld->cfg, false, "%s: defaults.on_error: expected "
 			       "ignore, fail or block (fail kept)", ld->src);
 	if ((v = cJSON_GetObjectItemCaseSensitive(d, "max_output_bytes"))) {
+		/* Capped before the cast: a double past LONG_MAX made it
+		 * undefined (found by fuzz/fuzz_config.c). */
 		if (cJSON_IsNumber(v) && v->valuedouble > 0)
-			def->max_output = (long)v->valuedouble;
+			def->max_output = v->valuedouble < 1e15
+						  ? (long)v->valuedouble
+						  : 1000000000000000L;
 		else
 			hs_config_diag(ld->cfg, false, "%s: defaults."
 				       "max_output_bytes must be positive",

@@ -34,7 +34,8 @@ static int handler_timeout(struct hs_load *ld, struct hs_hook *h,
 			       ld->src, where);
 		return 0;
 	}
-	ms = (long)(t->valuedouble * 1000);
+	/* Capped (duration.c): 1e300 seconds cast to long was undefined. */
+	ms = hs_parse_duration_ms(t);
 	if (max_s && ms > (long)max_s * 1000) {
 		hs_config_diag(ld->cfg, false, "%s: %s: timeout %gs capped at "
 			       "%ds", ld->src, where, t->valuedouble, max_s);
