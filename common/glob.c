@@ -41,7 +41,17 @@ static bool literal(char c)
 	return c && c != '*' && c != '?' && c != '[' && c != '\\';
 }
 
-bool hs_glob_match(const char *p, const char *s, bool pathmode)
+/* 1: match; 0: no match; GLOB_ABORT: no match at this subject position
+ * nor at any later one. A double star tries every position of the subject
+ * for the rest of the pattern; when the rest has failed at all of them,
+ * a double star further out need not try its own later positions (each
+ * would only retry a subset), so the failure goes straight out. Without
+ * that, n double stars cost O(len^n): a pattern such as a**a**a**b
+ * against a long path ("aaaa...") hung the shim in the agent's write
+ * (found by fuzz/fuzz_glob.c). Git's wildmatch does the same. */
+#define GLOB_ABORT (-1)
+
+static int glob(const char *p, const char *s, bool pathmode)
 {
 	const char *star_p = NULL, *star_s = NULL;
 
@@ -62,10 +72,18 @@ bool hs_glob_match(const char *p, const char *s, bool pathmode)
 					if (literal(*rest))
 						while (*t && *t != *rest)
 							t++;
-					if (hs_glob_match(rest, t, pathmode))
-						return true;
+					int r = glob(rest, t, pathmode);
+
+					if (r != 0)
+						return r;
+					/* A rest that starts with a single star
+					 * tried every position up to the next
+					 * '/' from here already. */
+					if (rest[0] == '*' && rest[1] != '*')
+						while (*t && *t != '/')
+							t++;
 					if (!*t)
-						return false;
+						return GLOB_ABORT;
 				}
 			}
 			star_p = ++p;
@@ -74,7 +92,7 @@ bool hs_glob_match(const char *p, const char *s, bool pathmode)
 		}
 		if (pathmode && p[0] == '/' && p[1] == '*' && p[2] == '*' &&
 		    p[3] == '\0' && *s == '\0')
-			return true;
+			return 1;
 		if (*s) {
 			bool ok = false;
 			const char *next = p + 1;
@@ -110,7 +128,15 @@ bool hs_glob_match(const char *p, const char *s, bool pathmode)
 			s = ++star_s;
 			continue;
 		}
-		return false;
+		/* The star reached the end of the subject: a later start
+		 * cannot do better either (the same cut as for a double star;
+		 * without it a ** before a * was cubic). */
+		return star_p && !*star_s ? GLOB_ABORT : 0;
 	}
-	return true;
+	return 1;
+}
+
+bool hs_glob_match(const char *pattern, const char *subject, bool pathmode)
+{
+	return glob(pattern, subject, pathmode) == 1;
 }

@@ -56,7 +56,7 @@ static void load_entry(struct hs_load *ld, const char *event, const cJSON *e,
 	h->command = strdup(cmd->valuestring);
 	if (t) {
 		long ms = cJSON_IsNumber(t) && t->valuedouble > 0
-				  ? (long)(t->valuedouble * 1000)
+				  ? hs_parse_duration_ms(t) /* capped */
 				  : -1;
 
 		if (ms < 0)

@@ -132,8 +132,12 @@ static void load_defaults(struct hs_load *ld, const cJSON *d,
 		hs_load_diag(ld, HS_DIAG_ERROR, v, "defaults.on_error: expected "
 			     "ignore, fail or block (fail kept)");
 	if ((v = cJSON_GetObjectItemCaseSensitive(d, "max_output_bytes"))) {
+		/* Capped before the cast: a double past LONG_MAX made it
+		 * undefined (found by fuzz/fuzz_config.c). */
 		if (cJSON_IsNumber(v) && v->valuedouble > 0)
-			def->max_output = (long)v->valuedouble;
+			def->max_output = v->valuedouble < 1e15
+						  ? (long)v->valuedouble
+						  : 1000000000000000L;
 		else
 			hs_load_diag(ld, HS_DIAG_ERROR, v, "defaults."
 				     "max_output_bytes must be positive "

@@ -33,7 +33,8 @@ static int handler_timeout(struct hs_load *ld, struct hs_hook *h,
 			     "positive number of seconds (default kept)", where);
 		return 0;
 	}
-	ms = (long)(t->valuedouble * 1000);
+	/* Capped (duration.c): 1e300 seconds cast to long was undefined. */
+	ms = hs_parse_duration_ms(t);
 	if (max_s && ms > (long)max_s * 1000) {
 		/* the dialect's documented ceiling, not a mistake */
 		hs_load_diag(ld, HS_DIAG_WARNING, t, "%s: timeout %gs capped at "

@@ -2,6 +2,7 @@
 #include "client.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -76,9 +77,15 @@ static int read_reply(int fd, struct hs_reply *rep)
 		if (tag == HS_F_VERDICT) {
 			have_verdict = true;
 			rep->deny = strcmp(verdict, "allow") != 0;
-		} else if (tag == HS_F_DENY_EXIT && hs_atol(num) >= 0) {
+		/* Only values the config can hold (config/settings.c): cast to
+		 * int, a longer number gave a negative exit status or errno 0,
+		 * a denied call that looked like success (found by
+		 * fuzz/fuzz_reply.c). */
+		} else if (tag == HS_F_DENY_EXIT && hs_atol(num) >= 0 &&
+			   hs_atol(num) <= 255) {
 			rep->deny_exit = (int)hs_atol(num);
-		} else if (tag == HS_F_DENY_ERRNO && hs_atol(num) > 0) {
+		} else if (tag == HS_F_DENY_ERRNO && hs_atol(num) > 0 &&
+			   hs_atol(num) <= INT_MAX) {
 			rep->deny_errno = (int)hs_atol(num);
 		}
 	}

@@ -2,6 +2,7 @@
 #include "message.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +200,7 @@ int hs_answer_read(int fd, struct hs_answer *a)
 		int tag;
 		uint32_t len;
 		char *v;
+		long n;
 
 		if (hs_wire_read_header(fd, &tag, &len) < 0 ||
 		    len > HS_WIRE_MAX_FIELD)
@@ -216,8 +218,16 @@ int hs_answer_read(int fd, struct hs_answer *a)
 		case HS_F_REASON: take(&a->reason, v); break;
 		case HS_F_CONTEXT: take(&a->context, v); break;
 		case HS_F_ID: take(&a->id, v); break;
-		case HS_F_DENY_EXIT: a->deny_exit = (int)to_long(v); free(v); break;
-		case HS_F_DENY_ERRNO: a->deny_errno = (int)to_long(v); free(v); break;
+		/* Out-of-range numbers keep the defaults: cast to int they
+		 * gave any exit status, or errno 0 (found by fuzz_wire.c). */
+		case HS_F_DENY_EXIT: n = to_long(v); free(v);
+			if (n >= 0 && n <= 255)
+				a->deny_exit = (int)n;
+			break;
+		case HS_F_DENY_ERRNO: n = to_long(v); free(v);
+			if (n > 0 && n <= INT_MAX)
+				a->deny_errno = (int)n;
+			break;
 		default: free(v); break;
 		}
 	}
