@@ -157,13 +157,17 @@ FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
 # What a target links: the CLI's core, the wire decoder, and for the
 # shim's reply reader (fuzz_reply.c includes shim/client.c) the shim's
 # state helpers.
-FUZZ_LINK_SRC := $(CORE_SRC) supervisor/message.c shim/state.c shim/symbols.c
+FUZZ_LINK_SRC := $(CORE_SRC) supervisor/message.c shim/state.c shim/symbols.c shim/real.c
 FUZZ_OBJ := $(FUZZ_LINK_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)
 
-.PHONY: fuzz fuzz-build
+.PHONY: fuzz fuzz-build fuzz-deps
 fuzz-build: $(FUZZ_BIN)
 
-$(FUZZ_BUILD)/obj/%.o: %.c | deps
+# clang and libFuzzer are only needed here, so only fuzzing installs them.
+fuzz-deps: deps
+	@scripts/ensure-deps.sh fuzz
+
+$(FUZZ_BUILD)/obj/%.o: %.c | fuzz-deps
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link \
 		-MMD -MP -c $< -o $@
