@@ -135,7 +135,7 @@ static char *which(const char *name)
 {
 	char cand[PATH_MAX];
 
-	return hs_agent_find_exe(name, cand) == 0 ? realpath(cand, NULL)
+	return hs_agent_find_exe(name, cand, NULL) == 0 ? realpath(cand, NULL)
 						  : NULL;
 }
 

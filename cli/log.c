@@ -104,11 +104,10 @@ static int parse_log_args(int argc, char **argv, struct log_opts *o)
 	return o->file ? 0 : -1;
 }
 
+/* A record's string member, or NULL. */
 static const char *field(const cJSON *o, const char *k)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
+	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
 }
 
 static bool wanted(const struct log_opts *o, const cJSON *rec)

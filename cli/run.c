@@ -42,7 +42,7 @@ static char *resolve_exe(const char *name)
 
 	if (strchr(name, '/'))
 		return realpath(name, cand) ? strdup(cand) : strdup(name);
-	return strdup(hs_agent_find_exe(name, cand) == 0 ? cand : name);
+	return strdup(hs_agent_find_exe(name, cand, NULL) == 0 ? cand : name);
 }
 
 /* `hookshim run -- bash -c STR` is itself a tool call: hookshim run plays

@@ -12,12 +12,8 @@
 
 #include "../common/wire.h"
 #include "cli.h"
+#include "../supervisor/agent.h"
 #include "../supervisor/consult.h"
-
-static bool same_file(const struct stat *a, const struct stat *b)
-{
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
-}
 
 /* mkdir -p */
 static int make_dirs(const char *dir)
@@ -118,28 +114,13 @@ int cmd_wrap(int argc, char **argv)
  * are all skipped by comparing inodes, so there is no recursion. */
 static char *find_real(const char *tool)
 {
-	const char *path = getenv("PATH");
-	struct stat self, st;
+	struct stat self;
+	char cand[PATH_MAX];
 
-	if (stat("/proc/self/exe", &self) < 0)
+	if (stat("/proc/self/exe", &self) < 0 ||
+	    hs_agent_find_exe(tool, cand, &self) != 0)
 		return NULL;
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (const char *p = path;; p++) {
-		const char *end = strchr(p, ':');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-		char cand[PATH_MAX];
-
-		if (snprintf(cand, sizeof(cand), "%.*s/%s", (int)n,
-			     n ? p : ".", tool) < (int)sizeof(cand) &&
-		    stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
-		    access(cand, X_OK) == 0 && !same_file(&st, &self))
-			return strdup(cand);
-		if (!end)
-			break;
-		p = end;
-	}
-	return NULL;
+	return strdup(cand);
 }
 
 /* Did the shim already decide this very exec? (design: "Checked exactly

@@ -389,7 +389,7 @@ int hs_agent_passed_signal(void)
 	return (int)passed_sig;
 }
 
-int hs_agent_find_exe(const char *name, char *out)
+int hs_agent_find_exe(const char *name, char *out, const struct stat *skip)
 {
 	const char *path = getenv("PATH");
 	int err = ENOENT;
@@ -405,7 +405,9 @@ int hs_agent_find_exe(const char *name, char *out)
 
 		if (snprintf(out, PATH_MAX, "%.*s/%s", n, n ? p : ".", name) <
 			    PATH_MAX &&
-		    stat(out, &st) == 0 && S_ISREG(st.st_mode)) {
+		    stat(out, &st) == 0 && S_ISREG(st.st_mode) &&
+		    !(skip && st.st_dev == skip->st_dev &&
+		      st.st_ino == skip->st_ino)) {
 			if (access(out, X_OK) == 0)
 				return 0;
 			err = EACCES;

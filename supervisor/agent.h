@@ -52,10 +52,12 @@ pid_t hs_agent_start(char **cmd, char **envp,
 		     const struct hs_floor_plan *fp, int *code);
 
 /* execvp's search: a name with a '/' as it is, else the first executable
- * regular file on PATH ("/usr/bin:/bin" when unset), into out (PATH_MAX).
- * 0, ENOENT, or EACCES when only non-executable files of that name are
- * there. */
-int hs_agent_find_exe(const char *name, char *out);
+ * regular file on PATH ("/usr/bin:/bin" when unset), into out (PATH_MAX),
+ * passing over the file skip is (when not NULL: the PATH wrapper skips
+ * itself). 0, ENOENT, or EACCES when only non-executable files of that
+ * name are there. */
+struct stat;
+int hs_agent_find_exe(const char *name, char *out, const struct stat *skip);
 
 /* Waits for the agent, mirroring its job-control stops; its wait status. */
 int hs_agent_wait(pid_t pid);

@@ -24,7 +24,7 @@ int hs_floor_spawn(const struct hs_floor_plan *p, pid_t *pid,
 {
 	char exe[PATH_MAX];
 	struct sigaction dfl;
-	int err = hs_agent_find_exe(cmd[0], exe);
+	int err = hs_agent_find_exe(cmd[0], exe, NULL);
 
 	if (err)
 		return err;

@@ -22,11 +22,10 @@ void hs_report_free(struct hs_report *r)
 	r->cases = r->notable = NULL;
 }
 
+/* A record's string member, or NULL. */
 static const char *str(const cJSON *o, const char *k)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
+	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
 }
 
 static double num(const cJSON *o, const char *k, double def)
