@@ -283,6 +283,8 @@ int cmd_run(int argc, char **argv)
 	outer = hs_outer_find(&refuse);
 	if (refuse)
 		goto out_cfg;
+	if (outer)
+		hs_dispatch_hooks_in_outer_session();
 	if (hs_session_init(&s, &cfg, NULL, o.log) < 0)
 		goto out_outer;
 	s.outer = outer;

@@ -84,6 +84,7 @@ struct hs_floor_ctx {
 	const struct hs_fscope *scope;
 	const struct hs_config *cfg;
 	int listener;
+	uint64_t cookie; /* the session's (hs_floor_plan): whose shim is ours */
 };
 
 /* Reads and classifies; c->n is filled by the caller. Every read of the
