@@ -97,7 +97,8 @@ static bool outer_dropped(const char *e)
 {
 	return strncmp(e, "HOOKSHIM_ROLE=", 14) == 0 ||
 	       strncmp(e, "HOOKSHIM_CHECKED=", 17) == 0 ||
-	       strncmp(e, "HOOKSHIM_INERT=", 15) == 0;
+	       strncmp(e, "HOOKSHIM_INERT=", 15) == 0 ||
+	       strncmp(e, "HOOKSHIM_FDS=", 13) == 0; /* for our image only */
 }
 
 /* The hook's environment: the host's, minus hookshim's own variables and
