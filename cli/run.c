@@ -21,6 +21,7 @@
 #include "run_report.h"
 #include "../supervisor/agent.h"
 #include "../supervisor/floor.h"
+#include "../supervisor/outer.h"
 #include "../supervisor/server.h"
 #include "../supervisor/session.h"
 
@@ -89,11 +90,19 @@ static bool judge_cmd(struct hs_session *s, char **cmd, int *code, char **id)
 /* ---- the syscall floor ---- */
 
 /* Probes the floor (supervisor/floor.h) and adds its cookie to the
- * session's flags. -1 when "require" cannot be met: not starting. */
-static int plan_floor(const struct hs_config *cfg, struct hs_floor_plan *fp,
-		      char *flags, size_t cap)
+ * session's flags. -1 when "require" cannot be met: not starting. Inside
+ * an outer session with a floor, that floor covers this session too (its
+ * cookie is in `flags` already; a second listener would get EBUSY). */
+static int plan_floor(const struct hs_config *cfg, const struct hs_outer *outer,
+		      struct hs_floor_plan *fp, char *flags, size_t cap)
 {
-	if (hs_floor_plan(fp, cfg) < 0) {
+	if (hs_outer_cookie(outer)) {
+		memset(fp, 0, sizeof(*fp));
+		fp->sock[0] = fp->sock[1] = -1;
+		return 0;
+	}
+	if (hs_floor_plan_for(fp, cfg, hs_config_interest(cfg) |
+				       hs_outer_interest(outer)) < 0) {
 		fprintf(stderr, "hookshim: out of memory\n");
 		return -1;
 	}
@@ -118,6 +127,19 @@ static int plan_floor(const struct hs_config *cfg, struct hs_floor_plan *fp,
 }
 
 /* ---- the session ---- */
+
+/* HOOKSHIM_WRITE: ours, or joined with the outer session's. */
+static char *session_write_filter(const struct hs_config *cfg,
+				  struct hs_outer *outer)
+{
+	char *own = hs_write_filter(cfg), *both;
+
+	if (!outer || !own)
+		return own;
+	both = hs_outer_write_filter(outer, own, cfg->root);
+	free(own);
+	return both;
+}
 
 static int run_usage(void)
 {
@@ -231,6 +253,8 @@ int cmd_run(int argc, char **argv)
 	struct hs_floor *floor = NULL;
 	struct hs_agent_env se = { 0 };
 	struct hs_agent_signals ss;
+	struct hs_outer *outer;
+	bool refuse;
 	char sock[128], flags[128], bin[PATH_MAX], *lib, *wrap_dir = NULL;
 	char **envp, *id = NULL;
 	bool tool_call, go = true;
@@ -255,16 +279,26 @@ int cmd_run(int argc, char **argv)
 		perror("hookshim: /proc/self/exe");
 		goto out_cfg;
 	}
-	if (hs_session_init(&s, &cfg, NULL, o.log) < 0)
+	/* Inside a session already: join it (docs/nested.md). */
+	outer = hs_outer_find(&refuse);
+	if (refuse)
 		goto out_cfg;
+	if (outer)
+		hs_dispatch_hooks_in_outer_session();
+	if (hs_session_init(&s, &cfg, NULL, o.log) < 0)
+		goto out_outer;
+	s.outer = outer;
 	hs_run_report_begin(&o.report, &cfg, &s);
 	set = &cfg.settings;
 	snprintf(sock, sizeof(sock), "hookshim-%s", s.id);
-	hs_session_flags(&cfg, flags, sizeof(flags));
-	if (plan_floor(&cfg, &fp, flags, sizeof(flags)) < 0) {
+	if (outer)
+		hs_outer_flags(outer, &cfg, flags, sizeof(flags));
+	else
+		hs_session_flags(&cfg, flags, sizeof(flags));
+	if (plan_floor(&cfg, outer, &fp, flags, sizeof(flags)) < 0) {
 		hs_floor_plan_free(&fp);
 		hs_session_close(&s);
-		goto out_cfg;
+		goto out_outer;
 	}
 	lib = hs_agent_find_lib(bin);
 	if (set->wrap_tools && set->wrap_tools[0])
@@ -273,7 +307,7 @@ int cmd_run(int argc, char **argv)
 	se = (struct hs_agent_env){ .sock = sock, .session = s.id,
 				   .root = cfg.root, .bin = bin, .lib = lib,
 				   .flags = flags, .wrap_dir = wrap_dir,
-				   .write = hs_write_filter(&cfg) };
+				   .write = session_write_filter(&cfg, outer) };
 	envp = hs_agent_environ(&se);
 	sv = envp ? hs_supervisor_start(&s, sock) : NULL;
 	if (!sv)
@@ -334,6 +368,8 @@ out_env:
 	free(lib);
 	free(se.write);
 	hs_session_close(&s);
+out_outer:
+	hs_outer_free(outer);
 out_cfg:
 	hs_run_report_free(&o.report);
 	hs_config_free(&cfg);

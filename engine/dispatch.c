@@ -83,8 +83,28 @@ static const char *env_value(const struct hs_config *cfg,
 	return s ? s : "";
 }
 
+static bool in_outer; /* hs_dispatch_hooks_in_outer_session */
+
+void hs_dispatch_hooks_in_outer_session(void)
+{
+	in_outer = true;
+}
+
+/* Of the outer session's variables, what this hook must not inherit as
+ * it is: its role and marker are set anew, and INERT would switch the
+ * outer shim off. */
+static bool outer_dropped(const char *e)
+{
+	return strncmp(e, "HOOKSHIM_ROLE=", 14) == 0 ||
+	       strncmp(e, "HOOKSHIM_CHECKED=", 17) == 0 ||
+	       strncmp(e, "HOOKSHIM_INERT=", 15) == 0 ||
+	       strncmp(e, "HOOKSHIM_FDS=", 13) == 0; /* for our image only */
+}
+
 /* The hook's environment: the host's, minus hookshim's own variables and
- * the shim (a hook must never be intercepted), plus the dialect's. */
+ * the shim (a hook must never be intercepted by its own session), plus
+ * the dialect's; inside an outer session, that session's shim and
+ * variables stay (hs_dispatch_hooks_in_outer_session). */
 static char **hook_env(const struct hs_config *cfg, const struct hs_hook *h,
 		       const struct hs_event *ev, const char *tool)
 {
@@ -98,18 +118,27 @@ static char **hook_env(const struct hs_config *cfg, const struct hs_hook *h,
 		extra++;
 	for (const struct hs_hookenv_var *v = vars; v && v->name; v++)
 		extra++;
-	env = calloc(n + extra + 2, sizeof(*env));
+	env = calloc(n + extra + 3, sizeof(*env));
 	if (!env)
 		return NULL;
 	for (char **e = environ; *e; e++) {
-		if (strncmp(*e, "HOOKSHIM_", 9) == 0 ||
-		    strncmp(*e, "LD_PRELOAD=", 11) == 0)
+		if (in_outer ? outer_dropped(*e)
+			     : strncmp(*e, "HOOKSHIM_", 9) == 0 ||
+				       strncmp(*e, "LD_PRELOAD=", 11) == 0)
 			continue;
 		env[i++] = strdup(*e);
 	}
 	for (char **e = h->env; e && *e; e++)
 		env[i++] = strdup(*e);
-	env[i++] = strdup("HOOKSHIM_INERT=1");
+	if (in_outer) {
+		/* posix_spawn from this process: the marker names us */
+		env[i++] = strdup("HOOKSHIM_ROLE=tool");
+		if (asprintf(&env[i], "HOOKSHIM_CHECKED=spawn:%ld",
+			     (long)getpid()) >= 0)
+			i++;
+	} else {
+		env[i++] = strdup("HOOKSHIM_INERT=1");
+	}
 	for (const struct hs_hookenv_var *v = vars; v && v->name; v++)
 		if (asprintf(&env[i], "%s=%s", v->name,
 			     env_value(cfg, h, ev, tool, v->value)) >= 0)

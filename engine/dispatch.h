@@ -48,6 +48,14 @@ void hs_outcome_free(struct hs_outcome *out);
  * these. */
 unsigned hs_config_interest(const struct hs_config *cfg);
 
+/* Hooks normally run outside any session (no shim, HOOKSHIM_INERT=1). A
+ * session nested in another (supervisor/outer.h) calls this once before
+ * its first hook: its hooks are then started inside the OUTER session --
+ * the outer shim and variables this process inherited, role "tool", the
+ * start itself marked decided -- so a hook the agent wrote into an inner
+ * config is policed like any other of its commands. */
+void hs_dispatch_hooks_in_outer_session(void);
+
 const char *hs_verdict_name(enum hs_verdict v);
 
 #endif

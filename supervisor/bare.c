@@ -25,6 +25,7 @@
 #include "../engine/write_filter.h"
 #include "../common/wire.h"
 #include "../cli/cli.h"
+#include "outer.h"
 #include "server.h"
 #include "session.h"
 
@@ -155,15 +156,25 @@ static int parse(int argc, char **argv, struct sup_args *a)
 	return a->pid > 0 && a->fd >= 0 ? 0 : -1;
 }
 
-/* The environment a child of `hookshim run` would get, as records. */
+/* The environment a child of `hookshim run` would get, as records;
+ * joined with the outer session's when there is one (outer.h). */
 static int send_env(int fd, const struct hs_session *s,
 		    const struct hs_config *cfg, const char *sock,
 		    const char *bin, const char *lib)
 {
-	char flags[128], *wf = hs_write_filter(cfg);
+	char flags[160], *wf = hs_write_filter(cfg);
 	int rc = 0;
 
-	hs_session_flags(cfg, flags, sizeof(flags));
+	if (s->outer) {
+		char *own = wf;
+
+		wf = own ? hs_outer_write_filter(s->outer, own, cfg->root)
+			 : NULL;
+		free(own);
+		hs_outer_flags(s->outer, cfg, flags, sizeof(flags));
+	} else {
+		hs_session_flags(cfg, flags, sizeof(flags));
+	}
 	rc |= put_record(fd, HS_ENV_SOCK, sock);
 	rc |= put_record(fd, HS_ENV_SESSION, s->id);
 	rc |= put_record(fd, HS_ENV_ROOT, cfg->root);
@@ -184,6 +195,8 @@ int cmd_supervise(int argc, char **argv)
 	struct hs_config cfg;
 	struct hs_session s;
 	struct hs_supervisor *sv;
+	struct hs_outer *outer;
+	bool refuse;
 	char bin[PATH_MAX], sock[128], *cfgs, *lib;
 
 	if (parse(argc, argv, &a) < 0) {
@@ -209,8 +222,16 @@ int cmd_supervise(int argc, char **argv)
 	}
 	if (!realpath("/proc/self/exe", bin) || !(lib = lib_path(a.lib, bin)))
 		return fail(a.fd, "!cannot find libhookshim.so");
+	/* The shim boots a bare session only where it finds none, so this
+	 * is for `__supervise` started by hand inside one: it joins it. */
+	outer = hs_outer_find(&refuse);
+	if (refuse)
+		return fail(a.fd, "!inside a session that does not answer");
+	if (outer)
+		hs_dispatch_hooks_in_outer_session();
 	if (hs_session_init(&s, &cfg, NULL, NULL) < 0)
 		return fail(a.fd, "!cannot start a session");
+	s.outer = outer;
 	snprintf(sock, sizeof(sock), "hookshim-%s", s.id);
 	if (!(sv = hs_supervisor_start(&s, sock)))
 		return fail(a.fd, "!cannot listen");
@@ -224,6 +245,7 @@ int cmd_supervise(int argc, char **argv)
 	if (!hs_supervisor_stop(sv, STOP_GRACE_MS))
 		return 0; /* threads still hold the config: just exit */
 	hs_session_close(&s);
+	hs_outer_free(outer);
 	hs_config_free(&cfg);
 	hs_cli_free(&cli);
 	free(cfgs);

@@ -292,7 +292,7 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 		f->notif_size = sizes.seccomp_notif;
 	f->scope = hs_fscope_new(write_filter, s->root);
 	f->x = (struct hs_floor_ctx){ .scope = f->scope, .cfg = s->cfg,
-				      .listener = lfd };
+				      .listener = lfd, .cookie = p->cookie };
 	hs_inflight_init(&f->deciding);
 	if (!f->scope || pipe2(f->wake, O_CLOEXEC) < 0 ||
 	    pthread_create(&f->rx, NULL, receive, f) != 0) {

@@ -49,6 +49,10 @@ struct hs_floor_plan {
  * set, or 0 with p->on false and p->why said (nothing to notify, or the
  * kernel refused); -1 only on allocation failure. */
 int hs_floor_plan(struct hs_floor_plan *p, const struct hs_config *cfg);
+/* The same for these interest bits (a nested session's: its own and the
+ * outer session's, supervisor/outer.h). */
+int hs_floor_plan_for(struct hs_floor_plan *p, const struct hs_config *cfg,
+		      unsigned interest);
 void hs_floor_plan_free(struct hs_floor_plan *p);
 
 /* Child side, async-signal-safe: no_new_privs, the filter, the listener

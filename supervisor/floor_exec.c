@@ -11,6 +11,12 @@
  *   - otherwise, a caller with the shim mapped decided already (the
  *     shim's own execs carry the cookie and never get here; posix_spawn's
  *     child, inside libc, does);
+ *   - both only for a shim of this session: one whose HOOKSHIM_FLAGS hold
+ *     this floor's cookie. A shim that does not know it belongs to a
+ *     session started from a scrubbed environment (`env -i hookshim run`
+ *     from a static program): it decides with a policy that is not ours,
+ *     so the floor decides as if there were no shim (docs/nested.md). A
+ *     nested session that joined ours keeps the cookie and asks us;
  *   - otherwise the floor decides, with the shim's scope rules: an
  *     agent-role caller running a shell with a command string (or, with
  *     tool_calls "every-exec", anything) makes a tool call; a tool-role
@@ -27,6 +33,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "../common/wire.h"
 #include "../engine/command.h"
 #include "../engine/dispatch.h"
 
@@ -136,22 +143,49 @@ static uint64_t *read_ptrs(pid_t tid, uint64_t addr, size_t *n)
 	}
 }
 
-/* Is the shim in envp's LD_PRELOAD? */
-static bool env_has_shim(pid_t tid, uint64_t envp)
+/* Does a HOOKSHIM_FLAGS value ("i=..,c=<n>,..") carry this cookie? */
+static bool flags_have_cookie(const char *flags, uint64_t cookie)
+{
+	for (const char *p = flags; p && *p;) {
+		if (p[0] == 'c' && p[1] == '=')
+			return strtoull(p + 2, NULL, 10) == cookie;
+		p = strchr(p, ',');
+		p = p ? p + 1 : NULL;
+	}
+	return false;
+}
+
+/* Is the shim in envp's LD_PRELOAD, with this floor's cookie in its
+ * HOOKSHIM_FLAGS? */
+static bool env_has_shim(pid_t tid, uint64_t envp, uint64_t cookie)
 {
 	size_t n;
 	uint64_t *p = read_ptrs(tid, envp, &n);
-	bool found = false;
+	bool shim = false, ours = false;
 
-	for (size_t i = 0; p && i < n && !found; i++) {
+	for (size_t i = 0; p && i < n; i++) {
 		char s[4096];
 
-		if (hs_fl_read_str(tid, p[i], s, sizeof(s)) == 0 &&
-		    strncmp(s, "LD_PRELOAD=", 11) == 0)
-			found = strstr(s, "libhookshim.so") != NULL;
+		if (hs_fl_read_str(tid, p[i], s, sizeof(s)) < 0)
+			continue;
+		if (strncmp(s, "LD_PRELOAD=", 11) == 0)
+			shim = strstr(s, "libhookshim.so") != NULL;
+		else if (strncmp(s, HS_ENV_FLAGS "=", sizeof(HS_ENV_FLAGS)) == 0)
+			ours = flags_have_cookie(s + sizeof(HS_ENV_FLAGS),
+						 cookie);
 	}
 	free(p);
-	return found;
+	return shim && ours;
+}
+
+/* Has the caller a shim of this session mapped? */
+static bool caller_has_shim(pid_t tid, pid_t tgid, uint64_t cookie)
+{
+	char flags[256];
+
+	return has_shim(tid) &&
+	       hs_fl_environ(tgid, HS_ENV_FLAGS, flags, sizeof(flags)) &&
+	       flags_have_cookie(flags, cookie);
 }
 
 static char **read_argv(pid_t tid, uint64_t addr)
@@ -198,14 +232,14 @@ enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
 	dyn = dynamic_elf(c->exe, 0);
 	if (dyn < 0)
 		return HS_FL_CONTINUE; /* unreadable to us: ENOENT, EACCES... */
-	if (dyn && env_has_shim(tid, envp_p))
+	if (dyn && env_has_shim(tid, envp_p, x->cookie))
 		return hs_fl_valid(x->listener, c->n.id) ? HS_FL_CONTINUE
 							   : HS_FL_GONE;
-	if (has_shim(tid))
-		return HS_FL_CONTINUE;
 	c->tgid = hs_fl_tgid(tid);
 	if (c->tgid < 0 || !hs_fl_valid(x->listener, c->n.id))
 		return HS_FL_GONE;
+	if (caller_has_shim(tid, c->tgid, x->cookie))
+		return HS_FL_CONTINUE;
 	if (hs_fl_environ(c->tgid, "HOOKSHIM_ROLE", role, sizeof(role)) &&
 	    strcmp(role, "tool") == 0) {
 		if (!set->nested_exec &&

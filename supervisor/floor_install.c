@@ -171,8 +171,13 @@ static uint64_t new_cookie(void)
 
 int hs_floor_plan(struct hs_floor_plan *p, const struct hs_config *cfg)
 {
+	return hs_floor_plan_for(p, cfg, hs_config_interest(cfg));
+}
+
+int hs_floor_plan_for(struct hs_floor_plan *p, const struct hs_config *cfg,
+		      unsigned interest)
+{
 	const char *fake = getenv(HS_ENV_TEST_NO_FLOOR);
-	unsigned interest = hs_config_interest(cfg);
 	int fd;
 
 	memset(p, 0, sizeof(*p));

@@ -38,8 +38,9 @@ struct hs_fscope;
  * write in the root. */
 struct hs_fscope *hs_fscope_new(const char *text, const char *root);
 void hs_fscope_free(struct hs_fscope *sc);
-/* May a pre hook fire for a write to abs? */
+/* May a pre (post) hook fire for a write to abs? */
 bool hs_fscope_pre(const struct hs_fscope *sc, const char *abs);
+bool hs_fscope_post(const struct hs_fscope *sc, const char *abs);
 /* Does a pre hook's own path glob name abs (writes.judge_temp_files)? */
 bool hs_fscope_protected(const struct hs_fscope *sc, const char *abs);
 bool hs_fscope_follow(const struct hs_fscope *sc);
@@ -83,6 +84,7 @@ struct hs_floor_ctx {
 	const struct hs_fscope *scope;
 	const struct hs_config *cfg;
 	int listener;
+	uint64_t cookie; /* the session's (hs_floor_plan): whose shim is ours */
 };
 
 /* Reads and classifies; c->n is filled by the caller. Every read of the

@@ -1,8 +1,9 @@
 /* The write filter in the supervisor: the same HOOKSHIM_WRITE text the
  * shim parses (shim/write_scope.h), read the same way, so a write the
  * shim would let pass without asking is also answered by the floor
- * without asking: no hook spawned, nothing logged. Only the pre side is
- * needed here (the floor fires no post events, docs/floor.md). */
+ * without asking: no hook spawned, nothing logged. The floor needs the
+ * pre side only (it fires no post events, docs/floor.md); a nested
+ * session (supervisor/outer.c) asks both sides of each session's filter. */
 #include "floor_int.h"
 
 #include <stdlib.h>
@@ -18,7 +19,7 @@ struct globs {
 
 struct hs_fscope {
 	char *root;
-	struct globs inc, exc, pre;
+	struct globs inc, exc, pre, post;
 	bool follow, quiet, agent_only, judge_temps;
 };
 
@@ -40,13 +41,14 @@ static void parse_line(struct hs_fscope *sc, const char *l)
 	case '+': gs = &sc->inc; break;
 	case '-': gs = &sc->exc; break;
 	case '<': gs = &sc->pre; break;
+	case '>': gs = &sc->post; break;
 	case 'o':
 		sc->agent_only |= l[1] == 'a';
 		sc->follow |= l[1] == 'f';
 		sc->quiet |= l[1] == 'q';
 		sc->judge_temps |= l[1] == 't';
 		return;
-	default: return; /* '>' post globs: not the floor's */
+	default: return;
 	}
 	if (strcmp(l + 1, "*") == 0)
 		gs->all = true;
@@ -63,7 +65,8 @@ struct hs_fscope *hs_fscope_new(const char *text, const char *root)
 		return NULL;
 	sc->root = strdup(root ? root : "/");
 	if (!text || strncmp(text, "hsw1\n", 5) != 0) {
-		sc->pre.all = true; /* as the shim: every write in the root */
+		/* as the shim: every write in the root */
+		sc->pre.all = sc->post.all = true;
 		add(&sc->inc, NULL);
 		return sc;
 	}
@@ -91,6 +94,7 @@ void hs_fscope_free(struct hs_fscope *sc)
 	free_globs(&sc->inc);
 	free_globs(&sc->exc);
 	free_globs(&sc->pre);
+	free_globs(&sc->post);
 	free(sc->root);
 	free(sc);
 }
@@ -127,14 +131,26 @@ static bool pseudo(const char *p)
 	       under(p, "/proc") || under(p, "/sys");
 }
 
-bool hs_fscope_pre(const struct hs_fscope *sc, const char *abs)
+/* In scope, and some hook of that side (pre or post globs) may fire. */
+static bool fires(const struct hs_fscope *sc, const struct globs *side,
+		  const char *abs)
 {
-	if (!sc->pre.all && !sc->pre.n)
+	if (!side->all && !side->n)
 		return false;
-	if (!any(sc, &sc->pre, abs))
+	if (!any(sc, side, abs))
 		return false;
 	return !(sc->exc.all || pseudo(abs) || !any(sc, &sc->inc, abs) ||
 		 (sc->exc.n && any(sc, &sc->exc, abs)));
+}
+
+bool hs_fscope_pre(const struct hs_fscope *sc, const char *abs)
+{
+	return fires(sc, &sc->pre, abs);
+}
+
+bool hs_fscope_post(const struct hs_fscope *sc, const char *abs)
+{
+	return fires(sc, &sc->post, abs);
 }
 
 bool hs_fscope_protected(const struct hs_fscope *sc, const char *abs)

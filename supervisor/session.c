@@ -14,6 +14,7 @@
 
 #include "../engine/command.h"
 #include "log.h"
+#include "outer.h"
 #include "prompt.h"
 
 void hs_random_hex(char *buf, size_t n)
@@ -82,6 +83,11 @@ void hs_session_close(struct hs_session *s)
 	s->log_fd = -1;
 	pthread_mutex_destroy(&s->log_mu);
 	pthread_mutex_destroy(&s->ask_mu);
+}
+
+static bool is_post_phase(const struct hs_msg *req)
+{
+	return req->phase && strncmp(req->phase, "post", 4) == 0;
 }
 
 /* The event a request describes. Strings stay owned by req; `command`
@@ -162,10 +168,18 @@ static int build_event(struct hs_session *s, const struct hs_msg *req,
 	return 0;
 }
 
-void hs_session_decide(struct hs_session *s, const struct hs_msg *req,
-		       struct hs_answer *ans)
+static void allow(const struct hs_session *s, struct hs_answer *ans)
 {
-	const struct hs_settings *set = &s->cfg->settings;
+	memset(ans, 0, sizeof(*ans));
+	ans->verdict = HS_ALLOW;
+	ans->deny_exit = s->cfg->settings.deny_exit;
+	ans->deny_errno = s->cfg->settings.deny_errno;
+}
+
+/* This session's own hooks. */
+static void decide_here(struct hs_session *s, const struct hs_msg *req,
+			struct hs_answer *ans)
+{
 	struct hs_event ev;
 	struct hs_outcome out;
 	char id[160], *command;
@@ -173,10 +187,7 @@ void hs_session_decide(struct hs_session *s, const struct hs_msg *req,
 	bool asked = false;
 	struct hs_command_why why = { 0 };
 
-	memset(ans, 0, sizeof(*ans));
-	ans->verdict = HS_ALLOW;
-	ans->deny_exit = set->deny_exit;
-	ans->deny_errno = set->deny_errno;
+	allow(s, ans);
 	if (build_event(s, req, &ev, &command, id, sizeof(id), &why) < 0) {
 		free(command);
 		return;
@@ -205,6 +216,65 @@ void hs_session_decide(struct hs_session *s, const struct hs_msg *req,
 		  asked, &why);
 	hs_outcome_free(&out);
 	free(command);
+}
+
+/* Both contexts, for the model: the outer's first. */
+static void join_context(struct hs_answer *ans, char *outer)
+{
+	char *both;
+
+	if (!outer || !outer[0]) {
+		free(outer);
+		return;
+	}
+	if (!ans->context || !ans->context[0]) {
+		free(ans->context);
+		ans->context = outer;
+		return;
+	}
+	if (asprintf(&both, "%s\n%s", outer, ans->context) >= 0) {
+		free(ans->context);
+		ans->context = both;
+	}
+	free(outer);
+}
+
+void hs_session_decide(struct hs_session *s, const struct hs_msg *req,
+		       struct hs_answer *ans)
+{
+	struct hs_answer up;
+	struct hs_msg own;
+	bool asked;
+
+	if (!s->outer) {
+		decide_here(s, req, ans);
+		return;
+	}
+	/* Nested (outer.h): the outer first; its deny is final. */
+	asked = hs_outer_ask(s->outer, req, &up) == 0;
+	if (asked && up.verdict == HS_DENY) {
+		*ans = up;
+		if (!ans->reason)
+			ans->reason = strdup("blocked by a hookshim hook of "
+					     "the outer session");
+		return;
+	}
+	own = *req;
+	if (asked && up.id && !own.id)
+		own.id = up.id; /* one tool_use_id in both sessions' logs */
+	if (hs_outer_own_wants(s->outer, s->cfg, req))
+		decide_here(s, &own, ans);
+	else
+		allow(s, ans);
+	if (!asked)
+		return;
+	if (up.id && !ans->id && !is_post_phase(req)) {
+		ans->id = up.id;
+		up.id = NULL;
+	}
+	join_context(ans, up.context);
+	up.context = NULL;
+	hs_answer_free(&up);
 }
 
 void hs_session_lifecycle(struct hs_session *s, enum hs_kind kind,

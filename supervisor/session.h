@@ -15,6 +15,7 @@
 
 struct hs_report;
 struct hs_notices;
+struct hs_outer;
 
 struct hs_session {
 	const struct hs_config *cfg; /* borrowed, immutable */
@@ -28,6 +29,8 @@ struct hs_session {
 	pthread_mutex_t ask_mu; /* one prompt on the terminal at a time */
 	unsigned long next_id;
 	bool ending;         /* hs_session_ending: answers are denials */
+	struct hs_outer *outer; /* the session we run inside (outer.h), asked
+				 * first; NULL at top level. Borrowed. */
 };
 
 /* `log_path` may be NULL. Returns -1 (with a message) if the log cannot be
@@ -37,7 +40,8 @@ int hs_session_init(struct hs_session *s, const struct hs_config *cfg,
 void hs_session_close(struct hs_session *s);
 
 /* Decides one request: always fills `ans` (allow when nothing applies).
- * Safe from many threads at once. */
+ * Inside an outer session, the outer decides first and a deny there is
+ * the answer (supervisor/outer.h). Safe from many threads at once. */
 void hs_session_decide(struct hs_session *s, const struct hs_msg *req,
 		       struct hs_answer *ans);
 
