@@ -273,7 +273,7 @@ int cmd_run(int argc, char **argv)
 	se = (struct hs_agent_env){ .sock = sock, .session = s.id,
 				   .root = cfg.root, .bin = bin, .lib = lib,
 				   .flags = flags, .wrap_dir = wrap_dir,
-				   .write = hs_write_filter(&cfg) };
+				   .write = hs_write_filter(&cfg), .cfg = &cfg };
 	envp = hs_agent_environ(&se);
 	sv = envp ? hs_supervisor_start(&s, sock) : NULL;
 	if (!sv)

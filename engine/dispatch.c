@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../config/dialect.h"
+#include "../config/session_env.h"
 #include "decide.h"
 #include "match.h"
 #include "payload.h"
@@ -84,11 +85,15 @@ static const char *env_value(const struct hs_config *cfg,
 }
 
 /* The hook's environment: the host's, minus hookshim's own variables and
- * the shim (a hook must never be intercepted), plus the dialect's. */
+ * the shim (a hook must never be intercepted), plus the settings "env"
+ * for the dialects that have one (over the host's values), plus the
+ * dialect's. */
 static char **hook_env(const struct hs_config *cfg, const struct hs_hook *h,
 		       const struct hs_event *ev, const char *tool)
 {
-	const struct hs_hookenv_var *vars = hs_dialect_ops(h->dialect)->env;
+	const struct hs_dialect_ops *ops = hs_dialect_ops(h->dialect);
+	const struct hs_hookenv_var *vars = ops->env;
+	bool settings_env = ops->session_env && cfg->nenv;
 	size_t n = 0, extra = 0, i = 0;
 	char **env;
 
@@ -98,15 +103,22 @@ static char **hook_env(const struct hs_config *cfg, const struct hs_hook *h,
 		extra++;
 	for (const struct hs_hookenv_var *v = vars; v && v->name; v++)
 		extra++;
+	if (settings_env)
+		extra += cfg->nenv;
 	env = calloc(n + extra + 2, sizeof(*env));
 	if (!env)
 		return NULL;
 	for (char **e = environ; *e; e++) {
 		if (strncmp(*e, "HOOKSHIM_", 9) == 0 ||
-		    strncmp(*e, "LD_PRELOAD=", 11) == 0)
+		    strncmp(*e, "LD_PRELOAD=", 11) == 0 ||
+		    (settings_env && hs_session_env_sets(cfg, *e)))
 			continue;
 		env[i++] = strdup(*e);
 	}
+	for (size_t k = 0; settings_env && k < cfg->nenv; k++)
+		if (asprintf(&env[i], "%s=%s", cfg->env[k].name,
+			     cfg->env[k].value) >= 0)
+			i++;
 	for (char **e = h->env; e && *e; e++)
 		env[i++] = strdup(*e);
 	env[i++] = strdup("HOOKSHIM_INERT=1");
