@@ -6,6 +6,7 @@
 #include "../config/dialect.h"
 #include "../config/diagnostics.h"
 #include "../config/load.h"
+#include "../config/session_env.h"
 #include "../supervisor/floor.h"
 #include "cli.h"
 
@@ -31,6 +32,26 @@ static void print_hook(const struct hs_hook *h)
 	       n > 60 ? "..." : "", h->timeout_ms / 1000.0, prio, rule);
 	printf("           from %s%s%s\n", h->source, h->name ? ", hook " : "",
 	       h->name ? h->name : "");
+}
+
+/* The settings "env", as hooks and the agent get it; values of names that
+ * look like secrets are masked (check's output ends up in CI logs). */
+static void print_env(const struct hs_config *cfg)
+{
+	if (!cfg->nenv)
+		return;
+	printf("\nenv (settings \"env\": Claude-dialect hooks, and the agent "
+	       "under hookshim run)\n");
+	for (size_t i = 0; i < cfg->nenv; i++) {
+		const struct hs_session_var *v = &cfg->env[i];
+
+		if (hs_session_env_secret(v->name))
+			printf("  %s=****  (masked, %zu characters)\n", v->name,
+			       strlen(v->value));
+		else
+			printf("  %s=%s\n", v->name, v->value);
+		printf("           from %s\n", v->source);
+	}
 }
 
 /* What `hookshim run` would get from the kernel (the same probe). */
@@ -105,6 +126,7 @@ int cmd_check(int argc, char **argv)
 				   cfg.hooks[i].event_name) == 0)
 				print_hook(&cfg.hooks[j]);
 	}
+	print_env(&cfg);
 	print_floor(&cfg);
 	/* The same lines `run` prints on stderr (config/diagnostics.h). */
 	if (cfg.ndiags) {

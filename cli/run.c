@@ -288,6 +288,15 @@ int cmd_run(int argc, char **argv)
 	if (hs_session_init(&s, &cfg, NULL, o.log) < 0)
 		goto out_outer;
 	s.outer = outer;
+	{
+		char *keep = NULL;
+
+		/* --log FILE keeps the transcript's lines beside it */
+		if (o.log && asprintf(&keep, "%s.transcript.jsonl", o.log) < 0)
+			keep = NULL;
+		hs_session_keep_transcript(&s, keep);
+		free(keep);
+	}
 	hs_run_report_begin(&o.report, &cfg, &s);
 	set = &cfg.settings;
 	snprintf(sock, sizeof(sock), "hookshim-%s", s.id);
@@ -307,7 +316,8 @@ int cmd_run(int argc, char **argv)
 	se = (struct hs_agent_env){ .sock = sock, .session = s.id,
 				   .root = cfg.root, .bin = bin, .lib = lib,
 				   .flags = flags, .wrap_dir = wrap_dir,
-				   .write = session_write_filter(&cfg, outer) };
+				   .write = session_write_filter(&cfg, outer),
+				   .cfg = &cfg };
 	envp = hs_agent_environ(&se);
 	sv = envp ? hs_supervisor_start(&s, sock) : NULL;
 	if (!sv)
@@ -353,6 +363,7 @@ int cmd_run(int argc, char **argv)
 	code = hs_run_report_end(&o.report, code, status);
 	if (!drained) {
 		/* Threads still hold the config: leave it all to exit. */
+		hs_session_leave_transcript(&s);
 		fprintf(stderr, "hookshim: requests still in flight at "
 				"session end\n");
 		return code >= 0 ? code : hs_exit_as(status);

@@ -119,6 +119,9 @@ struct hs_dialect_ops {
 	hs_decide_fn *decide;
 	enum hs_merge merge;
 	const struct hs_hookenv_var *env; /* what hook processes get besides ours */
+	/* Its hooks get the config's settings "env" (Claude Code's, which
+	 * applies it to its own process and so to everything it starts). */
+	bool session_env;
 };
 
 /* The row of a dialect (d < HS_NDIALECT). */

@@ -22,9 +22,14 @@ static int load_claude(struct hs_load *ld, const cJSON *doc)
 	const cJSON *off = cJSON_GetObjectItemCaseSensitive(doc,
 							    "disableAllHooks");
 	const cJSON *settings = cJSON_GetObjectItemCaseSensitive(doc, "hookshim");
+	const cJSON *env = cJSON_GetObjectItemCaseSensitive(doc, "env");
 
 	if (settings && hs_load_settings(ld, settings) < 0)
 		return -1;
+	/* Claude Code applies "env" whatever the hooks say, disableAllHooks
+	 * included: it is the session's environment, not the hooks'. */
+	if (env)
+		hs_load_session_env(ld, env);
 	if (cJSON_IsTrue(off)) {
 		/* what the file asks for, so no error */
 		hs_load_diag(ld, HS_DIAG_WARNING, off, "disableAllHooks is "
@@ -65,4 +70,5 @@ const struct hs_dialect_ops hs_dialect_claude = {
 		{ "CLAUDE_PROJECT_DIR", HS_HOOKENV_ROOT },
 		{ NULL, 0 },
 	},
+	.session_env = true,
 };

@@ -74,6 +74,10 @@ int hs_rule_parse(const char *text, struct hs_rule *rule);
 /* hookshim's own settings: the top-level "hookshim" object. */
 int hs_load_settings(struct hs_load *ld, const cJSON *obj);
 
+/* A Claude Code settings file's "env" object into cfg->env (a name set
+ * again replaces the earlier value). */
+void hs_load_session_env(struct hs_load *ld, const cJSON *env);
+
 /* The Claude Code shape, {"hooks":{EVENT:[{matcher, hooks:[handler]}]}},
  * for the dialects that share it; events are ld->ops->events. */
 struct hs_nested_rules {

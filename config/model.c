@@ -54,6 +54,12 @@ void hs_config_free(struct hs_config *cfg)
 	free_strv(cfg->settings.write_exclude);
 	free_strv(cfg->settings.wrap_tools);
 	free(cfg->settings.bot_id);
+	for (size_t i = 0; i < cfg->nenv; i++) {
+		free(cfg->env[i].name);
+		free(cfg->env[i].value);
+		free(cfg->env[i].source);
+	}
+	free(cfg->env);
 	free(cfg->root);
 	memset(cfg, 0, sizeof(*cfg));
 }

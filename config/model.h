@@ -127,6 +127,14 @@ struct hs_diag {
 	bool fatal;  /* HS_DIAG_FATAL: the file could not be used */
 };
 
+/* One variable of a Claude Code settings file's "env" object: Claude Code
+ * puts it into its own environment, so its hooks and the commands of its
+ * Bash tool see it (config/session_env.c). */
+struct hs_session_var {
+	char *name, *value;
+	char *source; /* the file that set it last */
+};
+
 struct hs_config {
 	struct hs_hook *hooks;
 	size_t nhooks;
@@ -136,6 +144,10 @@ struct hs_config {
 	char **sources; /* files read, in order */
 	size_t nsources;
 	char *root;
+	/* Settings "env" of every Claude-dialect file, merged: a later file
+	 * sets a name again over an earlier one (user, project, local). */
+	struct hs_session_var *env;
+	size_t nenv;
 };
 
 void hs_config_init(struct hs_config *cfg, const char *root);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../config/dialect.h"
+#include "../config/session_env.h"
 #include "decide.h"
 #include "match.h"
 #include "payload.h"
@@ -103,12 +104,15 @@ static bool outer_dropped(const char *e)
 
 /* The hook's environment: the host's, minus hookshim's own variables and
  * the shim (a hook must never be intercepted by its own session), plus
- * the dialect's; inside an outer session, that session's shim and
- * variables stay (hs_dispatch_hooks_in_outer_session). */
+ * the settings "env" for the dialects that have one (over the host's
+ * values), plus the dialect's; inside an outer session, that session's
+ * shim and variables stay (hs_dispatch_hooks_in_outer_session). */
 static char **hook_env(const struct hs_config *cfg, const struct hs_hook *h,
 		       const struct hs_event *ev, const char *tool)
 {
-	const struct hs_hookenv_var *vars = hs_dialect_ops(h->dialect)->env;
+	const struct hs_dialect_ops *ops = hs_dialect_ops(h->dialect);
+	const struct hs_hookenv_var *vars = ops->env;
+	bool settings_env = ops->session_env && cfg->nenv;
 	size_t n = 0, extra = 0, i = 0;
 	char **env;
 
@@ -118,16 +122,23 @@ static char **hook_env(const struct hs_config *cfg, const struct hs_hook *h,
 		extra++;
 	for (const struct hs_hookenv_var *v = vars; v && v->name; v++)
 		extra++;
+	if (settings_env)
+		extra += cfg->nenv;
 	env = calloc(n + extra + 3, sizeof(*env));
 	if (!env)
 		return NULL;
 	for (char **e = environ; *e; e++) {
-		if (in_outer ? outer_dropped(*e)
-			     : strncmp(*e, "HOOKSHIM_", 9) == 0 ||
-				       strncmp(*e, "LD_PRELOAD=", 11) == 0)
+		if ((in_outer ? outer_dropped(*e)
+			      : strncmp(*e, "HOOKSHIM_", 9) == 0 ||
+					strncmp(*e, "LD_PRELOAD=", 11) == 0) ||
+		    (settings_env && hs_session_env_sets(cfg, *e)))
 			continue;
 		env[i++] = strdup(*e);
 	}
+	for (size_t k = 0; settings_env && k < cfg->nenv; k++)
+		if (asprintf(&env[i], "%s=%s", cfg->env[k].name,
+			     cfg->env[k].value) >= 0)
+			i++;
 	for (char **e = h->env; e && *e; e++)
 		env[i++] = strdup(*e);
 	if (in_outer) {

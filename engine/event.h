@@ -38,6 +38,7 @@ struct hs_event {
 	const char *session_id;
 	const char *root;
 	const char *tool_use_id;
+	const char *transcript_path; /* the session's JSONL, or NULL */
 
 	/* HS_KIND_POST */
 	int exit_code;

@@ -272,7 +272,8 @@ cJSON *hs_payload_claude(const struct hs_hook *h, const struct hs_event *ev,
 
 	(void)settings; /* only memoh payloads name the bot */
 	add_str(o, "session_id", ev->session_id ? ev->session_id : "");
-	cJSON_AddStringToObject(o, "transcript_path", "");
+	cJSON_AddStringToObject(o, "transcript_path",
+				ev->transcript_path ? ev->transcript_path : "");
 	add_str(o, "cwd", ev->cwd ? ev->cwd : ev->root);
 	if (h->kind == HS_KIND_PRE || h->kind == HS_KIND_POST)
 		cJSON_AddStringToObject(o, "permission_mode", "default");

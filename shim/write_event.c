@@ -126,6 +126,22 @@ static bool temp_judged(const char *abs)
 	return hs_wopts()->judge_temps && hs_wscope_protected(abs);
 }
 
+/* An in-place change of an existing file's content is "edit" (the tool
+ * name Edit) when the agent's own process makes it -- the agent's
+ * Write/Edit tool, whatever it is called: from outside, pi's write and
+ * edit are the same open(O_TRUNC), Claude Code's the same atomic-save
+ * rename. A tool call's shell and what it runs (role "tool"), and a
+ * shell started as the agent (`hookshim run -- sh -c ...`) keep
+ * "overwrite" (Write): `echo x > f` is a Bash write. An empty file
+ * replaced is a create in all but name: "overwrite". */
+static const char *replace_op(const struct stat *sb)
+{
+	if (sb->st_size > 0 && hs_state()->role == HS_ROLE_AGENT &&
+	    !hs_exe_is_shell())
+		return "edit";
+	return "overwrite";
+}
+
 /* The operation an open with `fl` performs on `abs`, or NULL when it
  * fires nothing (it will fail, or it makes a temp file). */
 static const char *open_op(const char *abs, int fl)
@@ -144,7 +160,7 @@ static const char *open_op(const char *abs, int fl)
 	    !S_ISREG(sb.st_mode))
 		return NULL; /* EEXIST, or a fifo/device/dir: no file write */
 	if (fl & O_TRUNC)
-		return "overwrite";
+		return replace_op(&sb);
 	return fl & O_APPEND ? "append" : "modify";
 }
 
@@ -273,7 +289,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		 * target is created or overwritten */
 		if (!m2 || (e = look(t->path2, &sb)) < 0)
 			return 0;
-		t->op = e ? "overwrite" : "create";
+		t->op = e ? replace_op(&sb) : "create";
 		t->post_path = t->path2;
 		return m2;
 	case HS_WK_MKTEMP:

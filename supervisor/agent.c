@@ -19,6 +19,7 @@
 
 #include "../cli/cli.h"
 #include "../common/wire.h"
+#include "../config/session_env.h"
 
 extern char **environ;
 
@@ -113,9 +114,18 @@ char **hs_agent_environ(const struct hs_agent_env *se)
 		if (has_prefix(*e, "HOOKSHIM_") ||
 		    has_prefix(*e, "LD_PRELOAD=") ||
 		    has_prefix(*e, "UV_USE_IO_URING=") ||
-		    (se->wrap_dir && has_prefix(*e, "PATH=")))
+		    (se->wrap_dir && has_prefix(*e, "PATH=")) ||
+		    (se->cfg && hs_session_env_sets(se->cfg, *e)))
 			continue;
 		env_put(&b, strdup(*e));
+	}
+	for (size_t i = 0; se->cfg && i < se->cfg->nenv; i++) {
+		const struct hs_session_var *v = &se->cfg->env[i];
+
+		if (se->wrap_dir && strcmp(v->name, "PATH") == 0)
+			old_path = v->value; /* the wrappers go in front */
+		else
+			env_kv(&b, v->name, v->value);
 	}
 	if (se->lib) {
 		char *v = preload_value(se->lib, old_preload);

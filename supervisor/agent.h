@@ -6,14 +6,19 @@
 #include <signal.h>
 #include <sys/types.h>
 
+struct hs_config;
+
 /* What the agent's environment carries of the session (common/wire.h). */
 struct hs_agent_env {
 	const char *sock, *session, *root, *bin, *lib, *flags, *wrap_dir;
 	char *write; /* HOOKSHIM_WRITE (engine/write_filter.c) */
+	/* Its settings "env" is the agent's too, over environ's values, as
+	 * Claude Code applies it to itself and its Bash tool; may be NULL. */
+	const struct hs_config *cfg;
 };
 
 /* environ, minus every HOOKSHIM_* (an outer session's, or values the user
- * left around), plus this session's; NULL when out of memory. The shim
+ * left around), plus the settings "env", plus this session's; NULL when out of memory. The shim
  * treats the agent (a child of the hookshim binary) as decided. */
 char **hs_agent_environ(const struct hs_agent_env *se);
 

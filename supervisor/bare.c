@@ -232,9 +232,12 @@ int cmd_supervise(int argc, char **argv)
 	if (hs_session_init(&s, &cfg, NULL, NULL) < 0)
 		return fail(a.fd, "!cannot start a session");
 	s.outer = outer;
+	hs_session_keep_transcript(&s, NULL);
 	snprintf(sock, sizeof(sock), "hookshim-%s", s.id);
-	if (!(sv = hs_supervisor_start(&s, sock)))
+	if (!(sv = hs_supervisor_start(&s, sock))) {
+		hs_session_close(&s);
 		return fail(a.fd, "!cannot listen");
+	}
 	fire(&s, HS_KIND_SESSION_START);
 	if (send_env(a.fd, &s, &cfg, sock, bin, lib) < 0)
 		a.pid = 0; /* nobody listens: end the session now */
@@ -242,8 +245,10 @@ int cmd_supervise(int argc, char **argv)
 	if (a.pid > 0)
 		wait_gone(a.pid);
 	fire(&s, HS_KIND_SESSION_END);
-	if (!hs_supervisor_stop(sv, STOP_GRACE_MS))
+	if (!hs_supervisor_stop(sv, STOP_GRACE_MS)) {
+		hs_session_leave_transcript(&s);
 		return 0; /* threads still hold the config: just exit */
+	}
 	hs_session_close(&s);
 	hs_outer_free(outer);
 	hs_config_free(&cfg);

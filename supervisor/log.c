@@ -12,8 +12,7 @@
 #include "notice.h"
 #include "report.h"
 
-/* "2025-01-31T12:34:56.789Z" */
-static void iso_now(char *buf, size_t cap)
+void hs_log_timestamp(char *buf, size_t cap)
 {
 	struct timespec ts;
 	struct tm tm;
@@ -116,7 +115,7 @@ static cJSON *line_start(struct hs_session *s)
 	cJSON *o = cJSON_CreateObject();
 	char ts[40];
 
-	iso_now(ts, sizeof(ts));
+	hs_log_timestamp(ts, sizeof(ts));
 	cJSON_AddStringToObject(o, "ts", ts);
 	cJSON_AddStringToObject(o, "session", s->id);
 	return o;
@@ -166,6 +165,8 @@ void hs_log_event(struct hs_session *s, const struct hs_event *ev,
 	if (ev->pid)
 		cJSON_AddNumberToObject(o, "pid", ev->pid);
 	add_opt_str(o, "cwd", ev->cwd);
+	if (ev->kind == HS_KIND_SESSION_START) /* what the hooks read */
+		add_opt_str(o, "transcript_path", ev->transcript_path);
 	if (ev->op & HS_OP_EXEC) {
 		cJSON *argv = cJSON_AddArrayToObject(o, "argv");
 

@@ -15,6 +15,9 @@ void hs_log_event(struct hs_session *s, const struct hs_event *ev,
 		  const struct hs_outcome *out, const char *decision,
 		  bool asked, const struct hs_command_why *why);
 
+/* "2025-01-31T12:34:56.789Z", now: the log's and the transcript's. */
+void hs_log_timestamp(char *buf, size_t cap);
+
 /* Appends a line for an exec that is the agent's own shell, not a tool
  * call: decision "agent_internal", `what` as its reason. */
 void hs_log_internal(struct hs_session *s, const struct hs_msg *req,

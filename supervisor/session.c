@@ -16,6 +16,7 @@
 #include "log.h"
 #include "outer.h"
 #include "prompt.h"
+#include "transcript.h"
 
 void hs_random_hex(char *buf, size_t n)
 {
@@ -76,8 +77,21 @@ int hs_session_init(struct hs_session *s, const struct hs_config *cfg,
 	return 0;
 }
 
+void hs_session_keep_transcript(struct hs_session *s, const char *keep_as)
+{
+	if (!s->transcript)
+		s->transcript = hs_transcript_open(s->id, keep_as);
+}
+
+void hs_session_leave_transcript(struct hs_session *s)
+{
+	hs_transcript_finish(s->transcript);
+}
+
 void hs_session_close(struct hs_session *s)
 {
+	hs_transcript_close(s->transcript);
+	s->transcript = NULL;
 	if (s->log_fd >= 0)
 		close(s->log_fd);
 	s->log_fd = -1;
@@ -157,6 +171,7 @@ static int build_event(struct hs_session *s, const struct hs_msg *req,
 		snprintf(id, idcap, "hs-%.16s-%lu", s->id, n);
 	}
 	ev->tool_use_id = id;
+	ev->transcript_path = hs_transcript_path(s->transcript);
 	ev->exit_code = req->exit_code;
 	ev->signo = req->signo;
 	ev->duration_ms = req->duration_ms;
@@ -192,6 +207,8 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 		free(command);
 		return;
 	}
+	/* Before the hooks: one reading the transcript sees its own call. */
+	hs_transcript_tool_use(s->transcript, &ev);
 	hs_dispatch(s->cfg, &ev, &out);
 	v = out.verdict;
 	if (__atomic_load_n(&s->ending, __ATOMIC_ACQUIRE) &&
@@ -212,6 +229,8 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 		ans->context = strdup(out.context);
 	if (ev.kind == HS_KIND_PRE)
 		ans->id = strdup(id);
+	hs_transcript_tool_result(s->transcript, &ev,
+				  ans->verdict == HS_DENY ? ans->reason : NULL);
 	hs_log_event(s, &ev, &out, ans->verdict == HS_DENY ? "deny" : "allow",
 		  asked, &why);
 	hs_outcome_free(&out);
@@ -287,6 +306,7 @@ void hs_session_lifecycle(struct hs_session *s, enum hs_kind kind,
 	ev.kind = kind;
 	ev.session_id = s->id;
 	ev.root = s->root;
+	ev.transcript_path = hs_transcript_path(s->transcript);
 	ev.cwd = getcwd(cwd, sizeof(cwd)) ? cwd : s->root;
 	ev.pid = getpid();
 	hs_dispatch(s->cfg, &ev, out);

@@ -16,6 +16,7 @@
 struct hs_report;
 struct hs_notices;
 struct hs_outer;
+struct hs_transcript;
 
 struct hs_session {
 	const struct hs_config *cfg; /* borrowed, immutable */
@@ -27,6 +28,7 @@ struct hs_session {
 	bool can_prompt;     /* a controlling terminal and a tty stdin */
 	pthread_mutex_t log_mu;
 	pthread_mutex_t ask_mu; /* one prompt on the terminal at a time */
+	struct hs_transcript *transcript; /* transcript_path, or NULL */
 	unsigned long next_id;
 	bool ending;         /* hs_session_ending: answers are denials */
 	struct hs_outer *outer; /* the session we run inside (outer.h), asked
@@ -38,6 +40,16 @@ struct hs_session {
 int hs_session_init(struct hs_session *s, const struct hs_config *cfg,
 		    const char *session_id, const char *log_path);
 void hs_session_close(struct hs_session *s);
+
+/* Keeps a transcript for the session (supervisor/transcript.h), which
+ * every payload then names as transcript_path; removed by
+ * hs_session_close, its lines appended to `keep_as` first when given.
+ * Without it (it could not be made, or a session that never calls this)
+ * transcript_path is "". */
+void hs_session_keep_transcript(struct hs_session *s, const char *keep_as);
+/* What hs_session_close does to the transcript's file, for a session
+ * that cannot be closed (requests outlived the grace). */
+void hs_session_leave_transcript(struct hs_session *s);
 
 /* Decides one request: always fills `ans` (allow when nothing applies).
  * Inside an outer session, the outer decides first and a deny there is

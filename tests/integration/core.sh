@@ -110,12 +110,13 @@ B" "$(jq -r .additional_context <<<"$out")"
 expect_eq "mnemoai hooks run under real bash" bash "$(cat "$HOME/shell")"
 expect_contains "mnemoai timeout capped at 600" "$(hs check --import mnemoai)" "(600s)"
 
-# mnemoai truncation markers
+# mnemoai truncation markers (on a post event: a live pre-write has no
+# content, so `hookshim test` leaves it out there)
 big=$(head -c 20000 /dev/zero | tr '\0' a)
 cat > "$HOME/.mnemoai/hooks/hooks.json" <<'J'
-{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"cat > $HOME/payload.json"}]}]}}
+{"hooks":{"PostToolUse":[{"hooks":[{"type":"command","command":"cat > $HOME/payload.json"}]}]}}
 J
-hs test --import mnemoai PreToolUse --tool fs_write --input "{\"path\":\"/p/x\",\"content\":\"$big\"}" >/dev/null
+hs test --import mnemoai PostToolUse --tool fs_write --input "{\"path\":\"/p/x\",\"content\":\"$big\"}" >/dev/null
 expect_eq "mnemoai long input strings are capped" 10000 "$(jq -r '.tool_input.content|length' "$HOME/payload.json")"
 expect_eq "mnemoai clipped keys listed under _truncated" '["content"]' "$(jq -c '.tool_input._truncated' "$HOME/payload.json")"
 expect_eq "mnemoai short values are not marked" "/p/x" "$(jq -r '.tool_input.path' "$HOME/payload.json")"

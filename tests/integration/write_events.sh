@@ -81,8 +81,11 @@ for d in claude memcode mnemoai memoh; do
 	has $d 'echo x > f' pre f create; has $d 'echo x > f' post f create
 	case_ $d append 'echo y >> f'
 	has $d 'echo y >> f' pre f append; has $d 'echo y >> f' post f append
+	# sed and git are started by the session's own command here (role
+	# agent, not a shell): a non-empty file replaced in place is an edit
+	# (README, "Edit or Write"); the shell's own redirections stay writes.
 	case_ $d sed 'sed -i s/x/z/ f'
-	has $d 'sed -i' pre f overwrite; has $d 'sed -i' post f overwrite
+	has $d 'sed -i' pre f edit; has $d 'sed -i' post f edit
 	hasnt $d 'sed -i (temp file silent)' $'\tsed'
 	case_ $d cp 'cp f g'
 	has $d cp pre g create; has $d cp post g create
@@ -142,7 +145,7 @@ fs.promises.writeFile('n2', 'b').then(() => {});\""
 		case_ $d git-checkout 'git checkout -q other'
 		has $d 'git checkout' pre f create
 		case_ $d git-commit 'echo three > f && git -c user.email=a@b -c user.name=t commit -qam three'
-		has $d 'git commit' pre .git/index overwrite
+		has $d 'git commit' pre .git/index edit
 		if grep -q $'^pre\t.git/objects/' <<<"$EV"; then pass "$d: git commit writes objects"; else fail "$d: git commit writes objects"; note "$EV"; fi
 	fi
 

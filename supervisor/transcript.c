@@ -1,0 +1,284 @@
+/* The session's transcript (transcript.h).
+ *
+ * Claude Code sends every hook a `transcript_path`: its conversation as
+ * JSON lines, `type` "assistant" entries whose message.content holds
+ * tool_use blocks {id, name, input} and `type` "user" entries holding the
+ * tool_result {tool_use_id, content, is_error}, each with uuid,
+ * parentUuid (the entry before), sessionId, cwd and timestamp. From
+ * outside the agent only the tool calls can be known, so that is what
+ * this file holds: one tool_use per call, in Claude Code's tool names and
+ * input shape whatever dialect the hooks speak, written before the hooks
+ * of the call run (a hook that reads the last entry sees its own call),
+ * and a tool_result when the call was denied or its post event came.
+ *
+ * The supervisor writes it, so no write of it is ever an event (the
+ * shim runs only in the agent's processes). It lives in a private
+ * directory outside the session root; protecting it from the agent's own
+ * writes is the protected-files rule's job: hs_transcript_path() names
+ * the file to protect. */
+#include "transcript.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../config/dialect.h"
+#include "../common/wire.h"
+#include "../engine/payload.h"
+#include "log.h"
+#include "session.h"
+
+#define FILE_NAME "transcript.jsonl"
+
+struct hs_transcript {
+	char dir[PATH_MAX - 64]; /* room for FILE_NAME in path */
+	char path[PATH_MAX];
+	char session[80];
+	char *keep_as; /* or NULL */
+	bool finished;
+	int fd;
+	pthread_mutex_t mu;
+	char last_uuid[40]; /* parentUuid of the next entry; "" at first */
+};
+
+struct hs_transcript *hs_transcript_open(const char *session_id,
+					 const char *keep_as)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct hs_transcript *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	snprintf(t->dir, sizeof(t->dir), "%s/hookshim-session-XXXXXX",
+		 tmp && tmp[0] == '/' ? tmp : "/tmp");
+	if (!mkdtemp(t->dir)) {
+		fprintf(stderr, "hookshim: transcript directory %s: %s; hooks "
+			"get an empty transcript_path\n", t->dir, strerror(errno));
+		free(t);
+		return NULL;
+	}
+	snprintf(t->path, sizeof(t->path), "%s/" FILE_NAME, t->dir);
+	t->fd = open(t->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC,
+		     0600);
+	if (t->fd < 0) {
+		fprintf(stderr, "hookshim: %s: %s; hooks get an empty "
+			"transcript_path\n", t->path, strerror(errno));
+		rmdir(t->dir);
+		free(t);
+		return NULL;
+	}
+	snprintf(t->session, sizeof(t->session), "%s", session_id);
+	t->keep_as = keep_as ? strdup(keep_as) : NULL;
+	pthread_mutex_init(&t->mu, NULL);
+	return t;
+}
+
+const char *hs_transcript_path(const struct hs_transcript *t)
+{
+	return t ? t->path : NULL;
+}
+
+/* A version 4 UUID, as Claude Code's entries carry. */
+static void new_uuid(char out[37])
+{
+	char hex[33];
+
+	hs_random_hex(hex, 16);
+	hex[12] = '4';
+	hex[16] = "89ab"[hex[16] % 4];
+	snprintf(out, 37, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12,
+		 hex + 16, hex + 20);
+}
+
+/* The fields every entry has, then `message`; written as one line with
+ * one write(), under the lock that also orders parentUuid. Consumes
+ * message and extra. */
+static void put_entry(struct hs_transcript *t, const struct hs_event *ev,
+		      const char *type, cJSON *message, const char *extra_key,
+		      cJSON *extra)
+{
+	cJSON *o = cJSON_CreateObject();
+	char uuid[37], ts[40], *line;
+
+	new_uuid(uuid);
+	hs_log_timestamp(ts, sizeof(ts));
+	pthread_mutex_lock(&t->mu);
+	if (t->last_uuid[0])
+		cJSON_AddStringToObject(o, "parentUuid", t->last_uuid);
+	else
+		cJSON_AddNullToObject(o, "parentUuid");
+	cJSON_AddBoolToObject(o, "isSidechain", 0);
+	cJSON_AddStringToObject(o, "userType", "external");
+	cJSON_AddStringToObject(o, "cwd", ev->cwd ? ev->cwd : ev->root);
+	cJSON_AddStringToObject(o, "sessionId", t->session);
+	cJSON_AddStringToObject(o, "version", "hookshim");
+	cJSON_AddStringToObject(o, "type", type);
+	cJSON_AddItemToObject(o, "message", message);
+	if (extra)
+		cJSON_AddItemToObject(o, extra_key, extra);
+	cJSON_AddStringToObject(o, "uuid", uuid);
+	cJSON_AddStringToObject(o, "timestamp", ts);
+	line = cJSON_PrintUnformatted(o);
+	if (line) {
+		size_t n = strlen(line);
+		char *l = realloc(line, n + 2);
+
+		if (l) {
+			line = l;
+			line[n++] = '\n';
+			if (write(t->fd, line, n) == (ssize_t)n)
+				memcpy(t->last_uuid, uuid, sizeof(uuid));
+		}
+	}
+	pthread_mutex_unlock(&t->mu);
+	free(line);
+	cJSON_Delete(o);
+}
+
+/* What a Claude Code hook would be given for ev: the payload's
+ * tool_input or tool_response, detached, and the tool name. */
+static cJSON *claude_part(const struct hs_event *ev, enum hs_kind kind,
+			  const char *key, const char **tool)
+{
+	static const struct hs_settings none;
+	struct hs_hook h = { .dialect = HS_CLAUDE, .kind = kind,
+			     .event_name = kind == HS_KIND_PRE ? "PreToolUse"
+							       : "PostToolUse" };
+	const struct hs_dialect_ops *ops = hs_dialect_ops(HS_CLAUDE);
+	cJSON *p, *part;
+
+	*tool = hs_tool_name(&ops->tools, ev);
+	p = ops->payload(&h, ev, *tool, &none);
+	part = p ? cJSON_DetachItemFromObjectCaseSensitive(p, key) : NULL;
+	cJSON_Delete(p);
+	return part ? part : cJSON_CreateObject();
+}
+
+void hs_transcript_tool_use(struct hs_transcript *t, const struct hs_event *ev)
+{
+	cJSON *msg, *content, *use, *input;
+	const char *tool;
+
+	if (!t || ev->kind != HS_KIND_PRE || ev->nested)
+		return;
+	msg = cJSON_CreateObject();
+	cJSON_AddStringToObject(msg, "role", "assistant");
+	cJSON_AddStringToObject(msg, "type", "message");
+	content = cJSON_AddArrayToObject(msg, "content");
+	use = cJSON_CreateObject();
+	cJSON_AddStringToObject(use, "type", "tool_use");
+	cJSON_AddStringToObject(use, "id", ev->tool_use_id ? ev->tool_use_id
+							   : "");
+	input = claude_part(ev, HS_KIND_PRE, "tool_input", &tool);
+	cJSON_AddStringToObject(use, "name", tool);
+	cJSON_AddItemToObject(use, "input", input);
+	cJSON_AddItemToArray(content, use);
+	put_entry(t, ev, "assistant", msg, NULL, NULL);
+}
+
+/* The text a model would read as the result: the output of a command,
+ * a line about a write, or why it failed. */
+static char *result_text(const struct hs_event *ev, const char *denied)
+{
+	char *s = NULL;
+	int n;
+
+	if (denied)
+		return strdup(denied);
+	if (ev->op == HS_OP_WRITE)
+		n = asprintf(&s, ev->failed ? "Error writing %s"
+			     : ev->operation && !strcmp(ev->operation, "create")
+				     ? "File created successfully at: %s"
+				     : "The file %s has been updated.",
+			     ev->path ? ev->path : "");
+	else
+		n = asprintf(&s, "%.*s%.*s%s%s", (int)(ev->out ? ev->out_len : 0),
+			     ev->out ? ev->out : "",
+			     (int)(ev->err ? ev->err_len : 0),
+			     ev->err ? ev->err : "",
+			     ev->failed && ev->error ? "\n" : "",
+			     ev->failed && ev->error ? ev->error : "");
+	return n < 0 ? NULL : s;
+}
+
+void hs_transcript_tool_result(struct hs_transcript *t,
+			       const struct hs_event *ev, const char *denied)
+{
+	cJSON *msg, *content, *res, *use_result = NULL;
+	const char *tool;
+	char *text;
+
+	if (!t || ev->nested || (!denied && ev->kind != HS_KIND_POST))
+		return;
+	text = result_text(ev, denied);
+	msg = cJSON_CreateObject();
+	cJSON_AddStringToObject(msg, "role", "user");
+	content = cJSON_AddArrayToObject(msg, "content");
+	res = cJSON_CreateObject();
+	cJSON_AddStringToObject(res, "type", "tool_result");
+	cJSON_AddStringToObject(res, "tool_use_id",
+				ev->tool_use_id ? ev->tool_use_id : "");
+	cJSON_AddStringToObject(res, "content", text ? text : "");
+	cJSON_AddBoolToObject(res, "is_error", denied || ev->failed);
+	cJSON_AddItemToArray(content, res);
+	if (!denied && !ev->failed)
+		use_result = claude_part(ev, HS_KIND_POST, "tool_response",
+					 &tool);
+	put_entry(t, ev, "user", msg, "toolUseResult", use_result);
+	free(text);
+}
+
+/* Appends the file's lines to t->keep_as; under the lock, so no entry
+ * is half there. */
+static void keep_lines(struct hs_transcript *t)
+{
+	char buf[16384];
+	ssize_t n;
+	int in, out;
+
+	if (!t->keep_as)
+		return;
+	out = open(t->keep_as, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	in = open(t->path, O_RDONLY | O_CLOEXEC);
+	if (out < 0 || in < 0)
+		fprintf(stderr, "hookshim: cannot keep the transcript in %s: "
+			"%s\n", t->keep_as, strerror(errno));
+	while (out >= 0 && in >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (hs_write_full(out, buf, (size_t)n) < 0)
+			break;
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+}
+
+void hs_transcript_finish(struct hs_transcript *t)
+{
+	if (!t)
+		return;
+	pthread_mutex_lock(&t->mu);
+	if (!t->finished) {
+		keep_lines(t);
+		unlink(t->path);
+		rmdir(t->dir);
+		t->finished = true;
+	}
+	pthread_mutex_unlock(&t->mu);
+}
+
+void hs_transcript_close(struct hs_transcript *t)
+{
+	if (!t)
+		return;
+	hs_transcript_finish(t);
+	close(t->fd);
+	pthread_mutex_destroy(&t->mu);
+	free(t->keep_as);
+	free(t);
+}
