@@ -231,7 +231,7 @@ int cmd_run(int argc, char **argv)
 	struct hs_floor *floor = NULL;
 	struct hs_agent_env se = { 0 };
 	struct hs_agent_signals ss;
-	char sock[128], flags[128], bin[PATH_MAX], *lib, *wrap_dir = NULL;
+	char sock[128], flags[256], bin[PATH_MAX], *lib, *wrap_dir = NULL;
 	char **envp, *id = NULL;
 	bool tool_call, go = true;
 	const struct hs_settings *set;

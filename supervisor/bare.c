@@ -160,7 +160,7 @@ static int send_env(int fd, const struct hs_session *s,
 		    const struct hs_config *cfg, const char *sock,
 		    const char *bin, const char *lib)
 {
-	char flags[128], *wf = hs_write_filter(cfg);
+	char flags[256], *wf = hs_write_filter(cfg);
 	int rc = 0;
 
 	hs_session_flags(cfg, flags, sizeof(flags));
