@@ -71,13 +71,14 @@ def serve(log, replay):
                 pass
         except OSError:
             pass
+        # Logged before answering: the agent may kill us right after.
+        logf.write('request\n')
+        logf.flush()
         try:
             c.sendall(answer)
         except OSError:
             pass
         c.close()
-        logf.write('request\n')
-        logf.flush()
 
 
 if sys.argv[1] == 'capture':
