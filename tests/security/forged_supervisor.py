@@ -65,15 +65,15 @@ def serve(log, replay):
     print('ready', flush=True)
     while True:
         c, _ = s.accept()
+        # Logged at once: the agent may kill us right after its calls.
+        logf.write('request\n')
+        logf.flush()
         c.settimeout(5)
         try:
             while c.recv(65536):
                 pass
         except OSError:
             pass
-        # Logged before answering: the agent may kill us right after.
-        logf.write('request\n')
-        logf.flush()
         try:
             c.sendall(answer)
         except OSError:

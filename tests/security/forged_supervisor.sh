@@ -27,6 +27,7 @@ for i in \$(seq 200); do grep -q ready $TMP/forger.out 2>/dev/null && break; sle
 bash -c 'rm -rf victim'; echo "rm-rc=\$?"
 echo P > secrets/k; echo "write-rc=\$?"
 echo 1 > w1; echo 2 > w2; echo "own-rc=\$?"
+for i in \$(seq 100); do test -s $TMP/forger.log && break; sleep 0.05; done
 kill %1
 touch $TMP/done
 S
@@ -64,6 +65,7 @@ kill -9 \$PPID
 while kill -0 \$PPID 2>/dev/null; do sleep 0.05; done
 for i in \$(seq 200); do grep -q ready $TMP/forger.out 2>/dev/null && break; sleep 0.05; done
 rm -rf victim; echo "wrapped-rc=\$?"
+for i in \$(seq 100); do test -s $TMP/forger.log && break; sleep 0.05; done
 kill %1
 touch $TMP/done
 S
