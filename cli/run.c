@@ -255,7 +255,7 @@ int cmd_run(int argc, char **argv)
 	struct hs_agent_signals ss;
 	struct hs_outer *outer;
 	bool refuse;
-	char sock[128], flags[128], bin[PATH_MAX], *lib, *wrap_dir = NULL;
+	char sock[128], flags[256], bin[PATH_MAX], *lib, *wrap_dir = NULL;
 	char **envp, *id = NULL;
 	bool tool_call, go = true;
 	const struct hs_settings *set;

@@ -9,6 +9,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "plainstr.h"
+
 /* send(MSG_NOSIGNAL): a peer that went away must give EPIPE, not a SIGPIPE
  * that kills the agent (or the supervisor). Plain write for non-sockets. */
 static int write_all(int fd, const void *data, size_t n)
@@ -199,6 +201,76 @@ int hs_wire_peer_is_ours(int fd)
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0)
 		return 0;
 	return cr.uid == geteuid() || cr.uid == getuid();
+}
+
+long hs_wire_peer_pid(int fd)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0)
+		return -1;
+	if (cr.uid != geteuid() && cr.uid != getuid())
+		return -1;
+	return cr.pid > 0 ? (long)cr.pid : -1;
+}
+
+long hs_proc_start_time_fd(int statfd)
+{
+	char buf[1024];
+	size_t n = 0;
+	const char *p, *end;
+	long v = 0;
+	int field = 2; /* the field the last ')' ends: comm */
+
+	if (statfd < 0)
+		return -1;
+	while (n < sizeof(buf) - 1) {
+		ssize_t r = read(statfd, buf + n, sizeof(buf) - 1 - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	end = buf + n;
+	/* comm may hold spaces and ')': fields count from the last ')'. */
+	for (p = end; p > buf && p[-1] != ')'; p--)
+		;
+	if (p == buf)
+		return -1;
+	while (p < end && field < 22) {
+		if (*p++ == ' ')
+			field++;
+	}
+	if (field != 22 || p >= end || *p < '0' || *p > '9')
+		return -1;
+	for (; p < end && *p >= '0' && *p <= '9'; p++)
+		v = v * 10 + (*p - '0');
+	return v;
+}
+
+void hs_proc_stat_path(char *buf, long pid)
+{
+	char tmp[24];
+	size_t n = 0, at;
+
+	hs_copy(buf, "/proc/", 6);
+	at = 6;
+	do {
+		tmp[n++] = (char)('0' + pid % 10);
+		pid /= 10;
+	} while (pid > 0 && n < sizeof(tmp));
+	while (n)
+		buf[at++] = tmp[--n];
+	hs_copy(buf + at, "/stat", 6);
+}
+
+bool hs_wire_supervisor_matches(long peer, int statfd, long pid, long start)
+{
+	return pid > 0 && start > 0 && peer == pid &&
+	       hs_proc_start_time_fd(statfd) == start;
 }
 
 /* ---------------------------------------------------- the request table */

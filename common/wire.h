@@ -9,7 +9,11 @@
  *
  * One request and one response per connection, on an abstract AF_UNIX
  * stream socket named by HOOKSHIM_SOCK (no file the agent could delete);
- * the supervisor checks the peer's uid with SO_PEERCRED.
+ * the supervisor checks the peer's uid with SO_PEERCRED, and every client
+ * checks that the listener is the session's supervisor: the pid and start
+ * time it wrote into HOOKSHIM_FLAGS (p=, t=) at session start must match
+ * the SO_PEERCRED pid of the connected socket and that pid's
+ * /proc/PID/stat (docs/architecture.md, "Who answers").
  */
 #ifndef HOOKSHIM_COMMON_WIRE_H
 #define HOOKSHIM_COMMON_WIRE_H
@@ -43,7 +47,8 @@ extern const char HS_EXE_MARK[];
 
 /* HOOKSHIM_FLAGS: "i=<interest bits>,x=<deny exit>,e=<deny errno>,s=<0|1
  * strict>,n=<0|1 nested execs by default>,a=<0|1 every exec a tool call>,
- * l=<0|1 deny when the supervisor is unreachable>" — unknown keys are
+ * l=<0|1 deny when the supervisor is unreachable>,p=<supervisor pid>,
+ * t=<its start time, field 22 of /proc/PID/stat>" — unknown keys are
  * ignored.
  * Interest bits: which intercepted operations could fire any hook
  * (engine/dispatch.c computes them from the config); the shim asks the
@@ -180,6 +185,25 @@ int hs_wire_addr(const char *name, struct sockaddr_un *sa, unsigned *len);
 /* Is the peer of a connected unix socket our own user? An abstract name
  * can be squatted by anyone who guesses it, so both ends check. */
 int hs_wire_peer_is_ours(int fd);
+
+/* The pid of the process that listens on the other end of a connected
+ * unix socket (SO_PEERCRED: the kernel records it at listen(), no peer can
+ * choose it), or -1 when that is not our own user. */
+long hs_wire_peer_pid(int fd);
+
+/* The start time (clock ticks after boot, field 22) from an open
+ * /proc/PID/stat; -1 if unreadable. Pid reuse cannot repeat it. Reads
+ * with read(2) only: async-signal-safe. */
+long hs_proc_start_time_fd(int statfd);
+
+/* "/proc/PID/stat" into buf (>= 40 bytes). */
+void hs_proc_stat_path(char *buf, long pid);
+
+/* Is a peer with pid `peer` (hs_wire_peer_pid) whose /proc/PID/stat is
+ * open on `statfd` the supervisor (pid, start) named by HOOKSHIM_FLAGS?
+ * Both must be known (> 0): a session without them has no supervisor to
+ * trust. */
+bool hs_wire_supervisor_matches(long peer, int statfd, long pid, long start);
 
 /* Fields larger than this are refused by the supervisor. */
 #define HS_WIRE_MAX_FIELD (64u << 20)

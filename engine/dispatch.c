@@ -199,11 +199,12 @@ static void run_hook(const struct hs_config *cfg, const struct hs_event *ev,
 	const struct hs_hook *h = run->hook;
 	cJSON *payload = hs_dialect_ops(h->dialect)->payload(h, ev, run->tool_name,
 							     &cfg->settings);
-	char *text = payload ? cJSON_PrintUnformatted(payload) : NULL;
-	char *input = NULL;
+	char *text, *input = NULL;
 	char **env;
 	struct hs_run_spec spec = { 0 };
 
+	hs_payload_lossless(payload);
+	text = payload ? cJSON_PrintUnformatted(payload) : NULL;
 	cJSON_Delete(payload);
 	if (!text || asprintf(&input, "%s\n", text) < 0)
 		input = NULL;

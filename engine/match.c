@@ -141,6 +141,17 @@ bool hs_rule_matches(const struct hs_rule *rule, const char *tool,
 	return false;
 }
 
+/* An agent's "edit" is the whole content of an existing file replaced
+ * (an O_TRUNC open, an atomic save): from outside, Claude's Edit and its
+ * Write over an existing file are the same calls. The event is named
+ * Edit, and a hook matching only Write fires for it too, so that no
+ * policy written for either tool loses a call it would have judged. */
+static bool replaces_whole(const struct hs_event *ev)
+{
+	return ev->op == HS_OP_WRITE && ev->operation &&
+	       strcmp(ev->operation, "edit") == 0;
+}
+
 bool hs_hook_matches(const struct hs_hook *h, const struct hs_event *ev)
 {
 	const char *tool;
@@ -157,7 +168,9 @@ bool hs_hook_matches(const struct hs_hook *h, const struct hs_event *ev)
 	if (ops_of(h)->matcher_on_request)
 		return hs_matcher_match(&h->matcher, request_target(h, ev));
 	tool = hs_tool_name(&ops_of(h)->tools, ev);
-	if (!hs_matcher_match(&h->matcher, tool))
+	if (!hs_matcher_match(&h->matcher, tool) &&
+	    !(replaces_whole(ev) &&
+	      hs_matcher_match(&h->matcher, ops_of(h)->tools.write)))
 		return false;
 	return !h->has_rule || hs_rule_matches(&h->rule, tool, ev);
 }

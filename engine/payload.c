@@ -2,6 +2,8 @@
  * document: hooks that already parse them must not notice hookshim. */
 #include "payload.h"
 
+#include "strbuf.h"
+
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -387,4 +389,151 @@ cJSON *hs_payload_memoh(const struct hs_hook *h, const struct hs_event *ev,
 	add_str(extra, "cwd", ev->cwd);
 	cJSON_AddItemToObject(o, "extra", extra);
 	return o;
+}
+
+/* ---- lossless bytes: a parallel <field>_b64 for strings not UTF-8 ---- */
+
+static bool valid_utf8(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+
+	for (size_t i = 0, k; i < n; i += k)
+		if (!(k = hs_utf8_len(p + i, n - i)))
+			return false;
+	return true;
+}
+
+/* s with each byte of an invalid sequence replaced by U+FFFD. */
+static char *replace_invalid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), o = 0;
+	char *out = malloc(n * 3 + 1);
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0, k; i < n; i += k) {
+		k = hs_utf8_len(p + i, n - i);
+		if (k) {
+			memcpy(out + o, s + i, k);
+			o += k;
+		} else {
+			memcpy(out + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			k = 1;
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
+static char *base64(const char *s)
+{
+	static const char tab[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), o = 0;
+	char *out = malloc((n + 2) / 3 * 4 + 1);
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n; i += 3) {
+		unsigned v = (unsigned)p[i] << 16 |
+			     (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) |
+			     (i + 2 < n ? p[i + 2] : 0);
+
+		out[o++] = tab[v >> 18 & 63];
+		out[o++] = tab[v >> 12 & 63];
+		out[o++] = i + 1 < n ? tab[v >> 6 & 63] : '=';
+		out[o++] = i + 2 < n ? tab[v & 63] : '=';
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* Puts item n (named key, which it takes) right after c in object o. */
+static void insert_after(cJSON *o, cJSON *c, cJSON *n, char *key)
+{
+	n->string = key;
+	n->next = c->next;
+	n->prev = c;
+	if (c->next)
+		c->next->prev = n;
+	else
+		o->child->prev = n;
+	c->next = n;
+}
+
+/* An array with a string that is not UTF-8 (argv): "<name>_b64" is the
+ * array of every element's exact bytes (null for non-strings), and the
+ * invalid strings get U+FFFD. Returns the new sibling or c. */
+static cJSON *lossless_array(cJSON *o, cJSON *c)
+{
+	bool bad = false;
+	cJSON *list, *e;
+	char *key = NULL;
+
+	cJSON_ArrayForEach(e, c)
+		if (cJSON_IsString(e) && e->valuestring &&
+		    !valid_utf8(e->valuestring))
+			bad = true;
+	if (!bad || !c->string || !(list = cJSON_CreateArray()))
+		return c;
+	cJSON_ArrayForEach(e, c) {
+		char *b64 = cJSON_IsString(e) && e->valuestring
+				    ? base64(e->valuestring) : NULL;
+		char *fixed = b64 ? replace_invalid(e->valuestring) : NULL;
+
+		cJSON_AddItemToArray(list, b64 ? cJSON_CreateString(b64)
+					       : cJSON_CreateNull());
+		if (fixed)
+			cJSON_SetValuestring(e, fixed);
+		free(fixed);
+		free(b64);
+	}
+	if (asprintf(&key, "%s_b64", c->string) < 0) {
+		cJSON_Delete(list);
+		return c;
+	}
+	insert_after(o, c, list, key);
+	return list;
+}
+
+void hs_payload_lossless(cJSON *o)
+{
+	for (cJSON *c = o ? o->child : NULL; c; c = c->next) {
+		if (cJSON_IsArray(c) && cJSON_IsObject(o)) {
+			c = lossless_array(o, c);
+			continue;
+		}
+		if (cJSON_IsObject(c) || cJSON_IsArray(c)) {
+			hs_payload_lossless(c);
+			continue;
+		}
+		if (!cJSON_IsString(c) || !c->string || !c->valuestring ||
+		    valid_utf8(c->valuestring))
+			continue;
+		{
+			char *b64 = base64(c->valuestring);
+			char *fixed = replace_invalid(c->valuestring);
+			char *key = NULL;
+
+			if (b64 && fixed &&
+			    asprintf(&key, "%s_b64", c->string) >= 0) {
+				cJSON_SetValuestring(c, fixed);
+				/* after c, so the walk does not revisit it */
+				cJSON *n = cJSON_CreateString(b64);
+
+				if (n) {
+					insert_after(o, c, n, key);
+					key = NULL;
+					c = n;
+				}
+			}
+			free(key);
+			free(fixed);
+			free(b64);
+		}
+	}
 }

@@ -15,6 +15,14 @@ hs_payload_fn hs_payload_memcode;
 hs_payload_fn hs_payload_mnemoai;
 hs_payload_fn hs_payload_memoh;
 
+/* Every string field of a payload object (at any depth) that is not valid
+ * UTF-8 (a path or command with arbitrary bytes) keeps its name with each
+ * invalid byte replaced by U+FFFD, and gains a sibling "<name>_b64" with
+ * the exact bytes in base64: hooks decode it to get them back. An array
+ * holding such a string (argv) gains "<name>_b64", the array of every
+ * element's bytes in base64. */
+void hs_payload_lossless(cJSON *o);
+
 /* The tool name a dialect with these names uses for `ev` (Bash, bash,
  * execute_bash, exec, Write, Edit, edit_file, fs_write, ...). Static
  * storage or ev->tool. */

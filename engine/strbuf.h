@@ -24,4 +24,8 @@ char *hs_sb_take(struct hs_strbuf *b);
 /* Drops the content (b may be reused). */
 void hs_sb_free(struct hs_strbuf *b);
 
+/* Length of the valid UTF-8 sequence at p (at most n bytes), 0 if none
+ * (overlong forms, surrogates and code points past U+10FFFF included). */
+size_t hs_utf8_len(const unsigned char *p, size_t n);
+
 #endif

@@ -2,6 +2,7 @@
 #include "client.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stddef.h>
 #include <string.h>
@@ -31,6 +32,26 @@ static int connect_supervisor(const char *name)
 		}
 	}
 	return fd;
+}
+
+/* Is the listener on fd the session's supervisor (common/wire.h)? A
+ * process that binds the name after the supervisor died has another pid;
+ * one that was given the supervisor's pid again started later. */
+static bool peer_is_supervisor(const struct hs_state *st, int fd)
+{
+	long peer = hs_wire_peer_pid(fd);
+	char path[40];
+	int sfd;
+	bool ok;
+
+	if (peer <= 0 || peer != st->sup_pid)
+		return false;
+	hs_proc_stat_path(path, peer);
+	sfd = HS_REAL(open)(path, O_RDONLY | O_CLOEXEC);
+	ok = hs_wire_supervisor_matches(peer, sfd, st->sup_pid, st->sup_start);
+	if (sfd >= 0)
+		HS_REAL(close)(sfd);
+	return ok;
 }
 
 static void send_request(int fd, const struct hs_msg *req)
@@ -134,8 +155,9 @@ void hs_ask(const struct hs_msg *req, struct hs_reply *rep)
 	fd = connect_supervisor(st->sock);
 	if (fd < 0) {
 		give_up(st, rep, "connect");
-	} else if (!hs_wire_peer_is_ours(fd)) {
-		give_up(st, rep, "foreign peer");
+	} else if (!peer_is_supervisor(st, fd)) {
+		/* Whoever it is, it is not ours: as if nobody answered. */
+		give_up(st, rep, "not the session's supervisor");
 	} else {
 		send_request(fd, req);
 		if (read_reply(fd, rep) < 0) {

@@ -2,6 +2,8 @@
  * libc (it runs in every fork child: see plainstr.h). */
 #include "envfix.h"
 
+#include <sys/mman.h>
+
 #include "../common/plainstr.h"
 
 #include "../common/wire.h"
@@ -102,8 +104,8 @@ char **hs_env_build(char **slots, size_t nslots, char *buf, size_t cap,
 	size_t n = 0;
 	char *s;
 
-	if (nslots < hs_env_slots(envp))
-		return (char **)envp;
+	if (!slots || !buf || nslots < hs_env_slots(envp))
+		return NULL;
 	for (size_t i = 0; envp && envp[i]; i++)
 		if (!is_dropped(envp[i]))
 			slots[n++] = envp[i];
@@ -137,7 +139,7 @@ void hs_env_add(char **env, char *const envp[], size_t nslots, char *s)
 {
 	size_t n = 0;
 
-	if (!s || env == (char **)envp)
+	if (!s || !env || env == (char **)envp)
 		return; /* not repaired: no spare slot */
 	while (env[n])
 		n++;
@@ -145,6 +147,33 @@ void hs_env_add(char **env, char *const envp[], size_t nslots, char *s)
 		env[n] = s;
 		env[n + 1] = NULL;
 	}
+}
+
+HS_CHILD_PATH
+struct hs_env_map hs_env_map(bool big, size_t nslots, size_t nbytes)
+{
+	struct hs_env_map m = { NULL, NULL, 0 };
+	size_t len;
+	void *p;
+
+	if (!big)
+		return m;
+	len = nslots * sizeof(char *) + nbytes;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return m;
+	m.slots = p;
+	m.bytes = (char *)p + nslots * sizeof(char *);
+	m.len = len;
+	return m;
+}
+
+HS_CHILD_PATH
+void hs_env_unmap(struct hs_env_map *m)
+{
+	if (m->slots)
+		munmap(m->slots, m->len);
 }
 
 HS_CHILD_PATH

@@ -166,6 +166,11 @@ static int exec_repaired(const struct exec_call *c, enum hs_role role)
 	{
 		HS_ENV_ON_STACK(env, c->envp, role, marker);
 
+		if (!env) {
+			/* fail closed: never exec without the shim */
+			errno = E2BIG;
+			return -1;
+		}
 		return exec_carrying(c, env, env_n_);
 	}
 }
@@ -205,6 +210,10 @@ static __attribute__((noinline)) int exec_judged(struct exec_call *c)
 		size_t n = hs_argc(c->argv) + 9;
 		char *pargv[n];
 
+		if (!env) {
+			errno = E2BIG;
+			return -1;
+		}
 		HS_ERRNO_RESTORE();
 		return decided_execve(st->bin,
 				      hs_post_argv(pargv, d, exe, c->argv), env);

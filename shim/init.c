@@ -137,7 +137,8 @@ static __attribute__((noinline, cold)) void judge_self(void)
 
 		hs_marker(marker, "exec", hs_getpid());
 		HS_ENV_ON_STACK(env, environ, d.child_role, marker);
-		HS_REAL(execve)(st->bin, hs_post_argv(xargv, &d, hs_exe(), argv),
+		if (env)
+			HS_REAL(execve)(st->bin, hs_post_argv(xargv, &d, hs_exe(), argv),
 				env);
 	}
 	if (d.child_role != st->role) {

@@ -27,12 +27,15 @@
  *
  * glibc exports __open and __open64 as well: the same functions as open
  * and open64, which any program can call by name (ctypes, dlsym), so
- * they are interposed like them. Exported aliases of listed functions
- * that are not here, checked on glibc 2.36: __close, __dup2 (ends of
- * writes, like close and dup2), _IO_fopen, _IO_fclose, _IO_popen (old
- * names of fopen, fclose, popen); and GLIBC_PRIVATE ones no program links
- * against (__libc_system, __open_nocancel, __open64_nocancel,
- * __close_nocancel). */
+ * they are interposed like them, and so is _IO_fopen (fopen's old name,
+ * which opens through libc's hidden alias: a write no other row sees).
+ * Exported aliases of listed functions that are not here, checked on
+ * glibc 2.36: __close, __dup2 (ends of writes, like close and dup2),
+ * _IO_fclose; _IO_popen and GLIBC_PRIVATE __libc_system (their /bin/sh
+ * child judges itself in its constructor, as any exec the shim did not
+ * see); __open_nocancel, __open64_nocancel, __close_nocancel
+ * (GLIBC_PRIVATE, no program links against them; the floor sees their
+ * syscalls). */
 #ifndef HOOKSHIM_SHIM_INTERPOSED_H
 #define HOOKSHIM_SHIM_INTERPOSED_H
 
@@ -65,6 +68,7 @@
 	X(creat64, "", WRITE, FWD)                                       \
 	X(fopen, "", WRITE, FWD)                                         \
 	X(fopen64, "", WRITE, FWD)                                       \
+	X(_IO_fopen, "", WRITE, FWD)                                     \
 	X(freopen, "", WRITE, FWD)                                       \
 	X(freopen64, "", WRITE, FWD)                                     \
 	X(truncate, "", WRITE, FWD)                                      \

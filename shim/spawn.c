@@ -52,6 +52,9 @@ static int spawn_decided(pid_t *pid, const char *path,
 	size_t n = hs_argc(argv) + 9;
 	char *xargv[n]; /* >= 9: also fits the 5 of __deny */
 
+	if (!env)
+		return E2BIG; /* never spawn without the shim */
+
 	if (d->deny) {
 		if (st->strict || !st->bin[0])
 			return d->rep.deny_errno;

@@ -128,6 +128,8 @@ static void parse_flags(struct hs_state *st, const char *s)
 				case 'n': st->nested = v != 0; break;
 				case 'a': st->all_execs = v != 0; break;
 				case 'c': st->cookie = (unsigned long)v; break;
+				case 'p': st->sup_pid = v; break;
+				case 't': st->sup_start = v; break;
 				}
 			}
 		}
@@ -201,6 +203,7 @@ static void load(struct hs_state *st)
 	st->interest = 0;
 	st->strict = st->nested = st->deny_on_loss = false;
 	st->cookie = 0;
+	st->sup_pid = st->sup_start = 0;
 	st->deny_exit = 126;
 	st->deny_errno = EACCES;
 	st->pid = hs_getpid();

@@ -54,6 +54,8 @@ struct hs_state {
 	bool all_execs; /* every exec by the agent is a tool call (a=1) */
 	bool nested;   /* nested execs fire by default (n=1) */
 	unsigned long cookie; /* the syscall floor's (c=), 0 without one */
+	long sup_pid;   /* the supervisor's pid (p=), 0 if not given */
+	long sup_start; /* and its start time (t=): who may answer */
 	enum hs_role role;
 	pid_t pid;     /* getpid() at load: differs in a fork/vfork child */
 

@@ -42,6 +42,7 @@ int __openat64_2(int, const char *, int);
 /* Exported aliases no header declares (interposed.h). */
 int __open(const char *, int, ...);
 int __open64(const char *, int, ...);
+FILE *_IO_fopen(const char *, const char *); /* fopen's old name */
 
 /* Argument shapes. */
 #define WC(k, d, p, d2, p2, fl) \
@@ -99,6 +100,9 @@ int __open64(const char *, int, ...);
 	  (p, m), -1, NONE, ACTIVE,                                            \
 	  WC(HS_WK_OPEN, AT, p, 0, 0, O_WRONLY | O_CREAT | O_TRUNC), r)        \
 	X(FILE *, fopen, (const char *p, const char *m),                       \
+	  (const char *p, const char *m), (p, m), NULL, NONE, FWRITING(m),     \
+	  WC(HS_WK_OPEN, AT, p, 0, 0, hs_fmode_flags(m)), FILE_FD(r))          \
+	X(FILE *, _IO_fopen, (const char *p, const char *m),                   \
 	  (const char *p, const char *m), (p, m), NULL, NONE, FWRITING(m),     \
 	  WC(HS_WK_OPEN, AT, p, 0, 0, hs_fmode_flags(m)), FILE_FD(r))          \
 	X(FILE *, fopen64, (const char *p, const char *m),                     \
@@ -195,6 +199,7 @@ int __open64(const char *, int, ...);
 #define CK_creat64(p, m) CK_AT(AT, p, O_WRONLY | O_CREAT | O_TRUNC, m)
 #define CK_fopen(p, m) hs_ck_fopen(p, m)
 #define CK_fopen64(p, m) hs_ck_fopen(p, m)
+#define CK__IO_fopen(p, m) hs_ck_fopen(p, m)
 #define CK_freopen(p, m, s) HS_REAL(freopen)(p, m, s)
 #define CK_freopen64(p, m, s) HS_REAL(freopen64)(p, m, s)
 #define CK_2(nr, a, b, c, d, e) \

@@ -162,7 +162,7 @@ static int send_env(int fd, const struct hs_session *s,
 		    const struct hs_config *cfg, const char *sock,
 		    const char *bin, const char *lib)
 {
-	char flags[160], *wf = hs_write_filter(cfg);
+	char flags[256], *wf = hs_write_filter(cfg);
 	int rc = 0;
 
 	if (s->outer) {

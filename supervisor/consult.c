@@ -2,6 +2,7 @@
 #include "consult.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,37 @@
 #include "../cli/cli.h"
 #include "../common/wire.h"
 #include "session.h"
+
+/* "KEY=<number>" out of HOOKSHIM_FLAGS; -1 when absent. */
+static long flag(char key)
+{
+	const char *f = getenv(HS_ENV_FLAGS);
+
+	for (const char *p = f; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (p[0] == key && p[1] == '=')
+			return strtol(p + 2, NULL, 10);
+	return -1;
+}
+
+/* The listener on fd is the supervisor HOOKSHIM_FLAGS names (p=, t=), as
+ * the shim checks it (shim/client.c): whoever bound the name after it
+ * died, or replays its answers, is not. */
+static bool peer_is_supervisor(int fd)
+{
+	long peer = hs_wire_peer_pid(fd);
+	char path[40];
+	int sfd;
+	bool ok;
+
+	if (peer <= 0 || peer != flag('p'))
+		return false;
+	hs_proc_stat_path(path, peer);
+	sfd = open(path, O_RDONLY | O_CLOEXEC);
+	ok = hs_wire_supervisor_matches(peer, sfd, flag('p'), flag('t'));
+	if (sfd >= 0)
+		close(sfd);
+	return ok;
+}
 
 int hs_client_ask(const char *name, const struct hs_msg *req,
 		  struct hs_answer *ans)
@@ -29,7 +61,12 @@ int hs_client_ask(const char *name, const struct hs_msg *req,
 		if (errno != EINTR)
 			goto out;
 	}
-	if (!hs_wire_peer_is_ours(fd) || hs_msg_write(fd, req) < 0)
+	if (!peer_is_supervisor(fd)) {
+		fprintf(stderr, "hookshim: the process answering on @%s is not "
+				"the session's supervisor; ignored\n", name);
+		goto out;
+	}
+	if (hs_msg_write(fd, req) < 0)
 		goto out;
 	shutdown(fd, SHUT_WR);
 	rc = hs_answer_read(fd, ans);
@@ -78,6 +115,20 @@ void hs_consult(const struct hs_msg *req, struct hs_answer *ans)
 
 	if (hs_client_ask(session_sock(), req, ans) == 0)
 		return;
+	/* In a session whose supervisor is gone (or was forged), the
+	 * session's on_supervisor_loss holds for its helpers as for the
+	 * shim: "deny" (CI mode, strict) refuses; otherwise the default
+	 * config decides, here. */
+	if (session_sock() && (flag('l') == 1 || flag('s') == 1)) {
+		fprintf(stderr, "hookshim: supervisor unreachable; denying "
+				"(on_supervisor_loss: deny)\n");
+		memset(ans, 0, sizeof(*ans));
+		ans->verdict = HS_DENY;
+		ans->reason = strdup("hookshim: supervisor unreachable");
+		ans->deny_exit = flag('x') >= 0 ? (int)flag('x') : 126;
+		ans->deny_errno = flag('e') > 0 ? (int)flag('e') : EACCES;
+		return;
+	}
 	s = local_session();
 	if (s) {
 		hs_session_decide(s, req, ans);
@@ -89,16 +140,6 @@ void hs_consult(const struct hs_msg *req, struct hs_answer *ans)
 	ans->deny_errno = EACCES;
 }
 
-/* "i=<bits>" out of HOOKSHIM_FLAGS; -1 when absent. */
-static long flags_interest(void)
-{
-	const char *f = getenv(HS_ENV_FLAGS);
-
-	for (const char *p = f; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-		if (p[0] == 'i' && p[1] == '=')
-			return strtol(p + 2, NULL, 10);
-	return -1;
-}
 
 unsigned hs_consult_interest(void)
 {
@@ -106,14 +147,15 @@ unsigned hs_consult_interest(void)
 	long bits;
 
 	/* A live session said what its hooks want in HOOKSHIM_FLAGS. */
-	if (session_sock() && (bits = flags_interest()) >= 0) {
+	if (session_sock() && (bits = flag('i')) >= 0) {
 		int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		struct sockaddr_un sa;
 		socklen_t len;
 		bool live = false;
 
 		if (fd >= 0 && hs_wire_addr(session_sock(), &sa, &len) == 0)
-			live = connect(fd, (struct sockaddr *)&sa, len) == 0;
+			live = connect(fd, (struct sockaddr *)&sa, len) == 0 &&
+			       peer_is_supervisor(fd);
 		if (fd >= 0)
 			close(fd);
 		if (live)

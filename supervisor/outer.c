@@ -16,6 +16,7 @@
 #include "../engine/write_filter.h"
 #include "consult.h"
 #include "floor_int.h" /* the write filter's matcher (floor_scope.c) */
+#include "session.h"
 
 struct hs_outer {
 	char *sock;
@@ -143,7 +144,10 @@ void hs_outer_flags(const struct hs_outer *o, const struct hs_config *cfg,
 		     set->all_execs || o->all_execs,
 		     set->deny_on_loss || o->deny_on_loss);
 	if (o->cookie && n > 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, ",c=%lu", o->cookie);
+		n += snprintf(buf + n, len - (size_t)n, ",c=%lu", o->cookie);
+	/* the inner shim believes only us, the inner supervisor */
+	if (n > 0 && (size_t)n < len)
+		hs_session_identity(buf + n, len - (size_t)n);
 }
 
 /* ---- the write filter ---- */

@@ -1,6 +1,8 @@
 /* Session reports from log records; see report.h. */
 #include "report.h"
 
+#include "../engine/strbuf.h"
+
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -148,35 +150,6 @@ void hs_report_add(struct hs_report *r, const cJSON *rec)
 
 /* ------------------------------------------------------------ escaping */
 
-/* Length of the valid UTF-8 sequence at p (at most n bytes), 0 if none. */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-	size_t len;
-	unsigned cp;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		len = 2, cp = p[0] & 0x1f;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		len = 3, cp = p[0] & 0x0f;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		len = 4, cp = p[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
 /* For a terminal: control characters and invalid UTF-8 as \n, \t, \xNN,
  * so what a file name or a hook prints cannot move the cursor or start a
  * line of its own. At most max bytes of s, "…" when cut. */
@@ -186,7 +159,7 @@ static void put_text(FILE *f, const char *s, size_t max)
 	size_t n = strlen(s), i = 0;
 
 	while (i < n && i < max) {
-		size_t l = utf8_len(p + i, n - i);
+		size_t l = hs_utf8_len(p + i, n - i);
 
 		if (p[i] == '\n') {
 			fputs("\\n", f);
@@ -212,7 +185,7 @@ static void put_xml(FILE *f, const char *s)
 	size_t n = strlen((const char *)p);
 
 	for (size_t i = 0; i < n;) {
-		size_t l = utf8_len(p + i, n - i);
+		size_t l = hs_utf8_len(p + i, n - i);
 
 		switch (l ? p[i] : 0) {
 		case '&': fputs("&amp;", f); break;

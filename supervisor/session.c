@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/wire.h"
 #include "../engine/command.h"
 #include "log.h"
 #include "outer.h"
@@ -313,14 +314,38 @@ void hs_session_lifecycle(struct hs_session *s, enum hs_kind kind,
 	hs_log_event(s, &ev, out, hs_verdict_name(out->verdict), false, NULL);
 }
 
+/* This process's start time, which names it together with its pid (a
+ * reused pid starts later). */
+static long own_start_time(void)
+{
+	char path[40];
+	int fd;
+	long t;
+
+	hs_proc_stat_path(path, (long)getpid());
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	t = hs_proc_start_time_fd(fd);
+	if (fd >= 0)
+		close(fd);
+	return t;
+}
+
+void hs_session_identity(char *buf, size_t len)
+{
+	snprintf(buf, len, ",p=%ld,t=%ld", (long)getpid(), own_start_time());
+}
+
 void hs_session_flags(const struct hs_config *cfg, char *buf, size_t len)
 {
 	const struct hs_settings *set = &cfg->settings;
+	int n;
 
-	snprintf(buf, len, "i=%u,x=%d,e=%d,s=%d,n=%d,a=%d,l=%d",
-		 hs_config_interest(cfg), set->deny_exit, set->deny_errno,
-		 set->strict, set->nested_exec, set->all_execs,
-		 set->deny_on_loss);
+	n = snprintf(buf, len, "i=%u,x=%d,e=%d,s=%d,n=%d,a=%d,l=%d",
+		     hs_config_interest(cfg), set->deny_exit, set->deny_errno,
+		     set->strict, set->nested_exec, set->all_execs,
+		     set->deny_on_loss);
+	if (n > 0 && (size_t)n < len)
+		hs_session_identity(buf + n, len - (size_t)n);
 }
 
 void hs_session_ending(struct hs_session *s)

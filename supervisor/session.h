@@ -70,7 +70,12 @@ void hs_session_lifecycle(struct hs_session *s, enum hs_kind kind,
 /* Hex of n random bytes into buf (2n+1 bytes). */
 void hs_random_hex(char *buf, size_t n);
 
-/* HOOKSHIM_FLAGS for a session with this config (common/wire.h). */
+/* HOOKSHIM_FLAGS for a session with this config (common/wire.h). Call it
+ * in the process that serves the session's socket: it names that process
+ * (hs_session_identity). */
 void hs_session_flags(const struct hs_config *cfg, char *buf, size_t len);
+/* ",p=PID,t=START" of the calling process: who the shim and the helpers
+ * believe on the socket (docs/architecture.md, "Who answers"). */
+void hs_session_identity(char *buf, size_t len);
 
 #endif

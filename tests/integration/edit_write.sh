@@ -1,6 +1,9 @@
 # Edit vs Write (issue 17 item 5): the agent's own in-place change of a
 # non-empty existing file is Edit; a new file is Write; a tool call's
-# shell redirection stays Write. python3 and node are the agent here.
+# shell redirection stays Write. A hook matching only Write still fires
+# for an agent's edit (from outside, Claude's Write over an existing file
+# and its Edit are the same calls: no Write guard may lose one). python3
+# and node are the agent here.
 . "$HOOKSHIM_TOP/tests/lib.sh"
 export HOME=$TMP/home; mkdir -p "$HOME"
 cat > c.json <<J
@@ -21,8 +24,8 @@ PY
 "$HOOKSHIM" run -c c.json -- python3 agent.py
 expect_eq "python agent: in-place change and atomic save are Edit" \
 	"$(printf 'Edit\tedit\texisting.txt\nEdit\tedit\tsaved.txt')" "$(cat edit.txt 2>/dev/null)"
-expect_eq "python agent: new file, empty file, tool-call redirection are Write" \
-	"$(printf 'Write\tcreate\tfresh.txt\nWrite\toverwrite\tempty.txt\nWrite\toverwrite\texisting.txt')" "$(cat write.txt 2>/dev/null)"
+expect_eq "python agent: new file, empty file, tool-call redirection are Write; a Write hook sees the edits too" \
+	"$(printf 'Edit\tedit\texisting.txt\nWrite\tcreate\tfresh.txt\nWrite\toverwrite\tempty.txt\nEdit\tedit\tsaved.txt\nWrite\toverwrite\texisting.txt')" "$(cat write.txt 2>/dev/null)"
 rm -f edit.txt write.txt
 "$HOOKSHIM" run -c c.json -- bash -c 'echo q > existing.txt'
 expect_eq "a shell started as the agent: its redirection is Write" \
@@ -37,8 +40,8 @@ if command -v node >/dev/null; then
 	                 await fs.writeFile("node-new.txt", "n\n"); })();'
 	expect_eq "node agent (pi's writeFile): existing file is Edit" \
 		"$(printf 'Edit\tedit\texisting.txt')" "$(cat edit.txt 2>/dev/null)"
-	expect_eq "node agent: new file is Write" \
-		"$(printf 'Write\tcreate\tnode-new.txt')" "$(cat write.txt 2>/dev/null)"
+	expect_eq "node agent: new file is Write; a Write hook sees the edit too" \
+		"$(printf 'Edit\tedit\texisting.txt\nWrite\tcreate\tnode-new.txt')" "$(cat write.txt 2>/dev/null)"
 else
 	skip "node agent: node missing"
 fi

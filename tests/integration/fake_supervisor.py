@@ -26,6 +26,14 @@ NAMES = {'o': 'op', 'p': 'phase', 'n': 'nested', 'i': 'pid', 'c': 'cwd',
          'u': 'id'}
 
 
+def identity():
+    """p= and t=: this process is the one that listens, as the shim
+    checks (common/wire.h)."""
+    with open('/proc/self/stat') as f:
+        start = f.read().rsplit(')', 1)[1].split()[19]
+    return ',p=%d,t=%s' % (os.getpid(), start)
+
+
 def read_exact(conn, n):
     buf = b''
     while len(buf) < n:
@@ -114,7 +122,7 @@ def main():
                              if env.get('LD_PRELOAD') else ''),
         'HOOKSHIM_SOCK': name, 'HOOKSHIM_SESSION': 'test-%d' % os.getpid(),
         'HOOKSHIM_ROOT': os.getcwd(), 'HOOKSHIM_LIB': lib,
-        'HOOKSHIM_FLAGS': a.flags, 'HOOKSHIM_BIN': a.bin,
+        'HOOKSHIM_FLAGS': a.flags + identity(), 'HOOKSHIM_BIN': a.bin,
     })
     if a.role:
         env['HOOKSHIM_ROLE'] = a.role
