@@ -55,6 +55,7 @@ void hs_config_free(struct hs_config *cfg)
 	free_strv(cfg->settings.wrap_tools);
 	free(cfg->settings.bot_id);
 	free(cfg->root);
+	free(cfg->root_alias);
 	memset(cfg, 0, sizeof(*cfg));
 }
 

@@ -136,6 +136,11 @@ struct hs_config {
 	char **sources; /* files read, in order */
 	size_t nsources;
 	char *root;
+	/* The same directory as the shell names it when that differs (a
+	 * session started from a symlinked directory: $PWD is /w/plink, the
+	 * root /w/proj); NULL otherwise. Paths written through it are judged
+	 * as under the root. */
+	char *root_alias;
 };
 
 void hs_config_init(struct hs_config *cfg, const char *root);
