@@ -231,8 +231,18 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		return;
 	case K_LINK:
 		if (name_of(x, tid, k->dirfd2, k->path2, false, a) < 0 ||
-		    !hs_fscope_pre(sc, a) || lstat(a, &sb) == 0)
+		    lstat(a, &sb) == 0)
 			return;
+		if (!hs_fscope_pre(sc, a)) {
+			/* an unwatched new name for a protected file is a
+			 * write to that file: judged at the source */
+			if (!((k->flags & AT_EMPTY_PATH) && !k->path[0]) &&
+			    strncmp(k->path, "/proc/", 6) != 0 &&
+			    name_of(x, tid, k->dirfd, k->path, false, b) == 0 &&
+			    hs_fscope_pre(sc, b))
+				event(c, "link", b, a);
+			return;
+		}
 		/* an O_TMPFILE or temp source published: a create */
 		if (((k->flags & AT_EMPTY_PATH) && !k->path[0]) ||
 		    name_of(x, tid, k->dirfd, k->path, false, b) < 0 ||
