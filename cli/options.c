@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/pathfold.h"
 #include "../config/dialect.h"
 #include "../config/load.h"
 #include "cli.h"
@@ -87,6 +88,33 @@ int hs_cli_option(struct hs_cli *cli, int argc, char **argv, int *i)
 	return 0;
 }
 
+/* The logical name of `root` (physical): the root as the user named it
+ * -- the --root text, or the shell's $PWD when the root is the working
+ * directory -- made absolute against $PWD without resolving symlinks, as
+ * `cd` does. NULL when that is the physical name already or does not
+ * lead to root. */
+static char *logical_root(const char *named, const char *root)
+{
+	const char *pwd = getenv("PWD");
+	char logical[PATH_MAX], real[PATH_MAX];
+	int n;
+
+	if (named && named[0] == '/')
+		n = snprintf(logical, sizeof(logical), "%s", named);
+	else if (pwd && pwd[0] == '/')
+		n = named ? snprintf(logical, sizeof(logical), "%s/%s", pwd, named)
+			  : snprintf(logical, sizeof(logical), "%s", pwd);
+	else
+		return NULL;
+	if (n < 0 || (size_t)n >= sizeof(logical))
+		return NULL;
+	hs_path_fold(logical);
+	if (strcmp(logical, root) == 0 || !realpath(logical, real) ||
+	    strcmp(real, root) != 0)
+		return NULL;
+	return strdup(logical);
+}
+
 int hs_cli_load(const struct hs_cli *cli, struct hs_config *cfg)
 {
 	char root[PATH_MAX];
@@ -101,6 +129,7 @@ int hs_cli_load(const struct hs_cli *cli, struct hs_config *cfg)
 		return -1;
 	}
 	hs_config_init(cfg, root);
+	cfg->root_alias = logical_root(cli->root, root);
 	for (int i = 0; i < cli->nfiles; i++)
 		hs_config_load_file(cfg, cli->files[i], cli->file_dialects[i],
 				    false);

@@ -234,6 +234,7 @@ static int fill_event(struct hs_event *ev, const struct test_args *t,
 	ev->nested = t->nested;
 	ev->session_id = "hookshim-test";
 	ev->root = cfg->root;
+	ev->root_alias = cfg->root_alias;
 	ev->cwd = cfg->root;
 	ev->pid = getpid();
 	ev->tool_use_id = "toolu_hookshim_test";

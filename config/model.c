@@ -61,6 +61,7 @@ void hs_config_free(struct hs_config *cfg)
 	}
 	free(cfg->env);
 	free(cfg->root);
+	free(cfg->root_alias);
 	memset(cfg, 0, sizeof(*cfg));
 }
 

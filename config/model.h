@@ -148,6 +148,11 @@ struct hs_config {
 	 * sets a name again over an earlier one (user, project, local). */
 	struct hs_session_var *env;
 	size_t nenv;
+	/* The same directory as the shell names it when that differs (a
+	 * session started from a symlinked directory: $PWD is /w/plink, the
+	 * root /w/proj); NULL otherwise. Paths written through it are judged
+	 * as under the root. */
+	char *root_alias;
 };
 
 void hs_config_init(struct hs_config *cfg, const char *root);

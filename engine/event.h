@@ -37,6 +37,7 @@ struct hs_event {
 	pid_t pid;
 	const char *session_id;
 	const char *root;
+	const char *root_alias; /* config/model.h; NULL when none */
 	const char *tool_use_id;
 	const char *transcript_path; /* the session's JSONL, or NULL */
 

@@ -85,18 +85,46 @@ static bool command_matches(const char *pattern, const char *cmd)
 	return false;
 }
 
+/* path's name through the other form of the root (physical <-> logical)
+ * into buf; false when it is under neither. */
+static bool other_form(const char *path, const char *root, const char *alias,
+		       char *buf, size_t cap)
+{
+	const char *from = NULL, *to = NULL;
+	size_t n;
+
+	if (!root || !alias)
+		return false;
+	if (strncmp(path, root, (n = strlen(root))) == 0 &&
+	    (path[n] == '/' || !path[n]))
+		from = root, to = alias;
+	else if (strncmp(path, alias, (n = strlen(alias))) == 0 &&
+		 (path[n] == '/' || !path[n]))
+		from = alias, to = root;
+	return from && (size_t)snprintf(buf, cap, "%s%s", to,
+					path + strlen(from)) < cap;
+}
+
 /* Edit(pattern): gitignore-style. "//abs" is absolute, "~/x" is under
  * HOME, "/x" and "x/y" are relative to the project root, and a pattern
- * without '/' matches the file's name at any depth. */
+ * without '/' matches the file's name at any depth. A path under the
+ * root's logical name (config/model.h) is matched as under the root; an
+ * absolute pattern naming either form matches both. */
 static bool path_matches(const char *pattern, const char *path,
-			 const char *root)
+			 const char *root, const char *alias)
 {
-	char buf[4096];
-	const char *rel = path;
+	char buf[4096], phys[4096];
+	const char *rel;
 	size_t rl = root ? strlen(root) : 0;
 
 	if (strncmp(pattern, "//", 2) == 0)
-		return hs_glob_match(pattern + 1, path, true);
+		return hs_glob_match(pattern + 1, path, true) ||
+		       (other_form(path, root, alias, buf, sizeof(buf)) &&
+			hs_glob_match(pattern + 1, buf, true));
+	if (alias && rl && !(strncmp(path, root, rl) == 0 && path[rl] == '/') &&
+	    other_form(path, root, alias, phys, sizeof(phys)))
+		path = phys;
+	rel = path;
 	if (strncmp(pattern, "~/", 2) == 0) {
 		const char *home = getenv("HOME");
 
@@ -136,7 +164,8 @@ bool hs_rule_matches(const struct hs_rule *rule, const char *tool,
 	}
 	if (ev->op == HS_OP_WRITE) {
 		arg = hs_event_path(ev);
-		return arg && path_matches(rule->pattern, arg, ev->root);
+		return arg && path_matches(rule->pattern, arg, ev->root,
+					    ev->root_alias);
 	}
 	return false;
 }

@@ -45,13 +45,20 @@ static void line(struct hs_strbuf *b, char kind, const char *lit, const char *gl
 /* A Claude Edit/Write rule pattern as an absolute glob (match.c's
  * path_matches, widened where it depends on the event). */
 static void rule_glob(struct hs_strbuf *b, char kind, const char *pat,
-		      const char *root)
+		      const char *root, const char *alias)
 {
 	const char *home = getenv("HOME");
+	size_t al = alias ? strlen(alias) : 0;
 	char *tail;
 
 	if (strncmp(pat, "//", 2) == 0) {
 		line(b, kind, NULL, pat + 1);
+		/* the shim judges paths through the root's logical name as
+		 * under the root: an absolute pattern naming it also names
+		 * the physical form */
+		if (al && strncmp(pat + 1, alias, al) == 0 &&
+		    (pat[1 + al] == '/' || !pat[1 + al]))
+			line(b, kind, root, pat + 1 + al);
 		return;
 	}
 	if (strncmp(pat, "~/", 2) == 0) {
@@ -80,15 +87,15 @@ static void rule_glob(struct hs_strbuf *b, char kind, const char *pat,
 /* include/exclude entries: the same reading as rule patterns, and each
  * also covers what is below it ("node_modules" excludes its contents). */
 static void scope_globs(struct hs_strbuf *b, char kind, char **list,
-			const char *root)
+			const char *root, const char *alias)
 {
 	for (; list && *list; list++) {
 		char *below;
 
-		rule_glob(b, kind, *list, root);
+		rule_glob(b, kind, *list, root, alias);
 		if (asprintf(&below, "%s/**", *list) < 0)
 			continue;
-		rule_glob(b, kind, below, root);
+		rule_glob(b, kind, below, root, alias);
 		free(below);
 	}
 }
@@ -182,7 +189,7 @@ bool hs_regex_literal(const char *re, char *out, size_t cap)
 
 /* The path globs of one hook that can see writes, as lines of `kind`. */
 static void hook_globs(struct hs_strbuf *b, char kind, const struct hs_hook *h,
-		       const char *root)
+		       const char *root, const char *alias)
 {
 	char lit[256];
 
@@ -205,7 +212,7 @@ static void hook_globs(struct hs_strbuf *b, char kind, const struct hs_hook *h,
 		if (!edit_tool(h->rule.tool))
 			return; /* Bash(...) never matches a write */
 		if (h->rule.pattern) {
-			rule_glob(b, kind, h->rule.pattern, root);
+			rule_glob(b, kind, h->rule.pattern, root, alias);
 			return;
 		}
 	}
@@ -215,6 +222,17 @@ static void hook_globs(struct hs_strbuf *b, char kind, const struct hs_hook *h,
 /* Where agents keep their own state: never a tool's write. */
 static const char *const state_dirs[] = { ".claude", ".codex", ".memcode",
 					  ".mnemoai", ".gemini", NULL };
+
+/* "=NAME": the root's logical name (config/model.h), a literal path. */
+static void alias_line(struct hs_strbuf *b, const struct hs_config *cfg)
+{
+	if (!cfg->root_alias || strlen(cfg->root_alias) >= 1024 ||
+	    strchr(cfg->root_alias, '\n'))
+		return;
+	hs_sb_adds(b, "=");
+	hs_sb_adds(b, cfg->root_alias);
+	hs_sb_adds(b, "\n");
+}
 
 char *hs_write_filter(const struct hs_config *cfg)
 {
@@ -234,11 +252,12 @@ char *hs_write_filter(const struct hs_config *cfg)
 		hs_sb_adds(&b, "ot\n");
 	if (s->quiet_denials)
 		hs_sb_adds(&b, "oq\n");
+	alias_line(&b, cfg);
 	if (s->write_include && s->write_include[0])
-		scope_globs(&b, '+', s->write_include, root);
+		scope_globs(&b, '+', s->write_include, root, cfg->root_alias);
 	else
 		line(&b, '+', strcmp(root, "/") ? root : "", "/**");
-	scope_globs(&b, '-', s->write_exclude, root);
+	scope_globs(&b, '-', s->write_exclude, root, cfg->root_alias);
 	for (int i = 0; home && home[0] == '/' && state_dirs[i]; i++) {
 		char *tail;
 
@@ -251,6 +270,7 @@ char *hs_write_filter(const struct hs_config *cfg)
 		/* Too long for the shim: back to the root, every hook. */
 		hs_sb_free(&b);
 		hs_sb_adds(&b, "hsw1\n");
+		alias_line(&b, cfg);
 		line(&b, '+', strcmp(root, "/") ? root : "", "/**");
 	}
 	for (size_t i = 0; i < cfg->nhooks; i++) {
@@ -260,7 +280,8 @@ char *hs_write_filter(const struct hs_config *cfg)
 		    (h->kind != HS_KIND_PRE && h->kind != HS_KIND_POST) ||
 		    !hs_matcher_could_match(h, &probe))
 			continue;
-		hook_globs(&hooks, h->kind == HS_KIND_PRE ? '<' : '>', h, root);
+		hook_globs(&hooks, h->kind == HS_KIND_PRE ? '<' : '>', h, root,
+			   cfg->root_alias);
 	}
 	if (hooks.failed || b.len + hooks.len > HS_WRITE_FILTER_MAX) {
 		hs_sb_free(&hooks);

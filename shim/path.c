@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "../common/pathfold.h"
+#include "../common/pathresolve.h"
 #include "real.h"
 #include "state.h"
 
@@ -113,57 +114,6 @@ static int join(char *out, const char *dir, const char *name)
 	return 0;
 }
 
-/* The kernel's name for an O_PATH descriptor. */
-static int fd_name(int fd, char *out)
-{
-	int r = hs_path_dirfd(fd, out);
-
-	HS_REAL(close)(fd);
-	return r;
-}
-
-/* Follows symlinks in `p` (absolute, folded) the way the write itself
- * will: the existing part by the kernel, a dangling last symlink by hand
- * (O_CREAT through it creates its target). Bounded like the kernel's 40. */
-static void resolve(char *p)
-{
-	for (int hops = 0; hops < 40; hops++) {
-		char dir[PATH_MAX], tgt[PATH_MAX];
-		char *slash;
-		ssize_t n;
-		int fd = HS_REAL(open)(p, O_PATH | O_CLOEXEC);
-
-		if (fd >= 0) {
-			char tmp[PATH_MAX];
-
-			if (fd_name(fd, tmp) == 0)
-				memcpy(p, tmp, strlen(tmp) + 1);
-			return;
-		}
-		slash = strrchr(p, '/');
-		if (!slash || slash[1] == '\0')
-			return;
-		memcpy(dir, p, (size_t)(slash - p));
-		dir[slash - p] = '\0';
-		fd = HS_REAL(open)(dir[0] ? dir : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0)
-			return; /* no such directory: the write will fail */
-		n = readlinkat(fd, slash + 1, tgt, sizeof(tgt) - 1);
-		if (fd_name(fd, dir) < 0)
-			return;
-		if (n <= 0) { /* a plain name to be created */
-			join(p, dir, slash + 1);
-			return;
-		}
-		tgt[n] = '\0';
-		if (tgt[0] == '/')
-			memcpy(p, tgt, (size_t)n + 1);
-		else if (join(p, dir, tgt) < 0)
-			return;
-		hs_path_fold(p);
-	}
-}
-
 /* "/proc/self/fd/N/rest" (or /dev/fd/N, /proc/thread-self/fd/N) names
  * whatever descriptor N is open on: a kernel magic link, resolved whether
  * or not symlinks are followed. Bun writes through such paths. Rewrites p
@@ -195,6 +145,32 @@ static void expand_fd_link(char *p)
 	}
 }
 
+/* The root's logical name (write_scope.c found it in the filter): a path
+ * written through it names a file under the root, and is judged so. */
+static struct {
+	const char *name;
+	size_t len;
+} alias;
+
+void hs_path_alias(const char *logical)
+{
+	alias.name = logical;
+	alias.len = logical ? strlen(logical) : 0;
+}
+
+static void unalias(char *p)
+{
+	size_t rl = strlen(hs_st.root), tail;
+
+	if (!alias.len || rl <= 1 || !hs_path_under(p, alias.name))
+		return;
+	tail = strlen(p + alias.len);
+	if (rl + tail >= PATH_MAX)
+		return;
+	memmove(p + rl, p + alias.len, tail + 1);
+	memcpy(p, hs_st.root, rl);
+}
+
 int hs_path_abs(int dirfd, const char *path, bool follow, char *out)
 {
 	size_t n = strlen(path);
@@ -203,7 +179,10 @@ int hs_path_abs(int dirfd, const char *path, bool follow, char *out)
 		return -1;
 	if (path[0] == '/') {
 		memcpy(out, path, n + 1);
-		hs_path_fold(out);
+		if (!follow) {
+			hs_path_fold(out);
+			unalias(out);
+		}
 	} else {
 		size_t dl;
 
@@ -214,13 +193,17 @@ int hs_path_abs(int dirfd, const char *path, bool follow, char *out)
 			return -1;
 		/* the kernel names a directory folded: only the joint and
 		 * what follows may need it ("/" joined makes "//") */
-		if (dl == 1 || hs_path_foldable(out + dl))
+		if (!follow && (dl == 1 || hs_path_foldable(out + dl)))
 			hs_path_fold(out);
+	}
+	if (follow) {
+		/* unfolded: ".." after a symlink is the kernel's business
+		 * (magic /proc links and the logical root included) */
+		hs_path_resolve(out, true);
+		return 0;
 	}
 	if (strncmp(out, "/proc/", 6) == 0 || strncmp(out, "/dev/fd/", 8) == 0)
 		expand_fd_link(out);
-	if (follow)
-		resolve(out);
 	return 0;
 }
 

@@ -13,11 +13,16 @@ int hs_path_dirfd(int dirfd, char *buf);
 
 /* `path` (relative to dirfd when it is relative) as an absolute path in
  * out (PATH_MAX): "//", "." and ".." are folded lexically, so a symlink
- * is never followed, the last component included. With `follow`, the
- * directory part is resolved by the kernel (through /proc/self/fd) and a
- * final symlink is read, so the path names the file actually written.
- * 0, or -1 (path too long, unnameable dirfd). */
+ * is never followed, the last component included, and a path through
+ * the root's logical name (hs_path_alias) is named under the root. With
+ * `follow`, the path is resolved as the kernel will, component by
+ * component (common/pathresolve.h), so it names the file actually
+ * written. 0, or -1 (path too long, unnameable dirfd). */
 int hs_path_abs(int dirfd, const char *path, bool follow, char *out);
+
+/* The session root's logical name (config/model.h), or NULL; the string
+ * must live as long as the process (the filter's arena copy). */
+void hs_path_alias(const char *logical);
 
 /* The working directory changed (chdir/fchdir, after the real call);
  * `child`: in a process other than the one the shim loaded in (a fork or

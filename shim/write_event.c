@@ -194,6 +194,15 @@ static bool quick_dead(const struct hs_wcall *c)
 	}
 }
 
+static void swap_names(struct hs_wticket *t)
+{
+	char tmp[PATH_MAX];
+
+	memcpy(tmp, t->path, strlen(t->path) + 1);
+	memcpy(t->path, t->path2, strlen(t->path2) + 1);
+	memcpy(t->path2, tmp, strlen(tmp) + 1);
+}
+
 /* Decides path/op/new_path of c into t; returns the HS_W_* bits wanted. */
 static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			 unsigned want)
@@ -255,19 +264,27 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		 * O_TMPFILE (AT_EMPTY_PATH, /proc/self/fd) or temp source is
 		 * a publish: a create of the new name. */
 		if (hs_path_abs(c->dirfd2, c->path2, false, t->path) < 0 ||
-		    !(m = hs_wscope_match(t->path, want)) ||
 		    lstat(t->path, &sb) == 0)
 			return 0;
+		m = hs_wscope_match(t->path, want);
 		t->op = "create";
 		if ((c->flags & AT_EMPTY_PATH) && !c->path[0])
 			return m;
 		if (strncmp(c->path, "/proc/self/fd/", 14) == 0)
 			return m;
 		if (hs_path_abs(c->dirfd, c->path, false, t->path2) < 0 ||
-		    is_temp(t->path2))
+		    (m && is_temp(t->path2)))
 			return m;
 		t->op = "link";
 		t->post_new_path = t->path2;
+		if (m)
+			return m;
+		/* An unwatched new name for a protected file (`ln secrets/f
+		 * h`) is a write to that file: judged at the source, path =
+		 * the source, new_path = the new name. */
+		if (!(m = hs_wscope_match(t->path2, want & HS_W_PRE)))
+			return 0;
+		swap_names(t);
 		return m;
 	case HS_WK_RENAME:
 		if (hs_path_abs(c->dirfd, c->path, false, t->path) < 0 ||

@@ -114,11 +114,14 @@ static void parse(char *text, const char *end)
 	char *l;
 	bool root;
 
+	hs_path_alias(NULL);
 	for (l = text; l < end; l += hs_len(l) + 1) {
 		struct globs *gs = set_of(l[0]);
 
 		if (!gs && l[0] == 'o')
 			set_option(l[1]);
+		else if (!gs && l[0] == '=' && l[1] == '/')
+			hs_path_alias(l + 1);
 		else if (gs && hs_same(l + 1, "*"))
 			gs->all = true;
 		else if (gs)

@@ -9,6 +9,8 @@
  *   oa     only the agent's own writes (role "agent"), not its tools'
  *   of     follow symlinks before deciding
  *   oq     quiet: no denial message on a terminal stderr
+ *   =PATH  the session root's logical name (a literal path): absolute
+ *          paths through it are judged as under the root (shim/path.h)
  * Globs use common/glob.c in path mode ("*" stops at '/', "**" does not).
  * A path fires nothing unless it is in scope and matches a < or > line, so
  * a hook narrowed to secrets/ costs other writes one glob match. /dev,

@@ -161,6 +161,18 @@ static const char *open_op(const struct hs_floor_ctx *x, const char *abs,
 	return fl & O_APPEND ? "append" : "modify";
 }
 
+/* hs_fl_abs, and without following, a path through the root's logical
+ * name named under the root (as the shim names it). */
+static int name_of(const struct hs_floor_ctx *x, pid_t tid, int dirfd,
+		   const char *path, bool follow, char *out)
+{
+	if (hs_fl_abs(tid, dirfd, path, follow, out) < 0)
+		return -1;
+	if (!follow)
+		hs_fscope_unalias(x->scope, out);
+	return 0;
+}
+
 /* The events of k into c (c->nev of them). */
 static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		     struct call *k, pid_t tid)
@@ -175,33 +187,33 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	switch (k->kind) {
 	case K_OPEN:
 		if ((k->flags & O_PATH) || (k->flags & __O_TMPFILE) ||
-		    hs_fl_abs(tid, k->dirfd, k->path, follow, a) < 0 ||
+		    name_of(x, tid, k->dirfd, k->path, follow, a) < 0 ||
 		    !hs_fscope_pre(sc, a))
 			return;
 		if ((op = open_op(x, a, k->flags, follow)))
 			event(c, op, a, NULL);
 		return;
 	case K_TRUNC:
-		if (hs_fl_abs(tid, AT_FDCWD, k->path, follow, a) == 0 &&
+		if (name_of(x, tid, AT_FDCWD, k->path, follow, a) == 0 &&
 		    hs_fscope_pre(sc, a) && look(a, follow, &sb) == 1)
 			event(c, "truncate", a, NULL);
 		return;
 	case K_UNLINK:
-		if (hs_fl_abs(tid, k->dirfd, k->path, false, a) == 0 &&
+		if (name_of(x, tid, k->dirfd, k->path, false, a) == 0 &&
 		    hs_fscope_pre(sc, a) && lstat(a, &sb) == 0 &&
 		    !hs_temp_name(a))
 			event(c, k->flags & AT_REMOVEDIR ? "rmdir" : "delete",
 			      a, NULL);
 		return;
 	case K_MKDIR:
-		if (hs_fl_abs(tid, k->dirfd, k->path, follow, a) == 0 &&
+		if (name_of(x, tid, k->dirfd, k->path, follow, a) == 0 &&
 		    hs_fscope_pre(sc, a) && lstat(a, &sb) != 0)
 			event(c, "mkdir", a, NULL);
 		return;
 	case K_MKNOD:
 		/* a regular file made by mknod is a create like O_CREAT|O_EXCL;
 		 * fifos, sockets and devices are "mknod" */
-		if (hs_fl_abs(tid, k->dirfd, k->path, false, a) < 0 ||
+		if (name_of(x, tid, k->dirfd, k->path, false, a) < 0 ||
 		    !hs_fscope_pre(sc, a) || lstat(a, &sb) == 0)
 			return;
 		if ((k->mode & S_IFMT) == 0 || S_ISREG(k->mode)) {
@@ -213,17 +225,27 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		return;
 	case K_SYMLINK:
 		/* path = the link made; new_path = its text, as written */
-		if (hs_fl_abs(tid, k->dirfd2, k->path2, false, a) == 0 &&
+		if (name_of(x, tid, k->dirfd2, k->path2, false, a) == 0 &&
 		    hs_fscope_pre(sc, a) && lstat(a, &sb) != 0)
 			event(c, "symlink", a, k->path);
 		return;
 	case K_LINK:
-		if (hs_fl_abs(tid, k->dirfd2, k->path2, false, a) < 0 ||
-		    !hs_fscope_pre(sc, a) || lstat(a, &sb) == 0)
+		if (name_of(x, tid, k->dirfd2, k->path2, false, a) < 0 ||
+		    lstat(a, &sb) == 0)
 			return;
+		if (!hs_fscope_pre(sc, a)) {
+			/* an unwatched new name for a protected file is a
+			 * write to that file: judged at the source */
+			if (!((k->flags & AT_EMPTY_PATH) && !k->path[0]) &&
+			    strncmp(k->path, "/proc/", 6) != 0 &&
+			    name_of(x, tid, k->dirfd, k->path, false, b) == 0 &&
+			    hs_fscope_pre(sc, b))
+				event(c, "link", b, a);
+			return;
+		}
 		/* an O_TMPFILE or temp source published: a create */
 		if (((k->flags & AT_EMPTY_PATH) && !k->path[0]) ||
-		    hs_fl_abs(tid, k->dirfd, k->path, false, b) < 0 ||
+		    name_of(x, tid, k->dirfd, k->path, false, b) < 0 ||
 		    strncmp(k->path, "/proc/", 6) == 0 || hs_temp_name(b))
 			event(c, "create", a, NULL);
 		else
@@ -232,8 +254,8 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	case K_RENAME: {
 		bool m, m2;
 
-		if (hs_fl_abs(tid, k->dirfd, k->path, false, a) < 0 ||
-		    hs_fl_abs(tid, k->dirfd2, k->path2, false, b) < 0 ||
+		if (name_of(x, tid, k->dirfd, k->path, false, a) < 0 ||
+		    name_of(x, tid, k->dirfd2, k->path2, false, b) < 0 ||
 		    lstat(a, &sb) != 0)
 			return;
 		m = !hs_temp_name(a) && hs_fscope_pre(sc, a);

@@ -43,6 +43,9 @@ bool hs_fscope_pre(const struct hs_fscope *sc, const char *abs);
 bool hs_fscope_post(const struct hs_fscope *sc, const char *abs);
 /* Does a pre hook's own path glob name abs (writes.judge_temp_files)? */
 bool hs_fscope_protected(const struct hs_fscope *sc, const char *abs);
+/* abs through the root's logical name rewritten under the root (what
+ * the shim's hs_path_abs does without following). */
+void hs_fscope_unalias(const struct hs_fscope *sc, char *abs);
 bool hs_fscope_follow(const struct hs_fscope *sc);
 bool hs_fscope_quiet(const struct hs_fscope *sc);
 bool hs_fscope_agent_only(const struct hs_fscope *sc);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../common/pathfold.h"
+#include "../common/pathresolve.h"
 
 /* /proc/<tid>/mem, for kernels or policies without process_vm_readv. */
 static ssize_t mem_pread(pid_t tid, uint64_t addr, void *buf, size_t n)
@@ -155,28 +156,6 @@ static void expand_fd_link(pid_t tid, char *p)
 	hs_path_fold(p);
 }
 
-/* Symlinks followed in our view: the existing path, else its directory
- * plus the name to be created. */
-static void resolve(char *p)
-{
-	char r[PATH_MAX], dir[PATH_MAX];
-	char *slash;
-
-	if (realpath(p, r)) {
-		memcpy(p, r, strlen(r) + 1);
-		return;
-	}
-	slash = strrchr(p, '/');
-	if (!slash || slash == p)
-		return;
-	memcpy(dir, p, (size_t)(slash - p));
-	dir[slash - p] = '\0';
-	if (realpath(dir, r) && strlen(r) + strlen(slash) < PATH_MAX) {
-		strcat(r, slash);
-		memcpy(p, r, strlen(r) + 1);
-	}
-}
-
 int hs_fl_abs(pid_t tid, int dirfd, const char *path, bool follow, char *out)
 {
 	size_t n = strlen(path);
@@ -191,11 +170,18 @@ int hs_fl_abs(pid_t tid, int dirfd, const char *path, bool follow, char *out)
 		if (fd_dir(tid, dirfd, dir) < 0 || join(out, dir, path) < 0)
 			return -1;
 	}
-	hs_path_fold(out);
-	if (strncmp(out, "/proc/", 6) == 0 || strncmp(out, "/dev/fd/", 8) == 0)
+	if (strncmp(out, "/proc/", 6) == 0 || strncmp(out, "/dev/fd/", 8) == 0 ||
+	    strncmp(out, "//", 2) == 0) {
+		/* the caller's /proc/self is not ours: named first */
+		hs_path_fold(out);
 		expand_fd_link(tid, out);
+	}
+	/* following: resolved unfolded, as the kernel walks it (".." of a
+	 * symlink's target), in our view of the file system */
 	if (follow)
-		resolve(out);
+		hs_path_resolve(out, true);
+	else
+		hs_path_fold(out);
 	return 0;
 }
 

@@ -6,6 +6,7 @@
  * session (supervisor/outer.c) asks both sides of each session's filter. */
 #include "floor_int.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@ struct globs {
 
 struct hs_fscope {
 	char *root;
+	char *alias; /* the root's logical name ("=" line), or NULL */
 	struct globs inc, exc, pre, post;
 	bool follow, quiet, agent_only, judge_temps;
 };
@@ -47,6 +49,10 @@ static void parse_line(struct hs_fscope *sc, const char *l)
 		sc->follow |= l[1] == 'f';
 		sc->quiet |= l[1] == 'q';
 		sc->judge_temps |= l[1] == 't';
+		return;
+	case '=':
+		if (l[1] == '/' && !sc->alias)
+			sc->alias = strdup(l + 1);
 		return;
 	default: return;
 	}
@@ -96,6 +102,7 @@ void hs_fscope_free(struct hs_fscope *sc)
 	free_globs(&sc->pre);
 	free_globs(&sc->post);
 	free(sc->root);
+	free(sc->alias);
 	free(sc);
 }
 
@@ -159,6 +166,20 @@ bool hs_fscope_protected(const struct hs_fscope *sc, const char *abs)
 		if (sc->pre.g[i] && glob_at(sc, sc->pre.g[i], abs))
 			return hs_fscope_pre(sc, abs);
 	return false;
+}
+
+void hs_fscope_unalias(const struct hs_fscope *sc, char *p)
+{
+	size_t al, rl = strlen(sc->root), tail;
+
+	if (!sc->alias || rl <= 1 || !under(p, sc->alias))
+		return;
+	al = strlen(sc->alias);
+	tail = strlen(p + al);
+	if (rl + tail >= PATH_MAX)
+		return;
+	memmove(p + rl, p + al, tail + 1);
+	memcpy(p, sc->root, rl);
 }
 
 bool hs_fscope_follow(const struct hs_fscope *sc) { return sc->follow; }

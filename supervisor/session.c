@@ -58,6 +58,7 @@ int hs_session_init(struct hs_session *s, const struct hs_config *cfg,
 	memset(s, 0, sizeof(*s));
 	s->cfg = cfg;
 	s->root = cfg->root;
+	s->root_alias = cfg->root_alias;
 	s->log_fd = -1;
 	if (session_id)
 		snprintf(s->id, sizeof(s->id), "%s", session_id);
@@ -163,6 +164,7 @@ static int build_event(struct hs_session *s, const struct hs_msg *req,
 	ev->pid = (pid_t)req->pid;
 	ev->session_id = s->id;
 	ev->root = s->root;
+	ev->root_alias = s->root_alias;
 	if (req->id && req->id[0]) {
 		snprintf(id, idcap, "%s", req->id);
 	} else {
@@ -308,6 +310,7 @@ void hs_session_lifecycle(struct hs_session *s, enum hs_kind kind,
 	ev.session_id = s->id;
 	ev.root = s->root;
 	ev.transcript_path = hs_transcript_path(s->transcript);
+	ev.root_alias = s->root_alias;
 	ev.cwd = getcwd(cwd, sizeof(cwd)) ? cwd : s->root;
 	ev.pid = getpid();
 	hs_dispatch(s->cfg, &ev, out);

@@ -22,6 +22,7 @@ struct hs_session {
 	const struct hs_config *cfg; /* borrowed, immutable */
 	char id[72];
 	const char *root;
+	const char *root_alias; /* the root's logical name, or NULL */
 	int log_fd;          /* -1 when not logging */
 	struct hs_report *report;   /* counts and denials, or NULL (report.h) */
 	struct hs_notices *notices; /* terminal notices, or NULL (notice.h) */

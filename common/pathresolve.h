@@ -1,0 +1,28 @@
+/* Resolving a path the way the kernel will, shared by the shim
+ * (writes.follow_symlinks) and the floor, so both judge the file a write
+ * actually reaches.
+ *
+ * The kernel walks a path component by component: a symlink is replaced
+ * by its target and the walk goes on from there, so "l/../f" with l ->
+ * secrets/sub names secrets/f, not ./f. Folding ".." before resolving
+ * (hs_path_fold) gets that wrong, so the path is handed to the kernel
+ * unfolded: the part that exists is opened with O_PATH and named through
+ * /proc/self/fd; a last component that does not exist is read as a
+ * symlink (O_CREAT through a dangling symlink creates its target) and
+ * followed by hand, up to the kernel's 40 links.
+ *
+ * Raw syscalls only (O_PATH opens are no write: no interposer, no
+ * notification); async-signal-safe. */
+#ifndef HOOKSHIM_COMMON_PATHRESOLVE_H
+#define HOOKSHIM_COMMON_PATHRESOLVE_H
+
+#include <stdbool.h>
+
+/* p: absolute (PATH_MAX), "..", "." and "//" allowed. Rewritten to the
+ * physical name of what it reaches (folded); `last`: follow a symlink in
+ * the last component too (false for O_NOFOLLOW, O_CREAT|O_EXCL). When a
+ * directory on the way does not exist, p is folded lexically: the call
+ * itself will fail. */
+void hs_path_resolve(char *p, bool last);
+
+#endif
