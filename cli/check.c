@@ -6,6 +6,7 @@
 #include "../config/dialect.h"
 #include "../config/diagnostics.h"
 #include "../config/load.h"
+#include "../engine/protect.h"
 #include "../supervisor/floor.h"
 #include "cli.h"
 
@@ -31,6 +32,17 @@ static void print_hook(const struct hs_hook *h)
 	       n > 60 ? "..." : "", h->timeout_ms / 1000.0, prio, rule);
 	printf("           from %s%s%s\n", h->source, h->name ? ", hook " : "",
 	       h->name ? h->name : "");
+}
+
+/* What self-protection covers (engine/protect.h): the same set `run`
+ * computes, which adds its --log and --junit files. */
+static void print_protected(const struct hs_protect *p)
+{
+	printf("\nprotected during a session (no hook can allow a write):\n");
+	for (size_t i = 0; p && i < p->n; i++)
+		printf("  protect %s  (%s)\n", p->v[i].path, p->v[i].why);
+	printf("  (and hookshim run's --log and --junit files; renaming the "
+	       "root or a directory above it is denied too)\n");
 }
 
 /* What `hookshim run` would get from the kernel (the same probe). */
@@ -65,6 +77,7 @@ int cmd_check(int argc, char **argv)
 {
 	struct hs_cli cli = { 0 };
 	struct hs_config cfg;
+	struct hs_protect *prot;
 	char summary[64];
 	size_t errors, warnings;
 	int rc;
@@ -105,6 +118,8 @@ int cmd_check(int argc, char **argv)
 				   cfg.hooks[i].event_name) == 0)
 				print_hook(&cfg.hooks[j]);
 	}
+	cfg.protect = prot = hs_protect_new(&cfg, NULL, NULL);
+	print_protected(prot);
 	print_floor(&cfg);
 	/* The same lines `run` prints on stderr (config/diagnostics.h). */
 	if (cfg.ndiags) {
@@ -118,6 +133,7 @@ int cmd_check(int argc, char **argv)
 	hs_config_diag_counts(&cfg, &errors, &warnings);
 	rc = errors ? 1 : 0;
 	hs_config_free(&cfg);
+	hs_protect_free(prot);
 	hs_cli_free(&cli);
 	return rc;
 }

@@ -127,6 +127,8 @@ struct hs_diag {
 	bool fatal;  /* HS_DIAG_FATAL: the file could not be used */
 };
 
+struct hs_protect;
+
 struct hs_config {
 	struct hs_hook *hooks;
 	size_t nhooks;
@@ -136,6 +138,10 @@ struct hs_config {
 	char **sources; /* files read, in order */
 	size_t nsources;
 	char *root;
+	/* The files self-protection covers (engine/protect.h): set by
+	 * whoever starts a session from this config, before it is shared,
+	 * and freed by them; NULL outside a session. */
+	const struct hs_protect *protect;
 };
 
 void hs_config_init(struct hs_config *cfg, const char *root);

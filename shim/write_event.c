@@ -168,14 +168,25 @@ static bool quick_dead(const struct hs_wcall *c)
 {
 	switch (c->kind) {
 	case HS_WK_SYMLINK:
-	case HS_WK_LINK:
 		return rel_dead(c->dirfd2, c->path2);
+	case HS_WK_LINK: /* the source too: it may be a protected file */
 	case HS_WK_RENAME:
 		return rel_dead(c->dirfd, c->path) &&
 		       rel_dead(c->dirfd2, c->path2);
 	default:
 		return rel_dead(c->dirfd, c->path);
 	}
+}
+
+/* A link whose source is a protected file (by name; the supervisor
+ * also checks its identity): HS_W_PRE, else 0. Leaves t->path alone. */
+static unsigned link_source_protected(const struct hs_wcall *c,
+				      struct hs_wticket *t, unsigned want)
+{
+	if (!(want & HS_W_PRE) || ((c->flags & AT_EMPTY_PATH) && !c->path[0]) ||
+	    hs_path_abs(c->dirfd, c->path, false, t->path2) < 0)
+		return 0;
+	return hs_wscope_match(t->path2, want | HS_W_PROT) & HS_W_PRE;
 }
 
 /* Decides path/op/new_path of c into t; returns the HS_W_* bits wanted. */
@@ -239,8 +250,11 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		 * O_TMPFILE (AT_EMPTY_PATH, /proc/self/fd) or temp source is
 		 * a publish: a create of the new name. */
 		if (hs_path_abs(c->dirfd2, c->path2, false, t->path) < 0 ||
-		    !(m = hs_wscope_match(t->path, want)) ||
 		    lstat(t->path, &sb) == 0)
+			return 0;
+		/* another name for a protected file is a way to write it */
+		if (!(m = hs_wscope_match(t->path, want)) &&
+		    !(m = link_source_protected(c, t, want)))
 			return 0;
 		t->op = "create";
 		if ((c->flags & AT_EMPTY_PATH) && !c->path[0])
@@ -259,6 +273,10 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		    lstat(t->path, &sb) != 0)
 			return 0;
 		m = is_temp(t->path) ? 0 : hs_wscope_match(t->path, want);
+		/* the root, a protected file or a directory above one cannot
+		 * be moved away (engine/protect.h) */
+		if ((want & HS_W_PRE) && hs_wscope_pinned(t->path))
+			m |= HS_W_PRE;
 		m2 = hs_wscope_match(t->path2, want);
 		if (m) { /* a file moved: path = source, new_path = target */
 			t->op = "rename";

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "../engine/dispatch.h"
+#include "../engine/protect.h"
 #include "../engine/write_filter.h"
 #include "../common/wire.h"
 #include "../cli/cli.h"
@@ -184,6 +185,7 @@ int cmd_supervise(int argc, char **argv)
 	struct hs_config cfg;
 	struct hs_session s;
 	struct hs_supervisor *sv;
+	struct hs_protect *prot;
 	char bin[PATH_MAX], sock[128], *cfgs, *lib;
 
 	if (parse(argc, argv, &a) < 0) {
@@ -211,6 +213,7 @@ int cmd_supervise(int argc, char **argv)
 		return fail(a.fd, "!cannot find libhookshim.so");
 	if (hs_session_init(&s, &cfg, NULL, NULL) < 0)
 		return fail(a.fd, "!cannot start a session");
+	cfg.protect = prot = hs_protect_new(&cfg, NULL, NULL);
 	snprintf(sock, sizeof(sock), "hookshim-%s", s.id);
 	if (!(sv = hs_supervisor_start(&s, sock)))
 		return fail(a.fd, "!cannot listen");
@@ -225,6 +228,7 @@ int cmd_supervise(int argc, char **argv)
 		return 0; /* threads still hold the config: just exit */
 	hs_session_close(&s);
 	hs_config_free(&cfg);
+	hs_protect_free(prot);
 	hs_cli_free(&cli);
 	free(cfgs);
 	free(lib);

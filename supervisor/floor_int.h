@@ -40,6 +40,11 @@ struct hs_fscope *hs_fscope_new(const char *text, const char *root);
 void hs_fscope_free(struct hs_fscope *sc);
 /* May a pre hook fire for a write to abs? */
 bool hs_fscope_pre(const struct hs_fscope *sc, const char *abs);
+/* Is abs a protected file ('!' lines, engine/protect.h)? */
+bool hs_fscope_protected_file(const struct hs_fscope *sc, const char *abs);
+/* Is abs the root, a protected file, or a directory above either (a
+ * rename of it is the built-in rule's)? */
+bool hs_fscope_pinned(const struct hs_fscope *sc, const char *abs);
 /* Does a pre hook's own path glob name abs (writes.judge_temp_files)? */
 bool hs_fscope_protected(const struct hs_fscope *sc, const char *abs);
 bool hs_fscope_follow(const struct hs_fscope *sc);

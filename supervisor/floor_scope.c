@@ -19,6 +19,7 @@ struct globs {
 struct hs_fscope {
 	char *root;
 	struct globs inc, exc, pre;
+	struct globs prot; /* '!' lines: protected files, literal paths */
 	bool follow, quiet, agent_only, judge_temps;
 };
 
@@ -40,6 +41,10 @@ static void parse_line(struct hs_fscope *sc, const char *l)
 	case '+': gs = &sc->inc; break;
 	case '-': gs = &sc->exc; break;
 	case '<': gs = &sc->pre; break;
+	case '!':
+		if (l[1] == '/')
+			add(&sc->prot, l + 1);
+		return;
 	case 'o':
 		sc->agent_only |= l[1] == 'a';
 		sc->follow |= l[1] == 'f';
@@ -91,6 +96,7 @@ void hs_fscope_free(struct hs_fscope *sc)
 	free_globs(&sc->inc);
 	free_globs(&sc->exc);
 	free_globs(&sc->pre);
+	free_globs(&sc->prot);
 	free(sc->root);
 	free(sc);
 }
@@ -127,8 +133,29 @@ static bool pseudo(const char *p)
 	       under(p, "/proc") || under(p, "/sys");
 }
 
+bool hs_fscope_protected_file(const struct hs_fscope *sc, const char *abs)
+{
+	for (size_t i = 0; i < sc->prot.n; i++)
+		if (strcmp(sc->prot.g[i], abs) == 0)
+			return true;
+	return false;
+}
+
+bool hs_fscope_pinned(const struct hs_fscope *sc, const char *abs)
+{
+	if (sc->root[0] && under(sc->root, abs))
+		return true;
+	for (size_t i = 0; i < sc->prot.n; i++)
+		if (under(sc->prot.g[i], abs))
+			return true;
+	return false;
+}
+
 bool hs_fscope_pre(const struct hs_fscope *sc, const char *abs)
 {
+	/* the built-in rule: no scope or exclusion hides a protected file */
+	if (hs_fscope_protected_file(sc, abs))
+		return true;
 	if (!sc->pre.all && !sc->pre.n)
 		return false;
 	if (!any(sc, &sc->pre, abs))
