@@ -236,6 +236,21 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			return 0;
 		t->op = "mkdir";
 		return m;
+	case HS_WK_MKNOD:
+		/* a node made in watched ground (the floor's rule): a regular
+		 * file is a create, a fifo, socket or device a "mknod" */
+		if (hs_path_abs(c->dirfd, c->path, false, t->path) < 0 ||
+		    !(m = hs_wscope_match(t->path, want)) ||
+		    lstat(t->path, &sb) == 0)
+			return 0;
+		if ((c->flags & S_IFMT) == 0 || S_ISREG((mode_t)c->flags)) {
+			if (is_temp(t->path) && !temp_judged(t->path))
+				return 0;
+			t->op = "create";
+		} else {
+			t->op = "mknod";
+		}
+		return m;
 	case HS_WK_SYMLINK:
 		/* path = the link made; new_path = its text, as written */
 		if (hs_path_abs(c->dirfd2, c->path2, false, t->path) < 0 ||

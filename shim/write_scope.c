@@ -322,15 +322,11 @@ static bool any_below(const struct globs *gs, const char *dir, size_t dn)
  * no glob can match there. */
 static bool dir_live(const char *dir)
 {
-	/* path.c rewrites /proc/self/fd/N/... to wherever N points */
-	static const char *const fd_links[] = { "/proc/self/fd/", "/dev/fd/",
-						"/proc/thread-self/fd/" };
 	size_t dn = strlen(dir);
 
-	for (size_t i = 0; i < sizeof(fd_links) / sizeof(fd_links[0]); i++)
-		if (prefix_meets(fd_links[i], strlen(fd_links[i]), dir, dn))
-			return true;
-	if (dn <= 1)
+	/* path.c rewrites magic links (/proc/self/cwd/..., /dev/fd/N/...)
+	 * to wherever they point: a directory there may lead anywhere */
+	if (dn <= 1 || hs_path_under(dir, "/proc") || hs_path_under(dir, "/dev"))
 		return true;
 	return any_below(&F.prot, dir, dn) ||
 	       (any_below(&F.inc, dir, dn) &&
