@@ -7,6 +7,7 @@
 #include "../config/diagnostics.h"
 #include "../config/load.h"
 #include "../config/session_env.h"
+#include "../engine/protect.h"
 #include "../supervisor/floor.h"
 #include "cli.h"
 
@@ -54,6 +55,17 @@ static void print_env(const struct hs_config *cfg)
 	}
 }
 
+/* What self-protection covers (engine/protect.h): the same set `run`
+ * computes, which adds its --log and --junit files. */
+static void print_protected(const struct hs_protect *p)
+{
+	printf("\nprotected during a session (no hook can allow a write):\n");
+	for (size_t i = 0; p && i < p->n; i++)
+		printf("  protect %s  (%s)\n", p->v[i].path, p->v[i].why);
+	printf("  (and hookshim run's --log and --junit files; renaming the "
+	       "root or a directory above it is denied too)\n");
+}
+
 /* What `hookshim run` would get from the kernel (the same probe). */
 static void print_floor(const struct hs_config *cfg)
 {
@@ -86,6 +98,7 @@ int cmd_check(int argc, char **argv)
 {
 	struct hs_cli cli = { 0 };
 	struct hs_config cfg;
+	struct hs_protect *prot;
 	char summary[64];
 	size_t errors, warnings;
 	int rc;
@@ -127,6 +140,8 @@ int cmd_check(int argc, char **argv)
 				print_hook(&cfg.hooks[j]);
 	}
 	print_env(&cfg);
+	cfg.protect = prot = hs_protect_new(&cfg, NULL, NULL);
+	print_protected(prot);
 	print_floor(&cfg);
 	/* The same lines `run` prints on stderr (config/diagnostics.h). */
 	if (cfg.ndiags) {
@@ -140,6 +155,7 @@ int cmd_check(int argc, char **argv)
 	hs_config_diag_counts(&cfg, &errors, &warnings);
 	rc = errors ? 1 : 0;
 	hs_config_free(&cfg);
+	hs_protect_free(prot);
 	hs_cli_free(&cli);
 	return rc;
 }

@@ -15,6 +15,7 @@
 #include "../engine/command.h"
 #include "../engine/runner.h"
 #include "../engine/dispatch.h"
+#include "../engine/protect.h"
 #include "../engine/write_filter.h"
 #include "../common/wire.h"
 #include "cli.h"
@@ -255,6 +256,7 @@ int cmd_run(int argc, char **argv)
 	struct hs_agent_signals ss;
 	struct hs_outer *outer;
 	bool refuse;
+	struct hs_protect *prot = NULL;
 	char sock[128], flags[256], bin[PATH_MAX], *lib, *wrap_dir = NULL;
 	char **envp, *id = NULL;
 	bool tool_call, go = true;
@@ -297,6 +299,8 @@ int cmd_run(int argc, char **argv)
 		hs_session_keep_transcript(&s, keep);
 		free(keep);
 	}
+	/* after the log is opened: its identity is recorded too */
+	cfg.protect = prot = hs_protect_new(&cfg, o.log, o.report.junit);
 	hs_run_report_begin(&o.report, &cfg, &s);
 	set = &cfg.settings;
 	snprintf(sock, sizeof(sock), "hookshim-%s", s.id);
@@ -384,6 +388,7 @@ out_outer:
 out_cfg:
 	hs_run_report_free(&o.report);
 	hs_config_free(&cfg);
+	hs_protect_free(prot);
 	hs_cli_free(&o.cli);
 	return code >= 0 ? code : hs_exit_as(status);
 }

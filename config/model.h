@@ -134,6 +134,7 @@ struct hs_session_var {
 	char *name, *value;
 	char *source; /* the file that set it last */
 };
+struct hs_protect;
 
 struct hs_config {
 	struct hs_hook *hooks;
@@ -153,6 +154,10 @@ struct hs_config {
 	 * root /w/proj); NULL otherwise. Paths written through it are judged
 	 * as under the root. */
 	char *root_alias;
+	/* The files self-protection covers (engine/protect.h): set by
+	 * whoever starts a session from this config, before it is shared,
+	 * and freed by them; NULL outside a session. */
+	const struct hs_protect *protect;
 };
 
 void hs_config_init(struct hs_config *cfg, const char *root);

@@ -13,6 +13,7 @@
 #include "decide.h"
 #include "match.h"
 #include "payload.h"
+#include "protect.h"
 
 extern char **environ;
 
@@ -52,6 +53,9 @@ unsigned hs_config_interest(const struct hs_config *cfg)
 			bits |= pre ? HS_INTEREST_WRITE_PRE
 				    : HS_INTEREST_WRITE_POST;
 	}
+	/* Protected files are judged with no write hook at all. */
+	if (cfg->protect && cfg->protect->n)
+		bits |= HS_INTEREST_WRITE_PRE;
 	return bits;
 }
 
@@ -364,6 +368,12 @@ void hs_dispatch(const struct hs_config *cfg, const struct hs_event *ev,
 		 struct hs_outcome *out)
 {
 	memset(out, 0, sizeof(*out));
+	/* The built-in rule first: no hook is asked about changing the
+	 * policy itself, so none can allow it (protect.h). */
+	if ((out->reason = hs_protect_judge(cfg->protect, ev))) {
+		out->verdict = HS_DENY;
+		return;
+	}
 	dispatch_all(cfg, ev, out);
 	dispatch_ordered(cfg, ev, out);
 }

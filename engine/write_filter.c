@@ -19,6 +19,7 @@
 #include "../config/dialect.h"
 #include "event.h"
 #include "match.h"
+#include "protect.h"
 #include "strbuf.h"
 
 /* A literal path as a glob: metacharacters escaped. */
@@ -240,7 +241,7 @@ char *hs_write_filter(const struct hs_config *cfg)
 	const char *root = cfg->root ? cfg->root : "/";
 	const char *home = getenv("HOME");
 	struct hs_strbuf b = { 0 };
-	struct hs_strbuf hooks = { 0 };
+	struct hs_strbuf hooks = { 0 }, prot = { 0 };
 	struct hs_event probe = { .op = HS_OP_WRITE };
 
 	hs_sb_adds(&b, "hsw1\n");
@@ -283,12 +284,24 @@ char *hs_write_filter(const struct hs_config *cfg)
 		hook_globs(&hooks, h->kind == HS_KIND_PRE ? '<' : '>', h, root,
 			   cfg->root_alias);
 	}
-	if (hooks.failed || b.len + hooks.len > HS_WRITE_FILTER_MAX) {
+	/* Self-protection's names, literally: never widened away, since a
+	 * protected file may lie outside the scope (a ~/.claude settings
+	 * file, a --log in /tmp). */
+	for (size_t i = 0; cfg->protect && i < cfg->protect->n; i++) {
+		hs_sb_addc(&prot, '!');
+		hs_sb_adds(&prot, cfg->protect->v[i].path);
+		hs_sb_addc(&prot, '\n');
+	}
+	if (hooks.failed ||
+	    b.len + hooks.len + prot.len > HS_WRITE_FILTER_MAX) {
 		hs_sb_free(&hooks);
 		hs_sb_adds(&hooks, "<*\n>*\n");
 	}
 	if (hooks.s)
 		hs_sb_adds(&b, hooks.s);
+	if (prot.s && b.len + prot.len <= HS_WRITE_FILTER_MAX)
+		hs_sb_adds(&b, prot.s);
 	hs_sb_free(&hooks);
+	hs_sb_free(&prot);
 	return hs_sb_take(&b);
 }

@@ -25,6 +25,9 @@
  * to the current one. An unversioned lookup could hand back the compat
  * version on some setups, hence the version is asked for.
  *
+ * mknod and mknodat are GLIBC_2.33 symbols; programs built against
+ * older headers call __xmknod/__xmknodat instead, so both are rows.
+ *
  * glibc exports __open and __open64 as well: the same functions as open
  * and open64, which any program can call by name (ctypes, dlsym), so
  * they are interposed like them, and so is _IO_fopen (fopen's old name,
@@ -86,6 +89,12 @@
 	X(remove, "", WRITE, FWD)                                        \
 	X(mkdir, "", WRITE, FWD)                                         \
 	X(mkdirat, "", WRITE, FWD)                                       \
+	X(mknod, "", WRITE, FWD)                                         \
+	X(mknodat, "", WRITE, FWD)                                       \
+	X(__xmknod, "", WRITE, FWD)                                      \
+	X(__xmknodat, "", WRITE, FWD)                                    \
+	X(mkfifo, "", WRITE, FWD)                                        \
+	X(mkfifoat, "", WRITE, FWD)                                      \
 	X(mkstemp, "", WRITE, FWD)                                       \
 	X(mkstemp64, "", WRITE, FWD)                                     \
 	X(mkostemp, "", WRITE, FWD)                                      \

@@ -7,6 +7,7 @@
 
 #include "../common/pathfold.h"
 #include "../common/pathresolve.h"
+#include "../common/proclink.h"
 #include "real.h"
 #include "state.h"
 
@@ -114,34 +115,43 @@ static int join(char *out, const char *dir, const char *name)
 	return 0;
 }
 
-/* "/proc/self/fd/N/rest" (or /dev/fd/N, /proc/thread-self/fd/N) names
- * whatever descriptor N is open on: a kernel magic link, resolved whether
- * or not symlinks are followed. Bun writes through such paths. Rewrites p
- * to the descriptor's real name + rest; leaves it alone otherwise. */
-static void expand_fd_link(char *p)
+/* A path through a kernel magic link (common/proclink.h: /proc/self/cwd,
+ * /proc/<pid>/root, /proc/self/fd/N, /dev/fd/N, ...) names whatever the
+ * link points at: resolved whether or not symlinks are followed. Bun
+ * writes through /proc/self/fd/N. Rewrites p to the link's target + the
+ * rest; leaves it alone when the kernel cannot name the target (a pipe,
+ * a socket, another user's process). A few hops: the target may itself
+ * be under /proc. */
+static void expand_magic(char *p)
 {
-	static const char *const prefixes[] = { "/proc/self/fd/", "/dev/fd/",
-						"/proc/thread-self/fd/" };
-	char dir[PATH_MAX], rest[PATH_MAX];
+	for (int hops = 0; hops < 8; hops++) {
+		struct hs_proclink l;
+		char link[64], dir[PATH_MAX], rest[PATH_MAX];
+		size_t n;
+		ssize_t r;
 
-	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
-		size_t n = strlen(prefixes[i]);
-		const char *q = p + n;
-		int fd = 0;
-
-		if (strncmp(p, prefixes[i], n) != 0 || *q < '0' || *q > '9')
-			continue;
-		while (*q >= '0' && *q <= '9' && fd < 1 << 20)
-			fd = fd * 10 + (*q++ - '0');
-		if ((*q != '/' && *q != '\0') || hs_path_dirfd(fd, dir) < 0)
+		if (!hs_proclink(p, &l) || l.end >= sizeof(link))
 			return;
-		memcpy(rest, q, strlen(q) + 1); /* q points into p */
+		if (l.self) { /* ours: /proc/self/ + cwd, root or fd/N */
+			memcpy(link, "/proc/self/", 11);
+			n = 11;
+		} else {
+			memcpy(link, p, l.end);
+			n = (size_t)(l.what - p);
+		}
+		memcpy(link + n, l.what, l.what_len);
+		link[n + l.what_len] = '\0';
+		r = readlink(link, dir, PATH_MAX - 1);
+		/* "anon_inode:..." or "pipe:[...]" is no path */
+		if (r <= 0 || dir[0] != '/')
+			return;
+		dir[r] = '\0';
+		memcpy(rest, p + l.end, strlen(p + l.end) + 1); /* rest is in p */
 		if (rest[0] == '\0')
-			memcpy(p, dir, strlen(dir) + 1);
-		else if (join(p, dir, rest + 1) < 0)
+			memcpy(p, dir, (size_t)r + 1);
+		else if (join(p, dir[1] ? dir : "", rest + 1) < 0)
 			return;
 		hs_path_fold(p);
-		return;
 	}
 }
 
@@ -203,7 +213,7 @@ int hs_path_abs(int dirfd, const char *path, bool follow, char *out)
 		return 0;
 	}
 	if (strncmp(out, "/proc/", 6) == 0 || strncmp(out, "/dev/fd/", 8) == 0)
-		expand_fd_link(out);
+		expand_magic(out);
 	return 0;
 }
 

@@ -43,6 +43,10 @@ int __openat64_2(int, const char *, int);
 int __open(const char *, int, ...);
 int __open64(const char *, int, ...);
 FILE *_IO_fopen(const char *, const char *); /* fopen's old name */
+/* mknod before glibc 2.33: what programs built against older headers
+ * still call. */
+int __xmknod(int, const char *, mode_t, dev_t *);
+int __xmknodat(int, int, const char *, mode_t, dev_t *);
 
 /* Argument shapes. */
 #define WC(k, d, p, d2, p2, fl) \
@@ -159,6 +163,24 @@ FILE *_IO_fopen(const char *, const char *); /* fopen's old name */
 	X(int, mkdirat, (int d, const char *p, mode_t m),                      \
 	  (int d, const char *p, mode_t m), (d, p, m), -1, NONE, ACTIVE,       \
 	  WC(HS_WK_MKDIR, d, p, 0, 0, 0), -1)                                  \
+	X(int, mknod, (const char *p, mode_t m, dev_t dv),                     \
+	  (const char *p, mode_t m, dev_t dv), (p, m, dv), -1, NONE, ACTIVE,   \
+	  WC(HS_WK_MKNOD, AT, p, 0, 0, (int)m), -1)                            \
+	X(int, mknodat, (int d, const char *p, mode_t m, dev_t dv),            \
+	  (int d, const char *p, mode_t m, dev_t dv), (d, p, m, dv), -1, NONE, \
+	  ACTIVE, WC(HS_WK_MKNOD, d, p, 0, 0, (int)m), -1)                     \
+	X(int, __xmknod, (int v, const char *p, mode_t m, dev_t *dv),          \
+	  (int v, const char *p, mode_t m, dev_t *dv), (v, p, m, dv), -1, NONE, \
+	  ACTIVE, WC(HS_WK_MKNOD, AT, p, 0, 0, (int)m), -1)                    \
+	X(int, __xmknodat, (int v, int d, const char *p, mode_t m, dev_t *dv), \
+	  (int v, int d, const char *p, mode_t m, dev_t *dv), (v, d, p, m, dv), \
+	  -1, NONE, ACTIVE, WC(HS_WK_MKNOD, d, p, 0, 0, (int)m), -1)           \
+	X(int, mkfifo, (const char *p, mode_t m), (const char *p, mode_t m),   \
+	  (p, m), -1, NONE, ACTIVE,                                            \
+	  WC(HS_WK_MKNOD, AT, p, 0, 0, (int)(m | S_IFIFO)), -1)                \
+	X(int, mkfifoat, (int d, const char *p, mode_t m),                     \
+	  (int d, const char *p, mode_t m), (d, p, m), -1, NONE, ACTIVE,       \
+	  WC(HS_WK_MKNOD, d, p, 0, 0, (int)(m | S_IFIFO)), -1)                 \
 	X(int, mkstemp, (char *t), (char *t), (t), -1, NONE, ACTIVE,           \
 	  WC(HS_WK_MKTEMP, AT, t, 0, 0, 0), -1)                                \
 	X(int, mkstemp64, (char *t), (char *t), (t), -1, NONE, ACTIVE,         \
@@ -219,6 +241,12 @@ FILE *_IO_fopen(const char *, const char *); /* fopen's old name */
 #define CK_remove(p) hs_ck_remove(p)
 #define CK_mkdir(p, m) CK_2(SYS_mkdirat, AT, p, m, 0, 0)
 #define CK_mkdirat(d, p, m) CK_2(SYS_mkdirat, d, p, m, 0, 0)
+#define CK_mknod(p, m, dv) CK_2(SYS_mknodat, AT, p, m, dv, 0)
+#define CK_mknodat(d, p, m, dv) CK_2(SYS_mknodat, d, p, m, dv, 0)
+#define CK___xmknod(v, p, m, dv) CK_2(SYS_mknodat, AT, p, m, *(dv), 0)
+#define CK___xmknodat(v, d, p, m, dv) CK_2(SYS_mknodat, d, p, m, *(dv), 0)
+#define CK_mkfifo(p, m) CK_2(SYS_mknodat, AT, p, (m) | S_IFIFO, 0, 0)
+#define CK_mkfifoat(d, p, m) CK_2(SYS_mknodat, d, p, (m) | S_IFIFO, 0, 0)
 #define CK_mkstemp(t) hs_ck_mkostemps(t, 0, 0)
 #define CK_mkstemp64(t) hs_ck_mkostemps(t, 0, 0)
 #define CK_mkostemp(t, fl) hs_ck_mkostemps(t, 0, fl)

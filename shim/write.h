@@ -19,6 +19,7 @@ enum hs_wkind {
 	HS_WK_UNLINK,  /* flags: AT_REMOVEDIR for rmdir */
 	HS_WK_REMOVE,  /* unlink or rmdir, whichever path is */
 	HS_WK_MKDIR,
+	HS_WK_MKNOD,   /* mknod/mkfifo family; flags: the mode (file type) */
 	HS_WK_MKTEMP,  /* mkstemp family and mkdtemp: path is the template */
 };
 

@@ -184,8 +184,8 @@ static bool quick_dead(const struct hs_wcall *c)
 {
 	switch (c->kind) {
 	case HS_WK_SYMLINK:
-	case HS_WK_LINK:
 		return rel_dead(c->dirfd2, c->path2);
+	case HS_WK_LINK: /* the source too: it may be a protected file */
 	case HS_WK_RENAME:
 		return rel_dead(c->dirfd, c->path) &&
 		       rel_dead(c->dirfd2, c->path2);
@@ -250,6 +250,21 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			return 0;
 		t->op = "mkdir";
 		return m;
+	case HS_WK_MKNOD:
+		/* a node made in watched ground (the floor's rule): a regular
+		 * file is a create, a fifo, socket or device a "mknod" */
+		if (hs_path_abs(c->dirfd, c->path, false, t->path) < 0 ||
+		    !(m = hs_wscope_match(t->path, want)) ||
+		    lstat(t->path, &sb) == 0)
+			return 0;
+		if ((c->flags & S_IFMT) == 0 || S_ISREG((mode_t)c->flags)) {
+			if (is_temp(t->path) && !temp_judged(t->path))
+				return 0;
+			t->op = "create";
+		} else {
+			t->op = "mknod";
+		}
+		return m;
 	case HS_WK_SYMLINK:
 		/* path = the link made; new_path = its text, as written */
 		if (hs_path_abs(c->dirfd2, c->path2, false, t->path) < 0 ||
@@ -292,6 +307,10 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		    lstat(t->path, &sb) != 0)
 			return 0;
 		m = is_temp(t->path) ? 0 : hs_wscope_match(t->path, want);
+		/* the root, a protected file or a directory above one cannot
+		 * be moved away (engine/protect.h) */
+		if ((want & HS_W_PRE) && hs_wscope_pinned(t->path))
+			m |= HS_W_PRE;
 		m2 = hs_wscope_match(t->path2, want);
 		if (m) { /* a file moved: path = source, new_path = target */
 			t->op = "rename";

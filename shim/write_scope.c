@@ -34,6 +34,7 @@ struct globs {
 static struct {
 	bool parsed;
 	struct globs inc, exc, pre, post;
+	struct globs prot; /* literal paths, not globs */
 	struct hs_wopts o;
 } F HS_HOT;
 
@@ -61,6 +62,7 @@ static struct globs *set_of(char tag)
 	case '-': return &F.exc;
 	case '<': return &F.pre;
 	case '>': return &F.post;
+	case '!': return &F.prot;
 	}
 	return NULL;
 }
@@ -80,14 +82,14 @@ static void set_option(char o)
 HS_START_PATH
 static bool place_sets(void)
 {
-	struct globs *sets[] = { &F.inc, &F.exc, &F.pre, &F.post };
+	struct globs *sets[] = { &F.inc, &F.exc, &F.pre, &F.post, &F.prot };
 	unsigned total = 0;
 	struct wglob *e;
 
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		total += sets[i]->n;
 	e = hs_arena_take(total * sizeof(*e), _Alignof(struct wglob));
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 5; i++) {
 		if (!e && sets[i] != &F.exc)
 			sets[i]->all |= sets[i]->n > 0;
 		sets[i]->e = e;
@@ -102,7 +104,11 @@ HS_START_PATH
 static void add(struct globs *gs, const char *g)
 {
 	gs->e[gs->n].g = g;
-	gs->e[gs->n++].plen = g ? literal_prefix(g) : (unsigned)hs_len(hs_st.root);
+	if (gs == &F.prot) /* a literal: all of it */
+		gs->e[gs->n++].plen = (unsigned)hs_len(g);
+	else
+		gs->e[gs->n++].plen = g ? literal_prefix(g)
+					: (unsigned)hs_len(hs_st.root);
 }
 
 /* The lines text..end, NUL-separated by now: a first pass for the
@@ -122,7 +128,9 @@ static void parse(char *text, const char *end)
 			set_option(l[1]);
 		else if (!gs && l[0] == '=' && l[1] == '/')
 			hs_path_alias(l + 1);
-		else if (gs && hs_same(l + 1, "*"))
+		else if (gs == &F.prot && l[1] != '/')
+			continue; /* not an absolute path: nothing to match */
+		else if (gs && gs != &F.prot && hs_same(l + 1, "*"))
 			gs->all = true;
 		else if (gs)
 			gs->n++;
@@ -134,7 +142,7 @@ static void parse(char *text, const char *end)
 	for (l = text; l < end; l += hs_len(l) + 1) {
 		struct globs *gs = set_of(l[0]);
 
-		if (gs && !hs_same(l + 1, "*"))
+		if (gs == &F.prot ? l[1] == '/' : gs && !hs_same(l + 1, "*"))
 			add(gs, l + 1);
 	}
 	if (root)
@@ -197,7 +205,7 @@ unsigned hs_wscope_active(void)
 	if (!__atomic_load_n(&F.parsed, __ATOMIC_ACQUIRE))
 		hs_wscope_init();
 	if (F.o.agent_only && st->role != HS_ROLE_AGENT)
-		return 0;
+		return F.prot.n && (w & HS_W_PRE) ? HS_W_PRE | HS_W_PROT : 0;
 	return w;
 }
 
@@ -231,7 +239,32 @@ static bool pseudo(const char *p)
 	       hs_path_under(p, "/proc") || hs_path_under(p, "/sys");
 }
 
-unsigned hs_wscope_match(const char *abs, unsigned want)
+static bool protected_file(const char *abs)
+{
+	for (unsigned i = 0; i < F.prot.n; i++)
+		if (hs_same(abs, F.prot.e[i].g))
+			return true;
+	return false;
+}
+
+/* Is dir abs itself or above p? */
+static bool at_or_above(const char *abs, const char *p)
+{
+	return hs_path_under(p, abs);
+}
+
+bool hs_wscope_pinned(const char *abs)
+{
+	if (hs_st.root[0] && at_or_above(abs, hs_st.root))
+		return true;
+	for (unsigned i = 0; i < F.prot.n; i++)
+		if (at_or_above(abs, F.prot.e[i].g))
+			return true;
+	return false;
+}
+
+/* What the hooks' globs and the scope say. */
+static unsigned hooks_match(const char *abs, unsigned want)
 {
 	unsigned w = 0;
 
@@ -247,6 +280,16 @@ unsigned hs_wscope_match(const char *abs, unsigned want)
 	if (!w || F.exc.all || pseudo(abs) || !any(&F.inc, abs) ||
 	    (F.exc.n && any(&F.exc, abs)))
 		return 0;
+	return w;
+}
+
+unsigned hs_wscope_match(const char *abs, unsigned want)
+{
+	unsigned w = want & HS_W_PROT ? 0 : hooks_match(abs, want);
+
+	/* the built-in rule: no scope or exclusion hides a protected file */
+	if ((want & HS_W_PRE) && F.prot.n && protected_file(abs))
+		w |= HS_W_PRE;
 	return w;
 }
 
@@ -282,18 +325,15 @@ static bool any_below(const struct globs *gs, const char *dir, size_t dn)
  * no glob can match there. */
 static bool dir_live(const char *dir)
 {
-	/* path.c rewrites /proc/self/fd/N/... to wherever N points */
-	static const char *const fd_links[] = { "/proc/self/fd/", "/dev/fd/",
-						"/proc/thread-self/fd/" };
 	size_t dn = strlen(dir);
 
-	for (size_t i = 0; i < sizeof(fd_links) / sizeof(fd_links[0]); i++)
-		if (prefix_meets(fd_links[i], strlen(fd_links[i]), dir, dn))
-			return true;
-	if (dn <= 1)
+	/* path.c rewrites magic links (/proc/self/cwd/..., /dev/fd/N/...)
+	 * to wherever they point: a directory there may lead anywhere */
+	if (dn <= 1 || hs_path_under(dir, "/proc") || hs_path_under(dir, "/dev"))
 		return true;
-	return any_below(&F.inc, dir, dn) &&
-	       (any_below(&F.pre, dir, dn) || any_below(&F.post, dir, dn));
+	return any_below(&F.prot, dir, dn) ||
+	       (any_below(&F.inc, dir, dn) &&
+		(any_below(&F.pre, dir, dn) || any_below(&F.post, dir, dn)));
 }
 
 /* The verdict for the working directory, kept while it is current:

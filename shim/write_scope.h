@@ -6,6 +6,9 @@
  *   -GLOB  scope exclude
  *   <GLOB  some pre hook may fire for a path matching GLOB ("<*" = any)
  *   >GLOB  same for post hooks
+ *   !PATH  a protected file (engine/protect.h): a literal absolute path,
+ *          whose writes are always asked about, in scope or not, from
+ *          any role
  *   oa     only the agent's own writes (role "agent"), not its tools'
  *   of     follow symlinks before deciding
  *   oq     quiet: no denial message on a terminal stderr
@@ -22,6 +25,9 @@
 
 #define HS_W_PRE  1u
 #define HS_W_POST 2u
+/* From hs_wscope_active only: nothing but protected files is wanted
+ * (writes.agent_only in a tool's process). */
+#define HS_W_PROT 4u
 
 struct hs_wopts {
 	bool agent_only;
@@ -41,8 +47,13 @@ void hs_wscope_reset(void);
  * all (interest bits and role), before any path is looked at. */
 unsigned hs_wscope_active(void);
 
-/* What a write to `abs` (absolute, folded) may fire, within `want`. */
+/* What a write to `abs` (absolute, folded) may fire, within `want`.
+ * A protected file fires HS_W_PRE whatever the scope says. */
 unsigned hs_wscope_match(const char *abs, unsigned want);
+
+/* Would renaming `abs` away take a protected file or the session root
+ * with it (abs is one, or a directory above one)? */
+bool hs_wscope_pinned(const char *abs);
 
 /* Does a pre hook's own path filter (a glob, not a catch-all) name `abs`?
  * With writes.judge_temp_files such a path is protected: a file created

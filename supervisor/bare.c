@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "../engine/dispatch.h"
+#include "../engine/protect.h"
 #include "../engine/write_filter.h"
 #include "../common/wire.h"
 #include "../cli/cli.h"
@@ -197,6 +198,7 @@ int cmd_supervise(int argc, char **argv)
 	struct hs_supervisor *sv;
 	struct hs_outer *outer;
 	bool refuse;
+	struct hs_protect *prot;
 	char bin[PATH_MAX], sock[128], *cfgs, *lib;
 
 	if (parse(argc, argv, &a) < 0) {
@@ -233,6 +235,7 @@ int cmd_supervise(int argc, char **argv)
 		return fail(a.fd, "!cannot start a session");
 	s.outer = outer;
 	hs_session_keep_transcript(&s, NULL);
+	cfg.protect = prot = hs_protect_new(&cfg, NULL, NULL);
 	snprintf(sock, sizeof(sock), "hookshim-%s", s.id);
 	if (!(sv = hs_supervisor_start(&s, sock))) {
 		hs_session_close(&s);
@@ -252,6 +255,7 @@ int cmd_supervise(int argc, char **argv)
 	hs_session_close(&s);
 	hs_outer_free(outer);
 	hs_config_free(&cfg);
+	hs_protect_free(prot);
 	hs_cli_free(&cli);
 	free(cfgs);
 	free(lib);

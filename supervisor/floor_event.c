@@ -258,7 +258,8 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		    name_of(x, tid, k->dirfd2, k->path2, false, b) < 0 ||
 		    lstat(a, &sb) != 0)
 			return;
-		m = !hs_temp_name(a) && hs_fscope_pre(sc, a);
+		m = (!hs_temp_name(a) && hs_fscope_pre(sc, a)) ||
+		    hs_fscope_pinned(sc, a);
 		m2 = hs_fscope_pre(sc, b);
 		e = m2 ? look(b, false, &sb) : -1;
 		if (m) {
@@ -273,6 +274,21 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	case K_NONE:
 		return;
 	}
+}
+
+/* Does an event of c name a protected file, or rename one (or the root)
+ * away? The built-in rule holds for every role. */
+static bool touches_policy(const struct hs_fscope *sc,
+			   const struct hs_fl_call *c)
+{
+	for (int i = 0; i < c->nev; i++)
+		if (hs_fscope_protected_file(sc, c->ev[i].path) ||
+		    (c->ev[i].has_new &&
+		     hs_fscope_protected_file(sc, c->ev[i].new_path)) ||
+		    (strcmp(c->ev[i].operation, "rename") == 0 &&
+		     hs_fscope_pinned(sc, c->ev[i].path)))
+			return true;
+	return false;
 }
 
 enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
@@ -310,7 +326,7 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 
 		/* writes.agent_only: a tool's writes are not events */
 		if (hs_fl_environ(c->tgid, "HOOKSHIM_ROLE", role, sizeof(role)) &&
-		    strcmp(role, "tool") == 0)
+		    strcmp(role, "tool") == 0 && !touches_policy(x->scope, c))
 			return HS_FL_CONTINUE;
 	}
 	if (hs_fl_cwd(tid, c->cwd) < 0)

@@ -41,6 +41,11 @@ void hs_fscope_free(struct hs_fscope *sc);
 /* May a pre (post) hook fire for a write to abs? */
 bool hs_fscope_pre(const struct hs_fscope *sc, const char *abs);
 bool hs_fscope_post(const struct hs_fscope *sc, const char *abs);
+/* Is abs a protected file ('!' lines, engine/protect.h)? */
+bool hs_fscope_protected_file(const struct hs_fscope *sc, const char *abs);
+/* Is abs the root, a protected file, or a directory above either (a
+ * rename of it is the built-in rule's)? */
+bool hs_fscope_pinned(const struct hs_fscope *sc, const char *abs);
 /* Does a pre hook's own path glob name abs (writes.judge_temp_files)? */
 bool hs_fscope_protected(const struct hs_fscope *sc, const char *abs);
 /* abs through the root's logical name rewritten under the root (what

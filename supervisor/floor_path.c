@@ -18,6 +18,7 @@
 
 #include "../common/pathfold.h"
 #include "../common/pathresolve.h"
+#include "../common/proclink.h"
 
 /* /proc/<tid>/mem, for kernels or policies without process_vm_readv. */
 static ssize_t mem_pread(pid_t tid, uint64_t addr, void *buf, size_t n)
@@ -117,43 +118,31 @@ static int join(char *out, const char *dir, const char *name)
 	return 0;
 }
 
-/* "/proc/self/fd/N/rest", "/proc/<pid>/fd/N/rest", "/dev/fd/N/rest":
- * the caller's descriptor N, plus rest (Bun writes through these). */
-static void expand_fd_link(pid_t tid, char *p)
+/* A path through a kernel magic link (common/proclink.h), resolved as
+ * the caller's kernel will: "self" and /dev/fd are the caller's. Leaves
+ * p alone when the target has no name (a pipe, a socket). */
+static void expand_magic(pid_t tid, char *p)
 {
-	const char *q = NULL;
-	char dir[PATH_MAX], rest[PATH_MAX];
-	int fd = 0;
+	for (int hops = 0; hops < 8; hops++) {
+		struct hs_proclink l;
+		char link[96], dir[PATH_MAX], rest[PATH_MAX];
 
-	if (strncmp(p, "/dev/fd/", 8) == 0) {
-		q = p + 8;
-	} else if (strncmp(p, "/proc/", 6) == 0) {
-		const char *s = p + 6;
-
-		if (strncmp(s, "self/", 5) == 0)
-			s += 5;
-		else if (strncmp(s, "thread-self/", 12) == 0)
-			s += 12;
-		else if (*s >= '0' && *s <= '9') /* another pid: ours to read */
+		if (!hs_proclink(p, &l) || l.end >= 64)
 			return;
+		if (l.self)
+			snprintf(link, sizeof(link), "/proc/%d/%.*s", (int)tid,
+				 (int)l.what_len, l.what);
 		else
+			snprintf(link, sizeof(link), "%.*s", (int)l.end, p);
+		if (link_of(link, dir) < 0)
 			return;
-		if (strncmp(s, "fd/", 3) != 0)
+		snprintf(rest, sizeof(rest), "%s", p + l.end);
+		if (!rest[0])
+			memcpy(p, dir, strlen(dir) + 1);
+		else if (join(p, dir, rest + 1) < 0)
 			return;
-		q = s + 3;
+		hs_path_fold(p);
 	}
-	if (!q || *q < '0' || *q > '9')
-		return;
-	while (*q >= '0' && *q <= '9' && fd < 1 << 20)
-		fd = fd * 10 + (*q++ - '0');
-	if ((*q != '/' && *q != '\0') || fd_dir(tid, fd, dir) < 0)
-		return;
-	snprintf(rest, sizeof(rest), "%s", q);
-	if (!rest[0])
-		memcpy(p, dir, strlen(dir) + 1);
-	else if (join(p, dir, rest + 1) < 0)
-		return;
-	hs_path_fold(p);
 }
 
 int hs_fl_abs(pid_t tid, int dirfd, const char *path, bool follow, char *out)
@@ -174,7 +163,7 @@ int hs_fl_abs(pid_t tid, int dirfd, const char *path, bool follow, char *out)
 	    strncmp(out, "//", 2) == 0) {
 		/* the caller's /proc/self is not ours: named first */
 		hs_path_fold(out);
-		expand_fd_link(tid, out);
+		expand_magic(tid, out);
 	}
 	/* following: resolved unfolded, as the kernel walks it (".." of a
 	 * symlink's target), in our view of the file system */

@@ -22,6 +22,7 @@ struct hs_fscope {
 	char *root;
 	char *alias; /* the root's logical name ("=" line), or NULL */
 	struct globs inc, exc, pre, post;
+	struct globs prot; /* '!' lines: protected files, literal paths */
 	bool follow, quiet, agent_only, judge_temps;
 };
 
@@ -44,6 +45,10 @@ static void parse_line(struct hs_fscope *sc, const char *l)
 	case '-': gs = &sc->exc; break;
 	case '<': gs = &sc->pre; break;
 	case '>': gs = &sc->post; break;
+	case '!':
+		if (l[1] == '/')
+			add(&sc->prot, l + 1);
+		return;
 	case 'o':
 		sc->agent_only |= l[1] == 'a';
 		sc->follow |= l[1] == 'f';
@@ -101,6 +106,7 @@ void hs_fscope_free(struct hs_fscope *sc)
 	free_globs(&sc->exc);
 	free_globs(&sc->pre);
 	free_globs(&sc->post);
+	free_globs(&sc->prot);
 	free(sc->root);
 	free(sc->alias);
 	free(sc);
@@ -138,6 +144,24 @@ static bool pseudo(const char *p)
 	       under(p, "/proc") || under(p, "/sys");
 }
 
+bool hs_fscope_protected_file(const struct hs_fscope *sc, const char *abs)
+{
+	for (size_t i = 0; i < sc->prot.n; i++)
+		if (strcmp(sc->prot.g[i], abs) == 0)
+			return true;
+	return false;
+}
+
+bool hs_fscope_pinned(const struct hs_fscope *sc, const char *abs)
+{
+	if (sc->root[0] && under(sc->root, abs))
+		return true;
+	for (size_t i = 0; i < sc->prot.n; i++)
+		if (under(sc->prot.g[i], abs))
+			return true;
+	return false;
+}
+
 /* In scope, and some hook of that side (pre or post globs) may fire. */
 static bool fires(const struct hs_fscope *sc, const struct globs *side,
 		  const char *abs)
@@ -152,7 +176,8 @@ static bool fires(const struct hs_fscope *sc, const struct globs *side,
 
 bool hs_fscope_pre(const struct hs_fscope *sc, const char *abs)
 {
-	return fires(sc, &sc->pre, abs);
+	/* the built-in rule: no scope or exclusion hides a protected file */
+	return hs_fscope_protected_file(sc, abs) || fires(sc, &sc->pre, abs);
 }
 
 bool hs_fscope_post(const struct hs_fscope *sc, const char *abs)

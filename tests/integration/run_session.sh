@@ -107,7 +107,7 @@ cat > snap.json <<J
 J
 hs run -c snap.json -- sh -c "sed -i 's/original/edited/' snap.json; rm -f missing"
 expect_eq "editing the hook file mid-session changes nothing" original "$(cat snap.out)"
-check "the edit itself happened" grep -q edited snap.json
+check "the edit itself was denied (the config file is protected)" grep -q original snap.json
 
 # --- CMD itself as a tool call ---------------------------------------------
 # `hookshim run -- sh -c STR` plays the agent launching a tool call: the

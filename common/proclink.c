@@ -1,0 +1,68 @@
+/* Magic /proc links in a path; see proclink.h. */
+#include "proclink.h"
+
+#include "plainstr.h"
+
+/* Digits at p: their count (0 when none), the value in *v. */
+static size_t digits(const char *p, long *v)
+{
+	size_t n = 0;
+
+	*v = 0;
+	while (p[n] >= '0' && p[n] <= '9' && n < 10)
+		*v = *v * 10 + (p[n++] - '0');
+	return (p[n] >= '0' && p[n] <= '9') ? 0 : n;
+}
+
+/* "cwd", "root" or "fd/N" at s, ending at a '/' or the end. */
+static bool link_name(const char *p, const char *s, struct hs_proclink *l)
+{
+	size_t n = 0;
+	long fd;
+
+	if (hs_starts(s, "cwd"))
+		n = 3;
+	else if (hs_starts(s, "root"))
+		n = 4;
+	else if (hs_starts(s, "fd/") && digits(s + 3, &fd))
+		n = 3 + digits(s + 3, &fd);
+	if (!n || (s[n] != '/' && s[n] != '\0'))
+		return false;
+	l->what = s;
+	l->what_len = n;
+	l->end = (size_t)(s + n - p);
+	return true;
+}
+
+bool hs_proclink(const char *p, struct hs_proclink *l)
+{
+	const char *s;
+	long v;
+	size_t n;
+
+	l->self = true;
+	l->pid = 0;
+	if (hs_starts(p, "/dev/fd/"))
+		return link_name(p, p + 5, l);
+	if (!hs_starts(p, "/proc/"))
+		return false;
+	s = p + 6;
+	if (hs_starts(s, "self/")) {
+		s += 5;
+	} else if (hs_starts(s, "thread-self/")) {
+		s += 12;
+	} else if ((n = digits(s, &v)) && s[n] == '/') {
+		l->self = false;
+		l->pid = v;
+		s += n + 1;
+	} else {
+		return false;
+	}
+	/* /proc/PID/task/TID/...: the thread's own cwd and descriptors */
+	if (hs_starts(s, "task/") && (n = digits(s + 5, &v)) && s[5 + n] == '/') {
+		l->self = false;
+		l->pid = v;
+		s += 5 + n + 1;
+	}
+	return link_name(p, s, l);
+}

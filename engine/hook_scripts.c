@@ -1,0 +1,274 @@
+/* The script files of a hook command; see hook_scripts.h. */
+#include "hook_scripts.h"
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../common/pathfold.h"
+#include "../config/dialect.h"
+#include "shparse.h"
+#include "strbuf.h"
+
+static bool name_char(char c, bool first)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (!first && c >= '0' && c <= '9');
+}
+
+/* $NAME or ${NAME} at t[*i] (t[*i] == '$') appended to b; false when the
+ * value cannot be known. */
+static bool expand_var(struct hs_strbuf *b, const char *t, size_t n,
+		       size_t *i, const char *(*var)(const char *, void *),
+		       void *arg)
+{
+	char name[128];
+	size_t k = *i + 1, len = 0;
+	bool brace = k < n && t[k] == '{';
+	const char *v;
+
+	if (brace)
+		k++;
+	while (k < n && name_char(t[k], len == 0) && len < sizeof(name) - 1)
+		name[len++] = t[k++];
+	name[len] = '\0';
+	if (!len || (brace && (k >= n || t[k] != '}')))
+		return false; /* $( $1 $? ${x:-y} ... */
+	if (brace)
+		k++;
+	if (!(v = var(name, arg)))
+		return false;
+	hs_sb_adds(b, v);
+	*i = k;
+	return true;
+}
+
+char *hs_hook_word_value(const char *t, size_t n,
+			 const char *(*var)(const char *name, void *arg),
+			 void *arg)
+{
+	struct hs_strbuf b = { 0 };
+	size_t i = 0;
+
+	if (n && t[0] == '~' && (n == 1 || t[1] == '/')) {
+		const char *home = var("HOME", arg);
+
+		if (!home)
+			return NULL;
+		hs_sb_adds(&b, home);
+		i = 1;
+	}
+	while (i < n) {
+		char c = t[i];
+
+		if (c == '\'') {
+			size_t e = i + 1;
+
+			while (e < n && t[e] != '\'')
+				e++;
+			if (e >= n)
+				goto unknown;
+			hs_sb_add(&b, t + i + 1, e - i - 1);
+			i = e + 1;
+		} else if (c == '"') {
+			for (i++; i < n && t[i] != '"';) {
+				if (t[i] == '\\' && i + 1 < n &&
+				    strchr("\\\"$`", t[i + 1])) {
+					hs_sb_addc(&b, t[i + 1]);
+					i += 2;
+				} else if (t[i] == '$') {
+					if (!expand_var(&b, t, n, &i, var, arg))
+						goto unknown;
+				} else if (t[i] == '`') {
+					goto unknown;
+				} else {
+					hs_sb_addc(&b, t[i++]);
+				}
+			}
+			if (i >= n)
+				goto unknown;
+			i++;
+		} else if (c == '\\' && i + 1 < n) {
+			hs_sb_addc(&b, t[i + 1]);
+			i += 2;
+		} else if (c == '$') {
+			if (!expand_var(&b, t, n, &i, var, arg))
+				goto unknown;
+		} else if (strchr("`*?[", c)) {
+			goto unknown; /* runs something, or a glob */
+		} else {
+			hs_sb_addc(&b, c);
+			i++;
+		}
+	}
+	return hs_sb_take(&b);
+unknown:
+	hs_sb_free(&b);
+	return NULL;
+}
+
+/* Interpreters whose first operand is the script they run. */
+static bool interpreter(const char *prog)
+{
+	static const char *const names[] = {
+		"sh", "bash", "dash", "zsh", "ksh", "ash", "busybox",
+		"python", "python2", "python3", "node", "nodejs", "perl",
+		"ruby", "php", "bun", "deno", "tsx", "ts-node", NULL
+	};
+	const char *base = strrchr(prog, '/');
+
+	base = base ? base + 1 : prog;
+	for (const char *const *n = names; *n; n++)
+		if (strcmp(base, *n) == 0)
+			return true;
+	/* python3.11 */
+	return strncmp(base, "python", 6) == 0 &&
+	       strspn(base + 6, "0123456789.") == strlen(base + 6);
+}
+
+/* Options after which an interpreter runs text or a module, no file. */
+static bool inline_code(const char *opt)
+{
+	return strcmp(opt, "-c") == 0 || strcmp(opt, "-e") == 0 ||
+	       strcmp(opt, "-m") == 0 || strcmp(opt, "--eval") == 0 ||
+	       strcmp(opt, "-E") == 0 || strcmp(opt, "-p") == 0 ||
+	       strcmp(opt, "--print") == 0 || strcmp(opt, "run") == 0;
+}
+
+struct ctx {
+	const struct hs_config *cfg;
+	const struct hs_hook *h;
+	const char *script;
+	const char *cwd;
+	void (*fn)(const char *path, void *arg);
+	void *arg;
+};
+
+static const char *lookup(const char *name, void *arg)
+{
+	const struct ctx *x = arg;
+	const struct hs_hookenv_var *v = hs_dialect_ops(x->h->dialect)->env;
+	size_t n = strlen(name);
+
+	for (char **e = x->h->env; e && *e; e++)
+		if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+			return *e + n + 1;
+	for (; v && v->name; v++) {
+		if (strcmp(v->name, name) != 0)
+			continue;
+		switch (v->value) {
+		case HS_HOOKENV_ROOT: return x->cfg->root;
+		case HS_HOOKENV_EVENT: return x->h->event_name;
+		case HS_HOOKENV_HOOK_NAME: return x->h->name ? x->h->name : "";
+		case HS_HOOKENV_BOT_ID:
+			return x->cfg->settings.bot_id ? x->cfg->settings.bot_id
+						      : "";
+		default: return NULL; /* the event decides */
+		}
+	}
+	return getenv(name);
+}
+
+static char *word(const struct ctx *x, const struct hs_sh_word *w)
+{
+	if (w->runs)
+		return NULL;
+	return hs_hook_word_value(x->script + w->start, w->end - w->start,
+				  lookup, (void *)x);
+}
+
+/* A candidate path: reported when it is an existing file. */
+static void candidate(const struct ctx *x, const char *p)
+{
+	char abs[PATH_MAX];
+	struct stat sb;
+
+	if (!p[0])
+		return;
+	if (p[0] == '/') {
+		if (snprintf(abs, sizeof(abs), "%s", p) >= (int)sizeof(abs))
+			return;
+	} else if (snprintf(abs, sizeof(abs), "%s/%s", x->cwd, p) >=
+		   (int)sizeof(abs)) {
+		return;
+	}
+	hs_path_fold(abs);
+	if (stat(abs, &sb) == 0 && S_ISREG(sb.st_mode))
+		x->fn(abs, x->arg);
+}
+
+static void simple(const struct ctx *x, const struct hs_sh_cmd *c)
+{
+	size_t i = 0;
+	char *prog = NULL;
+
+	/* exec/command/nohup/env VAR=... run the word after them */
+	for (; i < c->nwords; i++) {
+		free(prog);
+		if (!(prog = word(x, &c->words[i])))
+			return;
+		if (strcmp(prog, "exec") && strcmp(prog, "command") &&
+		    strcmp(prog, "nohup") && strcmp(prog, "env") &&
+		    !(i > 0 && strchr(prog, '=') && prog[0] != '/'))
+			break;
+	}
+	if (i >= c->nwords) {
+		free(prog);
+		return;
+	}
+	if (strchr(prog, '/'))
+		candidate(x, prog);
+	if (interpreter(prog)) {
+		for (size_t k = i + 1; k < c->nwords; k++) {
+			char *op = word(x, &c->words[k]);
+
+			if (!op)
+				break;
+			if (inline_code(op)) {
+				free(op);
+				break;
+			}
+			if (op[0] != '-') {
+				candidate(x, op);
+				free(op);
+				break;
+			}
+			free(op);
+		}
+	}
+	free(prog);
+}
+
+static void list(const struct ctx *x, const struct hs_sh_list *l)
+{
+	for (size_t i = 0; l && i < l->n; i++)
+		for (size_t j = 0; j < l->pipes[i].ncmds; j++) {
+			const struct hs_sh_cmd *c = &l->pipes[i].cmds[j];
+
+			if (c->kind == HS_SH_SIMPLE)
+				simple(x, c);
+			else if (c->body)
+				list(x, c->body);
+		}
+}
+
+void hs_hook_scripts(const struct hs_config *cfg, const struct hs_hook *h,
+		     void (*fn)(const char *path, void *arg), void *arg)
+{
+	struct ctx x = { .cfg = cfg, .h = h, .script = h->command, .fn = fn,
+			 .arg = arg };
+	struct hs_sh_list *l;
+
+	if (h->action != HS_ACTION_COMMAND || !h->command)
+		return;
+	/* The runner's directory: the hook's own, else the root (an agent's
+	 * cwd, for dialects that use it, starts as the root too). */
+	x.cwd = h->work_dir ? h->work_dir : cfg->root;
+	if (!(l = hs_sh_parse(h->command)))
+		return;
+	list(&x, l);
+	hs_sh_free(l);
+}

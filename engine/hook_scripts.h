@@ -1,0 +1,35 @@
+/* The script files a hook's command runs, as the runner will find them:
+ * for self-protection (engine/protect.h), which must know which files
+ * make up the policy.
+ *
+ * The command is parsed with the engine's shell parser (shparse.h); of
+ * every simple command, the program word (when it names a path) and, for
+ * an interpreter (sh, bash, python3, node, perl, ...), its script operand
+ * are taken. Words are expanded the way the hook's shell will: quotes,
+ * backslashes, a leading ~, and $NAME / ${NAME} from the variables the
+ * runner sets (the hook's own env, the dialect's CLAUDE_PROJECT_DIR and
+ * the like) and the supervisor's environment. A word whose value cannot
+ * be known (a command substitution, a glob, ${x:-y}, a variable only the
+ * event fills) is skipped. Relative paths are taken from the directory
+ * the hook runs in (its work_dir, else the session root). Only files that
+ * exist are returned. */
+#ifndef HOOKSHIM_ENGINE_HOOK_SCRIPTS_H
+#define HOOKSHIM_ENGINE_HOOK_SCRIPTS_H
+
+#include <stddef.h>
+
+#include "../config/model.h"
+
+/* Calls fn(path, arg) for each script file of h (absolute, folded; the
+ * string is only valid during the call). */
+void hs_hook_scripts(const struct hs_config *cfg, const struct hs_hook *h,
+		     void (*fn)(const char *path, void *arg), void *arg);
+
+/* One shell word's text as the shell would expand it, or NULL when it
+ * cannot be known without running anything; malloc'd. `var` looks a name
+ * up (NULL: unknown). Exposed for tests. */
+char *hs_hook_word_value(const char *text, size_t n,
+			 const char *(*var)(const char *name, void *arg),
+			 void *arg);
+
+#endif

@@ -1,0 +1,250 @@
+/* Self-protection: the protected set and the built-in rule; see
+ * protect.h. */
+#include "protect.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../common/pathfold.h"
+#include "hook_scripts.h"
+#include "strbuf.h"
+
+static bool same_name(const struct hs_protect *p, const char *path)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (strcmp(p->v[i].path, path) == 0)
+			return true;
+	return false;
+}
+
+/* Adds path (made absolute and folded) unless it is there already. */
+static void add(struct hs_protect *p, const char *path, const char *why)
+{
+	char abs[PATH_MAX], cwd[PATH_MAX];
+	struct hs_protected *v, *e;
+	struct stat sb;
+
+	if (!path || !path[0])
+		return;
+	if (path[0] == '/') {
+		if (snprintf(abs, sizeof(abs), "%s", path) >= (int)sizeof(abs))
+			return;
+	} else if (!getcwd(cwd, sizeof(cwd)) ||
+		   snprintf(abs, sizeof(abs), "%s/%s", cwd, path) >=
+			   (int)sizeof(abs)) {
+		return;
+	}
+	hs_path_fold(abs);
+	if (same_name(p, abs))
+		return;
+	if (!(v = realloc(p->v, (p->n + 1) * sizeof(*v))))
+		return;
+	p->v = v;
+	e = &v[p->n];
+	memset(e, 0, sizeof(*e));
+	if (!(e->path = strdup(abs)) || !(e->why = strdup(why))) {
+		free(e->path);
+		return;
+	}
+	if (stat(abs, &sb) == 0) {
+		e->has_id = true;
+		e->dev = sb.st_dev;
+		e->ino = sb.st_ino;
+	}
+	p->n++;
+	/* Reached through a symlink: the file itself is protected by its
+	 * own name too. */
+	if (e->has_id && realpath(abs, cwd) && strcmp(cwd, abs) != 0)
+		add(p, cwd, why);
+}
+
+struct script_ctx {
+	struct hs_protect *p;
+	char why[200];
+};
+
+static void add_script(const char *path, void *arg)
+{
+	struct script_ctx *x = arg;
+
+	add(x->p, path, x->why);
+}
+
+/* "PreToolUse[Bash]#1": the event, its matcher, the hook's place among
+ * the event's hooks. */
+static void hook_label(const struct hs_config *cfg, size_t i, char *buf,
+		       size_t cap)
+{
+	const struct hs_hook *h = &cfg->hooks[i];
+	int nth = 1;
+
+	for (size_t j = 0; j < i; j++)
+		nth += strcmp(cfg->hooks[j].event_name, h->event_name) == 0;
+	snprintf(buf, cap, "hook script of %s[%s]#%d", h->event_name,
+		 h->matcher.kind == HS_MATCH_ALL ? "*" : h->matcher.pattern,
+		 nth);
+}
+
+struct hs_protect *hs_protect_new(const struct hs_config *cfg,
+				  const char *log, const char *junit)
+{
+	struct hs_protect *p = calloc(1, sizeof(*p));
+	struct script_ctx x;
+
+	if (!p)
+		return NULL;
+	p->root = strdup(cfg->root ? cfg->root : "/");
+	for (size_t i = 0; i < cfg->nsources; i++)
+		add(p, cfg->sources[i], "config file");
+	for (size_t i = 0; i < cfg->nhooks; i++) {
+		x.p = p;
+		hook_label(cfg, i, x.why, sizeof(x.why));
+		hs_hook_scripts(cfg, &cfg->hooks[i], add_script, &x);
+	}
+	add(p, log, "the --log file");
+	add(p, junit, "the --junit file");
+	return p;
+}
+
+void hs_protect_free(struct hs_protect *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->v[i].path);
+		free(p->v[i].why);
+	}
+	free(p->v);
+	free(p->root);
+	free(p);
+}
+
+/* --- the rule ---------------------------------------------------------- */
+
+/* A path in a reason: control characters escaped, so that a file name
+ * cannot forge lines in what the model reads. */
+static void put_path(struct hs_strbuf *b, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		char esc[8];
+
+		if (c >= 0x20 && c != 0x7f) {
+			hs_sb_addc(b, (char)c);
+			continue;
+		}
+		snprintf(esc, sizeof(esc), c == '\n' ? "\\n" : "\\x%02x", c);
+		hs_sb_adds(b, esc);
+	}
+}
+
+/* how: 0 path is the protected file, 1 another name of it, 2 a
+ * directory holding it. */
+static char *reason(const char *path, const struct hs_protected *e, int how,
+		    const char *verb)
+{
+	struct hs_strbuf b = { 0 };
+
+	put_path(&b, path);
+	if (how) {
+		hs_sb_adds(&b, how == 1 ? " is " : " holds ");
+		put_path(&b, e->path);
+		hs_sb_adds(&b, ",");
+	} else {
+		hs_sb_adds(&b, " is");
+	}
+	hs_sb_adds(&b, " part of this session's policy (");
+	hs_sb_adds(&b, e->why);
+	hs_sb_adds(&b, "); it cannot be ");
+	hs_sb_adds(&b, verb);
+	hs_sb_adds(&b, " during the session");
+	return hs_sb_take(&b);
+}
+
+/* The protected entry `path` names, by name or (stat, or lstat when
+ * `nofollow`) by identity; *other: named by another path. */
+static const struct hs_protected *which(const struct hs_protect *p,
+					const char *path, bool nofollow,
+					bool *other)
+{
+	struct stat sb;
+
+	*other = false;
+	for (size_t i = 0; i < p->n; i++)
+		if (strcmp(p->v[i].path, path) == 0)
+			return &p->v[i];
+	if ((nofollow ? lstat(path, &sb) : stat(path, &sb)) != 0)
+		return NULL;
+	for (size_t i = 0; i < p->n; i++)
+		if (p->v[i].has_id && p->v[i].dev == sb.st_dev &&
+		    p->v[i].ino == sb.st_ino) {
+			*other = true;
+			return &p->v[i];
+		}
+	return NULL;
+}
+
+/* Is dir a proper ancestor of path (both absolute, folded)? */
+static bool holds(const char *dir, const char *path)
+{
+	size_t n = strlen(dir);
+
+	if (n == 1 && dir[0] == '/')
+		return path[1] != '\0';
+	return strncmp(path, dir, n) == 0 && path[n] == '/';
+}
+
+static bool op_is(const struct hs_event *ev, const char *op)
+{
+	return ev->operation && strcmp(ev->operation, op) == 0;
+}
+
+/* A rename whose source holds the root or a protected file. */
+static char *judge_rename_source(const struct hs_protect *p, const char *src)
+{
+	struct hs_strbuf b = { 0 };
+
+	if (strcmp(src, p->root) == 0 || holds(src, p->root)) {
+		put_path(&b, src);
+		hs_sb_adds(&b, strcmp(src, p->root) == 0
+				       ? " is this session's root"
+				       : " holds this session's root");
+		hs_sb_adds(&b, "; it cannot be renamed during the session");
+		return hs_sb_take(&b);
+	}
+	for (size_t i = 0; i < p->n; i++)
+		if (holds(src, p->v[i].path))
+			return reason(src, &p->v[i], 2, "renamed");
+	return NULL;
+}
+
+char *hs_protect_judge(const struct hs_protect *p, const struct hs_event *ev)
+{
+	const struct hs_protected *e;
+	bool other, renaming = op_is(ev, "rename"), linking = op_is(ev, "link");
+	bool nofollow = renaming || linking || op_is(ev, "delete") ||
+			op_is(ev, "rmdir") || op_is(ev, "symlink");
+	char *r;
+
+	if (!p || ev->op != HS_OP_WRITE || ev->kind != HS_KIND_PRE ||
+	    !ev->path)
+		return NULL;
+	if (renaming && (r = judge_rename_source(p, ev->path)))
+		return r;
+	if ((e = which(p, ev->path, nofollow, &other)))
+		return reason(ev->path, e, other ? 1 : 0,
+			      renaming ? "renamed" : "changed");
+	if (!ev->new_path)
+		return NULL;
+	/* rename onto a protected file; a new name for one (link) */
+	if ((renaming || linking) &&
+	    ((e = which(p, ev->new_path, true, &other)) ||
+	     (linking && (e = which(p, ev->new_path, false, &other)))))
+		return reason(ev->new_path, e, other ? 1 : 0,
+			      linking ? "given another name" : "replaced");
+	return NULL;
+}
