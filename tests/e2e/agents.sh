@@ -47,6 +47,8 @@ E2E_CLAUDE_BIN=$E2E_DIR/node_modules/@anthropic-ai/claude-code-linux-$_e2e_arch/
 E2E_PI_CLI=$E2E_DIR/node_modules/@mariozechner/pi-coding-agent/dist/cli.js
 E2E_GEMINI_CLI=$E2E_DIR/node_modules/@google/gemini-cli/bundle/gemini.js
 E2E_QWEN_CLI=$E2E_DIR/node_modules/@qwen-code/qwen-code/cli.js
+case $_e2e_arch in x64*) _e2e_triple=x86_64 ;; *) _e2e_triple=aarch64 ;; esac
+E2E_CODEX_BIN=$E2E_DIR/node_modules/@openai/codex-linux-${_e2e_arch%-musl}/vendor/$_e2e_triple-unknown-linux-musl/bin/codex
 # Older Claude Code versions (node cli.js), as npm aliases claude-code-V.
 E2E_CLAUDE_OLD="2.1.100 2.0.0"
 E2E_SKIP_REASON=
@@ -291,6 +293,31 @@ e2e_qwen() {
 		"$@" </dev/null
 }
 
+# e2e_codex PROMPT [ARGS...]: Codex (static musl binary) `exec`, with a
+# custom provider "fake" in $CODEX_HOME/config.toml speaking the OpenAI
+# Responses API to the server; no sandbox, no approvals, no session files.
+e2e_codex() {
+	local prompt=$1; shift
+	[ -n "$E2E_PORT" ] || { echo "e2e_codex: no model server" >&2; return 125; }
+	local h; h=$(_e2e_home codex)
+	mkdir -p "$h/.codex"
+	cat >"$h/.codex/config.toml" <<-EOF
+	model = "fake-model"
+	model_provider = "fake"
+	[model_providers.fake]
+	name = "fake"
+	base_url = "http://127.0.0.1:$E2E_PORT/v1"
+	env_key = "FAKE_API_KEY"
+	wire_api = "responses"
+	EOF
+	_e2e_exec \
+		HOME="$h" CODEX_HOME="$h/.codex" USER=root SHELL=/bin/bash \
+		FAKE_API_KEY=sk-hookshim-e2e \
+		-- "$E2E_CODEX_BIN" exec --skip-git-repo-check \
+		--dangerously-bypass-approvals-and-sandbox --ephemeral \
+		"$@" "$prompt" </dev/null
+}
+
 # e2e_agent NAME PROMPT [ARGS...]
 e2e_agent() {
 	local a=$1; shift
@@ -301,6 +328,7 @@ e2e_agent() {
 			"$E2E_DIR/node_modules/claude-code-${a#claude-}/cli.js" -- "$@" ;;
 	gemini) e2e_gemini "$@" ;;
 	qwen) e2e_qwen "$@" ;;
+	codex) e2e_codex "$@" ;;
 	pi) e2e_pi "$@" ;;
 	*) echo "e2e_agent: unknown agent $a" >&2; return 125 ;;
 	esac
@@ -313,6 +341,7 @@ e2e_agent_argv() {
 	claude-[0-9]*) echo "$(command -v node) $E2E_DIR/node_modules/claude-code-${1#claude-}/cli.js -p PROMPT --dangerously-skip-permissions" ;;
 	gemini) echo "$(command -v node) $E2E_GEMINI_CLI -p PROMPT --yolo -m gemini-2.5-flash" ;;
 	qwen) echo "$(command -v node) $E2E_QWEN_CLI -p PROMPT --yolo" ;;
+	codex) echo "$E2E_CODEX_BIN exec --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox --ephemeral PROMPT" ;;
 	pi) echo "$(command -v node) $E2E_PI_CLI -p --provider hookshim-fake --model fake-model --no-session PROMPT" ;;
 	esac
 }
