@@ -12,8 +12,10 @@
 #   e2e_results "$TMP/rec.jsonl"     # the tool results the model saw
 #   e2e_server_stop
 #
-# Agents: claude (Claude Code, native Bun binary) and pi (pi-coding-agent,
-# node).  Each agent is exec'ed directly: [env -i] [timeout] PREFIX... AGENT,
+# Agents: claude (Claude Code 2.1.332, native Bun binary), claude-2.1.100
+# and claude-2.0.0 (Claude Code's node cli.js, npm aliases claude-code-V),
+# gemini (Gemini CLI), qwen (Qwen Code), codex (Codex, static musl binary)
+# and pi (pi-coding-agent, node).  Each agent is exec'ed directly: [env -i] [timeout] PREFIX... AGENT,
 # so with a prefix of `hookshim run -c F --` hookshim's child is the agent
 # binary itself (the claude ELF, or node running pi's cli.js).
 #
@@ -23,7 +25,8 @@
 #   E2E_TIMEOUT         seconds before the agent is killed (default 180)
 #   E2E_PI_API          pi's wire API: openai-completions (default),
 #                       openai-responses or anthropic-messages
-#   E2E_AGENTS          agents the tests iterate over (default "claude pi")
+#   E2E_AGENTS          agents the tests iterate over (default: all of the
+#                       above)
 # Every agent run gets a fresh HOME/config dir under $E2E_WORK; nothing from
 # the machine's environment reaches it except PATH, LANG/LC_*, TMPDIR, TERM
 # and HOOKSHIM_* (env -i), so a developer's own API keys never leak in.
@@ -35,7 +38,7 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then exit 0; fi
 E2E_DIR=${HOOKSHIM_TOP:?HOOKSHIM_TOP unset}/tests/e2e
 E2E_WORK=${TMP:-$(mktemp -d /tmp/hookshim-e2e.XXXXXX)}/.e2e
 mkdir -p "$E2E_WORK"
-E2E_AGENTS=${E2E_AGENTS:-claude claude-2.1.100 claude-2.0.0 gemini qwen pi}
+E2E_AGENTS=${E2E_AGENTS:-claude claude-2.1.100 claude-2.0.0 gemini qwen codex pi}
 E2E_TIMEOUT=${E2E_TIMEOUT:-180}
 E2E_PI_API=${E2E_PI_API:-openai-completions}
 # Claude Code ships its native (Bun) binary in a per-platform optional
@@ -65,7 +68,8 @@ trap "e2e_server_stop; ${_e2e_prev_trap:-:}" EXIT
 _e2e_agents_present() {
 	local v
 	[ -x "$E2E_CLAUDE_BIN" ] && [ -f "$E2E_PI_CLI" ] &&
-		[ -f "$E2E_GEMINI_CLI" ] && [ -f "$E2E_QWEN_CLI" ] || return 1
+		[ -f "$E2E_GEMINI_CLI" ] && [ -f "$E2E_QWEN_CLI" ] &&
+		[ -x "$E2E_CODEX_BIN" ] || return 1
 	for v in $E2E_CLAUDE_OLD; do
 		[ -f "$E2E_DIR/node_modules/claude-code-$v/cli.js" ] || return 1
 	done

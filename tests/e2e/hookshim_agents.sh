@@ -28,7 +28,7 @@ hooks_json() {
 	  {matcher: "Bash", hooks: [{type: "command", command:
 	    ("jq -c .tool_input.command >> " + $clog)}]},
 	  {matcher: "Bash", hooks: [{type: "command", command:
-	    "c=$(jq -r .tool_input.command); case \"$c\" in *\"rm -rf\"*) echo \"BLOCKED-BY-POLICY: no rm -rf\" >&2; exit 2;; esac; exit 0"}]},
+	    "c=$(jq -r .tool_input.command); case \"$c\" in *\"rm -r\"*) echo \"BLOCKED-BY-POLICY: no rm -r\" >&2; exit 2;; esac; exit 0"}]},
 	  {matcher: "Write|Edit", hooks: [{type: "command", command:
 	    "p=$(jq -r \".tool_input.file_path // empty\"); case \"$p\" in */secrets/*|secrets/*) echo \"BLOCKED-WRITE: secrets/ is read-only ($p)\" >&2; exit 2;; esac; exit 0"}]}
 	],
@@ -51,7 +51,7 @@ setup() {
 # a=0 b=1 c=2 d=3 e=4.
 script() {
 	e2e_script "$1" \
-		'{"tool":"shell","input":{"command":"rm -rf important/","description":"Clean up"}}' \
+		"{\"tool\":\"shell\",\"input\":{\"command\":\"$RM_CMD\",\"description\":\"Clean up\"}}" \
 		'{"tool":"shell","input":{"command":"echo allowed-output","description":"Echo"}}' \
 		'{"tool":"shell","input":{"command":"echo x > secrets/key","description":"Store key"}}' \
 		'{"tool":"shell","input":{"command":"echo ctx-probe","description":"Probe"}}' \
@@ -68,13 +68,20 @@ model_commands() {
 	jq -c '.[] | select(.tool == "shell") | .input.command' "$1"
 }
 # norm: what varies between two runs of the same command (Gemini CLI
-# reports the process group id).
-norm() { sed -E 's/(Process Group PGID: )[0-9]+/\1N/'; }
+# reports the process group id, Codex a chunk id and the wall time).
+norm() {
+	sed -E -e 's/(Process Group PGID: )[0-9]+/\1N/' \
+		-e 's/^(Chunk ID: )[0-9a-f]+$/\1X/' \
+		-e 's/^(Wall time: )[0-9.]+ seconds$/\1T/'
+}
+
+# (a)'s command: Codex refuses `rm -f`-style commands by itself.
+rm_cmd() { case $1 in codex) echo "rm -r important/" ;; *) echo "rm -rf important/" ;; esac; }
 
 # run_agent AGENT DIR RECORD [PREFIX...]: one session; sets out, rc.
 run_agent() {
 	local agent=$1 dir=$2 rec=$3; shift 3
-	script "$dir.script.json" "$dir"
+	RM_CMD=$(rm_cmd "$agent") script "$dir.script.json" "$dir"
 	e2e_server_start "$dir.script.json" "$rec" || { rc=125; out=; return; }
 	AGENT_PREFIX=("$@")
 	out=$(cd "$dir" && e2e_agent "$agent" "Do the maintenance tasks." 2>"$dir.stderr")
@@ -126,7 +133,9 @@ for agent in $E2E_AGENTS; do
 	expect_contains "$t: (d) PostToolUse context in tool_result" "$r3" "CTX-MARKER"
 
 	# (e) the agent's own Write tool into secrets/.
-	if [ -e "$dir/secrets/by-write-tool.txt" ] && [ "$agent" = claude ]; then
+	if [ "$agent" = codex ]; then
+		skip "$t: (e) own Write tool: Codex 0.171.0 offers the fake model no file tool (exec_command, write_stdin, … but no apply_patch), so there is no write-tool call to script"
+	elif [ -e "$dir/secrets/by-write-tool.txt" ] && [ "$agent" = claude ]; then
 		skip "$t: (e) own Write tool: Claude Code's Bun runtime opens and writes files with raw syscalls, only the final rename(/proc/self/fd/N/x.tmp.*, .../x) goes through libc, and hookshim did not stop it (see tests/e2e/NOTES.md)"
 	else
 		check "$t: (e) own Write tool blocked, file not created" \
