@@ -61,24 +61,35 @@ static const char *const claude_processes[] = { "claude", "claude.exe",
 						"cli.js", NULL };
 /* 2.0.x (cli.js) and 2.1.x (cli.js, then the native binary): the IDE
  * probe on Linux and the parent walk that looks for an editor; both run
- * through /bin/sh -c by the agent's execSync. */
+ * through /bin/sh -c by the agent's execSync. Captured in runs of 2.0.0
+ * and 2.1.100 (tests/e2e): its shell lookup `which zsh`, `which bash`;
+ * 2.0.0 also asks `npm config get prefix` (its install check) and
+ * `git rev-parse --show-toplevel` (the project root), all /bin/sh -c
+ * while its tool calls are /bin/bash -c. */
 static const struct hs_agent_internal claude_internal[] = {
-	{ "Claude Code's environment capture (bash -c env)", NULL,
+	{ "Claude Code's environment capture (bash -c env)", NULL, NULL,
 	  claude_env_capture },
-	{ "Claude Code's shell-snapshot login shell", NULL,
+	{ "Claude Code's shell-snapshot login shell", NULL, NULL,
 	  claude_snapshot_shell },
-	{ "Claude Code's IDE probe",
+	{ "Claude Code's IDE probe", "/bin/sh",
 	  "ps aux | grep -E *code*cursor*windsurf* | grep -v grep", NULL },
-	{ "Claude Code's editor parent walk", "ps -o command= -p [0-9]*",
+	{ "Claude Code's editor parent walk", "/bin/sh",
+	  "ps -o command= -p [0-9]*", NULL },
+	{ "Claude Code's shell lookup", "/bin/sh", "which zsh", NULL },
+	{ "Claude Code's shell lookup", "/bin/sh", "which bash", NULL },
+	{ "Claude Code's install check", "/bin/sh", "npm config get prefix",
 	  NULL },
-	{ NULL, NULL, NULL },
+	{ "Claude Code's project-root lookup", "/bin/sh",
+	  "git rev-parse --show-toplevel", NULL },
+	{ NULL, NULL, NULL, NULL },
 };
 
 static const char *const codex_processes[] = { "codex", NULL };
 static const struct hs_agent_internal codex_internal[] = {
-	{ "Codex's shell-snapshot creation", NULL, codex_snapshot_creation },
-	{ "Codex's shell-snapshot check", NULL, codex_snapshot_check },
-	{ NULL, NULL, NULL },
+	{ "Codex's shell-snapshot creation", NULL, NULL,
+	  codex_snapshot_creation },
+	{ "Codex's shell-snapshot check", NULL, NULL, codex_snapshot_check },
+	{ NULL, NULL, NULL, NULL },
 };
 
 static const char *const gemini_processes[] = { "gemini", NULL };
@@ -88,10 +99,10 @@ static const char *const gemini_processes[] = { "gemini", NULL };
  * `ps -o ppid=,command= -p PID`. node's exec/execSync: /bin/sh -c. */
 static const char *const qwen_processes[] = { "qwen", NULL };
 static const struct hs_agent_internal qwen_internal[] = {
-	{ "Qwen Code's command lookup", "command -v *", NULL },
-	{ "Qwen Code's parent-process walk", "ps -o ppid=,command= -p [0-9]*",
-	  NULL },
-	{ NULL, NULL, NULL },
+	{ "Qwen Code's command lookup", "/bin/sh", "command -v *", NULL },
+	{ "Qwen Code's parent-process walk", "/bin/sh",
+	  "ps -o ppid=,command= -p [0-9]*", NULL },
+	{ NULL, NULL, NULL, NULL },
 };
 
 static const char *const pi_processes[] = { "pi", NULL };

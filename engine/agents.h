@@ -34,6 +34,11 @@ enum {
  * pattern cannot say; either may be NULL. */
 struct hs_agent_internal {
 	const char *what;   /* said by explain and the log */
+	/* The shell's argv[0] exactly, when the agent runs this one through
+	 * a shell its tool calls never use (node's exec/execSync: /bin/sh),
+	 * so the same text from the model (bash -c) stays a tool call;
+	 * NULL for any shell. */
+	const char *shell;
 	const char *script;
 	bool (*match)(char *const argv[], int script_index);
 };

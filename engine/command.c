@@ -119,6 +119,8 @@ const char *hs_command_agent_internal(char *const argv[])
 	for (const struct hs_agent *a = hs_agents; a->name; a++) {
 		for (const struct hs_agent_internal *in = a->internal;
 		     in && in->what; in++) {
+			if (in->shell && strcmp(in->shell, argv[0]) != 0)
+				continue;
 			if (in->match ? in->match(argv, i)
 				      : !argv[i + 1] &&
 					hs_unwrap_script_is(in->script, argv[i]))

@@ -137,11 +137,14 @@ static bool inert_list(const struct hs_agent *a, const struct hs_sh_list *l,
 }
 
 /* `eval ARGS [< /dev/null]` with every argument literal: what eval runs,
- * its arguments joined by spaces. */
+ * its arguments joined by spaces. Claude Code 2.0.x quotes the stdin
+ * redirection it appends as words of its own (`eval 'CMD' \< /dev/null`):
+ * eval's last two words "<" "/dev/null" after the command word are that,
+ * not the model's, since the model's command is always one quoted word. */
 static char *eval_text(const struct hs_sh_cmd *c)
 {
 	struct hs_strbuf b = { 0 };
-	size_t argi;
+	size_t argi, end = c->nwords;
 
 	if (!is_name(c, "eval") || c->nassigns || c->nredirs > 1)
 		return NULL;
@@ -153,7 +156,12 @@ static char *eval_text(const struct hs_sh_cmd *c)
 		return NULL;
 	if (argi >= c->nwords)
 		return NULL;
-	for (size_t k = argi; k < c->nwords; k++) {
+	if (!c->nredirs && end == argi + 3 && c->words[end - 2].value &&
+	    strcmp(c->words[end - 2].value, "<") == 0 &&
+	    c->words[end - 1].value &&
+	    strcmp(c->words[end - 1].value, "/dev/null") == 0)
+		end -= 2;
+	for (size_t k = argi; k < end; k++) {
 		if (!c->words[k].value) {
 			hs_sb_free(&b);
 			return NULL;

@@ -12,8 +12,10 @@
 #   e2e_results "$TMP/rec.jsonl"     # the tool results the model saw
 #   e2e_server_stop
 #
-# Agents: claude (Claude Code, native Bun binary) and pi (pi-coding-agent,
-# node).  Each agent is exec'ed directly: [env -i] [timeout] PREFIX... AGENT,
+# Agents: claude (Claude Code 2.1.332, native Bun binary), claude-2.1.100
+# and claude-2.0.0 (Claude Code's node cli.js, npm aliases claude-code-V),
+# gemini (Gemini CLI), qwen (Qwen Code), codex (Codex, static musl binary)
+# and pi (pi-coding-agent, node).  Each agent is exec'ed directly: [env -i] [timeout] PREFIX... AGENT,
 # so with a prefix of `hookshim run -c F --` hookshim's child is the agent
 # binary itself (the claude ELF, or node running pi's cli.js).
 #
@@ -23,7 +25,8 @@
 #   E2E_TIMEOUT         seconds before the agent is killed (default 180)
 #   E2E_PI_API          pi's wire API: openai-completions (default),
 #                       openai-responses or anthropic-messages
-#   E2E_AGENTS          agents the tests iterate over (default "claude pi")
+#   E2E_AGENTS          agents the tests iterate over (default: all of the
+#                       above)
 # Every agent run gets a fresh HOME/config dir under $E2E_WORK; nothing from
 # the machine's environment reaches it except PATH, LANG/LC_*, TMPDIR, TERM
 # and HOOKSHIM_* (env -i), so a developer's own API keys never leak in.
@@ -35,7 +38,7 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then exit 0; fi
 E2E_DIR=${HOOKSHIM_TOP:?HOOKSHIM_TOP unset}/tests/e2e
 E2E_WORK=${TMP:-$(mktemp -d /tmp/hookshim-e2e.XXXXXX)}/.e2e
 mkdir -p "$E2E_WORK"
-E2E_AGENTS=${E2E_AGENTS:-claude pi}
+E2E_AGENTS=${E2E_AGENTS:-claude claude-2.1.100 claude-2.0.0 gemini qwen codex pi}
 E2E_TIMEOUT=${E2E_TIMEOUT:-180}
 E2E_PI_API=${E2E_PI_API:-openai-completions}
 # Claude Code ships its native (Bun) binary in a per-platform optional
@@ -45,6 +48,12 @@ case $(uname -m) in aarch64|arm64) _e2e_arch=arm64 ;; *) _e2e_arch=x64 ;; esac
 if ldd --version 2>&1 | grep -qi musl; then _e2e_arch=$_e2e_arch-musl; fi
 E2E_CLAUDE_BIN=$E2E_DIR/node_modules/@anthropic-ai/claude-code-linux-$_e2e_arch/claude
 E2E_PI_CLI=$E2E_DIR/node_modules/@mariozechner/pi-coding-agent/dist/cli.js
+E2E_GEMINI_CLI=$E2E_DIR/node_modules/@google/gemini-cli/bundle/gemini.js
+E2E_QWEN_CLI=$E2E_DIR/node_modules/@qwen-code/qwen-code/cli.js
+case $_e2e_arch in x64*) _e2e_triple=x86_64 ;; *) _e2e_triple=aarch64 ;; esac
+E2E_CODEX_BIN=$E2E_DIR/node_modules/@openai/codex-linux-${_e2e_arch%-musl}/vendor/$_e2e_triple-unknown-linux-musl/bin/codex
+# Older Claude Code versions (node cli.js), as npm aliases claude-code-V.
+E2E_CLAUDE_OLD="2.1.100 2.0.0"
 E2E_SKIP_REASON=
 E2E_SERVER_PID=
 E2E_PORT=
@@ -56,8 +65,18 @@ _e2e_prev_trap=$(trap -p EXIT | sed -e "s/^trap -- '//" -e "s/' EXIT\$//")
 # shellcheck disable=SC2064
 trap "e2e_server_stop; ${_e2e_prev_trap:-:}" EXIT
 
-_e2e_installed_ok() {
+_e2e_agents_present() {
+	local v
 	[ -x "$E2E_CLAUDE_BIN" ] && [ -f "$E2E_PI_CLI" ] &&
+		[ -f "$E2E_GEMINI_CLI" ] && [ -f "$E2E_QWEN_CLI" ] &&
+		[ -x "$E2E_CODEX_BIN" ] || return 1
+	for v in $E2E_CLAUDE_OLD; do
+		[ -f "$E2E_DIR/node_modules/claude-code-$v/cli.js" ] || return 1
+	done
+}
+
+_e2e_installed_ok() {
+	_e2e_agents_present &&
 		[ -f "$E2E_DIR/node_modules/.e2e-lock-sum" ] &&
 		[ "$(cat "$E2E_DIR/node_modules/.e2e-lock-sum")" = \
 			"$(sha256sum <"$E2E_DIR/package-lock.json")" ]
@@ -77,10 +96,16 @@ e2e_install() {
 		if ! timeout 60 npm ping >/dev/null 2>&1; then
 			exit 3
 		fi
+		# npm ci refuses this lock ("Missing: @teddyzhu/clipboard-darwin-
+		# arm64@ from lock file": Qwen Code lists other platforms'
+		# clipboard packages that npm does not lock); npm install then
+		# installs the locked versions without rewriting the lock.
 		cd "$E2E_DIR" &&
-			timeout 900 npm ci --no-audit --no-fund --loglevel=error \
-				>"$E2E_WORK/npm-ci.log" 2>&1 || exit 4
-		[ -x "$E2E_CLAUDE_BIN" ] && [ -f "$E2E_PI_CLI" ] || exit 5
+			{ timeout 900 npm ci --no-audit --no-fund --loglevel=error \
+				>"$E2E_WORK/npm-ci.log" 2>&1 ||
+			  timeout 900 npm install --no-save --no-audit --no-fund \
+				--loglevel=error >>"$E2E_WORK/npm-ci.log" 2>&1; } || exit 4
+		_e2e_agents_present || exit 5
 		sha256sum <"$E2E_DIR/package-lock.json" >"$E2E_DIR/node_modules/.e2e-lock-sum"
 	) 9>/tmp/hookshim-e2e-npm-install.lock
 	case $? in
@@ -178,6 +203,15 @@ _e2e_home() {
 # and Edit without asking: --dangerously-skip-permissions, which as root is
 # refused ("cannot be used with root/sudo privileges") unless IS_SANDBOX=1.
 e2e_claude() {
+	_e2e_claude_run "$E2E_CLAUDE_BIN" -- "$@"
+}
+
+# _e2e_claude_run EXE... -- PROMPT [ARGS...] is e2e_claude with another
+# Claude Code executable (node cli.js of an older version).
+_e2e_claude_run() {
+	local -a exe=()
+	while [ "$1" != -- ]; do exe+=("$1"); shift; done
+	shift
 	local prompt=$1; shift
 	[ -n "$E2E_PORT" ] || { echo "e2e_claude: no model server" >&2; return 125; }
 	local h; h=$(_e2e_home claude)
@@ -191,7 +225,7 @@ e2e_claude() {
 		CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
 		CLAUDE_CODE_DISABLE_TERMINAL_TITLE=1 CLAUDE_CODE_ENABLE_TELEMETRY=0 \
 		CLAUDE_CODE_IDE_SKIP_AUTO_INSTALL=1 \
-		-- "$E2E_CLAUDE_BIN" -p "$prompt" --dangerously-skip-permissions \
+		-- "${exe[@]}" -p "$prompt" --dangerously-skip-permissions \
 		"$@" </dev/null
 }
 
@@ -221,11 +255,84 @@ e2e_pi() {
 		--model fake-model --no-session "$@" "$prompt" </dev/null
 }
 
+# _e2e_settings_home NAME DIR SETTINGS: a fresh HOME with DIR/settings.json.
+_e2e_settings_home() {
+	local h; h=$(_e2e_home "$1")
+	mkdir -p "$h/$2"
+	printf '%s\n' "$3" >"$h/$2/settings.json"
+	echo "$h"
+}
+
+# e2e_gemini PROMPT [ARGS...]: Gemini CLI in print mode against the
+# server's Gemini API (GOOGLE_GEMINI_BASE_URL), API-key auth chosen in
+# settings.json, the folder trusted by GEMINI_CLI_TRUST_WORKSPACE (else
+# --yolo is turned back to "default"), and an explicit model (-m) so its
+# model router sends no classifier requests.
+e2e_gemini() {
+	local prompt=$1; shift
+	[ -n "$E2E_PORT" ] || { echo "e2e_gemini: no model server" >&2; return 125; }
+	local h
+	h=$(_e2e_settings_home gemini .gemini '{"security":{"auth":{"selectedType":"gemini-api-key"}},"privacy":{"usageStatisticsEnabled":false},"general":{"disableAutoUpdate":true,"disableUpdateNag":true}}')
+	_e2e_exec \
+		HOME="$h" USER=root SHELL=/bin/bash \
+		GEMINI_API_KEY=hookshim-e2e GEMINI_CLI_TRUST_WORKSPACE=true \
+		GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$E2E_PORT" \
+		-- "$(command -v node)" "$E2E_GEMINI_CLI" -p "$prompt" --yolo \
+		-m gemini-2.5-flash "$@" </dev/null
+}
+
+# e2e_qwen PROMPT [ARGS...]: Qwen Code in print mode, OpenAI-compatible
+# chat completions (OPENAI_BASE_URL/OPENAI_API_KEY/OPENAI_MODEL).
+e2e_qwen() {
+	local prompt=$1; shift
+	[ -n "$E2E_PORT" ] || { echo "e2e_qwen: no model server" >&2; return 125; }
+	local h
+	h=$(_e2e_settings_home qwen .qwen '{"security":{"auth":{"selectedType":"openai"}},"privacy":{"usageStatisticsEnabled":false},"general":{"disableAutoUpdate":true}}')
+	_e2e_exec \
+		HOME="$h" USER=root SHELL=/bin/bash \
+		OPENAI_API_KEY=sk-hookshim-e2e OPENAI_MODEL=fake-model \
+		OPENAI_BASE_URL="http://127.0.0.1:$E2E_PORT/v1" \
+		QWEN_CODE_SUPPRESS_YOLO_WARNING=1 \
+		-- "$(command -v node)" "$E2E_QWEN_CLI" -p "$prompt" --yolo \
+		"$@" </dev/null
+}
+
+# e2e_codex PROMPT [ARGS...]: Codex (static musl binary) `exec`, with a
+# custom provider "fake" in $CODEX_HOME/config.toml speaking the OpenAI
+# Responses API to the server; no sandbox, no approvals, no session files.
+e2e_codex() {
+	local prompt=$1; shift
+	[ -n "$E2E_PORT" ] || { echo "e2e_codex: no model server" >&2; return 125; }
+	local h; h=$(_e2e_home codex)
+	mkdir -p "$h/.codex"
+	cat >"$h/.codex/config.toml" <<-EOF
+	model = "fake-model"
+	model_provider = "fake"
+	[model_providers.fake]
+	name = "fake"
+	base_url = "http://127.0.0.1:$E2E_PORT/v1"
+	env_key = "FAKE_API_KEY"
+	wire_api = "responses"
+	EOF
+	_e2e_exec \
+		HOME="$h" CODEX_HOME="$h/.codex" USER=root SHELL=/bin/bash \
+		FAKE_API_KEY=sk-hookshim-e2e \
+		-- "$E2E_CODEX_BIN" exec --skip-git-repo-check \
+		--dangerously-bypass-approvals-and-sandbox --ephemeral \
+		"$@" "$prompt" </dev/null
+}
+
 # e2e_agent NAME PROMPT [ARGS...]
 e2e_agent() {
 	local a=$1; shift
 	case $a in
 	claude) e2e_claude "$@" ;;
+	claude-[0-9]*)
+		_e2e_claude_run "$(command -v node)" \
+			"$E2E_DIR/node_modules/claude-code-${a#claude-}/cli.js" -- "$@" ;;
+	gemini) e2e_gemini "$@" ;;
+	qwen) e2e_qwen "$@" ;;
+	codex) e2e_codex "$@" ;;
 	pi) e2e_pi "$@" ;;
 	*) echo "e2e_agent: unknown agent $a" >&2; return 125 ;;
 	esac
@@ -235,6 +342,10 @@ e2e_agent() {
 e2e_agent_argv() {
 	case $1 in
 	claude) echo "$E2E_CLAUDE_BIN -p PROMPT --dangerously-skip-permissions" ;;
+	claude-[0-9]*) echo "$(command -v node) $E2E_DIR/node_modules/claude-code-${1#claude-}/cli.js -p PROMPT --dangerously-skip-permissions" ;;
+	gemini) echo "$(command -v node) $E2E_GEMINI_CLI -p PROMPT --yolo -m gemini-2.5-flash" ;;
+	qwen) echo "$(command -v node) $E2E_QWEN_CLI -p PROMPT --yolo" ;;
+	codex) echo "$E2E_CODEX_BIN exec --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox --ephemeral PROMPT" ;;
 	pi) echo "$(command -v node) $E2E_PI_CLI -p --provider hookshim-fake --model fake-model --no-session PROMPT" ;;
 	esac
 }

@@ -19,13 +19,16 @@ if [ $? != 0 ] && grep -qiE 'unknown (sub)?command|not (yet )?implemented' <<<"$
 fi
 command -v jq >/dev/null || { skip "e2e-hookshim: jq not installed"; exit 0; }
 
-# hooks_json SESSION_LOG: the policy under test.
+# hooks_json SESSION_LOG COMMAND_LOG: the policy under test; every Bash
+# PreToolUse appends tool_input.command (as JSON) to COMMAND_LOG.
 hooks_json() {
-	local log=$1
-	jq -n --arg log "$log" '{hooks: {
+	local log=$1 clog=$2
+	jq -n --arg log "$log" --arg clog "$clog" '{hooks: {
 	PreToolUse: [
 	  {matcher: "Bash", hooks: [{type: "command", command:
-	    "c=$(jq -r .tool_input.command); case \"$c\" in *\"rm -rf\"*) echo \"BLOCKED-BY-POLICY: no rm -rf\" >&2; exit 2;; esac; exit 0"}]},
+	    ("jq -c .tool_input.command >> " + $clog)}]},
+	  {matcher: "Bash", hooks: [{type: "command", command:
+	    "c=$(jq -r .tool_input.command); case \"$c\" in *\"rm -r\"*) echo \"BLOCKED-BY-POLICY: no rm -r\" >&2; exit 2;; esac; exit 0"}]},
 	  {matcher: "Write|Edit", hooks: [{type: "command", command:
 	    "p=$(jq -r \".tool_input.file_path // empty\"); case \"$p\" in */secrets/*|secrets/*) echo \"BLOCKED-WRITE: secrets/ is read-only ($p)\" >&2; exit 2;; esac; exit 0"}]}
 	],
@@ -48,18 +51,37 @@ setup() {
 # a=0 b=1 c=2 d=3 e=4.
 script() {
 	e2e_script "$1" \
-		'{"tool":"shell","input":{"command":"rm -rf important/","description":"Clean up"}}' \
+		"{\"tool\":\"shell\",\"input\":{\"command\":\"$RM_CMD\",\"description\":\"Clean up\"}}" \
 		'{"tool":"shell","input":{"command":"echo allowed-output","description":"Echo"}}' \
 		'{"tool":"shell","input":{"command":"echo x > secrets/key","description":"Store key"}}' \
 		'{"tool":"shell","input":{"command":"echo ctx-probe","description":"Probe"}}' \
 		"{\"tool\":\"write\",\"input\":{\"file_path\":\"$2/secrets/by-write-tool.txt\",\"content\":\"x\\n\"}}" \
+		"$(jq -nc --arg c "$QUOTED_CMD" '{tool:"shell",input:{command:$c,description:"Quote"}}')" \
 		'{"text":"HS-FINAL-TEXT all cases ran"}'
 }
+# (g): the model's text with quotes of every kind, an expansion and an
+# operator, which each agent quotes its own way into its wrapper (no
+# command substitution: Gemini CLI refuses to run one).
+QUOTED_CMD="printf '%s|' \"it's\" 'a\"b' \"\${HOME:+home}\" && echo two\\ \\ spaces"
+# The model's shell commands, in order, as JSON strings.
+model_commands() {
+	jq -c '.[] | select(.tool == "shell") | .input.command' "$1"
+}
+# norm: what varies between two runs of the same command (Gemini CLI
+# reports the process group id, Codex a chunk id and the wall time).
+norm() {
+	sed -E -e 's/(Process Group PGID: )[0-9]+/\1N/' \
+		-e 's/^(Chunk ID: )[0-9a-f]+$/\1X/' \
+		-e 's/^(Wall time: )[0-9.]+ seconds$/\1T/'
+}
+
+# (a)'s command: Codex refuses `rm -f`-style commands by itself.
+rm_cmd() { case $1 in codex) echo "rm -r important/" ;; *) echo "rm -rf important/" ;; esac; }
 
 # run_agent AGENT DIR RECORD [PREFIX...]: one session; sets out, rc.
 run_agent() {
 	local agent=$1 dir=$2 rec=$3; shift 3
-	script "$dir.script.json" "$dir"
+	RM_CMD=$(rm_cmd "$agent") script "$dir.script.json" "$dir"
 	e2e_server_start "$dir.script.json" "$rec" || { rc=125; out=; return; }
 	AGENT_PREFIX=("$@")
 	out=$(cd "$dir" && e2e_agent "$agent" "Do the maintenance tasks." 2>"$dir.stderr")
@@ -76,7 +98,7 @@ for agent in $E2E_AGENTS; do
 	setup "$base"
 	run_agent "$agent" "$base" "$base.rec"
 	base_rc=$rc
-	base_b=$(e2e_result "$base.rec" 1)
+	base_b=$(e2e_result "$base.rec" 1 | norm)
 	if [ "$base_rc" != 0 ] || [ -e "$base/important" ] || ! [ -e "$base/secrets/key" ]; then
 		fail "$t: baseline without hookshim (rc=$base_rc) did not run every command"
 		note "stderr: $(head -c 1500 "$base.stderr")"
@@ -86,8 +108,8 @@ for agent in $E2E_AGENTS; do
 	# Under hookshim.
 	dir=$TMP/$agent-hs
 	setup "$dir"
-	hooks_json "$TMP/$agent-session.log" >"$TMP/$agent-hooks.json"
-	run_agent "$agent" "$dir" "$dir.rec" "$HOOKSHIM" run -c "$TMP/$agent-hooks.json" --
+	hooks_json "$TMP/$agent-session.log" "$TMP/$agent-commands.log" >"$TMP/$agent-hooks.json"
+	run_agent "$agent" "$dir" "$dir.rec" "$HOOKSHIM" run --log "${E2E_CAPTURE:-$TMP}/$agent-exec.jsonl" -c "$TMP/$agent-hooks.json" --
 	res() { e2e_result "$dir.rec" "$1"; }
 	if [ "$rc" != 0 ]; then
 		note "stderr: $(head -c 2000 "$dir.stderr")"
@@ -99,7 +121,7 @@ for agent in $E2E_AGENTS; do
 	expect_contains "$t: (a) block reason in tool_result" "$(res 0)" "BLOCKED-BY-POLICY"
 
 	# (b) an allowed command's output reaches the model unchanged.
-	expect_eq "$t: (b) allowed output unchanged" "$base_b" "$(res 1)"
+	expect_eq "$t: (b) allowed output unchanged" "$base_b" "$(res 1 | norm)"
 
 	# (c) a shell redirection into secrets/ denied by the Write hook.
 	check "$t: (c) secrets/key not created" test ! -e "$dir/secrets/key"
@@ -111,7 +133,9 @@ for agent in $E2E_AGENTS; do
 	expect_contains "$t: (d) PostToolUse context in tool_result" "$r3" "CTX-MARKER"
 
 	# (e) the agent's own Write tool into secrets/.
-	if [ -e "$dir/secrets/by-write-tool.txt" ] && [ "$agent" = claude ]; then
+	if [ "$agent" = codex ]; then
+		skip "$t: (e) own Write tool: Codex 0.171.0 offers the fake model no file tool (exec_command, write_stdin, … but no apply_patch), so there is no write-tool call to script"
+	elif [ -e "$dir/secrets/by-write-tool.txt" ] && [ "$agent" = claude ]; then
 		skip "$t: (e) own Write tool: Claude Code's Bun runtime opens and writes files with raw syscalls, only the final rename(/proc/self/fd/N/x.tmp.*, .../x) goes through libc, and hookshim did not stop it (see tests/e2e/NOTES.md)"
 	else
 		check "$t: (e) own Write tool blocked, file not created" \
@@ -122,6 +146,17 @@ for agent in $E2E_AGENTS; do
 		expect_contains "$t: (e) the model sees the write refused" \
 			"$(res 4 | tr A-Z a-z)" "permission denied"
 	fi
+
+	# (g) every hook saw exactly the model's commands, verbatim, once
+	# each, in order, and nothing the agent ran for itself.
+	expect_eq "$t: (g) hook log holds exactly the model's commands" \
+		"$(model_commands "$dir.script.json")" \
+		"$(cat "$TMP/$agent-commands.log" 2>/dev/null)"
+	# Its output as the shell prints it (not compared with the baseline's:
+	# Qwen Code 0.24.4 now and then reports "Output: (empty)" for a fast
+	# command, with or without hookshim).
+	expect_contains "$t: (g) quoted command's output reaches the model" \
+		"$(res 5)" "it's|a\"b|home|two  spaces"
 
 	# (f) one session, same exit status as without hookshim.
 	log=$(cat "$TMP/$agent-session.log" 2>/dev/null)

@@ -6,6 +6,9 @@ Speaks, on 127.0.0.1 only:
                             POST /v1/messages/count_tokens
   * OpenAI chat completions POST /v1/chat/completions    (SSE and JSON)
   * OpenAI Responses        POST /v1/responses           (SSE and JSON)
+  * Gemini API              POST /v1beta/models/M:generateContent,
+                            :streamGenerateContent (SSE with ?alt=sse),
+                            :countTokens
   * anything else: 200 with "{}" (HEAD /, GET /v1/models, telemetry pings...)
 
 Driven by a script file (JSON): a list of turns, or {"turns": [...],
@@ -104,6 +107,13 @@ def tool_specs(api, body):
         elif api == "chat":
             f = t.get("function") or {}
             name, schema = f.get("name"), f.get("parameters")
+        elif api == "gemini":
+            for d in t.get("functionDeclarations") or []:
+                if isinstance(d, dict) and d.get("name"):
+                    sch = d.get("parametersJsonSchema") or d.get("parameters")
+                    specs[d["name"]] = set(((sch or {}).get("properties")
+                                            or {}).keys())
+            continue
         else:  # responses
             name, schema = t.get("name"), t.get("parameters")
             if name is None and t.get("type") == "local_shell":
@@ -167,6 +177,9 @@ def count_assistant_turns(api, body):
                 roles.append(it.get("role"))
             else:
                 roles.append("tool")
+    elif api == "gemini":
+        roles = ["assistant" if c.get("role") == "model" else c.get("role")
+                 for c in body.get("contents") or [] if isinstance(c, dict)]
     else:
         roles = [m.get("role") for m in body.get("messages") or []
                  if isinstance(m, dict)]
@@ -294,6 +307,39 @@ def chat_sse(model, reply, body):
                          "total_tokens": 20}}
 
 
+def gemini_json(model, reply):
+    parts = []
+    if reply["text"]:
+        parts.append({"text": reply["text"]})
+    if reply["tool"]:
+        tid, name, inp = reply["tool"]
+        parts.append({"functionCall": {"id": tid, "name": name,
+                                       "args": inp}})
+    return {"candidates": [{"content": {"role": "model", "parts": parts},
+                            "finishReason": "STOP", "index": 0}],
+            "usageMetadata": {"promptTokenCount": 10,
+                              "candidatesTokenCount": 10,
+                              "totalTokenCount": 20},
+            "modelVersion": model, "responseId": new_id("resp_")}
+
+
+def gemini_sse(model, reply):
+    """Text in a few chunks, then the call and the finish reason."""
+    whole = gemini_json(model, reply)
+    if reply["text"]:
+        for c in chunks(reply["text"]):
+            yield {"candidates": [{"content": {"role": "model",
+                                               "parts": [{"text": c}]},
+                                   "index": 0}],
+                   "modelVersion": model}
+    last = dict(whole)
+    last["candidates"] = [dict(whole["candidates"][0], content={
+        "role": "model", "parts": [p for p in whole["candidates"][0]
+                                   ["content"]["parts"] if "text" not in p]
+        or [{"text": ""}]})]
+    yield last
+
+
 def responses_items(reply):
     items = []
     if reply["text"]:
@@ -402,7 +448,7 @@ class Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(data)
 
-    def send_sse(self, events, named):
+    def send_sse(self, events, named, done=True):
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-cache")
@@ -418,7 +464,7 @@ class Handler(BaseHTTPRequestHandler):
                 out = "data: %s\n\n" % json.dumps(ev)
             self.wfile.write(out.encode())
             self.wfile.flush()
-        if not named:
+        if not named and done:
             self.wfile.write(b"data: [DONE]\n\n")
         self.wfile.flush()
 
@@ -446,6 +492,15 @@ class Handler(BaseHTTPRequestHandler):
             body = {"_raw": raw.decode("utf-8", "replace")}
         path = self.path.split("?")[0].rstrip("/")
         api = None
+        gemini_model = None
+        if ":" in path.rsplit("/", 1)[-1]:  # /v1beta/models/M:method
+            gemini_model, method = path.rsplit("/", 1)[-1].split(":", 1)
+            if method == "countTokens":
+                self.record({"method": "POST", "path": self.path,
+                             "kind": "other", "body": body})
+                return self.send_json({"totalTokens": 100})
+            if method in ("generateContent", "streamGenerateContent"):
+                api = "gemini"
         if path.endswith("/messages/count_tokens"):
             self.record({"method": "POST", "path": self.path,
                          "kind": "other", "body": body})
@@ -468,8 +523,13 @@ class Handler(BaseHTTPRequestHandler):
                          "tool": list(reply["tool"]) if reply["tool"]
                          else None},
                      "body": body})
-        model = body.get("model") or "fake-model"
+        model = body.get("model") or gemini_model or "fake-model"
         stream = bool(body.get("stream"))
+        if api == "gemini":
+            if path.endswith(":streamGenerateContent"):
+                return self.send_sse(gemini_sse(model, reply), False,
+                                     done=False)
+            return self.send_json(gemini_json(model, reply))
         if api == "anthropic":
             if stream:
                 return self.send_sse(anthropic_sse(model, reply), True)
@@ -576,6 +636,26 @@ def _conversation_results(api, body):
             elif m.get("role") == "tool":
                 tid = m.get("tool_call_id")
                 yield tid, names.get(tid), _text_of(m.get("content")), ""
+    elif api == "gemini":
+        k = 0
+        for c in body.get("contents") or []:
+            for part in c.get("parts") or [] if isinstance(c, dict) else []:
+                fr = part.get("functionResponse") if isinstance(part, dict) \
+                    else None
+                if not isinstance(fr, dict):
+                    continue
+                resp = fr.get("response")
+                if isinstance(resp, dict):
+                    text = _text_of(resp.get("output", resp.get("error",
+                                                              resp)))
+                    if not isinstance(resp.get("output", resp.get("error")),
+                                      (str, list, dict)):
+                        text = json.dumps(resp)
+                else:
+                    text = _text_of(resp)
+                yield fr.get("id") or "%s#%d" % (fr.get("name"), k), \
+                    fr.get("name"), text, ""
+                k += 1
     else:
         items = body.get("input")
         for it in items if isinstance(items, list) else []:

@@ -1,7 +1,8 @@
 /* Agent wrappers, by fixture and by property:
  *   - every case of tests/fixtures/wrappers/AGENT-VERSION.json: the text
  *     the hook sees (or that it is the agent's own shell);
- *   - 9,000 random commands, each wrapped the way an agent wraps it,
+ *   - 2,250 random commands, each wrapped the way each of five agent
+ *     wrapper shapes wraps it (11,250 in all),
  *     come back exactly, and unwrapped (as pi runs them) stay as they are.
  * Run from the top of the tree (tests/run.sh does). */
 #include <cjson/cJSON.h>
@@ -106,7 +107,8 @@ static void fixtures(void)
 	}
 	if (d)
 		closedir(d);
-	CHECK("fixtures for seven agent versions", files >= 7);
+	CHECK("fixtures for seven agent versions, six captured from runs",
+	      files >= 13);
 }
 
 /* ---- random commands ---- */
@@ -211,13 +213,21 @@ static void single_quoted(struct hs_strbuf *b, const char *s)
 	hs_sb_addc(b, '\'');
 }
 
-enum { CLAUDE_21, CLAUDE_332, CODEX, GEMINI, NWRAP };
+enum { CLAUDE_20, CLAUDE_21, CLAUDE_332, CODEX, GEMINI, NWRAP };
 
 static char *wrap(int agent, const char *cmd)
 {
 	struct hs_strbuf b = { 0 };
 
 	switch (agent) {
+	case CLAUDE_20:
+		/* captured from 2.0.0 (claude-code-2.0.0-run.json): the
+		 * stdin redirection quoted as words of eval's */
+		hs_sb_adds(&b, "source /r/.claude/shell-snapshots/snapshot-bash-1-"
+			       "a.sh && eval ");
+		single_quoted(&b, cmd);
+		hs_sb_adds(&b, " \\< /dev/null && pwd -P >| /tmp/claude-1f2e-cwd");
+		break;
 	case CLAUDE_21:
 		hs_sb_adds(&b, "source /r/.claude/shell-snapshots/snapshot-bash-1-"
 			       "a.sh 2>/dev/null || true && shopt -u extglob "
@@ -258,7 +268,8 @@ static char *wrap(int agent, const char *cmd)
 
 static void property(void)
 {
-	static const char *const names[NWRAP] = { "Claude Code 2.1.x",
+	static const char *const names[NWRAP] = { "Claude Code 2.0.x",
+		"Claude Code 2.1.x",
 		"Claude Code 2.1.332", "Codex", "Gemini CLI" };
 	int bad[NWRAP] = { 0 }, plain_bad = 0, total = 0;
 	char first[NWRAP][400] = { { 0 } };
@@ -296,7 +307,7 @@ static void property(void)
 			printf("# %d wrong, the first: [%s]\n", bad[a], first[a]);
 	}
 	CHECK("random commands run as is stay as they are", plain_bad == 0);
-	CHECK("9,000 wrapped commands in all", total == 9000);
+	CHECK("11,250 wrapped commands in all", total == 2250 * NWRAP);
 }
 
 int main(void)
