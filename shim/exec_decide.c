@@ -4,6 +4,9 @@
  *   - an agent-role process exec'ing anything else is not a tool call and
  *     its child stays "agent" (launch chains: npx -> node -> claude);
  *     (with tool_calls "every-exec", every exec of the agent is a tool call);
+ *   - with no exec hook but read events on, the shell of a tool call
+ *     still becomes role "tool" (no event): its reads are not the
+ *     agent's;
  *   - a tool-role process' execs are nested events, sent only when nested
  *     execs are enabled for the session. */
 #include "exec.h"
@@ -24,8 +27,15 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 
 	*nested = false;
 	*child_role = st->role;
-	if (!hs_exec_interest(st))
+	if (!hs_exec_interest(st)) {
+		/* No event, but the agent's reads are: a tool call's shell
+		 * must still take role "tool", so that its reads are not the
+		 * agent's (read_event.c). */
+		if (st->reads &&
+		    (st->all_execs || hs_shell_command(exe, argv) >= 0))
+			*child_role = HS_ROLE_TOOL;
 		return false;
+	}
 	if (st->role == HS_ROLE_AGENT) {
 		if (hs_shell_command(exe, argv) < 0 && !st->all_execs)
 			return false;

@@ -21,6 +21,8 @@
 #include "client.h"
 #include "fdtrack.h"
 #include "path.h"
+#include "read_event.h"
+#include "reason.h"
 #include "state.h"
 #include "write.h"
 #include "write_scope.h"
@@ -304,6 +306,7 @@ static int deny_pre(const char *path, const char *op)
 		return 0;
 	say_denied(path, rep.reason);
 	errno = rep.deny_errno ? rep.deny_errno : EACCES;
+	hs_reason_set(errno, rep.reason);
 	return -1;
 }
 
@@ -312,9 +315,11 @@ int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 	unsigned active = hs_wscope_active(), want = active;
 	struct hs_reply rep;
 
-	t->saved_errno = errno;
 	t->want = 0;
 	t->event = false;
+	if (c->kind == HS_WK_OPEN && !(c->flags & HS_WFLAGS))
+		return hs_rbegin(c->dirfd, c->path, c->flags);
+	t->saved_errno = errno;
 	hs_guard_enter();
 	if (want && quick_dead(c))
 		want = 0;
@@ -333,6 +338,7 @@ int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 		if (rep.deny) {
 			say_denied(t->post_path, rep.reason);
 			errno = rep.deny_errno ? rep.deny_errno : EACCES;
+			hs_reason_set(errno, rep.reason);
 			return -1;
 		}
 		t->event = true;

@@ -6,6 +6,8 @@
  *   -GLOB  scope exclude
  *   <GLOB  some pre hook may fire for a path matching GLOB ("<*" = any)
  *   >GLOB  same for post hooks
+ *   (GLOB  some pre hook on the read tool may fire for an open for
+ *          reading of GLOB (the agent's own reads only: hs_st.reads)
  *   oa     only the agent's own writes (role "agent"), not its tools'
  *   of     follow symlinks before deciding
  *   oq     quiet: no denial message on a terminal stderr
@@ -41,6 +43,10 @@ unsigned hs_wscope_active(void);
 
 /* What a write to `abs` (absolute, folded) may fire, within `want`. */
 unsigned hs_wscope_match(const char *abs, unsigned want);
+
+/* May the agent's open for reading of `abs` (absolute, folded) fire a
+ * read event: in scope as writes are, and matching a '(' line? */
+bool hs_rscope_match(const char *abs);
 
 /* Does a pre hook's own path filter (a glob, not a catch-all) name `abs`?
  * With writes.judge_temp_files such a path is protected: a file created
