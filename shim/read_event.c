@@ -80,6 +80,7 @@ int hs_rbegin(int dirfd, const char *path, int flags)
 	say_denied(abs, rep.reason);
 	saved = rep.deny_errno ? rep.deny_errno : EACCES;
 	hs_reason_set(saved, rep.reason);
+	hs_pending_set("read of", abs, rep.reason);
 	errno = saved;
 	return -1;
 }

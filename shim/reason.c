@@ -4,6 +4,7 @@
 #include "reason.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <locale.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 
 #include "../common/clock.h"
 #include "../common/plainstr.h"
+#include "../common/wire.h"
 #include "real.h"
 #include "state.h"
 
@@ -152,4 +154,54 @@ HS_VIS void perror(const char *s)
 	hs_write_str(2, message);
 	hs_write_str(2, "\n");
 	errno = err;
+}
+
+/* --- the next tool call's stderr --------------------------------------
+ *
+ * Runtimes with their own errno table (node: libuv linked in statically)
+ * tell the model only "EACCES: permission denied". So the agent process
+ * also keeps its last denial, and the shell of its next tool call writes
+ * it to its stderr before it starts: the agent hands that stderr to the
+ * model as part of the tool result. Handed on once: the parent forgets
+ * it after the fork (pthread_atfork), a vfork or posix_spawn child shares
+ * the parent's memory and forgets it for both. */
+
+static char pending[1024];
+static int pending_len; /* 0: nothing to hand on */
+static bool atfork_set;
+
+static void forget_pending(void)
+{
+	__atomic_store_n(&pending_len, 0, __ATOMIC_RELEASE);
+}
+
+void hs_pending_set(const char *what, const char *path, const char *reason)
+{
+	size_t n = 0;
+
+	if (hs_st.role != HS_ROLE_AGENT)
+		return; /* a tool's denial is on its own stderr already */
+	forget_pending();
+	put(pending, &n, sizeof(pending) - 1, "hookshim: the agent's ");
+	put(pending, &n, sizeof(pending) - 1, what);
+	put(pending, &n, sizeof(pending) - 1, " ");
+	put(pending, &n, sizeof(pending) - 1, path);
+	put(pending, &n, sizeof(pending) - 1, " was denied by a hook: ");
+	put(pending, &n, sizeof(pending) - 1,
+	    reason[0] ? reason : "no reason given");
+	while (n && pending[n - 1] == ' ')
+		n--;
+	pending[n++] = '\n';
+	__atomic_store_n(&pending_len, (int)n, __ATOMIC_RELEASE);
+	if (!__atomic_exchange_n(&atfork_set, true, __ATOMIC_ACQ_REL))
+		pthread_atfork(NULL, forget_pending, NULL);
+}
+
+HS_CHILD_PATH
+void hs_pending_flush(int fd)
+{
+	int n = __atomic_exchange_n(&pending_len, 0, __ATOMIC_ACQ_REL);
+
+	if (n > 0)
+		(void)hs_write_full(fd, pending, (size_t)n);
 }

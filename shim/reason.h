@@ -18,4 +18,12 @@
  * message about `err` on this thread. Async-signal-safe. */
 void hs_reason_set(int err, const char *reason);
 
+/* The agent process's last denial ("read of"/"write to", path, reason),
+ * for the stderr of its next tool call (reason.c says why). No-op in a
+ * tool process. */
+void hs_pending_set(const char *what, const char *path, const char *reason);
+/* Writes and forgets it: the shell of a tool call, before its exec.
+ * Async-signal-safe. */
+void hs_pending_flush(int fd);
+
 #endif

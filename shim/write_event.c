@@ -305,6 +305,7 @@ static int deny_pre(const char *path, const char *op)
 	if (!rep.deny)
 		return 0;
 	say_denied(path, rep.reason);
+	hs_pending_set("write to", path, rep.reason);
 	errno = rep.deny_errno ? rep.deny_errno : EACCES;
 	hs_reason_set(errno, rep.reason);
 	return -1;
@@ -337,6 +338,7 @@ int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 			memcpy(t->id, rep.id, sizeof(t->id));
 		if (rep.deny) {
 			say_denied(t->post_path, rep.reason);
+			hs_pending_set("write to", t->post_path, rep.reason);
 			errno = rep.deny_errno ? rep.deny_errno : EACCES;
 			hs_reason_set(errno, rep.reason);
 			return -1;

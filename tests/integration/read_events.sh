@@ -132,3 +132,28 @@ check "write: secrets/x not created" [ ! -e "$ROOT/secrets/x" ]
 err=$(cd "$ROOT" && "$HOOKSHIM" run -c "$TMP/w.json" --root "$ROOT" -- bash -c 'echo x > secrets/y' 2>&1)
 expect_contains "write: bash's redirection error carries the reason" "$err" \
 	"secrets/y: Permission denied by hookshim: Blocked: nothing under secrets/"
+
+# node (libuv's own errno table: no libc message to carry the reason):
+# the agent's last own denial reaches the stderr of its next tool call,
+# once — what the agent hands its model as that tool's result.
+if command -v node >/dev/null; then
+	cfg "$TMP/rw.json" "Read|Write|Edit"
+	out=$(cd "$ROOT" && "$HOOKSHIM" run -c "$TMP/rw.json" --root "$ROOT" -- node -e '
+const fs = require("fs"), cp = require("child_process");
+const sh = c => cp.spawnSync("/bin/sh", ["-c", c], { encoding: "utf8" }).stderr;
+try { fs.writeFileSync("secrets/n", "k") } catch (e) { console.log("write:", e.message) }
+console.log("next:", JSON.stringify(sh("true")));
+console.log("after:", JSON.stringify(sh("true")));
+try { fs.readFileSync(".env") } catch (e) { console.log("read:", e.message) }
+console.log("next2:", JSON.stringify(sh("true")));
+' 2>/dev/null)
+	expect_contains "node: the write fails with libuv's text" "$out" "write: EACCES: permission denied"
+	expect_contains "node: the next tool call's stderr carries the reason" "$out" \
+		"next: \"hookshim: the agent's write to $ROOT/secrets/n was denied by a hook: Blocked: nothing under secrets/\\n\""
+	expect_contains "node: only once" "$out" 'after: ""'
+	expect_contains "node: a denied read's reason, the same way" "$out" \
+		"next2: \"hookshim: the agent's read of $ROOT/.env was denied by a hook: Blocked: .env holds secrets; use .env.example\\n\""
+	check "node: secrets/n not created" [ ! -e "$ROOT/secrets/n" ]
+else
+	skip "read events: node missing"
+fi
