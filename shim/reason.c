@@ -200,8 +200,13 @@ void hs_pending_set(const char *what, const char *path, const char *reason)
 HS_CHILD_PATH
 void hs_pending_flush(int fd)
 {
-	int n = __atomic_exchange_n(&pending_len, 0, __ATOMIC_ACQ_REL);
+	int n;
 
+	/* a load first: a store would be a copy-on-write fault in every
+	 * fork child the agent execs from */
+	if (__builtin_expect(!__atomic_load_n(&pending_len, __ATOMIC_ACQUIRE), 1))
+		return;
+	n = __atomic_exchange_n(&pending_len, 0, __ATOMIC_ACQ_REL);
 	if (n > 0)
 		(void)hs_write_full(fd, pending, (size_t)n);
 }
