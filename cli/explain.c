@@ -122,10 +122,11 @@ int cmd_explain(int argc, char **argv)
 			printf("   %s of %s: %s\n", ev ? ev : "?",
 			       str(o, "tool_use_id") ? str(o, "tool_use_id") : "?",
 			       str(o, "decision") ? str(o, "decision") : "?");
-		} else if (op && strcmp(op, "write") == 0) {
-			printf("   write %s (%s): %s\n",
+		} else if (op && (strcmp(op, "write") == 0 ||
+				  strcmp(op, "read") == 0)) {
+			printf("   %s %s (%s): %s\n", op,
 			       str(o, "path") ? str(o, "path") : "?",
-			       str(o, "operation") ? str(o, "operation") : "?",
+			       str(o, "operation") ? str(o, "operation") : op,
 			       str(o, "decision") ? str(o, "decision") : "?");
 		}
 		cJSON_Delete(o);

@@ -58,6 +58,9 @@ extern const char HS_EXE_MARK[];
 #define HS_INTEREST_WRITE_PRE   4u
 #define HS_INTEREST_WRITE_POST  8u
 #define HS_INTEREST_EXEC_NESTED 16u /* some exec hook wants nested commands */
+/* Some pre hook names the dialect's read tool (Claude's Read): the agent's
+ * own opens for reading become events (write filter lines "(GLOB"). */
+#define HS_INTEREST_READ_PRE    32u
 
 /* Every field of a request, the one list both ends work from: the tags,
  * struct hs_msg, the encoder below (allocation-free, used by the shim and
@@ -74,7 +77,7 @@ extern const char HS_EXE_MARK[];
  *     OPTNUM long member, bool has_member  sent when has_member
  */
 #define HS_REQUEST_FIELDS(X)                                                  \
-	X(OP, 'o', STR, op)               /* "exec", "write" */              \
+	X(OP, 'o', STR, op)               /* "exec", "write", "read" */              \
 	X(PHASE, 'p', STR, phase)         /* "pre", "post", "post-failure" */\
 	X(NESTED, 'n', TRI, nested)       /* started inside a command */     \
 	X(PID, 'i', NUM, pid)                                                 \

@@ -40,12 +40,13 @@ struct hs_event_def {
 	unsigned ops;       /* HS_OP_* */
 };
 
-/* The tool names a dialect's hooks see for the two operations hookshim
+/* The tool names a dialect's hooks see for the operations hookshim
  * intercepts. */
 struct hs_tool_names {
 	const char *exec;
 	const char *write;  /* create or overwrite */
 	const char *modify; /* in-place change of an existing file */
+	const char *read;   /* the agent's own read of a file (opt-in) */
 };
 
 /* What a dialect's environment variable for hook processes holds. */

@@ -107,6 +107,8 @@ static const char *const write_aliases[] = { "MultiEdit", "write",
 					     "write_file", "replace",
 					     "apply_patch", "NotebookEdit",
 					     NULL };
+static const char *const read_aliases[] = { "read", "ReadFile", "view",
+					    NULL };
 
 static bool listed(const char *const *list, const char *s)
 {
@@ -125,10 +127,14 @@ unsigned hs_tool_op(const char *tool)
 			return HS_OP_EXEC;
 		if (strcmp(tool, t->write) == 0 || strcmp(tool, t->modify) == 0)
 			return HS_OP_WRITE;
+		if (strcmp(tool, t->read) == 0)
+			return HS_OP_READ;
 	}
 	if (listed(exec_aliases, tool))
 		return HS_OP_EXEC;
 	if (listed(write_aliases, tool))
 		return HS_OP_WRITE;
+	if (listed(read_aliases, tool))
+		return HS_OP_READ;
 	return HS_OP_OTHER;
 }

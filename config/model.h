@@ -39,7 +39,8 @@ enum hs_kind {
 #define HS_OP_EXEC  1u /* a command launch */
 #define HS_OP_WRITE 2u /* a file write */
 #define HS_OP_OTHER 4u /* a tool named only in `hookshim test` */
-#define HS_OP_ANY   (HS_OP_EXEC | HS_OP_WRITE | HS_OP_OTHER)
+#define HS_OP_READ  8u /* a file opened for reading (opt-in: engine/dispatch.c) */
+#define HS_OP_ANY   (HS_OP_EXEC | HS_OP_WRITE | HS_OP_OTHER | HS_OP_READ)
 
 enum hs_on_error { HS_ONERR_IGNORE, HS_ONERR_FAIL, HS_ONERR_BLOCK };
 

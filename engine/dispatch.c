@@ -52,6 +52,8 @@ unsigned hs_config_interest(const struct hs_config *cfg)
 		if ((h->ops & HS_OP_WRITE) && hs_matcher_could_match(h, &probe))
 			bits |= pre ? HS_INTEREST_WRITE_PRE
 				    : HS_INTEREST_WRITE_POST;
+		if (pre && hs_hook_names_read(h))
+			bits |= HS_INTEREST_READ_PRE;
 	}
 	/* Protected files are judged with no write hook at all. */
 	if (cfg->protect && cfg->protect->n)

@@ -162,7 +162,7 @@ bool hs_rule_matches(const struct hs_rule *rule, const char *tool,
 		arg = hs_event_command(ev);
 		return arg && command_matches(rule->pattern, arg);
 	}
-	if (ev->op == HS_OP_WRITE) {
+	if (ev->op == HS_OP_WRITE || ev->op == HS_OP_READ) {
 		arg = hs_event_path(ev);
 		return arg && path_matches(rule->pattern, arg, ev->root,
 					    ev->root_alias);
@@ -202,4 +202,23 @@ bool hs_hook_matches(const struct hs_hook *h, const struct hs_event *ev)
 	      hs_matcher_match(&h->matcher, ops_of(h)->tools.write)))
 		return false;
 	return !h->has_rule || hs_rule_matches(&h->rule, tool, ev);
+}
+
+bool hs_hook_names_read(const struct hs_hook *h)
+{
+	struct hs_event probe = { .op = HS_OP_READ };
+
+	/* Reads are opt-in: a catch-all matcher ("*", "", ".*": one that
+	 * takes a name no tool has) fires on them once some hook names the
+	 * read tool, but does not make them events by itself, so a config
+	 * without Read hooks pays nothing. An "if" rule Read(...) names it. */
+	bool catch_all = h->matcher.kind == HS_MATCH_ALL ||
+			 hs_matcher_match(&h->matcher, "hookshim-no-such-tool");
+
+	if (!h->enabled || h->kind != HS_KIND_PRE || !(h->ops & HS_OP_READ) ||
+	    !hs_matcher_could_match(h, &probe))
+		return false;
+	if (h->has_rule)
+		return strcmp(h->rule.tool, ops_of(h)->tools.read) == 0;
+	return !catch_all;
 }

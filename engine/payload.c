@@ -57,7 +57,7 @@ static bool dialect_name(const char *name)
 			&hs_dialect_ops((enum hs_dialect)d)->tools;
 
 		if (strcmp(name, t->exec) == 0 || strcmp(name, t->write) == 0 ||
-		    strcmp(name, t->modify) == 0)
+		    strcmp(name, t->modify) == 0 || strcmp(name, t->read) == 0)
 			return true;
 	}
 	return false;
@@ -73,7 +73,8 @@ const char *hs_tool_name(const struct hs_tool_names *names,
 		 * tools are spoken in the hook's dialect. */
 		if (strcmp(ev->tool, names->exec) == 0 ||
 		    strcmp(ev->tool, names->write) == 0 ||
-		    strcmp(ev->tool, names->modify) == 0)
+		    strcmp(ev->tool, names->modify) == 0 ||
+		    strcmp(ev->tool, names->read) == 0)
 			return ev->tool;
 		if (ev->op == HS_OP_OTHER || !dialect_name(ev->tool))
 			return ev->tool;
@@ -83,6 +84,8 @@ const char *hs_tool_name(const struct hs_tool_names *names,
 		return names->exec;
 	case HS_OP_WRITE:
 		return modifies_existing(ev) ? names->modify : names->write;
+	case HS_OP_READ:
+		return names->read;
 	default:
 		return ev->tool ? ev->tool : "";
 	}
@@ -180,8 +183,8 @@ static cJSON *tool_input(const struct hs_hook *h, const struct hs_event *ev,
 {
 	if (ev->op == HS_OP_EXEC)
 		return exec_input(ev);
-	if (ev->op == HS_OP_WRITE)
-		return write_input(h, ev, path_key);
+	if (ev->op == HS_OP_WRITE || ev->op == HS_OP_READ)
+		return write_input(h, ev, path_key); /* a read: {file_path} */
 	return ev->input ? cJSON_Duplicate(ev->input, 1) : cJSON_CreateObject();
 }
 
@@ -381,10 +384,10 @@ cJSON *hs_payload_memoh(const struct hs_hook *h, const struct hs_event *ev,
 	}
 	if (ev->op == HS_OP_EXEC)
 		add_str(extra, "command", hs_event_command(ev));
-	if (ev->op == HS_OP_WRITE) {
+	if (ev->op == HS_OP_WRITE || ev->op == HS_OP_READ) {
 		add_str(extra, "path", hs_event_path(ev));
 		add_str(extra, "operation", ev->operation ? ev->operation
-							  : "write");
+				: ev->op == HS_OP_READ ? "read" : "write");
 	}
 	add_str(extra, "cwd", ev->cwd);
 	cJSON_AddItemToObject(o, "extra", extra);

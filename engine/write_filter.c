@@ -220,6 +220,31 @@ static void hook_globs(struct hs_strbuf *b, char kind, const struct hs_hook *h,
 	line(b, kind, NULL, "*");
 }
 
+/* The path globs of one pre hook that can see reads, as '(' lines: its
+ * Read(p) rule's, else every read in scope. */
+static void read_globs(struct hs_strbuf *b, const struct hs_hook *h,
+		       const char *root, const char *alias)
+{
+	if (h->has_rule && !hs_dialect_ops(h->dialect)->matcher_on_request) {
+		if (strcmp(h->rule.tool, hs_dialect_ops(h->dialect)->tools.read))
+			return; /* Bash(...), Write(...) never match a read */
+		if (h->rule.pattern) {
+			rule_glob(b, '(', h->rule.pattern, root, alias);
+			return;
+		}
+	}
+	line(b, '(', NULL, "*");
+}
+
+/* Does any hook ask for read events (engine/match.c says who does)? */
+static bool reads_wanted(const struct hs_config *cfg)
+{
+	for (size_t i = 0; i < cfg->nhooks; i++)
+		if (hs_hook_names_read(&cfg->hooks[i]))
+			return true;
+	return false;
+}
+
 /* Where agents keep their own state: never a tool's write. */
 static const char *const state_dirs[] = { ".claude", ".codex", ".memcode",
 					  ".mnemoai", ".gemini", NULL };
@@ -243,6 +268,8 @@ char *hs_write_filter(const struct hs_config *cfg)
 	struct hs_strbuf b = { 0 };
 	struct hs_strbuf hooks = { 0 }, prot = { 0 };
 	struct hs_event probe = { .op = HS_OP_WRITE };
+	struct hs_event rprobe = { .op = HS_OP_READ };
+	bool reads = reads_wanted(cfg);
 
 	hs_sb_adds(&b, "hsw1\n");
 	if (s->agent_writes_only)
@@ -284,6 +311,13 @@ char *hs_write_filter(const struct hs_config *cfg)
 		hook_globs(&hooks, h->kind == HS_KIND_PRE ? '<' : '>', h, root,
 			   cfg->root_alias);
 	}
+	for (size_t i = 0; reads && i < cfg->nhooks; i++) {
+		const struct hs_hook *h = &cfg->hooks[i];
+
+		if (h->enabled && h->kind == HS_KIND_PRE &&
+		    (h->ops & HS_OP_READ) && hs_matcher_could_match(h, &rprobe))
+			read_globs(&hooks, h, root, cfg->root_alias);
+	}
 	/* Self-protection's names, literally: never widened away, since a
 	 * protected file may lie outside the scope (a ~/.claude settings
 	 * file, a --log in /tmp). */
@@ -295,7 +329,7 @@ char *hs_write_filter(const struct hs_config *cfg)
 	if (hooks.failed ||
 	    b.len + hooks.len + prot.len > HS_WRITE_FILTER_MAX) {
 		hs_sb_free(&hooks);
-		hs_sb_adds(&hooks, "<*\n>*\n");
+		hs_sb_adds(&hooks, reads ? "<*\n>*\n(*\n" : "<*\n>*\n");
 	}
 	if (hooks.s)
 		hs_sb_adds(&b, hooks.s);

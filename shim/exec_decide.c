@@ -4,6 +4,9 @@
  *   - an agent-role process exec'ing anything else is not a tool call and
  *     its child stays "agent" (launch chains: npx -> node -> claude);
  *     (with tool_calls "every-exec", every exec of the agent is a tool call);
+ *   - with no exec hook but read events on, the shell of a tool call
+ *     still becomes role "tool" (no event): its reads are not the
+ *     agent's;
  *   - a tool-role process' execs are nested events, sent only when nested
  *     execs are enabled for the session. */
 #include "exec.h"
@@ -15,6 +18,7 @@
 
 #include "../common/wire.h"
 #include "../common/plainstr.h"
+#include "reason.h"
 
 HS_CHILD_PATH
 bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
@@ -24,14 +28,20 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 
 	*nested = false;
 	*child_role = st->role;
-	if (!hs_exec_interest(st))
-		return false;
-	if (st->role == HS_ROLE_AGENT) {
-		if (hs_shell_command(exe, argv) < 0 && !st->all_execs)
-			return false;
-		*child_role = HS_ROLE_TOOL;
-		return true;
+	if (st->role == HS_ROLE_AGENT &&
+	    (st->all_execs || hs_shell_command(exe, argv) >= 0)) {
+		/* a tool call: its stderr (the model's tool result) carries
+		 * the agent's last own denial, if any (reason.h) */
+		hs_pending_flush(2);
+		/* With no exec hook there is no event, but when the agent's
+		 * reads are events the shell must still take role "tool",
+		 * so that its reads are not the agent's (read_event.c). */
+		if (hs_exec_interest(st) || st->reads)
+			*child_role = HS_ROLE_TOOL;
+		return hs_exec_interest(st);
 	}
+	if (!hs_exec_interest(st) || st->role == HS_ROLE_AGENT)
+		return false; /* the agent starting a program: still the agent */
 	if (!hs_nested_enabled(st))
 		return false;
 	*nested = true;

@@ -143,6 +143,7 @@ static __attribute__((noinline, cold)) void judge_self(void)
 	}
 	if (d.child_role != st->role) {
 		hs_st.role = d.child_role;
+		hs_st.reads = false; /* a tool call's reads are not the agent's */
 		env_set_role();
 	}
 	free(argv);

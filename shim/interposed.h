@@ -5,8 +5,11 @@
  *            with libc's prototype: its interposer
  *   version  the symbol version to forward to, or "" for the default
  *   family   where the interposer lives: EXEC (exec.c), SPAWN (spawn.c),
- *            WRITE (a row of WRITE_TABLE in write.c), END (the calls that
- *            end a write, by hand in write.c); labels for test_symbols
+ *            WRITE (a row of WRITE_TABLE in write.c; its opens for reading
+ *            are the agent's read events, read_event.c), END (the calls
+ *            that end a write, by hand in write.c), REASON (the
+ *            error-message functions that carry a hook's reason,
+ *            reason.c); labels for test_symbols
  *   real     FWD: the interposer forwards to the next definition, which
  *            gets a slot in real.c's table (HS_REAL(name)), resolved in
  *            the constructor in one walk of the loaded objects; OWN: the
@@ -115,6 +118,11 @@
 	X(_Exit, "", END, FWD)                                           \
 	X(closedir, "", END, FWD)                                        \
 	X(close_range, "", END, FWD)                                     \
-	X(closefrom, "", END, FWD)
+	X(closefrom, "", END, FWD)                                       \
+	X(strerror, "", REASON, FWD)                                     \
+	X(strerror_r, "", REASON, FWD)                                   \
+	X(__xpg_strerror_r, "", REASON, FWD)                             \
+	X(strerror_l, "", REASON, FWD)                                   \
+	X(perror, "", REASON, FWD)
 
 #endif

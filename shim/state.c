@@ -225,6 +225,8 @@ static void load(struct hs_state *st)
 	if (!st->inert && st->sock[0])
 		st->inert = is_hookshim_binary();
 	st->active = !st->inert && st->sock[0];
+	st->reads = st->active && (st->interest & HS_INTEREST_READ_PRE) &&
+		    st->role == HS_ROLE_AGENT;
 }
 
 HS_START_PATH

@@ -57,6 +57,13 @@ struct hs_state {
 	long sup_pid;   /* the supervisor's pid (p=), 0 if not given */
 	long sup_start; /* and its start time (t=): who may answer */
 	enum hs_role role;
+	/* The agent's own opens for reading are events: some pre hook names
+	 * the read tool (HS_INTEREST_READ_PRE) and this is an agent process.
+	 * A tool call's shell and its children never fire reads: Claude
+	 * Code's Read hook is about its Read tool, and `cat .env` in a
+	 * command is that command's Bash event. Read-only opens test this
+	 * one flag (write.c). */
+	bool reads;
 	pid_t pid;     /* getpid() at load: differs in a fork/vfork child */
 
 	/* Never NULL ("" when unset). They point into one packed buffer:

@@ -3,7 +3,7 @@
  *
  * A row gives the signature, how to cheaply tell whether the call could
  * be a watched write (QUICK: for opens, the flags are tested before
- * anything else, so reads pay one AND and a branch), and how the call
+ * anything else, so reads pay one AND, a flag test and a branch), and how the call
  * maps onto a struct hs_wcall. DEFINE_WRAPPER turns a row into two
  * functions: the exported one, which forwards at once unless QUICK says
  * otherwise, and a noinline slow path whose big stack frame (two
@@ -62,8 +62,11 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 	}
 #define NONE
 #define ACTIVE hs_wscope_active()
-#define WRITING(fl) (((fl) & HS_WFLAGS) && hs_wscope_active())
-#define FWRITING(m) (hs_fmode_flags(m) && hs_wscope_active())
+/* An open is watched when it writes and writes are, or when it only
+ * reads and the agent's reads are events (read_event.c): a read-only
+ * open in a session without read hooks tests one flag more. */
+#define WRITING(fl) (((fl) & HS_WFLAGS) ? hs_wscope_active() : hs_st.reads)
+#define FWRITING(m) (hs_fmode_flags(m) ? hs_wscope_active() : hs_st.reads)
 #define FILE_FD(f) ((f) ? fileno(f) : -1)
 
 /* X(ret, name, params, slow-path params, args, failure value, prologue,

@@ -21,6 +21,8 @@
 #include "client.h"
 #include "fdtrack.h"
 #include "path.h"
+#include "read_event.h"
+#include "reason.h"
 #include "state.h"
 #include "write.h"
 #include "write_scope.h"
@@ -355,7 +357,9 @@ static int deny_pre(const char *path, const char *op)
 	if (!rep.deny)
 		return 0;
 	say_denied(path, rep.reason);
+	hs_pending_set("write to", path, rep.reason);
 	errno = rep.deny_errno ? rep.deny_errno : EACCES;
+	hs_reason_set(errno, rep.reason);
 	return -1;
 }
 
@@ -364,9 +368,11 @@ int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 	unsigned active = hs_wscope_active(), want = active;
 	struct hs_reply rep;
 
-	t->saved_errno = errno;
 	t->want = 0;
 	t->event = false;
+	if (c->kind == HS_WK_OPEN && !(c->flags & HS_WFLAGS))
+		return hs_rbegin(c->dirfd, c->path, c->flags);
+	t->saved_errno = errno;
 	hs_guard_enter();
 	if (want && quick_dead(c))
 		want = 0;
@@ -384,7 +390,9 @@ int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 			memcpy(t->id, rep.id, sizeof(t->id));
 		if (rep.deny) {
 			say_denied(t->post_path, rep.reason);
+			hs_pending_set("write to", t->post_path, rep.reason);
 			errno = rep.deny_errno ? rep.deny_errno : EACCES;
+			hs_reason_set(errno, rep.reason);
 			return -1;
 		}
 		t->event = true;

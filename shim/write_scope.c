@@ -33,7 +33,7 @@ struct globs {
  * in the page the rest of its start-up state shares. */
 static struct {
 	bool parsed;
-	struct globs inc, exc, pre, post;
+	struct globs inc, exc, pre, post, rd;
 	struct globs prot; /* literal paths, not globs */
 	struct hs_wopts o;
 } F HS_HOT;
@@ -63,6 +63,7 @@ static struct globs *set_of(char tag)
 	case '<': return &F.pre;
 	case '>': return &F.post;
 	case '!': return &F.prot;
+	case '(': return &F.rd;
 	}
 	return NULL;
 }
@@ -82,14 +83,16 @@ static void set_option(char o)
 HS_START_PATH
 static bool place_sets(void)
 {
-	struct globs *sets[] = { &F.inc, &F.exc, &F.pre, &F.post, &F.prot };
+	struct globs *sets[] = { &F.inc, &F.exc, &F.pre, &F.post, &F.rd,
+				 &F.prot };
+	const int nsets = sizeof(sets) / sizeof(sets[0]);
 	unsigned total = 0;
 	struct wglob *e;
 
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < nsets; i++)
 		total += sets[i]->n;
 	e = hs_arena_take(total * sizeof(*e), _Alignof(struct wglob));
-	for (int i = 0; i < 5; i++) {
+	for (int i = 0; i < nsets; i++) {
 		if (!e && sets[i] != &F.exc)
 			sets[i]->all |= sets[i]->n > 0;
 		sets[i]->e = e;
@@ -171,7 +174,7 @@ void hs_wscope_init(void)
 		char none[1] = "";
 
 		/* every write in the root */
-		F.pre.all = F.post.all = true;
+		F.pre.all = F.post.all = F.rd.all = true;
 		parse(none, none);
 	}
 	__atomic_store_n(&F.parsed, true, __ATOMIC_RELEASE);
@@ -263,6 +266,13 @@ bool hs_wscope_pinned(const char *abs)
 	return false;
 }
 
+/* In scope as writes are (include, exclude, never /dev /proc /sys). */
+static bool in_scope(const char *abs)
+{
+	return !F.exc.all && !pseudo(abs) && any(&F.inc, abs) &&
+	       !(F.exc.n && any(&F.exc, abs));
+}
+
 /* What the hooks' globs and the scope say. */
 static unsigned hooks_match(const char *abs, unsigned want)
 {
@@ -277,10 +287,14 @@ static unsigned hooks_match(const char *abs, unsigned want)
 		w &= ~HS_W_PRE;
 	if ((w & HS_W_POST) && !any(&F.post, abs))
 		w &= ~HS_W_POST;
-	if (!w || F.exc.all || pseudo(abs) || !any(&F.inc, abs) ||
-	    (F.exc.n && any(&F.exc, abs)))
-		return 0;
-	return w;
+	return w && in_scope(abs) ? w : 0;
+}
+
+bool hs_rscope_match(const char *abs)
+{
+	if (!__atomic_load_n(&F.parsed, __ATOMIC_ACQUIRE))
+		hs_wscope_init();
+	return (F.rd.all || F.rd.n) && any(&F.rd, abs) && in_scope(abs);
 }
 
 unsigned hs_wscope_match(const char *abs, unsigned want)

@@ -9,6 +9,8 @@
  *   !PATH  a protected file (engine/protect.h): a literal absolute path,
  *          whose writes are always asked about, in scope or not, from
  *          any role
+ *   (GLOB  some pre hook on the read tool may fire for an open for
+ *          reading of GLOB (the agent's own reads only: hs_st.reads)
  *   oa     only the agent's own writes (role "agent"), not its tools'
  *   of     follow symlinks before deciding
  *   oq     quiet: no denial message on a terminal stderr
@@ -54,6 +56,9 @@ unsigned hs_wscope_match(const char *abs, unsigned want);
 /* Would renaming `abs` away take a protected file or the session root
  * with it (abs is one, or a directory above one)? */
 bool hs_wscope_pinned(const char *abs);
+/* May the agent's open for reading of `abs` (absolute, folded) fire a
+ * read event: in scope as writes are, and matching a '(' line? */
+bool hs_rscope_match(const char *abs);
 
 /* Does a pre hook's own path filter (a glob, not a catch-all) name `abs`?
  * With writes.judge_temp_files such a path is protected: a file created

@@ -161,6 +161,8 @@ void hs_log_event(struct hs_session *s, const struct hs_event *ev,
 		cJSON_AddStringToObject(o, "op", "exec");
 	else if (ev->op & HS_OP_WRITE)
 		cJSON_AddStringToObject(o, "op", "write");
+	else if (ev->op & HS_OP_READ)
+		cJSON_AddStringToObject(o, "op", "read");
 	add_opt_str(o, "tool_use_id", ev->tool_use_id);
 	if (ev->pid)
 		cJSON_AddNumberToObject(o, "pid", ev->pid);

@@ -98,6 +98,8 @@ const char *hs_record_tool(const cJSON *rec)
 		return "Bash";
 	if (op && strcmp(op, "write") == 0)
 		return "Write";
+	if (op && strcmp(op, "read") == 0)
+		return "Read";
 	return "-"; /* session start and end: no tool */
 }
 

@@ -156,6 +156,12 @@ static int build_event(struct hs_session *s, const struct hs_msg *req,
 		ev->operation = req->operation;
 		ev->content = req->content;
 		ev->content_len = req->content_len;
+	} else if (strcmp(req->op, "read") == 0) {
+		/* the agent's own read (shim/read_event.c): pre only */
+		if (!req->path || ev->kind != HS_KIND_PRE)
+			return -1;
+		ev->op = HS_OP_READ;
+		ev->path = req->path;
 	} else {
 		return -1;
 	}

@@ -1,0 +1,29 @@
+/* The hook's reason for the call just denied on this thread, for the
+ * error-message functions (reason.c interposes strerror, strerror_r,
+ * __xpg_strerror_r, strerror_l, perror).
+ *
+ * A denied open can only return an errno, and a program turns it into
+ * text with strerror: CPython's OSError, most C tools' messages. So the
+ * first such call on the denying thread for that errno, within a few
+ * seconds, gets "<errno text> by hookshim: <reason>" instead, and the
+ * reason reaches whoever reads the program's error (an agent's model, in
+ * a traceback). Once: a later EACCES on the thread reads as usual.
+ * Runtimes that keep their own errno table (node's libuv, linked in
+ * statically; Bun) never call these: README, "Why a denial says what it
+ * says". */
+#ifndef HOOKSHIM_SHIM_REASON_H
+#define HOOKSHIM_SHIM_REASON_H
+
+/* Remembers `reason` (the hook's text, may be "") for the next error
+ * message about `err` on this thread. Async-signal-safe. */
+void hs_reason_set(int err, const char *reason);
+
+/* The agent process's last denial ("read of"/"write to", path, reason),
+ * for the stderr of its next tool call (reason.c says why). No-op in a
+ * tool process. */
+void hs_pending_set(const char *what, const char *path, const char *reason);
+/* Writes and forgets it: the shell of a tool call, before its exec.
+ * Async-signal-safe. */
+void hs_pending_flush(int fd);
+
+#endif

@@ -1,0 +1,80 @@
+# End to end with pi (node): a Read hook guarding .env and a Write hook
+# guarding secrets/. pi's own `read` of .env is denied (its content never
+# reaches the model) and pi's own `write` into secrets/ is denied; node
+# takes its error text from libuv's own table, so each denial's reason
+# reaches the model with the result of the agent's next tool call (shim/
+# reason.c). Claude Code is not run here: its Read tool reads with raw
+# syscalls, which the shim does not see (README, "Read events").
+. "$HOOKSHIM_TOP/tests/lib.sh"
+. "$HOOKSHIM_TOP/tests/e2e/agents.sh"
+e2e_require e2e-read-reasons
+[ -x "$HOOKSHIM" ] && command -v jq >/dev/null ||
+	{ skip "e2e-read-reasons: hookshim or jq missing"; exit 0; }
+
+dir=$TMP/proj
+mkdir -p "$dir/secrets"
+echo 'API_KEY=sk-e2e-secret' >"$dir/.env"
+jq -n '{hooks: {PreToolUse: [
+  {matcher: "Read", hooks: [{type: "command", command:
+    "p=$(jq -r .tool_input.file_path); case \"$p\" in */.env) echo \"BLOCKED-READ: .env holds secrets\" >&2; exit 2;; esac; exit 0"}]},
+  {matcher: "Write|Edit", hooks: [{type: "command", command:
+    "p=$(jq -r .tool_input.file_path); case \"$p\" in */secrets/*) echo \"BLOCKED-WRITE: secrets/ is read-only\" >&2; exit 2;; esac; exit 0"}]}
+]}}' >"$TMP/hooks.json"
+e2e_script "$TMP/script.json" \
+	"{\"tool\":\"read\",\"input\":{\"file_path\":\"$dir/.env\"}}" \
+	'{"tool":"shell","input":{"command":"echo after-read","description":"Echo"}}' \
+	"{\"tool\":\"write\",\"input\":{\"file_path\":\"$dir/secrets/k.txt\",\"content\":\"x\\n\"}}" \
+	'{"tool":"shell","input":{"command":"echo after-write","description":"Echo"}}' \
+	'{"text":"RR-FINAL done"}'
+e2e_server_start "$TMP/script.json" "$TMP/rec.jsonl" || { fail "e2e-read-reasons: model server"; exit 0; }
+AGENT_PREFIX=("$HOOKSHIM" run -c "$TMP/hooks.json" --root "$dir" --)
+out=$(cd "$dir" && e2e_agent pi "Check the config." 2>"$TMP/pi.err")
+rc=$?
+AGENT_PREFIX=()
+e2e_server_stop
+t=read-reasons/pi
+expect_eq "$t: exit status" 0 "$rc"
+r0=$(e2e_result "$TMP/rec.jsonl" 0); r1=$(e2e_result "$TMP/rec.jsonl" 1)
+r2=$(e2e_result "$TMP/rec.jsonl" 2); r3=$(e2e_result "$TMP/rec.jsonl" 3)
+expect_contains "$t: the read tool's result is a permission error" "$r0" "EACCES"
+expect_not_contains "$t: .env's content never reached the model" "$(e2e_results "$TMP/rec.jsonl")" "sk-e2e-secret"
+expect_contains "$t: the next tool result carries the read's reason" "$r1" "BLOCKED-READ: .env holds secrets"
+expect_contains "$t: ... and its own output" "$r1" "after-read"
+expect_contains "$t: the write tool's result is a permission error" "$r2" "EACCES"
+expect_contains "$t: the next tool result carries the write's reason" "$r3" "BLOCKED-WRITE: secrets/ is read-only"
+check "$t: secrets/k.txt not written" [ ! -e "$dir/secrets/k.txt" ]
+if [ "$rc" != 0 ] || [[ "$r1" != *BLOCKED-READ* ]]; then
+	note "stderr: $(head -c 1500 "$TMP/pi.err")"
+	e2e_results "$TMP/rec.jsonl" | head -c 3000 | sed 's/^/# /'
+fi
+
+# Claude Code (Bun): its own Write is denied at the publishing rename.
+# Its reason does NOT reach the model yet: Claude Code runs internal
+# shells (snapshot, `bash -c env`) before the next Bash command, and the
+# shim, which cannot tell them from a tool call without asking, hands the
+# pending reason to the first of them. Checked here so that the day it
+# works (or a change makes it worse) is noticed: a note, not a failure.
+case " $E2E_AGENTS " in *" claude "*)
+	cdir=$TMP/cproj; mkdir -p "$cdir/secrets"
+	e2e_script "$TMP/cscript.json" \
+		"{\"tool\":\"write\",\"input\":{\"file_path\":\"$cdir/secrets/k.txt\",\"content\":\"x\\n\"}}" \
+		'{"tool":"shell","input":{"command":"echo after-write","description":"Echo"}}' \
+		'{"text":"RR-FINAL done"}'
+	e2e_server_start "$TMP/cscript.json" "$TMP/crec.jsonl" || { fail "e2e-read-reasons: model server"; exit 0; }
+	AGENT_PREFIX=("$HOOKSHIM" run -c "$TMP/hooks.json" --root "$cdir" --)
+	out=$(cd "$cdir" && e2e_agent claude "Store the key." 2>"$TMP/claude.err")
+	rc=$?
+	AGENT_PREFIX=()
+	e2e_server_stop
+	t=read-reasons/claude
+	expect_eq "$t: exit status" 0 "$rc"
+	check "$t: secrets/k.txt not written" [ ! -e "$cdir/secrets/k.txt" ]
+	expect_contains "$t: the write tool's result is a permission error" \
+		"$(e2e_result "$TMP/crec.jsonl" 0)" "EACCES"
+	case $(e2e_result "$TMP/crec.jsonl" 1) in
+	*BLOCKED-WRITE*) note "$t: the next tool result carries the reason" ;;
+	*) note "$t: known gap: the reason went to one of Claude Code's own shells" ;;
+	esac
+	[ "$rc" = 0 ] || note "stderr: $(head -c 1500 "$TMP/claude.err")"
+	;;
+esac
