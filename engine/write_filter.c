@@ -224,6 +224,7 @@ char *hs_write_filter(const struct hs_config *cfg)
 	struct hs_strbuf b = { 0 };
 	struct hs_strbuf hooks = { 0 };
 	struct hs_event probe = { .op = HS_OP_WRITE };
+	bool staged = false;
 
 	hs_sb_adds(&b, "hsw1\n");
 	if (s->agent_writes_only)
@@ -260,11 +261,17 @@ char *hs_write_filter(const struct hs_config *cfg)
 		    (h->kind != HS_KIND_PRE && h->kind != HS_KIND_POST) ||
 		    !hs_matcher_could_match(h, &probe))
 			continue;
-		hook_globs(&hooks, h->kind == HS_KIND_PRE ? '<' : '>', h, root);
+		/* '=': a pre hook that reads the content: its writes are
+		 * staged (config/content_use.c) */
+		staged |= h->content_pre;
+		hook_globs(&hooks, h->kind == HS_KIND_POST ? '>'
+				   : h->content_pre      ? '='
+							 : '<',
+			   h, root);
 	}
 	if (hooks.failed || b.len + hooks.len > HS_WRITE_FILTER_MAX) {
 		hs_sb_free(&hooks);
-		hs_sb_adds(&hooks, "<*\n>*\n");
+		hs_sb_adds(&hooks, staged ? "<*\n=*\n>*\n" : "<*\n>*\n");
 	}
 	if (hooks.s)
 		hs_sb_adds(&b, hooks.s);

@@ -5,6 +5,8 @@
  *   +GLOB  scope include (absolute path glob; none = the session root)
  *   -GLOB  scope exclude
  *   <GLOB  some pre hook may fire for a path matching GLOB ("<*" = any)
+ *   =GLOB  the same for a pre hook that reads the content: an open for
+ *          writing there is staged (write_stage.h)
  *   >GLOB  same for post hooks
  *   oa     only the agent's own writes (role "agent"), not its tools'
  *   of     follow symlinks before deciding
@@ -20,6 +22,9 @@
 
 #define HS_W_PRE  1u
 #define HS_W_POST 2u
+/* From hs_wscope_match, when HS_W_PRE is wanted: a content-reading pre
+ * hook may fire ('=' lines); HS_W_PRE then says whether another may. */
+#define HS_W_STAGE 4u
 
 struct hs_wopts {
 	bool agent_only;
