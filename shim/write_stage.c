@@ -81,7 +81,9 @@ int hs_stage_make(const char *abs, int fl, mode_t mode,
 		  const struct stat *old, unsigned *flags)
 {
 	char dir[PATH_MAX];
-	int keep = fl & (O_APPEND | O_CLOEXEC | O_DSYNC | O_SYNC | O_NONBLOCK);
+	/* O_APPEND after the copy: copy_file_range refuses an appending
+	 * destination */
+	int keep = fl & (O_CLOEXEC | O_DSYNC | O_SYNC | O_NONBLOCK);
 	int fd, tfd, e;
 
 	*flags = HS_FDT_STAGED;
@@ -123,6 +125,8 @@ int hs_stage_make(const char *abs, int fl, mode_t mode,
 			lseek(fd, 0, SEEK_SET);
 		}
 	}
+	if (fl & O_APPEND)
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_APPEND);
 	return fd;
 }
 
