@@ -95,3 +95,11 @@ expect_eq "inotify: no event at all for a denied target" "" "$bad"
 expect_eq "hookshim test with content denies as live does" 2 "$?"
 "$HOOKSHIM" test -c ../s.json PreToolUse --tool Write --input '{"file_path":"/x/a","content":"fine"}' >/dev/null 2>&1
 expect_eq "hookshim test allows benign content as live does" 0 "$?"
+
+# check says which hooks are staged; "content": false switches the guess off
+expect_contains "check names the content hook" "$("$HOOKSHIM" check -c ../s.json)" "reads the content"
+cat > ../off.json <<J
+{"hooks":{"PreToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","content":false,"command":"python3 $TMP/scan.py"}]}]}}
+J
+"$HOOKSHIM" run -c ../off.json -- bash -c 'echo AKIAIOSFODNN7EXAMPLE > off.txt' 2>/dev/null
+check '"content": false: not staged, the scanner sees no content and the write goes through' test -s off.txt
