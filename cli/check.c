@@ -33,6 +33,9 @@ static void print_hook(const struct hs_hook *h)
 	       n > 60 ? "..." : "", h->timeout_ms / 1000.0, prio, rule);
 	printf("           from %s%s%s\n", h->source, h->name ? ", hook " : "",
 	       h->name ? h->name : "");
+	if (h->content_pre)
+		printf("           reads the content: its writes are staged, "
+		       "asked at close (docs/staged-writes.md)\n");
 }
 
 /* The settings "env", as hooks and the agent get it; values of names that

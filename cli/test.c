@@ -187,23 +187,34 @@ static void print_human(const struct hs_outcome *out)
 }
 
 /* Fields of a write's input no live pre event can carry: hookshim sees
- * the open(), before any byte of the new content exists. A test given
- * them would decide on what the live hook never sees, so they are left
- * out, saying so: the test's verdict is the live one. */
-static void drop_unknowable(const struct hs_event *ev, cJSON *input)
+ * the open(), before any byte of the new content exists, unless a
+ * content-reading hook has the write staged (docs/staged-writes.md), and
+ * then it has the content but never an edit's old and new strings. A
+ * test given them would decide on what the live hook never sees, so they
+ * are left out, saying so: the test's verdict is the live one. */
+static void drop_unknowable(const struct hs_event *ev, cJSON *input,
+			    const struct hs_config *cfg)
 {
 	static const char *const keys[] = { "content", "old_string",
 					    "new_string", "edits", NULL };
+	bool staged = false;
 
 	if (ev->kind != HS_KIND_PRE || ev->op != HS_OP_WRITE || !input)
 		return;
+	for (size_t i = 0; i < cfg->nhooks; i++)
+		staged |= cfg->hooks[i].enabled && cfg->hooks[i].content_pre;
 	for (const char *const *k = keys; *k; k++) {
-		if (!cJSON_GetObjectItemCaseSensitive(input, *k))
+		if (!cJSON_GetObjectItemCaseSensitive(input, *k) ||
+		    (staged && strcmp(*k, "content") == 0))
 			continue;
 		fprintf(stderr, "hookshim test: warning: tool_input.%s left "
 			"out: a live pre-write event cannot carry it (hookshim "
-			"sees the open, before any content exists), so the "
-			"hook decides without it, as it would live\n", *k);
+			"sees the open, before any content exists%s), so the "
+			"hook decides without it, as it would live\n", *k,
+			strcmp(*k, "content") == 0
+				? "; no hook reads the content, so nothing is "
+				  "staged"
+				: "");
 		cJSON_DeleteItemFromObjectCaseSensitive(input, *k);
 	}
 }
@@ -238,7 +249,7 @@ static int fill_event(struct hs_event *ev, const struct test_args *t,
 	ev->cwd = cfg->root;
 	ev->pid = getpid();
 	ev->tool_use_id = "toolu_hookshim_test";
-	drop_unknowable(ev, input);
+	drop_unknowable(ev, input, cfg);
 	return 0;
 }
 

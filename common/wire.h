@@ -94,7 +94,15 @@ extern const char HS_EXE_MARK[];
 	X(STDOUT, '1', BYTES, out)        /* post: captured stdout (capped) */\
 	X(STDERR, '2', BYTES, err)        /* post: captured stderr (capped) */\
 	X(CONTENT, 'C', BYTES, content)   /* post write: the file (capped) */\
-	X(ERROR, 'E', STR, error)         /* post failure: error text */
+	X(ERROR, 'E', STR, error)         /* post failure: error text */\
+	X(STAGE, 'S', STR, stage)         /* pre write of a staged write:    \
+					     "open" (hooks that read the  \
+					     content wait) or "publish"   \
+					     (only they, with the content) */\
+	X(CONTENT_FILE, 'F', STR, content_file) /* pre write: where the \
+					     content to be written is     \
+					     (/proc/PID/fd/N of a staged  \
+					     write, a renamed temp file) */
 
 /* Every field of an answer, besides ID (the tool_use_id, tagged as in
  * the request). Answers are small and each end keeps them its own way

@@ -224,8 +224,10 @@ static void load_action(struct hs_load *ld, const cJSON *hk, const cJSON *a,
 		return;
 	}
 	if (hs_load_bool(ld, cJSON_GetObjectItemCaseSensitive(a, "content"),
-			 where, &b))
+			 where, &b)) {
 		h->want_content = b;
+		h->content_given = b;
+	}
 	if ((v = cJSON_GetObjectItemCaseSensitive(a, "work_dir"))) {
 		if (cJSON_IsString(v) && *v->valuestring)
 			h->work_dir = strdup(v->valuestring);

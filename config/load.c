@@ -8,6 +8,7 @@
 
 #include "dialect.h"
 #include "jsonfile.h"
+#include "content_use.h"
 #include "loadkit.h"
 
 static bool path_dialect_hint(const char *path, int *dialect)
@@ -177,6 +178,7 @@ static int by_priority(const void *a, const void *b)
 
 void hs_config_finish(struct hs_config *cfg)
 {
+	hs_content_use_mark(cfg);
 	if (cfg->nhooks > 1)
 		qsort(cfg->hooks, cfg->nhooks, sizeof(cfg->hooks[0]),
 		      by_priority);

@@ -13,6 +13,7 @@ void hs_config_init(struct hs_config *cfg, const char *root)
 	cfg->root = strdup(root ? root : "/");
 	cfg->settings.deny_exit = 126;
 	cfg->settings.deny_errno = EACCES;
+	cfg->settings.stage_content = true;
 	cfg->settings.ask_default = 2; /* HS_DENY */
 	cfg->settings.notices = true;
 }

@@ -72,6 +72,12 @@ struct hs_hook {
 	char **env;        /* extra "K=V", NULL-terminated; may be NULL */
 	int nested;        /* -1 = config default, 0/1 = per hook */
 	bool want_content; /* post write payloads carry the file's content */
+	int content_given; /* -1 not said; else the handler's "content" */
+	/* A pre hook on writes that reads tool_input.content (said with
+	 * "content": true, or found in its command or script by
+	 * config/content_use.c): writes it can see are staged, and it is
+	 * asked when the content is complete (docs/staged-writes.md). */
+	bool content_pre;
 
 	char *name;   /* memoh hook name; may be NULL */
 	char *source; /* the file it came from */
@@ -97,6 +103,8 @@ struct hs_settings {
 	char **write_exclude;
 	bool follow_symlinks;
 	bool judge_temp_files; /* temp-looking names a pre glob names fire */
+	bool stage_content; /* writes.stage_content: writes a content-reading
+			     * pre hook may see are staged (default on) */
 	bool quiet_denials; /* don't echo write denials to a TTY stderr */
 	bool notices;       /* a line on the terminal when a hook denies,
 			     * fails, times out or adds context */

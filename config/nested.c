@@ -93,8 +93,10 @@ static int load_handler(struct hs_load *ld, const struct hs_nested_rules *r,
 		h->nested = b;
 	/* mnemoai documents tool_input.content; Claude handlers opt in. */
 	h->want_content = r->glob_matcher;
-	if (hs_load_bool(ld, content, where, &b))
+	if (hs_load_bool(ld, content, where, &b)) {
 		h->want_content = h->want_content || b;
+		h->content_given = b;
+	}
 	if (r->if_field && cond) {
 		if (!cJSON_IsString(cond) ||
 		    hs_rule_parse(cond->valuestring, &h->rule) < 0) {

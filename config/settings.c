@@ -70,6 +70,7 @@ static void load_writes(struct hs_load *ld, const cJSON *w)
 		{ "agent_only", offsetof(struct hs_settings, agent_writes_only) },
 		{ "follow_symlinks", offsetof(struct hs_settings, follow_symlinks) },
 		{ "judge_temp_files", offsetof(struct hs_settings, judge_temp_files) },
+		{ "stage_content", offsetof(struct hs_settings, stage_content) },
 		{ "quiet", offsetof(struct hs_settings, quiet_denials) },
 	};
 	const cJSON *v;

@@ -268,10 +268,18 @@ static struct hs_hook_run *new_run(struct hs_outcome *out,
 	return r;
 }
 
+/* A staged write's two pre asks split its hooks (event.h). */
+static bool stage_allows(const struct hs_hook *h, const struct hs_event *ev)
+{
+	if (h->kind != HS_KIND_PRE || ev->stage == HS_STAGE_NONE)
+		return true;
+	return h->content_pre == (ev->stage == HS_STAGE_PUBLISH);
+}
+
 static bool eligible(const struct hs_config *cfg, const struct hs_hook *h,
 		     const struct hs_event *ev)
 {
-	return h->enabled && hs_hook_matches(h, ev) &&
+	return h->enabled && stage_allows(h, ev) && hs_hook_matches(h, ev) &&
 	       (!ev->nested || nested_allowed(cfg, h));
 }
 

@@ -10,6 +10,15 @@
 
 struct cJSON;
 
+/* A staged write (docs/staged-writes.md) asks its pre hooks twice: at the
+ * open those that do not read the content, when the content is complete
+ * those that do (hs_hook.content_pre). Each hook runs once. */
+enum hs_stage {
+	HS_STAGE_NONE,    /* every matching hook */
+	HS_STAGE_OPEN,    /* not the content readers */
+	HS_STAGE_PUBLISH, /* only the content readers */
+};
+
 struct hs_event {
 	enum hs_kind kind;
 	bool failed;   /* HS_KIND_POST: the failure variant */
@@ -32,6 +41,8 @@ struct hs_event {
 	const char *operation;     /* create, overwrite, append, modify, ... */
 	const char *content;       /* post events, when asked for */
 	size_t content_len;
+	const char *content_file;  /* pre: a file holding the content */
+	enum hs_stage stage;       /* pre of a staged write: which hooks */
 
 	const char *cwd;
 	pid_t pid;

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "write_content.h"
+
 /* mnemoai caps long input strings and lists them under _truncated;
  * memcode caps post results at 16 KiB. */
 #define MNEMOAI_CAP 10000
@@ -118,33 +120,6 @@ static cJSON *exec_input(const struct hs_event *ev)
 	return in;
 }
 
-/* The file as written, for a post hook that asks for it: at most
- * CONTENT_CAP bytes, listed under _truncated when cut. */
-#define CONTENT_CAP (64u << 10)
-
-static void add_file_content(cJSON *in, const char *path)
-{
-	char *buf = malloc(CONTENT_CAP + 1);
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	struct stat st;
-	ssize_t n = 0;
-
-	if (buf && fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-		n = read(fd, buf, CONTENT_CAP);
-		if (n >= 0) {
-			buf[n] = '\0';
-			cJSON_AddItemToObject(in, "content", cJSON_CreateString(buf));
-			if (st.st_size > (off_t)n)
-				cJSON_AddItemToObject(in, "_truncated",
-						      cJSON_CreateStringArray(
-							      (const char *[]){ "content" }, 1));
-		}
-	}
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-}
-
 /* The two spellings of a write's path key: Claude Code's and the rest's. */
 #define CLAUDE_PATH_KEY "file_path"
 #define OTHER_PATH_KEY "path"
@@ -169,12 +144,7 @@ static cJSON *write_input(const struct hs_hook *h, const struct hs_event *ev,
 	if (!cJSON_GetObjectItemCaseSensitive(in, "operation"))
 		add_str(in, "operation", ev->operation);
 	add_str(in, "new_path", ev->new_path);
-	if (ev->content && !cJSON_GetObjectItemCaseSensitive(in, "content"))
-		cJSON_AddItemToObject(in, "content",
-				      cJSON_CreateString(ev->content));
-	else if (h->want_content && h->kind == HS_KIND_POST && path && !ev->input &&
-		 !cJSON_GetObjectItemCaseSensitive(in, "content"))
-		add_file_content(in, path);
+	hs_write_content_add(in, h, ev, path);
 	return in;
 }
 

@@ -270,6 +270,7 @@ char *hs_write_filter(const struct hs_config *cfg)
 	struct hs_event probe = { .op = HS_OP_WRITE };
 	struct hs_event rprobe = { .op = HS_OP_READ };
 	bool reads = reads_wanted(cfg);
+	bool staged = false;
 
 	hs_sb_adds(&b, "hsw1\n");
 	if (s->agent_writes_only)
@@ -308,8 +309,13 @@ char *hs_write_filter(const struct hs_config *cfg)
 		    (h->kind != HS_KIND_PRE && h->kind != HS_KIND_POST) ||
 		    !hs_matcher_could_match(h, &probe))
 			continue;
-		hook_globs(&hooks, h->kind == HS_KIND_PRE ? '<' : '>', h, root,
-			   cfg->root_alias);
+		/* '%': a pre hook that reads the content: its writes are
+		 * staged (config/content_use.c) */
+		staged |= h->content_pre;
+		hook_globs(&hooks, h->kind == HS_KIND_POST ? '>'
+				   : h->content_pre      ? '%'
+							 : '<',
+			   h, root, cfg->root_alias);
 	}
 	for (size_t i = 0; reads && i < cfg->nhooks; i++) {
 		const struct hs_hook *h = &cfg->hooks[i];
@@ -329,7 +335,11 @@ char *hs_write_filter(const struct hs_config *cfg)
 	if (hooks.failed ||
 	    b.len + hooks.len + prot.len > HS_WRITE_FILTER_MAX) {
 		hs_sb_free(&hooks);
-		hs_sb_adds(&hooks, reads ? "<*\n>*\n(*\n" : "<*\n>*\n");
+		hs_sb_adds(&hooks, "<*\n>*\n");
+		if (staged)
+			hs_sb_adds(&hooks, "%*\n");
+		if (reads)
+			hs_sb_adds(&hooks, "(*\n");
 	}
 	if (hooks.s)
 		hs_sb_adds(&b, hooks.s);

@@ -80,6 +80,8 @@ static size_t build(char *buf, size_t cap)
 		if (sep == '/')
 			continue; /* every copy closes at exec */
 		put(&o, ":", 1);
+		put_num(&o, info.flags);
+		put(&o, ":", 1);
 		put_field(&o, info.op, sizeof(info.op));
 		put_field(&o, info.id, sizeof(info.id));
 		put_field(&o, info.path, sizeof(info.path));
@@ -138,6 +140,7 @@ static bool take_record(const char **p)
 {
 	struct hs_fdt_info info, stale;
 	int fds[HS_FDT_LANES], n = 0, first = -1;
+	long flags;
 
 	if (**p != '/')
 		return false;
@@ -153,6 +156,9 @@ static bool take_record(const char **p)
 	if (**p != ':')
 		return false;
 	++*p;
+	if ((flags = get_num(p)) < 0 || **p != ':')
+		return false;
+	++*p;
 	if (!get_field(p, info.op, sizeof(info.op)) ||
 	    !get_field(p, info.id, sizeof(info.id)) ||
 	    !get_field(p, info.path, sizeof(info.path)))
@@ -162,7 +168,8 @@ static bool take_record(const char **p)
 			continue; /* closed by a constructor before ours */
 		if (first < 0) {
 			first = fds[i];
-			hs_fdt_add(first, info.path, info.op, info.id, &stale);
+			hs_fdt_add(first, info.path, info.op, info.id,
+				   (unsigned)flags, &stale);
 		} else {
 			hs_fdt_dup(first, fds[i]);
 		}

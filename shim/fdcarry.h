@@ -7,13 +7,15 @@
  * and the new image's constructor tracks them again with the same
  * tool_use_id, path and operation: its close or exit fires the one post.
  *
- *   HOOKSHIM_FDS=PID{/FD[,FD...]:N:OPN:IDN:PATH}...
+ *   HOOKSHIM_FDS=PID{/FD[,FD...]:FLAGS:N:OPN:IDN:PATH}...
  *
  * PID is the exec'ing process (exec keeps it): a process with another pid
  * (a child of a static target that passed its environ on) ignores the
  * variable. Op, id and path are length-prefixed, so a path may hold any
- * byte but NUL. The constructor removes the variable from environ and
- * envfix drops it from every child's environment: it is read once. */
+ * byte but NUL. FLAGS are fdtrack.h's HS_FDT_*: a staged write's file
+ * (write_stage.h) is published by the new image's close or exit. The
+ * constructor removes the variable from environ and envfix drops it from
+ * every child's environment: it is read once. */
 #ifndef HOOKSHIM_SHIM_FDCARRY_H
 #define HOOKSHIM_SHIM_FDCARRY_H
 

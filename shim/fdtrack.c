@@ -154,10 +154,10 @@ bool hs_fdt_release(int fd, struct hs_fdt_info *out)
 	}
 }
 
-bool hs_fdt_add(int fd, const char *path, const char *op, const char *id,
-		struct hs_fdt_info *stale)
+int hs_fdt_add(int fd, const char *path, const char *op, const char *id,
+	       unsigned flags, struct hs_fdt_info *stale)
 {
-	bool had = hs_fdt_release(fd, stale);
+	int had = hs_fdt_release(fd, stale) ? HS_FDT_ADD_STALE : 0;
 	size_t pl = strlen(path), ol = strlen(op), il = strlen(id);
 	struct table *t;
 
@@ -178,10 +178,11 @@ bool hs_fdt_add(int fd, const char *path, const char *op, const char *id,
 		memcpy(t->infos[i].path, path, pl + 1);
 		memcpy(t->infos[i].op, op, ol + 1);
 		memcpy(t->infos[i].id, id, il + 1);
+		t->infos[i].flags = flags;
 		hint_set(t, fd);
 		__atomic_store_n(&t->lanes[i], (uint64_t)fd + 1,
 				 __ATOMIC_RELEASE);
-		return had;
+		return had | HS_FDT_ADDED;
 	}
 	return had;
 }
@@ -215,7 +216,7 @@ void hs_fdt_dup(int oldfd, int newfd)
 	}
 }
 
-bool hs_fdt_take_any(struct hs_fdt_info *out)
+bool hs_fdt_take_any(struct hs_fdt_info *out, int *fd)
 {
 	struct table *t = table();
 	pid_t self;
@@ -231,10 +232,12 @@ bool hs_fdt_take_any(struct hs_fdt_info *out)
 						 false, __ATOMIC_ACQ_REL,
 						 __ATOMIC_RELAXED))
 			continue;
+		*fd = -1;
 		for (int l = 0; l < NLANE; l++)
-			if ((w >> (16 * l)) & 0xffff)
-				hint_clear(t, (int)((w >> (16 * l)) & 0xffff) -
-						      1);
+			if ((w >> (16 * l)) & 0xffff) {
+				*fd = (int)((w >> (16 * l)) & 0xffff) - 1;
+				hint_clear(t, *fd);
+			}
 		memcpy(out, &t->infos[i], sizeof(*out));
 		drop(t, i);
 		return true;

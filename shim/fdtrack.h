@@ -14,21 +14,32 @@
 #include <limits.h>
 #include <stdbool.h>
 
+/* hs_fdt_info.flags */
+#define HS_FDT_POST   1u /* a post hook waits for the close */
+#define HS_FDT_STAGED 2u /* the descriptor is a staged write's file: the
+			  * last close publishes it (write_stage.h) */
+#define HS_FDT_EXCL   4u /* staged: only if the target still is not there */
+#define HS_FDT_COPY   8u /* staged: publish by copying into the target */
+#define HS_FDT_DENIED 16u /* staged: its pre denied it at the close (no post) */
+
 struct hs_fdt_info {
 	char id[64];
 	char op[16];
+	unsigned flags;
 	char path[PATH_MAX];
 };
 
 /* Any entry at all? The close() fast path: one relaxed load. */
 bool hs_fdt_active(void);
 
-/* Track `fd`. If the number was still tracked (closed behind our back by
- * a raw syscall), that entry is returned in `stale` and true; the caller
- * fires its post. A full table drops the new entry (no post, never a
- * hang). */
-bool hs_fdt_add(int fd, const char *path, const char *op, const char *id,
-		struct hs_fdt_info *stale);
+/* Track `fd` (flags: HS_FDT_*). If the number was still tracked (closed
+ * behind our back by a raw syscall), that entry is returned in `stale`
+ * and the result has HS_FDT_ADD_STALE; the caller fires its post. A full
+ * table drops the new entry (no post, never a hang): no HS_FDT_ADDED. */
+#define HS_FDT_ADDED 1
+#define HS_FDT_ADD_STALE 2
+int hs_fdt_add(int fd, const char *path, const char *op, const char *id,
+	       unsigned flags, struct hs_fdt_info *stale);
 
 /* `fd` is about to be closed (or overwritten by dup2). True when it was
  * the last number of its entry: `out` holds what the post needs. Call it
@@ -38,8 +49,9 @@ bool hs_fdt_release(int fd, struct hs_fdt_info *out);
 /* `newfd` now refers to what `oldfd` does. */
 void hs_fdt_dup(int oldfd, int newfd);
 
-/* Takes any entry of this process (at exit). */
-bool hs_fdt_take_any(struct hs_fdt_info *out);
+/* Takes any entry of this process (at exit); *fd is one of its
+ * descriptor numbers. */
+bool hs_fdt_take_any(struct hs_fdt_info *out, int *fd);
 
 #define HS_FDT_LANES 4
 

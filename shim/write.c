@@ -50,7 +50,10 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 
 /* Argument shapes. */
 #define WC(k, d, p, d2, p2, fl) \
-	((struct hs_wcall){ (k), (d), (p), (d2), (p2), (fl) })
+	((struct hs_wcall){ (k), (d), (p), (d2), (p2), (fl), 0 })
+/* An open that may create: its mode is kept for a staged write. */
+#define WCM(d, p, fl, m) \
+	((struct hs_wcall){ HS_WK_OPEN, (d), (p), 0, 0, (fl), (m) })
 #define AT AT_FDCWD
 #define VA_MODE(last)                                                  \
 	mode_t mode = 0;                                               \
@@ -74,26 +77,26 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 #define WRITE_TABLE(X)                                                         \
 	X(int, open, (const char *p, int fl, ...), (const char *p, int fl, mode_t mode), \
 	  (p, fl, mode), -1, VA_MODE(fl), WRITING(fl),                         \
-	  WC(HS_WK_OPEN, AT, p, 0, 0, fl), r)                                  \
+	  WCM(AT, p, fl, mode), r)                                  \
 	X(int, open64, (const char *p, int fl, ...), (const char *p, int fl, mode_t mode), \
 	  (p, fl, mode), -1, VA_MODE(fl), WRITING(fl),                         \
-	  WC(HS_WK_OPEN, AT, p, 0, 0, fl), r)                                  \
+	  WCM(AT, p, fl, mode), r)                                  \
 	X(int, __open, (const char *p, int fl, ...), (const char *p, int fl, mode_t mode), \
 	  (p, fl, mode), -1, VA_MODE(fl), WRITING(fl),                         \
-	  WC(HS_WK_OPEN, AT, p, 0, 0, fl), r)                                  \
+	  WCM(AT, p, fl, mode), r)                                  \
 	X(int, __open64, (const char *p, int fl, ...), (const char *p, int fl, mode_t mode), \
 	  (p, fl, mode), -1, VA_MODE(fl), WRITING(fl),                         \
-	  WC(HS_WK_OPEN, AT, p, 0, 0, fl), r)                                  \
+	  WCM(AT, p, fl, mode), r)                                  \
 	X(int, __open_2, (const char *p, int fl), (const char *p, int fl),     \
 	  (p, fl), -1, NONE, WRITING(fl), WC(HS_WK_OPEN, AT, p, 0, 0, fl), r)  \
 	X(int, __open64_2, (const char *p, int fl), (const char *p, int fl),   \
 	  (p, fl), -1, NONE, WRITING(fl), WC(HS_WK_OPEN, AT, p, 0, 0, fl), r)  \
 	X(int, openat, (int d, const char *p, int fl, ...),                    \
 	  (int d, const char *p, int fl, mode_t mode), (d, p, fl, mode), -1,   \
-	  VA_MODE(fl), WRITING(fl), WC(HS_WK_OPEN, d, p, 0, 0, fl), r)         \
+	  VA_MODE(fl), WRITING(fl), WCM(d, p, fl, mode), r)         \
 	X(int, openat64, (int d, const char *p, int fl, ...),                  \
 	  (int d, const char *p, int fl, mode_t mode), (d, p, fl, mode), -1,   \
-	  VA_MODE(fl), WRITING(fl), WC(HS_WK_OPEN, d, p, 0, 0, fl), r)         \
+	  VA_MODE(fl), WRITING(fl), WCM(d, p, fl, mode), r)         \
 	X(int, __openat_2, (int d, const char *p, int fl),                     \
 	  (int d, const char *p, int fl), (d, p, fl), -1, NONE, WRITING(fl),   \
 	  WC(HS_WK_OPEN, d, p, 0, 0, fl), r)                                   \
@@ -102,26 +105,26 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 	  WC(HS_WK_OPEN, d, p, 0, 0, fl), r)                                   \
 	X(int, creat, (const char *p, mode_t m), (const char *p, mode_t m),    \
 	  (p, m), -1, NONE, ACTIVE,                                            \
-	  WC(HS_WK_OPEN, AT, p, 0, 0, O_WRONLY | O_CREAT | O_TRUNC), r)        \
+	  WCM(AT, p, O_WRONLY | O_CREAT | O_TRUNC, m), r)        \
 	X(int, creat64, (const char *p, mode_t m), (const char *p, mode_t m),  \
 	  (p, m), -1, NONE, ACTIVE,                                            \
-	  WC(HS_WK_OPEN, AT, p, 0, 0, O_WRONLY | O_CREAT | O_TRUNC), r)        \
+	  WCM(AT, p, O_WRONLY | O_CREAT | O_TRUNC, m), r)        \
 	X(FILE *, fopen, (const char *p, const char *m),                       \
 	  (const char *p, const char *m), (p, m), NULL, NONE, FWRITING(m),     \
-	  WC(HS_WK_OPEN, AT, p, 0, 0, hs_fmode_flags(m)), FILE_FD(r))          \
+	  WCM(AT, p, hs_fmode_flags(m), 0666), FILE_FD(r))          \
 	X(FILE *, _IO_fopen, (const char *p, const char *m),                   \
 	  (const char *p, const char *m), (p, m), NULL, NONE, FWRITING(m),     \
-	  WC(HS_WK_OPEN, AT, p, 0, 0, hs_fmode_flags(m)), FILE_FD(r))          \
+	  WCM(AT, p, hs_fmode_flags(m), 0666), FILE_FD(r))          \
 	X(FILE *, fopen64, (const char *p, const char *m),                     \
 	  (const char *p, const char *m), (p, m), NULL, NONE, FWRITING(m),     \
-	  WC(HS_WK_OPEN, AT, p, 0, 0, hs_fmode_flags(m)), FILE_FD(r))          \
+	  WCM(AT, p, hs_fmode_flags(m), 0666), FILE_FD(r))          \
 	X(FILE *, freopen, (const char *p, const char *m, FILE *s),            \
 	  (const char *p, const char *m, FILE *s), (p, m, s), NULL, NONE,      \
-	  p && FWRITING(m), WC(HS_WK_OPEN, AT, p, 0, 0, hs_fmode_flags(m)),    \
+	  p && FWRITING(m), WC(HS_WK_REOPEN, AT, p, 0, 0, hs_fmode_flags(m)),  \
 	  FILE_FD(r))                                                          \
 	X(FILE *, freopen64, (const char *p, const char *m, FILE *s),          \
 	  (const char *p, const char *m, FILE *s), (p, m, s), NULL, NONE,      \
-	  p && FWRITING(m), WC(HS_WK_OPEN, AT, p, 0, 0, hs_fmode_flags(m)),    \
+	  p && FWRITING(m), WC(HS_WK_REOPEN, AT, p, 0, 0, hs_fmode_flags(m)),  \
 	  FILE_FD(r))                                                          \
 	X(int, truncate, (const char *p, off_t n), (const char *p, off_t n),   \
 	  (p, n), -1, NONE, ACTIVE, WC(HS_WK_TRUNC, AT, p, 0, 0, 0), -1)       \
@@ -260,6 +263,10 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 #define CK_mkostemps64(t, sl, fl) hs_ck_mkostemps(t, sl, fl)
 #define CK_mkdtemp(t) hs_ck_mkdtemp(t)
 
+/* A staged open's result (write_stage.h): only opens are staged. */
+#define STAGED_RESULT(r, t) \
+	_Generic((r), int: (t)->sfd, FILE *: hs_wstaged_file(t), default: 0)
+
 #define DEFINE_WRAPPER(ret, name, params, iparams, args, fail, prologue, \
 		       quick, call, fd)                                 \
 	static __attribute__((noinline)) ret name##_watched iparams     \
@@ -271,7 +278,10 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
                                                                         \
 		if (hs_go_ < 0)                                         \
 			return fail;                                    \
-		r = hs_ck_on() ? CK_##name args : HS_REAL(name) args;  \
+		if (hs_go_ == 2)                                        \
+			r = STAGED_RESULT(r, &hs_t_);                   \
+		else                                                    \
+			r = hs_ck_on() ? CK_##name args : HS_REAL(name) args; \
 		if (hs_go_ > 0)                                         \
 			hs_wend(&hs_c_, &hs_t_, r != fail, fd);         \
 		return r;                                               \
@@ -297,10 +307,15 @@ static int close_watched(int fd)
 {
 	struct hs_fdt_info info;
 	bool last = hs_wclosing(fd, &info);
+	int denied = last ? hs_wpublish(fd, &info) : 0;
 	int r = HS_REAL(close)(fd);
 
 	if (last)
-		hs_wclosed(&info, r == 0 || errno == EINTR, errno);
+		hs_wclosed(&info, (r == 0 || errno == EINTR) && !denied, errno);
+	if (denied) { /* a staged write refused or not published */
+		errno = denied;
+		return -1;
+	}
 	return r;
 }
 
@@ -323,7 +338,7 @@ HS_VIS int fclose(FILE *f)
 {
 	struct hs_fdt_info info;
 	bool last = false;
-	int fd, r;
+	int fd, r, denied = 0;
 
 	if (__builtin_expect(!hs_fdt_active() && !hs_wdir_used(), 1) || !f)
 		return HS_REAL(fclose)(f);
@@ -331,10 +346,18 @@ HS_VIS int fclose(FILE *f)
 	hs_wdir_forget(fd);
 	if (hs_fdt_active() && !hs_guarded())
 		last = hs_wclosing(fd, &info);
+	if (last && (info.flags & HS_FDT_STAGED)) {
+		fflush(f); /* the content is complete only now */
+		denied = hs_wpublish(fd, &info);
+	}
 	r = HS_REAL(fclose)(f);
 	if (last)
-		hs_wclosed(&info, r == 0, errno);
+		hs_wclosed(&info, r == 0 && !denied, errno);
 	hs_wdir_forget(fd);
+	if (denied) {
+		errno = denied;
+		return EOF;
+	}
 	return r;
 }
 
@@ -345,13 +368,21 @@ static int dup_common(int old, int new, int flags, bool three)
 	int r;
 
 	hs_wdir_forget(new);
+
+	int denied = 0;
+
 	if (watch && old != new)
 		last = hs_wclosing(new, &info);
+	/* A staged write replaced (a shell restoring stdout) is decided
+	 * first; the dup itself still happens and succeeds: the denial is
+	 * on stderr (docs/staged-writes.md). */
+	if (last)
+		denied = hs_wpublish(new, &info);
 	r = three ? HS_REAL(dup3)(old, new, flags) : HS_REAL(dup2)(old, new);
 	if (watch && r >= 0)
 		hs_fdt_dup(old, new);
 	if (last)
-		hs_wclosed(&info, true, 0);
+		hs_wclosed(&info, !denied, 0);
 	hs_wdir_forget(new);
 	return r;
 }
@@ -455,9 +486,12 @@ HS_VIS int fchdir(int fd)
 static void report_all(void)
 {
 	struct hs_fdt_info info;
+	int fd;
 
-	while (hs_fdt_take_any(&info))
-		hs_wclosed(&info, true, 0);
+	/* a staged write still open is complete: decided and published
+	 * now, its descriptor still open */
+	while (hs_fdt_take_any(&info, &fd))
+		hs_wclosed(&info, fd < 0 || !hs_wpublish(fd, &info), 0);
 }
 
 /* Files still open at exit are complete now: flush stdio (exit has not

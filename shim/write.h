@@ -8,10 +8,12 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 /* What a call does to the file system, whatever its libc shape. */
 enum hs_wkind {
 	HS_WK_OPEN,    /* path opened with flags (fopen: flags from mode) */
+	HS_WK_REOPEN,  /* freopen: an open, never staged */
 	HS_WK_TRUNC,   /* truncate(path) */
 	HS_WK_RENAME,  /* path -> path2; flags: renameat2's */
 	HS_WK_LINK,    /* new name path2 for path; flags: linkat's */
@@ -30,6 +32,7 @@ struct hs_wcall {
 	int dirfd2;
 	const char *path2;
 	int flags;
+	mode_t mode;   /* opens that create: for a staged write's file */
 };
 
 /* One call in flight: what begin decided, what end needs. Lives on the
@@ -45,6 +48,10 @@ struct hs_wticket {
 	char path[PATH_MAX];
 	char path2[PATH_MAX];
 	int saved_errno;
+	bool exists;       /* opens: the target is there, as in sb */
+	struct stat sb;
+	int sfd;           /* a staged write's file (hs_wbegin returned 2) */
+	const char *content_file; /* a rename's source, for content hooks */
 };
 
 /* open(2) flags that make an open a write. */
@@ -75,7 +82,8 @@ static inline int hs_fmode_flags(const char *m)
 
 /* Decides the pre event. 1: go ahead with the real call; 0: nothing to
  * do, call the real function and return (no end); -1: denied, errno set,
- * return failure. */
+ * return failure; 2: staged (write_stage.h): the call's result is t->sfd
+ * (hs_wstaged_file for a FILE *), the real call is not made. */
 int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t);
 
 /* After the real call: `ok` its success, `fd` the descriptor it returned
@@ -87,6 +95,13 @@ void hs_wend(const struct hs_wcall *c, struct hs_wticket *t, bool ok, int fd);
 struct hs_fdt_info;
 bool hs_wclosing(int fd, struct hs_fdt_info *info);
 void hs_wclosed(const struct hs_fdt_info *info, bool ok, int err);
+/* Between the two, while fd is still open: a staged write is asked about
+ * with its content and published or discarded. 0, or the errno the
+ * close must report (info gets HS_FDT_DENIED on a deny). */
+int hs_wpublish(int fd, struct hs_fdt_info *info);
+/* fopen's result for a staged write: a stream on t->sfd (NULL, and the
+ * staging undone, when none can be made). */
+FILE *hs_wstaged_file(struct hs_wticket *t);
 
 /* A mkstemp-made name, to recognise its publishing rename. */
 void hs_wtemp_remember(const char *abs);

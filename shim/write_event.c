@@ -12,6 +12,7 @@
  * fires the pre (and later the post) for "f", with operation create or
  * overwrite. Deleting such a file fires nothing either. */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,9 +24,11 @@
 #include "path.h"
 #include "read_event.h"
 #include "reason.h"
+#include "real.h"
 #include "state.h"
 #include "write.h"
 #include "write_scope.h"
+#include "write_stage.h"
 
 /* --- temp names ------------------------------------------------------ */
 
@@ -85,15 +88,23 @@ static void say_denied(const char *path, const char *reason)
 	}
 }
 
-static void ask(const char *phase, const char *id, const char *path,
-		const char *new_path, const char *op, struct hs_reply *rep)
+static void ask_staged(const char *phase, const char *id, const char *path,
+		       const char *new_path, const char *op, const char *stage,
+		       const char *content_file, struct hs_reply *rep)
 {
 	struct hs_msg req = {
 		.op = "write", .phase = phase, .nested = -1, .id = id,
 		.path = path, .new_path = new_path, .operation = op,
+		.stage = stage, .content_file = content_file,
 	};
 
 	hs_ask(&req, rep);
+}
+
+static void ask(const char *phase, const char *id, const char *path,
+		const char *new_path, const char *op, struct hs_reply *rep)
+{
+	ask_staged(phase, id, path, new_path, op, NULL, NULL, rep);
 }
 
 static void post(const char *id, const char *path, const char *new_path,
@@ -146,13 +157,15 @@ static const char *replace_op(const struct stat *sb)
 
 /* The operation an open with `fl` performs on `abs`, or NULL when it
  * fires nothing (it will fail, or it makes a temp file). */
-static const char *open_op(const char *abs, int fl)
+static const char *open_op(const char *abs, int fl, struct hs_wticket *t)
 {
 	struct stat sb;
 	int e = look(abs, &sb);
 
 	if (e < 0)
 		return NULL;
+	t->exists = e == 1;
+	t->sb = sb;
 	if (e == 0) {
 		if (!(fl & O_CREAT) || (is_temp(abs) && !temp_judged(abs)))
 			return NULL;
@@ -205,6 +218,13 @@ static void swap_names(struct hs_wticket *t)
 	memcpy(t->path2, tmp, strlen(tmp) + 1);
 }
 
+/* Outside opens, a content hook is one more pre hook (no content to
+ * wait for). */
+static unsigned stage_as_pre(unsigned m)
+{
+	return m & HS_W_STAGE ? (m & ~HS_W_STAGE) | HS_W_PRE : m;
+}
+
 /* Decides path/op/new_path of c into t; returns the HS_W_* bits wanted. */
 static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			 unsigned want)
@@ -217,14 +237,20 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 	t->post_new_path = NULL;
 	t->extra_op = NULL;
 	t->post_path = t->path;
+	t->content_file = NULL;
 	switch (c->kind) {
 	case HS_WK_OPEN:
+	case HS_WK_REOPEN:
 		if ((c->flags & O_PATH) ||
 		    (c->flags & O_TMPFILE) == O_TMPFILE ||
 		    hs_path_abs(c->dirfd, c->path, follow, t->path) < 0 ||
 		    !(m = hs_wscope_match(t->path, want)))
 			return 0;
-		t->op = open_op(t->path, c->flags);
+		t->op = open_op(t->path, c->flags, t);
+		/* a content hook cannot see what freopen writes: it is
+		 * asked at the open, as other pre hooks are */
+		if (c->kind == HS_WK_REOPEN && (m & HS_W_STAGE))
+			m = (m & ~HS_W_STAGE) | HS_W_PRE;
 		return t->op ? m : 0;
 	case HS_WK_TRUNC:
 		if (hs_path_abs(AT_FDCWD, c->path, follow, t->path) < 0 ||
@@ -308,12 +334,17 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		    hs_path_abs(c->dirfd2, c->path2, false, t->path2) < 0 ||
 		    lstat(t->path, &sb) != 0)
 			return 0;
-		m = is_temp(t->path) ? 0 : hs_wscope_match(t->path, want);
+		m = is_temp(t->path) ? 0
+				     : stage_as_pre(hs_wscope_match(t->path, want));
 		/* the root, a protected file or a directory above one cannot
 		 * be moved away (engine/protect.h) */
 		if ((want & HS_W_PRE) && hs_wscope_pinned(t->path))
 			m |= HS_W_PRE;
 		m2 = hs_wscope_match(t->path2, want);
+		/* an atomic save: content hooks read the file being renamed */
+		if (((m | m2) & HS_W_STAGE) && S_ISREG(sb.st_mode))
+			t->content_file = t->path;
+		m2 = stage_as_pre(m2);
 		if (m) { /* a file moved: path = source, new_path = target */
 			t->op = "rename";
 			t->post_new_path = t->path2;
@@ -363,6 +394,55 @@ static int deny_pre(const char *path, const char *op)
 	return -1;
 }
 
+/* The staged file in place of the target, tracked for its close. */
+static int stage(const struct hs_wcall *c, struct hs_wticket *t)
+{
+	struct hs_fdt_info stale;
+	unsigned flags;
+	int fd, added;
+
+	hs_guard_enter();
+	fd = hs_stage_make(t->path, c->flags, c->mode,
+			   t->exists ? &t->sb : NULL, &flags);
+	if (fd < 0) {
+		hs_guard_leave();
+		return -1;
+	}
+	if (t->want & HS_W_POST)
+		flags |= HS_FDT_POST;
+	added = hs_fdt_add(fd, t->post_path, t->op, t->id, flags, &stale);
+	if ((added & HS_FDT_ADD_STALE) && (stale.flags & HS_FDT_POST))
+		post(stale.id, stale.path, NULL, stale.op, true);
+	if (!(added & HS_FDT_ADDED)) {
+		HS_REAL(close)(fd);
+		hs_guard_leave();
+		errno = EMFILE; /* no room to remember it: no write at all */
+		return -1;
+	}
+	hs_fdt_init();
+	hs_guard_leave();
+	t->sfd = fd;
+	errno = t->saved_errno;
+	return 2;
+}
+
+FILE *hs_wstaged_file(struct hs_wticket *t)
+{
+	struct hs_fdt_info info;
+	int fl = fcntl(t->sfd, F_GETFL);
+	const char *mode = fl & O_APPEND ? "a+" : "r+";
+	FILE *f = fdopen(t->sfd, mode);
+
+	if (!f) {
+		int e = errno;
+
+		hs_fdt_release(t->sfd, &info);
+		HS_REAL(close)(t->sfd);
+		errno = e;
+	}
+	return f;
+}
+
 int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 {
 	unsigned active = hs_wscope_active(), want = active;
@@ -370,6 +450,8 @@ int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 
 	t->want = 0;
 	t->event = false;
+	t->sfd = -1;
+	t->exists = false;
 	if (c->kind == HS_WK_OPEN && !(c->flags & HS_WFLAGS))
 		return hs_rbegin(c->dirfd, c->path, c->flags);
 	t->saved_errno = errno;
@@ -378,6 +460,9 @@ int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 		want = 0;
 	if (want)
 		want = classify(c, t, want);
+	if (c->kind != HS_WK_OPEN && c->kind != HS_WK_REOPEN &&
+	    c->kind != HS_WK_RENAME)
+		want = stage_as_pre(want);
 	hs_guard_leave();
 	errno = t->saved_errno;
 	if (!want) /* a mkstemp name is remembered in hs_wend all the same */
@@ -385,7 +470,9 @@ int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 	t->want = want;
 	hs_make_id(t->id);
 	if (want & HS_W_PRE) {
-		ask("pre", t->id, t->post_path, t->post_new_path, t->op, &rep);
+		ask_staged("pre", t->id, t->post_path, t->post_new_path, t->op,
+			   want & HS_W_STAGE ? "open" : NULL, t->content_file,
+			   &rep);
 		if (rep.id[0])
 			memcpy(t->id, rep.id, sizeof(t->id));
 		if (rep.deny) {
@@ -399,6 +486,8 @@ int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 		if (t->extra_op && deny_pre(t->path2, t->extra_op) < 0)
 			return -1;
 	}
+	if (want & HS_W_STAGE)
+		return stage(c, t);
 	errno = t->saved_errno;
 	return 1;
 }
@@ -408,15 +497,18 @@ void hs_wend(const struct hs_wcall *c, struct hs_wticket *t, bool ok, int fd)
 	int err = errno;
 	struct hs_fdt_info stale;
 
+	if (t->sfd >= 0) /* staged: tracked since hs_wbegin */
+		return;
 	hs_guard_enter();
 	if (c->kind == HS_WK_MKTEMP) {
 		if (ok && hs_path_abs(AT_FDCWD, c->path, false, t->path) == 0)
 			hs_wtemp_remember(t->path);
 	} else if (!(t->want & HS_W_POST)) {
 		/* nothing after */
-	} else if (c->kind == HS_WK_OPEN && ok) {
+	} else if ((c->kind == HS_WK_OPEN || c->kind == HS_WK_REOPEN) && ok) {
 		/* the write completes at close */
-		if (hs_fdt_add(fd, t->post_path, t->op, t->id, &stale))
+		if (hs_fdt_add(fd, t->post_path, t->op, t->id, HS_FDT_POST,
+			       &stale) & HS_FDT_ADD_STALE)
 			post(stale.id, stale.path, NULL, stale.op, true);
 	} else {
 		post(t->id, t->post_path, t->post_new_path, t->op, ok);
@@ -434,11 +526,45 @@ bool hs_wclosing(int fd, struct hs_fdt_info *info)
 	return last;
 }
 
+int hs_wpublish(int fd, struct hs_fdt_info *info)
+{
+	char cf[64], num[24];
+	struct hs_reply rep;
+	int saved = errno, err = 0;
+
+	if (!(info->flags & HS_FDT_STAGED))
+		return 0;
+	hs_copy(cf, "/proc/", 7);
+	hs_copy(cf + 6, hs_utoa((unsigned long)hs_getpid(), num), 24);
+	hs_copy(cf + hs_len(cf), "/fd/", 5);
+	hs_copy(cf + hs_len(cf), hs_utoa((unsigned long)fd, num), 24);
+	hs_guard_enter();
+	ask_staged("pre", info->id, info->path, NULL, info->op, "publish", cf,
+		   &rep);
+	if (rep.deny) {
+		say_denied(info->path, rep.reason);
+		info->flags |= HS_FDT_DENIED;
+		err = rep.deny_errno ? rep.deny_errno : EACCES;
+	} else if (hs_stage_publish(fd, info->path, info->flags) < 0) {
+		err = errno;
+		hs_write_str(2, "hookshim: the staged write to ");
+		hs_write_escaped(2, info->path);
+		hs_write_str(2, " could not be published (errno ");
+		hs_write_str(2, hs_utoa((unsigned long)err, num));
+		hs_write_str(2, ")\n");
+	}
+	hs_guard_leave();
+	errno = saved;
+	return err;
+}
+
 void hs_wclosed(const struct hs_fdt_info *info, bool ok, int err)
 {
 	int saved = errno;
 
 	(void)err;
+	if (!(info->flags & HS_FDT_POST) || (info->flags & HS_FDT_DENIED))
+		return;
 	hs_guard_enter();
 	post(info->id, info->path, NULL, info->op, ok);
 	hs_guard_leave();

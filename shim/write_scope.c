@@ -33,7 +33,7 @@ struct globs {
  * in the page the rest of its start-up state shares. */
 static struct {
 	bool parsed;
-	struct globs inc, exc, pre, post, rd;
+	struct globs inc, exc, pre, post, rd, stage;
 	struct globs prot; /* literal paths, not globs */
 	struct hs_wopts o;
 } F HS_HOT;
@@ -64,6 +64,7 @@ static struct globs *set_of(char tag)
 	case '>': return &F.post;
 	case '!': return &F.prot;
 	case '(': return &F.rd;
+	case '%': return &F.stage;
 	}
 	return NULL;
 }
@@ -84,7 +85,7 @@ HS_START_PATH
 static bool place_sets(void)
 {
 	struct globs *sets[] = { &F.inc, &F.exc, &F.pre, &F.post, &F.rd,
-				 &F.prot };
+				 &F.stage, &F.prot };
 	const int nsets = sizeof(sets) / sizeof(sets[0]);
 	unsigned total = 0;
 	struct wglob *e;
@@ -280,6 +281,8 @@ static unsigned hooks_match(const char *abs, unsigned want)
 
 	if ((want & HS_W_PRE) && (F.pre.all || F.pre.n))
 		w |= HS_W_PRE;
+	if ((want & HS_W_PRE) && (F.stage.all || F.stage.n) && any(&F.stage, abs))
+		w |= HS_W_STAGE;
 	if ((want & HS_W_POST) && (F.post.all || F.post.n))
 		w |= HS_W_POST;
 	/* the hooks' own globs first: they are the narrow ones */
@@ -307,12 +310,18 @@ unsigned hs_wscope_match(const char *abs, unsigned want)
 	return w;
 }
 
+static bool names(const struct globs *gs, const char *abs)
+{
+	for (unsigned i = 0; i < gs->n; i++)
+		if (gs->e[i].g && glob_at(gs, i, abs))
+			return true;
+	return false;
+}
+
 bool hs_wscope_protected(const char *abs)
 {
-	for (unsigned i = 0; i < F.pre.n; i++)
-		if (F.pre.e[i].g && glob_at(&F.pre, i, abs))
-			return hs_wscope_match(abs, HS_W_PRE) != 0;
-	return false;
+	return (names(&F.pre, abs) || names(&F.stage, abs)) &&
+	       hs_wscope_match(abs, HS_W_PRE) != 0;
 }
 
 /* May a glob whose matches start with l[0..ln) match `dir` (dn bytes) or
@@ -347,7 +356,8 @@ static bool dir_live(const char *dir)
 		return true;
 	return any_below(&F.prot, dir, dn) ||
 	       (any_below(&F.inc, dir, dn) &&
-		(any_below(&F.pre, dir, dn) || any_below(&F.post, dir, dn)));
+		(any_below(&F.pre, dir, dn) || any_below(&F.post, dir, dn) ||
+		 any_below(&F.stage, dir, dn)));
 }
 
 /* The verdict for the working directory, kept while it is current:

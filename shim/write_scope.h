@@ -5,6 +5,8 @@
  *   +GLOB  scope include (absolute path glob; none = the session root)
  *   -GLOB  scope exclude
  *   <GLOB  some pre hook may fire for a path matching GLOB ("<*" = any)
+ *   %GLOB  the same for a pre hook that reads the content: an open for
+ *          writing there is staged (write_stage.h)
  *   >GLOB  same for post hooks
  *   !PATH  a protected file (engine/protect.h): a literal absolute path,
  *          whose writes are always asked about, in scope or not, from
@@ -30,6 +32,9 @@
 /* From hs_wscope_active only: nothing but protected files is wanted
  * (writes.agent_only in a tool's process). */
 #define HS_W_PROT 4u
+/* From hs_wscope_match, when HS_W_PRE is wanted: a content-reading pre
+ * hook may fire ('%' lines); HS_W_PRE then says whether another may. */
+#define HS_W_STAGE 8u
 
 struct hs_wopts {
 	bool agent_only;

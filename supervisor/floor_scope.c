@@ -43,7 +43,10 @@ static void parse_line(struct hs_fscope *sc, const char *l)
 	switch (l[0]) {
 	case '+': gs = &sc->inc; break;
 	case '-': gs = &sc->exc; break;
-	case '<': gs = &sc->pre; break;
+	case '<':
+	/* a content hook's paths: the floor cannot stage, it asks at the
+	 * open like any pre (docs/staged-writes.md) */
+	case '%': gs = &sc->pre; break;
 	case '>': gs = &sc->post; break;
 	case '!':
 		if (l[1] == '/')

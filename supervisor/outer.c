@@ -212,8 +212,10 @@ char *hs_outer_write_filter(struct hs_outer *o, const char *own,
 		lines_of(&b, w, "+", NULL);
 		lines_of(&b, own, "+", NULL);
 	}
-	lines_of(&b, w, "<>", NULL);
-	lines_of(&b, own, "<>", NULL);
+	/* hooks' globs (pre, post, content, read) and protected files of
+	 * both; the root's logical name is ours */
+	lines_of(&b, w, "<>%(!", NULL);
+	lines_of(&b, own, "<>%(!=", NULL);
 	hs_sb_free(&so);
 	hs_sb_free(&si);
 	if (b.failed || b.len > HS_WRITE_FILTER_MAX) {

@@ -156,6 +156,11 @@ static int build_event(struct hs_session *s, const struct hs_msg *req,
 		ev->operation = req->operation;
 		ev->content = req->content;
 		ev->content_len = req->content_len;
+		ev->content_file = req->content_file;
+		if (req->stage && strcmp(req->stage, "open") == 0)
+			ev->stage = HS_STAGE_OPEN;
+		else if (req->stage && strcmp(req->stage, "publish") == 0)
+			ev->stage = HS_STAGE_PUBLISH;
 	} else if (strcmp(req->op, "read") == 0) {
 		/* the agent's own read (shim/read_event.c): pre only */
 		if (!req->path || ev->kind != HS_KIND_PRE)

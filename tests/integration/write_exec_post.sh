@@ -99,7 +99,7 @@ rm -rf "$ROOT"; mkdir -p "$ROOT"
 raw='import ctypes, os, sys
 me = os.getpid() + int(sys.argv[1])
 p = os.path.abspath("raw.txt").encode()
-v = b"HOOKSHIM_FDS=%d/1:6:create6:raw-id%d:%s" % (me, len(p), p)
+v = b"HOOKSHIM_FDS=%d/1:1:6:create6:raw-id%d:%s" % (me, len(p), p)
 env = [k.encode() + b"=" + v2.encode() for k, v2 in os.environ.items()] + [v]
 argv = [b"/bin/sh", b"-c", b"echo ${HOOKSHIM_FDS:-gone}"]
 A = lambda l: (ctypes.c_char_p * (len(l) + 1))(*l, None)
