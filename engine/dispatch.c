@@ -229,6 +229,7 @@ static void run_hook(const struct hs_config *cfg, const struct hs_event *ev,
 	spec.input_len = input ? strlen(input) : 0;
 	spec.timeout_ms = h->timeout_ms;
 	spec.max_output = h->max_output;
+	spec.at_session_end = ev->kind == HS_KIND_SESSION_END;
 	hs_run(&spec, &run->res);
 	free_env(env);
 	free(input);

@@ -68,7 +68,11 @@ struct run {
  * group id cannot have been reused when hs_run_kill_all signals it. */
 static pthread_mutex_t running_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct run *running;
-static bool ending; /* hs_run_kill_all was called: kill new ones too */
+static bool ending; /* hs_run_kill_all(true): kill every new one too */
+/* hs_run_kill_all was called: the session is ending, so a hook started
+ * from now on for a call (one whose decision began before the end, and
+ * spawned just after the kill) dies at once too; SessionEnd's run. */
+static bool calls_ending;
 
 static void list_add(struct run *r)
 {
@@ -78,7 +82,7 @@ static void list_add(struct run *r)
 	if (running)
 		running->prev = r;
 	running = r;
-	if (ending) {
+	if (ending || (calls_ending && !r->spec->at_session_end)) {
 		kill(-r->child.pid, SIGKILL);
 		kill(r->child.pid, SIGKILL);
 	}
@@ -102,6 +106,7 @@ void hs_run_kill_all(bool and_later)
 {
 	pthread_mutex_lock(&running_mu);
 	ending |= and_later;
+	calls_ending = true;
 	for (struct run *r = running; r; r = r->next) {
 		if (r->child.lost)
 			continue;

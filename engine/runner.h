@@ -19,6 +19,9 @@ struct hs_run_spec {
 	size_t input_len;
 	int timeout_ms;        /* <= 0: no timeout */
 	size_t max_output;     /* bytes kept per stream; the rest is drained */
+	bool at_session_end;   /* a SessionEnd hook: runs after
+				* hs_run_kill_all(false), which every other
+				* hook started later does not survive */
 };
 
 enum hs_run_status {
@@ -45,9 +48,10 @@ struct hs_run_result {
 int hs_run(const struct hs_run_spec *spec, struct hs_run_result *res);
 void hs_run_result_free(struct hs_run_result *res);
 
-/* Kills the process group of every hook running in this process, and with
- * `and_later` of any started from now on: the session is ending and
- * nothing it started may outlive it. The runs end as signaled. */
+/* Kills the process group of every hook running in this process, and of
+ * every one started from now on except SessionEnd's (at_session_end), or
+ * with `and_later` those too: the session is ending and nothing it
+ * started may outlive it. The runs end as signaled. */
 void hs_run_kill_all(bool and_later);
 
 #endif

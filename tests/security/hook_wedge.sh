@@ -49,6 +49,32 @@ check "judging the command itself: it never ran" test ! -e ran3.txt
 sleep 0.2
 expect_eq "judging the command itself: nothing left" "" "$(left)"
 
+# SIGTERM at any moment of the start, 60 times at random delays: a hook
+# spawned just after the session began to end (its decision started
+# before) is killed too, so no run waits on it (it once hung until the
+# hook's own 600 s timeout).
+HS_WEDGE_MARK=$mark python3 - "$HOOKSHIM" >early.txt <<'PY'
+import random, signal, subprocess, sys, time
+hung = 0
+for i in range(60):
+    p = subprocess.Popen([sys.argv[1], "run", "--no-notices", "-c", "hooks.json",
+                          "--", "bash", "-c", "echo ran > ran4.txt"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(random.random() * 0.03)
+    p.send_signal(signal.SIGTERM)
+    try:
+        p.wait(10)
+    except subprocess.TimeoutExpired:
+        hung += 1
+        p.kill()
+        p.wait()
+print("hung=%d" % hung)
+PY
+expect_eq "SIGTERM at random moments of the start: no run hangs" "hung=0" "$(cat early.txt)"
+check "  ... and the judged command never ran" test ! -e ran4.txt
+sleep 0.2
+expect_eq "  ... and nothing is left" "" "$(left)"
+
 # A hook past its timeout: killed with its group, the call proceeds.
 cat > slow.json <<'J'
 {"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","timeout":1,"command":"echo $$ > hook2.pid; bash -c 'sleep 1000'"}]}]}}
