@@ -200,9 +200,11 @@ static bool parse_keyword_compound(struct sh_ps *p, struct hs_sh_cmd *c)
 
 		p->i += 4;
 		sh_skip_blanks(p);
-		if (!sh_scan_word(p, &w, false) || !sh_expect_word(p, "in"))
+		if (!sh_scan_word(p, &w, false))
 			return false;
 		sh_free_word(&w);
+		if (!sh_expect_word(p, "in"))
+			return false;
 		for (sh_skip_newlines(p); !sh_at_word(p, "esac"); sh_skip_newlines(p)) {
 			if (sh_at(p, 0) == '(')
 				p->i++;
@@ -352,7 +354,8 @@ static bool parse_command(struct sh_ps *p, struct hs_sh_cmd *c)
 		sh_skip_newlines(p);
 		c->body_end = p->i;
 		ok = ok && sh_at(p, 0) == ')';
-		p->i++;
+		if (ok) /* never past the end of an unclosed one */
+			p->i++;
 	} else if (sh_at_word(p, "{")) {
 		c->kind = HS_SH_GROUP;
 		c->body_start = ++p->i;
