@@ -21,9 +21,11 @@ void *sh_grow(void *arr, size_t *n, size_t size, struct sh_ps *p)
 	return a;
 }
 
+/* The script's end reads as NUL however far a caller looks or has
+ * stepped: a parse that goes past it fails instead of reading on. */
 char sh_at(const struct sh_ps *p, size_t k)
 {
-	return p->s[p->i + k];
+	return p->i + k < p->n ? p->s[p->i + k] : '\0';
 }
 
 static bool is_blank(char c)
@@ -417,7 +419,8 @@ bool sh_at_word(const struct sh_ps *p, const char *kw)
 {
 	size_t n = strlen(kw);
 
-	return strncmp(p->s + p->i, kw, n) == 0 && sh_is_meta(p->s[p->i + n]);
+	return p->i + n <= p->n && strncmp(p->s + p->i, kw, n) == 0 &&
+	       sh_is_meta(sh_at(p, n));
 }
 
 bool sh_at_reserved_stop(const struct sh_ps *p)

@@ -15,6 +15,7 @@
 
 struct sh_ps {
 	const char *s;
+	size_t n; /* strlen(s): nothing past it is ever read */
 	size_t i;
 	int depth;
 	bool fail;

@@ -23,7 +23,7 @@ static bool redir_op(struct sh_ps *p, struct hs_sh_redir *r)
 	for (size_t k = 0; ops[k]; k++) {
 		size_t n = strlen(ops[k]);
 
-		if (strncmp(p->s + p->i, ops[k], n) == 0) {
+		if (p->i + n <= p->n && strncmp(p->s + p->i, ops[k], n) == 0) {
 			memcpy(r->op, ops[k], n + 1);
 			p->i += n;
 			return true;
@@ -509,11 +509,12 @@ struct hs_sh_list *hs_sh_parse(const char *script)
 
 	if (!script)
 		return NULL;
+	p.n = strlen(script);
 	l = hs_sh_parse_list(&p, false);
 	sh_skip_newlines(&p);
 	for (size_t k = 0; k < p.nhd; k++)
 		free(p.hd[k].delim);
-	if (l && (p.fail || p.s[p.i])) {
+	if (l && (p.fail || p.i >= p.n + 1 || sh_at(&p, 0))) {
 		hs_sh_free_list(l);
 		return NULL;
 	}
