@@ -3,6 +3,7 @@
 #include "wire.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -337,4 +338,34 @@ void hs_wire_put_msg(struct hs_wire *w, const struct hs_msg *m)
 			break;
 		}
 	}
+}
+
+bool hs_flags_next(const char **s, char *key, long *val)
+{
+	const char *p = *s;
+
+	while (p && *p) {
+		const char *end = p;
+		long v = 0;
+		bool ok;
+
+		while (*end && *end != ',')
+			end++;
+		ok = end - p > 2 && p[1] == '=';
+		for (const char *d = p + 2; ok && d < end; d++) {
+			if (*d < '0' || *d > '9' || v > (LONG_MAX - 9) / 10)
+				ok = false;
+			else
+				v = v * 10 + (*d - '0');
+		}
+		*key = p[0];
+		*val = v;
+		p = *end ? end + 1 : NULL;
+		if (ok) {
+			*s = p;
+			return true;
+		}
+	}
+	*s = p;
+	return false;
 }

@@ -193,6 +193,12 @@ struct sockaddr_un;
  * long name. */
 int hs_wire_addr(const char *name, struct sockaddr_un *sa, unsigned *len);
 
+/* The next "k=DECIMAL" entry of a HOOKSHIM_FLAGS value at *s, into *key
+ * and *val, moving *s past it; false at the end. Entries of another form
+ * (no '=', a value that is not a decimal that fits a long) are skipped:
+ * the shim and a nested session read the flags the same way. */
+bool hs_flags_next(const char **s, char *key, long *val);
+
 /* Is the peer of a connected unix socket our own user? An abstract name
  * can be squatted by anyone who guesses it, so both ends check. */
 int hs_wire_peer_is_ours(int fd);

@@ -104,36 +104,22 @@ static void scan_env(struct env_vals *v)
 HS_START_PATH
 static void parse_flags(struct hs_state *st, const char *s)
 {
-	while (s && *s) {
-		const char *end = s;
-		size_t n;
-		char val[24];
+	char k;
+	long v;
 
-		while (*end && *end != ',')
-			end++;
-		n = (size_t)(end - s);
-		if (n > 2 && s[1] == '=' && n - 2 < sizeof(val)) {
-			long v;
-
-			hs_copy(val, s + 2, n - 2);
-			val[n - 2] = '\0';
-			v = hs_atol(val);
-			if (v >= 0) {
-				switch (s[0]) {
-				case 'i': st->interest = (unsigned)v; break;
-				case 'x': st->deny_exit = (int)v; break;
-				case 'e': st->deny_errno = (int)v; break;
-				case 's': st->strict = v != 0; break;
-				case 'l': st->deny_on_loss = v != 0; break;
-				case 'n': st->nested = v != 0; break;
-				case 'a': st->all_execs = v != 0; break;
-				case 'c': st->cookie = (unsigned long)v; break;
-				case 'p': st->sup_pid = v; break;
-				case 't': st->sup_start = v; break;
-				}
-			}
+	while (hs_flags_next(&s, &k, &v)) {
+		switch (k) {
+		case 'i': st->interest = (unsigned)v; break;
+		case 'x': st->deny_exit = (int)v; break;
+		case 'e': st->deny_errno = (int)v; break;
+		case 's': st->strict = v != 0; break;
+		case 'l': st->deny_on_loss = v != 0; break;
+		case 'n': st->nested = v != 0; break;
+		case 'a': st->all_execs = v != 0; break;
+		case 'c': st->cookie = (unsigned long)v; break;
+		case 'p': st->sup_pid = v; break;
+		case 't': st->sup_start = v; break;
 		}
-		s = *end ? end + 1 : NULL;
 	}
 }
 

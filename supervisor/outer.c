@@ -33,25 +33,20 @@ struct hs_outer {
 /* "i=5,x=126,..." as the shim reads it (shim/state.c). */
 static void parse_flags(struct hs_outer *o, const char *f)
 {
-	for (const char *p = f; p && *p;) {
-		const char *end = strchr(p, ',');
-		char *stop;
-		unsigned long long v;
+	char k;
+	long v;
 
-		if (p[0] && p[1] == '=') {
-			v = strtoull(p + 2, &stop, 10);
-			switch (p[0]) {
-			case 'i': o->interest = (unsigned)v; break;
-			case 'x': o->deny_exit = (int)v; break;
-			case 'e': o->deny_errno = (int)v; break;
-			case 's': o->strict = v != 0; break;
-			case 'l': o->deny_on_loss = v != 0; break;
-			case 'n': o->nested = v != 0; break;
-			case 'a': o->all_execs = v != 0; break;
-			case 'c': o->cookie = (unsigned long)v; break;
-			}
+	while (hs_flags_next(&f, &k, &v)) {
+		switch (k) {
+		case 'i': o->interest = (unsigned)v; break;
+		case 'x': o->deny_exit = (int)v; break;
+		case 'e': o->deny_errno = (int)v; break;
+		case 's': o->strict = v != 0; break;
+		case 'l': o->deny_on_loss = v != 0; break;
+		case 'n': o->nested = v != 0; break;
+		case 'a': o->all_execs = v != 0; break;
+		case 'c': o->cookie = (unsigned long)v; break;
 		}
-		p = end ? end + 1 : NULL;
 	}
 }
 
