@@ -21,24 +21,8 @@
 #include "path.h"
 #include "reason.h"
 #include "state.h"
+#include "write.h"
 #include "write_scope.h"
-
-static void say_denied(const char *path, const char *reason)
-{
-	if (hs_wopts()->quiet && isatty(2))
-		return;
-	hs_write_str(2, "hookshim: read of ");
-	hs_write_escaped(2, path);
-	hs_write_str(2, " denied");
-	if (reason[0]) {
-		hs_write_str(2, ": ");
-		hs_write_str(2, reason);
-		if (reason[hs_len(reason) - 1] != '\n')
-			hs_write_str(2, "\n");
-	} else {
-		hs_write_str(2, "\n");
-	}
-}
 
 /* Does an open of c->path fire a read event? Its absolute path in abs. */
 static bool watched(int dirfd, const char *path, int flags, char *abs)
@@ -77,7 +61,7 @@ int hs_rbegin(int dirfd, const char *path, int flags)
 		errno = saved;
 		return 0;
 	}
-	say_denied(abs, rep.reason);
+	hs_say_denied("read of", abs, rep.reason);
 	saved = rep.deny_errno ? rep.deny_errno : EACCES;
 	hs_reason_set(saved, rep.reason);
 	hs_pending_set("read of", abs, rep.reason);

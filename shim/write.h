@@ -85,6 +85,9 @@ static inline int hs_fmode_flags(const char *m)
  * return failure; 2: staged (write_stage.h): the call's result is t->sfd
  * (hs_wstaged_file for a FILE *), the real call is not made. */
 int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t);
+/* "hookshim: WHAT PATH denied: REASON" on stderr (the path escaped, so a
+ * name cannot forge lines), unless quiet and stderr is a terminal. */
+void hs_say_denied(const char *what, const char *path, const char *reason);
 
 /* After the real call: `ok` its success, `fd` the descriptor it returned
  * (opens) or -1. Fires or schedules the post. errno preserved. */

@@ -69,19 +69,19 @@ static bool is_temp(const char *abs)
 
 /* --- asking ------------------------------------------------------------ */
 
-static void say_denied(const char *path, const char *reason)
+void hs_say_denied(const char *what, const char *path, const char *reason)
 {
 	if (hs_wopts()->quiet && isatty(2))
 		return;
-	hs_write_str(2, "hookshim: write to ");
+	hs_write_str(2, "hookshim: ");
+	hs_write_str(2, what);
+	hs_write_str(2, " ");
 	hs_write_escaped(2, path);
 	hs_write_str(2, " denied");
 	if (reason[0]) {
-		size_t n = strlen(reason);
-
 		hs_write_str(2, ": ");
 		hs_write_str(2, reason);
-		if (reason[n - 1] != '\n')
+		if (reason[hs_len(reason) - 1] != '\n')
 			hs_write_str(2, "\n");
 	} else {
 		hs_write_str(2, "\n");
@@ -387,7 +387,7 @@ static int deny_pre(const char *path, const char *op)
 	ask("pre", id, path, NULL, op, &rep);
 	if (!rep.deny)
 		return 0;
-	say_denied(path, rep.reason);
+	hs_say_denied("write to", path, rep.reason);
 	hs_pending_set("write to", path, rep.reason);
 	errno = rep.deny_errno ? rep.deny_errno : EACCES;
 	hs_reason_set(errno, rep.reason);
@@ -476,7 +476,7 @@ int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 		if (rep.id[0])
 			memcpy(t->id, rep.id, sizeof(t->id));
 		if (rep.deny) {
-			say_denied(t->post_path, rep.reason);
+			hs_say_denied("write to", t->post_path, rep.reason);
 			hs_pending_set("write to", t->post_path, rep.reason);
 			errno = rep.deny_errno ? rep.deny_errno : EACCES;
 			hs_reason_set(errno, rep.reason);
@@ -542,7 +542,7 @@ int hs_wpublish(int fd, struct hs_fdt_info *info)
 	ask_staged("pre", info->id, info->path, NULL, info->op, "publish", cf,
 		   &rep);
 	if (rep.deny) {
-		say_denied(info->path, rep.reason);
+		hs_say_denied("write to", info->path, rep.reason);
 		info->flags |= HS_FDT_DENIED;
 		err = rep.deny_errno ? rep.deny_errno : EACCES;
 	} else if (hs_stage_publish(fd, info->path, info->flags) < 0) {
