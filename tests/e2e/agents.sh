@@ -300,6 +300,10 @@ e2e_qwen() {
 # e2e_codex PROMPT [ARGS...]: Codex (static musl binary) `exec`, with a
 # custom provider "fake" in $CODEX_HOME/config.toml speaking the OpenAI
 # Responses API to the server; no sandbox, no approvals, no session files.
+# Its model metadata comes from tests/e2e/codex-models.json
+# (model_catalog_json): `apply_patch_tool_type = "freeform"` is what makes
+# Codex offer its own file tool, apply_patch, as OpenAI's models get it
+# (the fallback metadata for an unknown model offers none).
 e2e_codex() {
 	local prompt=$1; shift
 	[ -n "$E2E_PORT" ] || { echo "e2e_codex: no model server" >&2; return 125; }
@@ -308,6 +312,7 @@ e2e_codex() {
 	cat >"$h/.codex/config.toml" <<-EOF
 	model = "fake-model"
 	model_provider = "fake"
+	model_catalog_json = "$E2E_DIR/codex-models.json"
 	[model_providers.fake]
 	name = "fake"
 	base_url = "http://127.0.0.1:$E2E_PORT/v1"

@@ -15,7 +15,9 @@ Driven by a script file (JSON): a list of turns, or {"turns": [...],
 "final": "text once exhausted"}.  A turn is either
     {"tool": "shell", "input": {"command": "ls"}}     a tool call
     {"text": "all done"}                               a final text answer
-A tool turn may also carry "text" (said before the call).  Tool names may be
+A tool turn may also carry "text" (said before the call).  A freeform tool
+(Responses API "custom" tool, e.g. Codex's apply_patch) takes a string:
+    {"tool": "patch", "input": "*** Begin Patch\n..."}   a custom_tool_call  Tool names may be
 agent-neutral ("shell", "write", "edit", "read"); they are mapped onto the
 tools the request offers (Claude Code: Bash/Write/Edit/Read; pi: bash/write/
 edit/read; ...), and input keys are renamed to the keys that tool's schema
@@ -59,6 +61,7 @@ TOOL_ALIASES = {
     "edit": ["Edit", "edit", "replace", "edit_file", "str_replace",
              "apply_patch"],
     "read": ["Read", "read", "read_file", "ReadFile", "view"],
+    "patch": ["apply_patch"],
 }
 # Groups of interchangeable input keys.
 KEY_ALIASES = [
@@ -201,7 +204,10 @@ def plan_reply(api, body, script):
     t = script.turn(n)
     if "tool" in t:
         name = resolve_tool(t["tool"], specs)
-        inp = map_input(t.get("input") or {}, specs.get(name))
+        inp = t.get("input") or {}
+        # A string input is a freeform (custom) tool's: passed as it is.
+        if not isinstance(inp, str):
+            inp = map_input(inp, specs.get(name))
         return "main", n, {"text": t.get("text"),
                            "tool": (new_id("toolu_" if api == "anthropic"
                                            else "call_"), name, inp)}
@@ -347,7 +353,12 @@ def responses_items(reply):
                       "status": "completed", "role": "assistant",
                       "content": [{"type": "output_text", "annotations": [],
                                    "text": reply["text"]}]})
-    if reply["tool"]:
+    if reply["tool"] and isinstance(reply["tool"][2], str):
+        tid, name, inp = reply["tool"]
+        items.append({"type": "custom_tool_call", "id": new_id("ctc_"),
+                      "call_id": tid, "name": name, "status": "completed",
+                      "input": inp})
+    elif reply["tool"]:
         tid, name, inp = reply["tool"]
         items.append({"type": "function_call", "id": new_id("fc_"),
                       "call_id": tid, "name": name, "status": "completed",
@@ -393,13 +404,18 @@ def responses_sse(model, reply):
                      item_id=it["id"], content_index=0,
                      part=dict(part, text=text))
         else:
+            # A function call streams its JSON arguments, a custom
+            # (freeform) tool call its input text.
+            key, evp = ("input", "response.custom_tool_call_input") \
+                if it["type"] == "custom_tool_call" else \
+                ("arguments", "response.function_call_arguments")
             yield ev("response.output_item.added", output_index=i,
-                     item=dict(it, status="in_progress", arguments=""))
-            for c in chunks(it["arguments"]):
-                yield ev("response.function_call_arguments.delta",
-                         output_index=i, item_id=it["id"], delta=c)
-            yield ev("response.function_call_arguments.done", output_index=i,
-                     item_id=it["id"], arguments=it["arguments"])
+                     item=dict(it, status="in_progress", **{key: ""}))
+            for c in chunks(it[key]):
+                yield ev(evp + ".delta", output_index=i, item_id=it["id"],
+                         delta=c)
+            yield ev(evp + ".done", output_index=i, item_id=it["id"],
+                     **{key: it[key]})
         yield ev("response.output_item.done", output_index=i, item=it)
     yield ev("response.completed",
              response=responses_json(model, reply, rid, items))
@@ -661,7 +677,7 @@ def _conversation_results(api, body):
         for it in items if isinstance(items, list) else []:
             if not isinstance(it, dict):
                 continue
-            if it.get("type") == "function_call":
+            if it.get("type") in ("function_call", "custom_tool_call"):
                 names[it.get("call_id")] = it.get("name")
             elif it.get("type") in ("function_call_output",
                                     "local_shell_call_output",
