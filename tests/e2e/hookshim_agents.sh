@@ -55,7 +55,7 @@ script() {
 		'{"tool":"shell","input":{"command":"echo allowed-output","description":"Echo"}}' \
 		'{"tool":"shell","input":{"command":"echo x > secrets/key","description":"Store key"}}' \
 		'{"tool":"shell","input":{"command":"echo ctx-probe","description":"Probe"}}' \
-		"{\"tool\":\"write\",\"input\":{\"file_path\":\"$2/secrets/by-write-tool.txt\",\"content\":\"x\\n\"}}" \
+		"$WRITE_TURN" \
 		"$(jq -nc --arg c "$QUOTED_CMD" '{tool:"shell",input:{command:$c,description:"Quote"}}')" \
 		'{"text":"HS-FINAL-TEXT all cases ran"}'
 }
@@ -77,11 +77,25 @@ norm() {
 
 # (a)'s command: Codex refuses `rm -f`-style commands by itself.
 rm_cmd() { case $1 in codex) echo "rm -r important/" ;; *) echo "rm -rf important/" ;; esac; }
+# (e)'s turn AGENT DIR: the agent's own file tool; Codex's is apply_patch,
+# a freeform tool taking the patch text.
+write_turn() {
+	case $1 in
+	codex) jq -nc --arg p "$(printf '*** Begin Patch\n*** Add File: %s\n+x\n*** End Patch\n' "$2/secrets/by-write-tool.txt")" \
+		'{tool:"patch",input:$p}' ;;
+	*) echo "{\"tool\":\"write\",\"input\":{\"file_path\":\"$2/secrets/by-write-tool.txt\",\"content\":\"x\\n\"}}" ;;
+	esac
+}
+# Codex writes its patches in-process with raw syscalls: only the syscall
+# floor sees them.
+echo '{"hookshim":{"floor":"require"},"hooks":{"PreToolUse":[{"matcher":"Write","hooks":[{"type":"command","command":"exit 0"}]}]}}' >"$TMP/require-floor.json"
+"$HOOKSHIM" run -c "$TMP/require-floor.json" -- /bin/true 2>/dev/null && have_floor=1 || have_floor=
 
 # run_agent AGENT DIR RECORD [PREFIX...]: one session; sets out, rc.
 run_agent() {
 	local agent=$1 dir=$2 rec=$3; shift 3
-	RM_CMD=$(rm_cmd "$agent") script "$dir.script.json" "$dir"
+	RM_CMD=$(rm_cmd "$agent") WRITE_TURN=$(write_turn "$agent" "$dir") \
+		script "$dir.script.json" "$dir"
 	e2e_server_start "$dir.script.json" "$rec" || { rc=125; out=; return; }
 	AGENT_PREFIX=("$@")
 	out=$(cd "$dir" && e2e_agent "$agent" "Do the maintenance tasks." 2>"$dir.stderr")
@@ -133,8 +147,8 @@ for agent in $E2E_AGENTS; do
 	expect_contains "$t: (d) PostToolUse context in tool_result" "$r3" "CTX-MARKER"
 
 	# (e) the agent's own Write tool into secrets/.
-	if [ "$agent" = codex ]; then
-		skip "$t: (e) own Write tool: Codex 0.171.0 offers the fake model no file tool (exec_command, write_stdin, … but no apply_patch), so there is no write-tool call to script"
+	if [ "$agent" = codex ] && [ -z "$have_floor" ]; then
+		skip "$t: (e) own Write tool: Codex's apply_patch writes with raw syscalls, which only the syscall floor sees, and there is none here"
 	elif [ -e "$dir/secrets/by-write-tool.txt" ] && [ "$agent" = claude ]; then
 		skip "$t: (e) own Write tool: Claude Code's Bun runtime opens and writes files with raw syscalls, only the final rename(/proc/self/fd/N/x.tmp.*, .../x) goes through libc, and hookshim did not stop it (see tests/e2e/NOTES.md)"
 	else
@@ -143,8 +157,12 @@ for agent in $E2E_AGENTS; do
 		# A denied write fails with EACCES: the agent's tool reports the
 		# errno, the only channel an open() has; the hook's reason goes
 		# to the agent's stderr and hookshim's log.
+		# Codex's apply_patch reports "Failed to write file PATH",
+		# dropping the errno.
+		refused="permission denied"
+		[ "$agent" = codex ] && refused="failed to write file"
 		expect_contains "$t: (e) the model sees the write refused" \
-			"$(res 4 | tr A-Z a-z)" "permission denied"
+			"$(res 4 | tr A-Z a-z)" "$refused"
 	fi
 
 	# (g) every hook saw exactly the model's commands, verbatim, once

@@ -1,0 +1,127 @@
+# End to end, issue 13's case: Codex (static musl binary) writes the files
+# of its own apply_patch tool in-process with raw open(2), so only the
+# syscall floor sees them. Under `hookshim run` with a Write hook on
+# secrets/**: the model's patches adding and changing files under secrets/
+# are denied (nothing under secrets/ changes), a patch elsewhere lands and
+# fires the Write hook with its path, and apply_patch sent as a shell
+# command (Codex intercepts the heredoc and applies it itself, no shell
+# runs) is judged the same way. Without the floor the same patches land
+# unseen: the documented limit.
+. "$HOOKSHIM_TOP/tests/lib.sh"
+. "$HOOKSHIM_TOP/tests/e2e/agents.sh"
+e2e_require e2e-codex-patch
+[ -x "$HOOKSHIM" ] && command -v jq >/dev/null ||
+	{ skip "e2e-codex-patch: hookshim or jq missing"; exit 0; }
+case " $E2E_AGENTS " in *" codex "*) ;; *)
+	skip "e2e-codex-patch: codex not in E2E_AGENTS"; exit 0 ;;
+esac
+echo '{"hookshim":{"floor":"require"},"hooks":{"PreToolUse":[{"matcher":"Write","hooks":[{"type":"command","command":"exit 0"}]}]}}' >"$TMP/require.json"
+if ! "$HOOKSHIM" run -c "$TMP/require.json" -- /bin/true 2>"$TMP/require.err"; then
+	skip "e2e-codex-patch: no syscall floor here ($(head -1 "$TMP/require.err"))"
+	exit 0
+fi
+
+HLOG=$TMP/hook.log
+jq -n --arg log "$HLOG" '{hooks: {PreToolUse: [
+  {matcher: "Write|Edit", hooks: [{type: "command", "if": "Write(secrets/**)",
+    command: "echo \"BLOCKED-WRITE: secrets/ is read-only\" >&2; exit 2"}]},
+  {matcher: "Write|Edit", hooks: [{type: "command", command:
+    ("jq -c \"[.tool_name,.tool_input.file_path,.tool_input.operation]\" >> " + $log)}]},
+  {matcher: "Bash", hooks: [{type: "command", command:
+    ("jq -c \"[.tool_name,.tool_input.command]\" >> " + $log)}]}
+]}}' >"$TMP/hooks.json"
+
+# The model's side: apply_patch (Codex's freeform tool) adding a file
+# outside secrets/, adding one inside, updating one inside; then
+# apply_patch as a shell command into secrets/.
+add() { printf '*** Begin Patch\n*** Add File: %s\n+%s\n*** End Patch\n' "$1" "$2"; }
+upd='*** Begin Patch
+*** Update File: secrets/old
+@@
+-keep
++CHANGED
+*** End Patch
+'
+e2e_script "$TMP/script.json" \
+	"$(jq -nc --arg p "$(add notes/ok.txt allowed-line)" '{tool:"patch",input:$p}')" \
+	"$(jq -nc --arg p "$(add secrets/k SECRET)" '{tool:"patch",input:$p}')" \
+	"$(jq -nc --arg p "$upd" '{tool:"patch",input:$p}')" \
+	"$(jq -nc --arg c "apply_patch <<'EOF'
+$(add secrets/via-shell SECRET)
+EOF" '{tool:"shell",input:{command:$c}}')" \
+	'{"text":"CP-FINAL done"}'
+
+fresh() {
+	rm -rf "$1"; mkdir -p "$1/secrets" "$1/notes"
+	echo keep >"$1/secrets/old"; : >"$HLOG"
+}
+tree_hash() { (cd "$1/secrets" && find . -print0 | sort -z | xargs -0 stat -c '%n %F %s' | sha1sum; cat $(find . -type f | sort) | sha1sum); }
+# run DIR [ENV...]: one Codex session under hookshim; sets out, rc.
+run() {
+	local dir=$1; shift
+	e2e_server_start "$TMP/script.json" "$dir.rec" || { rc=125; out=; return; }
+	AGENT_PREFIX=("$HOOKSHIM" run -c "$TMP/hooks.json" --root "$dir" --)
+	AGENT_ENV=("$@")
+	out=$(cd "$dir" && e2e_agent codex "Apply the patches." 2>"$dir.stderr")
+	rc=$?
+	AGENT_PREFIX=(); AGENT_ENV=()
+	e2e_server_stop
+}
+res() { e2e_result "$1.rec" "$2"; }
+
+# ---- with the floor ----
+dir=$TMP/proj
+fresh "$dir"; before=$(tree_hash "$dir")
+run "$dir"
+[ "$rc" = 0 ] || note "stderr: $(head -c 2000 "$dir.stderr")"
+expect_eq "codex-patch: exit status" 0 "$rc"
+expect_contains "codex-patch: final text" "$out" "CP-FINAL done"
+expect_eq "codex-patch: apply_patch was offered and called" \
+	"apply_patch apply_patch apply_patch exec_command" \
+	"$(e2e_results "$dir.rec" --json | jq -r '[.[].name] | join(" ")')"
+expect_eq "codex-patch: secrets/ unchanged (add, update, shell heredoc)" \
+	"$before" "$(tree_hash "$dir")"
+check "codex-patch: secrets/k does not exist" test ! -e "$dir/secrets/k"
+check "codex-patch: secrets/via-shell does not exist" test ! -e "$dir/secrets/via-shell"
+expect_eq "codex-patch: the patch outside secrets/ lands" "allowed-line" \
+	"$(cat "$dir/notes/ok.txt" 2>/dev/null)"
+expect_contains "codex-patch: the Write hook fired for it, with its path" \
+	"$(cat "$HLOG")" "[\"Write\",\"$dir/notes/ok.txt\",\"create\"]"
+expect_contains "codex-patch: ... and for the denied add" \
+	"$(cat "$HLOG")" "[\"Write\",\"$dir/secrets/k\",\"create\"]"
+expect_contains "codex-patch: ... and for the shell's apply_patch" \
+	"$(cat "$HLOG")" "[\"Write\",\"$dir/secrets/via-shell\",\"create\"]"
+# Codex writes an update in place (open O_WRONLY|O_TRUNC): an overwrite.
+expect_contains "codex-patch: ... and for the denied update" \
+	"$(cat "$HLOG")" "[\"Write\",\"$dir/secrets/old\",\"overwrite\"]"
+expect_eq "codex-patch: one Write event per patched file, nothing else" 4 \
+	"$(grep -c '^\["Write"' "$HLOG")"
+expect_not_contains "codex-patch: no shell ran for the heredoc (Codex applied it itself)" \
+	"$(cat "$HLOG")" '["Bash"'
+# What the model sees: Codex's own words, without the errno or the hook's
+# reason (it drops the io::Error's source); the reason is on Codex's
+# stderr, the user's terminal.
+r1=$(res "$dir" 1)
+expect_contains "codex-patch: the model sees the add fail" "$r1" "Exit code: 1"
+expect_contains "codex-patch: ... naming the file" "$r1" "Failed to write file $dir/secrets/k"
+expect_contains "codex-patch: the model sees the update fail" "$(res "$dir" 2)" "Exit code: 1"
+expect_contains "codex-patch: the model sees the shell's apply_patch fail" \
+	"$(res "$dir" 3)" "Failed to write file $dir/secrets/via-shell"
+expect_contains "codex-patch: the allowed patch reports success" "$(res "$dir" 0)" \
+	"Success. Updated the following files:"
+expect_contains "codex-patch: the hook's reason on Codex's stderr" "$(cat "$dir.stderr")" \
+	"hookshim: write to $dir/secrets/k denied: BLOCKED-WRITE: secrets/ is read-only"
+
+# ---- without the floor (a kernel or sandbox without it): unseen ----
+dir=$TMP/proj-nofloor
+fresh "$dir"
+run "$dir" HOOKSHIM_TEST_NO_FLOOR=1
+expect_contains "codex-patch, no floor: hookshim says so at start" \
+	"$(cat "$dir.stderr")" "no syscall floor"
+expect_eq "codex-patch, no floor: secrets/k is written (the limit)" "SECRET" \
+	"$(cat "$dir/secrets/k" 2>/dev/null)"
+expect_eq "codex-patch, no floor: secrets/old is changed" "CHANGED" \
+	"$(cat "$dir/secrets/old" 2>/dev/null)"
+expect_eq "codex-patch, no floor: no hook saw any of Codex's writes" "" "$(cat "$HLOG")"
+expect_contains "codex-patch, no floor: the model sees success" "$(res "$dir" 1)" \
+	"Success. Updated the following files:"
