@@ -3,12 +3,17 @@
 # As root it runs apt-get itself; otherwise it stops with the command to run.
 #   scripts/ensure-deps.sh        what the build and the tests need
 #   scripts/ensure-deps.sh fuzz   also clang and its libFuzzer (make fuzz)
+#   scripts/ensure-deps.sh uring  also liburing-dev (the floor's io_uring
+#                                 test builds a liburing program)
 set -eu
 missing=""
 if [ "${1:-}" = fuzz ]; then
 	command -v clang >/dev/null 2>&1 || missing="$missing clang"
 	ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a \
 		>/dev/null 2>&1 || missing="$missing libclang-rt-dev"
+fi
+if [ "${1:-}" = uring ]; then
+	[ -f /usr/include/liburing.h ] || missing="$missing liburing-dev"
 fi
 [ -f /usr/include/cjson/cJSON.h ] || missing="$missing libcjson-dev"
 [ -f /usr/include/pcre2.h ] || missing="$missing libpcre2-dev"
