@@ -27,6 +27,9 @@
 #                       openai-responses or anthropic-messages
 #   E2E_AGENTS          agents the tests iterate over (default: all of the
 #                       above)
+#   E2E_CODEX_SANDBOX   run Codex in this sandbox mode (workspace-write,
+#                       read-only) with approvals "never", instead of
+#                       --dangerously-bypass-approvals-and-sandbox
 # Every agent run gets a fresh HOME/config dir under $E2E_WORK; nothing from
 # the machine's environment reaches it except PATH, LANG/LC_*, TMPDIR, TERM
 # and HOOKSHIM_* (env -i), so a developer's own API keys never leak in.
@@ -308,6 +311,9 @@ e2e_codex() {
 	local prompt=$1; shift
 	[ -n "$E2E_PORT" ] || { echo "e2e_codex: no model server" >&2; return 125; }
 	local h; h=$(_e2e_home codex)
+	local -a mode=(--dangerously-bypass-approvals-and-sandbox)
+	[ -n "${E2E_CODEX_SANDBOX:-}" ] &&
+		mode=(--sandbox "$E2E_CODEX_SANDBOX" -c 'approval_policy="never"')
 	mkdir -p "$h/.codex"
 	cat >"$h/.codex/config.toml" <<-EOF
 	model = "fake-model"
@@ -323,8 +329,7 @@ e2e_codex() {
 		HOME="$h" CODEX_HOME="$h/.codex" USER=root SHELL=/bin/bash \
 		FAKE_API_KEY=sk-hookshim-e2e \
 		-- "$E2E_CODEX_BIN" exec --skip-git-repo-check \
-		--dangerously-bypass-approvals-and-sandbox --ephemeral \
-		"$@" "$prompt" </dev/null
+		"${mode[@]}" --ephemeral "$@" "$prompt" </dev/null
 }
 
 # e2e_agent NAME PROMPT [ARGS...]

@@ -112,6 +112,26 @@ expect_contains "codex-patch: the allowed patch reports success" "$(res "$dir" 0
 expect_contains "codex-patch: the hook's reason on Codex's stderr" "$(cat "$dir.stderr")" \
 	"hookshim: write to $dir/secrets/k denied: BLOCKED-WRITE: secrets/ is read-only"
 
+# ---- Codex's own sandbox (workspace-write, what `codex exec` does by
+# default): the patch runs in `codex --codex-run-as-fs-helper` inside the
+# bubblewrap Codex bundles (its own mount namespace and seccomp filter,
+# stacked on the floor's); still judged ----
+dir=$TMP/proj-sandbox
+fresh "$dir"; before=$(tree_hash "$dir")
+E2E_CODEX_SANDBOX=workspace-write run "$dir"
+[ "$rc" = 0 ] || note "stderr: $(head -c 2000 "$dir.stderr")"
+if grep -q 'sandbox: workspace-write' "$dir.stderr"; then
+	expect_eq "codex-patch, sandboxed: secrets/ unchanged" "$before" "$(tree_hash "$dir")"
+	expect_eq "codex-patch, sandboxed: the patch outside secrets/ lands" "allowed-line" \
+		"$(cat "$dir/notes/ok.txt" 2>/dev/null)"
+	expect_contains "codex-patch, sandboxed: the model sees the add fail" "$(res "$dir" 1)" \
+		"Failed to write file $dir/secrets/k"
+	expect_contains "codex-patch, sandboxed: the Write hook fired for it" \
+		"$(cat "$HLOG")" "[\"Write\",\"$dir/secrets/k\",\"create\"]"
+else
+	skip "codex-patch, sandboxed: Codex did not start its sandbox here ($(grep -m1 -i sandbox "$dir.stderr"))"
+fi
+
 # ---- without the floor (a kernel or sandbox without it): unseen ----
 dir=$TMP/proj-nofloor
 fresh "$dir"
