@@ -78,7 +78,9 @@ extern const char HS_EXE_MARK[];
  */
 #define HS_REQUEST_FIELDS(X)                                                  \
 	X(OP, 'o', STR, op)               /* "exec", "write", "read" */              \
-	X(PHASE, 'p', STR, phase)         /* "pre", "post", "post-failure" */\
+	X(PHASE, 'p', STR, phase)         /* "pre", "post", "post-failure", \
+					     "classify" (exec: only asks   \
+					     whether it is a tool call) */\
 	X(NESTED, 'n', TRI, nested)       /* started inside a command */     \
 	X(PID, 'i', NUM, pid)                                                 \
 	X(ID, 'u', STR, id)               /* tool_use_id of a pre and post */\
@@ -113,7 +115,9 @@ extern const char HS_EXE_MARK[];
 	X(REASON, 'r', STR, reason)       /* the hook's stderr or JSON reason */\
 	X(CONTEXT, 'k', STR, context)     /* additional context for the model */\
 	X(DENY_EXIT, 'X', NUM, deny_exit) /* exit status a denied command reports */\
-	X(DENY_ERRNO, 'N', NUM, deny_errno) /* errno a denied call returns */
+	X(DENY_ERRNO, 'N', NUM, deny_errno) /* errno a denied call returns */\
+	X(TOOL_CALL, 'T', NUM, tool_call) /* classify: 1 for a tool call, not \
+					     one of the agent's own shells */
 
 enum hs_field {
 	HS_F_END = 0,

@@ -91,7 +91,8 @@ static int read_reply(int fd, struct hs_reply *rep)
 		case HS_F_CONTEXT: dst = rep->context; cap = sizeof(rep->context); break;
 		case HS_F_ID: dst = rep->id; cap = sizeof(rep->id); break;
 		case HS_F_DENY_EXIT:
-		case HS_F_DENY_ERRNO: dst = num; cap = sizeof(num); break;
+		case HS_F_DENY_ERRNO:
+		case HS_F_TOOL_CALL: dst = num; cap = sizeof(num); break;
 		}
 		if (hs_wire_read_body(fd, len, dst, cap) < 0)
 			return -1;
@@ -102,6 +103,8 @@ static int read_reply(int fd, struct hs_reply *rep)
 		 * int, a longer number gave a negative exit status or errno 0,
 		 * a denied call that looked like success (found by
 		 * fuzz/fuzz_reply.c). */
+		} else if (tag == HS_F_TOOL_CALL) {
+			rep->tool_call = hs_atol(num) == 1;
 		} else if (tag == HS_F_DENY_EXIT && hs_atol(num) >= 0 &&
 			   hs_atol(num) <= 255) {
 			rep->deny_exit = (int)hs_atol(num);

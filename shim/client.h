@@ -17,6 +17,7 @@
 struct hs_reply {
 	bool deny;
 	bool failed;        /* the supervisor could not be asked */
+	bool tool_call;     /* classify: the exec is a tool call */
 	int deny_exit;      /* from the reply, else the session's flags */
 	int deny_errno;
 	char reason[4096];

@@ -26,9 +26,10 @@ struct hs_decision {
 	struct hs_reply rep;   /* reason, deny exit/errno */
 };
 
-/* The scope rules alone, with no side effect: does an exec of `exe` with
- * `argv` by this process fire an event? Also says whether it would be a
- * nested one and which role the new image takes. */
+/* The scope rules: does an exec of `exe` with `argv` by this process
+ * fire an event? Also says whether it would be a nested one and which
+ * role the new image takes. Its one side effect: an agent's tool call
+ * is handed the agent's waiting denials on fd 2 (hs_pending_offer). */
 bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 		   enum hs_role *child_role);
 

@@ -31,8 +31,8 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 	if (st->role == HS_ROLE_AGENT &&
 	    (st->all_execs || hs_shell_command(exe, argv) >= 0)) {
 		/* a tool call: its stderr (the model's tool result) carries
-		 * the agent's last own denial, if any (reason.h) */
-		hs_pending_flush(2);
+		 * the agent's own denials, if any (reason.h) */
+		hs_pending_offer(exe, argv, 2);
 		/* With no exec hook there is no event, but when the agent's
 		 * reads are events the shell must still take role "tool",
 		 * so that its reads are not the agent's (read_event.c). */

@@ -4,16 +4,18 @@
 #include "reason.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <locale.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "../common/clock.h"
 #include "../common/plainstr.h"
 #include "../common/wire.h"
+#include "client.h"
 #include "real.h"
 #include "state.h"
 
@@ -158,55 +160,118 @@ HS_VIS void perror(const char *s)
 
 /* --- the next tool call's stderr --------------------------------------
  *
- * Runtimes with their own errno table (node: libuv linked in statically)
- * tell the model only "EACCES: permission denied". So the agent process
- * also keeps its last denial, and the shell of its next tool call writes
- * it to its stderr before it starts: the agent hands that stderr to the
- * model as part of the tool result. Handed on once: the parent forgets
- * it after the fork (pthread_atfork), a vfork or posix_spawn child shares
- * the parent's memory and forgets it for both. */
+ * Runtimes with their own errno table (node: libuv linked in statically;
+ * Bun) tell the model only "EACCES: permission denied". So the agent
+ * process also keeps its own denials, and the shell of its next tool call
+ * writes them to its stderr before it starts: the agent hands that stderr
+ * to the model as part of the tool result.
+ *
+ * Only a tool call takes them. Agents run shells of their own between
+ * two of the model's commands (Claude Code's snapshot shell and `which`,
+ * Qwen Code's `command -v`: engine/agents.c), which the shim cannot tell
+ * from a tool call; the supervisor can, and is asked -- only while a
+ * denial waits, so an agent pays nothing otherwise. And taken once: the
+ * text lives in a page shared with the agent's fork children
+ * (MAP_SHARED), so the child that hands it on empties it for the parent
+ * too, and a child that runs anything else (an agent's own shell, git)
+ * leaves it; vfork and posix_spawn children share all memory anyway. */
 
-static char pending[1024];
-static int pending_len; /* 0: nothing to hand on */
-static bool atfork_set;
+struct pending {
+	int busy; /* a writer or the taker holds it */
+	int len;  /* bytes in text; 0: nothing to hand on */
+	char text[4096 - 2 * sizeof(int)];
+};
+static struct pending *pend; /* mapped at the agent's first denial */
 
-static void forget_pending(void)
+/* Bounded: a holder interrupted by a signal whose handler denies again
+ * must not spin forever; then that reason is not handed on. */
+static bool grab(struct pending *p)
 {
-	__atomic_store_n(&pending_len, 0, __ATOMIC_RELEASE);
+	for (int i = 0; i < 1000; i++) {
+		if (!__atomic_exchange_n(&p->busy, 1, __ATOMIC_ACQUIRE))
+			return true;
+		sched_yield();
+	}
+	return false;
+}
+
+static void release(struct pending *p)
+{
+	__atomic_store_n(&p->busy, 0, __ATOMIC_RELEASE);
+}
+
+static struct pending *pending_page(void)
+{
+	struct pending *p = __atomic_load_n(&pend, __ATOMIC_ACQUIRE), *none;
+
+	if (p)
+		return p;
+	p = mmap(NULL, sizeof(*p), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	none = NULL;
+	if (!__atomic_compare_exchange_n(&pend, &none, p, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		munmap(p, sizeof(*p)); /* another thread's is there */
+		return none;
+	}
+	return p;
 }
 
 void hs_pending_set(const char *what, const char *path, const char *reason)
 {
+	char line[sizeof(pend->text)];
+	struct pending *p;
 	size_t n = 0;
 
 	if (hs_st.role != HS_ROLE_AGENT)
 		return; /* a tool's denial is on its own stderr already */
-	forget_pending();
-	put(pending, &n, sizeof(pending) - 1, "hookshim: the agent's ");
-	put(pending, &n, sizeof(pending) - 1, what);
-	put(pending, &n, sizeof(pending) - 1, " ");
-	put(pending, &n, sizeof(pending) - 1, path);
-	put(pending, &n, sizeof(pending) - 1, " was denied by a hook: ");
-	put(pending, &n, sizeof(pending) - 1,
-	    reason[0] ? reason : "no reason given");
-	while (n && pending[n - 1] == ' ')
+	put(line, &n, sizeof(line) - 1, "hookshim: the agent's ");
+	put(line, &n, sizeof(line) - 1, what);
+	put(line, &n, sizeof(line) - 1, " ");
+	put(line, &n, sizeof(line) - 1, path);
+	put(line, &n, sizeof(line) - 1, " was denied by a hook: ");
+	put(line, &n, sizeof(line) - 1, reason[0] ? reason : "no reason given");
+	while (n && line[n - 1] == ' ')
 		n--;
-	pending[n++] = '\n';
-	__atomic_store_n(&pending_len, (int)n, __ATOMIC_RELEASE);
-	if (!__atomic_exchange_n(&atfork_set, true, __ATOMIC_ACQ_REL))
-		pthread_atfork(NULL, forget_pending, NULL);
+	line[n++] = '\n';
+	if (!(p = pending_page()) || !grab(p))
+		return;
+	/* The same denial again (node's Claude Code retries a denied open
+	 * as a plain write) is said once; when full, the older ones give
+	 * way. */
+	if (!memmem(p->text, (size_t)p->len, line, n)) {
+		if ((size_t)p->len + n > sizeof(p->text))
+			p->len = 0;
+		memcpy(p->text + p->len, line, n);
+		p->len += (int)n;
+	}
+	release(p);
 }
 
 HS_CHILD_PATH
-void hs_pending_flush(int fd)
+void hs_pending_offer(const char *exe, char *const argv[], int fd)
 {
-	int n;
+	struct pending *p = __atomic_load_n(&pend, __ATOMIC_ACQUIRE);
+	struct hs_reply rep;
 
-	/* a load first: a store would be a copy-on-write fault in every
-	 * fork child the agent execs from */
-	if (__builtin_expect(!__atomic_load_n(&pending_len, __ATOMIC_ACQUIRE), 1))
+	/* loads only: a store would be a copy-on-write fault in every fork
+	 * child the agent execs from */
+	if (__builtin_expect(!p, 1) ||
+	    !__atomic_load_n(&p->len, __ATOMIC_ACQUIRE))
 		return;
-	n = __atomic_exchange_n(&pending_len, 0, __ATOMIC_ACQ_REL);
-	if (n > 0)
-		(void)hs_write_full(fd, pending, (size_t)n);
+	hs_ask(&(struct hs_msg){ .op = "exec", .phase = "classify",
+				 .nested = -1, .exe = exe, .argv = argv },
+	       &rep);
+	/* the agent's own shell: the next one may be the tool call (an
+	 * unreachable supervisor cannot say; the reason goes out then) */
+	if (!rep.tool_call && !rep.failed)
+		return;
+	if (!grab(p))
+		return;
+	if (p->len > 0)
+		(void)hs_write_full(fd, p->text, (size_t)p->len);
+	p->len = 0;
+	release(p);
 }

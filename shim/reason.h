@@ -18,12 +18,14 @@
  * message about `err` on this thread. Async-signal-safe. */
 void hs_reason_set(int err, const char *reason);
 
-/* The agent process's last denial ("read of"/"write to", path, reason),
- * for the stderr of its next tool call (reason.c says why). No-op in a
- * tool process. */
+/* Keeps a denial of the agent process ("read of"/"write to", path,
+ * reason) for the stderr of its next tool call (reason.c says why). No-op
+ * in a tool process. */
 void hs_pending_set(const char *what, const char *path, const char *reason);
-/* Writes and forgets it: the shell of a tool call, before its exec.
- * Async-signal-safe. */
-void hs_pending_flush(int fd);
+/* The agent execing a shell with a command string (exe, argv): when a
+ * denial waits and the supervisor says this is a tool call, not one of
+ * the agent's own shells, writes the waiting denials to fd and forgets
+ * them, for the agent and its other children. Async-signal-safe. */
+void hs_pending_offer(const char *exe, char *const argv[], int fd);
 
 #endif

@@ -186,6 +186,8 @@ int hs_answer_write(int fd, const struct hs_answer *a)
 	put_opt(&w, HS_F_ID, a->id);
 	hs_wire_putnum(&w, HS_F_DENY_EXIT, a->deny_exit);
 	hs_wire_putnum(&w, HS_F_DENY_ERRNO, a->deny_errno);
+	if (a->tool_call)
+		hs_wire_putnum(&w, HS_F_TOOL_CALL, 1);
 	return hs_wire_finish(&w);
 }
 
@@ -227,6 +229,8 @@ int hs_answer_read(int fd, struct hs_answer *a)
 		case HS_F_DENY_ERRNO: n = to_long(v); free(v);
 			if (n > 0 && n <= INT_MAX)
 				a->deny_errno = (int)n;
+			break;
+		case HS_F_TOOL_CALL: a->tool_call = to_long(v) == 1; free(v);
 			break;
 		default: free(v); break;
 		}

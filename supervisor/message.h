@@ -22,6 +22,7 @@ struct hs_answer {
 	char *id;                /* tool_use_id of a pre event */
 	int deny_exit;
 	int deny_errno;
+	bool tool_call;          /* classify: a tool call, not the agent's own shell */
 };
 
 void hs_msg_free(struct hs_msg *m);

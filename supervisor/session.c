@@ -272,6 +272,22 @@ static void join_context(struct hs_answer *ans, char *outer)
 	free(outer);
 }
 
+/* The agent asks whether an exec is a tool call, to hand it the reasons
+ * of its own denied writes (shim/reason.c): a shell with a command
+ * string (or any exec, with every-exec) that is not one of the agent's
+ * own shells. No event, no log: it is asked only while a reason waits. */
+static bool classify_only(const struct hs_msg *req, struct hs_answer *ans,
+			  const struct hs_session *s)
+{
+	if (!req->phase || strcmp(req->phase, "classify") != 0)
+		return false;
+	allow(s, ans);
+	ans->tool_call = req->op && strcmp(req->op, "exec") == 0 &&
+			 req->argv && req->argv[0] &&
+			 !hs_command_agent_internal(req->argv);
+	return true;
+}
+
 void hs_session_decide(struct hs_session *s, const struct hs_msg *req,
 		       struct hs_answer *ans)
 {
@@ -279,6 +295,8 @@ void hs_session_decide(struct hs_session *s, const struct hs_msg *req,
 	struct hs_msg own;
 	bool asked;
 
+	if (classify_only(req, ans, s))
+		return;
 	if (!s->outer) {
 		decide_here(s, req, ans);
 		return;
