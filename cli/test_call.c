@@ -409,6 +409,13 @@ static int build_read(struct hs_test_call *c, const struct hs_config *cfg,
 	}
 	if (abs_path(c->path, c->cwd, p, sc) < 0)
 		return -1;
+	/* the read hooks' own globs narrow further in the shim; the
+	 * hooks' matching below is exact, so only the scope is asked */
+	if (!hs_fscope_in_scope(sc, c->path)) {
+		none(c, "%s is outside the session's scope: the agent's read "
+			"of it is no event", c->path);
+		return 0;
+	}
 	if (stat(c->path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
 		none(c, "%s is not an existing regular file: opening it for "
 			"reading is no event", c->path);

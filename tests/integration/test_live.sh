@@ -174,3 +174,14 @@ c=$("$HOOKSHIM" check -c bad.json 2>&1 | grep 'error:' | head -1)
 t=$("$HOOKSHIM" test -c bad.json PreToolUse --tool Bash --command true 2>&1 >/dev/null | grep 'error:' | head -1)
 expect_eq "check and test: the same diagnostic for a bad file" "$c" "$t"
 check "the diagnostic is there" test -n "$c"
+# A read outside the scope (writes.exclude applies to reads too): no
+# event live, none in test.
+mkdir -p ex && echo s > ex/f
+echo '{"hookshim":{"writes":{"exclude":["ex"]}},"hooks":{"PreToolUse":[{"matcher":"Read","hooks":[{"type":"command","command":"cat >> \"$LOG\""}]}]}}' > rx.json
+: > "$LOG"; "$HOOKSHIM" run -c rx.json -- python3 -c 'open("ex/f").read()' 2>/dev/null
+check "an excluded read: no hook live" test ! -s "$LOG"
+out=$("$HOOKSHIM" test -c rx.json PreToolUse --tool Read --file ex/f 2>&1)
+check "an excluded read: no hook in test" test ! -s "$LOG"
+expect_contains "an excluded read: test says why" "$out" "outside the session's scope"
+: > "$LOG"; "$HOOKSHIM" test -c rx.json PreToolUse --tool Read --file new-claude.txt >/dev/null 2>&1
+check "a read in scope still fires in test" test -s "$LOG"
