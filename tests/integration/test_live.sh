@@ -105,6 +105,41 @@ for d in claude memcode mnemoai memoh; do
 	check "$d Read: a payload was logged" test -n "$l"
 done
 
+# Post events: the command's output and the written file, as __exec and
+# the shim report them (duration_ms removed too: a real command takes
+# time, a test's takes none).
+normp() { norm | jq -c 'if (.tool_response|type) == "object" then del(.tool_response.duration_ms) else . end'; }
+sed 's/PreToolUse/PostToolUse/' claude-log.json > claude-post.json
+sed 's/pre_tool_use/post_tool_use/' memcode-log.json > memcode-post.json
+sed 's/PreToolUse/PostToolUse/' mnemoai-log.json > mnemoai-post.json
+sed 's/PreToolUse/PostToolUse/' memoh-log.json > memoh-post.json
+for d in claude memcode mnemoai memoh; do
+	tp() { "$HOOKSHIM" test --dialect "$d" -c "$d-post.json" PostToolUse "$@"; }
+	ap() { "$HOOKSHIM" run --dialect "$d" -c "$d-post.json" -- python3 -c "$1" >/dev/null 2>&1; }
+	: > "$LOG"; tp --tool Bash --command 'echo out' --output 'out
+' >/dev/null 2>&1; t=$(normp)
+	: > "$LOG"; ap 'import subprocess; subprocess.run(["bash","-c","echo out"])'; l=$(normp)
+	expect_eq "$d post Bash: test's payload is live's" "$l" "$t"
+	check "$d post Bash: the output is in it" grep -q 'out\\n' <<<"$l"
+	rm -f "post-$d.txt"
+	: > "$LOG"; ap "open('post-$d.txt','w').write('x')"; l=$(normp)
+	: > "$LOG"; tp --tool Write --file "post-$d.txt" --input '{"operation":"create"}' >/dev/null 2>&1; t=$(normp)
+	expect_eq "$d post Write: test's payload is live's" "$l" "$t"
+	check "$d post Write: a payload was logged" test -n "$l"
+done
+
+# A post hook that asks for the content: live reads the file as written,
+# test carries --content in the request (wire CONTENT); both capped at
+# 64 KiB and listed under _truncated.
+cat > postc.json <<'J'
+{"hooks":{"PostToolUse":[{"matcher":"Write","hooks":[{"type":"command","content":true,"command":"cat >> \"$LOG\""}]}]}}
+J
+big=$(head -c 70000 /dev/zero | tr '\0' a); rm -f big.txt
+: > "$LOG"; "$HOOKSHIM" run -c postc.json -- python3 -c 'open("big.txt","w").write("a"*70000)' 2>/dev/null; l=$(normp)
+: > "$LOG"; "$HOOKSHIM" test -c postc.json PostToolUse --tool Write --file big.txt --content "$big" --input '{"operation":"create"}' >/dev/null 2>&1; t=$(normp)
+expect_eq "post content: test's payload is live's" "$l" "$t"
+expect_eq "post content: capped at 64 KiB, listed" "65536 [\"content\"]" "$(jq -c '.tool_input.content|length' <<<"$l") $(jq -c .tool_input._truncated <<<"$l")"
+
 # A staged write: a content hook gets the content from the staged file,
 # in test (a memfd) as live (the agent's O_TMPFILE).
 cat > staged-log.json <<'J'
