@@ -352,8 +352,10 @@ static int decide(struct hs_session *s, const struct test_args *t,
 	spec.exit_code = t->exit_code;
 	spec.output = t->output;
 	spec.nested = t->nested;
-	if (hs_test_call_build(&c, s->cfg, &spec) < 0)
+	if (hs_test_call_build(&c, s->cfg, &spec) < 0) {
+		hs_test_call_free(&c);
 		return -1;
+	}
 	decide_call(s, &c, sn);
 	if (c.none)
 		*no_request = strdup(c.none);

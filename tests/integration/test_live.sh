@@ -220,3 +220,11 @@ check "an excluded read: no hook in test" test ! -s "$LOG"
 expect_contains "an excluded read: test says why" "$out" "outside the session's scope"
 : > "$LOG"; "$HOOKSHIM" test -c rx.json PreToolUse --tool Read --file new-claude.txt >/dev/null 2>&1
 check "a read in scope still fires in test" test -s "$LOG"
+# transcript_path names a real transcript in test as live, holding the
+# call (a transcript reader works the same under both), gone afterwards.
+echo '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"p=$(jq -r .transcript_path); echo \"$p\" > tp.txt; grep -c tool_use \"$p\" > tp.count"}]}]}}' > tr.json
+"$HOOKSHIM" test -c tr.json PreToolUse --tool Bash --command 'echo t' >/dev/null 2>&1
+expect_eq "test: the hook read its call in the transcript" 1 "$(cat tp.count)"
+check "test: the transcript is removed after" test ! -e "$(cat tp.txt)"
+"$HOOKSHIM" run -c tr.json -- bash -c 'echo t' >/dev/null 2>&1
+expect_eq "live: the same" 1 "$(cat tp.count)"
