@@ -2,6 +2,9 @@
 #ifndef HOOKSHIM_CLI_CLI_H
 #define HOOKSHIM_CLI_CLI_H
 
+#include <stddef.h>
+#include <sys/types.h>
+
 #include "../config/model.h"
 #include "verbs.h"
 
@@ -26,6 +29,11 @@ int hs_cli_option(struct hs_cli *cli, int argc, char **argv, int *i);
 int hs_cli_load(const struct hs_cli *cli, struct hs_config *cfg);
 void hs_cli_free(struct hs_cli *cli);
 
+/* execvp's search for `name`, as the executable of an exec event (an
+ * absolute, resolved path when found; the name itself when not).
+ * malloc'd. */
+char *hs_cli_resolve_exe(const char *name);
+
 /* Re-raises the signal that ended a child (without dumping core here), or
  * returns its exit status: hookshim exits as the command it ran. */
 int hs_exit_as(int status);
@@ -34,6 +42,27 @@ int hs_exit_as(int status);
  * post / post-failure request with exit status and captured output, any
  * context written to stderr. Returns the exit status to report; a signal
  * death is re-raised. `id` (the pre event's tool_use_id) may be NULL. */
+/* A command that ran, as `__exec` saw it. */
+struct hs_exec_ran {
+	const char *exe;
+	char *const *argv;
+	const char *id; /* the pre event's tool_use_id, or NULL */
+	int nested;
+	pid_t pid;
+	int status; /* a wait status */
+	long ms;
+	const char *cwd;
+	const char *out, *err; /* captured, capped; may be NULL */
+	size_t out_len, err_len;
+};
+
+/* Its post / post-failure request: what `__exec` sends when the command
+ * ended, and what `hookshim test` decides for a post event. Strings are
+ * borrowed; `error` (cap bytes) receives the failure text. */
+struct hs_msg;
+void hs_exec_post_request(struct hs_msg *req, const struct hs_exec_ran *r,
+			  char *error, size_t cap);
+
 int hs_exec_supervised(const char *exe, char *const argv[], const char *id,
 		       int nested);
 

@@ -37,8 +37,7 @@ extern char **environ;
 
 /* ---- CMD itself as a tool call ---- */
 
-/* execvp's search, for the event's executable. */
-static char *resolve_exe(const char *name)
+char *hs_cli_resolve_exe(const char *name)
 {
 	char cand[PATH_MAX];
 
@@ -55,7 +54,7 @@ static bool judge_cmd(struct hs_session *s, char **cmd, int *code, char **id)
 {
 	struct hs_msg req;
 	struct hs_answer ans;
-	char cwd[PATH_MAX], *exe = resolve_exe(cmd[0]);
+	char cwd[PATH_MAX], *exe = hs_cli_resolve_exe(cmd[0]);
 	bool go;
 
 	*id = NULL;

@@ -195,6 +195,36 @@ static void drain_rest(struct hs_child *c, struct stream *st)
 	}
 }
 
+void hs_exec_post_request(struct hs_msg *req, const struct hs_exec_ran *r,
+			  char *error, size_t cap)
+{
+	memset(req, 0, sizeof(*req));
+	req->op = "exec";
+	req->nested = r->nested;
+	req->pid = r->pid;
+	req->id = r->id;
+	req->cwd = r->cwd;
+	req->exe = r->exe;
+	req->argv = r->argv;
+	req->duration_ms = r->ms;
+	if (WIFSIGNALED(r->status)) {
+		req->signo = WTERMSIG(r->status);
+		snprintf(error, cap, "Command killed by signal %d (%s)",
+			 WTERMSIG(r->status), strsignal(WTERMSIG(r->status)));
+	} else {
+		req->has_exit_code = true;
+		req->exit_code = WEXITSTATUS(r->status);
+		snprintf(error, cap, "Command failed with exit code %d",
+			 WEXITSTATUS(r->status));
+	}
+	req->phase = req->signo || req->exit_code ? "post-failure" : "post";
+	req->error = req->signo || req->exit_code ? error : NULL;
+	req->out = r->out ? r->out : "";
+	req->out_len = r->out ? r->out_len : 0;
+	req->err = r->err ? r->err : "";
+	req->err_len = r->err ? r->err_len : 0;
+}
+
 static void report(const char *exe, char *const argv[], const char *id,
 		   int nested, pid_t pid, int status, long ms,
 		   struct stream *st)
@@ -202,35 +232,15 @@ static void report(const char *exe, char *const argv[], const char *id,
 	struct hs_msg req;
 	struct hs_answer ans;
 	char cwd[PATH_MAX], error[96];
-	bool failed;
+	struct hs_exec_ran r = {
+		.exe = exe, .argv = argv, .id = id, .nested = nested,
+		.pid = pid, .status = status, .ms = ms,
+		.cwd = getcwd(cwd, sizeof(cwd)) ? cwd : NULL,
+		.out = st[0].buf, .out_len = st[0].len,
+		.err = st[1].buf, .err_len = st[1].len,
+	};
 
-	memset(&req, 0, sizeof(req));
-	req.op = "exec";
-	req.nested = nested;
-	req.pid = pid;
-	req.id = id;
-	req.cwd = getcwd(cwd, sizeof(cwd)) ? cwd : NULL;
-	req.exe = exe;
-	req.argv = argv;
-	req.duration_ms = ms;
-	if (WIFSIGNALED(status)) {
-		req.signo = WTERMSIG(status);
-		failed = true;
-		snprintf(error, sizeof(error), "Command killed by signal %d (%s)",
-			 WTERMSIG(status), strsignal(WTERMSIG(status)));
-	} else {
-		req.has_exit_code = true;
-		req.exit_code = WEXITSTATUS(status);
-		failed = req.exit_code != 0;
-		snprintf(error, sizeof(error), "Command failed with exit code %d",
-			 WEXITSTATUS(status));
-	}
-	req.phase = failed ? "post-failure" : "post";
-	req.error = failed ? error : NULL;
-	req.out = st[0].buf ? st[0].buf : "";
-	req.out_len = st[0].len;
-	req.err = st[1].buf ? st[1].buf : "";
-	req.err_len = st[1].len;
+	hs_exec_post_request(&req, &r, error, sizeof(error));
 	hs_consult(&req, &ans);
 	/* The agent's model reads the command's stderr: that is where what
 	 * the post hooks want it to know goes. */

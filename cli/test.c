@@ -1,5 +1,8 @@
-/* hookshim test: one synthetic event through the effective config, with
- * real hook execution. Exit 0 allow, 2 deny (reason on stderr), 3 ask. */
+/* hookshim test: one tool call through the effective config, with real
+ * hook execution, decided as live: the call becomes the requests the live
+ * path would send (cli/test_call.c) and a session decides them with
+ * hs_session_decide, the function the live supervisor calls. Exit 0
+ * allow, 2 deny (reason on stderr), 3 ask, 64 usage. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,19 +14,39 @@
 #include "../config/jsonfile.h"
 #include "../config/load.h"
 #include "../engine/dispatch.h"
+#include "../engine/command.h"
 #include "../engine/payload.h"
+#include "../engine/protect.h"
+#include "../supervisor/session.h"
 #include "cli.h"
+#include "test_call.h"
 
 struct test_args {
 	const char *event;
 	const char *tool;
 	const char *input;
 	const char *output;
+	const char *command;
+	const char *file;
+	const char *content;
 	int exit_code;
 	bool failed;
 	bool json;
 	bool nested;
 };
+
+static const char usage[] =
+	"usage: hookshim test [-c FILE]... EVENT [--tool NAME] [--command CMD]\n"
+	"           [--file PATH] [--content TEXT] [--input JSON] [--exit N]\n"
+	"           [--output TEXT] [--nested] [--json]\n"
+	"The call is decided as live: a command is run by the agent as\n"
+	"`bash -c CMD` (or tool_input.argv), a write or read is the agent's own\n"
+	"on PATH as it is on disk. What no live request can carry (an Edit's\n"
+	"old_string/new_string, content no hook reads, a tool name live calls\n"
+	"otherwise) is left out, each with a line on stderr:\n"
+	"  hookshim test: not supplied live: FIELD (why)\n"
+	"and a call live sends no request for runs no hook (\"no request live\").\n"
+	"Exit 0 allow, 2 deny (the reason on stderr), 3 ask, 64 usage.\n";
 
 static int parse_args(int argc, char **argv, struct hs_cli *cli,
 		      struct test_args *t)
@@ -37,7 +60,9 @@ static int parse_args(int argc, char **argv, struct hs_cli *cli,
 		if (r > 0)
 			continue;
 		if ((strcmp(a, "--tool") == 0 || strcmp(a, "--input") == 0 ||
-		     strcmp(a, "--output") == 0 || strcmp(a, "--exit") == 0) &&
+		     strcmp(a, "--output") == 0 || strcmp(a, "--exit") == 0 ||
+		     strcmp(a, "--command") == 0 || strcmp(a, "--file") == 0 ||
+		     strcmp(a, "--content") == 0) &&
 		    i + 1 >= argc) {
 			fprintf(stderr, "hookshim test: %s needs a value\n", a);
 			return -1;
@@ -48,6 +73,12 @@ static int parse_args(int argc, char **argv, struct hs_cli *cli,
 			t->input = argv[++i];
 		else if (strcmp(a, "--output") == 0)
 			t->output = argv[++i];
+		else if (strcmp(a, "--command") == 0)
+			t->command = argv[++i];
+		else if (strcmp(a, "--file") == 0)
+			t->file = argv[++i];
+		else if (strcmp(a, "--content") == 0)
+			t->content = argv[++i];
 		else if (strcmp(a, "--exit") == 0)
 			t->exit_code = atoi(argv[++i]);
 		else if (strcmp(a, "--failed") == 0)
@@ -56,7 +87,10 @@ static int parse_args(int argc, char **argv, struct hs_cli *cli,
 			t->json = true;
 		else if (strcmp(a, "--nested") == 0)
 			t->nested = true;
-		else if (a[0] != '-' && !t->event)
+		else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			fputs(usage, stdout);
+			exit(0);
+		} else if (a[0] != '-' && !t->event)
 			t->event = a;
 		else {
 			fprintf(stderr, "hookshim test: unexpected '%s'\n", a);
@@ -64,9 +98,7 @@ static int parse_args(int argc, char **argv, struct hs_cli *cli,
 		}
 	}
 	if (!t->event) {
-		fprintf(stderr, "usage: hookshim test [-c FILE]... EVENT --tool "
-				"NAME --input JSON [--exit N] [--output TEXT] "
-				"[--json]\n");
+		fputs(usage, stderr);
 		return -1;
 	}
 	return 0;
@@ -100,39 +132,17 @@ static cJSON *run_json(const struct hs_hook_run *r)
 	return o;
 }
 
-static void print_json(const struct hs_outcome *out)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON *hooks, *warn;
-	char *text;
-
-	cJSON_AddStringToObject(o, "decision", hs_verdict_name(out->verdict));
-	if (out->reason)
-		cJSON_AddStringToObject(o, "reason", out->reason);
-	else
-		cJSON_AddNullToObject(o, "reason");
-	if (out->context)
-		cJSON_AddStringToObject(o, "additional_context", out->context);
-	else
-		cJSON_AddNullToObject(o, "additional_context");
-	if (out->session_context)
-		cJSON_AddStringToObject(o, "session_context",
-					out->session_context);
-	if (out->system_message)
-		cJSON_AddStringToObject(o, "system_message", out->system_message);
-	if (out->stop)
-		cJSON_AddBoolToObject(o, "continue", 0);
-	hooks = cJSON_AddArrayToObject(o, "hooks");
-	warn = cJSON_AddArrayToObject(o, "warnings");
-	for (size_t i = 0; i < out->nruns; i++)
-		cJSON_AddItemToArray(hooks, run_json(&out->runs[i]));
-	for (size_t i = 0; i < out->nwarnings; i++)
-		cJSON_AddItemToArray(warn, cJSON_CreateString(out->warnings[i]));
-	text = cJSON_Print(o);
-	puts(text);
-	free(text);
-	cJSON_Delete(o);
-}
+/* What the decisions said, over every request of the call (a staged
+ * write makes two), seen as the session made them (session.h, watch). */
+struct seen {
+	bool json;
+	int decisions;
+	size_t nruns;
+	enum hs_verdict verdict; /* before an ask is resolved */
+	char *reason, *context, *system_message, *session_context;
+	bool stop;
+	cJSON *hooks, *warnings;
+};
 
 static void print_indented(const char *label, const char *text)
 {
@@ -149,107 +159,209 @@ static void print_indented(const char *label, const char *text)
 	}
 }
 
-static void print_human(const struct hs_outcome *out)
+static void print_run(size_t i, const struct hs_hook_run *r)
 {
-	if (!out->nruns)
-		printf("no hook matched\n");
-	for (size_t i = 0; i < out->nruns; i++) {
-		const struct hs_hook_run *r = &out->runs[i];
-		const struct hs_hook *h = r->hook;
+	const struct hs_hook *h = r->hook;
 
-		printf("hook %zu: [%s] %s %s (matcher \"%s\", tool %s)\n", i + 1,
-		       hs_dialect_name(h->dialect), h->source, h->event_name,
-		       h->matcher.pattern ? h->matcher.pattern : "", r->tool_name);
-		printf("    command: %s\n", h->command);
-		if (r->res.status == HS_RUN_EXITED)
-			printf("    exit %d in %ld ms\n", r->res.exit_code,
-			       r->res.duration_ms);
+	printf("hook %zu: [%s] %s %s (matcher \"%s\", tool %s)\n", i,
+	       hs_dialect_name(h->dialect), h->source, h->event_name,
+	       h->matcher.pattern ? h->matcher.pattern : "", r->tool_name);
+	printf("    command: %s\n", h->command);
+	if (r->res.status == HS_RUN_EXITED)
+		printf("    exit %d in %ld ms\n", r->res.exit_code,
+		       r->res.duration_ms);
+	else
+		printf("    %s after %ld ms\n",
+		       r->res.status == HS_RUN_TIMEOUT ? "timed out"
+		       : r->res.status == HS_RUN_SIGNALED ? "crashed"
+							   : "could not start",
+		       r->res.duration_ms);
+	print_indented("stdout", r->res.out);
+	print_indented("stderr", r->res.err);
+}
+
+static void keep_first(char **slot, const char *v)
+{
+	if (!*slot && v)
+		*slot = strdup(v);
+}
+
+static void see(void *arg, const struct hs_event *ev,
+		const struct hs_outcome *out)
+{
+	struct seen *sn = arg;
+	char *both;
+
+	(void)ev;
+	sn->decisions++;
+	for (size_t i = 0; i < out->nruns; i++, sn->nruns++)
+		if (sn->json)
+			cJSON_AddItemToArray(sn->hooks, run_json(&out->runs[i]));
 		else
-			printf("    %s after %ld ms\n",
-			       r->res.status == HS_RUN_TIMEOUT ? "timed out"
-			       : r->res.status == HS_RUN_SIGNALED ? "crashed"
-								   : "could not start",
-			       r->res.duration_ms);
-		print_indented("stdout", r->res.out);
-		print_indented("stderr", r->res.err);
+			print_run(sn->nruns + 1, &out->runs[i]);
+	if (out->verdict > sn->verdict) {
+		sn->verdict = out->verdict;
+		free(sn->reason);
+		sn->reason = NULL;
 	}
-	printf("decision: %s\n", hs_verdict_name(out->verdict));
-	if (out->reason)
-		printf("reason: %s\n", out->reason);
-	if (out->context)
-		printf("additional context: %s\n", out->context);
-	if (out->session_context)
-		printf("session context: %s\n", out->session_context);
-	if (out->system_message)
-		printf("system message: %s\n", out->system_message);
+	if (out->verdict == sn->verdict)
+		keep_first(&sn->reason, out->reason);
+	if (out->context && sn->context &&
+	    asprintf(&both, "%s\n%s", sn->context, out->context) >= 0) {
+		free(sn->context);
+		sn->context = both;
+	}
+	keep_first(&sn->context, out->context);
+	keep_first(&sn->system_message, out->system_message);
+	keep_first(&sn->session_context, out->session_context);
+	sn->stop |= out->stop;
 	for (size_t i = 0; i < out->nwarnings; i++)
-		printf("warning: %s\n", out->warnings[i]);
+		cJSON_AddItemToArray(sn->warnings,
+				     cJSON_CreateString(out->warnings[i]));
 }
 
-/* Fields of a write's input no live pre event can carry: hookshim sees
- * the open(), before any byte of the new content exists, unless a
- * content-reading hook has the write staged (docs/staged-writes.md), and
- * then it has the content but never an edit's old and new strings. A
- * test given them would decide on what the live hook never sees, so they
- * are left out, saying so: the test's verdict is the live one. */
-static void drop_unknowable(const struct hs_event *ev, cJSON *input,
-			    const struct hs_config *cfg)
+static void add_or_null(cJSON *o, const char *key, const char *v)
 {
-	static const char *const keys[] = { "content", "old_string",
-					    "new_string", "edits", NULL };
-	bool staged = false;
+	if (v)
+		cJSON_AddStringToObject(o, key, v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
 
-	if (ev->kind != HS_KIND_PRE || ev->op != HS_OP_WRITE || !input)
+static void print_seen(struct seen *sn, const char *no_request)
+{
+	const cJSON *w;
+	char *text;
+	cJSON *o;
+
+	if (!sn->json) {
+		if (no_request)
+			printf("no request live: %s\n", no_request);
+		if (!sn->nruns)
+			printf("no hook matched\n");
+		printf("decision: %s\n", hs_verdict_name(sn->verdict));
+		if (sn->reason)
+			printf("reason: %s\n", sn->reason);
+		if (sn->context)
+			printf("additional context: %s\n", sn->context);
+		if (sn->session_context)
+			printf("session context: %s\n", sn->session_context);
+		if (sn->system_message)
+			printf("system message: %s\n", sn->system_message);
+		cJSON_ArrayForEach(w, sn->warnings)
+			printf("warning: %s\n", w->valuestring);
 		return;
-	for (size_t i = 0; i < cfg->nhooks; i++)
-		staged |= cfg->hooks[i].enabled && cfg->hooks[i].content_pre;
-	for (const char *const *k = keys; *k; k++) {
-		if (!cJSON_GetObjectItemCaseSensitive(input, *k) ||
-		    (staged && strcmp(*k, "content") == 0))
-			continue;
-		fprintf(stderr, "hookshim test: warning: tool_input.%s left "
-			"out: a live pre-write event cannot carry it (hookshim "
-			"sees the open, before any content exists%s), so the "
-			"hook decides without it, as it would live\n", *k,
-			strcmp(*k, "content") == 0
-				? "; no hook reads the content, so nothing is "
-				  "staged"
-				: "");
-		cJSON_DeleteItemFromObjectCaseSensitive(input, *k);
 	}
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "decision", hs_verdict_name(sn->verdict));
+	add_or_null(o, "reason", sn->reason);
+	add_or_null(o, "additional_context", sn->context);
+	if (sn->session_context)
+		cJSON_AddStringToObject(o, "session_context",
+					sn->session_context);
+	if (sn->system_message)
+		cJSON_AddStringToObject(o, "system_message",
+					sn->system_message);
+	if (sn->stop)
+		cJSON_AddBoolToObject(o, "continue", 0);
+	if (no_request)
+		cJSON_AddStringToObject(o, "no_request_live", no_request);
+	cJSON_AddItemToObject(o, "hooks", sn->hooks);
+	cJSON_AddItemToObject(o, "warnings", sn->warnings);
+	sn->hooks = sn->warnings = NULL;
+	text = cJSON_Print(o);
+	puts(text);
+	free(text);
+	cJSON_Delete(o);
 }
 
-static int fill_event(struct hs_event *ev, const struct test_args *t,
-		      cJSON *input, const struct hs_config *cfg)
+static void seen_free(struct seen *sn)
 {
-	unsigned mask, ops;
+	free(sn->reason);
+	free(sn->context);
+	free(sn->system_message);
+	free(sn->session_context);
+	cJSON_Delete(sn->hooks);
+	cJSON_Delete(sn->warnings);
+}
 
-	if (hs_event_parse(t->event, &ev->kind, &mask, &ops) < 0) {
+/* Decides the call's requests in order, as the live senders do: a
+ * staged write's publish carries its open's tool_use_id, and is not
+ * asked once the open is denied. */
+static void decide_call(struct hs_session *s, struct hs_test_call *c,
+			struct seen *sn)
+{
+	struct hs_answer ans;
+	char *id = NULL;
+
+	for (int i = 0; i < c->nreq && sn->verdict != HS_DENY; i++) {
+		if (id)
+			c->req[i].id = id;
+		hs_session_decide(s, &c->req[i], &ans);
+		if (!id) {
+			id = ans.id;
+			ans.id = NULL;
+		}
+		hs_answer_free(&ans);
+	}
+	free(id);
+}
+
+/* A command the session decided nothing about: the agent's own shell. */
+static char *internal_shell(const struct hs_test_call *c)
+{
+	const char *what;
+	char *why = NULL;
+
+	if (!c->argv || strcmp(c->req[0].phase, "pre") != 0 ||
+	    !(what = hs_command_agent_internal(c->argv)) ||
+	    asprintf(&why, "an agent's own shell (%s), no tool call", what) < 0)
+		return NULL;
+	return why;
+}
+
+static int decide(struct hs_session *s, const struct test_args *t,
+		  const cJSON *input, struct seen *sn, char **no_request)
+{
+	struct hs_test_spec spec = { 0 };
+	struct hs_test_call c;
+	struct hs_outcome out;
+	unsigned mask;
+
+	if (hs_event_parse(t->event, &spec.kind, &mask, &spec.event_ops) < 0) {
 		fprintf(stderr, "hookshim test: unknown event '%s'\n", t->event);
 		return -1;
 	}
-	ev->tool = t->tool;
-	ev->input = input;
-	ev->op = t->tool ? hs_tool_op(t->tool)
-		 : ops == HS_OP_WRITE ? HS_OP_WRITE
-		 : ops == HS_OP_EXEC ? HS_OP_EXEC
-				     : HS_OP_OTHER;
-	if (ops != HS_OP_ANY && ops && !(ops & ev->op))
-		ev->op = ops;
-	ev->failed = t->failed || t->exit_code != 0 ||
-		     (mask == HS_POST_FAILURE);
-	ev->exit_code = t->exit_code ? t->exit_code : (ev->failed ? 1 : 0);
-	ev->out = t->output ? t->output : "";
-	ev->out_len = strlen(ev->out);
-	ev->err = "";
-	ev->nested = t->nested;
-	ev->session_id = "hookshim-test";
-	ev->root = cfg->root;
-	ev->root_alias = cfg->root_alias;
-	ev->cwd = cfg->root;
-	ev->pid = getpid();
-	ev->tool_use_id = "toolu_hookshim_test";
-	drop_unknowable(ev, input, cfg);
+	if (spec.kind == HS_KIND_SESSION_START ||
+	    spec.kind == HS_KIND_SESSION_END) {
+		hs_session_lifecycle(s, spec.kind, &out);
+		see(sn, NULL, &out);
+		hs_outcome_free(&out);
+		return 0;
+	}
+	if (spec.kind == HS_KIND_NONE) {
+		*no_request = strdup("only the agent can see this event");
+		return 0;
+	}
+	spec.failed = t->failed || mask == HS_POST_FAILURE;
+	spec.tool = t->tool;
+	spec.input = input;
+	spec.command = t->command;
+	spec.file = t->file;
+	spec.content = t->content;
+	spec.exit_code = t->exit_code;
+	spec.output = t->output;
+	spec.nested = t->nested;
+	if (hs_test_call_build(&c, s->cfg, &spec) < 0) {
+		hs_test_call_free(&c);
+		return -1;
+	}
+	decide_call(s, &c, sn);
+	if (c.none)
+		*no_request = strdup(c.none);
+	else if (!sn->decisions)
+		*no_request = internal_shell(&c);
+	hs_test_call_free(&c);
 	return 0;
 }
 
@@ -258,10 +370,11 @@ int cmd_test(int argc, char **argv)
 	struct hs_cli cli = { 0 };
 	struct test_args t = { 0 };
 	struct hs_config cfg;
-	struct hs_event ev = { 0 };
-	struct hs_outcome out;
+	struct hs_protect *prot;
+	struct hs_session s;
+	struct seen sn = { 0 };
 	cJSON *input = NULL;
-	char err[512];
+	char err[512], *no_request = NULL;
 	int rc;
 
 	if (parse_args(argc, argv, &cli, &t) < 0)
@@ -277,20 +390,33 @@ int cmd_test(int argc, char **argv)
 	if (hs_cli_load(&cli, &cfg) < 0)
 		return 1;
 	hs_config_print_diags(stderr, &cfg);
-	if (fill_event(&ev, &t, input, &cfg) < 0) {
-		cJSON_Delete(input);
-		hs_config_free(&cfg);
-		return 64;
+	/* as `hookshim run` has it, but for the session's log and report,
+	 * which a test has not */
+	cfg.protect = prot = hs_protect_new(&cfg, NULL, NULL);
+	/* A session as live, minus the log and the terminal: its id is
+	 * random, its transcript a real file, removed at the end. */
+	if (hs_session_init(&s, &cfg, NULL, NULL) < 0)
+		return 1;
+	s.can_prompt = false;
+	s.watch = see;
+	s.watch_arg = &sn;
+	sn.json = t.json;
+	sn.hooks = cJSON_CreateArray();
+	sn.warnings = cJSON_CreateArray();
+	hs_session_keep_transcript(&s, NULL);
+	rc = decide(&s, &t, input, &sn, &no_request);
+	hs_session_close(&s);
+	if (rc == 0) {
+		print_seen(&sn, no_request);
+		rc = sn.verdict == HS_DENY ? 2 : sn.verdict == HS_ASK ? 3 : 0;
+		if (rc == 2 && sn.reason)
+			fprintf(stderr, "%s\n", sn.reason);
+	} else {
+		rc = 64;
 	}
-	hs_dispatch(&cfg, &ev, &out);
-	if (t.json)
-		print_json(&out);
-	else
-		print_human(&out);
-	rc = out.verdict == HS_DENY ? 2 : out.verdict == HS_ASK ? 3 : 0;
-	if (rc == 2 && out.reason)
-		fprintf(stderr, "%s\n", out.reason);
-	hs_outcome_free(&out);
+	free(no_request);
+	seen_free(&sn);
+	hs_protect_free(prot);
 	cJSON_Delete(input);
 	hs_config_free(&cfg);
 	hs_cli_free(&cli);

@@ -11,8 +11,9 @@
 			"-- CMD...  run CMD under hooks")                      \
 	X(check, cmd_check, "check [-c FILE]...  list loaded hooks and "     \
 			    "warnings")                                        \
-	X(test, cmd_test, "test [-c FILE]... EVENT --tool NAME --input JSON" \
-			  "  run a synthetic event")                           \
+	X(test, cmd_test, "test [-c FILE]... EVENT --tool NAME [--command " \
+			  "CMD|--file PATH] [--input JSON]  decide one call "  \
+			  "as live")                                           \
 	X(wrap, cmd_wrap, "wrap DIR TOOL...  create PATH wrappers")          \
 	X(log, cmd_log, "log FILE [--denied] [--tool T] [--since W] [--json]"\
 			"  a session log, readable")                           \

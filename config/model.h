@@ -38,7 +38,7 @@ enum hs_kind {
 /* Which intercepted operations a hook may see. */
 #define HS_OP_EXEC  1u /* a command launch */
 #define HS_OP_WRITE 2u /* a file write */
-#define HS_OP_OTHER 4u /* a tool named only in `hookshim test` */
+#define HS_OP_OTHER 4u /* a tool hookshim never sees (WebFetch, Task): never fires */
 #define HS_OP_READ  8u /* a file opened for reading (opt-in: engine/dispatch.c) */
 #define HS_OP_ANY   (HS_OP_EXEC | HS_OP_WRITE | HS_OP_OTHER | HS_OP_READ)
 

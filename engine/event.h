@@ -8,8 +8,6 @@
 
 #include "../config/model.h"
 
-struct cJSON;
-
 /* A staged write (docs/staged-writes.md) asks its pre hooks twice: at the
  * open those that do not read the content, when the content is complete
  * those that do (hs_hook.content_pre). Each hook runs once. */
@@ -24,11 +22,6 @@ struct hs_event {
 	bool failed;   /* HS_KIND_POST: the failure variant */
 	unsigned op;   /* one HS_OP_* */
 	bool nested;   /* started inside a running command */
-
-	/* Set by `hookshim test`: a tool named in any dialect and its raw
-	 * input, used verbatim where the tool is not one hookshim maps. */
-	const char *tool;
-	const struct cJSON *input;
 
 	/* HS_OP_EXEC */
 	const char *command;       /* what the model asked for */

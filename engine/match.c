@@ -26,9 +26,9 @@ static const char *request_target(const struct hs_hook *h,
 				  const struct hs_event *ev)
 {
 	if (h->ops == HS_OP_EXEC)
-		return hs_event_command(ev);
+		return ev->command;
 	if (h->ops == HS_OP_WRITE)
-		return hs_event_path(ev);
+		return ev->path;
 	if (tool_event(h))
 		return hs_tool_name(&ops_of(h)->tools, ev);
 	return h->event_name;
@@ -159,11 +159,11 @@ bool hs_rule_matches(const struct hs_rule *rule, const char *tool,
 	if (!rule->pattern)
 		return true;
 	if (ev->op == HS_OP_EXEC) {
-		arg = hs_event_command(ev);
+		arg = ev->command;
 		return arg && command_matches(rule->pattern, arg);
 	}
 	if (ev->op == HS_OP_WRITE || ev->op == HS_OP_READ) {
-		arg = hs_event_path(ev);
+		arg = ev->path;
 		return arg && path_matches(rule->pattern, arg, ev->root,
 					    ev->root_alias);
 	}

@@ -18,69 +18,16 @@
 #define MNEMOAI_CAP 10000
 #define MEMCODE_RESULT_CAP 16384
 
-static const char *input_string(const struct hs_event *ev, const char *key)
-{
-	const cJSON *v = ev->input
-				 ? cJSON_GetObjectItemCaseSensitive(ev->input, key)
-				 : NULL;
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-const char *hs_event_command(const struct hs_event *ev)
-{
-	return ev->command ? ev->command : input_string(ev, "command");
-}
-
-const char *hs_event_path(const struct hs_event *ev)
-{
-	const char *p = ev->path;
-
-	if (!p)
-		p = input_string(ev, "file_path");
-	if (!p)
-		p = input_string(ev, "path");
-	return p;
-}
-
 static bool modifies_existing(const struct hs_event *ev)
 {
-	const char *op = ev->operation ? ev->operation
-				       : input_string(ev, "operation");
+	const char *op = ev->operation;
 
 	return op && strcmp(op, "create") != 0 && strcmp(op, "overwrite") != 0;
-}
-
-/* Is name one of the names some dialect gives its command or write tool? */
-static bool dialect_name(const char *name)
-{
-	for (int d = 0; d < HS_NDIALECT; d++) {
-		const struct hs_tool_names *t =
-			&hs_dialect_ops((enum hs_dialect)d)->tools;
-
-		if (strcmp(name, t->exec) == 0 || strcmp(name, t->write) == 0 ||
-		    strcmp(name, t->modify) == 0 || strcmp(name, t->read) == 0)
-			return true;
-	}
-	return false;
 }
 
 const char *hs_tool_name(const struct hs_tool_names *names,
 			 const struct hs_event *ev)
 {
-	if (ev->tool) {
-		/* A name the event carries reaches the hook as given
-		 * (NotebookEdit stays NotebookEdit, so "Notebook.*" fires);
-		 * only the dialects' own names for the command and file-write
-		 * tools are spoken in the hook's dialect. */
-		if (strcmp(ev->tool, names->exec) == 0 ||
-		    strcmp(ev->tool, names->write) == 0 ||
-		    strcmp(ev->tool, names->modify) == 0 ||
-		    strcmp(ev->tool, names->read) == 0)
-			return ev->tool;
-		if (ev->op == HS_OP_OTHER || !dialect_name(ev->tool))
-			return ev->tool;
-	}
 	switch (ev->op) {
 	case HS_OP_EXEC:
 		return names->exec;
@@ -89,7 +36,7 @@ const char *hs_tool_name(const struct hs_tool_names *names,
 	case HS_OP_READ:
 		return names->read;
 	default:
-		return ev->tool ? ev->tool : "";
+		return "";
 	}
 }
 
@@ -102,12 +49,9 @@ static void add_str(cJSON *o, const char *key, const char *v)
 /* Input for an exec: {command} plus what hookshim saw of the real exec. */
 static cJSON *exec_input(const struct hs_event *ev)
 {
-	cJSON *in = ev->input ? cJSON_Duplicate(ev->input, 1)
-			      : cJSON_CreateObject();
-	const char *cmd = hs_event_command(ev);
+	cJSON *in = cJSON_CreateObject();
 
-	if (!cJSON_GetObjectItemCaseSensitive(in, "command"))
-		add_str(in, "command", cmd ? cmd : "");
+	cJSON_AddStringToObject(in, "command", ev->command ? ev->command : "");
 	if (ev->argv) {
 		cJSON *a = cJSON_AddArrayToObject(in, "argv");
 
@@ -124,27 +68,17 @@ static cJSON *exec_input(const struct hs_event *ev)
 #define CLAUDE_PATH_KEY "file_path"
 #define OTHER_PATH_KEY "path"
 
-/* Input for a write, with the path under `key` (the dialect's spelling),
- * not under the other spelling unless the input itself used it. */
+/* Input for a write (or a read), with the path under `key`, the
+ * dialect's spelling. */
 static cJSON *write_input(const struct hs_hook *h, const struct hs_event *ev,
 			  const char *key)
 {
-	const char *alias = strcmp(key, CLAUDE_PATH_KEY) == 0
-				    ? OTHER_PATH_KEY
-				    : CLAUDE_PATH_KEY;
-	cJSON *in = ev->input ? cJSON_Duplicate(ev->input, 1)
-			      : cJSON_CreateObject();
-	const char *path = hs_event_path(ev);
+	cJSON *in = cJSON_CreateObject();
 
-	if (path && !cJSON_GetObjectItemCaseSensitive(in, key))
-		cJSON_AddStringToObject(in, key, path);
-	if (cJSON_GetObjectItemCaseSensitive(in, alias) && path &&
-	    ev->input && !cJSON_GetObjectItemCaseSensitive(ev->input, key))
-		cJSON_DeleteItemFromObjectCaseSensitive(in, alias);
-	if (!cJSON_GetObjectItemCaseSensitive(in, "operation"))
-		add_str(in, "operation", ev->operation);
+	add_str(in, key, ev->path);
+	add_str(in, "operation", ev->operation);
 	add_str(in, "new_path", ev->new_path);
-	hs_write_content_add(in, h, ev, path);
+	hs_write_content_add(in, h, ev, ev->path);
 	return in;
 }
 
@@ -155,7 +89,7 @@ static cJSON *tool_input(const struct hs_hook *h, const struct hs_event *ev,
 		return exec_input(ev);
 	if (ev->op == HS_OP_WRITE || ev->op == HS_OP_READ)
 		return write_input(h, ev, path_key); /* a read: {file_path} */
-	return ev->input ? cJSON_Duplicate(ev->input, 1) : cJSON_CreateObject();
+	return cJSON_CreateObject();
 }
 
 /* mnemoai: long strings are capped and named under _truncated. */
@@ -208,7 +142,7 @@ static cJSON *claude_response(const struct hs_event *ev)
 	cJSON *r = cJSON_CreateObject();
 
 	if (ev->op == HS_OP_WRITE) {
-		add_str(r, "filePath", hs_event_path(ev));
+		add_str(r, "filePath", ev->path);
 		cJSON_AddBoolToObject(r, "success", !ev->failed);
 		return r;
 	}
@@ -353,9 +287,9 @@ cJSON *hs_payload_memoh(const struct hs_hook *h, const struct hs_event *ev,
 		}
 	}
 	if (ev->op == HS_OP_EXEC)
-		add_str(extra, "command", hs_event_command(ev));
+		add_str(extra, "command", ev->command);
 	if (ev->op == HS_OP_WRITE || ev->op == HS_OP_READ) {
-		add_str(extra, "path", hs_event_path(ev));
+		add_str(extra, "path", ev->path);
 		add_str(extra, "operation", ev->operation ? ev->operation
 				: ev->op == HS_OP_READ ? "read" : "write");
 	}

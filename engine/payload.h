@@ -24,14 +24,10 @@ hs_payload_fn hs_payload_memoh;
 void hs_payload_lossless(cJSON *o);
 
 /* The tool name a dialect with these names uses for `ev` (Bash, bash,
- * execute_bash, exec, Write, Edit, edit_file, fs_write, ...). Static
- * storage or ev->tool. */
+ * execute_bash, exec, Write, Edit, edit_file, fs_write, ...): its
+ * operation decides, and for a write whether it changes an existing
+ * file. Static storage. */
 const char *hs_tool_name(const struct hs_tool_names *names,
 			 const struct hs_event *ev);
-
-/* The command, path and content an event carries, whichever of event
- * fields or a `hookshim test` input supplies them. */
-const char *hs_event_command(const struct hs_event *ev);
-const char *hs_event_path(const struct hs_event *ev);
 
 #endif

@@ -110,15 +110,25 @@ static void add_file(cJSON *in, const char *path, size_t cap)
 void hs_write_content_add(cJSON *in, const struct hs_hook *h,
 			  const struct hs_event *ev, const char *path)
 {
+	size_t n;
+
 	if (cJSON_GetObjectItemCaseSensitive(in, "content"))
 		return;
-	if (ev->content)
-		add_text(in, ev->content, ev->content_len ? ev->content_len
-							  : strlen(ev->content),
-			 false);
-	else if (h->kind == HS_KIND_PRE && ev->content_file)
-		add_file(in, ev->content_file, HS_CONTENT_PRE_CAP);
-	else if (h->want_content && h->kind == HS_KIND_POST && path &&
-		 !ev->input)
-		add_file(in, path, HS_CONTENT_POST_CAP);
+	if (h->kind == HS_KIND_PRE) {
+		if (ev->content_file)
+			add_file(in, ev->content_file, HS_CONTENT_PRE_CAP);
+		return;
+	}
+	if (!h->want_content || h->kind != HS_KIND_POST)
+		return;
+	if (!ev->content) {
+		if (path)
+			add_file(in, path, HS_CONTENT_POST_CAP);
+		return;
+	}
+	/* the file as written, carried by the request: capped as read */
+	n = ev->content_len;
+	add_text(in, ev->content, n > HS_CONTENT_POST_CAP ? HS_CONTENT_POST_CAP
+							  : n,
+		 n > HS_CONTENT_POST_CAP);
 }

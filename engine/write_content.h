@@ -15,9 +15,10 @@
 #define HS_CONTENT_PRE_CAP (4u << 20)
 
 /* Adds "content" (and "_truncated") to the write input `in` for hook h:
- * what the event carries (a `hookshim test` input, a request's bytes),
- * else the staged file a pre hook is asked about, else, for a post hook
- * that asked, the file at the event's path. Bytes that are not UTF-8, and
+ * for a pre hook, the staged file it is asked about (CONTENT_FILE); for a
+ * post hook that asked, the file as written: the request's bytes
+ * (CONTENT) when it carries them, else the file at the event's path,
+ * capped alike. Bytes that are not UTF-8, and
  * NULs, arrive as U+FFFD: a hook's JSON parser must not fail on them (a
  * scanner that crashes allows). Nothing when `in` has a content already. */
 void hs_write_content_add(cJSON *in, const struct hs_hook *h,

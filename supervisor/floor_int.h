@@ -38,6 +38,9 @@ struct hs_fscope;
  * write in the root. */
 struct hs_fscope *hs_fscope_new(const char *text, const char *root);
 void hs_fscope_free(struct hs_fscope *sc);
+/* Is abs inside the scope (include, exclude, never /proc, /sys, /dev),
+ * whatever the hooks' globs? The agent's reads are judged there too. */
+bool hs_fscope_in_scope(const struct hs_fscope *sc, const char *abs);
 /* May a pre (post) hook fire for a write to abs? */
 bool hs_fscope_pre(const struct hs_fscope *sc, const char *abs);
 bool hs_fscope_post(const struct hs_fscope *sc, const char *abs);

@@ -165,16 +165,19 @@ bool hs_fscope_pinned(const struct hs_fscope *sc, const char *abs)
 	return false;
 }
 
+bool hs_fscope_in_scope(const struct hs_fscope *sc, const char *abs)
+{
+	return !(sc->exc.all || pseudo(abs) || !any(sc, &sc->inc, abs) ||
+		 (sc->exc.n && any(sc, &sc->exc, abs)));
+}
+
 /* In scope, and some hook of that side (pre or post globs) may fire. */
 static bool fires(const struct hs_fscope *sc, const struct globs *side,
 		  const char *abs)
 {
 	if (!side->all && !side->n)
 		return false;
-	if (!any(sc, side, abs))
-		return false;
-	return !(sc->exc.all || pseudo(abs) || !any(sc, &sc->inc, abs) ||
-		 (sc->exc.n && any(sc, &sc->exc, abs)));
+	return any(sc, side, abs) && hs_fscope_in_scope(sc, abs);
 }
 
 bool hs_fscope_pre(const struct hs_fscope *sc, const char *abs)

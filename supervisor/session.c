@@ -232,6 +232,8 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 				    "hooks decided");
 		out.verdict = v = HS_DENY;
 	}
+	if (s->watch)
+		s->watch(s->watch_arg, &ev, &out);
 	if (v == HS_ASK)
 		v = hs_prompt_resolve(s, &ev, out.reason, &asked);
 	ans->verdict = v == HS_DENY ? HS_DENY : HS_ALLOW;

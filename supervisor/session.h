@@ -34,6 +34,12 @@ struct hs_session {
 	bool ending;         /* hs_session_ending: answers are denials */
 	struct hs_outer *outer; /* the session we run inside (outer.h), asked
 				 * first; NULL at top level. Borrowed. */
+	/* Sees each decision's hook runs before they are freed, and its
+	 * verdict before an ask is resolved (`hookshim test` prints them:
+	 * the live decision, shown). NULL in a live session. */
+	void (*watch)(void *arg, const struct hs_event *ev,
+		      const struct hs_outcome *out);
+	void *watch_arg;
 };
 
 /* `log_path` may be NULL. Returns -1 (with a message) if the log cannot be

@@ -116,10 +116,10 @@ big=$(head -c 20000 /dev/zero | tr '\0' a)
 cat > "$HOME/.mnemoai/hooks/hooks.json" <<'J'
 {"hooks":{"PostToolUse":[{"hooks":[{"type":"command","command":"cat > $HOME/payload.json"}]}]}}
 J
-hs test --import mnemoai PostToolUse --tool fs_write --input "{\"path\":\"/p/x\",\"content\":\"$big\"}" >/dev/null
+hs test --import mnemoai PostToolUse --tool fs_write --input "{\"path\":\"$PWD/x\",\"content\":\"$big\"}" >/dev/null
 expect_eq "mnemoai long input strings are capped" 10000 "$(jq -r '.tool_input.content|length' "$HOME/payload.json")"
 expect_eq "mnemoai clipped keys listed under _truncated" '["content"]' "$(jq -c '.tool_input._truncated' "$HOME/payload.json")"
-expect_eq "mnemoai short values are not marked" "/p/x" "$(jq -r '.tool_input.path' "$HOME/payload.json")"
+expect_eq "mnemoai short values are not marked" "$PWD/x" "$(jq -r '.tool_input.path' "$HOME/payload.json")"
 
 # memoh priority order, ties in file order, on_error modes, env, trailing newline
 cat > memoh.json <<'J'

@@ -31,8 +31,9 @@ cat > proj/.memcode/hooks.json <<'J'
 {"hooks":{"pre_tool_use":[{"matcher":"ba.*","command":"echo project >> order; echo \"$MEMCODE_HOOK_EVENT $MEMCODE_TOOL_NAME $MEMCODE_SESSION_ID\" >> order"}]}}
 J
 hs test --import memcode --root proj pre_tool_use --tool bash --input '{"command":"ls"}' >/dev/null 2>&1
+# the session id is a live one: 32 hex digits, new each run
 expect_eq "memcode merges user then project, cwd = root, MEMCODE_* env" \
-	"user project pre_tool_use bash hookshim-test" "$(tr '\n' ' ' < proj/order | sed 's/ $//')"
+	"user project pre_tool_use bash SESSION" "$(tr '\n' ' ' < proj/order | sed 's/ $//; s/ [0-9a-f]\{32\}$/ SESSION/')"
 
 cp "$FX/memcode-config.json" "$HOME/.memcode/hooks.json"
 rm -f proj/.memcode/hooks.json
@@ -61,12 +62,12 @@ rm -f "$HOME/.memcode/hooks.json"
 # --- mnemoai -------------------------------------------------------------
 cp "$FX/mnemoai-secrets.json" "$HOME/.mnemoai/hooks/hooks.json"
 out=$(hs test --import mnemoai PreToolUse --tool fs_write \
-	--input '{"path":"/home/you/proj/secrets/key.pem","content":"x"}' 2>&1); rc=$?
+	--input "{\"path\":\"$TMP/proj/secrets/key.pem\"}" 2>&1); rc=$?
 expect_eq "mnemoai secrets guard denies secrets/ (exit 2)" 2 "$rc"
 expect_contains "mnemoai secrets guard reason" "$out" "Blocked by a local hook."
-hs test --import mnemoai PreToolUse --tool fs_write --input '{"path":"/home/you/proj/app.py"}' >/dev/null 2>&1
+hs test --import mnemoai PreToolUse --tool fs_write --input "{\"path\":\"$TMP/proj/app.py\"}" >/dev/null 2>&1
 expect_eq "mnemoai secrets guard allows other paths" 0 "$?"
-hs test --import mnemoai PreToolUse --tool Write --input '{"file_path":"/p/secrets/k"}' >/dev/null 2>&1
+hs test --import mnemoai PreToolUse --tool Write --input "{\"file_path\":\"$TMP/secrets/k\"}" >/dev/null 2>&1
 expect_eq "mnemoai guard sees a Claude-spelled write as fs_write with path" 2 "$?"
 
 cp "$FX/mnemoai-git-status.json" "$HOME/.mnemoai/hooks/hooks.json"
