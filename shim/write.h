@@ -52,6 +52,7 @@ struct hs_wticket {
 	struct stat sb;
 	int sfd;           /* a staged write's file (hs_wbegin returned 2) */
 	const char *content_file; /* a rename's source, for content hooks */
+	const char *unnamed; /* a path of the call with no name (path.h) */
 };
 
 /* open(2) flags that make an open a write. */

@@ -26,6 +26,7 @@
 #include <sys/syscall.h>
 
 #include "../common/temp_name.h"
+#include "../common/wire.h"
 
 #ifndef __O_TMPFILE
 #define __O_TMPFILE 020000000
@@ -49,6 +50,7 @@ struct call {
 	uint64_t flags;
 	unsigned mode;
 	char path[PATH_MAX], path2[PATH_MAX]; /* as passed */
+	const char *unnamed; /* path or path2, too long to name */
 };
 
 #define A(i) (c->n.data.args[i])
@@ -162,11 +164,16 @@ static const char *open_op(const struct hs_floor_ctx *x, const char *abs,
 }
 
 /* hs_fl_abs, and without following, a path through the root's logical
- * name named under the root (as the shim names it). */
-static int name_of(const struct hs_floor_ctx *x, pid_t tid, int dirfd,
-		   const char *path, bool follow, char *out)
+ * name named under the root (as the shim names it). A name too long to
+ * hold is remembered in k: the call is denied whatever else it does. */
+static int name_of(const struct hs_floor_ctx *x, struct call *k, pid_t tid,
+		   int dirfd, const char *path, bool follow, char *out)
 {
-	if (hs_fl_abs(tid, dirfd, path, follow, out) < 0)
+	int r = hs_fl_abs(tid, dirfd, path, follow, out);
+
+	if (r == HS_PATH_TOOLONG && !k->unnamed)
+		k->unnamed = path;
+	if (r < 0)
 		return -1;
 	if (!follow)
 		hs_fscope_unalias(x->scope, out);
@@ -187,33 +194,33 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	switch (k->kind) {
 	case K_OPEN:
 		if ((k->flags & O_PATH) || (k->flags & __O_TMPFILE) ||
-		    name_of(x, tid, k->dirfd, k->path, follow, a) < 0 ||
+		    name_of(x, k, tid, k->dirfd, k->path, follow, a) < 0 ||
 		    !hs_fscope_pre(sc, a))
 			return;
 		if ((op = open_op(x, a, k->flags, follow)))
 			event(c, op, a, NULL);
 		return;
 	case K_TRUNC:
-		if (name_of(x, tid, AT_FDCWD, k->path, follow, a) == 0 &&
+		if (name_of(x, k, tid, AT_FDCWD, k->path, follow, a) == 0 &&
 		    hs_fscope_pre(sc, a) && look(a, follow, &sb) == 1)
 			event(c, "truncate", a, NULL);
 		return;
 	case K_UNLINK:
-		if (name_of(x, tid, k->dirfd, k->path, false, a) == 0 &&
+		if (name_of(x, k, tid, k->dirfd, k->path, false, a) == 0 &&
 		    hs_fscope_pre(sc, a) && lstat(a, &sb) == 0 &&
 		    !hs_temp_name(a))
 			event(c, k->flags & AT_REMOVEDIR ? "rmdir" : "delete",
 			      a, NULL);
 		return;
 	case K_MKDIR:
-		if (name_of(x, tid, k->dirfd, k->path, follow, a) == 0 &&
+		if (name_of(x, k, tid, k->dirfd, k->path, follow, a) == 0 &&
 		    hs_fscope_pre(sc, a) && lstat(a, &sb) != 0)
 			event(c, "mkdir", a, NULL);
 		return;
 	case K_MKNOD:
 		/* a regular file made by mknod is a create like O_CREAT|O_EXCL;
 		 * fifos, sockets and devices are "mknod" */
-		if (name_of(x, tid, k->dirfd, k->path, false, a) < 0 ||
+		if (name_of(x, k, tid, k->dirfd, k->path, false, a) < 0 ||
 		    !hs_fscope_pre(sc, a) || lstat(a, &sb) == 0)
 			return;
 		if ((k->mode & S_IFMT) == 0 || S_ISREG(k->mode)) {
@@ -225,12 +232,12 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		return;
 	case K_SYMLINK:
 		/* path = the link made; new_path = its text, as written */
-		if (name_of(x, tid, k->dirfd2, k->path2, false, a) == 0 &&
+		if (name_of(x, k, tid, k->dirfd2, k->path2, false, a) == 0 &&
 		    hs_fscope_pre(sc, a) && lstat(a, &sb) != 0)
 			event(c, "symlink", a, k->path);
 		return;
 	case K_LINK:
-		if (name_of(x, tid, k->dirfd2, k->path2, false, a) < 0 ||
+		if (name_of(x, k, tid, k->dirfd2, k->path2, false, a) < 0 ||
 		    lstat(a, &sb) == 0)
 			return;
 		if (!hs_fscope_pre(sc, a)) {
@@ -238,14 +245,14 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			 * write to that file: judged at the source */
 			if (!((k->flags & AT_EMPTY_PATH) && !k->path[0]) &&
 			    strncmp(k->path, "/proc/", 6) != 0 &&
-			    name_of(x, tid, k->dirfd, k->path, false, b) == 0 &&
+			    !name_of(x, k, tid, k->dirfd, k->path, false, b) &&
 			    hs_fscope_pre(sc, b))
 				event(c, "link", b, a);
 			return;
 		}
 		/* an O_TMPFILE or temp source published: a create */
 		if (((k->flags & AT_EMPTY_PATH) && !k->path[0]) ||
-		    name_of(x, tid, k->dirfd, k->path, false, b) < 0 ||
+		    name_of(x, k, tid, k->dirfd, k->path, false, b) < 0 ||
 		    strncmp(k->path, "/proc/", 6) == 0 || hs_temp_name(b))
 			event(c, "create", a, NULL);
 		else
@@ -254,8 +261,8 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	case K_RENAME: {
 		bool m, m2;
 
-		if (name_of(x, tid, k->dirfd, k->path, false, a) < 0 ||
-		    name_of(x, tid, k->dirfd2, k->path2, false, b) < 0 ||
+		if (name_of(x, k, tid, k->dirfd, k->path, false, a) < 0 ||
+		    name_of(x, k, tid, k->dirfd2, k->path2, false, b) < 0 ||
 		    lstat(a, &sb) != 0)
 			return;
 		m = (!hs_temp_name(a) && hs_fscope_pre(sc, a)) ||
@@ -309,7 +316,12 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 	if (hs_fl_read_str(tid, k.p1, k.path, sizeof(k.path)) < 0 ||
 	    (k.p2 && hs_fl_read_str(tid, k.p2, k.path2, sizeof(k.path2)) < 0))
 		return HS_FL_CONTINUE;
+	k.unnamed = NULL;
 	classify(x, c, &k, tid);
+	if (k.unnamed) { /* judged by nobody: denied, and logged as such */
+		c->nev = 0;
+		event(c, HS_OPERATION_UNNAMED, k.unnamed, NULL);
+	}
 	/* Nothing to decide: continuing a call whose id went stale is
 	 * refused by the kernel, so no check is needed for that. Anything
 	 * else acts on what was read, which is only good while the caller
@@ -326,7 +338,8 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 
 		/* writes.agent_only: a tool's writes are not events */
 		if (hs_fl_environ(c->tgid, "HOOKSHIM_ROLE", role, sizeof(role)) &&
-		    strcmp(role, "tool") == 0 && !touches_policy(x->scope, c))
+		    strcmp(role, "tool") == 0 && !touches_policy(x->scope, c) &&
+		    !k.unnamed)
 			return HS_FL_CONTINUE;
 	}
 	if (hs_fl_cwd(tid, c->cwd) < 0)
