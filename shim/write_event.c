@@ -200,6 +200,12 @@ static bool quick_dead(const struct hs_wcall *c)
 	switch (c->kind) {
 	case HS_WK_SYMLINK:
 		return rel_dead(c->dirfd2, c->path2);
+	case HS_WK_CHMOD:
+	case HS_WK_CHOWN:
+	case HS_WK_XATTR:
+		/* these follow a symlink out of the directory (chmod l, l ->
+		 * hooks/guard.sh); rare enough to be named each time */
+		return false;
 	case HS_WK_LINK: /* the source too: it may be a protected file */
 	case HS_WK_RENAME:
 		return rel_dead(c->dirfd, c->path) &&
@@ -382,6 +388,33 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			return 0;
 		t->op = "create";
 		t->post_path = t->path;
+		return HS_W_PRE;
+	case HS_WK_CHMOD:
+	case HS_WK_CHOWN:
+	case HS_WK_XATTR:
+		/* Only a protected file's (engine/protect.h): the built-in
+		 * rule denies it before any hook, and no other file's mode
+		 * or owner is an event. Named as the kernel will walk it
+		 * (these follow symlinks unless told not to); a descriptor
+		 * by the kernel's name for it. */
+		if (!(want & HS_W_PRE))
+			return 0;
+		if (!c->path[0] && (c->flags & AT_EMPTY_PATH)) {
+			if ((e = hs_path_dirfd(c->dirfd, t->path)) < 0) {
+				if (e == HS_PATH_TOOLONG)
+					t->unnamed = "(a descriptor)";
+				return 0;
+			}
+		} else if (named(t, c->dirfd, c->path,
+				 !(c->flags & AT_SYMLINK_NOFOLLOW),
+				 t->path) < 0) {
+			return 0;
+		}
+		if (!hs_wscope_policy_file(t->path))
+			return 0;
+		t->op = c->kind == HS_WK_CHMOD	 ? "chmod"
+			: c->kind == HS_WK_CHOWN ? "chown"
+						 : "setxattr";
 		return HS_W_PRE;
 	}
 	return 0;

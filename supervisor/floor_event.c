@@ -41,7 +41,7 @@ bool hs_fl_valid(int listener, uint64_t id)
 
 /* What a syscall does, whatever its number. */
 enum kind { K_OPEN, K_TRUNC, K_RENAME, K_LINK, K_SYMLINK, K_UNLINK,
-	    K_MKDIR, K_MKNOD, K_NONE };
+	    K_MKDIR, K_MKNOD, K_ATTR, K_NONE };
 
 struct call {
 	enum kind kind;
@@ -49,12 +49,57 @@ struct call {
 	uint64_t p1, p2; /* path addresses in the caller */
 	uint64_t flags;
 	unsigned mode;
+	const char *attr; /* K_ATTR: "chmod", "chown" or "setxattr" */
 	char path[PATH_MAX], path2[PATH_MAX]; /* as passed */
 	const char *unnamed; /* path or path2, too long to name */
 };
 
 #define A(i) (c->n.data.args[i])
 #define FD(i) ((int)A(i))
+
+#ifndef SYS_fchmodat2
+#define SYS_fchmodat2 452
+#endif
+
+/* Mode, owner, extended attributes (floor_bpf.c notifies them only when
+ * protected files exist). A descriptor alone is p1 == 0 with dirfd and
+ * AT_EMPTY_PATH, as fchownat(fd, "", ..., AT_EMPTY_PATH) says it. */
+static enum kind decode_attr(struct hs_fl_call *c, struct call *k)
+{
+	const uint64_t nofollow = AT_SYMLINK_NOFOLLOW, fd_only = AT_EMPTY_PATH;
+
+	k->attr = "chmod";
+	switch (c->n.data.nr) {
+	case SYS_chmod: k->p1 = A(0); return K_ATTR;
+	case SYS_fchmod: k->dirfd = FD(0); k->p1 = 0; k->flags = fd_only;
+		return K_ATTR;
+	case SYS_fchmodat: k->dirfd = FD(0); k->p1 = A(1); return K_ATTR;
+	case SYS_fchmodat2:
+		k->dirfd = FD(0); k->p1 = A(1); k->flags = A(3);
+		return K_ATTR;
+	}
+	k->attr = "chown";
+	switch (c->n.data.nr) {
+	case SYS_chown: k->p1 = A(0); return K_ATTR;
+	case SYS_lchown: k->p1 = A(0); k->flags = nofollow; return K_ATTR;
+	case SYS_fchown: k->dirfd = FD(0); k->p1 = 0; k->flags = fd_only;
+		return K_ATTR;
+	case SYS_fchownat:
+		k->dirfd = FD(0); k->p1 = A(1); k->flags = A(4);
+		return K_ATTR;
+	}
+	k->attr = "setxattr";
+	switch (c->n.data.nr) {
+	case SYS_setxattr: case SYS_removexattr: k->p1 = A(0); return K_ATTR;
+	case SYS_lsetxattr: case SYS_lremovexattr:
+		k->p1 = A(0); k->flags = nofollow;
+		return K_ATTR;
+	case SYS_fsetxattr: case SYS_fremovexattr:
+		k->dirfd = FD(0); k->p1 = 0; k->flags = fd_only;
+		return K_ATTR;
+	}
+	return K_NONE;
+}
 
 static enum kind decode(struct hs_fl_call *c, struct call *k, pid_t tid,
 			int lfd)
@@ -110,7 +155,7 @@ static enum kind decode(struct hs_fl_call *c, struct call *k, pid_t tid,
 		k->dirfd = FD(0); k->p1 = A(1); k->mode = (unsigned)A(2);
 		return K_MKNOD;
 	}
-	return K_NONE;
+	return decode_attr(c, k);
 }
 
 /* lstat, or stat when following: 1 exists, 0 not, -1 error. */
@@ -278,6 +323,19 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		}
 		return;
 	}
+	case K_ATTR:
+		/* a protected file's alone: the built-in rule denies it,
+		 * and no other file's mode or owner is an event (the shim's
+		 * rule, shim/write_event.c). A descriptor by the caller's
+		 * /proc name for it. */
+		if (!k->path[0] && (k->flags & AT_EMPTY_PATH))
+			snprintf(k->path, sizeof(k->path), "/proc/self/fd/%d",
+				 k->dirfd);
+		if (name_of(x, k, tid, k->dirfd, k->path,
+			    !(k->flags & AT_SYMLINK_NOFOLLOW), a) == 0 &&
+		    hs_fscope_protected_file(sc, a))
+			event(c, k->attr, a, NULL);
+		return;
 	case K_NONE:
 		return;
 	}
@@ -313,7 +371,8 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 	k.path[0] = k.path2[0] = '\0';
 	/* An unreadable path: the kernel will fail the call itself (EFAULT)
 	 * unless the caller can read what we cannot. */
-	if (hs_fl_read_str(tid, k.p1, k.path, sizeof(k.path)) < 0 ||
+	if ((k.p1 && hs_fl_read_str(tid, k.p1, k.path, sizeof(k.path)) < 0) ||
+	    (!k.p1 && k.kind != K_ATTR) ||
 	    (k.p2 && hs_fl_read_str(tid, k.p2, k.path2, sizeof(k.path2)) < 0))
 		return HS_FL_CONTINUE;
 	k.unnamed = NULL;
