@@ -376,13 +376,14 @@ static void dispatch_ordered(const struct hs_config *cfg,
 	}
 }
 
-/* A write whose name the shim or the floor could not build
- * (HS_OPERATION_UNNAMED, common/wire.h): no hook can judge a file nobody
- * can name, so none is asked, and the call fails as the kernel would
- * fail a name too long for it. */
+/* A write (or the agent's read) whose name the shim or the floor could
+ * not build (HS_OPERATION_UNNAMED, common/wire.h): no hook can judge a
+ * file nobody can name, so none is asked, and the call fails as the
+ * kernel would fail a name too long for it. */
 static bool unnamed(const struct hs_event *ev, struct hs_outcome *out)
 {
-	if (ev->op != HS_OP_WRITE || ev->kind != HS_KIND_PRE ||
+	if ((ev->op != HS_OP_WRITE && ev->op != HS_OP_READ) ||
+	    ev->kind != HS_KIND_PRE ||
 	    !ev->operation || strcmp(ev->operation, HS_OPERATION_UNNAMED) != 0)
 		return false;
 	out->reason = strdup("hookshim: the path is PATH_MAX or longer once "

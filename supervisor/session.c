@@ -167,6 +167,7 @@ static int build_event(struct hs_session *s, const struct hs_msg *req,
 			return -1;
 		ev->op = HS_OP_READ;
 		ev->path = req->path;
+		ev->operation = req->operation; /* name-too-long, or none */
 	} else {
 		return -1;
 	}

@@ -107,3 +107,37 @@ fi
 expect_eq "nothing was written in the chain" "" "$(files)"
 expect_eq "each unnamed write is logged as denied" "$n" \
 	"$(jq -c 'select(.operation == "name-too-long" and .decision == "deny")' "$TMP/log.jsonl" | wc -l)"
+
+# The agent's own reads, with a Read hook on secrets/: the folded name is
+# judged; one that cannot be named is denied (ENAMETOOLONG), not read.
+echo hidden > "$ROOT/secrets/k"; echo plain > "$ROOT/pub/r"
+cat > "$TMP/reads.json" <<'J'
+{"hooks":{"PreToolUse":[
+ {"matcher":"Read","hooks":[{"type":"command","if":"Read(secrets/**)",
+   "command":"echo 'no reading secrets' >&2; exit 2"}]}]}}
+J
+cat > "$TMP/reads.py" <<'P'
+import os
+D = "d" * 250
+def try_read(name, p):
+    try: os.close(os.open(p, os.O_RDONLY)); print(name + "=0")
+    except OSError as e: print("%s=%d" % (name, e.errno))
+dots = "./" * 2040
+try_read("rdots", dots + "secrets/k")
+try_read("rpub", dots + "pub/r")
+os.chdir("secrets")
+for i in range(17): os.chdir(D)
+try_read("rdeep", "f")
+P
+python3 -c 'import os, sys
+os.chdir(sys.argv[1])
+for i in range(17): os.chdir("d" * 250)
+open("f", "w").write("deep\n")' "$ROOT/secrets"     # there to be read
+( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/reads.json" --log "$TMP/reads.jsonl" -- python3 "$TMP/reads.py" ) >"$TMP/out" 2>"$TMP/err"
+out=$(cat "$TMP/out")
+expect_contains "read: judged by its folded name and denied" "$out" "rdots=13"
+expect_contains "read: the hook's reason" "$(cat "$TMP/err")" "read of $ROOT/secrets/k denied: no reading secrets"
+expect_contains "read: a long path outside secrets/ is read" "$out" "rpub=0"
+expect_contains "read: in a working directory deeper than PATH_MAX, denied with ENAMETOOLONG" "$out" "rdeep=36"
+expect_eq "read: the unnamed read is logged as denied" 1 \
+	"$(jq -c 'select(.op == "read" and .operation == "name-too-long" and .decision == "deny")' "$TMP/reads.jsonl" | wc -l)"
