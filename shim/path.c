@@ -153,8 +153,9 @@ static __attribute__((noinline)) int join(char *out, const char *name,
  * rest; leaves it alone when the kernel cannot name the target (a pipe,
  * a socket, another user's process). A few hops: the target may itself
  * be under /proc. HS_PATH_TOOLONG: the target, or it and the rest, too
- * long to name (a working directory deeper than PATH_MAX). */
-static int expand_magic(char *p)
+ * long to name (a working directory deeper than PATH_MAX). Not inlined,
+ * for join's reason. */
+static __attribute__((noinline)) int expand_magic(char *p)
 {
 	for (int hops = 0; hops < 8; hops++) {
 		struct hs_proclink l;
