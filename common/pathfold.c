@@ -14,7 +14,8 @@ bool hs_path_foldable(const char *p)
 	return false;
 }
 
-void hs_path_fold(char *p)
+/* dotdot: ".." takes the segment before it away; otherwise it is kept. */
+static void fold(char *p, bool dotdot)
 {
 	char *w = p; /* write position; p[0] == '/' */
 	const char *r = p;
@@ -33,7 +34,7 @@ void hs_path_fold(char *p)
 		n = (size_t)(r - seg);
 		if (n == 0 || (n == 1 && seg[0] == '.'))
 			continue;
-		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
+		if (dotdot && n == 2 && seg[0] == '.' && seg[1] == '.') {
 			/* "/.." is "/" */
 			while (w > p && *--w != '/')
 				;
@@ -46,4 +47,14 @@ void hs_path_fold(char *p)
 	if (w == p)
 		*w++ = '/';
 	*w = '\0';
+}
+
+void hs_path_fold(char *p)
+{
+	fold(p, true);
+}
+
+void hs_path_fold_dots(char *p)
+{
+	fold(p, false);
 }

@@ -14,5 +14,8 @@ void hs_path_fold(char *p);
  * ".." segment, a trailing '/' (a dot file is a false alarm). The shim
  * asks it of the part it joined to an already folded directory. */
 bool hs_path_foldable(const char *p);
+/* Only what is safe with symlinks followed: "//", "." and a trailing '/'
+ * go, ".." stays for the kernel's walk (or hs_path_resolve) to take. */
+void hs_path_fold_dots(char *p);
 
 #endif

@@ -1,7 +1,27 @@
 /* Magic /proc links in a path; see proclink.h. */
 #include "proclink.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "plainstr.h"
+
+int hs_proclink_target(const char *link, char *out)
+{
+	long n = syscall(SYS_readlinkat, AT_FDCWD, link, out, PATH_MAX - 1);
+
+	if (n < 0 && errno == ENAMETOOLONG)
+		return HS_PATH_TOOLONG;
+	if (n <= 0 || out[0] != '/')
+		return -1;
+	if (n >= PATH_MAX - 1)
+		return HS_PATH_TOOLONG;
+	out[n] = '\0';
+	return 0;
+}
 
 /* Digits at p: their count (0 when none), the value in *v. */
 static size_t digits(const char *p, long *v)

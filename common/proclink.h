@@ -25,4 +25,18 @@ struct hs_proclink {
 /* Does the absolute, folded path p start with a magic link? */
 bool hs_proclink(const char *p, struct hs_proclink *l);
 
+/* A name the kernel takes but no PATH_MAX buffer holds: a relative path
+ * that, joined to its directory and folded, is still PATH_MAX or longer,
+ * or a directory deeper than PATH_MAX. What it names cannot be judged,
+ * so the shim and the floor deny a write through it, never let it
+ * through unjudged. */
+#define HS_PATH_TOOLONG (-2)
+
+/* The path a /proc link (/proc/<pid>/cwd, .../fd/N) names, into out
+ * (PATH_MAX): 0; -1 when it names no path ("pipe:[...]", "anon_inode:",
+ * gone); HS_PATH_TOOLONG when the name does not fit (the kernel refuses
+ * to print one deeper than a page; one that fills the buffer may have
+ * been cut). errno is the caller's to save. */
+int hs_proclink_target(const char *link, char *out);
+
 #endif

@@ -62,6 +62,13 @@ extern const char HS_EXE_MARK[];
  * own opens for reading become events (write filter lines "(GLOB"). */
 #define HS_INTEREST_READ_PRE    32u
 
+/* The operation of a write whose name neither the shim nor the floor
+ * could build (longer than PATH_MAX once joined to its directory, even
+ * folded; a directory deeper than PATH_MAX): its path is the caller's
+ * own text, and the supervisor denies it before any hook (no hook can
+ * judge a name nobody knows; engine/dispatch.c). */
+#define HS_OPERATION_UNNAMED "name-too-long"
+
 /* Every field of a request, the one list both ends work from: the tags,
  * struct hs_msg, the encoder below (allocation-free, used by the shim and
  * by the hookshim binary alike) and the supervisor's decoder

@@ -2,6 +2,7 @@
 #include "dispatch.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -375,10 +376,30 @@ static void dispatch_ordered(const struct hs_config *cfg,
 	}
 }
 
+/* A write (or the agent's read) whose name the shim or the floor could
+ * not build (HS_OPERATION_UNNAMED, common/wire.h): no hook can judge a
+ * file nobody can name, so none is asked, and the call fails as the
+ * kernel would fail a name too long for it. */
+static bool unnamed(const struct hs_event *ev, struct hs_outcome *out)
+{
+	if ((ev->op != HS_OP_WRITE && ev->op != HS_OP_READ) ||
+	    ev->kind != HS_KIND_PRE ||
+	    !ev->operation || strcmp(ev->operation, HS_OPERATION_UNNAMED) != 0)
+		return false;
+	out->reason = strdup("hookshim: the path is PATH_MAX or longer once "
+			     "joined to its directory, so no hook can judge "
+			     "what it names");
+	out->verdict = HS_DENY;
+	out->deny_errno = ENAMETOOLONG;
+	return true;
+}
+
 void hs_dispatch(const struct hs_config *cfg, const struct hs_event *ev,
 		 struct hs_outcome *out)
 {
 	memset(out, 0, sizeof(*out));
+	if (unnamed(ev, out))
+		return;
 	/* The built-in rule first: no hook is asked about changing the
 	 * policy itself, so none can allow it (protect.h). */
 	if ((out->reason = hs_protect_judge(cfg->protect, ev))) {

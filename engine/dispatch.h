@@ -36,6 +36,7 @@ struct hs_outcome {
 	size_t nruns;
 	char **warnings;
 	size_t nwarnings;
+	int deny_errno;        /* a built-in rule's own errno; 0: the session's */
 };
 
 /* Run every matching hook and merge. Always fills `out`. */

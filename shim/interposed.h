@@ -107,6 +107,15 @@
 	X(mkostemps, "", WRITE, FWD)                                     \
 	X(mkostemps64, "", WRITE, FWD)                                   \
 	X(mkdtemp, "", WRITE, FWD)                                       \
+	X(chmod, "", WRITE, FWD)                                         \
+	X(fchmod, "", WRITE, FWD)                                        \
+	X(fchmodat, "", WRITE, FWD)                                      \
+	X(chown, "", WRITE, FWD)                                         \
+	X(lchown, "", WRITE, FWD)                                        \
+	X(fchown, "", WRITE, FWD)                                        \
+	X(fchownat, "", WRITE, FWD)                                      \
+	X(setxattr, "", WRITE, FWD)                                      \
+	X(fsetxattr, "", WRITE, FWD)                                     \
 	X(close, "", END, FWD)                                           \
 	X(fclose, "", END, FWD)                                          \
 	X(dup2, "", END, FWD)                                            \

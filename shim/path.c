@@ -1,8 +1,10 @@
 /* Path normalisation for write events; see path.h. */
 #include "path.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../common/pathfold.h"
@@ -69,7 +71,14 @@ static int getcwd_cached(char *buf)
 	/* read gen before getcwd: a chdir in between makes the copy stale
 	 * at once */
 	gen = __atomic_load_n(&cwd.gen, __ATOMIC_ACQUIRE);
-	if (!getcwd(buf, PATH_MAX) || buf[0] != '/')
+	/* The syscall, not getcwd(3): for a directory deeper than a page
+	 * glibc walks ".." with opendir (malloc). Such a directory (mkdir
+	 * and chdir, one level at a time) has no name we can hold. */
+	if (syscall(SYS_getcwd, buf, PATH_MAX) < 0)
+		return errno == ERANGE || errno == ENAMETOOLONG
+			       ? HS_PATH_TOOLONG
+			       : -1;
+	if (buf[0] != '/') /* "(unreachable)": another root's */
 		return -1;
 	cwd_store(buf, gen);
 	return 0;
@@ -86,33 +95,55 @@ bool hs_path_cwd_gen(unsigned *gen)
 int hs_path_dirfd(int dirfd, char *buf)
 {
 	char link[40] = "/proc/self/fd/";
-	ssize_t n;
 
 	if (dirfd == AT_FDCWD)
 		return getcwd_cached(buf);
 	if (dirfd < 0)
 		return -1;
 	hs_utoa((unsigned long)dirfd, link + strlen(link));
-	n = readlink(link, buf, PATH_MAX - 1);
-	/* "anon_inode:..." or "socket:[...]" is no directory we can name */
-	if (n <= 0 || buf[0] != '/')
-		return -1;
-	buf[n] = '\0';
+	return hs_proclink_target(link, buf);
+}
+
+/* big, a name joined from a directory and a path of up to PATH_MAX each,
+ * folded into out (PATH_MAX): the kernel takes a relative path of up to
+ * PATH_MAX from a directory whose name may be as long, and folding "./"
+ * and ".." usually brings the whole back under PATH_MAX. When it does
+ * not, no buffer of ours holds the name and the write cannot be judged:
+ * HS_PATH_TOOLONG. Following symlinks, only "//" and "." go (a ".."
+ * after a symlink is the kernel's business); `from` is where folding
+ * may change anything (the part after an already folded directory). */
+static int settle(char *out, char *big, size_t from, bool follow)
+{
+	size_t n;
+
+	if (follow)
+		hs_path_fold_dots(big + from);
+	else if (from <= 1 || hs_path_foldable(big + from))
+		hs_path_fold(big);
+	n = strlen(big);
+	if (n >= PATH_MAX)
+		return HS_PATH_TOOLONG;
+	memcpy(out, big, n + 1);
 	return 0;
 }
 
-/* dir + "/" + name into out (PATH_MAX). */
-static int join(char *out, const char *dir, const char *name)
+/* dir (in out) + "/" + name, settled into out. Its own frame: the
+ * 8 KiB are given back before expand_magic's or the resolver's buffers
+ * are taken, so a thread's stack holds one of them at a time. */
+static __attribute__((noinline)) int join(char *out, const char *name,
+					  bool follow)
 {
-	size_t dl = strlen(dir), nl = strlen(name);
+	char big[2 * PATH_MAX];
+	size_t dl = strlen(out), nl = strlen(name);
 
-	if (dl + nl + 2 > PATH_MAX)
-		return -1;
-	if (out != dir)
-		memmove(out, dir, dl);
-	out[dl] = '/';
-	memcpy(out + dl + 1, name, nl + 1);
-	return 0;
+	if (dl >= PATH_MAX || nl >= PATH_MAX)
+		return HS_PATH_TOOLONG;
+	if (dl == 1)
+		dl = 0; /* "/" + name */
+	memcpy(big, out, dl);
+	big[dl] = '/';
+	memcpy(big + dl + 1, name, nl + 1);
+	return settle(out, big, dl, follow);
 }
 
 /* A path through a kernel magic link (common/proclink.h: /proc/self/cwd,
@@ -121,17 +152,19 @@ static int join(char *out, const char *dir, const char *name)
  * writes through /proc/self/fd/N. Rewrites p to the link's target + the
  * rest; leaves it alone when the kernel cannot name the target (a pipe,
  * a socket, another user's process). A few hops: the target may itself
- * be under /proc. */
-static void expand_magic(char *p)
+ * be under /proc. HS_PATH_TOOLONG: the target, or it and the rest, too
+ * long to name (a working directory deeper than PATH_MAX). Not inlined,
+ * for join's reason. */
+static __attribute__((noinline)) int expand_magic(char *p)
 {
 	for (int hops = 0; hops < 8; hops++) {
 		struct hs_proclink l;
-		char link[64], dir[PATH_MAX], rest[PATH_MAX];
-		size_t n;
-		ssize_t r;
+		char link[64], big[2 * PATH_MAX];
+		size_t n, rl;
+		int r;
 
 		if (!hs_proclink(p, &l) || l.end >= sizeof(link))
-			return;
+			return 0;
 		if (l.self) { /* ours: /proc/self/ + cwd, root or fd/N */
 			memcpy(link, "/proc/self/", 11);
 			n = 11;
@@ -141,18 +174,20 @@ static void expand_magic(char *p)
 		}
 		memcpy(link + n, l.what, l.what_len);
 		link[n + l.what_len] = '\0';
-		r = readlink(link, dir, PATH_MAX - 1);
-		/* "anon_inode:..." or "pipe:[...]" is no path */
-		if (r <= 0 || dir[0] != '/')
-			return;
-		dir[r] = '\0';
-		memcpy(rest, p + l.end, strlen(p + l.end) + 1); /* rest is in p */
-		if (rest[0] == '\0')
-			memcpy(p, dir, (size_t)r + 1);
-		else if (join(p, dir[1] ? dir : "", rest + 1) < 0)
-			return;
-		hs_path_fold(p);
+		r = hs_proclink_target(link, big);
+		if (r == -1)
+			return 0; /* "pipe:[...]": no path */
+		if (r < 0)
+			return r;
+		n = strlen(big);
+		rl = strlen(p + l.end); /* "" or "/rest" */
+		if (n == 1 && rl)
+			n = 0; /* "/" + "/rest" */
+		memcpy(big + n, p + l.end, rl + 1);
+		if ((r = settle(p, big, n, false)) < 0)
+			return r;
 	}
+	return 0;
 }
 
 /* The root's logical name (write_scope.c found it in the filter): a path
@@ -184,7 +219,9 @@ static void unalias(char *p)
 int hs_path_abs(int dirfd, const char *path, bool follow, char *out)
 {
 	size_t n = strlen(path);
+	int r;
 
+	/* longer: the kernel says ENAMETOOLONG itself */
 	if (n == 0 || n >= PATH_MAX)
 		return -1;
 	if (path[0] == '/') {
@@ -193,18 +230,9 @@ int hs_path_abs(int dirfd, const char *path, bool follow, char *out)
 			hs_path_fold(out);
 			unalias(out);
 		}
-	} else {
-		size_t dl;
-
-		if (hs_path_dirfd(dirfd, out) < 0)
-			return -1;
-		dl = strlen(out);
-		if (join(out, out, path) < 0)
-			return -1;
-		/* the kernel names a directory folded: only the joint and
-		 * what follows may need it ("/" joined makes "//") */
-		if (!follow && (dl == 1 || hs_path_foldable(out + dl)))
-			hs_path_fold(out);
+	} else if ((r = hs_path_dirfd(dirfd, out)) < 0 ||
+		   (r = join(out, path, follow)) < 0) {
+		return r;
 	}
 	if (follow) {
 		/* unfolded: ".." after a symlink is the kernel's business
@@ -213,7 +241,7 @@ int hs_path_abs(int dirfd, const char *path, bool follow, char *out)
 		return 0;
 	}
 	if (strncmp(out, "/proc/", 6) == 0 || strncmp(out, "/dev/fd/", 8) == 0)
-		expand_magic(out);
+		return expand_magic(out);
 	return 0;
 }
 

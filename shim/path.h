@@ -7,8 +7,13 @@
 #include <limits.h>
 #include <stdbool.h>
 
+/* HS_PATH_TOOLONG (common/proclink.h): a name the kernel takes but no
+ * PATH_MAX buffer holds; write_event.c denies a write through one. */
+#include "../common/proclink.h"
+
 /* The directory `dirfd` names (AT_FDCWD = the working directory), into
- * buf (PATH_MAX). 0, or -1 if the kernel cannot name it. */
+ * buf (PATH_MAX). 0, HS_PATH_TOOLONG, or -1 if the kernel cannot name it
+ * (not a directory, another root's). */
 int hs_path_dirfd(int dirfd, char *buf);
 
 /* `path` (relative to dirfd when it is relative) as an absolute path in
@@ -17,7 +22,9 @@ int hs_path_dirfd(int dirfd, char *buf);
  * the root's logical name (hs_path_alias) is named under the root. With
  * `follow`, the path is resolved as the kernel will, component by
  * component (common/pathresolve.h), so it names the file actually
- * written. 0, or -1 (path too long, unnameable dirfd). */
+ * written. 0; HS_PATH_TOOLONG (see above); -1 when the call fails in
+ * the kernel anyway (path PATH_MAX or longer, empty, a dirfd that is no
+ * directory). Uses up to 8 KiB of stack, one buffer at a time. */
 int hs_path_abs(int dirfd, const char *path, bool follow, char *out);
 
 /* The session root's logical name (config/model.h), or NULL; the string

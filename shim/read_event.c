@@ -24,15 +24,19 @@
 #include "write.h"
 #include "write_scope.h"
 
-/* Does an open of c->path fire a read event? Its absolute path in abs. */
-static bool watched(int dirfd, const char *path, int flags, char *abs)
+/* Does an open of c->path fire a read event? Its absolute path in abs.
+ * HS_PATH_TOOLONG: it has no name we can hold (path.h), so whether a read
+ * hook would see it cannot be told. */
+static int watched(int dirfd, const char *path, int flags, char *abs)
 {
 	struct stat sb;
+	int r;
 
 	if (flags & (O_PATH | O_DIRECTORY))
-		return false;
-	return hs_path_abs(dirfd, path, hs_wopts()->follow, abs) == 0 &&
-	       hs_rscope_match(abs) && stat(abs, &sb) == 0 &&
+		return 0;
+	if ((r = hs_path_abs(dirfd, path, hs_wopts()->follow, abs)) < 0)
+		return r == HS_PATH_TOOLONG ? r : 0;
+	return hs_rscope_match(abs) && stat(abs, &sb) == 0 &&
 	       S_ISREG(sb.st_mode);
 }
 
@@ -41,7 +45,7 @@ int hs_rbegin(int dirfd, const char *path, int flags)
 	int saved = errno;
 	char abs[PATH_MAX], id[64];
 	struct hs_reply rep;
-	bool fire;
+	int fire;
 
 	if (!path || !hs_st.reads)
 		return 0;
@@ -51,15 +55,28 @@ int hs_rbegin(int dirfd, const char *path, int flags)
 	errno = saved;
 	if (!fire)
 		return 0;
+	/* unnamed: asked with the caller's text, to be logged, and denied
+	 * whatever the answer (the supervisor's rule denies it too) */
+	if (fire < 0) /* under PATH_MAX, or hs_path_abs would have said -1 */
+		hs_copy(abs, path, hs_len(path) + 1);
 	hs_make_id(id);
 	hs_guard_enter();
 	hs_ask(&(struct hs_msg){ .op = "read", .phase = "pre", .nested = -1,
-				 .id = id, .path = abs },
+				 .id = id, .path = abs,
+				 .operation = fire < 0 ? HS_OPERATION_UNNAMED
+						       : NULL },
 	       &rep);
 	hs_guard_leave();
-	if (!rep.deny) {
+	if (!rep.deny && fire > 0) {
 		errno = saved;
 		return 0;
+	}
+	if (!rep.deny) {
+		static const char why[] = "hookshim: the path is PATH_MAX or "
+					  "longer once joined to its directory";
+
+		rep.deny_errno = ENAMETOOLONG;
+		hs_copy(rep.reason, why, sizeof(why));
 	}
 	hs_say_denied("read of", abs, rep.reason);
 	saved = rep.deny_errno ? rep.deny_errno : EACCES;

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "../common/plainstr.h"
@@ -65,6 +66,10 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 	}
 #define NONE
 #define ACTIVE hs_wscope_active()
+/* A mode, owner or attribute change is judged only when protected files
+ * exist (write_event.c): elsewhere a chmod costs this test. */
+#define POLICY hs_wscope_policy()
+#define NOFOLLOW AT_SYMLINK_NOFOLLOW
 /* An open is watched when it writes and writes are, or when it only
  * reads and the agent's reads are events (read_event.c): a read-only
  * open in a session without read hooks tests one flag more. */
@@ -205,7 +210,34 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 	  (char *t, int sl, int fl), (t, sl, fl), -1, NONE, ACTIVE,            \
 	  WC(HS_WK_MKTEMP, AT, t, 0, 0, 0), -1)                                \
 	X(char *, mkdtemp, (char *t), (char *t), (t), NULL, NONE, ACTIVE,      \
-	  WC(HS_WK_MKTEMP, AT, t, 0, 0, 0), -1)
+	  WC(HS_WK_MKTEMP, AT, t, 0, 0, 0), -1)                                \
+	X(int, chmod, (const char *p, mode_t m), (const char *p, mode_t m),    \
+	  (p, m), -1, NONE, POLICY, WC(HS_WK_CHMOD, AT, p, 0, 0, 0), -1)       \
+	X(int, fchmod, (int fd, mode_t m), (int fd, mode_t m), (fd, m), -1,    \
+	  NONE, POLICY, WC(HS_WK_CHMOD, fd, "", 0, 0, AT_EMPTY_PATH), -1)      \
+	X(int, fchmodat, (int d, const char *p, mode_t m, int f),              \
+	  (int d, const char *p, mode_t m, int f), (d, p, m, f), -1, NONE,     \
+	  POLICY, WC(HS_WK_CHMOD, d, p, 0, 0, f), -1)                          \
+	X(int, chown, (const char *p, uid_t u, gid_t g),                       \
+	  (const char *p, uid_t u, gid_t g), (p, u, g), -1, NONE, POLICY,      \
+	  WC(HS_WK_CHOWN, AT, p, 0, 0, 0), -1)                                 \
+	X(int, lchown, (const char *p, uid_t u, gid_t g),                      \
+	  (const char *p, uid_t u, gid_t g), (p, u, g), -1, NONE, POLICY,      \
+	  WC(HS_WK_CHOWN, AT, p, 0, 0, NOFOLLOW), -1)                          \
+	X(int, fchown, (int fd, uid_t u, gid_t g), (int fd, uid_t u, gid_t g), \
+	  (fd, u, g), -1, NONE, POLICY,                                        \
+	  WC(HS_WK_CHOWN, fd, "", 0, 0, AT_EMPTY_PATH), -1)                    \
+	X(int, fchownat, (int d, const char *p, uid_t u, gid_t g, int f),      \
+	  (int d, const char *p, uid_t u, gid_t g, int f), (d, p, u, g, f),    \
+	  -1, NONE, POLICY, WC(HS_WK_CHOWN, d, p, 0, 0, f), -1)                \
+	X(int, setxattr, (const char *p, const char *n, const void *v,         \
+	  size_t z, int f), (const char *p, const char *n, const void *v,      \
+	  size_t z, int f), (p, n, v, z, f), -1, NONE, POLICY,                 \
+	  WC(HS_WK_XATTR, AT, p, 0, 0, 0), -1)                                 \
+	X(int, fsetxattr, (int fd, const char *n, const void *v, size_t z,     \
+	  int f), (int fd, const char *n, const void *v, size_t z, int f),     \
+	  (fd, n, v, z, f), -1, NONE, POLICY,                                  \
+	  WC(HS_WK_XATTR, fd, "", 0, 0, AT_EMPTY_PATH), -1)
 
 /* Each row's forwarding under the syscall floor (floor_calls.h): the same
  * call as a syscall carrying the cookie, so the kernel does not send it to
@@ -262,6 +294,19 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 #define CK_mkostemps(t, sl, fl) hs_ck_mkostemps(t, sl, fl)
 #define CK_mkostemps64(t, sl, fl) hs_ck_mkostemps(t, sl, fl)
 #define CK_mkdtemp(t) hs_ck_mkdtemp(t)
+/* fchmodat's flags need glibc's emulation (no flags in the syscall
+ * before fchmodat2): the floor may see that one again, and finds the
+ * same unprotected file. */
+#define CK_chmod(p, m) CK_2(SYS_fchmodat, AT, p, m, 0, 0)
+#define CK_fchmod(fd, m) CK_2(SYS_fchmod, fd, m, 0, 0, 0)
+#define CK_fchmodat(d, p, m, f) \
+	((f) ? HS_REAL(fchmodat)(d, p, m, f) : CK_2(SYS_fchmodat, d, p, m, 0, 0))
+#define CK_chown(p, u, g) CK_2(SYS_fchownat, AT, p, u, g, 0)
+#define CK_lchown(p, u, g) CK_2(SYS_fchownat, AT, p, u, g, NOFOLLOW)
+#define CK_fchown(fd, u, g) CK_2(SYS_fchown, fd, u, g, 0, 0)
+#define CK_fchownat(d, p, u, g, f) CK_2(SYS_fchownat, d, p, u, g, f)
+#define CK_setxattr(p, n, v, z, f) CK_2(SYS_setxattr, p, n, v, z, f)
+#define CK_fsetxattr(fd, n, v, z, f) CK_2(SYS_fsetxattr, fd, n, v, z, f)
 
 /* A staged open's result (write_stage.h): only opens are staged. */
 #define STAGED_RESULT(r, t) \

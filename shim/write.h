@@ -23,6 +23,14 @@ enum hs_wkind {
 	HS_WK_MKDIR,
 	HS_WK_MKNOD,   /* mknod/mkfifo family; flags: the mode (file type) */
 	HS_WK_MKTEMP,  /* mkstemp family and mkdtemp: path is the template */
+	/* The mode, the owner, an extended attribute (an ACL) of path:
+	 * judged for protected files only (chmod -x of a hook script makes
+	 * it fail, and so allow), no hook event for other files. flags:
+	 * AT_SYMLINK_NOFOLLOW; AT_EMPTY_PATH with "" for the descriptor
+	 * dirfd itself (fchmod, fchown, fsetxattr). */
+	HS_WK_CHMOD,
+	HS_WK_CHOWN,
+	HS_WK_XATTR,
 };
 
 struct hs_wcall {
@@ -52,6 +60,7 @@ struct hs_wticket {
 	struct stat sb;
 	int sfd;           /* a staged write's file (hs_wbegin returned 2) */
 	const char *content_file; /* a rename's source, for content hooks */
+	const char *unnamed; /* a path of the call with no name (path.h) */
 };
 
 /* open(2) flags that make an open a write. */

@@ -200,6 +200,12 @@ static bool quick_dead(const struct hs_wcall *c)
 	switch (c->kind) {
 	case HS_WK_SYMLINK:
 		return rel_dead(c->dirfd2, c->path2);
+	case HS_WK_CHMOD:
+	case HS_WK_CHOWN:
+	case HS_WK_XATTR:
+		/* these follow a symlink out of the directory (chmod l, l ->
+		 * hooks/guard.sh); rare enough to be named each time */
+		return false;
 	case HS_WK_LINK: /* the source too: it may be a protected file */
 	case HS_WK_RENAME:
 		return rel_dead(c->dirfd, c->path) &&
@@ -225,6 +231,18 @@ static unsigned stage_as_pre(unsigned m)
 	return m & HS_W_STAGE ? (m & ~HS_W_STAGE) | HS_W_PRE : m;
 }
 
+/* hs_path_abs, remembering a name the kernel takes but no buffer of ours
+ * holds (path.h): such a write is denied whatever else it does. */
+static int named(struct hs_wticket *t, int dirfd, const char *path,
+		 bool follow, char *out)
+{
+	int r = hs_path_abs(dirfd, path, follow, out);
+
+	if (r == HS_PATH_TOOLONG && !t->unnamed)
+		t->unnamed = path;
+	return r;
+}
+
 /* Decides path/op/new_path of c into t; returns the HS_W_* bits wanted. */
 static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			 unsigned want)
@@ -243,7 +261,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 	case HS_WK_REOPEN:
 		if ((c->flags & O_PATH) ||
 		    (c->flags & O_TMPFILE) == O_TMPFILE ||
-		    hs_path_abs(c->dirfd, c->path, follow, t->path) < 0 ||
+		    named(t, c->dirfd, c->path, follow, t->path) < 0 ||
 		    !(m = hs_wscope_match(t->path, want)))
 			return 0;
 		t->op = open_op(t->path, c->flags, t);
@@ -253,7 +271,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			m = (m & ~HS_W_STAGE) | HS_W_PRE;
 		return t->op ? m : 0;
 	case HS_WK_TRUNC:
-		if (hs_path_abs(AT_FDCWD, c->path, follow, t->path) < 0 ||
+		if (named(t, AT_FDCWD, c->path, follow, t->path) < 0 ||
 		    !(m = hs_wscope_match(t->path, want)) ||
 		    look(t->path, &sb) != 1)
 			return 0;
@@ -262,7 +280,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 	case HS_WK_UNLINK:
 	case HS_WK_REMOVE:
 		/* never follow: unlink removes the link itself */
-		if (hs_path_abs(c->dirfd, c->path, false, t->path) < 0 ||
+		if (named(t, c->dirfd, c->path, false, t->path) < 0 ||
 		    !(m = hs_wscope_match(t->path, want)) ||
 		    lstat(t->path, &sb) != 0 || is_temp(t->path))
 			return 0;
@@ -272,7 +290,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			t->op = c->flags & AT_REMOVEDIR ? "rmdir" : "delete";
 		return m;
 	case HS_WK_MKDIR:
-		if (hs_path_abs(c->dirfd, c->path, follow, t->path) < 0 ||
+		if (named(t, c->dirfd, c->path, follow, t->path) < 0 ||
 		    !(m = hs_wscope_match(t->path, want)) ||
 		    lstat(t->path, &sb) == 0)
 			return 0;
@@ -281,7 +299,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 	case HS_WK_MKNOD:
 		/* a node made in watched ground (the floor's rule): a regular
 		 * file is a create, a fifo, socket or device a "mknod" */
-		if (hs_path_abs(c->dirfd, c->path, false, t->path) < 0 ||
+		if (named(t, c->dirfd, c->path, false, t->path) < 0 ||
 		    !(m = hs_wscope_match(t->path, want)) ||
 		    lstat(t->path, &sb) == 0)
 			return 0;
@@ -295,7 +313,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		return m;
 	case HS_WK_SYMLINK:
 		/* path = the link made; new_path = its text, as written */
-		if (hs_path_abs(c->dirfd2, c->path2, false, t->path) < 0 ||
+		if (named(t, c->dirfd2, c->path2, false, t->path) < 0 ||
 		    !(m = hs_wscope_match(t->path, want)) ||
 		    lstat(t->path, &sb) == 0)
 			return 0;
@@ -306,7 +324,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		/* path = the new name; new_path = the file it names. An
 		 * O_TMPFILE (AT_EMPTY_PATH, /proc/self/fd) or temp source is
 		 * a publish: a create of the new name. */
-		if (hs_path_abs(c->dirfd2, c->path2, false, t->path) < 0 ||
+		if (named(t, c->dirfd2, c->path2, false, t->path) < 0 ||
 		    lstat(t->path, &sb) == 0)
 			return 0;
 		m = hs_wscope_match(t->path, want);
@@ -315,7 +333,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			return m;
 		if (strncmp(c->path, "/proc/self/fd/", 14) == 0)
 			return m;
-		if (hs_path_abs(c->dirfd, c->path, false, t->path2) < 0 ||
+		if (named(t, c->dirfd, c->path, false, t->path2) < 0 ||
 		    (m && is_temp(t->path2)))
 			return m;
 		t->op = "link";
@@ -330,8 +348,8 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		swap_names(t);
 		return m;
 	case HS_WK_RENAME:
-		if (hs_path_abs(c->dirfd, c->path, false, t->path) < 0 ||
-		    hs_path_abs(c->dirfd2, c->path2, false, t->path2) < 0 ||
+		if (named(t, c->dirfd, c->path, false, t->path) < 0 ||
+		    named(t, c->dirfd2, c->path2, false, t->path2) < 0 ||
 		    lstat(t->path, &sb) != 0)
 			return 0;
 		m = is_temp(t->path) ? 0
@@ -365,11 +383,38 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		/* The call makes the name; the template names the place.
 		 * Only a protected place is judged. */
 		if (!(want & HS_W_PRE) ||
-		    hs_path_abs(c->dirfd, c->path, false, t->path) < 0 ||
+		    named(t, c->dirfd, c->path, false, t->path) < 0 ||
 		    !temp_judged(t->path))
 			return 0;
 		t->op = "create";
 		t->post_path = t->path;
+		return HS_W_PRE;
+	case HS_WK_CHMOD:
+	case HS_WK_CHOWN:
+	case HS_WK_XATTR:
+		/* Only a protected file's (engine/protect.h): the built-in
+		 * rule denies it before any hook, and no other file's mode
+		 * or owner is an event. Named as the kernel will walk it
+		 * (these follow symlinks unless told not to); a descriptor
+		 * by the kernel's name for it. */
+		if (!(want & HS_W_PRE))
+			return 0;
+		if (!c->path[0] && (c->flags & AT_EMPTY_PATH)) {
+			if ((e = hs_path_dirfd(c->dirfd, t->path)) < 0) {
+				if (e == HS_PATH_TOOLONG)
+					t->unnamed = "(a descriptor)";
+				return 0;
+			}
+		} else if (named(t, c->dirfd, c->path,
+				 !(c->flags & AT_SYMLINK_NOFOLLOW),
+				 t->path) < 0) {
+			return 0;
+		}
+		if (!hs_wscope_policy_file(t->path))
+			return 0;
+		t->op = c->kind == HS_WK_CHMOD	 ? "chmod"
+			: c->kind == HS_WK_CHOWN ? "chown"
+						 : "setxattr";
 		return HS_W_PRE;
 	}
 	return 0;
@@ -391,6 +436,30 @@ static int deny_pre(const char *path, const char *op)
 	hs_pending_set("write to", path, rep.reason);
 	errno = rep.deny_errno ? rep.deny_errno : EACCES;
 	hs_reason_set(errno, rep.reason);
+	return -1;
+}
+
+/* A write naming a path no buffer of ours holds (path.h): what it names
+ * cannot be judged, so it fails, with ENAMETOOLONG unless the session
+ * says otherwise, whatever the supervisor answers or whether it answers
+ * at all. It is asked all the same, with the caller's own text, so the
+ * denial is logged. */
+static int deny_unnamed(const struct hs_wticket *t)
+{
+	static const char why[] =
+		"hookshim: the path is PATH_MAX or longer once joined to its "
+		"directory, so no hook can judge what it names";
+	const char *reason;
+	struct hs_reply rep;
+	char id[64];
+
+	hs_make_id(id);
+	ask("pre", id, t->unnamed, NULL, HS_OPERATION_UNNAMED, &rep);
+	reason = rep.deny && rep.reason[0] ? rep.reason : why;
+	hs_say_denied("write to", t->unnamed, reason);
+	hs_pending_set("write to", t->unnamed, reason);
+	errno = rep.deny && rep.deny_errno ? rep.deny_errno : ENAMETOOLONG;
+	hs_reason_set(errno, reason);
 	return -1;
 }
 
@@ -452,6 +521,7 @@ int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 	t->event = false;
 	t->sfd = -1;
 	t->exists = false;
+	t->unnamed = NULL;
 	if (c->kind == HS_WK_OPEN && !(c->flags & HS_WFLAGS))
 		return hs_rbegin(c->dirfd, c->path, c->flags);
 	t->saved_errno = errno;
@@ -464,6 +534,8 @@ int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 	    c->kind != HS_WK_RENAME)
 		want = stage_as_pre(want);
 	hs_guard_leave();
+	if (t->unnamed)
+		return deny_unnamed(t);
 	errno = t->saved_errno;
 	if (!want) /* a mkstemp name is remembered in hs_wend all the same */
 		return c->kind == HS_WK_MKTEMP && active ? 1 : 0;

@@ -251,6 +251,16 @@ static bool protected_file(const char *abs)
 	return false;
 }
 
+bool hs_wscope_policy(void)
+{
+	return (hs_wscope_active() & HS_W_PRE) && F.prot.n;
+}
+
+bool hs_wscope_policy_file(const char *abs)
+{
+	return F.prot.n && protected_file(abs);
+}
+
 /* Is dir abs itself or above p? */
 static bool at_or_above(const char *abs, const char *p)
 {

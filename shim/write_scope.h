@@ -58,6 +58,13 @@ unsigned hs_wscope_active(void);
  * A protected file fires HS_W_PRE whatever the scope says. */
 unsigned hs_wscope_match(const char *abs, unsigned want);
 
+/* Are there protected files ('!' lines) to judge, and is this process
+ * asked about them? The quick test of the mode, owner and extended
+ * attribute calls, which are judged for protected files only. */
+bool hs_wscope_policy(void);
+/* Is `abs` (absolute, folded or resolved) a protected file, by name? */
+bool hs_wscope_policy_file(const char *abs);
+
 /* Would renaming `abs` away take a protected file or the session root
  * with it (abs is one, or a directory above one)? */
 bool hs_wscope_pinned(const char *abs);

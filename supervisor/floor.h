@@ -31,10 +31,13 @@ enum { HS_FLOOR_AUTO = 0, HS_FLOOR_REQUIRE = 1, HS_FLOOR_OFF = 2 };
 /* Which syscall classes the program sends to the supervisor. */
 #define HS_FLOOR_WRITES 1u
 #define HS_FLOOR_EXECS  2u
+/* Mode, owner and extended attribute changes: judged for protected files
+ * only (engine/protect.h), so notified only when the session has some. */
+#define HS_FLOOR_ATTRS  4u
 
 struct hs_floor_plan {
 	bool on;               /* the probe passed: install it */
-	unsigned what;         /* HS_FLOOR_WRITES | HS_FLOOR_EXECS */
+	unsigned what;         /* HS_FLOOR_WRITES | _EXECS | _ATTRS */
 	unsigned long flags;   /* seccomp filter flags the kernel took */
 	bool sync_wakeup;      /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP works */
 	bool require;          /* "floor": "require": never run without it */

@@ -45,6 +45,16 @@ static const int writes[] = {
 	SYS_mknod, SYS_mknodat,
 };
 static const int execs[] = { SYS_execve, SYS_execveat };
+#ifndef SYS_fchmodat2
+#define SYS_fchmodat2 452
+#endif
+/* A protected file's mode, owner or attributes (an ACL): rare calls, a
+ * round trip each, and only in a session with protected files. */
+static const int attrs[] = {
+	SYS_chmod, SYS_fchmod, SYS_fchmodat, SYS_fchmodat2, SYS_chown,
+	SYS_fchown, SYS_lchown, SYS_fchownat, SYS_setxattr, SYS_lsetxattr,
+	SYS_fsetxattr, SYS_removexattr, SYS_lremovexattr, SYS_fremovexattr,
+};
 
 /* A tiny assembler: jumps name labels, resolved at the end. */
 enum { L_NEXT = 0, L_OPEN1, L_OPEN2, L_COOKIE, L_NOTIFY, L_ALLOW, L_ENOSYS,
@@ -118,6 +128,10 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow)
 	if (pl->what & HS_FLOOR_EXECS)
 		for (size_t i = 0; i < sizeof(execs) / sizeof(execs[0]); i++)
 			op(p, jmp | BPF_JEQ, (unsigned)execs[i], L_COOKIE,
+			   L_NEXT);
+	if (pl->what & HS_FLOOR_ATTRS)
+		for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++)
+			op(p, jmp | BPF_JEQ, (unsigned)attrs[i], L_COOKIE,
 			   L_NEXT);
 	ret(p, SECCOMP_RET_ALLOW);
 	label(p, L_OPEN1);

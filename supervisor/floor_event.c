@@ -26,6 +26,7 @@
 #include <sys/syscall.h>
 
 #include "../common/temp_name.h"
+#include "../common/wire.h"
 
 #ifndef __O_TMPFILE
 #define __O_TMPFILE 020000000
@@ -40,7 +41,7 @@ bool hs_fl_valid(int listener, uint64_t id)
 
 /* What a syscall does, whatever its number. */
 enum kind { K_OPEN, K_TRUNC, K_RENAME, K_LINK, K_SYMLINK, K_UNLINK,
-	    K_MKDIR, K_MKNOD, K_NONE };
+	    K_MKDIR, K_MKNOD, K_ATTR, K_NONE };
 
 struct call {
 	enum kind kind;
@@ -48,11 +49,57 @@ struct call {
 	uint64_t p1, p2; /* path addresses in the caller */
 	uint64_t flags;
 	unsigned mode;
+	const char *attr; /* K_ATTR: "chmod", "chown" or "setxattr" */
 	char path[PATH_MAX], path2[PATH_MAX]; /* as passed */
+	const char *unnamed; /* path or path2, too long to name */
 };
 
 #define A(i) (c->n.data.args[i])
 #define FD(i) ((int)A(i))
+
+#ifndef SYS_fchmodat2
+#define SYS_fchmodat2 452
+#endif
+
+/* Mode, owner, extended attributes (floor_bpf.c notifies them only when
+ * protected files exist). A descriptor alone is p1 == 0 with dirfd and
+ * AT_EMPTY_PATH, as fchownat(fd, "", ..., AT_EMPTY_PATH) says it. */
+static enum kind decode_attr(struct hs_fl_call *c, struct call *k)
+{
+	const uint64_t nofollow = AT_SYMLINK_NOFOLLOW, fd_only = AT_EMPTY_PATH;
+
+	k->attr = "chmod";
+	switch (c->n.data.nr) {
+	case SYS_chmod: k->p1 = A(0); return K_ATTR;
+	case SYS_fchmod: k->dirfd = FD(0); k->p1 = 0; k->flags = fd_only;
+		return K_ATTR;
+	case SYS_fchmodat: k->dirfd = FD(0); k->p1 = A(1); return K_ATTR;
+	case SYS_fchmodat2:
+		k->dirfd = FD(0); k->p1 = A(1); k->flags = A(3);
+		return K_ATTR;
+	}
+	k->attr = "chown";
+	switch (c->n.data.nr) {
+	case SYS_chown: k->p1 = A(0); return K_ATTR;
+	case SYS_lchown: k->p1 = A(0); k->flags = nofollow; return K_ATTR;
+	case SYS_fchown: k->dirfd = FD(0); k->p1 = 0; k->flags = fd_only;
+		return K_ATTR;
+	case SYS_fchownat:
+		k->dirfd = FD(0); k->p1 = A(1); k->flags = A(4);
+		return K_ATTR;
+	}
+	k->attr = "setxattr";
+	switch (c->n.data.nr) {
+	case SYS_setxattr: case SYS_removexattr: k->p1 = A(0); return K_ATTR;
+	case SYS_lsetxattr: case SYS_lremovexattr:
+		k->p1 = A(0); k->flags = nofollow;
+		return K_ATTR;
+	case SYS_fsetxattr: case SYS_fremovexattr:
+		k->dirfd = FD(0); k->p1 = 0; k->flags = fd_only;
+		return K_ATTR;
+	}
+	return K_NONE;
+}
 
 static enum kind decode(struct hs_fl_call *c, struct call *k, pid_t tid,
 			int lfd)
@@ -108,7 +155,7 @@ static enum kind decode(struct hs_fl_call *c, struct call *k, pid_t tid,
 		k->dirfd = FD(0); k->p1 = A(1); k->mode = (unsigned)A(2);
 		return K_MKNOD;
 	}
-	return K_NONE;
+	return decode_attr(c, k);
 }
 
 /* lstat, or stat when following: 1 exists, 0 not, -1 error. */
@@ -162,11 +209,16 @@ static const char *open_op(const struct hs_floor_ctx *x, const char *abs,
 }
 
 /* hs_fl_abs, and without following, a path through the root's logical
- * name named under the root (as the shim names it). */
-static int name_of(const struct hs_floor_ctx *x, pid_t tid, int dirfd,
-		   const char *path, bool follow, char *out)
+ * name named under the root (as the shim names it). A name too long to
+ * hold is remembered in k: the call is denied whatever else it does. */
+static int name_of(const struct hs_floor_ctx *x, struct call *k, pid_t tid,
+		   int dirfd, const char *path, bool follow, char *out)
 {
-	if (hs_fl_abs(tid, dirfd, path, follow, out) < 0)
+	int r = hs_fl_abs(tid, dirfd, path, follow, out);
+
+	if (r == HS_PATH_TOOLONG && !k->unnamed)
+		k->unnamed = path;
+	if (r < 0)
 		return -1;
 	if (!follow)
 		hs_fscope_unalias(x->scope, out);
@@ -187,33 +239,33 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	switch (k->kind) {
 	case K_OPEN:
 		if ((k->flags & O_PATH) || (k->flags & __O_TMPFILE) ||
-		    name_of(x, tid, k->dirfd, k->path, follow, a) < 0 ||
+		    name_of(x, k, tid, k->dirfd, k->path, follow, a) < 0 ||
 		    !hs_fscope_pre(sc, a))
 			return;
 		if ((op = open_op(x, a, k->flags, follow)))
 			event(c, op, a, NULL);
 		return;
 	case K_TRUNC:
-		if (name_of(x, tid, AT_FDCWD, k->path, follow, a) == 0 &&
+		if (name_of(x, k, tid, AT_FDCWD, k->path, follow, a) == 0 &&
 		    hs_fscope_pre(sc, a) && look(a, follow, &sb) == 1)
 			event(c, "truncate", a, NULL);
 		return;
 	case K_UNLINK:
-		if (name_of(x, tid, k->dirfd, k->path, false, a) == 0 &&
+		if (name_of(x, k, tid, k->dirfd, k->path, false, a) == 0 &&
 		    hs_fscope_pre(sc, a) && lstat(a, &sb) == 0 &&
 		    !hs_temp_name(a))
 			event(c, k->flags & AT_REMOVEDIR ? "rmdir" : "delete",
 			      a, NULL);
 		return;
 	case K_MKDIR:
-		if (name_of(x, tid, k->dirfd, k->path, follow, a) == 0 &&
+		if (name_of(x, k, tid, k->dirfd, k->path, follow, a) == 0 &&
 		    hs_fscope_pre(sc, a) && lstat(a, &sb) != 0)
 			event(c, "mkdir", a, NULL);
 		return;
 	case K_MKNOD:
 		/* a regular file made by mknod is a create like O_CREAT|O_EXCL;
 		 * fifos, sockets and devices are "mknod" */
-		if (name_of(x, tid, k->dirfd, k->path, false, a) < 0 ||
+		if (name_of(x, k, tid, k->dirfd, k->path, false, a) < 0 ||
 		    !hs_fscope_pre(sc, a) || lstat(a, &sb) == 0)
 			return;
 		if ((k->mode & S_IFMT) == 0 || S_ISREG(k->mode)) {
@@ -225,12 +277,12 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		return;
 	case K_SYMLINK:
 		/* path = the link made; new_path = its text, as written */
-		if (name_of(x, tid, k->dirfd2, k->path2, false, a) == 0 &&
+		if (name_of(x, k, tid, k->dirfd2, k->path2, false, a) == 0 &&
 		    hs_fscope_pre(sc, a) && lstat(a, &sb) != 0)
 			event(c, "symlink", a, k->path);
 		return;
 	case K_LINK:
-		if (name_of(x, tid, k->dirfd2, k->path2, false, a) < 0 ||
+		if (name_of(x, k, tid, k->dirfd2, k->path2, false, a) < 0 ||
 		    lstat(a, &sb) == 0)
 			return;
 		if (!hs_fscope_pre(sc, a)) {
@@ -238,14 +290,14 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			 * write to that file: judged at the source */
 			if (!((k->flags & AT_EMPTY_PATH) && !k->path[0]) &&
 			    strncmp(k->path, "/proc/", 6) != 0 &&
-			    name_of(x, tid, k->dirfd, k->path, false, b) == 0 &&
+			    !name_of(x, k, tid, k->dirfd, k->path, false, b) &&
 			    hs_fscope_pre(sc, b))
 				event(c, "link", b, a);
 			return;
 		}
 		/* an O_TMPFILE or temp source published: a create */
 		if (((k->flags & AT_EMPTY_PATH) && !k->path[0]) ||
-		    name_of(x, tid, k->dirfd, k->path, false, b) < 0 ||
+		    name_of(x, k, tid, k->dirfd, k->path, false, b) < 0 ||
 		    strncmp(k->path, "/proc/", 6) == 0 || hs_temp_name(b))
 			event(c, "create", a, NULL);
 		else
@@ -254,8 +306,8 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	case K_RENAME: {
 		bool m, m2;
 
-		if (name_of(x, tid, k->dirfd, k->path, false, a) < 0 ||
-		    name_of(x, tid, k->dirfd2, k->path2, false, b) < 0 ||
+		if (name_of(x, k, tid, k->dirfd, k->path, false, a) < 0 ||
+		    name_of(x, k, tid, k->dirfd2, k->path2, false, b) < 0 ||
 		    lstat(a, &sb) != 0)
 			return;
 		m = (!hs_temp_name(a) && hs_fscope_pre(sc, a)) ||
@@ -271,6 +323,19 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		}
 		return;
 	}
+	case K_ATTR:
+		/* a protected file's alone: the built-in rule denies it,
+		 * and no other file's mode or owner is an event (the shim's
+		 * rule, shim/write_event.c). A descriptor by the caller's
+		 * /proc name for it. */
+		if (!k->path[0] && (k->flags & AT_EMPTY_PATH))
+			snprintf(k->path, sizeof(k->path), "/proc/self/fd/%d",
+				 k->dirfd);
+		if (name_of(x, k, tid, k->dirfd, k->path,
+			    !(k->flags & AT_SYMLINK_NOFOLLOW), a) == 0 &&
+		    hs_fscope_protected_file(sc, a))
+			event(c, k->attr, a, NULL);
+		return;
 	case K_NONE:
 		return;
 	}
@@ -306,10 +371,16 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 	k.path[0] = k.path2[0] = '\0';
 	/* An unreadable path: the kernel will fail the call itself (EFAULT)
 	 * unless the caller can read what we cannot. */
-	if (hs_fl_read_str(tid, k.p1, k.path, sizeof(k.path)) < 0 ||
+	if ((k.p1 && hs_fl_read_str(tid, k.p1, k.path, sizeof(k.path)) < 0) ||
+	    (!k.p1 && k.kind != K_ATTR) ||
 	    (k.p2 && hs_fl_read_str(tid, k.p2, k.path2, sizeof(k.path2)) < 0))
 		return HS_FL_CONTINUE;
+	k.unnamed = NULL;
 	classify(x, c, &k, tid);
+	if (k.unnamed) { /* judged by nobody: denied, and logged as such */
+		c->nev = 0;
+		event(c, HS_OPERATION_UNNAMED, k.unnamed, NULL);
+	}
 	/* Nothing to decide: continuing a call whose id went stale is
 	 * refused by the kernel, so no check is needed for that. Anything
 	 * else acts on what was read, which is only good while the caller
@@ -326,7 +397,8 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 
 		/* writes.agent_only: a tool's writes are not events */
 		if (hs_fl_environ(c->tgid, "HOOKSHIM_ROLE", role, sizeof(role)) &&
-		    strcmp(role, "tool") == 0 && !touches_policy(x->scope, c))
+		    strcmp(role, "tool") == 0 && !touches_policy(x->scope, c) &&
+		    !k.unnamed)
 			return HS_FL_CONTINUE;
 	}
 	if (hs_fl_cwd(tid, c->cwd) < 0)

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "../engine/dispatch.h"
+#include "../engine/protect.h"
 
 #ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
 #define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
@@ -198,6 +199,8 @@ int hs_floor_plan_for(struct hs_floor_plan *p, const struct hs_config *cfg,
 		p->what |= HS_FLOOR_WRITES;
 	if (interest & HS_INTEREST_EXEC_PRE)
 		p->what |= HS_FLOOR_EXECS;
+	if (cfg->protect && cfg->protect->n)
+		p->what |= HS_FLOOR_ATTRS;
 	if (!p->what && !p->require)
 		return 0; /* nothing to watch: no floor, nothing to say */
 	p->cookie = new_cookie();

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "../common/proclink.h"
+
 /* ---- floor_path.c: the caller's memory and names ---- */
 
 /* A NUL-terminated string at addr in tid's memory into buf (cap bytes).
@@ -21,11 +23,12 @@ int hs_fl_read(pid_t tid, uint64_t addr, void *buf, size_t n);
 /* `path` (as the caller passed it, relative to dirfd or its working
  * directory) as an absolute, folded path in out (PATH_MAX): /proc/self
  * and /dev/fd links name the caller's descriptors. With `follow`,
- * symlinks are resolved. -1 when it cannot be named. */
+ * symlinks are resolved. -1 when the call fails in the kernel anyway,
+ * HS_PATH_TOOLONG (common/proclink.h) when it has a name too long for us. */
 int hs_fl_abs(pid_t tid, int dirfd, const char *path, bool follow, char *out);
 /* The process (thread group) tid belongs to, or -1. */
 pid_t hs_fl_tgid(pid_t tid);
-/* The caller's working directory, or -1. */
+/* The caller's working directory, or -1 (HS_PATH_TOOLONG: too deep). */
 int hs_fl_cwd(pid_t tid, char *out);
 /* Value of NAME in the process's initial environment (/proc/pid/environ)
  * into out; false when absent. */

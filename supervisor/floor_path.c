@@ -77,23 +77,12 @@ int hs_fl_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap)
 	return -1;
 }
 
-static int link_of(const char *link, char *out)
-{
-	ssize_t n = readlink(link, out, PATH_MAX - 1);
-
-	/* "anon_inode:..." or "socket:[...]" is no directory we can name */
-	if (n <= 0 || out[0] != '/')
-		return -1;
-	out[n] = '\0';
-	return 0;
-}
-
 int hs_fl_cwd(pid_t tid, char *out)
 {
 	char link[40];
 
 	snprintf(link, sizeof(link), "/proc/%d/cwd", (int)tid);
-	return link_of(link, out);
+	return hs_proclink_target(link, out);
 }
 
 static int fd_dir(pid_t tid, int fd, char *out)
@@ -105,50 +94,66 @@ static int fd_dir(pid_t tid, int fd, char *out)
 	if (fd < 0)
 		return -1;
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)tid, fd);
-	return link_of(link, out);
+	return hs_proclink_target(link, out);
 }
 
-static int join(char *out, const char *dir, const char *name)
+/* dir + "/" + name, folded (only "//" and "." when following: ".." after
+ * a symlink is the kernel's), into out (PATH_MAX). The kernel takes a
+ * relative name of up to PATH_MAX from a directory whose name may be as
+ * long: joined in twice that, and HS_PATH_TOOLONG when even folded it does
+ * not fit (the shim's rule, shim/path.c). */
+static int join(char *out, const char *dir, const char *name, bool follow)
 {
-	char tmp[PATH_MAX];
+	char big[2 * PATH_MAX + 2];
+	size_t n;
 
-	if (snprintf(tmp, sizeof(tmp), "%s/%s", dir, name) >= (int)sizeof(tmp))
-		return -1;
-	memcpy(out, tmp, strlen(tmp) + 1);
+	snprintf(big, sizeof(big), "%s/%s", strcmp(dir, "/") ? dir : "", name);
+	if (follow)
+		hs_path_fold_dots(big);
+	else
+		hs_path_fold(big);
+	n = strlen(big);
+	if (n >= PATH_MAX)
+		return HS_PATH_TOOLONG;
+	memcpy(out, big, n + 1);
 	return 0;
 }
 
 /* A path through a kernel magic link (common/proclink.h), resolved as
  * the caller's kernel will: "self" and /dev/fd are the caller's. Leaves
- * p alone when the target has no name (a pipe, a socket). */
-static void expand_magic(pid_t tid, char *p)
+ * p alone when the target has no name (a pipe, a socket); HS_PATH_TOOLONG
+ * when it or it and the rest are too long to name. */
+static int expand_magic(pid_t tid, char *p)
 {
 	for (int hops = 0; hops < 8; hops++) {
 		struct hs_proclink l;
 		char link[96], dir[PATH_MAX], rest[PATH_MAX];
+		int r;
 
 		if (!hs_proclink(p, &l) || l.end >= 64)
-			return;
+			return 0;
 		if (l.self)
 			snprintf(link, sizeof(link), "/proc/%d/%.*s", (int)tid,
 				 (int)l.what_len, l.what);
 		else
 			snprintf(link, sizeof(link), "%.*s", (int)l.end, p);
-		if (link_of(link, dir) < 0)
-			return;
+		if ((r = hs_proclink_target(link, dir)) < 0)
+			return r == -1 ? 0 : r;
 		snprintf(rest, sizeof(rest), "%s", p + l.end);
 		if (!rest[0])
 			memcpy(p, dir, strlen(dir) + 1);
-		else if (join(p, dir, rest + 1) < 0)
-			return;
-		hs_path_fold(p);
+		else if ((r = join(p, dir, rest + 1, false)) < 0)
+			return r;
 	}
+	return 0;
 }
 
 int hs_fl_abs(pid_t tid, int dirfd, const char *path, bool follow, char *out)
 {
 	size_t n = strlen(path);
+	int r;
 
+	/* longer: the kernel says ENAMETOOLONG itself */
 	if (n == 0 || n >= PATH_MAX)
 		return -1;
 	if (path[0] == '/') {
@@ -156,14 +161,16 @@ int hs_fl_abs(pid_t tid, int dirfd, const char *path, bool follow, char *out)
 	} else {
 		char dir[PATH_MAX];
 
-		if (fd_dir(tid, dirfd, dir) < 0 || join(out, dir, path) < 0)
-			return -1;
+		if ((r = fd_dir(tid, dirfd, dir)) < 0 ||
+		    (r = join(out, dir, path, follow)) < 0)
+			return r;
 	}
 	if (strncmp(out, "/proc/", 6) == 0 || strncmp(out, "/dev/fd/", 8) == 0 ||
 	    strncmp(out, "//", 2) == 0) {
 		/* the caller's /proc/self is not ours: named first */
 		hs_path_fold(out);
-		expand_magic(tid, out);
+		if ((r = expand_magic(tid, out)) < 0)
+			return r;
 	}
 	/* following: resolved unfolded, as the kernel walks it (".." of a
 	 * symlink's target), in our view of the file system */

@@ -167,6 +167,7 @@ static int build_event(struct hs_session *s, const struct hs_msg *req,
 			return -1;
 		ev->op = HS_OP_READ;
 		ev->path = req->path;
+		ev->operation = req->operation; /* name-too-long, or none */
 	} else {
 		return -1;
 	}
@@ -237,6 +238,8 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 	if (v == HS_ASK)
 		v = hs_prompt_resolve(s, &ev, out.reason, &asked);
 	ans->verdict = v == HS_DENY ? HS_DENY : HS_ALLOW;
+	if (ans->verdict == HS_DENY && out.deny_errno)
+		ans->deny_errno = out.deny_errno;
 	if (ans->verdict == HS_DENY)
 		ans->reason = strdup(out.reason && out.reason[0]
 					     ? out.reason

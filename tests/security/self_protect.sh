@@ -48,3 +48,57 @@ check "no second name of the hook script" test ! -e h -a ! -e h3
 expect_contains "the reason names the file and why" "$(cat err.txt)" \
 	"$PWD/hooks/guard.sh is part of this session's policy (hook script of PreToolUse[Bash]#1); it cannot be changed during the session"
 expect_contains "the log records the denial" "$(cat hooks.jsonl)" "part of this session's policy"
+
+# Issue 15 item 4: the mode, owner and extended attributes (ACLs) of a
+# protected file. `chmod -x hooks/guard.sh` would make the hook fail to
+# run (126), which allows; it is denied by the built-in rule, through
+# whichever call makes it: coreutils (fchmodat), python's chmod and
+# fchmod, chown to the same owner, setxattr, a symlink to the script, and
+# under the floor a static busybox. A chmod of any other file is no event.
+modes() { stat -c '%n %a %u:%g' hooks/guard.sh policy.json; cat hooks/guard.sh | sha256sum; }
+before=$(modes)
+touch plain; chmod 644 plain; ln -s hooks/guard.sh guard-link
+cat > attrs.sh <<'S'
+chmod -x hooks/guard.sh 2>/dev/null; echo "chmod=$?"
+chmod -x guard-link 2>/dev/null; echo "chmodlink=$?"
+chmod 600 policy.json 2>/dev/null; echo "chmodcfg=$?"
+python3 -c 'import os; os.chmod("hooks/guard.sh", 0o644)' 2>/dev/null; echo "pychmod=$?"
+python3 -c 'import os; os.fchmod(os.open("hooks/guard.sh", os.O_RDONLY), 0o644)' 2>/dev/null; echo "pyfchmod=$?"
+chown "$(id -u):$(id -g)" hooks/guard.sh 2>/dev/null; echo "chown=$?"
+python3 -c 'import os; os.chown("hooks/guard.sh", os.getuid(), os.getgid())' 2>/dev/null; echo "pychown=$?"
+python3 -c '
+import os
+try: os.setxattr("hooks/guard.sh", "user.hookshim", b"1"); print("pyxattr=0")
+except OSError as e: print("pyxattr=%d" % e.errno)'
+[ -n "${SHIM_ONLY:-}" ] && exit 0  # a static program is the floor's alone
+busybox chmod -x hooks/guard.sh 2>/dev/null; echo "bbchmod=$?"
+busybox chown "$(id -u)" hooks/guard.sh 2>/dev/null; echo "bbchown=$?"
+chmod 600 plain; echo "plain=$?"
+busybox chmod 640 plain; echo "bbplain=$?"
+S
+out=$("$HOOKSHIM" run --no-notices -c policy.json --log attrs.jsonl -- bash attrs.sh 2>attrs-err.txt)
+for k in chmod chmodlink chmodcfg pychmod pyfchmod chown pychown; do
+	case "$out" in *"$k=0"*) fail "$k went through";; *"$k="*) pass "$k denied";; *) fail "$k: no result";; esac
+done
+expect_contains "setxattr denied (EACCES, not the file system's answer)" "$out" "pyxattr=13"
+if grep -q "no syscall floor" attrs-err.txt; then
+	skip "chmod under the floor: $(grep 'no syscall floor' attrs-err.txt)"
+else
+	for k in bbchmod bbchown; do
+		case "$out" in *"$k=0"*) fail "$k went through";; *"$k="*) pass "$k denied";; *) fail "$k: no result";; esac
+	done
+fi
+expect_eq "mode, owner and content of the protected files unchanged" "$before" "$(modes)"
+expect_contains "the chmod's reason names the script and why" "$(cat attrs-err.txt)" \
+	"$PWD/hooks/guard.sh is part of this session's policy (hook script of PreToolUse[Bash]#1); it cannot be changed during the session"
+expect_contains "a chmod of another file works" "$out" "plain=0"
+expect_contains "and under the floor" "$out" "bbplain=0"
+expect_eq "and it ends as busybox left it" 640 "$(stat -c %a plain)"
+expect_eq "each denial is logged as a chmod, chown or setxattr" "chmod chown setxattr" \
+	"$(jq -r 'select(.decision == "deny") | .operation' attrs.jsonl | sort -u | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "another file's chmod is no event" 0 "$(jq -c 'select(.path == "'"$PWD"'/plain")' attrs.jsonl | wc -l)"
+# the shim's own interposers, not the floor behind them
+out=$(SHIM_ONLY=1 HOOKSHIM_TEST_NO_FLOOR=1 "$HOOKSHIM" run --no-notices -c policy.json -- bash attrs.sh 2>/dev/null)
+expect_eq "without the floor the shim denies every dynamic one" "chmod=1 chmodlink=1 chmodcfg=1 pychmod=1 pyfchmod=1 chown=1 pychown=1 pyxattr=13" \
+	"$(echo "$out" | grep -E '^(chmod|chmodlink|chmodcfg|pychmod|pyfchmod|chown|pychown|pyxattr)=' | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "protected files still unchanged" "$before" "$(modes)"
