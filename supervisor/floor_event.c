@@ -24,7 +24,10 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
+#include "../common/plainstr.h"
+#include "../common/shellargv.h"
 #include "../common/temp_name.h"
 
 #ifndef __O_TMPFILE
@@ -126,22 +129,72 @@ static bool temp_silent(const struct hs_floor_ctx *x, const char *abs)
 		 hs_fscope_protected(x->scope, abs));
 }
 
-static struct hs_fl_event *event(struct hs_fl_call *c, const char *op,
-				 const char *path, const char *new_path)
+/* One event of k: a pre into c->ev, or the post into c->post with where
+ * the call's end will be seen. */
+static void emit(struct hs_fl_call *c, bool post, enum hs_fl_seen seen,
+		 const char *op, const char *path, const char *new_path)
 {
-	struct hs_fl_event *e = &c->ev[c->nev++];
+	struct hs_fl_event *e = post ? &c->post.ev : &c->ev[c->nev++];
 
+	if (post) {
+		c->post.want = true;
+		c->post.seen = seen;
+	}
 	e->op = "write";
 	e->operation = op;
 	snprintf(e->path, sizeof(e->path), "%s", path);
 	e->has_new = new_path != NULL;
 	if (new_path)
 		snprintf(e->new_path, sizeof(e->new_path), "%s", new_path);
-	return e;
 }
 
-static const char *open_op(const struct hs_floor_ctx *x, const char *abs,
-			   uint64_t fl, bool follow)
+static void event(struct hs_fl_call *c, const char *op, const char *path,
+		  const char *new_path)
+{
+	emit(c, false, HS_FL_SEEN_CLOSE, op, path, new_path);
+}
+
+/* The shim's replace_op (shim/write_event.c): an in-place change of a
+ * non-empty file is "edit" (the tool name Edit) when the agent's own
+ * process makes it, "overwrite" (Write) from a tool call (role "tool") or
+ * a shell. The shim names a shell by its executable; a multi-call binary
+ * (a static busybox) names no applet there, so its argv[0] counts too, or
+ * `busybox`'s first argument. */
+static const char *replace_op(pid_t tid, const struct stat *sb)
+{
+	char p[48], buf[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	if (sb->st_size == 0 ||
+	    (hs_fl_environ(tid, "HOOKSHIM_ROLE", buf, sizeof(buf)) &&
+	     strcmp(buf, "tool") == 0))
+		return "overwrite";
+	snprintf(p, sizeof(p), "/proc/%d/exe", (int)tid);
+	if ((n = readlink(p, buf, sizeof(buf) - 1)) > 0) {
+		buf[n] = '\0';
+		if (hs_shell_name(buf))
+			return "overwrite";
+	}
+	snprintf(p, sizeof(p), "/proc/%d/cmdline", (int)tid);
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) >= 0) {
+		size_t len;
+
+		n = read(fd, buf, sizeof(buf) - 2);
+		close(fd);
+		buf[n > 0 ? n : 0] = buf[n > 0 ? n + 1 : 1] = '\0';
+		len = strlen(buf);
+		/* `busybox sh ...`: the applet is the next argument */
+		if (hs_shell_name(buf) ||
+		    (strcmp(hs_base(buf), "busybox") == 0 &&
+		     (size_t)n > len && hs_shell_name(buf + len + 1)))
+			return "overwrite";
+	}
+	return "edit";
+}
+
+static const char *open_op(const struct hs_floor_ctx *x, pid_t tid,
+			   const char *abs, uint64_t fl, bool follow)
 {
 	struct stat sb;
 	int e = look(abs, follow, &sb);
@@ -157,7 +210,7 @@ static const char *open_op(const struct hs_floor_ctx *x, const char *abs,
 	    !S_ISREG(sb.st_mode))
 		return NULL;
 	if (fl & O_TRUNC)
-		return "overwrite";
+		return replace_op(tid, &sb);
 	return fl & O_APPEND ? "append" : "modify";
 }
 
@@ -173,9 +226,18 @@ static int name_of(const struct hs_floor_ctx *x, pid_t tid, int dirfd,
 	return 0;
 }
 
-/* The events of k into c (c->nev of them). */
+/* May a hook of this side fire for abs? */
+static bool side(const struct hs_fscope *sc, bool post, const char *abs)
+{
+	return post ? hs_fscope_post(sc, abs) : hs_fscope_pre(sc, abs);
+}
+
+/* The pre events of k into c (c->nev of them), or with `post` its post
+ * event into c->post: the shim's rules (shim/write_event.c classify),
+ * the same operation on both sides, each for paths its hooks' globs
+ * name. */
 static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
-		     struct call *k, pid_t tid)
+		     struct call *k, pid_t tid, bool post)
 {
 	const struct hs_fscope *sc = x->scope;
 	bool follow = hs_fscope_follow(sc);
@@ -188,55 +250,59 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	case K_OPEN:
 		if ((k->flags & O_PATH) || (k->flags & __O_TMPFILE) ||
 		    name_of(x, tid, k->dirfd, k->path, follow, a) < 0 ||
-		    !hs_fscope_pre(sc, a))
+		    !side(sc, post, a))
 			return;
-		if ((op = open_op(x, a, k->flags, follow)))
-			event(c, op, a, NULL);
+		if ((op = open_op(x, tid, a, k->flags, follow)))
+			emit(c, post, HS_FL_SEEN_CLOSE, op, a, NULL);
 		return;
 	case K_TRUNC:
 		if (name_of(x, tid, AT_FDCWD, k->path, follow, a) == 0 &&
-		    hs_fscope_pre(sc, a) && look(a, follow, &sb) == 1)
-			event(c, "truncate", a, NULL);
+		    side(sc, post, a) && look(a, follow, &sb) == 1)
+			emit(c, post, HS_FL_SEEN_MODIFY, "truncate", a, NULL);
 		return;
 	case K_UNLINK:
 		if (name_of(x, tid, k->dirfd, k->path, false, a) == 0 &&
-		    hs_fscope_pre(sc, a) && lstat(a, &sb) == 0 &&
+		    side(sc, post, a) && lstat(a, &sb) == 0 &&
 		    !hs_temp_name(a))
-			event(c, k->flags & AT_REMOVEDIR ? "rmdir" : "delete",
-			      a, NULL);
+			emit(c, post, HS_FL_SEEN_DELETE,
+			     k->flags & AT_REMOVEDIR ? "rmdir" : "delete", a,
+			     NULL);
 		return;
 	case K_MKDIR:
 		if (name_of(x, tid, k->dirfd, k->path, follow, a) == 0 &&
-		    hs_fscope_pre(sc, a) && lstat(a, &sb) != 0)
-			event(c, "mkdir", a, NULL);
+		    side(sc, post, a) && lstat(a, &sb) != 0)
+			emit(c, post, HS_FL_SEEN_CREATE, "mkdir", a, NULL);
 		return;
 	case K_MKNOD:
 		/* a regular file made by mknod is a create like O_CREAT|O_EXCL;
 		 * fifos, sockets and devices are "mknod" */
 		if (name_of(x, tid, k->dirfd, k->path, false, a) < 0 ||
-		    !hs_fscope_pre(sc, a) || lstat(a, &sb) == 0)
+		    !side(sc, post, a) || lstat(a, &sb) == 0)
 			return;
 		if ((k->mode & S_IFMT) == 0 || S_ISREG(k->mode)) {
 			if (!temp_silent(x, a))
-				event(c, "create", a, NULL);
+				emit(c, post, HS_FL_SEEN_CREATE, "create", a,
+				     NULL);
 		} else {
-			event(c, "mknod", a, NULL);
+			emit(c, post, HS_FL_SEEN_CREATE, "mknod", a, NULL);
 		}
 		return;
 	case K_SYMLINK:
 		/* path = the link made; new_path = its text, as written */
 		if (name_of(x, tid, k->dirfd2, k->path2, false, a) == 0 &&
-		    hs_fscope_pre(sc, a) && lstat(a, &sb) != 0)
-			event(c, "symlink", a, k->path);
+		    side(sc, post, a) && lstat(a, &sb) != 0)
+			emit(c, post, HS_FL_SEEN_CREATE, "symlink", a, k->path);
 		return;
 	case K_LINK:
 		if (name_of(x, tid, k->dirfd2, k->path2, false, a) < 0 ||
 		    lstat(a, &sb) == 0)
 			return;
-		if (!hs_fscope_pre(sc, a)) {
+		if (!side(sc, post, a)) {
 			/* an unwatched new name for a protected file is a
-			 * write to that file: judged at the source */
-			if (!((k->flags & AT_EMPTY_PATH) && !k->path[0]) &&
+			 * write to that file: judged at the source (a pre
+			 * of its own, no post: the shim's) */
+			if (!post &&
+			    !((k->flags & AT_EMPTY_PATH) && !k->path[0]) &&
 			    strncmp(k->path, "/proc/", 6) != 0 &&
 			    name_of(x, tid, k->dirfd, k->path, false, b) == 0 &&
 			    hs_fscope_pre(sc, b))
@@ -247,9 +313,9 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		if (((k->flags & AT_EMPTY_PATH) && !k->path[0]) ||
 		    name_of(x, tid, k->dirfd, k->path, false, b) < 0 ||
 		    strncmp(k->path, "/proc/", 6) == 0 || hs_temp_name(b))
-			event(c, "create", a, NULL);
+			emit(c, post, HS_FL_SEEN_CREATE, "create", a, NULL);
 		else
-			event(c, "link", a, b);
+			emit(c, post, HS_FL_SEEN_CREATE, "link", a, b);
 		return;
 	case K_RENAME: {
 		bool m, m2;
@@ -260,6 +326,22 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			return;
 		m = (!hs_temp_name(a) && hs_fscope_pre(sc, a)) ||
 		    hs_fscope_pinned(sc, a);
+		if (post) {
+			/* the shim's: a source any hook watches makes it a
+			 * "rename", posted if a post hook watches the source;
+			 * else a watched target is created or overwritten */
+			m2 = hs_fscope_post(sc, b);
+			if (m || (!hs_temp_name(a) && hs_fscope_post(sc, a))) {
+				if (!hs_temp_name(a) && hs_fscope_post(sc, a))
+					emit(c, true, HS_FL_SEEN_MOVE, "rename",
+					     a, b);
+			} else if (m2 && (e = look(b, false, &sb)) >= 0) {
+				emit(c, true, HS_FL_SEEN_MOVE,
+				     e ? replace_op(tid, &sb) : "create", b,
+				     NULL);
+			}
+			return;
+		}
 		m2 = hs_fscope_pre(sc, b);
 		e = m2 ? look(b, false, &sb) : -1;
 		if (m) {
@@ -267,7 +349,8 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			if (e >= 0)
 				event(c, e ? "overwrite" : "create", b, NULL);
 		} else if (e >= 0) {
-			event(c, e ? "overwrite" : "create", b, NULL);
+			/* a publish: the shim's replace_op */
+			event(c, e ? replace_op(tid, &sb) : "create", b, NULL);
 		}
 		return;
 	}
@@ -298,6 +381,7 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 	struct call k;
 
 	c->nev = 0;
+	c->post.want = false;
 	if (c->n.data.nr == SYS_execve || c->n.data.nr == SYS_execveat)
 		return hs_fl_exec(x, c);
 	k.kind = decode(c, &k, tid, x->listener);
@@ -309,12 +393,13 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 	if (hs_fl_read_str(tid, k.p1, k.path, sizeof(k.path)) < 0 ||
 	    (k.p2 && hs_fl_read_str(tid, k.p2, k.path2, sizeof(k.path2)) < 0))
 		return HS_FL_CONTINUE;
-	classify(x, c, &k, tid);
+	classify(x, c, &k, tid, false);
+	classify(x, c, &k, tid, true);
 	/* Nothing to decide: continuing a call whose id went stale is
 	 * refused by the kernel, so no check is needed for that. Anything
 	 * else acts on what was read, which is only good while the caller
 	 * is the one we read (a recycled tid would answer for a dead one). */
-	if (!c->nev)
+	if (!c->nev && !c->post.want)
 		return HS_FL_CONTINUE;
 	if (!hs_fl_valid(x->listener, c->n.id))
 		return HS_FL_GONE;
@@ -326,12 +411,16 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 
 		/* writes.agent_only: a tool's writes are not events */
 		if (hs_fl_environ(c->tgid, "HOOKSHIM_ROLE", role, sizeof(role)) &&
-		    strcmp(role, "tool") == 0 && !touches_policy(x->scope, c))
-			return HS_FL_CONTINUE;
+		    strcmp(role, "tool") == 0) {
+			c->post.want = false;
+			if (!touches_policy(x->scope, c))
+				return HS_FL_CONTINUE;
+		}
 	}
 	if (hs_fl_cwd(tid, c->cwd) < 0)
 		c->cwd[0] = '\0';
-	return HS_FL_DECIDE;
+	/* only a post to wait for: the receiver arranges it, no thread */
+	return c->nev ? HS_FL_DECIDE : HS_FL_CONTINUE;
 }
 
 void hs_fl_call_free(struct hs_fl_call *c)
