@@ -52,6 +52,15 @@ struct call {
 	uint64_t flags;
 	unsigned mode;
 	char path[PATH_MAX], path2[PATH_MAX]; /* as passed */
+	/* names already built, one per path and way: the pre and the post
+	 * side ask for the same ones (name_of) */
+	struct named {
+		const char *path;
+		bool follow;
+		int r;
+		char abs[PATH_MAX];
+	} named[3];
+	int nnamed;
 };
 
 #define A(i) (c->n.data.args[i])
@@ -216,14 +225,31 @@ static const char *open_op(const struct hs_floor_ctx *x, pid_t tid,
 
 /* hs_fl_abs, and without following, a path through the root's logical
  * name named under the root (as the shim names it). */
-static int name_of(const struct hs_floor_ctx *x, pid_t tid, int dirfd,
-		   const char *path, bool follow, char *out)
+static int name_of(const struct hs_floor_ctx *x, struct call *k, pid_t tid,
+		   int dirfd, const char *path, bool follow, char *out)
 {
-	if (hs_fl_abs(tid, dirfd, path, follow, out) < 0)
-		return -1;
-	if (!follow)
+	struct named *n;
+	int r;
+
+	for (int i = 0; i < k->nnamed; i++) {
+		n = &k->named[i];
+		if (n->path == path && n->follow == follow) {
+			memcpy(out, n->abs, strlen(n->abs) + 1);
+			return n->r;
+		}
+	}
+	out[0] = '\0';
+	r = hs_fl_abs(tid, dirfd, path, follow, out) < 0 ? -1 : 0;
+	if (r == 0 && !follow)
 		hs_fscope_unalias(x->scope, out);
-	return 0;
+	if (k->nnamed < (int)(sizeof(k->named) / sizeof(k->named[0]))) {
+		n = &k->named[k->nnamed++];
+		n->path = path;
+		n->follow = follow;
+		n->r = r;
+		memcpy(n->abs, out, strlen(out) + 1);
+	}
+	return r;
 }
 
 /* May a hook of this side fire for abs? */
@@ -249,19 +275,19 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	switch (k->kind) {
 	case K_OPEN:
 		if ((k->flags & O_PATH) || (k->flags & __O_TMPFILE) ||
-		    name_of(x, tid, k->dirfd, k->path, follow, a) < 0 ||
+		    name_of(x, k, tid, k->dirfd, k->path, follow, a) < 0 ||
 		    !side(sc, post, a))
 			return;
 		if ((op = open_op(x, tid, a, k->flags, follow)))
 			emit(c, post, HS_FL_SEEN_CLOSE, op, a, NULL);
 		return;
 	case K_TRUNC:
-		if (name_of(x, tid, AT_FDCWD, k->path, follow, a) == 0 &&
+		if (name_of(x, k, tid, AT_FDCWD, k->path, follow, a) == 0 &&
 		    side(sc, post, a) && look(a, follow, &sb) == 1)
 			emit(c, post, HS_FL_SEEN_MODIFY, "truncate", a, NULL);
 		return;
 	case K_UNLINK:
-		if (name_of(x, tid, k->dirfd, k->path, false, a) == 0 &&
+		if (name_of(x, k, tid, k->dirfd, k->path, false, a) == 0 &&
 		    side(sc, post, a) && lstat(a, &sb) == 0 &&
 		    !hs_temp_name(a))
 			emit(c, post, HS_FL_SEEN_DELETE,
@@ -269,14 +295,14 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			     NULL);
 		return;
 	case K_MKDIR:
-		if (name_of(x, tid, k->dirfd, k->path, follow, a) == 0 &&
+		if (name_of(x, k, tid, k->dirfd, k->path, follow, a) == 0 &&
 		    side(sc, post, a) && lstat(a, &sb) != 0)
 			emit(c, post, HS_FL_SEEN_CREATE, "mkdir", a, NULL);
 		return;
 	case K_MKNOD:
 		/* a regular file made by mknod is a create like O_CREAT|O_EXCL;
 		 * fifos, sockets and devices are "mknod" */
-		if (name_of(x, tid, k->dirfd, k->path, false, a) < 0 ||
+		if (name_of(x, k, tid, k->dirfd, k->path, false, a) < 0 ||
 		    !side(sc, post, a) || lstat(a, &sb) == 0)
 			return;
 		if ((k->mode & S_IFMT) == 0 || S_ISREG(k->mode)) {
@@ -289,12 +315,12 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		return;
 	case K_SYMLINK:
 		/* path = the link made; new_path = its text, as written */
-		if (name_of(x, tid, k->dirfd2, k->path2, false, a) == 0 &&
+		if (name_of(x, k, tid, k->dirfd2, k->path2, false, a) == 0 &&
 		    side(sc, post, a) && lstat(a, &sb) != 0)
 			emit(c, post, HS_FL_SEEN_CREATE, "symlink", a, k->path);
 		return;
 	case K_LINK:
-		if (name_of(x, tid, k->dirfd2, k->path2, false, a) < 0 ||
+		if (name_of(x, k, tid, k->dirfd2, k->path2, false, a) < 0 ||
 		    lstat(a, &sb) == 0)
 			return;
 		if (!side(sc, post, a)) {
@@ -304,14 +330,14 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			if (!post &&
 			    !((k->flags & AT_EMPTY_PATH) && !k->path[0]) &&
 			    strncmp(k->path, "/proc/", 6) != 0 &&
-			    name_of(x, tid, k->dirfd, k->path, false, b) == 0 &&
+			    name_of(x, k, tid, k->dirfd, k->path, false, b) == 0 &&
 			    hs_fscope_pre(sc, b))
 				event(c, "link", b, a);
 			return;
 		}
 		/* an O_TMPFILE or temp source published: a create */
 		if (((k->flags & AT_EMPTY_PATH) && !k->path[0]) ||
-		    name_of(x, tid, k->dirfd, k->path, false, b) < 0 ||
+		    name_of(x, k, tid, k->dirfd, k->path, false, b) < 0 ||
 		    strncmp(k->path, "/proc/", 6) == 0 || hs_temp_name(b))
 			emit(c, post, HS_FL_SEEN_CREATE, "create", a, NULL);
 		else
@@ -320,8 +346,8 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	case K_RENAME: {
 		bool m, m2;
 
-		if (name_of(x, tid, k->dirfd, k->path, false, a) < 0 ||
-		    name_of(x, tid, k->dirfd2, k->path2, false, b) < 0 ||
+		if (name_of(x, k, tid, k->dirfd, k->path, false, a) < 0 ||
+		    name_of(x, k, tid, k->dirfd2, k->path2, false, b) < 0 ||
 		    lstat(a, &sb) != 0)
 			return;
 		m = (!hs_temp_name(a) && hs_fscope_pre(sc, a)) ||
@@ -393,8 +419,10 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 	if (hs_fl_read_str(tid, k.p1, k.path, sizeof(k.path)) < 0 ||
 	    (k.p2 && hs_fl_read_str(tid, k.p2, k.path2, sizeof(k.path2)) < 0))
 		return HS_FL_CONTINUE;
+	k.nnamed = 0;
 	classify(x, c, &k, tid, false);
-	classify(x, c, &k, tid, true);
+	if (hs_fscope_any_post(x->scope))
+		classify(x, c, &k, tid, true);
 	/* Nothing to decide: continuing a call whose id went stale is
 	 * refused by the kernel, so no check is needed for that. Anything
 	 * else acts on what was read, which is only good while the caller

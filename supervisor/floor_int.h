@@ -41,6 +41,8 @@ void hs_fscope_free(struct hs_fscope *sc);
 /* May a pre (post) hook fire for a write to abs? */
 bool hs_fscope_pre(const struct hs_fscope *sc, const char *abs);
 bool hs_fscope_post(const struct hs_fscope *sc, const char *abs);
+/* Has any post hook on writes a glob at all? */
+bool hs_fscope_any_post(const struct hs_fscope *sc);
 /* Is abs a protected file ('!' lines, engine/protect.h)? */
 bool hs_fscope_protected_file(const struct hs_fscope *sc, const char *abs);
 /* Is abs the root, a protected file, or a directory above either (a

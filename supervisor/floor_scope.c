@@ -188,6 +188,11 @@ bool hs_fscope_post(const struct hs_fscope *sc, const char *abs)
 	return fires(sc, &sc->post, abs);
 }
 
+bool hs_fscope_any_post(const struct hs_fscope *sc)
+{
+	return sc->post.all || sc->post.n;
+}
+
 bool hs_fscope_protected(const struct hs_fscope *sc, const char *abs)
 {
 	for (size_t i = 0; i < sc->pre.n; i++)

@@ -128,3 +128,27 @@ note "a write whose post sleeps 5 s returned in ${slow_ms} ms; 20 writes of anot
 check "floor post: the writer is not held by its own slow post (< 2 s)" test "${slow_ms:-9999}" -lt 2000
 check "floor post: another static process's 20 writes are not held by it (< 2 s)" test "${others_ms:-9999}" -lt 2000
 expect_eq "floor post: all 21 posts ran, the slow one too, before the session ended" "21" "$(wc -l < "$PLOG" | tr -d ' ')"
+
+# ---- what the file system cannot tell apart (docs/floor.md) ----
+if [ -n "${BB:-}" ]; then
+	# descriptors inherited across fork: the post comes at the last close
+	cat > "$TMP/content.json" <<J
+{"hooks":{"PostToolUse":[{"matcher":"Write","hooks":[{"type":"command",
+   "command":"echo \\"\$(cat \$(jq -r .tool_input.file_path))\\" >> $PLOG"}]}]}}
+J
+	fresh
+	CFG=$TMP/content.json hsrun $BB sh -c 'exec 3> f; (sleep 0.3; echo child >&3) & exec 3>&-; wait'
+	expect_eq "floor post: a descriptor a fork child inherited: one post, at the child's close (it sees what the child wrote)" \
+		"child" "$(cat "$PLOG")"
+	# another process's close of the same name ends the record early
+	fresh
+	hsrun $BB sh -c 'exec 3>> f; bash -c ": >> f"; sleep 0.5; wc -l < "'"$PLOG"'" > "'"$TMP/n"'"; exec 3>&-'
+	expect_eq "floor post limit: another writer's close of the same file fires the floor's post early (documented)" \
+		"2" "$(tr -d ' ' < "$TMP/n")"
+	expect_eq "floor post limit: ... still one post per open in all" "2" "$(wc -l < "$PLOG" | tr -d ' ')"
+	# a file moved to another directory before its close is not followed
+	fresh; mkdir "$ROOT/sub"
+	hsrun $BB sh -c 'exec 3> f; mv f sub/g; echo x >&3; exec 3>&-'
+	expect_eq "floor post limit: renamed out of its directory before the close: its create fires no post (documented)" \
+		"PostToolUse Edit f rename" "$(posts)"
+fi

@@ -1,0 +1,61 @@
+# End to end: PostToolUse for a real agent's own writes (docs/floor.md,
+# "PostToolUse"). Codex 0.171.0 is a static musl binary: when the model's
+# command is an `apply_patch` heredoc, Codex applies the patch itself, with
+# its own raw open/unlink, which only the floor sees -- each file it adds,
+# updates or deletes fires one post. Claude Code's Write goes through
+# Bun's raw syscalls to a temp file and a libc rename, which the shim
+# posts: still one post, none for the temp file.
+. "$HOOKSHIM_TOP/tests/lib.sh"
+. "$HOOKSHIM_TOP/tests/e2e/agents.sh"
+e2e_require e2e-floor-post
+[ -x "$HOOKSHIM" ] || { skip "e2e floor post: no hookshim build"; exit 0; }
+command -v jq >/dev/null || { skip "e2e floor post: jq missing"; exit 0; }
+
+PLOG=$TMP/post.log
+cat >"$TMP/hooks.json" <<J
+{"hooks":{"PostToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command",
+ "command":"jq -r '[.hook_event_name,.tool_name,.tool_input.file_path,.tool_input.operation] | join(\" \")' >> $PLOG"}]}],
+ "PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"jq -c .tool_input.command >> $TMP/bash.log"}]}]}}
+J
+posts() { sed "s|$1/||" "$PLOG" | sort; }
+
+# ---- Codex: apply_patch, applied by Codex itself ----
+dir=$TMP/codex; mkdir -p "$dir"; echo old >"$dir/upd.txt"; echo gone >"$dir/del.txt"; : >"$PLOG"
+patch=$'apply_patch <<\'EOF\'\n*** Begin Patch\n*** Add File: made.txt\n+hello\n*** Update File: upd.txt\n@@\n-old\n+new\n*** Delete File: del.txt\n*** End Patch\nEOF'
+e2e_script "$TMP/codex.json" "$(jq -nc --arg c "$patch" '{tool:"shell",input:{command:$c,description:"Patch"}}')" \
+	'{"text":"HS-FINAL done"}'
+e2e_server_start "$TMP/codex.json" "$TMP/codex.rec"
+AGENT_PREFIX=("$HOOKSHIM" run -c "$TMP/hooks.json" --)
+out=$(cd "$dir" && e2e_agent codex "Apply the patch." 2>"$TMP/codex.err"); rc=$?
+AGENT_PREFIX=()
+e2e_server_stop
+if [ "$rc" != 0 ] || ! [ -f "$dir/made.txt" ]; then
+	fail "e2e floor post: codex did not apply the patch (rc=$rc)"
+	note "$(tail -c 1500 "$TMP/codex.err")"
+else
+	expect_eq "e2e floor post: codex applied the patch itself" "hello new absent" \
+		"$(cat "$dir/made.txt") $(cat "$dir/upd.txt") $([ -e "$dir/del.txt" ] && echo present || echo absent)"
+	expect_eq "e2e floor post: no Bash tool call ran it (Codex's own write)" "" \
+		"$(cat "$TMP/bash.log" 2>/dev/null)"
+	expect_eq "e2e floor post: codex's add/update/delete fire one post each" \
+		"$(printf '%s\n' "PostToolUse Edit del.txt delete" "PostToolUse Edit upd.txt edit" \
+			"PostToolUse Write made.txt create" | sort)" "$(posts "$dir")"
+fi
+
+# ---- Claude Code: its own Write tool (temp file + rename) ----
+dir=$TMP/claude; mkdir -p "$dir"; : >"$PLOG"
+e2e_script "$TMP/claude.json" \
+	"{\"tool\":\"write\",\"input\":{\"file_path\":\"$dir/by-write.txt\",\"content\":\"x\\n\"}}" \
+	'{"text":"HS-FINAL done"}'
+e2e_server_start "$TMP/claude.json" "$TMP/claude.rec"
+AGENT_PREFIX=("$HOOKSHIM" run -c "$TMP/hooks.json" --)
+out=$(cd "$dir" && e2e_agent claude "Write the file." 2>"$TMP/claude.err"); rc=$?
+AGENT_PREFIX=()
+e2e_server_stop
+if [ "$rc" != 0 ] || ! [ -f "$dir/by-write.txt" ]; then
+	fail "e2e floor post: claude did not write (rc=$rc)"
+	note "$(tail -c 1500 "$TMP/claude.err")"
+else
+	expect_eq "e2e floor post: claude's Write fires exactly one post, none for its temp file" \
+		"PostToolUse Write by-write.txt create" "$(posts "$dir")"
+fi
