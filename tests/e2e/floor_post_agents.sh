@@ -19,20 +19,26 @@ cat >"$TMP/hooks.json" <<J
 J
 posts() { sed "s|$1/||" "$PLOG" | sort; }
 
+# session AGENT DIR TURN FILE: one scripted turn (then a final text) under
+# `hookshim run`; true when the agent exited 0 and DIR/FILE exists.
+session() {
+	local agent=$1 dir=$2 turn=$3 made=$4 rc
+	e2e_script "$TMP/$agent.json" "$turn" '{"text":"HS-FINAL done"}'
+	e2e_server_start "$TMP/$agent.json" "$TMP/$agent.rec"
+	AGENT_PREFIX=("$HOOKSHIM" run -c "$TMP/hooks.json" --)
+	(cd "$dir" && e2e_agent "$agent" "Do it." >/dev/null 2>"$TMP/$agent.err"); rc=$?
+	AGENT_PREFIX=()
+	e2e_server_stop
+	[ "$rc" = 0 ] && [ -f "$dir/$made" ] && return 0
+	fail "e2e floor post: $agent did not write $made (rc=$rc)"
+	note "$(tail -c 1500 "$TMP/$agent.err")"
+	return 1
+}
+
 # ---- Codex: apply_patch, applied by Codex itself ----
 dir=$TMP/codex; mkdir -p "$dir"; echo old >"$dir/upd.txt"; echo gone >"$dir/del.txt"; : >"$PLOG"
 patch=$'apply_patch <<\'EOF\'\n*** Begin Patch\n*** Add File: made.txt\n+hello\n*** Update File: upd.txt\n@@\n-old\n+new\n*** Delete File: del.txt\n*** End Patch\nEOF'
-e2e_script "$TMP/codex.json" "$(jq -nc --arg c "$patch" '{tool:"shell",input:{command:$c,description:"Patch"}}')" \
-	'{"text":"HS-FINAL done"}'
-e2e_server_start "$TMP/codex.json" "$TMP/codex.rec"
-AGENT_PREFIX=("$HOOKSHIM" run -c "$TMP/hooks.json" --)
-out=$(cd "$dir" && e2e_agent codex "Apply the patch." 2>"$TMP/codex.err"); rc=$?
-AGENT_PREFIX=()
-e2e_server_stop
-if [ "$rc" != 0 ] || ! [ -f "$dir/made.txt" ]; then
-	fail "e2e floor post: codex did not apply the patch (rc=$rc)"
-	note "$(tail -c 1500 "$TMP/codex.err")"
-else
+if session codex "$dir" "$(jq -nc --arg c "$patch" '{tool:"shell",input:{command:$c,description:"Patch"}}')" made.txt; then
 	expect_eq "e2e floor post: codex applied the patch itself" "hello new absent" \
 		"$(cat "$dir/made.txt") $(cat "$dir/upd.txt") $([ -e "$dir/del.txt" ] && echo present || echo absent)"
 	expect_eq "e2e floor post: no Bash tool call ran it (Codex's own write)" "" \
@@ -44,18 +50,7 @@ fi
 
 # ---- Claude Code: its own Write tool (temp file + rename) ----
 dir=$TMP/claude; mkdir -p "$dir"; : >"$PLOG"
-e2e_script "$TMP/claude.json" \
-	"{\"tool\":\"write\",\"input\":{\"file_path\":\"$dir/by-write.txt\",\"content\":\"x\\n\"}}" \
-	'{"text":"HS-FINAL done"}'
-e2e_server_start "$TMP/claude.json" "$TMP/claude.rec"
-AGENT_PREFIX=("$HOOKSHIM" run -c "$TMP/hooks.json" --)
-out=$(cd "$dir" && e2e_agent claude "Write the file." 2>"$TMP/claude.err"); rc=$?
-AGENT_PREFIX=()
-e2e_server_stop
-if [ "$rc" != 0 ] || ! [ -f "$dir/by-write.txt" ]; then
-	fail "e2e floor post: claude did not write (rc=$rc)"
-	note "$(tail -c 1500 "$TMP/claude.err")"
-else
+if session claude "$dir" "{\"tool\":\"write\",\"input\":{\"file_path\":\"$dir/by-write.txt\",\"content\":\"x\\n\"}}" by-write.txt; then
 	expect_eq "e2e floor post: claude's Write fires exactly one post, none for its temp file" \
 		"PostToolUse Write by-write.txt create" "$(posts "$dir")"
 fi
