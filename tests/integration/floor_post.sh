@@ -94,6 +94,13 @@ J
 	fresh; CFG=$TMP/ctx.json hsrun $BB sh -c 'echo x > f; sleep 1'
 	expect_contains "floor post: additionalContext on the static caller's stderr" "$(cat "$TMP/err")" \
 		"formatted by the hook"
+	# "content": true: the file as written, as the shim's post carries it
+	cat > "$TMP/content_post.json" <<J
+{"hooks":{"PostToolUse":[{"matcher":"Write","hooks":[{"type":"command","content":true,
+   "command":"jq -c .tool_input.content >> $PLOG"}]}]}}
+J
+	fresh; CFG=$TMP/content_post.json hsrun $BB sh -c 'echo hello-content > f'
+	expect_eq "floor post: a content post hook gets the file as written" '"hello-content\n"' "$(cat "$PLOG")"
 else
 	skip "floor post: busybox-static not installed (apt-get install busybox-static)"
 fi
