@@ -159,3 +159,16 @@ J
 	expect_eq "floor post limit: renamed out of its directory before the close: its create fires no post (documented)" \
 		"PostToolUse Edit f rename" "$(posts)"
 fi
+
+# ---- under load: 16 threads x 500 mixed calls, forks, SIGURG every ms ----
+ST=$HOOKSHIM_PROBES/floor_static_stress
+if [ -x "$ST" ]; then
+	cat > "$TMP/hot.json" <<J
+{"hooks":{"PostToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(hot/**)","command":"echo x >> $PLOG"}]}]}}
+J
+	fresh; mkdir -p "$ROOT/hot" "$ROOT/cold"
+	out=$(cd "$ROOT" && timeout 120 "$HOOKSHIM" run -c "$TMP/hot.json" --root "$ROOT" -- "$ST" 16 500 20 5 1 2>"$TMP/err")
+	expect_eq "floor post stress: finished, no call failed" "0 failed=0" "$? ${out##* }"
+	hot=${out#hot=}; hot=${hot%% *}
+	expect_eq "floor post stress: every watched create posted exactly once ($hot)" "$hot" "$(wc -l < "$PLOG" | tr -d ' ')"
+fi
