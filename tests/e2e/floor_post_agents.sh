@@ -2,7 +2,8 @@
 # "PostToolUse"). Codex 0.171.0 is a static musl binary: when the model's
 # command is an `apply_patch` heredoc, Codex applies the patch itself, with
 # its own raw open/unlink, which only the floor sees -- each file it adds,
-# updates or deletes fires one post. Claude Code's Write goes through
+# updates or deletes fires one post; one into secrets/, which a Write hook
+# denies, leaves no file and fires none. Claude Code's Write goes through
 # Bun's raw syscalls to a temp file and a libc rename, which the shim
 # posts: still one post, none for the temp file.
 . "$HOOKSHIM_TOP/tests/lib.sh"
@@ -15,23 +16,25 @@ PLOG=$TMP/post.log
 cat >"$TMP/hooks.json" <<J
 {"hooks":{"PostToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command",
  "command":"jq -r '[.hook_event_name,.tool_name,.tool_input.file_path,.tool_input.operation] | join(\" \")' >> $PLOG"}]}],
- "PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"jq -c .tool_input.command >> $TMP/bash.log"}]}]}}
+ "PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"jq -c .tool_input.command >> $TMP/bash.log"}]},
+  {"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(secrets/**)","command":"echo secrets-are-read-only >&2; exit 2"}]}]}}
 J
 posts() { sed "s|$1/||" "$PLOG" | sort; }
 
-# session AGENT DIR TURN FILE: one scripted turn (then a final text) under
+# session AGENT DIR TURN FILE: one scripted turn (then a final text) in DIR under
 # `hookshim run`; true when the agent exited 0 and DIR/FILE exists.
+# A Write hook denies secrets/.
 session() {
-	local agent=$1 dir=$2 turn=$3 made=$4 rc
-	e2e_script "$TMP/$agent.json" "$turn" '{"text":"HS-FINAL done"}'
-	e2e_server_start "$TMP/$agent.json" "$TMP/$agent.rec"
+	local agent=$1 dir=$2 turn=$3 made=$4 rc f=$TMP/${2##*/}
+	e2e_script "$f.json" "$turn" '{"text":"HS-FINAL done"}'
+	e2e_server_start "$f.json" "$f.rec"
 	AGENT_PREFIX=("$HOOKSHIM" run -c "$TMP/hooks.json" --)
-	(cd "$dir" && e2e_agent "$agent" "Do it." >/dev/null 2>"$TMP/$agent.err"); rc=$?
+	(cd "$dir" && e2e_agent "$agent" "Do it." >/dev/null 2>"$f.err"); rc=$?
 	AGENT_PREFIX=()
 	e2e_server_stop
-	[ "$rc" = 0 ] && [ -f "$dir/$made" ] && return 0
+	[ "$rc" = 0 ] && [ -e "$dir/$made" ] && return 0
 	fail "e2e floor post: $agent did not write $made (rc=$rc)"
-	note "$(tail -c 1500 "$TMP/$agent.err")"
+	note "$(tail -c 1500 "$f.err")"
 	return 1
 }
 
@@ -47,6 +50,15 @@ if session codex "$dir" "$(jq -nc --arg c "$patch" '{tool:"shell",input:{command
 		"$(printf '%s\n' "PostToolUse Edit del.txt delete" "PostToolUse Edit upd.txt edit" \
 			"PostToolUse Write made.txt create" | sort)" "$(posts "$dir")"
 fi
+
+# ---- Codex: its own apply_patch into secrets/, denied: no file, no post ----
+dir=$TMP/codex-deny; mkdir -p "$dir/secrets"; : >"$PLOG"
+patch=$'apply_patch <<\'EOF\'\n*** Begin Patch\n*** Add File: secrets/no.txt\n+hello\n*** End Patch\nEOF'
+session codex "$dir" "$(jq -nc --arg c "$patch" '{tool:"shell",input:{command:$c,description:"Patch"}}')" . &&
+	expect_eq "e2e floor post: codex's own apply_patch into secrets/ is denied: no file, no post" \
+		"absent " "$([ -e "$dir/secrets/no.txt" ] && echo present || echo absent) $(cat "$PLOG")"
+expect_contains "e2e floor post: ... and Codex tells the model the write failed" \
+	"$(e2e_result "$TMP/codex-deny.rec" 0)" "Failed to write file"
 
 # ---- Claude Code: its own Write tool (temp file + rename) ----
 dir=$TMP/claude; mkdir -p "$dir"; : >"$PLOG"
