@@ -312,7 +312,9 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 	f->x = (struct hs_floor_ctx){ .scope = f->scope, .cfg = s->cfg,
 				      .listener = lfd, .cookie = p->cookie };
 	hs_inflight_init(&f->deciding);
-	f->post = hs_fpost_start(s);
+	/* no post hook on writes: no inotify, no thread */
+	if (f->scope && hs_fscope_any_post(f->scope))
+		f->post = hs_fpost_start(s);
 	if (!f->scope || pipe2(f->wake, O_CLOEXEC) < 0 ||
 	    pthread_create(&f->rx, NULL, receive, f) != 0) {
 		/* the listener closes with f: notified calls then fail with
