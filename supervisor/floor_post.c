@@ -17,12 +17,14 @@
  *     post-failure. An open that succeeded said so first (IN_OPEN of its
  *     name); then it waits for its close.
  * A directory is watched while records in it wait; the oldest record a
- * name's event fits takes it, exactly once. Posts run on detached
+ * name's event fits takes it, exactly once (a close: the oldest whose
+ * process let go of the file, closed_by_opener). Posts run on detached
  * threads, one per process that has posts waiting, in the order its
  * calls ended: a slow post hook holds up only the later posts of the
  * same process, never a notification, the reader or another process. */
 #include "floor_post.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -470,6 +472,73 @@ static int call_over(const struct rec *r)
 	return memcmp(&v[1], r->args, sizeof(r->args)) == 0 ? 0 : 1;
 }
 
+/* How many descriptors open for writing process tgid holds on the file
+ * at path; -1 when that cannot be told (the file is gone). */
+static int writers_held(pid_t tgid, const char *path)
+{
+	char dirp[48], info[64], buf[256];
+	struct stat want, sb;
+	struct dirent *d;
+	int held = 0;
+	DIR *dp;
+
+	if (stat(path, &want) < 0)
+		return -1;
+	snprintf(dirp, sizeof(dirp), "/proc/%d/fd", (int)tgid);
+	if (!(dp = opendir(dirp)))
+		return 0; /* gone: it holds nothing */
+	while ((d = readdir(dp))) {
+		unsigned long flags = O_RDWR;
+		ssize_t n;
+		char *f;
+		int fd;
+
+		if (d->d_name[0] == '.' ||
+		    fstatat(dirfd(dp), d->d_name, &sb, 0) < 0 ||
+		    sb.st_dev != want.st_dev || sb.st_ino != want.st_ino)
+			continue;
+		snprintf(info, sizeof(info), "/proc/%d/fdinfo/%.20s",
+			 (int)tgid, d->d_name);
+		if ((fd = open(info, O_RDONLY | O_CLOEXEC)) >= 0) {
+			n = read(fd, buf, sizeof(buf) - 1);
+			close(fd);
+			buf[n > 0 ? n : 0] = '\0';
+			if ((f = strstr(buf, "flags:")))
+				flags = strtoul(f + 6, NULL, 8);
+		}
+		held += (flags & O_ACCMODE) != O_RDONLY;
+	}
+	closedir(dp);
+	return held;
+}
+
+/* IN_CLOSE_WRITE of *rp's name, under p->mu: is it the release of what
+ * a waiting open of that process made? Not while the process still holds
+ * as many descriptors for writing there as it has opens waiting: then
+ * the close was another writer's (one of the shim's processes, a
+ * descriptor opened before). Looks at /proc without the lock; *rp is
+ * looked up again after (NULL when it went meanwhile). */
+static bool closed_by_opener(struct hs_fpost *p, struct rec **rp)
+{
+	struct rec *r = *rp;
+	uint64_t ticket = r->ticket;
+	char at[PATH_MAX];
+	pid_t tgid = r->tgid;
+	int waiting = 0, held;
+
+	for (struct rec *o = p->head; o; o = o->next)
+		waiting += o->open && o->tgid == tgid && o->wd == r->wd &&
+			   strcmp(o->name, r->name) == 0;
+	memcpy(at, r->at, sizeof(at));
+	pthread_mutex_unlock(&p->mu);
+	held = writers_held(tgid, at);
+	pthread_mutex_lock(&p->mu);
+	for (r = p->head; r && r->ticket != ticket; r = r->next)
+		;
+	*rp = r;
+	return r && (held < 0 || held < waiting);
+}
+
 /* Every event queued so far, each to the oldest record it fits. */
 static void drain(struct hs_fpost *p)
 {
@@ -510,11 +579,21 @@ static void drain(struct hs_fpost *p)
 						break;
 					}
 			}
-			for (r = p->head; r; r = r->next)
-				if (r->mask && r->wd == ev->wd &&
-				    (ev->mask & r->mask) && ev->len &&
-				    strcmp(ev->name, r->name) == 0)
+			/* the oldest record it fits; for a close, the oldest
+			 * whose process let go of the file */
+			for (uint64_t after = 0;;) {
+				for (r = p->head; r; r = r->next)
+					if (r->ticket > after && r->mask &&
+					    r->wd == ev->wd &&
+					    (ev->mask & r->mask) && ev->len &&
+					    strcmp(ev->name, r->name) == 0)
+						break;
+				if (!r || !r->open)
 					break;
+				after = r->ticket;
+				if (closed_by_opener(p, &r))
+					break;
+			}
 			if (r) {
 				unlink_rec(p, r);
 				watch_unref(p, r->wd, false);
