@@ -157,7 +157,7 @@ J
 	# but once the opener let go (its fork child still writes), another
 	# writer's close ends the wait early
 	fresh
-	hsrun $BB sh -c 'exec 3> f; (sleep 1; echo late >&3) & exec 3>&-; bash -c ": >> f"; sleep 0.5; wc -l < "'"$PLOG"'" > "'"$TMP/n"'"; wait'
+	hsrun $BB sh -c 'exec 3> f; (sleep 4; echo late >&3) & exec 3>&-; bash -c ": >> f"; sleep 2; wc -l < "'"$PLOG"'" > "'"$TMP/n"'"; wait'
 	expect_eq "floor post limit: opener gone, its fork child still writing: another writer's close fires the post early (documented)" \
 		"2" "$(tr -d ' ' < "$TMP/n")"
 	# a file moved to another directory before its close is not followed
