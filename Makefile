@@ -41,7 +41,8 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 SHIM_OBJ := $(SHIM_SRC:%.c=$(BUILD)/obj/shim-objs/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 PROBE_BIN := $(PROBE_SRC:tests/probes/%.c=$(BUILD)/probes/%) \
-	$(BUILD)/probes/exec_static_rawexec
+	$(BUILD)/probes/exec_static_rawexec \
+	$(BUILD)/probes/floor_dynamic_writes
 
 HOOKSHIM := $(BUILD)/bin/hookshim
 SHIM     := $(BUILD)/lib/libhookshim.so
@@ -92,6 +93,12 @@ $(BUILD)/probes/exec_fakebin: LDFLAGS_PROBE := $(LDFLAGS_CLI)
 $(BUILD)/probes/%: tests/probes/%.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS_PROBE) -o $@ $< -lpthread $(if $(findstring static,$*),-static,)
+
+# The floor's static writer again, dynamic: the shim decides its libc
+# calls, so both give the same events side by side (floor_post.sh).
+$(BUILD)/probes/floor_dynamic_writes: tests/probes/floor_static_writes.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
 
 # The raw-syscall parent again, static: no shim can load in it at all.
 $(BUILD)/probes/exec_static_rawexec: tests/probes/exec_rawsyscall.c | deps

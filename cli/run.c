@@ -347,6 +347,8 @@ int cmd_run(int argc, char **argv)
 	abrupt = hs_agent_passed_signal() != 0;
 	if (abrupt)
 		hs_session_ending(&s);
+	else
+		hs_floor_settle(floor, STOP_GRACE_MS);
 	fire(&s, HS_KIND_SESSION_END);
 	hs_floor_stop(floor, abrupt ? ABRUPT_GRACE_MS : STOP_GRACE_MS);
 	hs_floor_plan_free(&fp);

@@ -29,6 +29,7 @@
 #include "message.h"
 #include "session.h"
 #include "floor_int.h"
+#include "floor_post.h"
 #include "inflight.h"
 
 #ifndef SYS_pidfd_open
@@ -47,9 +48,11 @@ struct hs_floor {
 	size_t notif_size; /* the kernel's struct seccomp_notif may be larger */
 	pthread_t rx;
 	struct hs_inflight deciding; /* threads deciding a notification */
+	struct hs_fpost *post;       /* PostToolUse at the call's end */
 };
 
-static void respond(int lfd, uint64_t id, int error, bool cont)
+/* False when the caller was no longer waiting for it. */
+static bool respond(int lfd, uint64_t id, int error, bool cont)
 {
 	struct seccomp_notif_resp r = { .id = id };
 
@@ -59,13 +62,15 @@ static void respond(int lfd, uint64_t id, int error, bool cont)
 		r.error = -error;
 	/* ENOENT: the caller died or was interrupted meanwhile; nothing
 	 * to answer */
-	while (ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, &r) < 0 && errno == EINTR)
-		;
+	while (ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, &r) < 0)
+		if (errno != EINTR)
+			return false;
+	return true;
 }
 
 /* The caller's stderr, the same open file (pidfd_getfd keeps its offset
  * and flags); a reopen through /proc as the fallback. -1 when neither. */
-static int caller_stderr(pid_t tgid)
+int hs_fl_caller_stderr(pid_t tgid)
 {
 	int pfd = (int)syscall(SYS_pidfd_open, tgid, 0), fd = -1;
 	char p[40];
@@ -102,7 +107,7 @@ static void say_denied(struct hs_floor *f, pid_t tgid, const char *path,
 {
 	char msg[8192];
 	size_t n = 0;
-	int fd = caller_stderr(tgid);
+	int fd = hs_fl_caller_stderr(tgid);
 
 	if (fd < 0)
 		return;
@@ -166,6 +171,17 @@ struct job {
 	struct hs_fl_call c;
 };
 
+/* The answer; a call that continues with a post to fire is waited for
+ * first (floor_post.h), so that nothing it does comes before the watch. */
+static void continue_or_fail(struct hs_floor *f, const struct hs_fl_call *c,
+			     int err, bool allow)
+{
+	uint64_t t = allow ? hs_fpost_expect(f->post, c) : 0;
+
+	if (!respond(f->lfd, c->n.id, err, allow))
+		hs_fpost_cancel(f->post, t);
+}
+
 static void *decide(void *arg)
 {
 	struct job *j = arg;
@@ -178,6 +194,8 @@ static void *decide(void *arg)
 		struct hs_answer ans;
 
 		allow = decide_one(f, c, &c->ev[i], &ans);
+		if (i == 0 && ans.id) /* the post is the same tool call */
+			snprintf(c->post.id, sizeof(c->post.id), "%s", ans.id);
 		if (!allow) {
 			err = ans.deny_errno > 0 ? ans.deny_errno : EACCES;
 			/* only a caller still waiting reads a message */
@@ -188,7 +206,7 @@ static void *decide(void *arg)
 		}
 		hs_answer_free(&ans);
 	}
-	respond(f->lfd, c->n.id, err, allow);
+	continue_or_fail(f, c, err, allow);
 	hs_fl_call_free(c);
 	free(j);
 	hs_inflight_leave(&f->deciding);
@@ -228,7 +246,7 @@ static void serve_one(struct hs_floor *f, const void *buf)
 		return;
 	}
 	if (v == HS_FL_CONTINUE)
-		respond(f->lfd, id, 0, true);
+		continue_or_fail(f, &j->c, 0, true);
 	else if (v == HS_FL_ENOSYS)
 		respond(f->lfd, id, ENOSYS, false);
 	hs_fl_call_free(&j->c);
@@ -294,6 +312,9 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 	f->x = (struct hs_floor_ctx){ .scope = f->scope, .cfg = s->cfg,
 				      .listener = lfd, .cookie = p->cookie };
 	hs_inflight_init(&f->deciding);
+	/* no post hook on writes: no inotify, no thread */
+	if (f->scope && hs_fscope_any_post(f->scope))
+		f->post = hs_fpost_start(s);
 	if (!f->scope || pipe2(f->wake, O_CLOEXEC) < 0 ||
 	    pthread_create(&f->rx, NULL, receive, f) != 0) {
 		/* the listener closes with f: notified calls then fail with
@@ -302,6 +323,7 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 				"served\n");
 		close(lfd);
 		hs_fscope_free(f->scope);
+		hs_fpost_stop(f->post, 0);
 		if (f->wake[0] >= 0) {
 			close(f->wake[0]);
 			close(f->wake[1]);
@@ -312,6 +334,12 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 	return f;
 }
 
+void hs_floor_settle(struct hs_floor *f, int grace_ms)
+{
+	if (f)
+		hs_fpost_settle(f->post, grace_ms);
+}
+
 void hs_floor_stop(struct hs_floor *f, int grace_ms)
 {
 	if (!f)
@@ -320,7 +348,8 @@ void hs_floor_stop(struct hs_floor *f, int grace_ms)
 		/* our own empty pipe */
 	}
 	pthread_join(f->rx, NULL);
-	if (!hs_inflight_drain(&f->deciding, grace_ms))
+	if (!hs_inflight_drain(&f->deciding, grace_ms) ||
+	    !hs_fpost_stop(f->post, grace_ms))
 		return; /* threads still use f: leave it to exit() */
 	/* Closing the listener answers whatever is left (processes the
 	 * agent left behind) with ENOSYS. */

@@ -86,6 +86,9 @@ struct hs_floor;
  * message printed). */
 struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 				struct hs_session *s, const char *write_filter);
+/* The agent ended: the posts of its last writes (closed at its exit) are
+ * fired and waited for, up to grace_ms, so they come before SessionEnd. */
+void hs_floor_settle(struct hs_floor *f, int grace_ms);
 /* Stops serving (after the agent ended); calls still in flight from
  * processes left behind are answered first, for up to grace_ms. */
 void hs_floor_stop(struct hs_floor *f, int grace_ms);

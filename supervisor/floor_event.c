@@ -24,7 +24,10 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
+#include "../common/plainstr.h"
+#include "../common/shellargv.h"
 #include "../common/temp_name.h"
 #include "../common/wire.h"
 
@@ -52,6 +55,15 @@ struct call {
 	const char *attr; /* K_ATTR: "chmod", "chown" or "setxattr" */
 	char path[PATH_MAX], path2[PATH_MAX]; /* as passed */
 	const char *unnamed; /* path or path2, too long to name */
+	/* names already built, one per path and way: the pre and the post
+	 * side ask for the same ones (name_of) */
+	struct named {
+		const char *path;
+		bool follow;
+		int r;
+		char abs[PATH_MAX];
+	} named[3];
+	int nnamed;
 };
 
 #define A(i) (c->n.data.args[i])
@@ -173,22 +185,72 @@ static bool temp_silent(const struct hs_floor_ctx *x, const char *abs)
 		 hs_fscope_protected(x->scope, abs));
 }
 
-static struct hs_fl_event *event(struct hs_fl_call *c, const char *op,
-				 const char *path, const char *new_path)
+/* One event of k: a pre into c->ev, or the post into c->post with where
+ * the call's end will be seen. */
+static void emit(struct hs_fl_call *c, bool post, enum hs_fl_seen seen,
+		 const char *op, const char *path, const char *new_path)
 {
-	struct hs_fl_event *e = &c->ev[c->nev++];
+	struct hs_fl_event *e = post ? &c->post.ev : &c->ev[c->nev++];
 
+	if (post) {
+		c->post.want = true;
+		c->post.seen = seen;
+	}
 	e->op = "write";
 	e->operation = op;
 	snprintf(e->path, sizeof(e->path), "%s", path);
 	e->has_new = new_path != NULL;
 	if (new_path)
 		snprintf(e->new_path, sizeof(e->new_path), "%s", new_path);
-	return e;
 }
 
-static const char *open_op(const struct hs_floor_ctx *x, const char *abs,
-			   uint64_t fl, bool follow)
+static void event(struct hs_fl_call *c, const char *op, const char *path,
+		  const char *new_path)
+{
+	emit(c, false, HS_FL_SEEN_CLOSE, op, path, new_path);
+}
+
+/* The shim's replace_op (shim/write_event.c): an in-place change of a
+ * non-empty file is "edit" (the tool name Edit) when the agent's own
+ * process makes it, "overwrite" (Write) from a tool call (role "tool") or
+ * a shell. The shim names a shell by its executable; a multi-call binary
+ * (a static busybox) names no applet there, so its argv[0] counts too, or
+ * `busybox`'s first argument. */
+static const char *replace_op(pid_t tid, const struct stat *sb)
+{
+	char p[48], buf[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	if (sb->st_size == 0 ||
+	    (hs_fl_environ(tid, "HOOKSHIM_ROLE", buf, sizeof(buf)) &&
+	     strcmp(buf, "tool") == 0))
+		return "overwrite";
+	snprintf(p, sizeof(p), "/proc/%d/exe", (int)tid);
+	if ((n = readlink(p, buf, sizeof(buf) - 1)) > 0) {
+		buf[n] = '\0';
+		if (hs_shell_name(buf))
+			return "overwrite";
+	}
+	snprintf(p, sizeof(p), "/proc/%d/cmdline", (int)tid);
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) >= 0) {
+		size_t len;
+
+		n = read(fd, buf, sizeof(buf) - 2);
+		close(fd);
+		buf[n > 0 ? n : 0] = buf[n > 0 ? n + 1 : 1] = '\0';
+		len = strlen(buf);
+		/* `busybox sh ...`: the applet is the next argument */
+		if (hs_shell_name(buf) ||
+		    (strcmp(hs_base(buf), "busybox") == 0 &&
+		     (size_t)n > len && hs_shell_name(buf + len + 1)))
+			return "overwrite";
+	}
+	return "edit";
+}
+
+static const char *open_op(const struct hs_floor_ctx *x, pid_t tid,
+			   const char *abs, uint64_t fl, bool follow)
 {
 	struct stat sb;
 	int e = look(abs, follow, &sb);
@@ -204,30 +266,56 @@ static const char *open_op(const struct hs_floor_ctx *x, const char *abs,
 	    !S_ISREG(sb.st_mode))
 		return NULL;
 	if (fl & O_TRUNC)
-		return "overwrite";
+		return replace_op(tid, &sb);
 	return fl & O_APPEND ? "append" : "modify";
 }
 
 /* hs_fl_abs, and without following, a path through the root's logical
  * name named under the root (as the shim names it). A name too long to
- * hold is remembered in k: the call is denied whatever else it does. */
+ * hold is remembered in k: the call is denied whatever else it does.
+ * Each name is built once for both sides. */
 static int name_of(const struct hs_floor_ctx *x, struct call *k, pid_t tid,
 		   int dirfd, const char *path, bool follow, char *out)
 {
-	int r = hs_fl_abs(tid, dirfd, path, follow, out);
+	struct named *n;
+	int r;
 
+	for (int i = 0; i < k->nnamed; i++) {
+		n = &k->named[i];
+		if (n->path == path && n->follow == follow) {
+			memcpy(out, n->abs, strlen(n->abs) + 1);
+			return n->r;
+		}
+	}
+	out[0] = '\0';
+	r = hs_fl_abs(tid, dirfd, path, follow, out);
 	if (r == HS_PATH_TOOLONG && !k->unnamed)
 		k->unnamed = path;
-	if (r < 0)
-		return -1;
-	if (!follow)
+	r = r < 0 ? -1 : 0;
+	if (r == 0 && !follow)
 		hs_fscope_unalias(x->scope, out);
-	return 0;
+	if (k->nnamed < (int)(sizeof(k->named) / sizeof(k->named[0]))) {
+		n = &k->named[k->nnamed++];
+		n->path = path;
+		n->follow = follow;
+		n->r = r;
+		memcpy(n->abs, out, strlen(out) + 1);
+	}
+	return r;
 }
 
-/* The events of k into c (c->nev of them). */
+/* May a hook of this side fire for abs? */
+static bool side(const struct hs_fscope *sc, bool post, const char *abs)
+{
+	return post ? hs_fscope_post(sc, abs) : hs_fscope_pre(sc, abs);
+}
+
+/* The pre events of k into c (c->nev of them), or with `post` its post
+ * event into c->post: the shim's rules (shim/write_event.c classify),
+ * the same operation on both sides, each for paths its hooks' globs
+ * name. */
 static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
-		     struct call *k, pid_t tid)
+		     struct call *k, pid_t tid, bool post)
 {
 	const struct hs_fscope *sc = x->scope;
 	bool follow = hs_fscope_follow(sc);
@@ -240,55 +328,59 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	case K_OPEN:
 		if ((k->flags & O_PATH) || (k->flags & __O_TMPFILE) ||
 		    name_of(x, k, tid, k->dirfd, k->path, follow, a) < 0 ||
-		    !hs_fscope_pre(sc, a))
+		    !side(sc, post, a))
 			return;
-		if ((op = open_op(x, a, k->flags, follow)))
-			event(c, op, a, NULL);
+		if ((op = open_op(x, tid, a, k->flags, follow)))
+			emit(c, post, HS_FL_SEEN_CLOSE, op, a, NULL);
 		return;
 	case K_TRUNC:
 		if (name_of(x, k, tid, AT_FDCWD, k->path, follow, a) == 0 &&
-		    hs_fscope_pre(sc, a) && look(a, follow, &sb) == 1)
-			event(c, "truncate", a, NULL);
+		    side(sc, post, a) && look(a, follow, &sb) == 1)
+			emit(c, post, HS_FL_SEEN_MODIFY, "truncate", a, NULL);
 		return;
 	case K_UNLINK:
 		if (name_of(x, k, tid, k->dirfd, k->path, false, a) == 0 &&
-		    hs_fscope_pre(sc, a) && lstat(a, &sb) == 0 &&
+		    side(sc, post, a) && lstat(a, &sb) == 0 &&
 		    !hs_temp_name(a))
-			event(c, k->flags & AT_REMOVEDIR ? "rmdir" : "delete",
-			      a, NULL);
+			emit(c, post, HS_FL_SEEN_DELETE,
+			     k->flags & AT_REMOVEDIR ? "rmdir" : "delete", a,
+			     NULL);
 		return;
 	case K_MKDIR:
 		if (name_of(x, k, tid, k->dirfd, k->path, follow, a) == 0 &&
-		    hs_fscope_pre(sc, a) && lstat(a, &sb) != 0)
-			event(c, "mkdir", a, NULL);
+		    side(sc, post, a) && lstat(a, &sb) != 0)
+			emit(c, post, HS_FL_SEEN_CREATE, "mkdir", a, NULL);
 		return;
 	case K_MKNOD:
 		/* a regular file made by mknod is a create like O_CREAT|O_EXCL;
 		 * fifos, sockets and devices are "mknod" */
 		if (name_of(x, k, tid, k->dirfd, k->path, false, a) < 0 ||
-		    !hs_fscope_pre(sc, a) || lstat(a, &sb) == 0)
+		    !side(sc, post, a) || lstat(a, &sb) == 0)
 			return;
 		if ((k->mode & S_IFMT) == 0 || S_ISREG(k->mode)) {
 			if (!temp_silent(x, a))
-				event(c, "create", a, NULL);
+				emit(c, post, HS_FL_SEEN_CREATE, "create", a,
+				     NULL);
 		} else {
-			event(c, "mknod", a, NULL);
+			emit(c, post, HS_FL_SEEN_CREATE, "mknod", a, NULL);
 		}
 		return;
 	case K_SYMLINK:
 		/* path = the link made; new_path = its text, as written */
 		if (name_of(x, k, tid, k->dirfd2, k->path2, false, a) == 0 &&
-		    hs_fscope_pre(sc, a) && lstat(a, &sb) != 0)
-			event(c, "symlink", a, k->path);
+		    side(sc, post, a) && lstat(a, &sb) != 0)
+			emit(c, post, HS_FL_SEEN_CREATE, "symlink", a, k->path);
 		return;
 	case K_LINK:
 		if (name_of(x, k, tid, k->dirfd2, k->path2, false, a) < 0 ||
 		    lstat(a, &sb) == 0)
 			return;
-		if (!hs_fscope_pre(sc, a)) {
+		if (!side(sc, post, a)) {
 			/* an unwatched new name for a protected file is a
-			 * write to that file: judged at the source */
-			if (!((k->flags & AT_EMPTY_PATH) && !k->path[0]) &&
+			 * write to that file: judged at the source (a pre
+			 * of its own, no post: the shim's) */
+			if (!post &&
+			    !((k->flags & AT_EMPTY_PATH) && !k->path[0]) &&
 			    strncmp(k->path, "/proc/", 6) != 0 &&
 			    !name_of(x, k, tid, k->dirfd, k->path, false, b) &&
 			    hs_fscope_pre(sc, b))
@@ -299,9 +391,9 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		if (((k->flags & AT_EMPTY_PATH) && !k->path[0]) ||
 		    name_of(x, k, tid, k->dirfd, k->path, false, b) < 0 ||
 		    strncmp(k->path, "/proc/", 6) == 0 || hs_temp_name(b))
-			event(c, "create", a, NULL);
+			emit(c, post, HS_FL_SEEN_CREATE, "create", a, NULL);
 		else
-			event(c, "link", a, b);
+			emit(c, post, HS_FL_SEEN_CREATE, "link", a, b);
 		return;
 	case K_RENAME: {
 		bool m, m2;
@@ -312,6 +404,22 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			return;
 		m = (!hs_temp_name(a) && hs_fscope_pre(sc, a)) ||
 		    hs_fscope_pinned(sc, a);
+		if (post) {
+			/* the shim's: a source any hook watches makes it a
+			 * "rename", posted if a post hook watches the source;
+			 * else a watched target is created or overwritten */
+			m2 = hs_fscope_post(sc, b);
+			if (m || (!hs_temp_name(a) && hs_fscope_post(sc, a))) {
+				if (!hs_temp_name(a) && hs_fscope_post(sc, a))
+					emit(c, true, HS_FL_SEEN_MOVE, "rename",
+					     a, b);
+			} else if (m2 && (e = look(b, false, &sb)) >= 0) {
+				emit(c, true, HS_FL_SEEN_MOVE,
+				     e ? replace_op(tid, &sb) : "create", b,
+				     NULL);
+			}
+			return;
+		}
 		m2 = hs_fscope_pre(sc, b);
 		e = m2 ? look(b, false, &sb) : -1;
 		if (m) {
@@ -319,15 +427,18 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			if (e >= 0)
 				event(c, e ? "overwrite" : "create", b, NULL);
 		} else if (e >= 0) {
-			event(c, e ? "overwrite" : "create", b, NULL);
+			/* a publish: the shim's replace_op */
+			event(c, e ? replace_op(tid, &sb) : "create", b, NULL);
 		}
 		return;
 	}
 	case K_ATTR:
 		/* a protected file's alone: the built-in rule denies it,
 		 * and no other file's mode or owner is an event (the shim's
-		 * rule, shim/write_event.c). A descriptor by the caller's
-		 * /proc name for it. */
+		 * rule, shim/write_event.c): nothing to post. A descriptor by
+		 * the caller's /proc name for it. */
+		if (post)
+			return;
 		if (!k->path[0] && (k->flags & AT_EMPTY_PATH))
 			snprintf(k->path, sizeof(k->path), "/proc/self/fd/%d",
 				 k->dirfd);
@@ -363,6 +474,7 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 	struct call k;
 
 	c->nev = 0;
+	c->post.want = false;
 	if (c->n.data.nr == SYS_execve || c->n.data.nr == SYS_execveat)
 		return hs_fl_exec(x, c);
 	k.kind = decode(c, &k, tid, x->listener);
@@ -376,16 +488,19 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 	    (k.p2 && hs_fl_read_str(tid, k.p2, k.path2, sizeof(k.path2)) < 0))
 		return HS_FL_CONTINUE;
 	k.unnamed = NULL;
-	classify(x, c, &k, tid);
+	k.nnamed = 0;
+	classify(x, c, &k, tid, false);
 	if (k.unnamed) { /* judged by nobody: denied, and logged as such */
 		c->nev = 0;
 		event(c, HS_OPERATION_UNNAMED, k.unnamed, NULL);
+	} else if (hs_fscope_any_post(x->scope)) {
+		classify(x, c, &k, tid, true);
 	}
 	/* Nothing to decide: continuing a call whose id went stale is
 	 * refused by the kernel, so no check is needed for that. Anything
 	 * else acts on what was read, which is only good while the caller
 	 * is the one we read (a recycled tid would answer for a dead one). */
-	if (!c->nev)
+	if (!c->nev && !c->post.want)
 		return HS_FL_CONTINUE;
 	if (!hs_fl_valid(x->listener, c->n.id))
 		return HS_FL_GONE;
@@ -397,13 +512,16 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 
 		/* writes.agent_only: a tool's writes are not events */
 		if (hs_fl_environ(c->tgid, "HOOKSHIM_ROLE", role, sizeof(role)) &&
-		    strcmp(role, "tool") == 0 && !touches_policy(x->scope, c) &&
-		    !k.unnamed)
-			return HS_FL_CONTINUE;
+		    strcmp(role, "tool") == 0) {
+			c->post.want = false;
+			if (!touches_policy(x->scope, c) && !k.unnamed)
+				return HS_FL_CONTINUE;
+		}
 	}
 	if (hs_fl_cwd(tid, c->cwd) < 0)
 		c->cwd[0] = '\0';
-	return HS_FL_DECIDE;
+	/* only a post to wait for: the receiver arranges it, no thread */
+	return c->nev ? HS_FL_DECIDE : HS_FL_CONTINUE;
 }
 
 void hs_fl_call_free(struct hs_fl_call *c)

@@ -192,10 +192,11 @@ int hs_floor_plan_for(struct hs_floor_plan *p, const struct hs_config *cfg,
 	snprintf(p->why, sizeof(p->why), "only built for x86-64");
 	return 0;
 #endif
-	/* Post hooks on writes do not need the floor's pre decisions; a
-	 * session without any pre hook on writes or execs notifies nothing
-	 * but still refuses io_uring (its calls would never be seen). */
-	if (interest & HS_INTEREST_WRITE_PRE)
+	/* Post hooks on writes need the floor too: a static program's
+	 * write fires its post at its end (floor_post.c). A session without
+	 * any hook on writes or pre hook on execs notifies nothing but still
+	 * refuses io_uring (its calls would never be seen). */
+	if (interest & (HS_INTEREST_WRITE_PRE | HS_INTEREST_WRITE_POST))
 		p->what |= HS_FLOOR_WRITES;
 	if (interest & HS_INTEREST_EXEC_PRE)
 		p->what |= HS_FLOOR_EXECS;

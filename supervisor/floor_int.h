@@ -47,6 +47,8 @@ bool hs_fscope_in_scope(const struct hs_fscope *sc, const char *abs);
 /* May a pre (post) hook fire for a write to abs? */
 bool hs_fscope_pre(const struct hs_fscope *sc, const char *abs);
 bool hs_fscope_post(const struct hs_fscope *sc, const char *abs);
+/* Has any post hook on writes a glob at all? */
+bool hs_fscope_any_post(const struct hs_fscope *sc);
 /* Is abs a protected file ('!' lines, engine/protect.h)? */
 bool hs_fscope_protected_file(const struct hs_fscope *sc, const char *abs);
 /* Is abs the root, a protected file, or a directory above either (a
@@ -74,11 +76,32 @@ struct hs_fl_event {
 	bool has_new;
 };
 
+/* Where the floor sees a call it let continue end (floor_post.c): the
+ * kernel tells no more, so the file system's own notice of the change
+ * marks it -- the last close of the file written, the name created,
+ * moved in or deleted. */
+enum hs_fl_seen {
+	HS_FL_SEEN_CLOSE,  /* an open: IN_CLOSE_WRITE of the file */
+	HS_FL_SEEN_CREATE, /* mkdir, mknod, link, symlink: IN_CREATE */
+	HS_FL_SEEN_MOVE,   /* rename: IN_MOVED_TO at the target */
+	HS_FL_SEEN_DELETE, /* unlink, rmdir: IN_DELETE */
+	HS_FL_SEEN_MODIFY, /* truncate: IN_MODIFY */
+};
+
+/* The post event the shim would fire after the same call. */
+struct hs_fl_post {
+	bool want;
+	enum hs_fl_seen seen;
+	struct hs_fl_event ev;
+	char id[160]; /* the pre's tool_use_id, when a pre was asked */
+};
+
 struct hs_fl_call {
 	struct seccomp_notif n; /* copied out of the kernel's buffer */
 	pid_t tgid;
 	int nev;
 	struct hs_fl_event ev[2];
+	struct hs_fl_post post;
 	/* execs */
 	char **argv;
 	char exe[PATH_MAX];
@@ -102,7 +125,9 @@ struct hs_floor_ctx {
 };
 
 /* Reads and classifies; c->n is filled by the caller. Every read of the
- * caller's memory or /proc is followed by an id check. */
+ * caller's memory or /proc is followed by an id check. With c->post.want
+ * (HS_FL_CONTINUE or HS_FL_DECIDE), a post hook waits for the call's end:
+ * c->tgid and c->cwd are filled. */
 enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 				  struct hs_fl_call *c);
 void hs_fl_call_free(struct hs_fl_call *c);
@@ -111,5 +136,7 @@ enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
 			      struct hs_fl_call *c);
 /* Is the notification still pending (the caller still waiting)? */
 bool hs_fl_valid(int listener, uint64_t id);
+/* The caller's stderr, the same open file (floor.c), or -1. */
+int hs_fl_caller_stderr(pid_t tgid);
 
 #endif

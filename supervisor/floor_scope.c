@@ -1,9 +1,9 @@
 /* The write filter in the supervisor: the same HOOKSHIM_WRITE text the
  * shim parses (shim/write_scope.h), read the same way, so a write the
  * shim would let pass without asking is also answered by the floor
- * without asking: no hook spawned, nothing logged. The floor needs the
- * pre side only (it fires no post events, docs/floor.md); a nested
- * session (supervisor/outer.c) asks both sides of each session's filter. */
+ * without asking: no hook spawned, nothing logged. The floor asks both
+ * sides (its posts fire at the call's end, floor_post.c), and so does a
+ * nested session (supervisor/outer.c) of each session's filter. */
 #include "floor_int.h"
 
 #include <limits.h>
@@ -189,6 +189,11 @@ bool hs_fscope_pre(const struct hs_fscope *sc, const char *abs)
 bool hs_fscope_post(const struct hs_fscope *sc, const char *abs)
 {
 	return fires(sc, &sc->post, abs);
+}
+
+bool hs_fscope_any_post(const struct hs_fscope *sc)
+{
+	return sc->post.all || sc->post.n;
 }
 
 bool hs_fscope_protected(const struct hs_fscope *sc, const char *abs)

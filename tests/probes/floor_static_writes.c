@@ -5,10 +5,12 @@
  *   mkdir:P rmdir:P link:A:B symlink:TEXT:P mknod:P fifo:P
  *   openat2:P rawopenat:P   (raw: syscall(SYS_openat) itself)
  *   write:P:TEXT           (create/truncate P and write TEXT)
+ *   killed:P:TEXT          (the same, then SIGKILL before any close)
  *   uring                  (io_uring_setup) */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +82,12 @@ int main(int argc, char **argv)
 				r = write(fd, b, strlen(b)) == (ssize_t)strlen(b) ? 0 : -1;
 				close(fd);
 			}
+		} else if (!strcmp(op, "killed")) {
+			int fd = open(a, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+			if (fd >= 0 && write(fd, b, strlen(b)) >= 0)
+				kill(getpid(), SIGKILL);
+			r = -1;
 		} else if (!strcmp(op, "trunc"))
 			r = truncate(a, 0);
 		else if (!strcmp(op, "rename"))
