@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "../common/clock.h"
@@ -162,51 +163,85 @@ HS_VIS void perror(const char *s)
  * tell the model only "EACCES: permission denied". So the agent process
  * also keeps its last denial, and the shell of its next tool call writes
  * it to its stderr before it starts: the agent hands that stderr to the
- * model as part of the tool result. Handed on once: the parent forgets
- * it after the fork (pthread_atfork), a vfork or posix_spawn child shares
- * the parent's memory and forgets it for both. */
+ * model as part of the tool result. Handed on once, by whichever process
+ * of the agent's forks gets there first: the text lives in a MAP_SHARED
+ * page that fork children share with the agent, and the shell that
+ * writes it takes it for all of them. A program the agent starts that is
+ * not a tool call (Claude Code 2.0 runs `git` between tool calls) leaves
+ * it for the next shell; forgetting it at every fork lost it there. */
 
-static char pending[1024];
-static int pending_len; /* 0: nothing to hand on */
+struct pending {
+	int len; /* 0: nothing to hand on */
+	char text[1024];
+};
+
+static struct pending *P; /* shared with fork children; NULL until needed */
+static struct pending fallback; /* no mmap: per process, forgotten at fork */
 static bool atfork_set;
 
 static void forget_pending(void)
 {
-	__atomic_store_n(&pending_len, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&fallback.len, 0, __ATOMIC_RELEASE);
+}
+
+/* mmap rather than malloc: this runs wherever a denial happens. Of two
+ * racing threads the loser unmaps its copy. */
+static struct pending *pending_make(void)
+{
+	struct pending *p = __atomic_load_n(&P, __ATOMIC_ACQUIRE), *mine;
+
+	if (p)
+		return p;
+	mine = mmap(NULL, sizeof(*mine), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (mine == MAP_FAILED) {
+		if (!__atomic_exchange_n(&atfork_set, true, __ATOMIC_ACQ_REL))
+			pthread_atfork(NULL, forget_pending, NULL);
+		return &fallback;
+	}
+	if (!__atomic_compare_exchange_n(&P, &p, mine, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		munmap(mine, sizeof(*mine));
+		return p;
+	}
+	return mine;
 }
 
 void hs_pending_set(const char *what, const char *path, const char *reason)
 {
+	struct pending *p;
 	size_t n = 0;
 
 	if (hs_st.role != HS_ROLE_AGENT)
 		return; /* a tool's denial is on its own stderr already */
-	forget_pending();
-	put(pending, &n, sizeof(pending) - 1, "hookshim: the agent's ");
-	put(pending, &n, sizeof(pending) - 1, what);
-	put(pending, &n, sizeof(pending) - 1, " ");
-	put(pending, &n, sizeof(pending) - 1, path);
-	put(pending, &n, sizeof(pending) - 1, " was denied by a hook: ");
-	put(pending, &n, sizeof(pending) - 1,
+	p = pending_make();
+	__atomic_store_n(&p->len, 0, __ATOMIC_RELEASE);
+	put(p->text, &n, sizeof(p->text) - 1, "hookshim: the agent's ");
+	put(p->text, &n, sizeof(p->text) - 1, what);
+	put(p->text, &n, sizeof(p->text) - 1, " ");
+	put(p->text, &n, sizeof(p->text) - 1, path);
+	put(p->text, &n, sizeof(p->text) - 1, " was denied by a hook: ");
+	put(p->text, &n, sizeof(p->text) - 1,
 	    reason[0] ? reason : "no reason given");
-	while (n && pending[n - 1] == ' ')
+	while (n && p->text[n - 1] == ' ')
 		n--;
-	pending[n++] = '\n';
-	__atomic_store_n(&pending_len, (int)n, __ATOMIC_RELEASE);
-	if (!__atomic_exchange_n(&atfork_set, true, __ATOMIC_ACQ_REL))
-		pthread_atfork(NULL, forget_pending, NULL);
+	p->text[n++] = '\n';
+	__atomic_store_n(&p->len, (int)n, __ATOMIC_RELEASE);
 }
 
 HS_CHILD_PATH
 void hs_pending_flush(int fd)
 {
+	struct pending *p = __atomic_load_n(&P, __ATOMIC_ACQUIRE);
 	int n;
 
+	if (__builtin_expect(!p, 1))
+		p = &fallback;
 	/* a load first: a store would be a copy-on-write fault in every
 	 * fork child the agent execs from */
-	if (__builtin_expect(!__atomic_load_n(&pending_len, __ATOMIC_ACQUIRE), 1))
+	if (__builtin_expect(!__atomic_load_n(&p->len, __ATOMIC_ACQUIRE), 1))
 		return;
-	n = __atomic_exchange_n(&pending_len, 0, __ATOMIC_ACQ_REL);
+	n = __atomic_exchange_n(&p->len, 0, __ATOMIC_ACQ_REL);
 	if (n > 0)
-		(void)hs_write_full(fd, pending, (size_t)n);
+		(void)hs_write_full(fd, p->text, (size_t)n);
 }

@@ -40,6 +40,20 @@ console.log("after:", JSON.stringify(sh("true")));
 		"next: \"hookshim: the agent's write to $PWD/node.txt was denied by a hook: SCAN: AWS key in content\\n\""
 	expect_contains "node: only once" "$out" 'after: ""'
 	check "node: node.txt never appears" [ ! -e node.txt ]
+
+	# A program the agent starts between (not a tool call: Claude Code
+	# 2.0 runs git after each tool) leaves the reason for the next shell.
+	out=$("$HOOKSHIM" run -c ../s.json -- node -e '
+const fs = require("fs"), cp = require("child_process");
+const sh = c => cp.spawnSync("/bin/sh", ["-c", c], { encoding: "utf8" }).stderr;
+try { fs.writeFileSync("node2.txt", "AKIAIOSFODNN7EXAMPLE") } catch (e) {}
+cp.spawnSync("/usr/bin/env", ["true"]); cp.execFileSync("/usr/bin/env", ["true"]);
+console.log("next:", JSON.stringify(sh("true")));
+console.log("after:", JSON.stringify(sh("true")));
+' 2>/dev/null)
+	expect_contains "node: a program started in between leaves the reason to the next tool call" "$out" \
+		"next: \"hookshim: the agent's write to $PWD/node2.txt was denied by a hook: SCAN: AWS key in content\\n\""
+	expect_contains "node: ... still once" "$out" 'after: ""'
 else
 	skip "staged-reason: node missing"
 fi
