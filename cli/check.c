@@ -36,6 +36,10 @@ static void print_hook(const struct hs_hook *h)
 	if (h->content_pre)
 		printf("           reads the content: its writes are staged, "
 		       "asked at close (docs/staged-writes.md)\n");
+	if (h->read_named && h->matcher.kind == HS_MATCH_ALL)
+		printf("           names %s in its script: reads are events for "
+		       "it (README, \"Read events\")\n",
+		       hs_dialect_ops(h->dialect)->tools.read);
 }
 
 /* The settings "env", as hooks and the agent get it; values of names that

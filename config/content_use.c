@@ -8,13 +8,19 @@
  * is complete, before it reaches the file. The finding is a guess that
  * errs towards staging: a false positive costs a staged write (a copy, the
  * error at close rather than at open), a false negative a scanner that
- * sees no content, so "content": false is there to switch it off. */
+ * sees no content, so "content": false is there to switch it off.
+ *
+ * The same reading tells which catch-all pre hooks want reads: one whose
+ * script compares tool_name with 'Read' is a Read hook, though its
+ * matcher ("" or "*") names no tool (README, "Read events"). */
 #include "content_use.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include "dialect.h"
 
 #define SCRIPT_MAX (1u << 20)
 
@@ -74,8 +80,33 @@ static char *word_path(const char *word, size_t n, const char *dir)
 	return asprintf(&out, "%s/%s", dir, w) < 0 ? NULL : out;
 }
 
-/* Does the text file at `path` (a script, not a binary) mention it? */
-static bool script_mentions(const char *path)
+/* What a hook's text is searched for: the word `content`, or the read
+ * tool's name as a quoted word. */
+typedef bool (*says_fn)(const char *text, size_t len, const char *word);
+
+static bool says_content(const char *text, size_t len, const char *word)
+{
+	(void)word;
+	return hs_mentions_content(text, len);
+}
+
+/* 'Read' or "Read": how a script compares tool_name with the read tool
+ * (`tool_name in ['Read', 'Edit']`, `[ "$tool" = "Read" ]`); a bare word
+ * would be every comment that says "read". */
+static bool says_quoted(const char *text, size_t len, const char *word)
+{
+	size_t wl = strlen(word);
+
+	for (size_t i = 0; wl && i + wl + 2 <= len; i++)
+		if ((text[i] == '\'' || text[i] == '"') &&
+		    text[i + wl + 1] == text[i] &&
+		    memcmp(text + i + 1, word, wl) == 0)
+			return true;
+	return false;
+}
+
+/* Does the text file at `path` (a script, not a binary) say it? */
+static bool script_mentions(const char *path, says_fn says, const char *word)
 {
 	struct stat st;
 	FILE *f;
@@ -90,23 +121,25 @@ static bool script_mentions(const char *path)
 	n = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
 	fclose(f);
 	if (buf && !memchr(buf, '\0', n))
-		yes = hs_mentions_content(buf, n);
+		yes = says(buf, n, word);
 	free(buf);
 	return yes;
 }
 
-static bool hook_reads_content(const struct hs_hook *h, const char *root)
+/* Does the hook's command, or a script file it names, say it? */
+static bool hook_says(const struct hs_hook *h, const char *root, says_fn says,
+		      const char *word)
 {
 	const char *c = h->command, *dir = h->work_dir ? h->work_dir : root;
 
 	if (h->action != HS_ACTION_COMMAND || !c)
 		return false;
-	if (hs_mentions_content(c, strlen(c)))
+	if (says(c, strlen(c), word))
 		return true;
 	while (*c) {
 		size_t n = strcspn(c, " \t\n;|&()<>");
 		char *p = n ? word_path(c, n, dir) : NULL;
-		bool yes = p && script_mentions(p);
+		bool yes = p && script_mentions(p, says, word);
 
 		free(p);
 		if (yes)
@@ -120,7 +153,14 @@ void hs_content_use_mark(struct hs_config *cfg)
 {
 	for (size_t i = 0; i < cfg->nhooks; i++) {
 		struct hs_hook *h = &cfg->hooks[i];
+		const char *read = hs_dialect_ops(h->dialect)->tools.read;
 
+		/* A catch-all pre hook that compares tool_name with the read
+		 * tool (disler's pre_tool_use.py: matcher "", `tool_name in
+		 * ['Read', ...]`) wants reads: engine/match.c. */
+		h->read_named = h->kind == HS_KIND_PRE &&
+				(h->ops & HS_OP_READ) && read && *read &&
+				hook_says(h, cfg->root, says_quoted, read);
 		h->content_pre = false;
 		if (!cfg->settings.stage_content || h->kind != HS_KIND_PRE ||
 		    !(h->ops & HS_OP_WRITE))
@@ -128,6 +168,7 @@ void hs_content_use_mark(struct hs_config *cfg)
 		if (h->content_given >= 0)
 			h->content_pre = h->content_given;
 		else
-			h->content_pre = hook_reads_content(h, cfg->root);
+			h->content_pre =
+				hook_says(h, cfg->root, says_content, NULL);
 	}
 }

@@ -9,7 +9,9 @@
 /* Sets content_pre on every pre hook that can see a write: its own
  * "content" when the handler says, else whether its command, or a script
  * file the command names, mentions the word `content` (see the .c).
- * Nothing when writes.stage_content is off. */
+ * Nothing when writes.stage_content is off. Sets read_named on every pre
+ * hook whose command or script names the dialect's read tool as a quoted
+ * word ('Read', "read_file"). */
 void hs_content_use_mark(struct hs_config *cfg);
 
 /* Does `text` hold `content` as a word of its own (tool_input.content,

@@ -78,6 +78,10 @@ struct hs_hook {
 	 * config/content_use.c): writes it can see are staged, and it is
 	 * asked when the content is complete (docs/staged-writes.md). */
 	bool content_pre;
+	/* Its command or script names the read tool as a quoted word
+	 * ('Read'): a catch-all matcher then makes reads events
+	 * (engine/match.c, hs_hook_names_read; config/content_use.c). */
+	bool read_named;
 
 	char *name;   /* memoh hook name; may be NULL */
 	char *source; /* the file it came from */

@@ -220,5 +220,5 @@ bool hs_hook_names_read(const struct hs_hook *h)
 		return false;
 	if (h->has_rule)
 		return strcmp(h->rule.tool, ops_of(h)->tools.read) == 0;
-	return !catch_all;
+	return !catch_all || h->read_named;
 }

@@ -617,6 +617,10 @@ int hs_wpublish(int fd, struct hs_fdt_info *info)
 		hs_say_denied("write to", info->path, rep.reason);
 		info->flags |= HS_FDT_DENIED;
 		err = rep.deny_errno ? rep.deny_errno : EACCES;
+		/* as a denial at open: the close's error text (strerror)
+		 * and the agent's next tool call carry the reason */
+		hs_pending_set("write to", info->path, rep.reason);
+		hs_reason_set(err, rep.reason);
 	} else if (hs_stage_publish(fd, info->path, info->flags) < 0) {
 		err = errno;
 		hs_write_str(2, "hookshim: the staged write to ");

@@ -146,6 +146,14 @@ def resolve_tool(name, specs):
 def map_input(inp, props):
     if not props:
         return dict(inp)
+    if "edits" in props and "old_string" in inp and "new_string" in inp:
+        # pi 0.73's edit: {path, edits: [{oldText, newText}]}
+        inp = dict(inp)
+        inp["edits"] = [{"oldText": inp.pop("old_string"),
+                         "newText": inp.pop("new_string")}]
+    if "instruction" in props and "old_string" in inp:
+        # Gemini CLI 0.61's replace wants a description of the change
+        inp = dict(inp, instruction=inp.get("description", "Apply the edit."))
     out = {}
     for k, v in inp.items():
         if k in props:
