@@ -231,12 +231,12 @@ static void hand_off(struct hs_floor *f, struct job *j)
 
 static void serve_one(struct hs_floor *f, const void *buf)
 {
-	struct job *j = calloc(1, sizeof(*j));
+	struct job *j;
 	enum hs_fl_verdict v;
 	uint64_t id;
 
 	memcpy(&id, buf, sizeof(id)); /* struct seccomp_notif starts with id */
-	if (!j) {
+	if (hs_fl_exec_idle(&f->x, buf) || !(j = calloc(1, sizeof(*j)))) {
 		respond(f->lfd, id, 0, true);
 		return;
 	}

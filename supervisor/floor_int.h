@@ -131,6 +131,9 @@ void hs_fl_pending_denied(const struct hs_floor_ctx *x,
 /* An exec hs_fl_exec classified v: when it is a tool call by the agent
  * whose denials wait, they move to c->notice (once) and a CONTINUE
  * becomes a DECIDE with no event, so that a worker writes them. */
+/* Is notification n an exec that only floor_pending.c could want, while
+ * no denial waits? Then it continues, nothing read. */
+bool hs_fl_exec_idle(const struct hs_floor_ctx *x, const struct seccomp_notif *n);
 enum hs_fl_verdict hs_fl_pending_exec(const struct hs_floor_ctx *x,
 				      struct hs_fl_call *c,
 				      enum hs_fl_verdict v);

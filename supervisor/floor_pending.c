@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../engine/command.h"
@@ -241,6 +242,14 @@ static char *take(struct hs_fl_pending *p, const struct ident *who)
 	}
 	pthread_mutex_unlock(&p->mu);
 	return text;
+}
+
+bool hs_fl_exec_idle(const struct hs_floor_ctx *x, const struct seccomp_notif *n)
+{
+	return !x->exec_hooks &&
+	       (n->data.nr == SYS_execve || n->data.nr == SYS_execveat) &&
+	       !(x->pending && __atomic_load_n(&x->pending->waiting,
+					       __ATOMIC_ACQUIRE));
 }
 
 enum hs_fl_verdict hs_fl_pending_exec(const struct hs_floor_ctx *x,
