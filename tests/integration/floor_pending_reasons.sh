@@ -47,8 +47,10 @@ sh -c "echo after" 2>$TMP/after.err
 echo y > secrets/a; echo z > secrets/b
 sh -c "echo two" 2>$TMP/two.err
 env HOOKSHIM_ROLE=tool sh -c "echo t > secrets/t" 2>$TMP/tool.err
-sh -c "echo last" 2>$TMP/last.err'
-	expect_eq "$conf: the commands ran" "busybox next after two last" "$(tr '\n' ' ' <"$TMP/out" | sed 's/ $//')"
+sh -c "echo last" 2>$TMP/last.err
+sh -c "echo q > secrets/q" 2>$TMP/intool.err
+sh -c "echo end" 2>$TMP/end.err'
+	expect_eq "$conf: the commands ran" "busybox next after two last end" "$(tr '\n' ' ' <"$TMP/out" | sed 's/ $//')"
 	check "$conf: nothing reached secrets/" test -z "$(ls -A "$ROOT/secrets")"
 	expect_contains "$conf: the agent's own stderr has the floor's message" "$(err agent)" \
 		"hookshim: write to $ROOT/secrets/k denied: BLOCKED: secrets/ is read-only"
@@ -61,9 +63,14 @@ $(said b)" "$(err two)"
 	expect_contains "$conf: a tool-role process's denial is on its own stderr" "$(err tool)" \
 		"hookshim: write to $ROOT/secrets/t denied"
 	expect_eq "$conf: ... and not kept for the next tool call" "" "$(err last)"
+	# the limit (README): a static agent's static tool shell is still
+	# "agent" to the floor, so its denial is said there and again next
+	expect_contains "$conf: a denial inside a static tool shell: on its stderr" \
+		"$(err intool)" "hookshim: write to $ROOT/secrets/q denied"
+	expect_eq "$conf: ... and again with the next tool call (the limit)" "$(said q)" "$(err end)"
 done
 # busybox runs its `sh` applet by exec'ing /proc/self/exe: the floor names
 # it (common/proclink.c) and decides it; `busybox sh -c` is no tool call
 expect_eq "both: the Bash hook saw each tool call once" \
-	"echo next|echo after|echo two|echo t > secrets/t|echo last" \
+	"echo next|echo after|echo two|echo t > secrets/t|echo last|echo q > secrets/q|echo end" \
 	"$(grep -v '^env$' "$BLOG" | tr '\n' '|' | sed 's/|$//')"
