@@ -34,7 +34,9 @@ static size_t digits(const char *p, long *v)
 	return (p[n] >= '0' && p[n] <= '9') ? 0 : n;
 }
 
-/* "cwd", "root" or "fd/N" at s, ending at a '/' or the end. */
+/* "cwd", "root", "fd/N" or "exe" at s, ending at a '/' or the end
+ * ("exe" names a program: a static busybox runs its applets, `sh`
+ * among them, by exec'ing /proc/self/exe). */
 static bool link_name(const char *p, const char *s, struct hs_proclink *l)
 {
 	size_t n = 0;
@@ -44,6 +46,8 @@ static bool link_name(const char *p, const char *s, struct hs_proclink *l)
 		n = 3;
 	else if (hs_starts(s, "root"))
 		n = 4;
+	else if (hs_starts(s, "exe"))
+		n = 3;
 	else if (hs_starts(s, "fd/") && digits(s + 3, &fd))
 		n = 3 + digits(s + 3, &fd);
 	if (!n || (s[n] != '/' && s[n] != '\0'))

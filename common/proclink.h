@@ -17,7 +17,7 @@
 struct hs_proclink {
 	bool self;        /* self, thread-self or /dev/fd: the caller */
 	long pid;         /* the process named, when !self */
-	const char *what; /* "cwd", "root" or "fd/N" inside the path */
+	const char *what; /* "cwd", "root", "fd/N" or "exe" in the path */
 	size_t what_len;
 	size_t end;       /* the link is p[0, end); the rest follows */
 };

@@ -32,6 +32,13 @@ char *hs_command_unwrap(const char *script, char *const envp[])
 	return hs_unwrap(script, envp, NULL);
 }
 
+bool hs_command_tool_call(char *const argv[], bool every_exec)
+{
+	return argv && argv[0] &&
+	       (every_exec || hs_command_shell_index(argv) >= 0) &&
+	       !hs_command_agent_internal(argv);
+}
+
 /* ---- quoting an argv back into a command line ---- */
 
 static bool is_safe_char(char c)

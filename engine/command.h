@@ -37,6 +37,13 @@ char *hs_command_unwrap(const char *script, char *const envp[]);
  * log and `hookshim explain`; NULL for a tool call. */
 const char *hs_command_agent_internal(char *const argv[]);
 
+/* Is an agent's exec of argv a tool call of the model's: a shell running
+ * a command string (with `every_exec`, any program) that is not one of
+ * the agent's own shells (hs_command_agent_internal). The rule that
+ * decides who is handed the reasons of an agent's denied writes, asked
+ * by the shim (the "classify" phase) and the floor alike. */
+bool hs_command_tool_call(char *const argv[], bool every_exec);
+
 /* argv shell-quoted so that `sh -c` of the result runs the same argv. */
 char *hs_command_quote_argv(char *const argv[]);
 

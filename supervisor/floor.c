@@ -138,6 +138,18 @@ static void say_denied(struct hs_floor *f, pid_t tgid, const char *path,
 	close(fd);
 }
 
+static void say_pending(pid_t tgid, const char *text)
+{
+	int fd = caller_stderr(tgid);
+
+	if (fd < 0)
+		return;
+	if (write(fd, text, strlen(text)) < 0) {
+		/* the tool's stderr is gone: nobody to tell */
+	}
+	close(fd);
+}
+
 /* The shim's request for event e, answered by the same engine. */
 static bool decide_one(struct hs_floor *f, struct hs_fl_call *c,
 		       const struct hs_fl_event *e, struct hs_answer *ans)
@@ -190,6 +202,9 @@ static void *decide(void *arg)
 	bool allow = true;
 	int err = 0;
 
+	/* an agent's denied writes, for this tool call (floor_pending.c) */
+	if (c->notice && hs_fl_valid(f->lfd, c->n.id))
+		say_pending(c->tgid, c->notice);
 	for (int i = 0; i < c->nev && allow; i++) {
 		struct hs_answer ans;
 
@@ -199,10 +214,15 @@ static void *decide(void *arg)
 		if (!allow) {
 			err = ans.deny_errno > 0 ? ans.deny_errno : EACCES;
 			/* only a caller still waiting reads a message */
-			if (hs_fl_valid(f->lfd, c->n.id))
+			if (hs_fl_valid(f->lfd, c->n.id)) {
 				say_denied(f, c->tgid,
 					   c->argv ? NULL : c->ev[i].path,
 					   ans.reason);
+				if (!c->argv)
+					hs_fl_pending_denied(&f->x, c,
+							     c->ev[i].path,
+							     ans.reason);
+			}
 		}
 		hs_answer_free(&ans);
 	}
@@ -229,12 +249,12 @@ static void hand_off(struct hs_floor *f, struct job *j)
 
 static void serve_one(struct hs_floor *f, const void *buf)
 {
-	struct job *j = calloc(1, sizeof(*j));
+	struct job *j;
 	enum hs_fl_verdict v;
 	uint64_t id;
 
 	memcpy(&id, buf, sizeof(id)); /* struct seccomp_notif starts with id */
-	if (!j) {
+	if (hs_fl_exec_idle(&f->x, buf) || !(j = calloc(1, sizeof(*j)))) {
 		respond(f->lfd, id, 0, true);
 		return;
 	}
@@ -310,12 +330,14 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 		f->notif_size = sizes.seccomp_notif;
 	f->scope = hs_fscope_new(write_filter, s->root);
 	f->x = (struct hs_floor_ctx){ .scope = f->scope, .cfg = s->cfg,
-				      .listener = lfd, .cookie = p->cookie };
+				      .listener = lfd, .cookie = p->cookie,
+				      .exec_hooks = p->what & HS_FLOOR_EXECS,
+				      .pending = hs_fl_pending_new() };
 	hs_inflight_init(&f->deciding);
 	/* no post hook on writes: no inotify, no thread */
 	if (f->scope && hs_fscope_any_post(f->scope))
 		f->post = hs_fpost_start(s);
-	if (!f->scope || pipe2(f->wake, O_CLOEXEC) < 0 ||
+	if (!f->scope || !f->x.pending || pipe2(f->wake, O_CLOEXEC) < 0 ||
 	    pthread_create(&f->rx, NULL, receive, f) != 0) {
 		/* the listener closes with f: notified calls then fail with
 		 * ENOSYS, the kernel's answer when nobody listens */
@@ -324,6 +346,7 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 		close(lfd);
 		hs_fscope_free(f->scope);
 		hs_fpost_stop(f->post, 0);
+		hs_fl_pending_free(f->x.pending);
 		if (f->wake[0] >= 0) {
 			close(f->wake[0]);
 			close(f->wake[1]);
@@ -357,6 +380,7 @@ void hs_floor_stop(struct hs_floor *f, int grace_ms)
 	close(f->wake[0]);
 	close(f->wake[1]);
 	hs_fscope_free(f->scope);
+	hs_fl_pending_free(f->x.pending);
 	hs_inflight_destroy(&f->deciding);
 	free(f);
 }

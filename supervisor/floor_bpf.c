@@ -125,7 +125,10 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow)
 			op(p, jmp | BPF_JEQ, (unsigned)writes[i], L_COOKIE,
 			   L_NEXT);
 	}
-	if (pl->what & HS_FLOOR_EXECS)
+	/* Execs also with write hooks alone: an agent without the shim
+	 * hands its denied writes' reasons to its next tool call there
+	 * (floor_pending.c). The shim's own execs carry the cookie. */
+	if (pl->what & (HS_FLOOR_EXECS | HS_FLOOR_WRITES))
 		for (size_t i = 0; i < sizeof(execs) / sizeof(execs[0]); i++)
 			op(p, jmp | BPF_JEQ, (unsigned)execs[i], L_COOKIE,
 			   L_NEXT);

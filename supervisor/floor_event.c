@@ -532,4 +532,6 @@ void hs_fl_call_free(struct hs_fl_call *c)
 		free(c->argv);
 	}
 	c->argv = NULL;
+	free(c->notice);
+	c->notice = NULL;
 }

@@ -178,8 +178,7 @@ static bool env_has_shim(pid_t tid, uint64_t envp, uint64_t cookie)
 	return shim && ours;
 }
 
-/* Has the caller a shim of this session mapped? */
-static bool caller_has_shim(pid_t tid, pid_t tgid, uint64_t cookie)
+bool hs_fl_has_shim(pid_t tid, pid_t tgid, uint64_t cookie)
 {
 	char flags[256];
 
@@ -210,18 +209,30 @@ static char **read_argv(pid_t tid, uint64_t addr)
 	return argv;
 }
 
-enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
-			      struct hs_fl_call *c)
+bool hs_fl_exec_argv(struct hs_fl_call *c)
+{
+	bool at = c->n.data.nr == SYS_execveat;
+
+	if (!c->argv)
+		c->argv = read_argv((pid_t)c->n.pid, c->n.data.args[at ? 2 : 1]);
+	return c->argv != NULL;
+}
+
+static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
+					struct hs_fl_call *c)
 {
 	const struct hs_settings *set = &x->cfg->settings;
 	pid_t tid = (pid_t)c->n.pid;
 	const __u64 *a = c->n.data.args;
 	bool at = c->n.data.nr == SYS_execveat;
-	uint64_t argv_p = at ? a[2] : a[1], envp_p = at ? a[3] : a[2];
+	uint64_t envp_p = at ? a[3] : a[2];
 	int dirfd = at ? (int)a[0] : AT_FDCWD;
 	char path[PATH_MAX], role[16];
 	int dyn;
 
+	/* notified for floor_pending.c alone (a policy on writes only) */
+	if (!x->exec_hooks)
+		return HS_FL_CONTINUE;
 	if (hs_fl_read_str(tid, at ? a[1] : a[0], path, sizeof(path)) < 0)
 		return hs_fl_valid(x->listener, c->n.id) ? HS_FL_CONTINUE
 							   : HS_FL_GONE;
@@ -238,7 +249,7 @@ enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
 	c->tgid = hs_fl_tgid(tid);
 	if (c->tgid < 0 || !hs_fl_valid(x->listener, c->n.id))
 		return HS_FL_GONE;
-	if (caller_has_shim(tid, c->tgid, x->cookie))
+	if (hs_fl_has_shim(tid, c->tgid, x->cookie))
 		return HS_FL_CONTINUE;
 	if (hs_fl_environ(c->tgid, "HOOKSHIM_ROLE", role, sizeof(role)) &&
 	    strcmp(role, "tool") == 0) {
@@ -249,8 +260,7 @@ enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
 	} else {
 		c->nested = 0;
 	}
-	c->argv = read_argv(tid, argv_p);
-	if (!c->argv || !hs_fl_valid(x->listener, c->n.id))
+	if (!hs_fl_exec_argv(c) || !hs_fl_valid(x->listener, c->n.id))
 		return HS_FL_GONE;
 	if (!c->argv[0])
 		return HS_FL_CONTINUE;
@@ -264,4 +274,10 @@ enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
 	snprintf(c->ev[0].path, sizeof(c->ev[0].path), "%s", c->exe);
 	c->ev[0].has_new = false;
 	return hs_fl_valid(x->listener, c->n.id) ? HS_FL_DECIDE : HS_FL_GONE;
+}
+
+enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
+			      struct hs_fl_call *c)
+{
+	return hs_fl_pending_exec(x, c, classify_exec(x, c));
 }

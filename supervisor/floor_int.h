@@ -107,6 +107,7 @@ struct hs_fl_call {
 	char exe[PATH_MAX];
 	int nested;            /* hs_msg.nested */
 	char cwd[PATH_MAX];
+	char *notice; /* floor_pending.c: written to the caller's stderr first */
 };
 
 /* Verdicts of hs_fl_classify. */
@@ -122,6 +123,9 @@ struct hs_floor_ctx {
 	const struct hs_config *cfg;
 	int listener;
 	uint64_t cookie; /* the session's (hs_floor_plan): whose shim is ours */
+	bool exec_hooks; /* execs are notified for a pre hook, not only for
+			  * floor_pending.c */
+	struct hs_fl_pending *pending;
 };
 
 /* Reads and classifies; c->n is filled by the caller. Every read of the
@@ -134,9 +138,37 @@ void hs_fl_call_free(struct hs_fl_call *c);
 /* An execve/execveat (floor_exec.c): decided only where no shim will. */
 enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
 			      struct hs_fl_call *c);
+/* c->argv read from the stopped exec's arguments, when not yet; false
+ * when unreadable. */
+bool hs_fl_exec_argv(struct hs_fl_call *c);
+/* Has the process (tid of thread group tgid) a shim of this session
+ * mapped? */
+bool hs_fl_has_shim(pid_t tid, pid_t tgid, uint64_t cookie);
 /* Is the notification still pending (the caller still waiting)? */
 bool hs_fl_valid(int listener, uint64_t id);
 /* The caller's stderr, the same open file (floor.c), or -1. */
 int hs_fl_caller_stderr(pid_t tgid);
+
+/* ---- floor_pending.c: a shimless agent's denied writes, for its next
+ * tool call ---- */
+
+struct hs_fl_pending;
+struct hs_fl_pending *hs_fl_pending_new(void);
+void hs_fl_pending_free(struct hs_fl_pending *p);
+/* The floor denied c's write to path (the caller still waits): kept for
+ * the agent's next tool call when the caller is an agent-role process
+ * without this session's shim (which keeps its own, shim/reason.c). */
+void hs_fl_pending_denied(const struct hs_floor_ctx *x,
+			  const struct hs_fl_call *c, const char *path,
+			  const char *reason);
+/* An exec hs_fl_exec classified v: when it is a tool call by the agent
+ * whose denials wait, they move to c->notice (once) and a CONTINUE
+ * becomes a DECIDE with no event, so that a worker writes them. */
+/* Is notification n an exec that only floor_pending.c could want, while
+ * no denial waits? Then it continues, nothing read. */
+bool hs_fl_exec_idle(const struct hs_floor_ctx *x, const struct seccomp_notif *n);
+enum hs_fl_verdict hs_fl_pending_exec(const struct hs_floor_ctx *x,
+				      struct hs_fl_call *c,
+				      enum hs_fl_verdict v);
 
 #endif

@@ -287,9 +287,10 @@ static bool classify_only(const struct hs_msg *req, struct hs_answer *ans,
 	if (!req->phase || strcmp(req->phase, "classify") != 0)
 		return false;
 	allow(s, ans);
+	/* the shim asks only for a shell with a command string (or any
+	 * exec, with every-exec), as it reads them from the exe */
 	ans->tool_call = req->op && strcmp(req->op, "exec") == 0 &&
-			 req->argv && req->argv[0] &&
-			 !hs_command_agent_internal(req->argv);
+			 hs_command_tool_call(req->argv, true);
 	return true;
 }
 

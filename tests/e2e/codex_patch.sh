@@ -5,8 +5,10 @@
 # are denied (nothing under secrets/ changes), a patch elsewhere lands and
 # fires the Write hook with its path, and apply_patch sent as a shell
 # command (Codex intercepts the heredoc and applies it itself, no shell
-# runs) is judged the same way. Without the floor the same patches land
-# unseen: the documented limit.
+# runs) is judged the same way. The hook's reason reaches the model with
+# its next shell command (supervisor/floor_pending.c), once, also from
+# inside Codex's sandbox. Without the floor the same patches land unseen:
+# the documented limit.
 . "$HOOKSHIM_TOP/tests/lib.sh"
 . "$HOOKSHIM_TOP/tests/e2e/agents.sh"
 e2e_require e2e-codex-patch
@@ -42,13 +44,18 @@ upd='*** Begin Patch
 +CHANGED
 *** End Patch
 '
+# Between them, shell commands: the first after a denied patch is handed
+# its reason (supervisor/floor_pending.c), the next is not.
 e2e_script "$TMP/script.json" \
 	"$(jq -nc --arg p "$(add notes/ok.txt allowed-line)" '{tool:"patch",input:$p}')" \
 	"$(jq -nc --arg p "$(add secrets/k SECRET)" '{tool:"patch",input:$p}')" \
+	'{"tool":"shell","input":{"command":"echo next"}}' \
+	'{"tool":"shell","input":{"command":"echo again"}}' \
 	"$(jq -nc --arg p "$upd" '{tool:"patch",input:$p}')" \
 	"$(jq -nc --arg c "apply_patch <<'EOF'
 $(add secrets/via-shell SECRET)
 EOF" '{tool:"shell",input:{command:$c}}')" \
+	'{"tool":"shell","input":{"command":"echo after"}}' \
 	'{"text":"CP-FINAL done"}'
 
 fresh() {
@@ -77,7 +84,7 @@ run "$dir"
 expect_eq "codex-patch: exit status" 0 "$rc"
 expect_contains "codex-patch: final text" "$out" "CP-FINAL done"
 expect_eq "codex-patch: apply_patch was offered and called" \
-	"apply_patch apply_patch apply_patch exec_command" \
+	"apply_patch apply_patch exec_command exec_command apply_patch exec_command exec_command" \
 	"$(e2e_results "$dir.rec" --json | jq -r '[.[].name] | join(" ")')"
 expect_eq "codex-patch: secrets/ unchanged (add, update, shell heredoc)" \
 	"$before" "$(tree_hash "$dir")"
@@ -96,21 +103,36 @@ expect_contains "codex-patch: ... and for the denied update" \
 	"$(cat "$HLOG")" "[\"Write\",\"$dir/secrets/old\",\"overwrite\"]"
 expect_eq "codex-patch: one Write event per patched file, nothing else" 4 \
 	"$(grep -c '^\["Write"' "$HLOG")"
-expect_not_contains "codex-patch: no shell ran for the heredoc (Codex applied it itself)" \
-	"$(cat "$HLOG")" '["Bash"'
+expect_eq "codex-patch: no shell ran for the heredoc (Codex applied it itself)" \
+	'["Bash","echo next"] ["Bash","echo again"] ["Bash","echo after"]' \
+	"$(grep '^\["Bash"' "$HLOG" | tr '\n' ' ' | sed 's/ $//')"
 # What the model sees: Codex's own words, without the errno or the hook's
 # reason (it drops the io::Error's source); the reason is on Codex's
-# stderr, the user's terminal.
+# stderr, the user's terminal, and the supervisor hands it to the stderr
+# of the model's next shell command (Codex has no shim to keep it).
 r1=$(res "$dir" 1)
 expect_contains "codex-patch: the model sees the add fail" "$r1" "Exit code: 1"
 expect_contains "codex-patch: ... naming the file" "$r1" "Failed to write file $dir/secrets/k"
-expect_contains "codex-patch: the model sees the update fail" "$(res "$dir" 2)" "Exit code: 1"
+expect_contains "codex-patch: the model sees the update fail" "$(res "$dir" 4)" "Exit code: 1"
 expect_contains "codex-patch: the model sees the shell's apply_patch fail" \
-	"$(res "$dir" 3)" "Failed to write file $dir/secrets/via-shell"
+	"$(res "$dir" 5)" "Failed to write file $dir/secrets/via-shell"
 expect_contains "codex-patch: the allowed patch reports success" "$(res "$dir" 0)" \
 	"Success. Updated the following files:"
 expect_contains "codex-patch: the hook's reason on Codex's stderr" "$(cat "$dir.stderr")" \
 	"hookshim: write to $dir/secrets/k denied: BLOCKED-WRITE: secrets/ is read-only"
+said() { echo "hookshim: the agent's write to $dir/secrets/$1 was denied by a hook: BLOCKED-WRITE: secrets/ is read-only"; }
+all=$(for i in 0 1 2 3 4 5 6; do res "$dir" $i; done)
+r2=$(res "$dir" 2)
+expect_contains "codex-patch: the next command's result has the reason" "$r2" "$(said k)"
+expect_contains "codex-patch: ... and the command's output" "$r2" "next"
+expect_eq "codex-patch: the model is told once" 1 "$(grep -cF "$(said k)" <<<"$all")"
+expect_not_contains "codex-patch: not the command after it" "$(res "$dir" 3)" "hookshim:"
+r6=$(res "$dir" 6)
+expect_contains "codex-patch: the next command after two more denials has both" \
+	"$r6" "$(said old)"
+expect_contains "codex-patch: ... (the shell's apply_patch)" "$r6" "$(said via-shell)"
+expect_eq "codex-patch: ... each once in the session" "1 1" \
+	"$(grep -cF "$(said old)" <<<"$all") $(grep -cF "$(said via-shell)" <<<"$all")"
 
 # ---- Codex's own sandbox (workspace-write, what `codex exec` does by
 # default): the patch runs in `codex --codex-run-as-fs-helper` inside the
@@ -128,6 +150,12 @@ if grep -q 'sandbox: workspace-write' "$dir.stderr"; then
 		"Failed to write file $dir/secrets/k"
 	expect_contains "codex-patch, sandboxed: the Write hook fired for it" \
 		"$(cat "$HLOG")" "[\"Write\",\"$dir/secrets/k\",\"create\"]"
+	expect_contains "codex-patch, sandboxed: the next command's result has the reason" \
+		"$(res "$dir" 2)" "$(said k)"
+	# (in Codex's sandbox its commands' shims cannot reach the supervisor
+	# and say so: a separate limit; the floor still judges)
+	expect_not_contains "codex-patch, sandboxed: not the command after it" \
+		"$(res "$dir" 3)" "was denied by a hook"
 else
 	skip "codex-patch, sandboxed: Codex did not start its sandbox here ($(grep -m1 -i sandbox "$dir.stderr"))"
 fi
@@ -142,6 +170,9 @@ expect_eq "codex-patch, no floor: secrets/k is written (the limit)" "SECRET" \
 	"$(cat "$dir/secrets/k" 2>/dev/null)"
 expect_eq "codex-patch, no floor: secrets/old is changed" "CHANGED" \
 	"$(cat "$dir/secrets/old" 2>/dev/null)"
-expect_eq "codex-patch, no floor: no hook saw any of Codex's writes" "" "$(cat "$HLOG")"
+expect_eq "codex-patch, no floor: no hook saw any of Codex's writes" "" \
+	"$(grep '^\["Write"' "$HLOG")"
 expect_contains "codex-patch, no floor: the model sees success" "$(res "$dir" 1)" \
 	"Success. Updated the following files:"
+expect_not_contains "codex-patch, no floor: no reason with the next command" \
+	"$(res "$dir" 2)" "hookshim:"

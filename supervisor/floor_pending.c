@@ -1,0 +1,275 @@
+/* The reasons of writes the floor denied in an agent without the shim,
+ * handed to the agent's next tool call (see floor_int.h).
+ *
+ * A static agent (Codex: musl, raw syscalls) tells its model only its own
+ * words about a denied write ("Failed to write file …"): the errno, let
+ * alone the hook's reason, never reaches the model, and the floor's
+ * message goes to the agent's stderr, the user's terminal. A dynamic agent
+ * keeps its denials in its shim and the shell of the model's next command
+ * prints them (shim/reason.c); an agent without a shim has nothing to keep
+ * them in, so the supervisor keeps them here and writes them to the
+ * stderr of that shell while its execve waits, before it starts -- the
+ * same line the shim writes, once.
+ *
+ * Whose denials: an agent-role process (HOOKSHIM_ROLE not "tool" in its
+ * initial environment) without this session's shim. The one that takes
+ * them: an exec that is a tool call (hs_command_tool_call, the rule of
+ * the shim's "classify" phase) by the same agent. "The same agent" is the
+ * topmost process of the chain of shimless agent-role ancestors, up to
+ * the supervisor: the denied process itself, when the supervisor started
+ * it, and for the exec its fork child; it also joins a helper the agent
+ * runs for its patches (Codex's `--codex-run-as-fs-helper` inside its
+ * bubblewrap) to the agent whose next command takes its denials. A
+ * process is named by its pid and its start time (/proc/PID/stat), which
+ * a recycled pid does not share.
+ *
+ * Everything here runs where the floor reads its callers anyway: the
+ * denial on the worker that decided it, the exec on the receiver, which
+ * reads /proc only while some denial waits (one atomic load otherwise),
+ * and never writes: the text goes to the caller's stderr from the worker
+ * that a DECIDE starts (floor.c), which a full pipe can stall, not the
+ * receiver. */
+#include "floor_int.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../engine/command.h"
+#include "../engine/dispatch.h"
+
+#define MAX_AGENTS 32
+#define MAX_DEPTH 32
+#define TEXT_CAP 4096
+
+struct ident {
+	pid_t pid;
+	unsigned long long start; /* /proc/PID/stat field 22 */
+};
+
+struct agent {
+	struct ident who; /* 0 pid: a free slot */
+	size_t len;
+	char text[TEXT_CAP];
+};
+
+struct hs_fl_pending {
+	pthread_mutex_t mu;
+	int waiting; /* agents with text; read unlocked on the fast path */
+	struct agent a[MAX_AGENTS];
+};
+
+struct hs_fl_pending *hs_fl_pending_new(void)
+{
+	struct hs_fl_pending *p = calloc(1, sizeof(*p));
+
+	if (p)
+		pthread_mutex_init(&p->mu, NULL);
+	return p;
+}
+
+void hs_fl_pending_free(struct hs_fl_pending *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_destroy(&p->mu);
+	free(p);
+}
+
+/* pid's parent and start time; false when it is gone. */
+static bool stat_of(pid_t pid, pid_t *ppid, struct ident *id)
+{
+	char path[40], buf[1024], *s;
+	unsigned long long start;
+	FILE *f;
+	size_t n;
+	int pp;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (!(f = fopen(path, "re")))
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* the name in parentheses may hold anything: fields follow the
+	 * last ')' (3: state, 4: ppid, 22: starttime) */
+	if (!(s = strrchr(buf, ')')) ||
+	    sscanf(s + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u "
+			  "%*d %*d %*d %*d %*d %*d %llu",
+		   &pp, &start) != 2)
+		return false;
+	*ppid = pp;
+	id->pid = pid;
+	id->start = start;
+	return true;
+}
+
+/* Is pid an agent-role process without this session's shim? */
+static bool shimless_agent(const struct hs_floor_ctx *x, pid_t pid)
+{
+	char role[16];
+
+	if (pid <= 1 || pid == getpid())
+		return false;
+	if (hs_fl_environ(pid, "HOOKSHIM_ROLE", role, sizeof(role)) &&
+	    strcmp(role, "tool") == 0)
+		return false;
+	return !hs_fl_has_shim(pid, pid, x->cookie);
+}
+
+/* The agent tgid belongs to (above), in *root; false when tgid is no
+ * shimless agent-role process. */
+static bool agent_of(const struct hs_floor_ctx *x, pid_t tgid,
+		     struct ident *root)
+{
+	pid_t pid = tgid, ppid;
+	struct ident id;
+
+	if (!shimless_agent(x, pid) || !stat_of(pid, &ppid, &id))
+		return false;
+	*root = id;
+	for (int depth = 0; depth < MAX_DEPTH; depth++) {
+		pid = ppid;
+		if (!shimless_agent(x, pid) || !stat_of(pid, &ppid, &id))
+			break;
+		*root = id;
+	}
+	return true;
+}
+
+static bool same(const struct ident *a, const struct ident *b)
+{
+	return a->pid == b->pid && a->start == b->start;
+}
+
+/* Is the agent still running? */
+static bool alive(const struct ident *who)
+{
+	struct ident now;
+	pid_t ppid;
+
+	return stat_of(who->pid, &ppid, &now) && same(&now, who);
+}
+
+/* The slot of agent who: its own, else a free one, else one of an agent
+ * that is gone, else the first (the oldest denials give way). */
+static struct agent *slot_for(struct hs_fl_pending *p, const struct ident *who)
+{
+	struct agent *free_one = NULL;
+
+	for (int i = 0; i < MAX_AGENTS; i++)
+		if (p->a[i].who.pid && same(&p->a[i].who, who))
+			return &p->a[i];
+	for (int i = 0; i < MAX_AGENTS && !free_one; i++)
+		if (!p->a[i].who.pid)
+			free_one = &p->a[i];
+	for (int i = 0; i < MAX_AGENTS && !free_one; i++)
+		if (!alive(&p->a[i].who))
+			free_one = &p->a[i];
+	if (!free_one)
+		free_one = &p->a[0];
+	if (free_one->who.pid)
+		p->waiting--;
+	free_one->who.pid = 0;
+	free_one->len = 0;
+	return free_one;
+}
+
+/* Appends s with control characters as spaces (shim/reason.c's text). */
+static void put(char *dst, size_t *n, size_t cap, const char *s)
+{
+	for (; *s && *n + 1 < cap; s++)
+		dst[(*n)++] = (unsigned char)*s < ' ' ? ' ' : *s;
+	dst[*n] = '\0';
+}
+
+void hs_fl_pending_denied(const struct hs_floor_ctx *x,
+			  const struct hs_fl_call *c, const char *path,
+			  const char *reason)
+{
+	struct hs_fl_pending *p = x->pending;
+	char line[TEXT_CAP];
+	struct ident who;
+	struct agent *a;
+	size_t n = 0;
+
+	if (!p || !path || !agent_of(x, c->tgid, &who))
+		return;
+	put(line, &n, sizeof(line) - 1, "hookshim: the agent's write to ");
+	put(line, &n, sizeof(line) - 1, path);
+	put(line, &n, sizeof(line) - 1, " was denied by a hook: ");
+	put(line, &n, sizeof(line) - 1,
+	    reason && reason[0] ? reason : "no reason given");
+	while (n && line[n - 1] == ' ')
+		n--;
+	line[n++] = '\n';
+	pthread_mutex_lock(&p->mu);
+	a = slot_for(p, &who);
+	/* the same denial again is said once; when full, the older ones
+	 * give way */
+	if (!memmem(a->text, a->len, line, n)) {
+		if (a->len + n > sizeof(a->text))
+			a->len = 0;
+		memcpy(a->text + a->len, line, n);
+		a->len += n;
+	}
+	if (!a->who.pid) {
+		a->who = who;
+		__atomic_add_fetch(&p->waiting, 1, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* The text of agent who, taken, or NULL. */
+static char *take(struct hs_fl_pending *p, const struct ident *who)
+{
+	char *text = NULL;
+
+	pthread_mutex_lock(&p->mu);
+	for (int i = 0; i < MAX_AGENTS; i++) {
+		struct agent *a = &p->a[i];
+
+		if (!a->who.pid || !same(&a->who, who))
+			continue;
+		text = strndup(a->text, a->len);
+		a->who.pid = 0;
+		a->len = 0;
+		__atomic_sub_fetch(&p->waiting, 1, __ATOMIC_RELEASE);
+		break;
+	}
+	pthread_mutex_unlock(&p->mu);
+	return text;
+}
+
+bool hs_fl_exec_idle(const struct hs_floor_ctx *x, const struct seccomp_notif *n)
+{
+	return !x->exec_hooks &&
+	       (n->data.nr == SYS_execve || n->data.nr == SYS_execveat) &&
+	       !(x->pending && __atomic_load_n(&x->pending->waiting,
+					       __ATOMIC_ACQUIRE));
+}
+
+enum hs_fl_verdict hs_fl_pending_exec(const struct hs_floor_ctx *x,
+				      struct hs_fl_call *c,
+				      enum hs_fl_verdict v)
+{
+	struct hs_fl_pending *p = x->pending;
+	struct ident who;
+	pid_t tgid;
+
+	if (!p || !__atomic_load_n(&p->waiting, __ATOMIC_ACQUIRE) ||
+	    (v != HS_FL_CONTINUE && v != HS_FL_DECIDE) || c->nested == 1)
+		return v;
+	if ((tgid = hs_fl_tgid((pid_t)c->n.pid)) < 0 ||
+	    !hs_fl_exec_argv(c) ||
+	    !hs_command_tool_call(c->argv, x->cfg->settings.all_execs) ||
+	    !agent_of(x, tgid, &who) || !hs_fl_valid(x->listener, c->n.id))
+		return v;
+	if (!(c->notice = take(p, &who)))
+		return v;
+	c->tgid = tgid;
+	return HS_FL_DECIDE;
+}
