@@ -140,7 +140,7 @@ static void say_denied(struct hs_floor *f, pid_t tgid, const char *path,
 
 static void say_pending(pid_t tgid, const char *text)
 {
-	int fd = caller_stderr(tgid);
+	int fd = hs_fl_caller_stderr(tgid);
 
 	if (fd < 0)
 		return;
