@@ -98,11 +98,13 @@ expect_contains "codex-patch: ... and for the denied add" \
 	"$(cat "$HLOG")" "[\"Write\",\"$dir/secrets/k\",\"create\"]"
 expect_contains "codex-patch: ... and for the shell's apply_patch" \
 	"$(cat "$HLOG")" "[\"Write\",\"$dir/secrets/via-shell\",\"create\"]"
-# Codex writes an update in place (open O_WRONLY|O_TRUNC): an overwrite.
-expect_contains "codex-patch: ... and for the denied update" \
-	"$(cat "$HLOG")" "[\"Write\",\"$dir/secrets/old\",\"overwrite\"]"
-expect_eq "codex-patch: one Write event per patched file, nothing else" 4 \
-	"$(grep -c '^\["Write"' "$HLOG")"
+# Codex writes an update in place (open O_WRONLY|O_TRUNC) from its own
+# process, not a shell: an edit, as the shim names an agent's in-place
+# replace of a non-empty file (README, "Edit or Write").
+expect_contains "codex-patch: ... and for the denied update, as an Edit" \
+	"$(cat "$HLOG")" "[\"Edit\",\"$dir/secrets/old\",\"edit\"]"
+expect_eq "codex-patch: one Write or Edit event per patched file, nothing else" 4 \
+	"$(grep -c '^\["\(Write\|Edit\)"' "$HLOG")"
 expect_eq "codex-patch: no shell ran for the heredoc (Codex applied it itself)" \
 	'["Bash","echo next"] ["Bash","echo again"] ["Bash","echo after"]' \
 	"$(grep '^\["Bash"' "$HLOG" | tr '\n' ' ' | sed 's/ $//')"
