@@ -47,6 +47,8 @@ struct hs_floor {
 	size_t notif_size; /* the kernel's struct seccomp_notif may be larger */
 	pthread_t rx;
 	struct hs_inflight deciding; /* threads deciding a notification */
+	struct hs_fl_self *self;     /* opens emulated (floor_open.c) */
+	bool emulate_unjudged;       /* also the opens no hook can care about */
 };
 
 static void respond(int lfd, uint64_t id, int error, bool cont)
@@ -166,19 +168,16 @@ struct job {
 	struct hs_fl_call c;
 };
 
-static void *decide(void *arg)
+/* Runs the hooks on c's events: 0 when all allow, else the errno to
+ * deny with (the reason said). */
+static int decide_events(struct hs_floor *f, struct hs_fl_call *c)
 {
-	struct job *j = arg;
-	struct hs_floor *f = j->f;
-	struct hs_fl_call *c = &j->c;
-	bool allow = true;
 	int err = 0;
 
-	for (int i = 0; i < c->nev && allow; i++) {
+	for (int i = 0; i < c->nev && !err; i++) {
 		struct hs_answer ans;
 
-		allow = decide_one(f, c, &c->ev[i], &ans);
-		if (!allow) {
+		if (!decide_one(f, c, &c->ev[i], &ans)) {
 			err = ans.deny_errno > 0 ? ans.deny_errno : EACCES;
 			/* only a caller still waiting reads a message */
 			if (hs_fl_valid(f->lfd, c->n.id))
@@ -188,9 +187,61 @@ static void *decide(void *arg)
 		}
 		hs_answer_free(&ans);
 	}
-	respond(f->lfd, c->n.id, err, allow);
+	return err;
+}
+
+/* An allowed call: an open is done for the caller (floor_open.c), the
+ * rest continue. False: judge it again, the path changed meanwhile. */
+static bool allow(struct hs_floor *f, struct hs_fl_call *c, bool judged)
+{
+	if (judged || f->emulate_unjudged) {
+		switch (hs_fl_open(&f->x, c)) {
+		case HS_FL_OPEN_ANSWERED: return true;
+		case HS_FL_OPEN_AGAIN: return false;
+		case HS_FL_OPEN_CONTINUE: break;
+		}
+	}
+	respond(f->lfd, c->n.id, 0, true);
+	return true;
+}
+
+static void hand_off(struct hs_floor *f, struct job *j);
+
+/* Answers j, classified as v, and frees it. The receiver (!in_thread)
+ * hands a call the hooks must decide to a thread of its own. */
+static void answer(struct hs_floor *f, struct job *j, enum hs_fl_verdict v,
+		   bool in_thread)
+{
+	struct hs_fl_call *c = &j->c;
+	int err;
+
+	for (;;) {
+		if (v == HS_FL_DECIDE && !in_thread) {
+			hand_off(f, j);
+			return;
+		}
+		if (v == HS_FL_ENOSYS) {
+			respond(f->lfd, c->n.id, ENOSYS, false);
+		} else if (v == HS_FL_DECIDE && (err = decide_events(f, c))) {
+			respond(f->lfd, c->n.id, err, false);
+		} else if (v != HS_FL_GONE &&
+			   !allow(f, c, v == HS_FL_DECIDE)) {
+			hs_fl_call_free(c);
+			v = hs_fl_classify(&f->x, c);
+			continue;
+		}
+		break;
+	}
 	hs_fl_call_free(c);
 	free(j);
+}
+
+static void *decide(void *arg)
+{
+	struct job *j = arg;
+	struct hs_floor *f = j->f;
+
+	answer(f, j, HS_FL_DECIDE, true);
 	hs_inflight_leave(&f->deciding);
 	return NULL;
 }
@@ -212,7 +263,6 @@ static void hand_off(struct hs_floor *f, struct job *j)
 static void serve_one(struct hs_floor *f, const void *buf)
 {
 	struct job *j = calloc(1, sizeof(*j));
-	enum hs_fl_verdict v;
 	uint64_t id;
 
 	memcpy(&id, buf, sizeof(id)); /* struct seccomp_notif starts with id */
@@ -222,17 +272,7 @@ static void serve_one(struct hs_floor *f, const void *buf)
 	}
 	j->f = f;
 	memcpy(&j->c.n, buf, sizeof(j->c.n));
-	v = hs_fl_classify(&f->x, &j->c);
-	if (v == HS_FL_DECIDE) {
-		hand_off(f, j);
-		return;
-	}
-	if (v == HS_FL_CONTINUE)
-		respond(f->lfd, id, 0, true);
-	else if (v == HS_FL_ENOSYS)
-		respond(f->lfd, id, ENOSYS, false);
-	hs_fl_call_free(&j->c);
-	free(j);
+	answer(f, j, hs_fl_classify(&f->x, &j->c), false);
 }
 
 static void *receive(void *arg)
@@ -291,8 +331,11 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 	    sizes.seccomp_notif > f->notif_size)
 		f->notif_size = sizes.seccomp_notif;
 	f->scope = hs_fscope_new(write_filter, s->root);
+	f->self = hs_fl_self_new(p->flags);
+	f->emulate_unjudged = true;
 	f->x = (struct hs_floor_ctx){ .scope = f->scope, .cfg = s->cfg,
-				      .listener = lfd, .cookie = p->cookie };
+				      .listener = lfd, .cookie = p->cookie,
+				      .self = f->self };
 	hs_inflight_init(&f->deciding);
 	if (!f->scope || pipe2(f->wake, O_CLOEXEC) < 0 ||
 	    pthread_create(&f->rx, NULL, receive, f) != 0) {
@@ -302,6 +345,7 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 				"served\n");
 		close(lfd);
 		hs_fscope_free(f->scope);
+		hs_fl_self_free(f->self);
 		if (f->wake[0] >= 0) {
 			close(f->wake[0]);
 			close(f->wake[1]);
@@ -328,6 +372,7 @@ void hs_floor_stop(struct hs_floor *f, int grace_ms)
 	close(f->wake[0]);
 	close(f->wake[1]);
 	hs_fscope_free(f->scope);
+	hs_fl_self_free(f->self);
 	hs_inflight_destroy(&f->deciding);
 	free(f);
 }

@@ -6,15 +6,20 @@
 #define HOOKSHIM_SUPERVISOR_FLOOR_INT_H
 
 #include <limits.h>
+#include <linux/openat2.h>
 #include <linux/seccomp.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
+/* The kernel's own O_TMPFILE bit: glibc's __O_TMPFILE includes
+ * O_DIRECTORY, which every opendir() passes. */
+#define HS_O_TMPFILE_BIT 020000000
+
 /* ---- floor_path.c: the caller's memory and names ---- */
 
 /* A NUL-terminated string at addr in tid's memory into buf (cap bytes).
- * -1 when unreadable or longer than cap - 1. */
+ * -EFAULT when unreadable, -ENAMETOOLONG when longer than cap - 1. */
 int hs_fl_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap);
 /* n bytes at addr. -1 unless all were read. */
 int hs_fl_read(pid_t tid, uint64_t addr, void *buf, size_t n);
@@ -68,8 +73,21 @@ struct hs_fl_event {
 	bool has_new;
 };
 
+/* An open the floor may do itself (floor_open.c): what was read and
+ * judged, so that exactly that is opened. */
+struct hs_fl_open {
+	bool on;               /* an open the floor can emulate */
+	int dirfd;
+	struct open_how how;   /* flags, mode, resolve as the kernel takes them */
+	int read_err;          /* reading the path failed: this errno */
+	int tries;             /* rounds lost to a file system that changed */
+	char path[PATH_MAX + 1]; /* the string copied from the caller */
+	char judged[PATH_MAX]; /* its name as judged ("" when unnamed) */
+};
+
 struct hs_fl_call {
 	struct seccomp_notif n; /* copied out of the kernel's buffer */
+	struct hs_fl_open open;
 	pid_t tgid;
 	int nev;
 	struct hs_fl_event ev[2];
@@ -93,6 +111,7 @@ struct hs_floor_ctx {
 	const struct hs_config *cfg;
 	int listener;
 	uint64_t cookie; /* the session's (hs_floor_plan): whose shim is ours */
+	const struct hs_fl_self *self; /* floor_open.c: who the supervisor is */
 };
 
 /* Reads and classifies; c->n is filled by the caller. Every read of the
@@ -105,5 +124,24 @@ enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
 			      struct hs_fl_call *c);
 /* Is the notification still pending (the caller still waiting)? */
 bool hs_fl_valid(int listener, uint64_t id);
+
+/* ---- floor_open.c: allowed opens done on the caller's behalf ---- */
+
+/* The supervisor's own identity (credentials, namespaces), against which
+ * a caller is compared: NULL when emulation is off (a kernel without
+ * killable waits, where an interrupted caller would retry an open that
+ * already happened). */
+struct hs_fl_self;
+struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags);
+void hs_fl_self_free(struct hs_fl_self *s);
+
+enum hs_fl_open_result {
+	HS_FL_OPEN_ANSWERED, /* the descriptor was injected, or the errno sent */
+	HS_FL_OPEN_CONTINUE, /* not emulated: let the kernel run the call */
+	HS_FL_OPEN_AGAIN,    /* the path changed since it was judged */
+};
+/* Opens c->open for the caller and answers the notification. */
+enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
+				  struct hs_fl_call *c);
 
 #endif
