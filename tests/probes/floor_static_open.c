@@ -131,12 +131,16 @@ int main(int argc, char **argv)
 			put_r("trunc", write_close(open(a, O_WRONLY | O_TRUNC), b));
 		} else if (!strcmp(op, "openat")) {
 			int dfd = open(a, O_RDONLY | O_DIRECTORY);
+			int here = open(".", O_RDONLY | O_DIRECTORY);
 
 			if (chdir("/") < 0)
 				return 2;
 			put_r("openat", write_close(openat(dfd, b, O_WRONLY |
 							   O_CREAT, 0644), "at"));
+			if (fchdir(here) < 0)
+				return 2;
 			close(dfd);
+			close(here);
 		} else if (!strcmp(op, "openat2")) {
 			struct open_how how = { .flags = O_WRONLY | O_CREAT,
 						.mode = 0644 };
