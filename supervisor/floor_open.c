@@ -36,7 +36,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -54,18 +56,18 @@
 #define KERNEL (-100000) /* not ours to open: let the call continue */
 #define AGAIN (-100001)  /* changed since it was judged: judge again */
 
-struct ns_id {
-	dev_t dev;
-	ino_t ino;
-};
-
-static const char *const namespaces[] = { "mnt", "user", "cgroup" };
+/* The namespaces an open depends on: where paths lead, what the
+ * capabilities mean. (The cgroup namespace matters to cgroup.procs
+ * writes only: cgroup files are left to the kernel instead, fit().) Read
+ * as their links' text ("mnt:[4026531841]"): a readlink is half a stat
+ * of the namespace file. */
+static const char *const namespaces[] = { "mnt", "user" };
 #define NNS (sizeof(namespaces) / sizeof(namespaces[0]))
+#define NS_LEN 40
 
 struct hs_fl_self {
 	char uid[64], gid[64], groups[512], capeff[64], filters[32];
-	struct ns_id ns[NNS];
-	dev_t proc_dev;
+	char ns[NNS][NS_LEN];
 };
 
 /* The value of "Name:" in a /proc status text (to the line's end). */
@@ -105,16 +107,16 @@ static ssize_t read_small(const char *path, char *buf, size_t cap)
 	return n;
 }
 
-static bool ns_of(const char *proc, const char *ns, struct ns_id *id)
+static bool ns_of(const char *proc, const char *ns, char out[NS_LEN])
 {
 	char p[64];
-	struct stat sb;
+	ssize_t n;
 
 	snprintf(p, sizeof(p), "%s/ns/%s", proc, ns);
-	if (stat(p, &sb) < 0)
+	n = readlink(p, out, NS_LEN - 1);
+	if (n <= 0)
 		return false;
-	id->dev = sb.st_dev;
-	id->ino = sb.st_ino;
+	out[n] = '\0';
 	return true;
 }
 
@@ -138,7 +140,6 @@ struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags)
 {
 	struct hs_fl_self *s;
 	char st[4096];
-	struct stat sb;
 	long nf;
 
 	/* Without killable waits a signal interrupts the caller after we
@@ -153,15 +154,13 @@ struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags)
 	    !status_field(st, "Groups", s->groups, sizeof(s->groups)) ||
 	    !status_field(st, "CapEff", s->capeff, sizeof(s->capeff)) ||
 	    !status_field(st, "Seccomp_filters", s->filters,
-			  sizeof(s->filters)) ||
-	    stat("/proc/self", &sb) < 0)
+			  sizeof(s->filters)))
 		goto fail;
-	s->proc_dev = sb.st_dev;
 	/* the session's processes carry one filter more than we do: ours */
 	nf = strtol(s->filters, NULL, 10);
 	snprintf(s->filters, sizeof(s->filters), "\t%ld", nf + 1);
 	for (size_t i = 0; i < NNS; i++)
-		if (!ns_of("/proc/self", namespaces[i], &s->ns[i]))
+		if (!ns_of("/proc/self", namespaces[i], s->ns[i]))
 			goto fail;
 	return s;
 fail:
@@ -178,8 +177,7 @@ void hs_fl_self_free(struct hs_fl_self *s)
 static bool same_identity(const struct hs_fl_self *s, pid_t tid,
 			  mode_t *umask_out)
 {
-	char proc[32], st[4096], v[512], root[8];
-	struct ns_id id;
+	char proc[32], st[4096], v[512], root[8], ns[NS_LEN];
 
 	snprintf(proc, sizeof(proc), "/proc/%d", (int)tid);
 	snprintf(v, sizeof(v), "%s/status", proc);
@@ -198,8 +196,7 @@ static bool same_identity(const struct hs_fl_self *s, pid_t tid,
 		return false;
 	*umask_out = (mode_t)strtol(v, NULL, 8) & 0777;
 	for (size_t i = 0; i < NNS; i++)
-		if (!ns_of(proc, namespaces[i], &id) || id.dev != s->ns[i].dev ||
-		    id.ino != s->ns[i].ino)
+		if (!ns_of(proc, namespaces[i], ns) || strcmp(ns, s->ns[i]) != 0)
 			return false;
 	snprintf(v, sizeof(v), "%s/root", proc);
 	return readlink(v, root, sizeof(root)) == 1 && root[0] == '/';
@@ -347,14 +344,17 @@ static long refused(long e, uint64_t fl)
 
 /* Our descriptor fd, checked and made the caller's: 0, or 1 to leave the
  * call to the kernel (fd closed). */
-static int fit(const struct hs_fl_self *self, int fd, uint64_t fl)
+static int fit(int fd, uint64_t fl)
 {
 	struct stat sb;
+	struct statfs fs;
 	int st;
 
 	if (fstat(fd, &sb) < 0 || !(S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode)) ||
-	    sb.st_dev == self->proc_dev) {
-		/* a device, a fifo, a file of /proc (our /proc/self) */
+	    fstatfs(fd, &fs) < 0 || fs.f_type == PROC_SUPER_MAGIC ||
+	    fs.f_type == CGROUP_SUPER_MAGIC || fs.f_type == CGROUP2_SUPER_MAGIC) {
+		/* a device, a fifo, a file of /proc (our /proc/self), of a
+		 * cgroup (cgroup.procs checks the opener's namespace) */
 		close(fd);
 		return 1;
 	}
@@ -543,7 +543,7 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 				how->resolve | RESOLVE_NO_MAGICLINKS)) == -ELOOP)
 		fd = eloop_whose(&s, how);
 	start_free(&s);
-	if (fd >= 0 && !(how->flags & O_PATH) && fit(self, (int)fd, how->flags))
+	if (fd >= 0 && !(how->flags & O_PATH) && fit((int)fd, how->flags))
 		return HS_FL_OPEN_CONTINUE;
 	if (fd < 0 && fd != AGAIN)
 		fd = refused(fd, how->flags);
