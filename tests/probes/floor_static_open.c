@@ -14,6 +14,7 @@
  *   race-mem:A:B:N      a thread swaps the path bytes between A and B
  *                       (same length) while N opens of the buffer run
  *   race-link:L:N       N opens of L/x while someone flips L
+ *   asuser:UID:P        setuid(UID), create P: its owner's uid
  *   flip:L:A:B:MS       (outside the session) point L at A and B in
  *                       turn by rename, for MS milliseconds */
 #include <errno.h>
@@ -224,6 +225,20 @@ int main(int argc, char **argv)
 			}
 			snprintf(out, sizeof(out), "%d opened", ok);
 			put("race-link", out);
+		} else if (!strcmp(op, "asuser")) {
+			struct stat sb;
+			int fd;
+
+			if (setuid((uid_t)atoi(a)) < 0)
+				return 2;
+			fd = open(b, O_WRONLY | O_CREAT | O_EXCL, 0644);
+			if (fd < 0 || fstat(fd, &sb) < 0) {
+				put("asuser", ename(errno));
+				continue;
+			}
+			close(fd);
+			snprintf(out, sizeof(out), "owner %d", (int)sb.st_uid);
+			put("asuser", out);
 		} else if (!strcmp(op, "flip") && c3 && strchr(c3, ':')) {
 			char *ms = strchr(c3, ':'), tmp[4096];
 			double end;
