@@ -483,16 +483,30 @@ static long open_judged(const struct hs_fl_call *c, struct start *s)
 }
 
 /* Sets this thread's umask to the caller's, in a file system state of the
- * thread's own (the hooks' threads keep ours). */
-static bool caller_umask(mode_t um)
+ * thread's own (the other threads keep ours); *old gets what to restore
+ * (a hook this thread runs later must not inherit the caller's). */
+static bool caller_umask(mode_t um, mode_t *old)
 {
 	static __thread bool own;
+	static __thread mode_t now;
 
-	if (!own && unshare(CLONE_FS) < 0)
-		return false;
-	own = true;
-	umask(um);
+	if (!own) {
+		if (unshare(CLONE_FS) < 0)
+			return false;
+		own = true;
+		now = umask(0);
+		umask(now);
+	}
+	*old = now;
+	if (um != now)
+		umask(um);
 	return true;
+}
+
+static void our_umask_again(mode_t um, mode_t ours)
+{
+	if (um != ours)
+		umask(ours);
 }
 
 static void answer_errno(int lfd, uint64_t id, int e)
@@ -511,7 +525,8 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 	const struct open_how *how = &c->open.how;
 	pid_t tid = (pid_t)c->n.pid;
 	struct start s;
-	mode_t um;
+	mode_t um, our_umask = 0;
+	bool creating;
 	long fd;
 	int r;
 
@@ -524,14 +539,18 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 	}
 	if (!same_identity(self, tid, &um) || !hs_fl_valid(x->listener, c->n.id))
 		return HS_FL_OPEN_CONTINUE;
-	if ((how->flags & (O_CREAT | HS_O_TMPFILE_BIT)) && !caller_umask(um))
+	creating = how->flags & (O_CREAT | HS_O_TMPFILE_BIT);
+	if (creating && !caller_umask(um, &our_umask))
 		return HS_FL_OPEN_CONTINUE;
 	fd = start_of(c, tid, &s);
-	if (fd == KERNEL)
-		return HS_FL_OPEN_CONTINUE;
 	if (fd == 0 && !hs_fl_valid(x->listener, c->n.id)) {
 		start_free(&s);
-		return HS_FL_OPEN_ANSWERED; /* gone: nobody to answer */
+		fd = KERNEL; /* gone: continuing it is refused, harmlessly */
+	}
+	if (fd == KERNEL) {
+		if (creating)
+			our_umask_again(um, our_umask);
+		return HS_FL_OPEN_CONTINUE;
 	}
 	if (fd < 0)
 		;
@@ -543,6 +562,8 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 				how->resolve | RESOLVE_NO_MAGICLINKS)) == -ELOOP)
 		fd = eloop_whose(&s, how);
 	start_free(&s);
+	if (creating)
+		our_umask_again(um, our_umask);
 	if (fd >= 0 && !(how->flags & O_PATH) && fit((int)fd, how->flags))
 		return HS_FL_OPEN_CONTINUE;
 	if (fd < 0 && fd != AGAIN)
