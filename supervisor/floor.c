@@ -192,10 +192,11 @@ static int decide_events(struct hs_floor *f, struct hs_fl_call *c)
 
 /* An allowed call: an open is done for the caller (floor_open.c), the
  * rest continue. False: judge it again, the path changed meanwhile. */
-static bool allow(struct hs_floor *f, struct hs_fl_call *c, bool judged)
+static bool allow(struct hs_floor *f, struct hs_fl_call *c, bool judged,
+		  bool in_thread)
 {
 	if (judged || f->emulate_unjudged) {
-		switch (hs_fl_open(&f->x, c)) {
+		switch (hs_fl_open(&f->x, c, !in_thread)) {
 		case HS_FL_OPEN_ANSWERED: return true;
 		case HS_FL_OPEN_AGAIN: return false;
 		case HS_FL_OPEN_CONTINUE: break;
@@ -225,7 +226,7 @@ static void answer(struct hs_floor *f, struct job *j, enum hs_fl_verdict v,
 		} else if (v == HS_FL_DECIDE && (err = decide_events(f, c))) {
 			respond(f->lfd, c->n.id, err, false);
 		} else if (v != HS_FL_GONE &&
-			   !allow(f, c, v == HS_FL_DECIDE)) {
+			   !allow(f, c, v == HS_FL_DECIDE, in_thread)) {
 			hs_fl_call_free(c);
 			v = hs_fl_classify(&f->x, c);
 			continue;
@@ -301,6 +302,7 @@ static void *receive(void *arg)
 			continue; /* ENOENT: the caller gave up meanwhile */
 		serve_one(f, buf);
 	}
+	hs_fl_open_forget();
 	free(buf);
 	return NULL;
 }

@@ -140,8 +140,11 @@ enum hs_fl_open_result {
 	HS_FL_OPEN_CONTINUE, /* not emulated: let the kernel run the call */
 	HS_FL_OPEN_AGAIN,    /* the path changed since it was judged */
 };
-/* Opens c->open for the caller and answers the notification. */
+/* Opens c->open for the caller and answers the notification. `keep`:
+ * the calling thread is long-lived (the receiver) and may keep the
+ * callers' /proc entries open between calls, until hs_fl_open_forget(). */
 enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
-				  struct hs_fl_call *c);
+				  struct hs_fl_call *c, bool keep);
+void hs_fl_open_forget(void);
 
 #endif

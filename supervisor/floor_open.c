@@ -173,16 +173,76 @@ void hs_fl_self_free(struct hs_fl_self *s)
 	free(s);
 }
 
-/* Would an open by us be the caller's own? Its umask into *umask. */
-static bool same_identity(const struct hs_fl_self *s, pid_t tid,
-			  mode_t *umask_out)
-{
-	char proc[32], st[4096], v[512], root[8], ns[NS_LEN];
+/* A caller's /proc entries, open. A descriptor of /proc/<tid>/... stays
+ * bound to that task (reads fail with ESRCH once it is gone; a reused tid
+ * is another task), so the receiver keeps them per caller thread: that
+ * saves the path walks, not the checks, which read them again each open. */
+#define NCACHE 16
+struct proc_fds {
+	pid_t tid; /* 0: free */
+	int status, ns[NNS], root;
+};
 
-	snprintf(proc, sizeof(proc), "/proc/%d", (int)tid);
-	snprintf(v, sizeof(v), "%s/status", proc);
-	if (read_small(v, st, sizeof(st)) <= 0 ||
-	    !fs_id(st, "Uid", v, sizeof(v)) || strcmp(v, s->uid) != 0 ||
+static __thread struct proc_fds cache[NCACHE];
+static __thread unsigned cache_next;
+
+static void proc_fds_close(struct proc_fds *p)
+{
+	if (!p->tid)
+		return;
+	close(p->status);
+	for (size_t i = 0; i < NNS; i++)
+		close(p->ns[i]);
+	close(p->root);
+	p->tid = 0;
+}
+
+static bool proc_fds_open(pid_t tid, struct proc_fds *p)
+{
+	char path[64];
+	int fd;
+
+	p->status = p->root = -1;
+	for (size_t i = 0; i < NNS; i++)
+		p->ns[i] = -1;
+	snprintf(path, sizeof(path), "/proc/%d", (int)tid);
+	fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	p->status = openat(fd, "status", O_RDONLY | O_CLOEXEC);
+	for (size_t i = 0; i < NNS; i++) {
+		snprintf(path, sizeof(path), "ns/%s", namespaces[i]);
+		p->ns[i] = openat(fd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	}
+	p->root = openat(fd, "root", O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	close(fd);
+	p->tid = tid;
+	return true; /* a failed one fails its read: checked there */
+}
+
+static bool link_is(int fd, const char *want)
+{
+	char v[NS_LEN];
+	ssize_t n = fd < 0 ? -1 : readlinkat(fd, "", v, sizeof(v) - 1);
+
+	if (n <= 0)
+		return false;
+	v[n] = '\0';
+	return strcmp(v, want) == 0;
+}
+
+/* Would an open by us be the caller's own, read from p? Its umask into
+ * *umask_out. -1: p could not be read (the task is gone). */
+static int identity_of(const struct hs_fl_self *s, const struct proc_fds *p,
+		       mode_t *umask_out)
+{
+	char st[4096], v[512];
+	ssize_t n = p->status < 0 ? -1 : pread(p->status, st, sizeof(st) - 1, 0);
+
+	if (n <= 0)
+		return -1;
+	st[n] = '\0';
+	if (!fs_id(st, "Uid", v, sizeof(v)) || strcmp(v, s->uid) != 0 ||
 	    !fs_id(st, "Gid", v, sizeof(v)) || strcmp(v, s->gid) != 0 ||
 	    !status_field(st, "Groups", v, sizeof(v)) ||
 	    strcmp(v, s->groups) != 0 ||
@@ -193,13 +253,45 @@ static bool same_identity(const struct hs_fl_self *s, pid_t tid,
 	    !status_field(st, "Seccomp_filters", v, sizeof(v)) ||
 	    strcmp(v, s->filters) != 0 ||
 	    !status_field(st, "Umask", v, sizeof(v)))
-		return false;
+		return 0;
 	*umask_out = (mode_t)strtol(v, NULL, 8) & 0777;
 	for (size_t i = 0; i < NNS; i++)
-		if (!ns_of(proc, namespaces[i], ns) || strcmp(ns, s->ns[i]) != 0)
-			return false;
-	snprintf(v, sizeof(v), "%s/root", proc);
-	return readlink(v, root, sizeof(root)) == 1 && root[0] == '/';
+		if (!link_is(p->ns[i], s->ns[i]))
+			return 0;
+	return link_is(p->root, "/");
+}
+
+static bool same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
+			  mode_t *umask_out)
+{
+	struct proc_fds one, *p = NULL;
+	int r;
+
+	if (keep) {
+		for (unsigned i = 0; i < NCACHE && !p; i++)
+			if (cache[i].tid == tid)
+				p = &cache[i];
+		if (p && (r = identity_of(s, p, umask_out)) >= 0)
+			return r;
+		if (p)
+			proc_fds_close(p); /* another task by now */
+		p = &cache[cache_next++ % NCACHE];
+		proc_fds_close(p);
+	} else {
+		p = &one;
+	}
+	if (!proc_fds_open(tid, p))
+		return false;
+	r = identity_of(s, p, umask_out);
+	if (!keep || r < 0)
+		proc_fds_close(p);
+	return r > 0;
+}
+
+void hs_fl_open_forget(void)
+{
+	for (unsigned i = 0; i < NCACHE; i++)
+		proc_fds_close(&cache[i]);
 }
 
 static long openat2_(int dirfd, const char *path, uint64_t flags,
@@ -519,7 +611,7 @@ static void answer_errno(int lfd, uint64_t id, int e)
 }
 
 enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
-				  struct hs_fl_call *c)
+				  struct hs_fl_call *c, bool keep)
 {
 	const struct hs_fl_self *self = x->self;
 	const struct open_how *how = &c->open.how;
@@ -537,7 +629,8 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 		answer_errno(x->listener, c->n.id, c->open.read_err);
 		return HS_FL_OPEN_ANSWERED;
 	}
-	if (!same_identity(self, tid, &um) || !hs_fl_valid(x->listener, c->n.id))
+	if (!same_identity(self, tid, keep, &um) ||
+	    !hs_fl_valid(x->listener, c->n.id))
 		return HS_FL_OPEN_CONTINUE;
 	creating = how->flags & (O_CREAT | HS_O_TMPFILE_BIT);
 	if (creating && !caller_umask(um, &our_umask))
