@@ -115,6 +115,8 @@ struct hs_settings {
 	char **wrap_tools;  /* tools to put behind PATH wrappers */
 	int floor;          /* HS_FLOOR_AUTO/REQUIRE/OFF (supervisor/floor.h) */
 	bool io_uring_allow; /* the floor lets io_uring_setup through */
+	int floor_opens;    /* HS_FLOOR_OPENS_*: which allowed opens the floor
+			     * does itself (supervisor/floor.h) */
 	char *bot_id;       /* MEMOH_BOT_ID */
 	bool strict_config; /* `run` refuses to start on any config error
 			     * (CI: --ci and CI=true imply it) */

@@ -185,6 +185,23 @@ int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 		} else if (strcmp(k, "io_uring") == 0) {
 			if ((c = choice(ld, v, "deny", "allow")) >= 0)
 				s->io_uring_allow = c == 1;
+		} else if (strcmp(k, "floor_opens") == 0) {
+			/* 0 judged (the default), 1 all, 2 kernel:
+			 * HS_FLOOR_OPENS_* in supervisor/floor.h */
+			static const char *const opens[] = { "judged", "all",
+							     "kernel" };
+
+			for (c = 2; c >= 0; c--)
+				if (cJSON_IsString(v) &&
+				    strcmp(v->valuestring, opens[c]) == 0)
+					break;
+			if (c >= 0)
+				s->floor_opens = c;
+			else
+				hs_load_diag(ld, HS_DIAG_ERROR, v,
+					     "hookshim.floor_opens must be "
+					     "\"judged\", \"all\" or \"kernel\" "
+					     "(default kept)");
 		} else if (strcmp(k, "bot_id") == 0) {
 			if (cJSON_IsString(v)) {
 				free(s->bot_id);

@@ -49,6 +49,9 @@ struct hs_floor {
 	pthread_t rx;
 	struct hs_inflight deciding; /* threads deciding a notification */
 	struct hs_fpost *post;       /* PostToolUse at the call's end */
+	struct hs_fl_self *self;     /* opens emulated (floor_open.c) */
+	bool emulate_unjudged;       /* also the opens no hook can care about */
+	int sandboxed;               /* a process entered Landlock (floor_open.c) */
 };
 
 /* False when the caller was no longer waiting for it. */
@@ -183,35 +186,22 @@ struct job {
 	struct hs_fl_call c;
 };
 
-/* The answer; a call that continues with a post to fire is waited for
- * first (floor_post.h), so that nothing it does comes before the watch. */
-static void continue_or_fail(struct hs_floor *f, const struct hs_fl_call *c,
-			     int err, bool allow)
+/* Runs the hooks on c's events: 0 when all allow, else the errno to
+ * deny with (the reason said). */
+static int decide_events(struct hs_floor *f, struct hs_fl_call *c)
 {
-	uint64_t t = allow ? hs_fpost_expect(f->post, c) : 0;
-
-	if (!respond(f->lfd, c->n.id, err, allow))
-		hs_fpost_cancel(f->post, t);
-}
-
-static void *decide(void *arg)
-{
-	struct job *j = arg;
-	struct hs_floor *f = j->f;
-	struct hs_fl_call *c = &j->c;
-	bool allow = true;
 	int err = 0;
 
 	/* an agent's denied writes, for this tool call (floor_pending.c) */
 	if (c->notice && hs_fl_valid(f->lfd, c->n.id))
 		say_pending(c->tgid, c->notice);
-	for (int i = 0; i < c->nev && allow; i++) {
+	for (int i = 0; i < c->nev && !err; i++) {
 		struct hs_answer ans;
+		bool ok = decide_one(f, c, &c->ev[i], &ans);
 
-		allow = decide_one(f, c, &c->ev[i], &ans);
 		if (i == 0 && ans.id) /* the post is the same tool call */
 			snprintf(c->post.id, sizeof(c->post.id), "%s", ans.id);
-		if (!allow) {
+		if (!ok) {
 			err = ans.deny_errno > 0 ? ans.deny_errno : EACCES;
 			/* only a caller still waiting reads a message */
 			if (hs_fl_valid(f->lfd, c->n.id)) {
@@ -226,9 +216,71 @@ static void *decide(void *arg)
 		}
 		hs_answer_free(&ans);
 	}
-	continue_or_fail(f, c, err, allow);
+	return err;
+}
+
+/* An allowed call: an open is done for the caller (floor_open.c), the
+ * rest continue. A call with a post to fire is watched first
+ * (floor_post.h), so that nothing it does comes before the watch. False:
+ * judge it again, the path changed meanwhile. */
+static bool allow(struct hs_floor *f, struct hs_fl_call *c, bool judged,
+		  bool in_thread)
+{
+	uint64_t t = hs_fpost_expect(f->post, c);
+
+	if (judged || f->emulate_unjudged) {
+		switch (hs_fl_open(&f->x, c, !in_thread)) {
+		case HS_FL_OPEN_ANSWERED:
+			return true;
+		case HS_FL_OPEN_AGAIN:
+			hs_fpost_cancel(f->post, t);
+			return false;
+		case HS_FL_OPEN_CONTINUE:
+			break;
+		}
+	}
+	if (!respond(f->lfd, c->n.id, 0, true))
+		hs_fpost_cancel(f->post, t);
+	return true;
+}
+
+static void hand_off(struct hs_floor *f, struct job *j);
+
+/* Answers j, classified as v, and frees it. The receiver (!in_thread)
+ * hands a call the hooks must decide to a thread of its own. */
+static void answer(struct hs_floor *f, struct job *j, enum hs_fl_verdict v,
+		   bool in_thread)
+{
+	struct hs_fl_call *c = &j->c;
+	int err;
+
+	for (;;) {
+		if (v == HS_FL_DECIDE && !in_thread) {
+			hand_off(f, j);
+			return;
+		}
+		if (v == HS_FL_ENOSYS) {
+			respond(f->lfd, c->n.id, ENOSYS, false);
+		} else if (v == HS_FL_DECIDE && (err = decide_events(f, c))) {
+			respond(f->lfd, c->n.id, err, false);
+		} else if (v != HS_FL_GONE &&
+			   !allow(f, c, v == HS_FL_DECIDE, in_thread)) {
+			hs_fl_call_free(c);
+			v = hs_fl_classify(&f->x, c);
+			continue;
+		}
+		break;
+	}
 	hs_fl_call_free(c);
 	free(j);
+}
+
+static void *decide(void *arg)
+{
+	struct job *j = arg;
+	struct hs_floor *f = j->f;
+
+	answer(f, j, HS_FL_DECIDE, true);
 	hs_inflight_leave(&f->deciding);
 	return NULL;
 }
@@ -250,7 +302,6 @@ static void hand_off(struct hs_floor *f, struct job *j)
 static void serve_one(struct hs_floor *f, const void *buf)
 {
 	struct job *j;
-	enum hs_fl_verdict v;
 	uint64_t id;
 
 	memcpy(&id, buf, sizeof(id)); /* struct seccomp_notif starts with id */
@@ -260,17 +311,7 @@ static void serve_one(struct hs_floor *f, const void *buf)
 	}
 	j->f = f;
 	memcpy(&j->c.n, buf, sizeof(j->c.n));
-	v = hs_fl_classify(&f->x, &j->c);
-	if (v == HS_FL_DECIDE) {
-		hand_off(f, j);
-		return;
-	}
-	if (v == HS_FL_CONTINUE)
-		continue_or_fail(f, &j->c, 0, true);
-	else if (v == HS_FL_ENOSYS)
-		respond(f->lfd, id, ENOSYS, false);
-	hs_fl_call_free(&j->c);
-	free(j);
+	answer(f, j, hs_fl_classify(&f->x, &j->c), false);
 }
 
 static void *receive(void *arg)
@@ -299,6 +340,7 @@ static void *receive(void *arg)
 			continue; /* ENOENT: the caller gave up meanwhile */
 		serve_one(f, buf);
 	}
+	hs_fl_open_forget();
 	free(buf);
 	return NULL;
 }
@@ -329,10 +371,19 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 	    sizes.seccomp_notif > f->notif_size)
 		f->notif_size = sizes.seccomp_notif;
 	f->scope = hs_fscope_new(write_filter, s->root);
+	/* "floor_opens": the judged ones by default. Doing every notified
+	 * open closes the swap race for unwatched decoys too, at about 2.5x
+	 * the cost of a continued one (docs/floor.md, "Allowed calls"). */
+	if (s->cfg->settings.floor_opens != HS_FLOOR_OPENS_KERNEL)
+		f->self = hs_fl_self_new(p->flags);
+	f->emulate_unjudged =
+		s->cfg->settings.floor_opens == HS_FLOOR_OPENS_ALL;
 	f->x = (struct hs_floor_ctx){ .scope = f->scope, .cfg = s->cfg,
 				      .listener = lfd, .cookie = p->cookie,
 				      .exec_hooks = p->what & HS_FLOOR_EXECS,
-				      .pending = hs_fl_pending_new() };
+				      .pending = hs_fl_pending_new(),
+				      .self = f->self,
+				      .sandboxed = &f->sandboxed };
 	hs_inflight_init(&f->deciding);
 	/* no post hook on writes: no inotify, no thread */
 	if (f->scope && hs_fscope_any_post(f->scope))
@@ -347,6 +398,7 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 		hs_fscope_free(f->scope);
 		hs_fpost_stop(f->post, 0);
 		hs_fl_pending_free(f->x.pending);
+		hs_fl_self_free(f->self);
 		if (f->wake[0] >= 0) {
 			close(f->wake[0]);
 			close(f->wake[1]);
@@ -381,6 +433,7 @@ void hs_floor_stop(struct hs_floor *f, int grace_ms)
 	close(f->wake[1]);
 	hs_fscope_free(f->scope);
 	hs_fl_pending_free(f->x.pending);
+	hs_fl_self_free(f->self);
 	hs_inflight_destroy(&f->deciding);
 	free(f);
 }

@@ -28,6 +28,14 @@ enum { HS_FLOOR_AUTO = 0, HS_FLOOR_REQUIRE = 1, HS_FLOOR_OFF = 2 };
  * no user notification (read by hookshim run only). */
 #define HS_ENV_TEST_NO_FLOOR "HOOKSHIM_TEST_NO_FLOOR"
 
+/* Which allowed opens the floor does itself, the descriptor injected
+ * ("floor_opens", floor_open.c), rather than letting the kernel read the
+ * path again: those a hook judged (the default), all it is notified of,
+ * or none. */
+#define HS_FLOOR_OPENS_JUDGED 0
+#define HS_FLOOR_OPENS_ALL    1
+#define HS_FLOOR_OPENS_KERNEL 2
+
 /* Which syscall classes the program sends to the supervisor. */
 #define HS_FLOOR_WRITES 1u
 #define HS_FLOOR_EXECS  2u

@@ -22,18 +22,17 @@
 #include <sys/syscall.h>
 
 #include "floor.h"
+#include "floor_int.h"
 
 #ifndef __X32_SYSCALL_BIT
 #define __X32_SYSCALL_BIT 0x40000000
 #endif
-#ifndef __O_TMPFILE
-#define __O_TMPFILE 020000000
-#endif
-
 /* The open flags that make an open a write (O_TMPFILE includes
- * O_DIRECTORY, which reads use too: only its own bit counts). */
+ * O_DIRECTORY, which reads use too: only its own bit counts -- not
+ * glibc's __O_TMPFILE, which has O_DIRECTORY in it, so that every
+ * opendir() was notified). */
 #define WRITE_FLAGS (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND | \
-		     __O_TMPFILE)
+		     HS_O_TMPFILE_BIT)
 
 /* Syscalls that always change the file system: notified unless cookied.
  * open/openat are tested on their flags first; openat2 keeps its flags in
@@ -124,6 +123,11 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow)
 		for (size_t i = 0; i < sizeof(writes) / sizeof(writes[0]); i++)
 			op(p, jmp | BPF_JEQ, (unsigned)writes[i], L_COOKIE,
 			   L_NEXT);
+		/* A process entering a Landlock domain: opens done by the
+		 * supervisor would escape it (floor_open.c), so the floor
+		 * must know. Rare, and never the shim's. */
+		op(p, jmp | BPF_JEQ, SYS_landlock_restrict_self, L_NOTIFY,
+		   L_NEXT);
 	}
 	/* Execs also with write hooks alone: an agent without the shim
 	 * hands its denied writes' reasons to its next tool call there

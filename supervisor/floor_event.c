@@ -34,6 +34,9 @@
 #ifndef __O_TMPFILE
 #define __O_TMPFILE 020000000
 #endif
+#ifndef __O_SYNC
+#define __O_SYNC 04000000
+#endif
 
 bool hs_fl_valid(int listener, uint64_t id)
 {
@@ -53,7 +56,10 @@ struct call {
 	uint64_t flags;
 	unsigned mode;
 	const char *attr; /* K_ATTR: "chmod", "chown" or "setxattr" */
-	char path[PATH_MAX], path2[PATH_MAX]; /* as passed */
+	struct open_how how; /* an open's, as the kernel takes it */
+	bool how_whole;      /* all of it read (openat2 of today's size) */
+	char path[PATH_MAX + 1], path2[PATH_MAX]; /* as passed (the kernel's
+						   * limit: PATH_MAX with the NUL) */
 	const char *unnamed; /* path or path2, too long to name */
 	/* names already built, one per path and way: the pre and the post
 	 * side ask for the same ones (name_of) */
@@ -65,6 +71,25 @@ struct call {
 	} named[3];
 	int nnamed;
 };
+
+/* What open/openat/creat hand on to the kernel's openat2 code
+ * (build_open_how in fs/open.c): unknown flags dropped, O_PATH taking
+ * only its own, a mode only for creating opens. */
+#define LEGACY_OPEN_FLAGS                                                    \
+	(O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND |     \
+	 O_NONBLOCK | __O_SYNC | O_DSYNC | FASYNC | O_DIRECT | O_LARGEFILE | \
+	 O_DIRECTORY | O_NOFOLLOW | O_NOATIME | O_CLOEXEC | O_PATH |         \
+	 HS_O_TMPFILE_BIT)
+
+static void legacy_how(struct open_how *how, unsigned flags, unsigned mode)
+{
+	how->flags = (flags & LEGACY_OPEN_FLAGS) | O_LARGEFILE;
+	how->mode = mode & 07777;
+	if (how->flags & O_PATH)
+		how->flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+	if (!(how->flags & (O_CREAT | HS_O_TMPFILE_BIT)))
+		how->mode = 0;
+}
 
 #define A(i) (c->n.data.args[i])
 #define FD(i) ((int)A(i))
@@ -117,29 +142,43 @@ static enum kind decode(struct hs_fl_call *c, struct call *k, pid_t tid,
 			int lfd)
 {
 	k->dirfd = k->dirfd2 = AT_FDCWD;
-	k->p2 = 0;
+	k->p1 = k->p2 = 0;
+	k->how_whole = true;
 	k->flags = 0;
 	k->mode = 0;
+	memset(&k->how, 0, sizeof(k->how));
 	switch (c->n.data.nr) {
-	case SYS_open: k->p1 = A(0); k->flags = A(1); return K_OPEN;
+	case SYS_open:
+		k->p1 = A(0);
+		legacy_how(&k->how, (unsigned)A(1), (unsigned)A(2));
+		break;
 	case SYS_openat:
-		k->dirfd = FD(0); k->p1 = A(1); k->flags = A(2);
-		return K_OPEN;
+		k->dirfd = FD(0); k->p1 = A(1);
+		legacy_how(&k->how, (unsigned)A(2), (unsigned)A(3));
+		break;
 	case SYS_creat:
-		k->p1 = A(0); k->flags = O_WRONLY | O_CREAT | O_TRUNC;
-		return K_OPEN;
-	case SYS_openat2: {
-		struct open_how how;
-
-		/* the flags live in the caller's struct: read them, then
-		 * check the caller is still the one we read */
-		if (A(3) < sizeof(how.flags) ||
-		    hs_fl_read(tid, A(2), &how, sizeof(how.flags)) < 0 ||
+		k->p1 = A(0);
+		legacy_how(&k->how, O_WRONLY | O_CREAT | O_TRUNC, (unsigned)A(1));
+		break;
+	case SYS_openat2:
+		/* the flags live in the caller's struct: read them (all of a
+		 * struct of today's size, to open with it), then check the
+		 * caller is still the one we read */
+		if (A(3) < sizeof(k->how.flags) ||
+		    hs_fl_read(tid, A(2), &k->how,
+			       A(3) == sizeof(k->how) ? sizeof(k->how)
+						      : sizeof(k->how.flags)) < 0 ||
 		    !hs_fl_valid(lfd, c->n.id))
 			return K_NONE;
-		k->dirfd = FD(0); k->p1 = A(1); k->flags = how.flags;
+		k->dirfd = FD(0); k->p1 = A(1);
+		k->how_whole = A(3) == sizeof(k->how);
+		break;
+	}
+	if (k->p1) {
+		k->flags = k->how.flags;
 		return K_OPEN;
 	}
+	switch (c->n.data.nr) {
 	case SYS_truncate: k->p1 = A(0); return K_TRUNC;
 	case SYS_rename: k->p1 = A(0); k->p2 = A(1); return K_RENAME;
 	case SYS_renameat:
@@ -198,7 +237,10 @@ static void emit(struct hs_fl_call *c, bool post, enum hs_fl_seen seen,
 	}
 	e->op = "write";
 	e->operation = op;
-	snprintf(e->path, sizeof(e->path), "%s", path);
+	/* cut, not overrun: an unnamed path (too long to name) is up to
+	 * PATH_MAX + 1 bytes as the caller passed it */
+	snprintf(e->path, sizeof(e->path), "%.*s", (int)sizeof(e->path) - 1,
+		 path);
 	e->has_new = new_path != NULL;
 	if (new_path)
 		snprintf(e->new_path, sizeof(e->new_path), "%s", new_path);
@@ -326,8 +368,11 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 
 	switch (k->kind) {
 	case K_OPEN:
+		if (name_of(x, k, tid, k->dirfd, k->path, follow, a) < 0)
+			return;
+		if (!post) /* what an emulated open is held to */
+			memcpy(c->open.judged, a, strlen(a) + 1);
 		if ((k->flags & O_PATH) || (k->flags & __O_TMPFILE) ||
-		    name_of(x, k, tid, k->dirfd, k->path, follow, a) < 0 ||
 		    !side(sc, post, a))
 			return;
 		if ((op = open_op(x, tid, a, k->flags, follow)))
@@ -472,21 +517,49 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 {
 	pid_t tid = (pid_t)c->n.pid;
 	struct call k;
+	int e;
 
 	c->nev = 0;
 	c->post.want = false;
+	if (c->n.data.nr == SYS_landlock_restrict_self) {
+		hs_fl_open_sandboxed(x);
+		return HS_FL_CONTINUE;
+	}
 	if (c->n.data.nr == SYS_execve || c->n.data.nr == SYS_execveat)
 		return hs_fl_exec(x, c);
 	k.kind = decode(c, &k, tid, x->listener);
 	if (k.kind == K_NONE)
 		return HS_FL_CONTINUE;
 	k.path[0] = k.path2[0] = '\0';
+	c->open.on = false;
+	c->open.judged[0] = '\0';
+	c->open.read_err = 0;
 	/* An unreadable path: the kernel will fail the call itself (EFAULT)
 	 * unless the caller can read what we cannot. */
-	if ((k.p1 && hs_fl_read_str(tid, k.p1, k.path, sizeof(k.path)) < 0) ||
-	    (!k.p1 && k.kind != K_ATTR) ||
-	    (k.p2 && hs_fl_read_str(tid, k.p2, k.path2, sizeof(k.path2)) < 0))
-		return HS_FL_CONTINUE;
+	e = 0;
+	if (k.p1)
+		e = hs_fl_read_str(tid, k.p1, k.path, sizeof(k.path));
+	else if (k.kind != K_ATTR)
+		e = -EFAULT;
+	if (e >= 0 && k.p2)
+		e = hs_fl_read_str(tid, k.p2, k.path2, sizeof(k.path2));
+	if (e < 0) {
+		if (k.kind != K_OPEN)
+			return HS_FL_CONTINUE;
+		/* an open answered from what we read: the kernel's reading
+		 * again could find other bytes there by then */
+		c->open.read_err = -e;
+	}
+	if (k.kind == K_OPEN) {
+		/* an O_PATH descriptor cannot be handed over (ADDFD wants
+		 * a file); it writes nothing anyway */
+		c->open.on = k.how_whole && !(k.how.flags & O_PATH);
+		c->open.dirfd = k.dirfd;
+		c->open.how = k.how;
+		memcpy(c->open.path, k.path, sizeof(k.path));
+		if (c->open.read_err)
+			return HS_FL_CONTINUE;
+	}
 	k.unnamed = NULL;
 	k.nnamed = 0;
 	classify(x, c, &k, tid, false);

@@ -6,6 +6,7 @@
 #define HOOKSHIM_SUPERVISOR_FLOOR_INT_H
 
 #include <limits.h>
+#include <linux/openat2.h>
 #include <linux/seccomp.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -13,10 +14,18 @@
 
 #include "../common/proclink.h"
 
+#ifndef SYS_landlock_restrict_self
+#define SYS_landlock_restrict_self 446
+#endif
+
+/* The kernel's own O_TMPFILE bit: glibc's __O_TMPFILE includes
+ * O_DIRECTORY, which every opendir() passes. */
+#define HS_O_TMPFILE_BIT 020000000
+
 /* ---- floor_path.c: the caller's memory and names ---- */
 
 /* A NUL-terminated string at addr in tid's memory into buf (cap bytes).
- * -1 when unreadable or longer than cap - 1. */
+ * -EFAULT when unreadable, -ENAMETOOLONG when longer than cap - 1. */
 int hs_fl_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap);
 /* n bytes at addr. -1 unless all were read. */
 int hs_fl_read(pid_t tid, uint64_t addr, void *buf, size_t n);
@@ -96,8 +105,21 @@ struct hs_fl_post {
 	char id[160]; /* the pre's tool_use_id, when a pre was asked */
 };
 
+/* An open the floor may do itself (floor_open.c): what was read and
+ * judged, so that exactly that is opened. */
+struct hs_fl_open {
+	bool on;               /* an open the floor can emulate */
+	int dirfd;
+	struct open_how how;   /* flags, mode, resolve as the kernel takes them */
+	int read_err;          /* reading the path failed: this errno */
+	int tries;             /* rounds lost to a file system that changed */
+	char path[PATH_MAX + 1]; /* the string copied from the caller */
+	char judged[PATH_MAX]; /* its name as judged ("" when unnamed) */
+};
+
 struct hs_fl_call {
 	struct seccomp_notif n; /* copied out of the kernel's buffer */
+	struct hs_fl_open open;
 	pid_t tgid;
 	int nev;
 	struct hs_fl_event ev[2];
@@ -126,6 +148,9 @@ struct hs_floor_ctx {
 	bool exec_hooks; /* execs are notified for a pre hook, not only for
 			  * floor_pending.c */
 	struct hs_fl_pending *pending;
+	const struct hs_fl_self *self; /* floor_open.c: who the supervisor is */
+	int *sandboxed; /* set once a process of the session entered a
+			 * Landlock domain: no open is done for it any more */
 };
 
 /* Reads and classifies; c->n is filled by the caller. Every read of the
@@ -170,5 +195,31 @@ bool hs_fl_exec_idle(const struct hs_floor_ctx *x, const struct seccomp_notif *n
 enum hs_fl_verdict hs_fl_pending_exec(const struct hs_floor_ctx *x,
 				      struct hs_fl_call *c,
 				      enum hs_fl_verdict v);
+
+/* ---- floor_open.c: allowed opens done on the caller's behalf ---- */
+
+/* The supervisor's own identity (credentials, namespaces), against which
+ * a caller is compared: NULL when emulation is off (a kernel without
+ * killable waits, where an interrupted caller would retry an open that
+ * already happened). */
+struct hs_fl_self;
+struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags);
+void hs_fl_self_free(struct hs_fl_self *s);
+
+enum hs_fl_open_result {
+	HS_FL_OPEN_ANSWERED, /* the descriptor was injected, or the errno sent */
+	HS_FL_OPEN_CONTINUE, /* not emulated: let the kernel run the call */
+	HS_FL_OPEN_AGAIN,    /* the path changed since it was judged */
+};
+/* Opens c->open for the caller and answers the notification. `keep`:
+ * the calling thread is long-lived (the receiver) and may keep the
+ * callers' /proc entries open between calls, until hs_fl_open_forget(). */
+enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
+				  struct hs_fl_call *c, bool keep);
+void hs_fl_open_forget(void);
+/* A process of the session calls landlock_restrict_self (notified for
+ * this alone): from now on every open continues in the kernel, where
+ * the caller's own domain applies. */
+void hs_fl_open_sandboxed(const struct hs_floor_ctx *x);
 
 #endif

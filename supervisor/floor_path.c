@@ -57,7 +57,7 @@ int hs_fl_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap)
 	size_t got = 0;
 
 	if (!addr)
-		return -1;
+		return -EFAULT;
 	/* A page at a time: the string may end just before an unmapped
 	 * page, where a longer read would fail as a whole. */
 	while (got < cap - 1) {
@@ -69,12 +69,12 @@ int hs_fl_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap)
 			chunk = cap - 1 - got;
 		r = read_some(tid, a, buf + got, chunk);
 		if (r <= 0)
-			return -1;
+			return -EFAULT;
 		if (memchr(buf + got, '\0', (size_t)r))
 			return 0;
 		got += (size_t)r;
 	}
-	return -1;
+	return -ENAMETOOLONG;
 }
 
 int hs_fl_cwd(pid_t tid, char *out)

@@ -25,12 +25,21 @@ static pid_t tids[64];
 
 static void on_urg(int sig) { (void)sig; }
 
+/* A failed call: counted, and said on stderr (the test shows it). */
+static void failed_at(const char *what, const char *p)
+{
+	fprintf(stderr, "%s %s: %s\n", what, p, strerror(errno));
+	atomic_fetch_add(&failed, 1);
+}
+
 static void create(const char *p)
 {
 	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
-	if (fd < 0 || write(fd, "x\n", 2) != 2)
-		atomic_fetch_add(&failed, 1);
+	if (fd < 0)
+		failed_at("create", p);
+	else if (write(fd, "x\n", 2) != 2)
+		failed_at("write", p);
 	if (fd >= 0)
 		close(fd);
 }
@@ -54,19 +63,19 @@ static void *work(void *arg)
 		case 2: {
 			int fd = open(p, O_WRONLY | O_APPEND | O_CREAT, 0644);
 
-			if (fd < 0) atomic_fetch_add(&failed, 1); else close(fd);
+			if (fd < 0) failed_at("append", p); else close(fd);
 			break;
 		}
 		case 3:
 			snprintf(q, sizeof(q), "cold/r%d", id);
 			if (rename(p, q) < 0 && errno != ENOENT)
-				atomic_fetch_add(&failed, 1);
+				failed_at("rename", p);
 			unlink(q);
 			break;
 		case 4:
 			snprintf(q, sizeof(q), "cold/d%d_%d", id, i);
 			if (mkdir(q, 0755) < 0 || rmdir(q) < 0)
-				atomic_fetch_add(&failed, 1);
+				failed_at("mkdir/rmdir", q);
 			break;
 		}
 		if (forks && i % (n / forks + 1) == n / forks / 2) {
