@@ -30,6 +30,7 @@
 #include "../common/shellargv.h"
 #include "../common/temp_name.h"
 #include "../common/wire.h"
+#include "floor.h"
 
 #ifndef __O_TMPFILE
 #define __O_TMPFILE 020000000
@@ -487,6 +488,9 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 	    (!k.p1 && k.kind != K_ATTR) ||
 	    (k.p2 && hs_fl_read_str(tid, k.p2, k.path2, sizeof(k.path2)) < 0))
 		return HS_FL_CONTINUE;
+	/* an open for reading is a Read or nothing (floor_read.c) */
+	if (k.kind == K_OPEN && !(k.flags & HS_FLOOR_WRITE_FLAGS))
+		return hs_fl_open_read(x, c, k.dirfd, k.path, k.flags);
 	k.unnamed = NULL;
 	k.nnamed = 0;
 	classify(x, c, &k, tid, false);
