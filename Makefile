@@ -42,7 +42,8 @@ SHIM_OBJ := $(SHIM_SRC:%.c=$(BUILD)/obj/shim-objs/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 PROBE_BIN := $(PROBE_SRC:tests/probes/%.c=$(BUILD)/probes/%) \
 	$(BUILD)/probes/exec_static_rawexec \
-	$(BUILD)/probes/floor_dynamic_writes
+	$(BUILD)/probes/floor_dynamic_writes \
+	$(BUILD)/probes/floor_dynamic_bench
 
 HOOKSHIM := $(BUILD)/bin/hookshim
 SHIM     := $(BUILD)/lib/libhookshim.so
@@ -97,6 +98,12 @@ $(BUILD)/probes/%: tests/probes/%.c | deps
 # The floor's static writer again, dynamic: the shim decides its libc
 # calls, so both give the same events side by side (floor_post.sh).
 $(BUILD)/probes/floor_dynamic_writes: tests/probes/floor_static_writes.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
+
+# The floor bench's reader again, dynamic: its reads go through the shim,
+# which forwards them with the cookie (bench/floor_read_bench.sh).
+$(BUILD)/probes/floor_dynamic_bench: tests/probes/floor_static_bench.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
 

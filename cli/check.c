@@ -82,14 +82,21 @@ static void print_floor(const struct hs_config *cfg)
 	printf("\nsyscall floor (%s): ", modes[cfg->settings.floor % 3]);
 	if (hs_floor_plan(&fp, cfg) < 0)
 		printf("out of memory\n");
-	else if (fp.on)
+	else if (fp.on) {
+		static const struct { unsigned bit; const char *name; } cls[] = {
+			{ HS_FLOOR_WRITES, "writes" }, { HS_FLOOR_EXECS, "execs" },
+			{ HS_FLOOR_READS, "the agent's reads" },
+		};
+		int n = 0;
+
 		printf("available: hookshim run decides static binaries' and raw "
-		       "syscalls' %s%s%s too%s\n",
-		       fp.what & HS_FLOOR_WRITES ? "writes" : "",
-		       fp.what == (HS_FLOOR_WRITES | HS_FLOOR_EXECS) ? " and "
-								      : "",
-		       fp.what & HS_FLOOR_EXECS ? "execs" : "",
+		       "syscalls' ");
+		for (size_t i = 0; i < sizeof(cls) / sizeof(cls[0]); i++)
+			if (fp.what & cls[i].bit)
+				printf("%s%s", n++ ? " and " : "", cls[i].name);
+		printf(" too%s\n",
 		       fp.sync_wakeup ? "" : " (no synchronous wake-up)");
+	}
 	else if (!fp.why[0])
 		printf("not needed (no pre hook on writes or commands)\n");
 	else

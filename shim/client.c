@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "path.h"
 #include "real.h"
 #include "state.h"
 
@@ -61,7 +62,11 @@ static void send_request(int fd, const struct hs_msg *req)
 	char cwd[PATH_MAX];
 
 	m.pid = (long)hs_getpid();
-	m.cwd = getcwd(cwd, sizeof(cwd));
+	/* the shim's cached getcwd syscall, not getcwd(3): for a directory
+	 * deeper than PATH_MAX glibc falls back to walking ".." with
+	 * opendir, which allocates and, under a floor with Read hooks, is a
+	 * read of its own to judge */
+	m.cwd = hs_path_dirfd(AT_FDCWD, cwd) == 0 ? cwd : NULL;
 	hs_wire_init(&w, fd);
 	hs_wire_put_msg(&w, &m);
 	if (hs_wire_finish(&w) == 0)

@@ -144,6 +144,8 @@ static __attribute__((noinline, cold)) void judge_self(void)
 	if (d.child_role != st->role) {
 		hs_st.role = d.child_role;
 		hs_st.reads = false; /* a tool call's reads are not the agent's */
+		hs_st.reads_slow = hs_st.cookie &&
+				   (hs_st.interest & HS_INTEREST_READ_PRE);
 		env_set_role();
 	}
 	free(argv);

@@ -213,6 +213,8 @@ static void load(struct hs_state *st)
 	st->active = !st->inert && st->sock[0];
 	st->reads = st->active && (st->interest & HS_INTEREST_READ_PRE) &&
 		    st->role == HS_ROLE_AGENT;
+	st->reads_slow = st->reads ||
+			 (st->cookie && (st->interest & HS_INTEREST_READ_PRE));
 }
 
 HS_START_PATH

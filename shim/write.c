@@ -71,10 +71,11 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 #define POLICY hs_wscope_policy()
 #define NOFOLLOW AT_SYMLINK_NOFOLLOW
 /* An open is watched when it writes and writes are, or when it only
- * reads and the agent's reads are events (read_event.c): a read-only
- * open in a session without read hooks tests one flag more. */
-#define WRITING(fl) (((fl) & HS_WFLAGS) ? hs_wscope_active() : hs_st.reads)
-#define FWRITING(m) (hs_fmode_flags(m) ? hs_wscope_active() : hs_st.reads)
+ * reads and the agent's reads are events (read_event.c) or the floor
+ * notifies reads (forwarded with the cookie: state.h reads_slow): a
+ * read-only open in a session without read hooks tests one flag more. */
+#define WRITING(fl) (((fl) & HS_WFLAGS) ? hs_wscope_active() : hs_st.reads_slow)
+#define FWRITING(m) (hs_fmode_flags(m) ? hs_wscope_active() : hs_st.reads_slow)
 #define FILE_FD(f) ((f) ? fileno(f) : -1)
 
 /* X(ret, name, params, slow-path params, args, failure value, prologue,

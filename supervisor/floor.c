@@ -103,10 +103,10 @@ static void put_escaped(char *out, size_t cap, size_t *n, const char *s)
 	out[*n] = '\0';
 }
 
-/* The shim's message (shim/write_event.c say_denied), for the same
- * write. */
-static void say_denied(struct hs_floor *f, pid_t tgid, const char *path,
-		       const char *reason)
+/* The shim's message (shim/write_event.c hs_say_denied), for the same
+ * write or read (op "read"). */
+static void say_denied(struct hs_floor *f, pid_t tgid, const char *op,
+		       const char *path, const char *reason)
 {
 	char msg[8192];
 	size_t n = 0;
@@ -124,7 +124,9 @@ static void say_denied(struct hs_floor *f, pid_t tgid, const char *path,
 		close(fd);
 		return;
 	} else {
-		put_escaped(msg, sizeof(msg), &n, "hookshim: write to ");
+		put_escaped(msg, sizeof(msg), &n,
+			    strcmp(op, "read") == 0 ? "hookshim: read of "
+						    : "hookshim: write to ");
 		put_escaped(msg, sizeof(msg), &n, path);
 		put_escaped(msg, sizeof(msg), &n, " denied");
 		if (reason && reason[0]) {
@@ -205,7 +207,7 @@ static int decide_events(struct hs_floor *f, struct hs_fl_call *c)
 			err = ans.deny_errno > 0 ? ans.deny_errno : EACCES;
 			/* only a caller still waiting reads a message */
 			if (hs_fl_valid(f->lfd, c->n.id)) {
-				say_denied(f, c->tgid,
+				say_denied(f, c->tgid, c->ev[i].op,
 					   c->argv ? NULL : c->ev[i].path,
 					   ans.reason);
 				if (!c->argv)

@@ -14,12 +14,17 @@
 #ifndef HOOKSHIM_SUPERVISOR_FLOOR_H
 #define HOOKSHIM_SUPERVISOR_FLOOR_H
 
+#include <fcntl.h>
 #include <linux/filter.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "../config/model.h"
+
+#ifndef __O_TMPFILE
+#define __O_TMPFILE 020000000
+#endif
 
 /* settings.floor */
 enum { HS_FLOOR_AUTO = 0, HS_FLOOR_REQUIRE = 1, HS_FLOOR_OFF = 2 };
@@ -42,10 +47,21 @@ enum { HS_FLOOR_AUTO = 0, HS_FLOOR_REQUIRE = 1, HS_FLOOR_OFF = 2 };
 /* Mode, owner and extended attribute changes: judged for protected files
  * only (engine/protect.h), so notified only when the session has some. */
 #define HS_FLOOR_ATTRS  4u
+/* Opens for reading (no write-class flags, not O_PATH or O_DIRECTORY):
+ * the agent's reads by raw syscalls as Read events, only when some pre
+ * hook names the read tool (floor_read.c). */
+#define HS_FLOOR_READS  8u
+
+/* The open flags that make an open a write. O_TMPFILE includes
+ * O_DIRECTORY, which reads use too: only its own bit counts (020000000,
+ * the kernel's; glibc's __O_TMPFILE has O_DIRECTORY in it, so that every
+ * opendir() was notified). */
+#define HS_FLOOR_WRITE_FLAGS (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | \
+			      O_APPEND | 020000000)
 
 struct hs_floor_plan {
 	bool on;               /* the probe passed: install it */
-	unsigned what;         /* HS_FLOOR_WRITES | _EXECS | _ATTRS */
+	unsigned what;         /* HS_FLOOR_WRITES | _EXECS | _ATTRS | _READS */
 	unsigned long flags;   /* seccomp filter flags the kernel took */
 	bool sync_wakeup;      /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP works */
 	bool require;          /* "floor": "require": never run without it */

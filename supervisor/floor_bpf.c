@@ -2,7 +2,11 @@
  *
  * Everything a hook cannot care about is ALLOWed inside the kernel, at the
  * cost of a few BPF instructions: reads (an open without write-class
- * flags), and every syscall that is not a write or an exec. A write-class
+ * flags) unless a Read hook exists (HS_FLOOR_READS: then they are
+ * notified too, but O_PATH and O_DIRECTORY opens, which read no file's
+ * content, are not), and every syscall that is not a write or an exec. A
+ * config without Read hooks gets the very program it got before read
+ * notifications existed, instruction for instruction. A write-class
  * call carrying the session's cookie in args[5] is ALLOWed too: it is the
  * shim's own forwarding of a call it has decided already (docs/floor.md,
  * "Exactly once"); every notified syscall takes at most five arguments, so
@@ -27,12 +31,7 @@
 #ifndef __X32_SYSCALL_BIT
 #define __X32_SYSCALL_BIT 0x40000000
 #endif
-/* The open flags that make an open a write (O_TMPFILE includes
- * O_DIRECTORY, which reads use too: only its own bit counts -- not
- * glibc's __O_TMPFILE, which has O_DIRECTORY in it, so that every
- * opendir() was notified). */
-#define WRITE_FLAGS (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND | \
-		     HS_O_TMPFILE_BIT)
+#define WRITE_FLAGS HS_FLOOR_WRITE_FLAGS
 
 /* Syscalls that always change the file system: notified unless cookied.
  * open/openat are tested on their flags first; openat2 keeps its flags in
@@ -55,9 +54,12 @@ static const int attrs[] = {
 	SYS_fsetxattr, SYS_removexattr, SYS_lremovexattr, SYS_fremovexattr,
 };
 
+/* Read-only opens that cannot be a Read: no content is read. */
+#define NOREAD_FLAGS (O_PATH | O_DIRECTORY)
+
 /* A tiny assembler: jumps name labels, resolved at the end. */
-enum { L_NEXT = 0, L_OPEN1, L_OPEN2, L_COOKIE, L_NOTIFY, L_ALLOW, L_ENOSYS,
-       L_COUNT };
+enum { L_NEXT = 0, L_OPEN1, L_OPEN2, L_FLAGS, L_READ, L_COOKIE, L_NOTIFY,
+       L_ALLOW, L_ENOSYS, L_COUNT };
 
 struct asm_ins {
 	struct sock_filter f;
@@ -117,9 +119,11 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow)
 	 * seen (libuv, liburing users with a fallback). */
 	if (!io_uring_allow)
 		op(p, jmp | BPF_JEQ, SYS_io_uring_setup, L_ENOSYS, L_NEXT);
-	if (pl->what & HS_FLOOR_WRITES) {
+	if (pl->what & (HS_FLOOR_WRITES | HS_FLOOR_READS)) {
 		op(p, jmp | BPF_JEQ, SYS_open, L_OPEN1, L_NEXT);
 		op(p, jmp | BPF_JEQ, SYS_openat, L_OPEN2, L_NEXT);
+	}
+	if (pl->what & HS_FLOOR_WRITES) {
 		for (size_t i = 0; i < sizeof(writes) / sizeof(writes[0]); i++)
 			op(p, jmp | BPF_JEQ, (unsigned)writes[i], L_COOKIE,
 			   L_NEXT);
@@ -128,6 +132,8 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow)
 		 * must know. Rare, and never the shim's. */
 		op(p, jmp | BPF_JEQ, SYS_landlock_restrict_self, L_NOTIFY,
 		   L_NEXT);
+	} else if (pl->what & HS_FLOOR_READS) { /* its flags are in a struct */
+		op(p, jmp | BPF_JEQ, SYS_openat2, L_COOKIE, L_NEXT);
 	}
 	/* Execs also with write hooks alone: an agent without the shim
 	 * hands its denied writes' reasons to its next tool call there
@@ -141,12 +147,27 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow)
 			op(p, jmp | BPF_JEQ, (unsigned)attrs[i], L_COOKIE,
 			   L_NEXT);
 	ret(p, SECCOMP_RET_ALLOW);
-	label(p, L_OPEN1);
-	load(p, ARG_LO(1));
-	op(p, jmp | BPF_JSET, WRITE_FLAGS, L_COOKIE, L_ALLOW);
-	label(p, L_OPEN2);
-	load(p, ARG_LO(2));
-	op(p, jmp | BPF_JSET, WRITE_FLAGS, L_COOKIE, L_ALLOW);
+	if (!(pl->what & HS_FLOOR_READS)) {
+		label(p, L_OPEN1);
+		load(p, ARG_LO(1));
+		op(p, jmp | BPF_JSET, WRITE_FLAGS, L_COOKIE, L_ALLOW);
+		label(p, L_OPEN2);
+		load(p, ARG_LO(2));
+		op(p, jmp | BPF_JSET, WRITE_FLAGS, L_COOKIE, L_ALLOW);
+	} else {
+		/* a write-class open is notified only when writes are; a read
+		 * unless it reads no content */
+		label(p, L_OPEN1);
+		load(p, ARG_LO(1));
+		op(p, jmp | BPF_JEQ, 0, L_FLAGS, L_FLAGS); /* over the next load */
+		label(p, L_OPEN2);
+		load(p, ARG_LO(2));
+		label(p, L_FLAGS);
+		op(p, jmp | BPF_JSET, WRITE_FLAGS,
+		   pl->what & HS_FLOOR_WRITES ? L_COOKIE : L_ALLOW, L_READ);
+		label(p, L_READ);
+		op(p, jmp | BPF_JSET, NOREAD_FLAGS, L_ALLOW, L_COOKIE);
+	}
 	label(p, L_COOKIE);
 	load(p, ARG_LO(5));
 	op(p, jmp | BPF_JEQ, (unsigned)(pl->cookie & 0xffffffffu), L_NEXT,

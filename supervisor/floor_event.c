@@ -30,6 +30,7 @@
 #include "../common/shellargv.h"
 #include "../common/temp_name.h"
 #include "../common/wire.h"
+#include "floor.h"
 
 #ifndef __O_TMPFILE
 #define __O_TMPFILE 020000000
@@ -543,6 +544,11 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 		e = -EFAULT;
 	if (e >= 0 && k.p2)
 		e = hs_fl_read_str(tid, k.p2, k.path2, sizeof(k.path2));
+	/* an open for reading is a Read or nothing (floor_read.c), never
+	 * done by us */
+	if (k.kind == K_OPEN && !(k.flags & HS_FLOOR_WRITE_FLAGS))
+		return e < 0 ? HS_FL_CONTINUE
+			     : hs_fl_open_read(x, c, k.dirfd, k.path, k.flags);
 	if (e < 0) {
 		if (k.kind != K_OPEN)
 			return HS_FL_CONTINUE;

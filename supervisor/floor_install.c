@@ -202,6 +202,9 @@ int hs_floor_plan_for(struct hs_floor_plan *p, const struct hs_config *cfg,
 		p->what |= HS_FLOOR_EXECS;
 	if (cfg->protect && cfg->protect->n)
 		p->what |= HS_FLOOR_ATTRS;
+	/* the shim's condition for read events (shim/state.c): a Read hook */
+	if (interest & HS_INTEREST_READ_PRE)
+		p->what |= HS_FLOOR_READS;
 	if (!p->what && !p->require)
 		return 0; /* nothing to watch: no floor, nothing to say */
 	p->cookie = new_cookie();

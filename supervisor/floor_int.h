@@ -56,6 +56,11 @@ bool hs_fscope_in_scope(const struct hs_fscope *sc, const char *abs);
 /* May a pre (post) hook fire for a write to abs? */
 bool hs_fscope_pre(const struct hs_fscope *sc, const char *abs);
 bool hs_fscope_post(const struct hs_fscope *sc, const char *abs);
+/* May a Read hook fire for the agent's open for reading of abs: in scope
+ * as writes are, and matching a '(' line (the shim's hs_rscope_match)? */
+bool hs_fscope_read(const struct hs_fscope *sc, const char *abs);
+/* Has any Read hook a glob at all (is there a Read hook)? */
+bool hs_fscope_any_read(const struct hs_fscope *sc);
 /* Has any post hook on writes a glob at all? */
 bool hs_fscope_any_post(const struct hs_fscope *sc);
 /* Is abs a protected file ('!' lines, engine/protect.h)? */
@@ -78,7 +83,7 @@ bool hs_fscope_judge_temps(const struct hs_fscope *sc);
 /* Up to two pre events (a rename into watched ground: the rename, and
  * the target's create/overwrite), as the shim would send them. */
 struct hs_fl_event {
-	const char *op;        /* "write" or "exec" */
+	const char *op;        /* "write", "exec" or "read" */
 	const char *operation; /* create, overwrite, ... (writes) */
 	char path[PATH_MAX];
 	char new_path[PATH_MAX];
@@ -160,6 +165,13 @@ struct hs_floor_ctx {
 enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 				  struct hs_fl_call *c);
 void hs_fl_call_free(struct hs_fl_call *c);
+/* An open for reading (open, openat, openat2 without write-class flags) of
+ * path (read out of the caller) relative to dirfd (floor_read.c): a Read
+ * event in c->ev[0] (HS_FL_DECIDE) for an agent-role caller's read of an
+ * existing regular file a Read hook's glob names; else HS_FL_CONTINUE. */
+enum hs_fl_verdict hs_fl_open_read(const struct hs_floor_ctx *x,
+				   struct hs_fl_call *c, int dirfd,
+				   const char *path, uint64_t flags);
 /* An execve/execveat (floor_exec.c): decided only where no shim will. */
 enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
 			      struct hs_fl_call *c);

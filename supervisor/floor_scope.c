@@ -22,6 +22,7 @@ struct hs_fscope {
 	char *root;
 	char *alias; /* the root's logical name ("=" line), or NULL */
 	struct globs inc, exc, pre, post;
+	struct globs rd; /* '(' lines: a Read hook's paths (floor_read.c) */
 	struct globs prot; /* '!' lines: protected files, literal paths */
 	bool follow, quiet, agent_only, judge_temps;
 };
@@ -48,6 +49,7 @@ static void parse_line(struct hs_fscope *sc, const char *l)
 	 * open like any pre (docs/staged-writes.md) */
 	case '%': gs = &sc->pre; break;
 	case '>': gs = &sc->post; break;
+	case '(': gs = &sc->rd; break;
 	case '!':
 		if (l[1] == '/')
 			add(&sc->prot, l + 1);
@@ -109,6 +111,7 @@ void hs_fscope_free(struct hs_fscope *sc)
 	free_globs(&sc->exc);
 	free_globs(&sc->pre);
 	free_globs(&sc->post);
+	free_globs(&sc->rd);
 	free_globs(&sc->prot);
 	free(sc->root);
 	free(sc->alias);
@@ -189,6 +192,16 @@ bool hs_fscope_pre(const struct hs_fscope *sc, const char *abs)
 bool hs_fscope_post(const struct hs_fscope *sc, const char *abs)
 {
 	return fires(sc, &sc->post, abs);
+}
+
+bool hs_fscope_read(const struct hs_fscope *sc, const char *abs)
+{
+	return fires(sc, &sc->rd, abs);
+}
+
+bool hs_fscope_any_read(const struct hs_fscope *sc)
+{
+	return sc->rd.all || sc->rd.n;
 }
 
 bool hs_fscope_any_post(const struct hs_fscope *sc)

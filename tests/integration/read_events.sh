@@ -17,22 +17,12 @@ echo 'API_KEY=sk-123' >"$ROOT/.env"
 echo 'plain' >"$ROOT/src/a.txt"
 echo 'hidden' >"$ROOT/secrets/k"
 
-# A public-style guard: blocks reading .env, records every payload.
-cat >"$TMP/guard.sh" <<'SH'
-#!/bin/sh
-in=$(cat)
-printf '%s\n' "$in" >>"$PAYLOADS"
-case $(printf '%s' "$in" | jq -r '.tool_input.file_path // ""') in
-*/.env) echo "Blocked: .env holds secrets; use .env.example" >&2; exit 2 ;;
-*/secrets/*) echo "Blocked: nothing under secrets/" >&2; exit 2 ;;
-esac
-exit 0
-SH
-chmod +x "$TMP/guard.sh"
+# A public-style guard: blocks reading .env and secrets/, records every payload.
+GUARD=$HOOKSHIM_TOP/tests/fixtures/read_guard.sh
 export PAYLOADS=$TMP/payloads.jsonl
 
 cfg() { # cfg FILE MATCHER [IF [ARG]]
-	jq -n --arg m "$2" --arg c "$TMP/guard.sh ${4:-}" --arg rule "${3:-}" \
+	jq -n --arg m "$2" --arg c "$GUARD ${4:-}" --arg rule "${3:-}" \
 		'{hooks: {PreToolUse: [{matcher: $m, hooks: [
 		  {type: "command", command: $c} + (if $rule == "" then {} else {"if": $rule} end)]}]}}' >"$1"
 }

@@ -1,6 +1,9 @@
 /* The floor's cost from a static binary: N files created, written and
  * closed in DIR (each open a write-class syscall the floor is told of),
- * timed one by one. Prints "total_ms=T median_open_us=M". */
+ * timed one by one. With a third argument "read", the N files (made
+ * before) are opened for reading, read and closed instead: what Claude
+ * Code's Bun does for its own reads, which the floor is told of when a
+ * Read hook exists. Prints "total_ms=T median_open_us=M". */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +29,7 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	int n = argc > 2 ? atoi(argv[2]) : 5000;
+	int rd = argc > 3 && strcmp(argv[3], "read") == 0;
 	double *lat = malloc(sizeof(double) * (size_t)n), t0 = now_us();
 	char p[4096];
 
@@ -37,9 +41,9 @@ int main(int argc, char **argv)
 
 		snprintf(p, sizeof(p), "%s/f%d", argv[1], i);
 		a = now_us();
-		fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		fd = rd ? open(p, O_RDONLY) : open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		lat[i] = now_us() - a;
-		if (fd < 0 || write(fd, "x\n", 2) != 2)
+		if (fd < 0 || (rd ? read(fd, p, sizeof(p)) : write(fd, "x\n", 2)) != 2)
 			return 1;
 		close(fd);
 	}
