@@ -170,8 +170,9 @@ FUZZ_NAMES := $(FUZZ_SRC:fuzz/fuzz_%.c=%)
 FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
 # What a target links: the CLI's core, the wire decoder, and for the
 # shim's reply reader (fuzz_reply.c includes shim/client.c) the shim's
-# state helpers.
-FUZZ_LINK_SRC := $(CORE_SRC) supervisor/message.c shim/state.c shim/symbols.c shim/real.c
+# state helpers and its cwd (path.c).
+FUZZ_LINK_SRC := $(CORE_SRC) supervisor/message.c shim/state.c shim/symbols.c shim/real.c \
+	shim/path.c
 FUZZ_OBJ := $(FUZZ_LINK_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)
 
 .PHONY: fuzz fuzz-build fuzz-deps
