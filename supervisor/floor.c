@@ -68,6 +68,19 @@ static bool respond(int lfd, uint64_t id, int error, bool cont)
 	return true;
 }
 
+/* The shim's question (floor_exec.c): the verdict as the syscall's
+ * result, the exec never run. */
+static void answer_question(int lfd, uint64_t id, bool allow)
+{
+	struct seccomp_notif_resp r = {
+		.id = id, .val = allow ? 0 : HS_FLOOR_ASK_DENIED,
+	};
+
+	while (ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, &r) < 0)
+		if (errno != EINTR)
+			return;
+}
+
 /* The caller's stderr, the same open file (pidfd_getfd keeps its offset
  * and flags); a reopen through /proc as the fallback. -1 when neither. */
 int hs_fl_caller_stderr(pid_t tgid)
@@ -188,8 +201,13 @@ struct job {
 static void continue_or_fail(struct hs_floor *f, const struct hs_fl_call *c,
 			     int err, bool allow)
 {
-	uint64_t t = allow ? hs_fpost_expect(f->post, c) : 0;
+	uint64_t t;
 
+	if (c->asked) {
+		answer_question(f->lfd, c->n.id, allow);
+		return;
+	}
+	t = allow ? hs_fpost_expect(f->post, c) : 0;
 	if (!respond(f->lfd, c->n.id, err, allow))
 		hs_fpost_cancel(f->post, t);
 }
