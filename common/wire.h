@@ -210,6 +210,20 @@ int hs_wire_addr(const char *name, struct sockaddr_un *sa, unsigned *len);
  * the shim and a nested session read the flags the same way. */
 bool hs_flags_next(const char **s, char *key, long *val);
 
+/* A shim that cannot reach the supervisor because the agent's sandbox
+ * hides its socket asks the syscall floor about an exec instead
+ * (shim/floor_calls.h, hs_floor_ask_exec): an execveat with these flags,
+ * which no kernel accepts (EINVAL, should the floor let it continue),
+ * and HS_FLOOR_ASK(cookie) in args[5]. Not the cookie, so the BPF
+ * notifies it; the floor judges it as a caller without the shim and
+ * answers 0 (allowed) or 1 (denied) without running it
+ * (supervisor/floor_exec.c). Knowing it gives nothing: the cookie is
+ * readable by the session's processes anyway, and the question only
+ * gets an answer, never an exec. */
+#define HS_FLOOR_ASK(cookie) ((cookie) ^ 1)
+#define HS_FLOOR_ASK_FLAGS 0x40000000
+#define HS_FLOOR_ASK_DENIED 1
+
 /* Is the peer of a connected unix socket our own user? An abstract name
  * can be squatted by anyone who guesses it, so both ends check. */
 int hs_wire_peer_is_ours(int fd);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -15,24 +16,54 @@
 #include "real.h"
 #include "state.h"
 
+/* -1 with errno when the socket or the connect fails. */
 static int connect_supervisor(const char *name)
 {
 	struct sockaddr_un sa;
 	unsigned len;
 	int fd;
 
-	if (hs_wire_addr(name, &sa, &len) < 0)
+	if (hs_wire_addr(name, &sa, &len) < 0) {
+		errno = EINVAL;
 		return -1;
+	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;
 	while (connect(fd, (struct sockaddr *)&sa, (socklen_t)len) < 0) {
 		if (errno != EINTR) {
+			int e = errno;
+
 			HS_REAL(close)(fd);
+			errno = e;
 			return -1;
 		}
 	}
 	return fd;
+}
+
+/* Are we in another network namespace than the supervisor (w= in
+ * HOOKSHIM_FLAGS, its /proc/self/ns/net inode)? Its abstract socket is
+ * then not there at all: abstract names are per network namespace. False
+ * when either side cannot tell (no w=, no /proc). */
+static bool other_netns(const struct hs_state *st)
+{
+	struct stat sb;
+
+	return st->sup_netns && stat("/proc/self/ns/net", &sb) == 0 &&
+	       (unsigned long)sb.st_ino != st->sup_netns;
+}
+
+/* Does the agent's sandbox hide the supervisor from this process? A new
+ * network namespace (bubblewrap's --unshare-net, `unshare -n`), or a
+ * seccomp filter or Landlock's LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
+ * refusing the socket or the connect (EPERM, EACCES). Unlike a dead
+ * supervisor (ECONNREFUSED in its own namespace), the session goes on
+ * outside, and under the floor the kernel still reaches it. */
+static bool hidden(const struct hs_state *st, int err)
+{
+	return err == EPERM || err == EACCES || err == EAFNOSUPPORT ||
+	       other_netns(st);
 }
 
 /* Is the listener on fd the session's supervisor (common/wire.h)? A
@@ -124,6 +155,9 @@ static int read_reply(int fd, struct hs_reply *rep)
  * on_supervisor_loss "deny" (CI mode, strict) every such call fails, each
  * with its reason; otherwise it proceeds, and this process says so once,
  * loudly: from here on nothing it does is checked. */
+static const char sandboxed[] =
+	"the agent's sandbox hides the supervisor's socket from this process";
+
 static void give_up(const struct hs_state *st, struct hs_reply *rep,
 		    const char *why)
 {
@@ -132,6 +166,8 @@ static void give_up(const struct hs_state *st, struct hs_reply *rep,
 
 	rep->failed = true;
 	rep->deny = deny;
+	if (rep->hidden)
+		why = sandboxed;
 	if (deny) {
 		hs_write_str(2, "hookshim: supervisor unreachable (");
 		hs_write_str(2, why);
@@ -144,12 +180,42 @@ static void give_up(const struct hs_state *st, struct hs_reply *rep,
 		return;
 	hs_write_str(2, "hookshim: WARNING: supervisor unreachable (");
 	hs_write_str(2, why);
-	hs_write_str(2, "): hooks no longer run and calls are ALLOWED "
-			"unchecked (set \"on_supervisor_loss\": \"deny\" to "
+	if (rep->hidden && st->cookie)
+		/* the floor took its writes and commands (hs_ask_or_floor):
+		 * what is left are reads and post hooks */
+		hs_write_str(2, "): the syscall floor still judges its writes "
+				"and commands, but its read and post hooks do "
+				"not run and its reads are ALLOWED");
+	else if (rep->hidden)
+		hs_write_str(2, "; no syscall floor here): hooks do not run "
+				"for it and its calls are ALLOWED");
+	else
+		hs_write_str(2, "): hooks no longer run and calls are ALLOWED");
+	hs_write_str(2, " unchecked (set \"on_supervisor_loss\": \"deny\" to "
 			"fail closed)\n");
 }
 
-void hs_ask(const struct hs_msg *req, struct hs_reply *rep)
+void hs_ask_lost(struct hs_reply *rep, const char *why)
+{
+	give_up(hs_state(), rep, why);
+}
+
+/* Nobody to ask. Under the floor, a process the sandbox hides gives
+ * the call to the floor when its caller can (floor_may_judge), silently:
+ * the kernel still reaches the supervisor. */
+static void unreachable(const struct hs_state *st, struct hs_reply *rep,
+			int err, bool floor_may_judge, const char *why)
+{
+	rep->hidden = hidden(st, err);
+	if (rep->hidden && floor_may_judge && st->cookie) {
+		rep->failed = true;
+		return;
+	}
+	give_up(st, rep, why);
+}
+
+static void ask(const struct hs_msg *req, struct hs_reply *rep,
+		bool floor_may_judge)
 {
 	const struct hs_state *st = hs_state();
 	int saved = errno;
@@ -162,10 +228,13 @@ void hs_ask(const struct hs_msg *req, struct hs_reply *rep)
 	hs_guard_enter();
 	fd = connect_supervisor(st->sock);
 	if (fd < 0) {
-		give_up(st, rep, "connect");
+		unreachable(st, rep, errno, floor_may_judge, "connect");
 	} else if (!peer_is_supervisor(st, fd)) {
-		/* Whoever it is, it is not ours: as if nobody answered. */
-		give_up(st, rep, "not the session's supervisor");
+		/* Whoever it is, it is not ours: as if nobody answered. In
+		 * another network namespace than the supervisor's it cannot
+		 * be ours either: the sandbox's own listener. */
+		unreachable(st, rep, 0, floor_may_judge,
+			    "not the session's supervisor");
 	} else {
 		send_request(fd, req);
 		if (read_reply(fd, rep) < 0) {
@@ -177,6 +246,16 @@ void hs_ask(const struct hs_msg *req, struct hs_reply *rep)
 		HS_REAL(close)(fd);
 	hs_guard_leave();
 	errno = saved;
+}
+
+void hs_ask(const struct hs_msg *req, struct hs_reply *rep)
+{
+	ask(req, rep, false);
+}
+
+void hs_ask_or_floor(const struct hs_msg *req, struct hs_reply *rep)
+{
+	ask(req, rep, true);
 }
 
 void hs_make_id(char *buf)

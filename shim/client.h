@@ -17,6 +17,8 @@
 struct hs_reply {
 	bool deny;
 	bool failed;        /* the supervisor could not be asked */
+	bool hidden;        /* ... because the agent's sandbox hides it */
+	bool said;          /* the floor wrote the reason to our stderr */
 	bool tool_call;     /* classify: the exec is a tool call */
 	int deny_exit;      /* from the reply, else the session's flags */
 	int deny_errno;
@@ -29,6 +31,20 @@ struct hs_reply {
  * nonsense: in strict mode a deny, otherwise an allow, with one line on
  * stderr either way — a broken session must not wedge the agent. */
 void hs_ask(const struct hs_msg *req, struct hs_reply *rep);
+
+/* The same, for a call the syscall floor can judge instead: when the
+ * agent's sandbox hides the supervisor's socket (another network
+ * namespace, a seccomp or Landlock refusal of the connect) and the floor
+ * runs (a cookie), nothing is said or decided -- rep->failed and
+ * rep->hidden, no deny -- and the caller hands the call to the floor:
+ * a write made without the cookie, an exec asked with hs_floor_ask_exec
+ * (floor_calls.h). A dead supervisor, in its own namespace, is still
+ * on_supervisor_loss's. */
+void hs_ask_or_floor(const struct hs_msg *req, struct hs_reply *rep);
+
+/* What on_supervisor_loss says when nobody could be asked: fills rep (a
+ * deny in strict mode), with the message hs_ask prints. */
+void hs_ask_lost(struct hs_reply *rep, const char *why);
 
 /* A tool_use_id: "hs-<pid>-<nanoseconds hex>", NUL-terminated in buf (>= 48
  * bytes). */

@@ -11,6 +11,7 @@
  *     execs are enabled for the session. */
 #include "exec.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 
 #include "../common/wire.h"
 #include "../common/plainstr.h"
+#include "floor_calls.h"
 #include "reason.h"
 
 HS_CHILD_PATH
@@ -48,6 +50,33 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 	return true;
 }
 
+/* The supervisor cannot be asked from here, the agent's sandbox hides it
+ * (client.h): the floor judges the exec, as it judges a caller without
+ * the shim, and we abide by that. */
+static void floor_decides(const char *exe, char *const argv[],
+			  struct hs_decision *d)
+{
+	int saved = errno;
+
+	switch (hs_floor_ask_exec(exe, argv, hs_st.role == HS_ROLE_TOOL)) {
+	case 0:
+		break;
+	case HS_FLOOR_ASK_DENIED:
+		d->deny = true;
+		d->rep.deny = true;
+		d->rep.said = true;
+		break;
+	default:
+		hs_ask_lost(&d->rep, errno == ENOSYS
+					     ? "the syscall floor has no "
+					       "supervisor either"
+					     : "the syscall floor did not "
+					       "judge it");
+		d->deny = d->rep.deny;
+	}
+	errno = saved;
+}
+
 void hs_exec_decide(const char *exe, char *const argv[],
 		    struct hs_decision *d)
 {
@@ -65,17 +94,21 @@ void hs_exec_decide(const char *exe, char *const argv[],
 			.op = "exec", .phase = "pre", .nested = d->nested,
 			.id = d->id, .exe = exe, .argv = argv,
 		};
-		hs_ask(&req, &d->rep);
+		hs_ask_or_floor(&req, &d->rep);
 		d->deny = d->rep.deny;
+		if (d->rep.hidden)
+			floor_decides(exe, argv, d);
 		if (d->rep.id[0])
 			memcpy(d->id, d->rep.id, sizeof(d->id));
 	} else {
 		d->rep.deny_exit = st->deny_exit;
 		d->rep.deny_errno = st->deny_errno;
+		d->rep.hidden = d->rep.said = false;
 		d->rep.reason[0] = '\0';
 	}
+	/* hidden from the supervisor, `__exec` could not ask it either */
 	d->post = !d->deny && (st->interest & HS_INTEREST_EXEC_POST) &&
-		  st->bin[0];
+		  st->bin[0] && !d->rep.hidden;
 }
 
 void hs_print_reason(const struct hs_decision *d)
@@ -83,6 +116,8 @@ void hs_print_reason(const struct hs_decision *d)
 	const char *r = d->rep.reason;
 	size_t n = strlen(r);
 
+	if (d->rep.said) /* the floor wrote it already */
+		return;
 	if (!n)
 		r = "hookshim: command denied by a hook", n = strlen(r);
 	hs_write_str(2, r);
@@ -133,6 +168,8 @@ char **hs_deny_argv(char **out, char *numbuf, const struct hs_decision *d)
 	out[2] = hs_utoa((unsigned long)d->rep.deny_exit, numbuf);
 	out[3] = (char *)(d->rep.reason[0] ? d->rep.reason
 					   : "hookshim: command denied by a hook");
+	if (d->rep.said) /* the floor wrote it already */
+		out[3] = NULL;
 	out[4] = NULL;
 	return out;
 }

@@ -7,7 +7,25 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "../common/wire.h"
 #include "write.h"
+
+int hs_floor_ask_exec(const char *exe, char *const argv[], bool tool)
+{
+	static const char tool_role[] = HS_ENV_ROLE "=tool";
+	static const char agent_role[] = HS_ENV_ROLE "=agent";
+	/* read by the floor, never written */
+	const char *envp[2] = { tool ? tool_role : agent_role, NULL };
+	long r = hs_raw_call6(SYS_execveat, AT_FDCWD, (long)exe, (long)argv,
+			      (long)envp, HS_FLOOR_ASK_FLAGS,
+			      (long)HS_FLOOR_ASK(hs_st.cookie));
+
+	if (r == 0 || r == HS_FLOOR_ASK_DENIED)
+		return (int)r;
+	if (r > 0) /* not the floor's answer: nobody judged it */
+		errno = EINVAL;
+	return -1;
+}
 
 FILE *hs_ck_fopen(const char *path, const char *mode)
 {

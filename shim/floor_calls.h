@@ -13,7 +13,12 @@
  * (fopen = cookied open + fdopen; the mkstemp family makes its names
  * itself). What libc still does without the cookie (freopen, posix_spawn's
  * child) is matched in the supervisor against the decision the shim asked
- * for (supervisor/floor_ticket.c). All async-signal-safe except fopen. */
+ * for (supervisor/floor_ticket.c). All async-signal-safe except fopen.
+ *
+ * A process the agent's sandbox hides from the supervisor's socket
+ * (shim/client.h, hs_ask_or_floor) decides nothing itself: its matched
+ * writes go without the cookie, so that the floor judges them, and its
+ * execs are asked of the floor first (hs_floor_ask_exec). */
 #ifndef HOOKSHIM_SHIM_FLOOR_CALLS_H
 #define HOOKSHIM_SHIM_FLOOR_CALLS_H
 
@@ -25,16 +30,17 @@
 #include "state.h"
 #include "symbols.h"
 
-/* A raw syscall with the cookie as its sixth argument; -1 and errno on
- * failure, like libc. No libc on the way (a fork child may run it). */
-static inline long hs_ck_call(long nr, long a, long b, long c, long d,
-			      long e)
+/* A raw syscall with f as its sixth argument: -1 and errno on failure,
+ * like libc; a non-negative result as is. No libc on the way (a fork
+ * child may run it). */
+static inline long hs_raw_call6(long nr, long a, long b, long c, long d,
+				long e, long f)
 {
 	long r;
 #if defined(__x86_64__)
 	register long r10 __asm__("r10") = d;
 	register long r8 __asm__("r8") = e;
-	register long r9 __asm__("r9") = (long)hs_st.cookie;
+	register long r9 __asm__("r9") = f;
 
 	__asm__ volatile("syscall"
 			 : "=a"(r)
@@ -42,7 +48,7 @@ static inline long hs_ck_call(long nr, long a, long b, long c, long d,
 			   "r"(r9)
 			 : "rcx", "r11", "memory");
 #else
-	r = syscall(nr, a, b, c, d, e, (long)hs_st.cookie);
+	r = syscall(nr, a, b, c, d, e, f);
 	if (r == -1)
 		r = -errno;
 #endif
@@ -53,6 +59,13 @@ static inline long hs_ck_call(long nr, long a, long b, long c, long d,
 	return r;
 }
 
+/* A raw syscall with the cookie as its sixth argument. */
+static inline long hs_ck_call(long nr, long a, long b, long c, long d,
+			      long e)
+{
+	return hs_raw_call6(nr, a, b, c, d, e, (long)hs_st.cookie);
+}
+
 /* Under a floor, and glibc next in line? Another preloaded library
  * after the shim (fakeroot, a profiler) must still see every call, so
  * such a process forwards through it without the cookie -- and the floor
@@ -61,6 +74,18 @@ static inline bool hs_ck_on(void)
 {
 	return hs_st.cookie != 0 && !hs_next_foreign;
 }
+
+/* The floor's verdict on an exec this process cannot ask the supervisor
+ * about (hs_ask_or_floor: the agent's sandbox hides its socket): an
+ * execveat of exe with argv and HS_FLOOR_ASK_FLAGS, the floor's question
+ * marker in args[5] (common/wire.h), which the floor judges as it judges
+ * a caller without the shim and answers itself -- the image is never
+ * replaced. `tool`: we are a tool call's process (HOOKSHIM_ROLE=tool in
+ * the envp it is told; the floor reads nothing else from there). 0:
+ * allowed; 1: denied (the floor wrote the reason to our stderr); -1:
+ * nobody judged it (ENOSYS: the supervisor is gone; EINVAL: no floor saw
+ * it). Async-signal-safe. */
+int hs_floor_ask_exec(const char *exe, char *const argv[], bool tool);
 
 FILE *hs_ck_fopen(const char *path, const char *mode);
 int hs_ck_mkostemps(char *tmpl, int suffixlen, int flags);

@@ -261,7 +261,7 @@ void hs_pending_offer(const char *exe, char *const argv[], int fd)
 	if (__builtin_expect(!p, 1) ||
 	    !__atomic_load_n(&p->len, __ATOMIC_ACQUIRE))
 		return;
-	hs_ask(&(struct hs_msg){ .op = "exec", .phase = "classify",
+	hs_ask_or_floor(&(struct hs_msg){ .op = "exec", .phase = "classify",
 				 .nested = -1, .exe = exe, .argv = argv },
 	       &rep);
 	/* the agent's own shell: the next one may be the tool call (an

@@ -119,6 +119,7 @@ static void parse_flags(struct hs_state *st, const char *s)
 		case 'c': st->cookie = (unsigned long)v; break;
 		case 'p': st->sup_pid = v; break;
 		case 't': st->sup_start = v; break;
+		case 'w': st->sup_netns = (unsigned long)v; break;
 		}
 	}
 }
@@ -190,6 +191,7 @@ static void load(struct hs_state *st)
 	st->strict = st->nested = st->deny_on_loss = false;
 	st->cookie = 0;
 	st->sup_pid = st->sup_start = 0;
+	st->sup_netns = 0;
 	st->deny_exit = 126;
 	st->deny_errno = EACCES;
 	st->pid = hs_getpid();

@@ -56,6 +56,7 @@ struct hs_state {
 	unsigned long cookie; /* the syscall floor's (c=), 0 without one */
 	long sup_pid;   /* the supervisor's pid (p=), 0 if not given */
 	long sup_start; /* and its start time (t=): who may answer */
+	unsigned long sup_netns; /* its network namespace's inode (w=), or 0 */
 	enum hs_role role;
 	/* The agent's own opens for reading are events: some pre hook names
 	 * the read tool (HS_INTEREST_READ_PRE) and this is an agent process.

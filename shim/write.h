@@ -92,7 +92,10 @@ static inline int hs_fmode_flags(const char *m)
 /* Decides the pre event. 1: go ahead with the real call; 0: nothing to
  * do, call the real function and return (no end); -1: denied, errno set,
  * return failure; 2: staged (write_stage.h): the call's result is t->sfd
- * (hs_wstaged_file for a FILE *), the real call is not made. */
+ * (hs_wstaged_file for a FILE *), the real call is not made; 3: the
+ * supervisor is hidden from us (client.h, hs_ask_or_floor): make the call
+ * without the cookie, so that the syscall floor judges it, and return
+ * (no end). */
 int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t);
 /* "hookshim: WHAT PATH denied: REASON" on stderr (the path escaped, so a
  * name cannot forge lines), unless quiet and stderr is a terminal. */

@@ -88,9 +88,12 @@ void hs_say_denied(const char *what, const char *path, const char *reason)
 	}
 }
 
+/* With `floor_may_judge`, a process the agent's sandbox hides from the
+ * supervisor gets rep->hidden instead of a verdict (client.h). */
 static void ask_staged(const char *phase, const char *id, const char *path,
 		       const char *new_path, const char *op, const char *stage,
-		       const char *content_file, struct hs_reply *rep)
+		       const char *content_file, bool floor_may_judge,
+		       struct hs_reply *rep)
 {
 	struct hs_msg req = {
 		.op = "write", .phase = phase, .nested = -1, .id = id,
@@ -98,13 +101,16 @@ static void ask_staged(const char *phase, const char *id, const char *path,
 		.stage = stage, .content_file = content_file,
 	};
 
-	hs_ask(&req, rep);
+	if (floor_may_judge)
+		hs_ask_or_floor(&req, rep);
+	else
+		hs_ask(&req, rep);
 }
 
 static void ask(const char *phase, const char *id, const char *path,
 		const char *new_path, const char *op, struct hs_reply *rep)
 {
-	ask_staged(phase, id, path, new_path, op, NULL, NULL, rep);
+	ask_staged(phase, id, path, new_path, op, NULL, NULL, false, rep);
 }
 
 static void post(const char *id, const char *path, const char *new_path,
@@ -544,7 +550,13 @@ int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 	if (want & HS_W_PRE) {
 		ask_staged("pre", t->id, t->post_path, t->post_new_path, t->op,
 			   want & HS_W_STAGE ? "open" : NULL, t->content_file,
-			   &rep);
+			   true, &rep);
+		/* the floor judges the call made without the cookie, at
+		 * open (no staging), and fires its post itself */
+		if (rep.hidden) {
+			errno = t->saved_errno;
+			return 3;
+		}
 		if (rep.id[0])
 			memcpy(t->id, rep.id, sizeof(t->id));
 		if (rep.deny) {
@@ -612,7 +624,7 @@ int hs_wpublish(int fd, struct hs_fdt_info *info)
 	hs_copy(cf + hs_len(cf), hs_utoa((unsigned long)fd, num), 24);
 	hs_guard_enter();
 	ask_staged("pre", info->id, info->path, NULL, info->op, "publish", cf,
-		   &rep);
+		   false, &rep);
 	if (rep.deny) {
 		hs_say_denied("write to", info->path, rep.reason);
 		info->flags |= HS_FDT_DENIED;

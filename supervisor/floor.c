@@ -71,6 +71,19 @@ static bool respond(int lfd, uint64_t id, int error, bool cont)
 	return true;
 }
 
+/* The shim's question (floor_exec.c): the verdict as the syscall's
+ * result, the exec never run. */
+static void answer_question(int lfd, uint64_t id, bool allow)
+{
+	struct seccomp_notif_resp r = {
+		.id = id, .val = allow ? 0 : HS_FLOOR_ASK_DENIED,
+	};
+
+	while (ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, &r) < 0)
+		if (errno != EINTR)
+			return;
+}
+
 /* The caller's stderr, the same open file (pidfd_getfd keeps its offset
  * and flags); a reopen through /proc as the fallback. -1 when neither. */
 int hs_fl_caller_stderr(pid_t tgid)
@@ -263,6 +276,11 @@ static void answer(struct hs_floor *f, struct job *j, enum hs_fl_verdict v,
 		}
 		if (v == HS_FL_ENOSYS) {
 			respond(f->lfd, c->n.id, ENOSYS, false);
+		} else if (c->asked && v != HS_FL_GONE) {
+			/* a shim that cannot reach us asks (hs_floor_ask_exec):
+			 * the verdict is the answer, nothing runs */
+			answer_question(f->lfd, c->n.id,
+					v != HS_FL_DECIDE || !decide_events(f, c));
 		} else if (v == HS_FL_DECIDE && (err = decide_events(f, c))) {
 			respond(f->lfd, c->n.id, err, false);
 		} else if (v != HS_FL_GONE &&

@@ -21,7 +21,17 @@
  *     agent-role caller running a shell with a command string (or, with
  *     tool_calls "every-exec", anything) makes a tool call; a tool-role
  *     caller's execs are nested events, when nested execs are enabled.
- * The caller's role is HOOKSHIM_ROLE in its initial environment. */
+ * The caller's role is HOOKSHIM_ROLE in its initial environment.
+ *
+ * And the shim's question (common/wire.h, HS_FLOOR_ASK): a shim that the
+ * agent's sandbox hides from the supervisor's socket asks here about an
+ * exec it would have asked the supervisor about (its own, or, in its
+ * constructor, the one that started it). Judged as a caller without the
+ * shim would be -- the scope rules, the same request, so hooks see the
+ * same command -- with the role the shim tells in the question's envp
+ * (its own, which a constructor that judged itself may have changed),
+ * and answered by floor.c without running it; the shim then makes its
+ * exec with the cookie, decided once. */
 #include "floor_int.h"
 
 #include <elf.h>
@@ -178,6 +188,18 @@ static bool env_has_shim(pid_t tid, uint64_t envp, uint64_t cookie)
 	return shim && ours;
 }
 
+/* The role a question tells (HOOKSHIM_ROLE in its envp): "tool" or
+ * "agent", the first entry only. */
+static bool asked_as_tool(pid_t tid, uint64_t envp)
+{
+	uint64_t first;
+	char s[32];
+
+	return hs_fl_read(tid, envp, &first, sizeof(first)) == 0 && first &&
+	       hs_fl_read_str(tid, first, s, sizeof(s)) == 0 &&
+	       strcmp(s, HS_ENV_ROLE "=tool") == 0;
+}
+
 bool hs_fl_has_shim(pid_t tid, pid_t tgid, uint64_t cookie)
 {
 	char flags[256];
@@ -228,31 +250,47 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	uint64_t envp_p = at ? a[3] : a[2];
 	int dirfd = at ? (int)a[0] : AT_FDCWD;
 	char path[PATH_MAX], role[16];
+	bool tool;
 	int dyn;
 
-	/* notified for floor_pending.c alone (a policy on writes only) */
+	/* notified for floor_pending.c alone (a policy on writes only); a
+	 * question then goes on to the kernel's EINVAL: not judged */
 	if (!x->exec_hooks)
 		return HS_FL_CONTINUE;
+	c->asked = at && a[5] == HS_FLOOR_ASK(x->cookie) &&
+		   (int)a[4] == HS_FLOOR_ASK_FLAGS;
 	if (hs_fl_read_str(tid, at ? a[1] : a[0], path, sizeof(path)) < 0)
 		return hs_fl_valid(x->listener, c->n.id) ? HS_FL_CONTINUE
 							   : HS_FL_GONE;
 	if (at && !path[0] && ((int)a[4] & AT_EMPTY_PATH))
 		snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)tid, dirfd);
-	if (hs_fl_abs(tid, dirfd, path, false, c->exe) < 0)
-		return HS_FL_CONTINUE; /* the kernel will fail it */
-	dyn = dynamic_elf(c->exe, 0);
-	if (dyn < 0)
-		return HS_FL_CONTINUE; /* unreadable to us: ENOENT, EACCES... */
-	if (dyn && env_has_shim(tid, envp_p, x->cookie))
-		return hs_fl_valid(x->listener, c->n.id) ? HS_FL_CONTINUE
-							   : HS_FL_GONE;
+	if (hs_fl_abs(tid, dirfd, path, false, c->exe) < 0) {
+		if (!c->asked)
+			return HS_FL_CONTINUE; /* the kernel will fail it */
+		/* the shim found it: named as the shim names it */
+		snprintf(c->exe, sizeof(c->exe), "%s", path);
+	}
+	if (!c->asked) {
+		dyn = dynamic_elf(c->exe, 0);
+		if (dyn < 0) /* unreadable to us: ENOENT, EACCES... */
+			return HS_FL_CONTINUE;
+		if (dyn && env_has_shim(tid, envp_p, x->cookie))
+			return hs_fl_valid(x->listener, c->n.id)
+				       ? HS_FL_CONTINUE
+				       : HS_FL_GONE;
+	}
 	c->tgid = hs_fl_tgid(tid);
 	if (c->tgid < 0 || !hs_fl_valid(x->listener, c->n.id))
 		return HS_FL_GONE;
-	if (hs_fl_has_shim(tid, c->tgid, x->cookie))
+	if (c->asked)
+		tool = asked_as_tool(tid, envp_p);
+	else if (hs_fl_has_shim(tid, c->tgid, x->cookie))
 		return HS_FL_CONTINUE;
-	if (hs_fl_environ(c->tgid, "HOOKSHIM_ROLE", role, sizeof(role)) &&
-	    strcmp(role, "tool") == 0) {
+	else
+		tool = hs_fl_environ(c->tgid, "HOOKSHIM_ROLE", role,
+				     sizeof(role)) &&
+		       strcmp(role, "tool") == 0;
+	if (tool) {
 		if (!set->nested_exec &&
 		    !(hs_config_interest(x->cfg) & HS_INTEREST_EXEC_NESTED))
 			return HS_FL_CONTINUE;

@@ -134,6 +134,7 @@ struct hs_fl_call {
 	char exe[PATH_MAX];
 	int nested;            /* hs_msg.nested */
 	char cwd[PATH_MAX];
+	bool asked; /* the shim's question (floor_exec.c): answered, never run */
 	char *notice; /* floor_pending.c: written to the caller's stderr first */
 };
 

@@ -248,6 +248,7 @@ bool hs_fl_exec_idle(const struct hs_floor_ctx *x, const struct seccomp_notif *n
 {
 	return !x->exec_hooks &&
 	       (n->data.nr == SYS_execve || n->data.nr == SYS_execveat) &&
+	       n->data.args[5] != HS_FLOOR_ASK(x->cookie) && /* a question */
 	       !(x->pending && __atomic_load_n(&x->pending->waiting,
 					       __ATOMIC_ACQUIRE));
 }

@@ -66,8 +66,8 @@ tree_hash() { (cd "$1/secrets" && find . -print0 | sort -z | xargs -0 stat -c '%
 # run DIR [ENV...]: one Codex session under hookshim; sets out, rc.
 run() {
 	local dir=$1; shift
-	e2e_server_start "$TMP/script.json" "$dir.rec" || { rc=125; out=; return; }
-	AGENT_PREFIX=("$HOOKSHIM" run -c "$TMP/hooks.json" --root "$dir" --)
+	e2e_server_start "${SCRIPT:-$TMP/script.json}" "$dir.rec" || { rc=125; out=; return; }
+	AGENT_PREFIX=("$HOOKSHIM" run -c "${HOOKS:-$TMP/hooks.json}" --root "$dir" --)
 	AGENT_ENV=("$@")
 	out=$(cd "$dir" && e2e_agent codex "Apply the patches." 2>"$dir.stderr")
 	rc=$?
@@ -154,10 +154,46 @@ if grep -q 'sandbox: workspace-write' "$dir.stderr"; then
 		"$(cat "$HLOG")" "[\"Write\",\"$dir/secrets/k\",\"create\"]"
 	expect_contains "codex-patch, sandboxed: the next command's result has the reason" \
 		"$(res "$dir" 2)" "$(said k)"
-	# (in Codex's sandbox its commands' shims cannot reach the supervisor
-	# and say so: a separate limit; the floor still judges)
 	expect_not_contains "codex-patch, sandboxed: not the command after it" \
 		"$(res "$dir" 3)" "was denied by a hook"
+	# its commands' shims cannot reach the supervisor there (a network
+	# namespace of its own) and hand their calls to the floor, silently
+	expect_not_contains "codex-patch, sandboxed: no shim says the supervisor is unreachable" \
+		"$(cat "$dir.stderr"; for i in 0 1 2 3 4 5 6; do res "$dir" $i; done)" "unreachable"
+
+	# The model's shell commands inside Codex's sandbox: Codex's static
+	# bwrap starts bash bypassing libc, bash's constructor judges itself
+	# by asking the floor (HS_FLOOR_ASK). rm -rf is denied by the Bash
+	# hook with its reason (spelled through a variable: Codex refuses a
+	# literal `rm -rf` in its sandbox itself), a command's write to
+	# secrets/ by the Write hook, an allowed command runs; each hook once.
+	jq --arg log "$HLOG" '.hooks.PreToolUse += [{matcher: "Bash", hooks: [{type: "command",
+	  command: "jq -r .tool_input.command | grep -qw rm && { echo \"BLOCKED-RM: no rm -rf\" >&2; exit 2; }; exit 0"}]}]' \
+		"$TMP/hooks.json" >"$TMP/hooks-rm.json"
+	e2e_script "$TMP/script-rm.json" \
+		'{"tool":"shell","input":{"command":"f=-rf; rm $f notes"}}' \
+		'{"tool":"shell","input":{"command":"echo x > secrets/s2"}}' \
+		'{"tool":"shell","input":{"command":"echo alive > notes/after.txt; cat notes/after.txt"}}' \
+		'{"text":"CP-FINAL done"}'
+	dir=$TMP/proj-sandbox-rm
+	fresh "$dir"; echo keep >"$dir/notes/keep"
+	SCRIPT=$TMP/script-rm.json HOOKS=$TMP/hooks-rm.json E2E_CODEX_SANDBOX=workspace-write run "$dir"
+	expect_eq "codex-sandbox-rm: exit status" 0 "$rc"
+	check "codex-sandbox-rm: the model's rm -rf is denied (notes/ is still there)" \
+		test -f "$dir/notes/keep"
+	expect_contains "codex-sandbox-rm: the model sees the hook's reason" "$(res "$dir" 0)" \
+		"BLOCKED-RM: no rm -rf"
+	check "codex-sandbox-rm: the command's write to secrets/ is denied" test ! -e "$dir/secrets/s2"
+	expect_contains "codex-sandbox-rm: ... the model sees that reason" "$(res "$dir" 1)" \
+		"hookshim: write to $dir/secrets/s2 denied: BLOCKED-WRITE: secrets/ is read-only"
+	expect_contains "codex-sandbox-rm: an allowed command runs" "$(res "$dir" 2)" "alive"
+	expect_eq "codex-sandbox-rm: ... and writes" "alive" "$(cat "$dir/notes/after.txt" 2>/dev/null)"
+	expect_eq "codex-sandbox-rm: each command's Bash hook once" \
+		'["Bash","f=-rf; rm $f notes"] ["Bash","echo x > secrets/s2"] ["Bash","echo alive > notes/after.txt; cat notes/after.txt"]' \
+		"$(grep '^\["Bash"' "$HLOG" | tr '\n' ' ' | sed 's/ $//')"
+	expect_eq "codex-sandbox-rm: the Write hook once for each write of a command" \
+		"[\"Write\",\"$dir/secrets/s2\",\"create\"] [\"Write\",\"$dir/notes/after.txt\",\"create\"]" \
+		"$(grep '^\["Write".*\(secrets/s2\|after.txt\)' "$HLOG" | tr '\n' ' ' | sed 's/ $//')"
 else
 	skip "codex-patch, sandboxed: Codex did not start its sandbox here ($(grep -m1 -i sandbox "$dir.stderr"))"
 fi
