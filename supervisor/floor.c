@@ -54,7 +54,14 @@ struct hs_floor {
 	int sandboxed;               /* a process entered Landlock (floor_open.c) */
 };
 
-/* False when the caller was no longer waiting for it. */
+bool hs_fl_send(int lfd, struct seccomp_notif_resp *r)
+{
+	while (ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, r) < 0)
+		if (errno != EINTR)
+			return false;
+	return true;
+}
+
 static bool respond(int lfd, uint64_t id, int error, bool cont)
 {
 	struct seccomp_notif_resp r = { .id = id };
@@ -63,12 +70,7 @@ static bool respond(int lfd, uint64_t id, int error, bool cont)
 		r.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
 	else
 		r.error = -error;
-	/* ENOENT: the caller died or was interrupted meanwhile; nothing
-	 * to answer */
-	while (ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, &r) < 0)
-		if (errno != EINTR)
-			return false;
-	return true;
+	return hs_fl_send(lfd, &r);
 }
 
 /* The shim's question (floor_exec.c): the verdict as the syscall's
@@ -79,9 +81,7 @@ static void answer_question(int lfd, uint64_t id, bool allow)
 		.id = id, .val = allow ? 0 : HS_FLOOR_ASK_DENIED,
 	};
 
-	while (ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, &r) < 0)
-		if (errno != EINTR)
-			return;
+	(void)hs_fl_send(lfd, &r);
 }
 
 /* The caller's stderr, the same open file (pidfd_getfd keeps its offset

@@ -184,6 +184,10 @@ bool hs_fl_exec_argv(struct hs_fl_call *c);
 bool hs_fl_has_shim(pid_t tid, pid_t tgid, uint64_t cookie);
 /* Is the notification still pending (the caller still waiting)? */
 bool hs_fl_valid(int listener, uint64_t id);
+/* Sends the answer r (floor.c), retried on EINTR. False when the caller
+ * was no longer waiting for it (ENOENT: it died or was interrupted
+ * meanwhile; nothing to answer). */
+bool hs_fl_send(int lfd, struct seccomp_notif_resp *r);
 /* The caller's stderr, the same open file (floor.c), or -1. */
 int hs_fl_caller_stderr(pid_t tgid);
 

@@ -625,11 +625,9 @@ static void our_umask_again(mode_t um, mode_t ours)
 
 static void answer_errno(int lfd, uint64_t id, int e)
 {
-
 	struct seccomp_notif_resp r = { .id = id, .error = -e };
 
-	while (ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, &r) < 0 && errno == EINTR)
-		;
+	(void)hs_fl_send(lfd, &r);
 }
 
 enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
@@ -716,9 +714,7 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 			struct seccomp_notif_resp resp = { .id = c->n.id,
 							   .val = r };
 
-			while (ioctl(x->listener, SECCOMP_IOCTL_NOTIF_SEND,
-				     &resp) < 0 && errno == EINTR)
-				;
+			(void)hs_fl_send(x->listener, &resp);
 		} else if (errno != ENOENT) {
 			/* not installed (EMFILE: the caller's limit): its
 			 * errno, as its own open would have failed */
