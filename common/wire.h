@@ -223,6 +223,14 @@ bool hs_flags_next(const char **s, char *key, long *val);
 #define HS_FLOOR_ASK(cookie) ((cookie) ^ 1)
 #define HS_FLOOR_ASK_FLAGS 0x40000000
 #define HS_FLOOR_ASK_DENIED 1
+/* The other question (shim/floor_calls.h, hs_floor_take): an agent with
+ * the shim about to exec a shell with a command string asks for the
+ * floor's denials of its raw calls, which its shim never saw. The same
+ * marker in args[5], these flags (EINVAL too), and in args[0] the
+ * descriptor to write them to; the floor writes them there when the exec
+ * is a tool call and lets the question go on to the kernel's EINVAL
+ * (supervisor/floor_pending.c). */
+#define HS_FLOOR_TAKE_FLAGS 0x20000000
 
 /* Is the peer of a connected unix socket our own user? An abstract name
  * can be squatted by anyone who guesses it, so both ends check. */

@@ -87,6 +87,14 @@ static inline bool hs_ck_on(void)
  * it). Async-signal-safe. */
 int hs_floor_ask_exec(const char *exe, char *const argv[], bool tool);
 
+/* Asks the floor for this agent's denials it decided itself (Bun's raw
+ * openat: the shim never saw them), before exec'ing exe with argv, a
+ * shell with a command string: when the floor keeps some for this
+ * process or its parent and the exec is a tool call, it writes them to
+ * our descriptor fd, once (common/wire.h, HS_FLOOR_TAKE_FLAGS). Nothing
+ * runs; the result tells nothing. Async-signal-safe. */
+void hs_floor_take(int fd, const char *exe, char *const argv[]);
+
 FILE *hs_ck_fopen(const char *path, const char *mode);
 int hs_ck_mkostemps(char *tmpl, int suffixlen, int flags);
 char *hs_ck_mkdtemp(char *tmpl);

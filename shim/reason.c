@@ -16,6 +16,7 @@
 #include "../common/plainstr.h"
 #include "../common/wire.h"
 #include "client.h"
+#include "floor_calls.h"
 #include "real.h"
 #include "state.h"
 
@@ -174,7 +175,16 @@ HS_VIS void perror(const char *s)
  * text lives in a page shared with the agent's fork children
  * (MAP_SHARED), so the child that hands it on empties it for the parent
  * too, and a child that runs anything else (an agent's own shell, git)
- * leaves it; vfork and posix_spawn children share all memory anyway. */
+ * leaves it; vfork and posix_spawn children share all memory anyway.
+ *
+ * What the floor denied the agent (Bun's raw openat: Claude Code 2.1.332's
+ * Read and Write tools) never passed through here. The floor keeps those
+ * reasons itself (supervisor/floor_pending.c), and the same shell asks it
+ * for them with a question the kernel never runs (hs_floor_take): the
+ * floor tells a tool call by the same rule and writes them to the same
+ * descriptor, once, after ours. Only where the floor can deny anything
+ * (a hook on writes or reads); there each of the agent's shells costs a
+ * seccomp round trip, answered at once while the floor keeps nothing. */
 
 struct pending {
 	int busy; /* a writer or the taker holds it */
@@ -250,6 +260,15 @@ void hs_pending_set(const char *what, const char *path, const char *reason)
 	release(p);
 }
 
+/* Could the floor deny this agent's raw calls (Bun's file I/O)? It keeps
+ * their reasons itself then (supervisor/floor_pending.c): with a hook
+ * on writes or on reads, which the floor judges for raw syscalls. */
+static bool floor_keeps(void)
+{
+	return hs_st.cookie && (hs_st.interest & (HS_INTEREST_WRITE_PRE |
+						  HS_INTEREST_READ_PRE));
+}
+
 HS_CHILD_PATH
 void hs_pending_offer(const char *exe, char *const argv[], int fd)
 {
@@ -260,7 +279,7 @@ void hs_pending_offer(const char *exe, char *const argv[], int fd)
 	 * child the agent execs from */
 	if (__builtin_expect(!p, 1) ||
 	    !__atomic_load_n(&p->len, __ATOMIC_ACQUIRE))
-		return;
+		goto floor;
 	hs_ask_or_floor(&(struct hs_msg){ .op = "exec", .phase = "classify",
 				 .nested = -1, .exe = exe, .argv = argv },
 	       &rep);
@@ -268,10 +287,15 @@ void hs_pending_offer(const char *exe, char *const argv[], int fd)
 	 * unreachable supervisor cannot say; the reason goes out then) */
 	if (!rep.tool_call && !rep.failed)
 		return;
-	if (!grab(p))
-		return;
-	if (p->len > 0)
-		(void)hs_write_full(fd, p->text, (size_t)p->len);
-	p->len = 0;
-	release(p);
+	if (grab(p)) {
+		if (p->len > 0)
+			(void)hs_write_full(fd, p->text, (size_t)p->len);
+		p->len = 0;
+		release(p);
+	}
+floor:
+	/* the floor's denials of our raw calls: the floor tells a tool
+	 * call by the same rule, and keeps them for the next one else */
+	if (floor_keeps())
+		hs_floor_take(fd, exe, argv);
 }

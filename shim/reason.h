@@ -25,7 +25,8 @@ void hs_pending_set(const char *what, const char *path, const char *reason);
 /* The agent execing a shell with a command string (exe, argv): when a
  * denial waits and the supervisor says this is a tool call, not one of
  * the agent's own shells, writes the waiting denials to fd and forgets
- * them, for the agent and its other children. Async-signal-safe. */
+ * them, for the agent and its other children; then the floor writes the
+ * ones it decided itself there, by the same rule. Async-signal-safe. */
 void hs_pending_offer(const char *exe, char *const argv[], int fd);
 
 #endif

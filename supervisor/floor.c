@@ -84,20 +84,23 @@ static void answer_question(int lfd, uint64_t id, bool allow)
 	(void)hs_fl_send(lfd, &r);
 }
 
-/* The caller's stderr, the same open file (pidfd_getfd keeps its offset
- * and flags); a reopen through /proc as the fallback. -1 when neither. */
-int hs_fl_caller_stderr(pid_t tgid)
+/* The caller's descriptor n, the same open file (pidfd_getfd keeps its
+ * offset and flags); a reopen through /proc as the fallback. -1 when
+ * neither. */
+int hs_fl_caller_fd(pid_t tgid, int n)
 {
 	int pfd = (int)syscall(SYS_pidfd_open, tgid, 0), fd = -1;
 	char p[40];
 
+	if (n < 0)
+		return -1;
 	if (pfd >= 0) {
-		fd = (int)syscall(SYS_pidfd_getfd, pfd, 2, 0);
+		fd = (int)syscall(SYS_pidfd_getfd, pfd, n, 0);
 		close(pfd);
 	}
 	if (fd >= 0)
 		return fd;
-	snprintf(p, sizeof(p), "/proc/%d/fd/2", (int)tgid);
+	snprintf(p, sizeof(p), "/proc/%d/fd/%d", (int)tgid, n);
 	return open(p, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
 }
 
@@ -123,7 +126,7 @@ static void say_denied(struct hs_floor *f, pid_t tgid, const char *op,
 {
 	char msg[8192];
 	size_t n = 0;
-	int fd = hs_fl_caller_stderr(tgid);
+	int fd = hs_fl_caller_fd(tgid, 2);
 
 	if (fd < 0)
 		return;
@@ -156,9 +159,9 @@ static void say_denied(struct hs_floor *f, pid_t tgid, const char *op,
 	close(fd);
 }
 
-static void say_pending(pid_t tgid, const char *text)
+static void say_pending(pid_t tgid, int to, const char *text)
 {
-	int fd = hs_fl_caller_stderr(tgid);
+	int fd = hs_fl_caller_fd(tgid, to);
 
 	if (fd < 0)
 		return;
@@ -209,7 +212,7 @@ static int decide_events(struct hs_floor *f, struct hs_fl_call *c)
 
 	/* an agent's denied writes, for this tool call (floor_pending.c) */
 	if (c->notice && hs_fl_valid(f->lfd, c->n.id))
-		say_pending(c->tgid, c->notice);
+		say_pending(c->tgid, c->notice_fd, c->notice);
 	for (int i = 0; i < c->nev && !err; i++) {
 		struct hs_answer ans;
 		bool ok = decide_one(f, c, &c->ev[i], &ans);
@@ -225,6 +228,7 @@ static int decide_events(struct hs_floor *f, struct hs_fl_call *c)
 					   ans.reason);
 				if (!c->argv)
 					hs_fl_pending_denied(&f->x, c,
+							     c->ev[i].op,
 							     c->ev[i].path,
 							     ans.reason);
 			}

@@ -135,10 +135,12 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow)
 	} else if (pl->what & HS_FLOOR_READS) { /* its flags are in a struct */
 		op(p, jmp | BPF_JEQ, SYS_openat2, L_COOKIE, L_NEXT);
 	}
-	/* Execs also with write hooks alone: an agent without the shim
-	 * hands its denied writes' reasons to its next tool call there
-	 * (floor_pending.c). The shim's own execs carry the cookie. */
-	if (pl->what & (HS_FLOOR_EXECS | HS_FLOOR_WRITES))
+	/* Execs also with write or Read hooks alone: an agent hands the
+	 * reasons of the writes and reads the floor denied to its next tool
+	 * call there (floor_pending.c), one without the shim at that exec,
+	 * one with it by a question before it. The shim's own execs carry
+	 * the cookie. */
+	if (pl->what & (HS_FLOOR_EXECS | HS_FLOOR_WRITES | HS_FLOOR_READS))
 		for (size_t i = 0; i < sizeof(execs) / sizeof(execs[0]); i++)
 			op(p, jmp | BPF_JEQ, (unsigned)execs[i], L_COOKIE,
 			   L_NEXT);

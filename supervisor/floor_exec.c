@@ -317,5 +317,7 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
 			      struct hs_fl_call *c)
 {
+	if (hs_fl_take_question(x, &c->n))
+		return hs_fl_pending_take(x, c);
 	return hs_fl_pending_exec(x, c, classify_exec(x, c));
 }

@@ -135,7 +135,10 @@ struct hs_fl_call {
 	int nested;            /* hs_msg.nested */
 	char cwd[PATH_MAX];
 	bool asked; /* the shim's question (floor_exec.c): answered, never run */
-	char *notice; /* floor_pending.c: written to the caller's stderr first */
+	char *notice; /* floor_pending.c: written to the caller's notice_fd
+		       * (its stderr, or the descriptor a question names)
+		       * first */
+	int notice_fd;
 };
 
 /* Verdicts of hs_fl_classify. */
@@ -188,21 +191,23 @@ bool hs_fl_valid(int listener, uint64_t id);
  * was no longer waiting for it (ENOENT: it died or was interrupted
  * meanwhile; nothing to answer). */
 bool hs_fl_send(int lfd, struct seccomp_notif_resp *r);
-/* The caller's stderr, the same open file (floor.c), or -1. */
-int hs_fl_caller_stderr(pid_t tgid);
+/* The caller's descriptor fd (its stderr: 2), the same open file
+ * (floor.c), or -1. */
+int hs_fl_caller_fd(pid_t tgid, int fd);
 
-/* ---- floor_pending.c: a shimless agent's denied writes, for its next
+/* ---- floor_pending.c: the floor's denials of an agent, for its next
  * tool call ---- */
 
 struct hs_fl_pending;
 struct hs_fl_pending *hs_fl_pending_new(void);
 void hs_fl_pending_free(struct hs_fl_pending *p);
-/* The floor denied c's write to path (the caller still waits): kept for
- * the agent's next tool call when the caller is an agent-role process
- * without this session's shim (which keeps its own, shim/reason.c). */
+/* The floor denied c's write to or read of path (op "read"; the caller
+ * still waits): kept for the agent's next tool call when the caller is
+ * an agent-role process -- without this session's shim (for the topmost
+ * such ancestor), or with it (for itself: its shim never saw this). */
 void hs_fl_pending_denied(const struct hs_floor_ctx *x,
-			  const struct hs_fl_call *c, const char *path,
-			  const char *reason);
+			  const struct hs_fl_call *c, const char *op,
+			  const char *path, const char *reason);
 /* An exec hs_fl_exec classified v: when it is a tool call by the agent
  * whose denials wait, they move to c->notice (once) and a CONTINUE
  * becomes a DECIDE with no event, so that a worker writes them. */
@@ -212,6 +217,16 @@ bool hs_fl_exec_idle(const struct hs_floor_ctx *x, const struct seccomp_notif *n
 enum hs_fl_verdict hs_fl_pending_exec(const struct hs_floor_ctx *x,
 				      struct hs_fl_call *c,
 				      enum hs_fl_verdict v);
+/* Is n the question of an agent with the shim (shim/floor_calls.h
+ * hs_floor_take) for the floor's denials of its raw calls? */
+bool hs_fl_take_question(const struct hs_floor_ctx *x,
+			 const struct seccomp_notif *n);
+/* Answers that question: when it is a tool call by the agent whose
+ * denials wait (the asking process or its parent), they move to
+ * c->notice for the descriptor it names (HS_FL_DECIDE, no event);
+ * else HS_FL_CONTINUE (the kernel's EINVAL). */
+enum hs_fl_verdict hs_fl_pending_take(const struct hs_floor_ctx *x,
+				      struct hs_fl_call *c);
 
 /* ---- floor_open.c: allowed opens done on the caller's behalf ---- */
 

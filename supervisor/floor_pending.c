@@ -1,5 +1,5 @@
-/* The reasons of writes the floor denied in an agent without the shim,
- * handed to the agent's next tool call (see floor_int.h).
+/* The reasons of writes and reads the floor denied in an agent, handed to
+ * the agent's next tool call (see floor_int.h).
  *
  * A static agent (Codex: musl, raw syscalls) tells its model only its own
  * words about a denied write ("Failed to write file …"): the errno, let
@@ -22,6 +22,16 @@
  * bubblewrap) to the agent whose next command takes its denials. A
  * process is named by its pid and its start time (/proc/PID/stat), which
  * a recycled pid does not share.
+ *
+ * An agent WITH the shim (Claude Code 2.1.332: Bun's file I/O is raw
+ * syscalls, so the floor, not its shim, denies its Read and Write tools)
+ * keeps the denials its shim made (shim/reason.c); the ones the floor
+ * made are kept here, for the denied thread group itself (an agent-role
+ * process with this session's shim, whichever thread was denied), and
+ * the shim asks for them by a question (common/wire.h
+ * HS_FLOOR_TAKE_FLAGS) at the shell exec of each command: from the
+ * agent's fork child (the parent's are taken) or the agent itself. Its
+ * execs carry the cookie and are never notified otherwise.
  *
  * Everything here runs where the floor reads its callers anyway: the
  * denial on the worker that decided it, the exec on the receiver, which
@@ -186,9 +196,25 @@ static void put(char *dst, size_t *n, size_t cap, const char *s)
 	dst[*n] = '\0';
 }
 
+/* Is tgid an agent-role process with this session's shim? Then its
+ * denials are its own: the thread group, whichever thread (Bun's worker)
+ * was denied. */
+static bool shim_agent(const struct hs_floor_ctx *x, pid_t tgid,
+		       struct ident *who)
+{
+	char role[16];
+	pid_t ppid;
+
+	return tgid > 1 && tgid != getpid() &&
+	       !(hs_fl_environ(tgid, "HOOKSHIM_ROLE", role, sizeof(role)) &&
+		 strcmp(role, "tool") == 0) &&
+	       hs_fl_has_shim(tgid, tgid, x->cookie) &&
+	       stat_of(tgid, &ppid, who);
+}
+
 void hs_fl_pending_denied(const struct hs_floor_ctx *x,
-			  const struct hs_fl_call *c, const char *path,
-			  const char *reason)
+			  const struct hs_fl_call *c, const char *op,
+			  const char *path, const char *reason)
 {
 	struct hs_fl_pending *p = x->pending;
 	char line[TEXT_CAP];
@@ -196,9 +222,12 @@ void hs_fl_pending_denied(const struct hs_floor_ctx *x,
 	struct agent *a;
 	size_t n = 0;
 
-	if (!p || !path || !agent_of(x, c->tgid, &who))
+	if (!p || !path ||
+	    !(agent_of(x, c->tgid, &who) || shim_agent(x, c->tgid, &who)))
 		return;
-	put(line, &n, sizeof(line) - 1, "hookshim: the agent's write to ");
+	put(line, &n, sizeof(line) - 1,
+	    strcmp(op, "read") == 0 ? "hookshim: the agent's read of "
+				    : "hookshim: the agent's write to ");
 	put(line, &n, sizeof(line) - 1, path);
 	put(line, &n, sizeof(line) - 1, " was denied by a hook: ");
 	put(line, &n, sizeof(line) - 1,
@@ -244,13 +273,58 @@ static char *take(struct hs_fl_pending *p, const struct ident *who)
 	return text;
 }
 
+static bool nothing_waits(const struct hs_floor_ctx *x)
+{
+	return !(x->pending &&
+		 __atomic_load_n(&x->pending->waiting, __ATOMIC_ACQUIRE));
+}
+
+bool hs_fl_take_question(const struct hs_floor_ctx *x,
+			 const struct seccomp_notif *n)
+{
+	return n->data.nr == SYS_execveat &&
+	       n->data.args[5] == HS_FLOOR_ASK(x->cookie) &&
+	       (int)n->data.args[4] == HS_FLOOR_TAKE_FLAGS;
+}
+
 bool hs_fl_exec_idle(const struct hs_floor_ctx *x, const struct seccomp_notif *n)
 {
+	if (hs_fl_take_question(x, n))
+		return nothing_waits(x);
 	return !x->exec_hooks &&
 	       (n->data.nr == SYS_execve || n->data.nr == SYS_execveat) &&
 	       n->data.args[5] != HS_FLOOR_ASK(x->cookie) && /* a question */
-	       !(x->pending && __atomic_load_n(&x->pending->waiting,
-					       __ATOMIC_ACQUIRE));
+	       nothing_waits(x);
+}
+
+/* The shim's question (hs_floor_take): the asking process is the agent
+ * itself, or its fork child before the exec (the usual case: Bun forks,
+ * the child's exec wrapper asks); the denials of either, if this is a
+ * tool call. Whatever the answer, the question goes on to the kernel's
+ * EINVAL. */
+enum hs_fl_verdict hs_fl_pending_take(const struct hs_floor_ctx *x,
+				      struct hs_fl_call *c)
+{
+	struct hs_fl_pending *p = x->pending;
+	struct ident who;
+	pid_t tgid, ppid;
+
+	if (nothing_waits(x) || (tgid = hs_fl_tgid((pid_t)c->n.pid)) < 0 ||
+	    !hs_fl_exec_argv(c) ||
+	    !hs_command_tool_call(c->argv, x->cfg->settings.all_execs) ||
+	    !stat_of(tgid, &ppid, &who) || !hs_fl_valid(x->listener, c->n.id))
+		return HS_FL_CONTINUE;
+	if (!(c->notice = take(p, &who))) {
+		struct ident parent;
+		pid_t pp;
+
+		if (!stat_of(ppid, &pp, &parent) ||
+		    !(c->notice = take(p, &parent)))
+			return HS_FL_CONTINUE;
+	}
+	c->tgid = tgid;
+	c->notice_fd = (int)c->n.data.args[0];
+	return HS_FL_DECIDE;
 }
 
 enum hs_fl_verdict hs_fl_pending_exec(const struct hs_floor_ctx *x,
@@ -272,5 +346,6 @@ enum hs_fl_verdict hs_fl_pending_exec(const struct hs_floor_ctx *x,
 	if (!(c->notice = take(p, &who)))
 		return v;
 	c->tgid = tgid;
+	c->notice_fd = 2;
 	return HS_FL_DECIDE;
 }

@@ -187,7 +187,7 @@ static void post_one(struct hs_fpost *p, struct rec *r)
 	hs_session_decide(p->s, &req, &ans);
 	if (ans.context && ans.context[0]) {
 		/* the shim's: the model reads the tool's stderr */
-		int fd = hs_fl_caller_stderr(r->tgid);
+		int fd = hs_fl_caller_fd(r->tgid, 2);
 		size_t n = strlen(ans.context);
 
 		if (fd >= 0) {
