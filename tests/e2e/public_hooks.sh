@@ -131,28 +131,13 @@ never() {
 }
 
 # Where an agent's own file tool carries a denial's reason: the denied
-# call's result, or (node agents: libuv's own error table) the result of
-# the next tool call, which hookshim prefixes with it (README, "what
-# carries the reason to the model"). own N: both texts.
+# call's result, or (node agents: libuv's own error table; Claude Code's
+# Bun, whose reads the floor denies: supervisor/floor_pending.c) the
+# result of the next tool call, which hookshim prefixes with it (README,
+# "what carries the reason to the model"). own N: both texts.
 own() { printf '%s\n%s' "$(res "$1")" "$(res $(($1 + 1)))"; }
 
-gaps() { # sets READ_REASON_GAP for agent $1
-	READ_REASON_GAP=
-	case $1 in
-	claude)
-		# its Read tool reads with raw syscalls (Bun): the floor denies
-		# them (docs/floor.md, floor_read.c), but the reason has no way
-		# to its model yet: Bun's Read result is its own errno text
-		# ("EACCES: permission denied, open 'PATH'") and the agent's
-		# shim, which carries its own denials to the next tool call,
-		# never saw this one
-		READ_REASON_GAP="a floor-denied read in Claude Code (Bun, shim loaded) reaches its model as 'EACCES: permission denied, open PATH' only: no pending reason for the next tool call (README, 'Read events')" ;;
-	esac
-}
-
 for agent in $AGENTS; do
-	gaps "$agent"
-
 	# ---- session "npm": cc-safety-net 2.4.5 + sensitive-canary 0.8.1 ----
 	t=public-hooks/$agent/npm
 	d=$TMP/$agent-npm
@@ -192,7 +177,9 @@ for agent in $AGENTS; do
 	never "$t: N5 the AWS key in creds.txt never reached the model" "$all" "$CREDS_KEY"
 	[ "$agent" = claude ] && said "$t: N5 the Read was refused: Bun's errno text is its result" \
 		"$(res 5)" "EACCES: permission denied, open '$d/creds.txt'"
-	said "$t: N5 sensitive-canary's reason reached the model" "$(own 5)" "file contains sensitive data" "$READ_REASON_GAP"
+	said "$t: N5 sensitive-canary's reason reached the model" "$(own 5)" "file contains sensitive data"
+	[ "$agent" = claude ] && said "$t: N5 ... as the floor's line in the next Bash result" \
+		"$(res 6)" "hookshim: the agent's read of $d/creds.txt was denied by a hook: "
 	# N6 sensitive-canary, exit 2, on `cat .env`
 	never "$t: N6 .env's key never reached the model" "$all" "$DOTENV_KEY"
 	said "$t: N6 sensitive-canary's reason reached the model" "$(res 7)" "and .env.* files contain secrets"
@@ -238,7 +225,10 @@ for agent in $AGENTS; do
 	never "$t: F2 .env.local's key never reached the model" "$all" "$LOCAL_KEY"
 	[ "$agent" = claude ] && said "$t: F2 the Read was refused: Bun's errno text is its result" \
 		"$(res 1)" "EACCES: permission denied, open '$d/.env.local'"
-	said "$t: F2 pre_tool_use.py's reason reached the model" "$(own 1)" "BLOCKED: Access to .env files" "$READ_REASON_GAP"
+	said "$t: F2 pre_tool_use.py's reason reached the model" "$(own 1)" "BLOCKED: Access to .env files"
+	[ "$agent" = claude ] && said "$t: F2 ... as the floor's line in the next Bash result" \
+		"$(res 2)" "hookshim: the agent's read of $d/.env.local was denied by a hook: BLOCKED: Access to .env files"
+	[ "$agent" = claude ] && note "F2: the next Bash result: $(res 2 | head -c 600)"
 	# F6 node, JSON deny, level from settings env HOOK_SAFETY_LEVEL=strict
 	held "$t: F6 force push of a feature branch not run (strict level from settings env)" \
 		test "$(remote_ref "$d" feature)" = "$feat0"

@@ -7,7 +7,8 @@
 # floor as for the shim), nor twice. A denial in a tool-role process is
 # not kept (its stderr is the tool's result already). Write hooks only:
 # execs are notified for this alone; with a Bash hook too, the hook still
-# sees the command once.
+# sees the command once. A Read hook alone: a denied read travels the same
+# way.
 . "$HOOKSHIM_TOP/tests/lib.sh"
 export HOME=$TMP/home; mkdir -p "$HOME"
 [ -x "$HOOKSHIM" ] && [ -f "$HOOKSHIM_LIB" ] || { skip "floor pending: no hookshim build"; exit 0; }
@@ -74,3 +75,14 @@ done
 expect_eq "both: the Bash hook saw each tool call once" \
 	"echo next|echo after|echo two|echo t > secrets/t|echo last|echo q > secrets/q|echo end" \
 	"$(grep -v '^env$' "$BLOG" | tr '\n' '|' | sed 's/|$//')"
+# A Read hook alone: execs are notified for this too (floor_bpf.c), and a
+# denied read is said as a read
+echo '{"hooks":{"PreToolUse":[{"matcher":"Read","hooks":[{"type":"command","if":"Read(secrets/**)","command":"echo \"BLOCKED: secrets/ is unreadable\" >&2; exit 2"}]}]}}' >"$TMP/reads.json"
+fresh; echo KEY-89 >"$ROOT/secrets/r"
+agent reads 'cat secrets/r 2>$TMP/cat.err
+sh -c "echo next" 2>$TMP/next.err
+sh -c "echo after" 2>$TMP/after.err'
+expect_eq "reads: the commands ran, the key unread" "next after" "$(tr '\n' ' ' <"$TMP/out" | sed 's/ $//')"
+expect_eq "reads: the next tool call takes the denied read" \
+	"hookshim: the agent's read of $ROOT/secrets/r was denied by a hook: BLOCKED: secrets/ is unreadable" "$(err next)"
+expect_eq "reads: once" "" "$(err after)"
