@@ -49,4 +49,29 @@ static inline bool hs_temp_name(const char *abs)
 	return false;
 }
 
+/* The name an atomic save will publish its temp file `abs` under, when
+ * the temp file's own name says it: "DIR/B.tmp.REST" -> "DIR/B", the
+ * shape of Claude Code's Write and Edit ("x.txt.tmp.PID.HEX") and of
+ * Go's os.CreateTemp(dir, "x.tmp.*"). Other temp names (a bare "x.tmp",
+ * "tmpab12cd34", ".tmpXXXXXX") do not say which file they will become,
+ * and a bare "B.tmp" is as often a file kept under that name. False
+ * when the name does not say, or `out` (PATH_MAX) cannot hold it. */
+static inline bool hs_temp_final(const char *abs, char *out, size_t cap)
+{
+	const char *b = strrchr(abs, '/');
+	const char *t;
+
+	b = b ? b + 1 : abs;
+	t = strstr(b, ".tmp.");
+	if (!t || t == b || !t[5] || (size_t)(t - abs) >= cap)
+		return false;
+	memcpy(out, abs, (size_t)(t - abs));
+	out[t - abs] = '\0';
+	/* a B that is itself a temp name ("f~.tmp.1", ".#f.tmp.1") or a
+	 * lone dot ("..tmp.1") is no file a user writes */
+	if (hs_temp_name(out) || strcmp(out + (b - abs), ".") == 0)
+		return false;
+	return true;
+}
+
 #endif

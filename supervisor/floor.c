@@ -191,6 +191,10 @@ static bool decide_one(struct hs_floor *f, struct hs_fl_call *c,
 		req.path = (char *)e->path;
 		req.new_path = e->has_new ? (char *)e->new_path : NULL;
 		req.operation = (char *)e->operation;
+		if (e->temp_is == HS_FL_TEMP_CREATE)
+			req.temp_create = e->temp;
+		else if (e->temp_is == HS_FL_TEMP_PUBLISH)
+			req.temp_publish = e->temp;
 	}
 	hs_session_decide(f->s, &req, ans);
 	return ans->verdict != HS_DENY;
