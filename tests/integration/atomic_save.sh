@@ -52,8 +52,12 @@ count() { grep -c -F -- "$1" "$LOG"; }
 # over NAME. Prints the errno name of the step that failed, or "saved".
 save_py='
 import errno, os, sys
+def temp(path):  # Claude Code: NAME.tmp.PID.HEX; Qwen Code: NAME.HEX12.tmp
+    if os.environ.get("SHAPE") == "qwen":
+        return "%s.%x.tmp" % (path, 0x1a3cf3574147)
+    return "%s.tmp.%d.%x" % (path, os.getpid(), 0x19a2b3c)
 def save(path, data):
-    t = "%s.tmp.%d.%x" % (path, os.getpid(), 0x19a2b3c)
+    t = temp(path)
     try:
         with open(t, "w") as f: f.write(data)
     except OSError as e: return "open:" + errno.errorcode[e.errno]
@@ -114,6 +118,17 @@ for via in shim floor; do
 	expect_eq "$via: ... its rename fired its own pre" "1" \
 		"$(count "[\"PreToolUse\",\"Write\",\"$ROOT/secrets/m.txt\",\"create\"")"
 done
+
+# ---- Qwen Code's shape, NAME.HEX.tmp (through the shim) ----
+fresh; watch_start
+SHAPE=qwen hsrun "$TMP/hooks.json" python3 -c "$save_py" secrets/q.txt
+watch_stop
+expect_eq "qwen shape: a denied save fails at the temp file's open, nothing appeared" "open:EACCES " \
+	"$(cat "$TMP/out") $(seen)"
+fresh
+SHAPE=qwen hsrun "$TMP/hooks.json" python3 -c "$save_py" ok/q.txt
+expect_eq "qwen shape: an allowed save: one pre, one post, for the file" "saved 1 1 0" \
+	"$(cat "$TMP/out") $(count "[\"PreToolUse\",\"Write\",\"$ROOT/ok/q.txt\",\"create\"") $(count "[\"PostToolUse\",\"Write\",\"$ROOT/ok/q.txt\",\"create\"") $(count .tmp)"
 
 # ---- a content hook: the save waits for its rename, with the content ----
 fresh
