@@ -343,8 +343,10 @@ void hs_session_decide(struct hs_session *s, const struct hs_msg *req,
 
 	if (classify_only(req, ans, s))
 		return;
-	/* the rename of an atomic save judged at its temp file */
-	if (hs_atomic_published(&s->atomic, req, &id)) {
+	/* the rename of an atomic save judged at its temp file (a session
+	 * that is ending denies it with the rest, in decide_here) */
+	if (!__atomic_load_n(&s->ending, __ATOMIC_ACQUIRE) &&
+	    hs_atomic_published(&s->atomic, req, &id)) {
 		allow(s, ans);
 		ans->id = id;
 		return;
