@@ -639,6 +639,25 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 	return c->nev ? HS_FL_DECIDE : HS_FL_CONTINUE;
 }
 
+void hs_fl_call_reset(struct hs_fl_call *c)
+{
+	/* the buffers (paths, cwd, exe) are each written before read */
+	c->open.on = false;
+	c->open.read_err = 0;
+	c->open.tries = 0;
+	c->open.judged[0] = '\0';
+	c->tgid = 0;
+	c->nev = 0;
+	c->post.want = false;
+	c->post.id[0] = '\0';
+	c->argv = NULL;
+	c->exe[0] = '\0';
+	c->nested = 0;
+	c->cwd[0] = '\0';
+	c->asked = false;
+	c->notice = NULL;
+}
+
 void hs_fl_call_free(struct hs_fl_call *c)
 {
 	if (c->argv) {

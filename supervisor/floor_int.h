@@ -171,6 +171,9 @@ struct hs_floor_ctx {
  * c->tgid and c->cwd are filled. */
 enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 				  struct hs_fl_call *c);
+/* A call as it starts, fresh or reused (53 KB: zeroing it all for every
+ * notification would cost more than a notification round trip's tenth). */
+void hs_fl_call_reset(struct hs_fl_call *c);
 void hs_fl_call_free(struct hs_fl_call *c);
 /* An open for reading (open, openat, openat2 without write-class flags) of
  * path (read out of the caller) relative to dirfd (floor_read.c): a Read
