@@ -126,7 +126,7 @@ test-asan: deps
 	@$(MAKE) -s BUILD=build-asan EXTRA_CFLAGS="$(ASAN_FLAGS)" \
 		build-asan/bin/hookshim build-asan/lib/libhookshim.so \
 		$(UNIT_SRC:tests/unit/%.c=build-asan/tests/%)
-	@for t in unit/ core seeds run_ write_content check_parity report_ci; do \
+	@for t in unit/ core seeds run_ write_content check_parity report_ci atomic_save transcript; do \
 		ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 \
 		UBSAN_OPTIONS=halt_on_error=1 BUILD=build-asan \
 		tests/run.sh $$t | tail -1 | grep -q ' 0 failed' || \

@@ -49,4 +49,68 @@ static inline bool hs_temp_name(const char *abs)
 	return false;
 }
 
+/* A random part of a temp name: a pid, or hex / a uuid of some length. */
+static inline bool hs_tn_random(const char *p, size_t n)
+{
+	bool digits = true;
+
+	for (size_t i = 0; i < n; i++) {
+		char c = p[i];
+
+		if (c < '0' || c > '9')
+			digits = false;
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+		      (c >= 'A' && c <= 'F') || c == '-'))
+			return false;
+	}
+	return n >= 6 || (digits && n >= 2);
+}
+
+/* The name an atomic save will publish its temp file `abs` under, when
+ * the temp file's own name says it:
+ *   "DIR/B.tmp.REST" -> "DIR/B": Claude Code's Write and Edit
+ *     ("x.txt.tmp.PID.HEX"), Go's os.CreateTemp(dir, "x.tmp.*");
+ *   "DIR/B.ID.tmp", "DIR/B.ID.ID.tmp" with random IDs (hs_tn_random)
+ *     -> "DIR/B": Qwen Code's ("x.txt.HEX12.tmp", "x.PID.HEX.tmp").
+ * Other temp names (a bare "x.tmp", "tmpab12cd34", ".tmpXXXXXX") do not
+ * say which file they will become, and a bare "B.tmp" is as often a file
+ * kept under that name. False when the name does not say, or `out`
+ * (cap bytes) cannot hold it. */
+static inline bool hs_temp_final(const char *abs, char *out, size_t cap)
+{
+	const char *b = strrchr(abs, '/');
+	const char *t, *end;
+	size_t n;
+
+	b = b ? b + 1 : abs;
+	if ((t = strstr(b, ".tmp.")) && t[5]) {
+		end = t;
+	} else if (hs_tn_ends_with(b, ".tmp")) {
+		end = b + strlen(b) - 4;
+		for (int ids = 0; ids < 2; ids++) {
+			const char *d = end - 1;
+
+			while (d > b && *d != '.')
+				d--;
+			if (d <= b || !hs_tn_random(d + 1, (size_t)(end - d - 1)))
+				break;
+			end = d;
+		}
+		if (end == b + strlen(b) - 4)
+			return false; /* no random part: "x.tmp" */
+	} else {
+		return false;
+	}
+	n = (size_t)(end - abs);
+	if (end == b || n >= cap)
+		return false;
+	memcpy(out, abs, n);
+	out[n] = '\0';
+	/* a B that is itself a temp name ("f~.tmp.1", ".#f.tmp.1") or a
+	 * lone dot ("..tmp.1") is no file a user writes */
+	if (hs_temp_name(out) || strcmp(out + (b - abs), ".") == 0)
+		return false;
+	return true;
+}
+
 #endif

@@ -111,7 +111,14 @@ extern const char HS_EXE_MARK[];
 	X(CONTENT_FILE, 'F', STR, content_file) /* pre write: where the \
 					     content to be written is     \
 					     (/proc/PID/fd/N of a staged  \
-					     write, a renamed temp file) */
+					     write, a renamed temp file) */\
+	X(TEMP_CREATE, 't', STR, temp_create) /* pre write: fired at the \
+					     creation of this temp file,  \
+					     for the name its atomic save \
+					     publishes (path) */          \
+	X(TEMP_PUBLISH, 'q', STR, temp_publish) /* pre write: the rename \
+					     of this temp file onto path  \
+					     (supervisor/atomic_save.h) */
 
 /* Every field of an answer, besides ID (the tool_use_id, tagged as in
  * the request). Answers are small and each end keeps them its own way

@@ -60,6 +60,10 @@ struct hs_wticket {
 	struct stat sb;
 	int sfd;           /* a staged write's file (hs_wbegin returned 2) */
 	const char *content_file; /* a rename's source, for content hooks */
+	/* an atomic save's temp file (supervisor/atomic_save.h): the open
+	 * creating it fires the Write of the name it will be published
+	 * under (post_path), its rename is that Write's publish */
+	const char *temp_create, *temp_publish;
 	const char *unnamed; /* a path of the call with no name (path.h) */
 };
 

@@ -88,29 +88,32 @@ void hs_say_denied(const char *what, const char *path, const char *reason)
 	}
 }
 
-/* With `floor_may_judge`, a process the agent's sandbox hides from the
- * supervisor gets rep->hidden instead of a verdict (client.h). */
-static void ask_staged(const char *phase, const char *id, const char *path,
-		       const char *new_path, const char *op, const char *stage,
-		       const char *content_file, bool floor_may_judge,
-		       struct hs_reply *rep)
+static void ask(const char *phase, const char *id, const char *path,
+		const char *new_path, const char *op, struct hs_reply *rep)
 {
 	struct hs_msg req = {
 		.op = "write", .phase = phase, .nested = -1, .id = id,
 		.path = path, .new_path = new_path, .operation = op,
-		.stage = stage, .content_file = content_file,
 	};
 
-	if (floor_may_judge)
-		hs_ask_or_floor(&req, rep);
-	else
-		hs_ask(&req, rep);
+	hs_ask(&req, rep);
 }
 
-static void ask(const char *phase, const char *id, const char *path,
-		const char *new_path, const char *op, struct hs_reply *rep)
+/* The pre of the call t describes. A process the agent's sandbox hides
+ * from the supervisor gets rep->hidden instead of a verdict (client.h):
+ * the floor judges it. */
+static void ask_pre(const struct hs_wticket *t, struct hs_reply *rep)
 {
-	ask_staged(phase, id, path, new_path, op, NULL, NULL, false, rep);
+	struct hs_msg req = {
+		.op = "write", .phase = "pre", .nested = -1, .id = t->id,
+		.path = t->post_path, .new_path = t->post_new_path,
+		.operation = t->op,
+		.stage = t->want & HS_W_STAGE ? "open" : NULL,
+		.content_file = t->content_file,
+		.temp_create = t->temp_create, .temp_publish = t->temp_publish,
+	};
+
+	hs_ask_or_floor(&req, rep);
 }
 
 static void post(const char *id, const char *path, const char *new_path,
@@ -183,6 +186,33 @@ static const char *open_op(const char *abs, int fl, struct hs_wticket *t)
 	if (fl & O_TRUNC)
 		return replace_op(&sb);
 	return fl & O_APPEND ? "append" : "modify";
+}
+
+/* A new temp file whose name says which file its atomic save publishes
+ * (hs_temp_final): the pre of that file's Write, fired at this open so a
+ * denial keeps even the temp file off the disk; the rename is answered
+ * from its verdict (supervisor/atomic_save.h), and fires the post. The
+ * floor's temp_create (supervisor/floor_event.c). A content hook waits
+ * for the rename, where the content is. */
+static unsigned temp_create(const struct hs_wcall *c, struct hs_wticket *t,
+			    unsigned want)
+{
+	struct stat sb;
+	int e;
+
+	if (!(want & HS_W_PRE) || !(c->flags & O_CREAT) ||
+	    !hs_temp_name(t->path) ||
+	    !hs_temp_final(t->path, t->path2, sizeof(t->path2)) ||
+	    (hs_wscope_match(t->path2, HS_W_PRE) & (HS_W_PRE | HS_W_STAGE)) !=
+		    HS_W_PRE ||
+	    look(t->path, &sb) != 0)
+		return 0;
+	if ((e = lstat(t->path2, &sb)) < 0 && errno != ENOENT)
+		return 0;
+	t->op = e == 0 ? replace_op(&sb) : "create";
+	t->post_path = t->path2;
+	t->temp_create = t->path;
+	return HS_W_PRE;
 }
 
 /* A path relative to the working directory or a directory descriptor
@@ -262,13 +292,17 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 	t->extra_op = NULL;
 	t->post_path = t->path;
 	t->content_file = NULL;
+	t->temp_create = t->temp_publish = NULL;
 	switch (c->kind) {
 	case HS_WK_OPEN:
 	case HS_WK_REOPEN:
 		if ((c->flags & O_PATH) ||
 		    (c->flags & O_TMPFILE) == O_TMPFILE ||
-		    named(t, c->dirfd, c->path, follow, t->path) < 0 ||
-		    !(m = hs_wscope_match(t->path, want)))
+		    named(t, c->dirfd, c->path, follow, t->path) < 0)
+			return 0;
+		if ((m = temp_create(c, t, want)))
+			return m;
+		if (!(m = hs_wscope_match(t->path, want)))
 			return 0;
 		t->op = open_op(t->path, c->flags, t);
 		/* a content hook cannot see what freopen writes: it is
@@ -384,6 +418,8 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			return 0;
 		t->op = e ? replace_op(&sb) : "create";
 		t->post_path = t->path2;
+		if (hs_temp_name(t->path))
+			t->temp_publish = t->path;
 		return m2;
 	case HS_WK_MKTEMP:
 		/* The call makes the name; the template names the place.
@@ -548,9 +584,7 @@ int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 	t->want = want;
 	hs_make_id(t->id);
 	if (want & HS_W_PRE) {
-		ask_staged("pre", t->id, t->post_path, t->post_new_path, t->op,
-			   want & HS_W_STAGE ? "open" : NULL, t->content_file,
-			   true, &rep);
+		ask_pre(t, &rep);
 		/* the floor judges the call made without the cookie, at
 		 * open (no staging), and fires its post itself */
 		if (rep.hidden) {
@@ -610,6 +644,19 @@ bool hs_wclosing(int fd, struct hs_fdt_info *info)
 	return last;
 }
 
+/* The pre of a staged write's content hooks, with the content in cf. */
+static void ask_publish(const struct hs_fdt_info *info, const char *cf,
+			struct hs_reply *rep)
+{
+	struct hs_msg req = {
+		.op = "write", .phase = "pre", .nested = -1, .id = info->id,
+		.path = info->path, .operation = info->op, .stage = "publish",
+		.content_file = cf,
+	};
+
+	hs_ask(&req, rep);
+}
+
 int hs_wpublish(int fd, struct hs_fdt_info *info)
 {
 	char cf[64], num[24];
@@ -623,8 +670,7 @@ int hs_wpublish(int fd, struct hs_fdt_info *info)
 	hs_copy(cf + hs_len(cf), "/fd/", 5);
 	hs_copy(cf + hs_len(cf), hs_utoa((unsigned long)fd, num), 24);
 	hs_guard_enter();
-	ask_staged("pre", info->id, info->path, NULL, info->op, "publish", cf,
-		   false, &rep);
+	ask_publish(info, cf, &rep);
 	if (rep.deny) {
 		hs_say_denied("write to", info->path, rep.reason);
 		info->flags |= HS_FDT_DENIED;

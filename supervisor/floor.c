@@ -194,6 +194,10 @@ static bool decide_one(struct hs_floor *f, struct hs_fl_call *c,
 		req.path = (char *)e->path;
 		req.new_path = e->has_new ? (char *)e->new_path : NULL;
 		req.operation = (char *)e->operation;
+		if (e->temp_is == HS_FL_TEMP_CREATE)
+			req.temp_create = e->temp;
+		else if (e->temp_is == HS_FL_TEMP_PUBLISH)
+			req.temp_publish = e->temp;
 	}
 	hs_session_decide(f->s, &req, ans);
 	return ans->verdict != HS_DENY;
@@ -201,6 +205,7 @@ static bool decide_one(struct hs_floor *f, struct hs_fl_call *c,
 
 struct job {
 	struct hs_floor *f;
+	bool spare; /* the receiver's own, reused (serve_one): never freed */
 	struct hs_fl_call c;
 };
 
@@ -296,7 +301,8 @@ static void answer(struct hs_floor *f, struct job *j, enum hs_fl_verdict v,
 		break;
 	}
 	hs_fl_call_free(c);
-	free(j);
+	if (!j->spare)
+		free(j);
 }
 
 static void *decide(void *arg)
@@ -315,6 +321,21 @@ static void hand_off(struct hs_floor *f, struct job *j)
 	pthread_t t;
 
 	hs_inflight_enter(&f->deciding, 0);
+	/* the receiver's spare goes on receiving: the thread gets a copy,
+	 * and what the call owns with it */
+	if (j->spare) {
+		struct job *copy = malloc(sizeof(*copy));
+
+		if (!copy) {
+			decide(j); /* no memory: late rather than never */
+			return;
+		}
+		memcpy(copy, j, sizeof(*copy));
+		copy->spare = false;
+		j->c.argv = NULL;
+		j->c.notice = NULL;
+		j = copy;
+	}
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&attr, 1u << 20);
@@ -323,17 +344,18 @@ static void hand_off(struct hs_floor *f, struct job *j)
 	pthread_attr_destroy(&attr);
 }
 
-static void serve_one(struct hs_floor *f, const void *buf)
+/* Most notifications are answered here, on the receiver, with its one
+ * reused job; only a call for the hooks gets a job of its own. */
+static void serve_one(struct hs_floor *f, struct job *j, const void *buf)
 {
-	struct job *j;
 	uint64_t id;
 
 	memcpy(&id, buf, sizeof(id)); /* struct seccomp_notif starts with id */
-	if (hs_fl_exec_idle(&f->x, buf) || !(j = calloc(1, sizeof(*j)))) {
+	if (hs_fl_exec_idle(&f->x, buf)) {
 		respond(f->lfd, id, 0, true);
 		return;
 	}
-	j->f = f;
+	hs_fl_call_reset(&j->c);
 	memcpy(&j->c.n, buf, sizeof(j->c.n));
 	answer(f, j, hs_fl_classify(&f->x, &j->c), false);
 }
@@ -342,9 +364,15 @@ static void *receive(void *arg)
 {
 	struct hs_floor *f = arg;
 	void *buf = malloc(f->notif_size);
+	struct job *spare = malloc(sizeof(*spare));
 
-	if (!buf)
+	if (!buf || !spare) {
+		free(buf);
+		free(spare);
 		return NULL;
+	}
+	spare->f = f;
+	spare->spare = true;
 	for (;;) {
 		struct pollfd p[2] = { { .fd = f->lfd, .events = POLLIN },
 				       { .fd = f->wake[0], .events = POLLIN } };
@@ -362,10 +390,11 @@ static void *receive(void *arg)
 		memset(buf, 0, f->notif_size);
 		if (ioctl(f->lfd, SECCOMP_IOCTL_NOTIF_RECV, buf) < 0)
 			continue; /* ENOENT: the caller gave up meanwhile */
-		serve_one(f, buf);
+		serve_one(f, spare, buf);
 	}
 	hs_fl_open_forget();
 	free(buf);
+	free(spare);
 	return NULL;
 }
 

@@ -243,6 +243,7 @@ static void emit(struct hs_fl_call *c, bool post, enum hs_fl_seen seen,
 	snprintf(e->path, sizeof(e->path), "%.*s", (int)sizeof(e->path) - 1,
 		 path);
 	e->has_new = new_path != NULL;
+	e->temp_is = HS_FL_TEMP_NONE;
 	if (new_path)
 		snprintf(e->new_path, sizeof(e->new_path), "%s", new_path);
 }
@@ -251,6 +252,15 @@ static void event(struct hs_fl_call *c, const char *op, const char *path,
 		  const char *new_path)
 {
 	emit(c, false, HS_FL_SEEN_CLOSE, op, path, new_path);
+}
+
+/* The last pre event, marked as an atomic save's (atomic_save.h). */
+static void temp_of(struct hs_fl_call *c, int is, const char *temp)
+{
+	struct hs_fl_event *e = &c->ev[c->nev - 1];
+
+	e->temp_is = is;
+	snprintf(e->temp, sizeof(e->temp), "%s", temp);
 }
 
 /* The shim's replace_op (shim/write_event.c): an in-place change of a
@@ -311,6 +321,29 @@ static const char *open_op(const struct hs_floor_ctx *x, pid_t tid,
 	if (fl & O_TRUNC)
 		return replace_op(tid, &sb);
 	return fl & O_APPEND ? "append" : "modify";
+}
+
+/* A new temp file whose name says which file its atomic save publishes
+ * (hs_temp_final): the Write of that file, fired here, so that a denial
+ * keeps even the temp file off the disk; the rename is then answered
+ * from this verdict (supervisor/atomic_save.h). The shim's temp_create.
+ * A content hook waits for the rename, where the content is. */
+static bool temp_create(const struct hs_floor_ctx *x, struct hs_fl_call *c,
+			const struct call *k, pid_t tid, const char *a)
+{
+	char fin[PATH_MAX];
+	struct stat sb;
+	int e;
+
+	if (!(k->flags & O_CREAT) || !hs_temp_name(a) ||
+	    !hs_temp_final(a, fin, sizeof(fin)) ||
+	    !hs_fscope_pre(x->scope, fin) || hs_fscope_stage(x->scope, fin) ||
+	    look(a, hs_fscope_follow(x->scope), &sb) != 0 ||
+	    (e = look(fin, false, &sb)) < 0)
+		return false;
+	event(c, e ? replace_op(tid, &sb) : "create", fin, NULL);
+	temp_of(c, HS_FL_TEMP_CREATE, a);
+	return true;
 }
 
 /* hs_fl_abs, and without following, a path through the root's logical
@@ -374,6 +407,7 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		if (!post) /* what an emulated open is held to */
 			memcpy(c->open.judged, a, strlen(a) + 1);
 		if ((k->flags & O_PATH) || (k->flags & __O_TMPFILE) ||
+		    (!post && temp_create(x, c, k, tid, a)) ||
 		    !side(sc, post, a))
 			return;
 		if ((op = open_op(x, tid, a, k->flags, follow)))
@@ -475,6 +509,8 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		} else if (e >= 0) {
 			/* a publish: the shim's replace_op */
 			event(c, e ? replace_op(tid, &sb) : "create", b, NULL);
+			if (hs_temp_name(a))
+				temp_of(c, HS_FL_TEMP_PUBLISH, a);
 		}
 		return;
 	}
@@ -601,6 +637,25 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 		c->cwd[0] = '\0';
 	/* only a post to wait for: the receiver arranges it, no thread */
 	return c->nev ? HS_FL_DECIDE : HS_FL_CONTINUE;
+}
+
+void hs_fl_call_reset(struct hs_fl_call *c)
+{
+	/* the buffers (paths, cwd, exe) are each written before read */
+	c->open.on = false;
+	c->open.read_err = 0;
+	c->open.tries = 0;
+	c->open.judged[0] = '\0';
+	c->tgid = 0;
+	c->nev = 0;
+	c->post.want = false;
+	c->post.id[0] = '\0';
+	c->argv = NULL;
+	c->exe[0] = '\0';
+	c->nested = 0;
+	c->cwd[0] = '\0';
+	c->asked = false;
+	c->notice = NULL;
 }
 
 void hs_fl_call_free(struct hs_fl_call *c)

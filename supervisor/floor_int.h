@@ -56,6 +56,8 @@ bool hs_fscope_in_scope(const struct hs_fscope *sc, const char *abs);
 /* May a pre (post) hook fire for a write to abs? */
 bool hs_fscope_pre(const struct hs_fscope *sc, const char *abs);
 bool hs_fscope_post(const struct hs_fscope *sc, const char *abs);
+/* May a content hook (one that reads tool_input.content) fire for it? */
+bool hs_fscope_stage(const struct hs_fscope *sc, const char *abs);
 /* May a Read hook fire for the agent's open for reading of abs: in scope
  * as writes are, and matching a '(' line (the shim's hs_rscope_match)? */
 bool hs_fscope_read(const struct hs_fscope *sc, const char *abs);
@@ -88,6 +90,10 @@ struct hs_fl_event {
 	char path[PATH_MAX];
 	char new_path[PATH_MAX];
 	bool has_new;
+	/* an atomic save's temp file (supervisor/atomic_save.h): the Write
+	 * of path fired at its creation, or its publishing rename */
+	enum { HS_FL_TEMP_NONE, HS_FL_TEMP_CREATE, HS_FL_TEMP_PUBLISH } temp_is;
+	char temp[PATH_MAX];
 };
 
 /* Where the floor sees a call it let continue end (floor_post.c): the
@@ -168,6 +174,9 @@ struct hs_floor_ctx {
  * c->tgid and c->cwd are filled. */
 enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 				  struct hs_fl_call *c);
+/* A call as it starts, fresh or reused (53 KB: zeroing it all for every
+ * notification would cost more than a notification round trip's tenth). */
+void hs_fl_call_reset(struct hs_fl_call *c);
 void hs_fl_call_free(struct hs_fl_call *c);
 /* An open for reading (open, openat, openat2 without write-class flags) of
  * path (read out of the caller) relative to dirfd (floor_read.c): a Read

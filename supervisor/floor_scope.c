@@ -23,6 +23,7 @@ struct hs_fscope {
 	char *alias; /* the root's logical name ("=" line), or NULL */
 	struct globs inc, exc, pre, post;
 	struct globs rd; /* '(' lines: a Read hook's paths (floor_read.c) */
+	struct globs stage; /* '%' lines: a content hook's paths, also in pre */
 	struct globs prot; /* '!' lines: protected files, literal paths */
 	bool follow, quiet, agent_only, judge_temps;
 };
@@ -37,6 +38,14 @@ static void add(struct globs *gs, const char *g)
 	gs->g[gs->n++] = g ? strdup(g) : NULL;
 }
 
+static void put(struct globs *gs, const char *g)
+{
+	if (strcmp(g, "*") == 0)
+		gs->all = true;
+	else
+		add(gs, g);
+}
+
 static void parse_line(struct hs_fscope *sc, const char *l)
 {
 	struct globs *gs = NULL;
@@ -44,10 +53,13 @@ static void parse_line(struct hs_fscope *sc, const char *l)
 	switch (l[0]) {
 	case '+': gs = &sc->inc; break;
 	case '-': gs = &sc->exc; break;
-	case '<':
-	/* a content hook's paths: the floor cannot stage, it asks at the
-	 * open like any pre (docs/staged-writes.md) */
-	case '%': gs = &sc->pre; break;
+	case '%':
+		/* a content hook's paths: the floor cannot stage, it asks at
+		 * the open like any pre (docs/staged-writes.md), but an
+		 * atomic save waits for its rename, where the content is */
+		put(&sc->stage, l + 1);
+		/* fall through */
+	case '<': gs = &sc->pre; break;
 	case '>': gs = &sc->post; break;
 	case '(': gs = &sc->rd; break;
 	case '!':
@@ -66,10 +78,7 @@ static void parse_line(struct hs_fscope *sc, const char *l)
 		return;
 	default: return;
 	}
-	if (strcmp(l + 1, "*") == 0)
-		gs->all = true;
-	else
-		add(gs, l + 1);
+	put(gs, l + 1);
 }
 
 struct hs_fscope *hs_fscope_new(const char *text, const char *root)
@@ -112,6 +121,7 @@ void hs_fscope_free(struct hs_fscope *sc)
 	free_globs(&sc->pre);
 	free_globs(&sc->post);
 	free_globs(&sc->rd);
+	free_globs(&sc->stage);
 	free_globs(&sc->prot);
 	free(sc->root);
 	free(sc->alias);
@@ -192,6 +202,11 @@ bool hs_fscope_pre(const struct hs_fscope *sc, const char *abs)
 bool hs_fscope_post(const struct hs_fscope *sc, const char *abs)
 {
 	return fires(sc, &sc->post, abs);
+}
+
+bool hs_fscope_stage(const struct hs_fscope *sc, const char *abs)
+{
+	return fires(sc, &sc->stage, abs);
 }
 
 bool hs_fscope_read(const struct hs_fscope *sc, const char *abs)

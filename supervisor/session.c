@@ -15,6 +15,7 @@
 
 #include "../common/wire.h"
 #include "../engine/command.h"
+#include "atomic_save.h"
 #include "log.h"
 #include "outer.h"
 #include "prompt.h"
@@ -77,6 +78,7 @@ int hs_session_init(struct hs_session *s, const struct hs_config *cfg,
 	s->can_prompt = hs_prompt_possible();
 	pthread_mutex_init(&s->log_mu, NULL);
 	pthread_mutex_init(&s->ask_mu, NULL);
+	hs_atomic_init(&s->atomic);
 	return 0;
 }
 
@@ -100,6 +102,7 @@ void hs_session_close(struct hs_session *s)
 	s->log_fd = -1;
 	pthread_mutex_destroy(&s->log_mu);
 	pthread_mutex_destroy(&s->ask_mu);
+	hs_atomic_destroy(&s->atomic);
 }
 
 static bool is_post_phase(const struct hs_msg *req)
@@ -295,15 +298,13 @@ static bool classify_only(const struct hs_msg *req, struct hs_answer *ans,
 	return true;
 }
 
-void hs_session_decide(struct hs_session *s, const struct hs_msg *req,
-		       struct hs_answer *ans)
+static void decide(struct hs_session *s, const struct hs_msg *req,
+		   struct hs_answer *ans)
 {
 	struct hs_answer up;
 	struct hs_msg own;
 	bool asked;
 
-	if (classify_only(req, ans, s))
-		return;
 	if (!s->outer) {
 		decide_here(s, req, ans);
 		return;
@@ -333,6 +334,25 @@ void hs_session_decide(struct hs_session *s, const struct hs_msg *req,
 	join_context(ans, up.context);
 	up.context = NULL;
 	hs_answer_free(&up);
+}
+
+void hs_session_decide(struct hs_session *s, const struct hs_msg *req,
+		       struct hs_answer *ans)
+{
+	char *id;
+
+	if (classify_only(req, ans, s))
+		return;
+	/* the rename of an atomic save judged at its temp file (a session
+	 * that is ending denies it with the rest, in decide_here) */
+	if (!__atomic_load_n(&s->ending, __ATOMIC_ACQUIRE) &&
+	    hs_atomic_published(&s->atomic, req, &id)) {
+		allow(s, ans);
+		ans->id = id;
+		return;
+	}
+	decide(s, req, ans);
+	hs_atomic_decided(&s->atomic, req, ans);
 }
 
 void hs_session_lifecycle(struct hs_session *s, enum hs_kind kind,

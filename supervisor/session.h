@@ -11,6 +11,7 @@
 
 #include "../config/model.h"
 #include "../engine/dispatch.h"
+#include "atomic_save.h"
 #include "message.h"
 
 struct hs_report;
@@ -32,6 +33,8 @@ struct hs_session {
 	struct hs_transcript *transcript; /* transcript_path, or NULL */
 	unsigned long next_id;
 	bool ending;         /* hs_session_ending: answers are denials */
+	struct hs_atomic_saves atomic; /* atomic saves judged at their temp
+					* file (atomic_save.h) */
 	struct hs_outer *outer; /* the session we run inside (outer.h), asked
 				 * first; NULL at top level. Borrowed. */
 	/* Sees each decision's hook runs before they are freed, and its

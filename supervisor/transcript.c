@@ -19,6 +19,7 @@
 #include "transcript.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -26,6 +27,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../config/dialect.h"
@@ -35,6 +39,10 @@
 #include "session.h"
 
 #define FILE_NAME "transcript.jsonl"
+#define DIR_PREFIX "hookshim-session-"
+/* A transcript untouched this long, whose lock nobody holds, is a dead
+ * session's (sweep); the age spares one just made, not yet locked. */
+#define STALE_SECONDS 600
 
 struct hs_transcript {
 	char dir[PATH_MAX - 64]; /* room for FILE_NAME in path */
@@ -47,6 +55,46 @@ struct hs_transcript {
 	char last_uuid[40]; /* parentUuid of the next entry; "" at first */
 };
 
+/* The transcripts of sessions whose supervisor died without removing
+ * them (SIGKILL, a crash, the machine's power): the next session removes
+ * them, so the tool calls they hold do not stay in TMPDIR for good. A
+ * live session holds an flock on its file for its whole life (the kernel
+ * drops it when the process dies, whatever its pid namespace), so a file
+ * whose lock can be taken, untouched for STALE_SECONDS, is a dead one's.
+ * Only directories of ours, opened without following links, and only
+ * the one file we put there: a directory holding anything else stays. */
+static void sweep(const char *tmp)
+{
+	time_t now = time(NULL);
+	struct dirent *e;
+	DIR *d = opendir(tmp);
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		struct stat sb;
+		int dfd, fd;
+
+		if (strncmp(e->d_name, DIR_PREFIX, strlen(DIR_PREFIX)) != 0)
+			continue;
+		dfd = openat(dirfd(d), e->d_name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (dfd < 0)
+			continue;
+		fd = openat(dfd, FILE_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0 && fstat(fd, &sb) == 0 && sb.st_uid == geteuid() &&
+		    S_ISREG(sb.st_mode) && now - sb.st_mtime > STALE_SECONDS &&
+		    flock(fd, LOCK_EX | LOCK_NB) == 0) {
+			unlinkat(dfd, FILE_NAME, 0);
+			unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+		}
+		if (fd >= 0)
+			close(fd);
+		close(dfd);
+	}
+	closedir(d);
+}
+
 struct hs_transcript *hs_transcript_open(const char *session_id,
 					 const char *keep_as)
 {
@@ -55,8 +103,9 @@ struct hs_transcript *hs_transcript_open(const char *session_id,
 
 	if (!t)
 		return NULL;
-	snprintf(t->dir, sizeof(t->dir), "%s/hookshim-session-XXXXXX",
-		 tmp && tmp[0] == '/' ? tmp : "/tmp");
+	tmp = tmp && tmp[0] == '/' ? tmp : "/tmp";
+	sweep(tmp);
+	snprintf(t->dir, sizeof(t->dir), "%s/" DIR_PREFIX "XXXXXX", tmp);
 	if (!mkdtemp(t->dir)) {
 		fprintf(stderr, "hookshim: transcript directory %s: %s; hooks "
 			"get an empty transcript_path\n", t->dir, strerror(errno));
@@ -73,6 +122,9 @@ struct hs_transcript *hs_transcript_open(const char *session_id,
 		free(t);
 		return NULL;
 	}
+	/* alive while this is held (sweep); it cannot be refused on a file
+	 * just made, and a file system without locks only loses the sweep */
+	flock(t->fd, LOCK_EX | LOCK_NB);
 	snprintf(t->session, sizeof(t->session), "%s", session_id);
 	t->keep_as = keep_as ? strdup(keep_as) : NULL;
 	pthread_mutex_init(&t->mu, NULL);

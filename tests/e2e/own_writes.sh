@@ -70,10 +70,17 @@ for agent in $E2E_AGENTS; do
 		'{"text":"OW-FINAL done"}'
 	e2e_server_start "$dir.script.json" "$dir.rec" ||
 		{ fail "$t: model server"; continue; }
+	# inotify on secrets/ for the whole session: a name that appears
+	# there even for a moment (Claude Code's temp file) is a trace
+	rm -f "$dir.ready" "$dir.stop"
+	python3 "$HOOKSHIM_TOP/tests/fixtures/inotify_watch.py" "$dir/secrets" "$dir.ready" "$dir.seen" "$dir.stop" &
+	watch=$!
+	for _ in $(seq 100); do [ -f "$dir.ready" ] && break; sleep 0.05; done
 	AGENT_PREFIX=("$HOOKSHIM" run --log "$dir.log.jsonl" -c "$dir.hooks.json" --root "$dir" --)
 	out=$(cd "$dir" && e2e_agent "$agent" "Do the file tasks." 2>"$dir.err")
 	rc=$?
 	AGENT_PREFIX=()
+	touch "$dir.stop"; wait "$watch" 2>/dev/null
 	e2e_server_stop
 	all=$(e2e_results "$dir.rec")
 
@@ -81,6 +88,8 @@ for agent in $E2E_AGENTS; do
 	expect_contains "$t: final text" "$out" "OW-FINAL"
 	# 1. the denied write
 	expect_eq "$t: nothing reached secrets/" "" "$(ls -A "$dir/secrets")"
+	expect_eq "$t: no name appeared under secrets/ during the session (inotify), not even a temp file" \
+		"" "$(awk 'NF > 1 { print $2 }' "$dir.seen" | sort -u)"
 	r0=$(e2e_result "$dir.rec" 0)
 	expect_contains "$t: the Write tool's result is the runtime's EACCES" \
 		"$(tr A-Z a-z <<<"$r0")" "permission denied"
@@ -99,6 +108,10 @@ for agent in $E2E_AGENTS; do
 		"Edit edit notes.txt" "$elog"
 	expect_eq "$t: a Write-only hook fires for both, the edit as tool Edit" \
 		"$(printf 'Edit edit notes.txt\nWrite create fresh.txt\nWrite create x.txt')" "$wlog"
+	# (a denied write may be tried again by the agent: each try is a call)
+	n=$(grep -c -x -e 'Edit edit notes.txt' -e 'Write create fresh.txt' "$dir.write.log" 2>/dev/null)
+	expect_eq "$t: ... once per allowed Write or Edit (no second event at an atomic save's rename)" 2 "$n"
+	[ "$n" = 2 ] || note "Write hook runs: $(tr '\n' ';' <"$dir.write.log")"
 	if [ "$rc" != 0 ] || [[ "$r1" != *OWN-WRITE-DENIED* ]] ||
 		[ "$elog" != "Edit edit notes.txt" ]; then
 		note "stderr: $(head -c 1500 "$dir.err")"

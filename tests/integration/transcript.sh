@@ -1,6 +1,7 @@
 # transcript_path (issue 17 item 4): a real JSONL file in Claude Code's
 # transcript shape, one tool_use per tool call written before its hooks
-# run, a tool_result after; removed at session end unless --log keeps it.
+# run, a tool_result after; removed at session end unless --log keeps it,
+# and by a later session when its supervisor was killed.
 . "$HOOKSHIM_TOP/tests/lib.sh"
 hs() { "$HOOKSHIM" "$@"; }
 export HOME=$TMP/home; mkdir -p "$HOME"
@@ -102,3 +103,34 @@ J
 rm -f writes.txt
 hs run -c w.json -- bash -c 'echo a > a.txt; echo b' >/dev/null 2>&1
 expect_eq "only the agent's write was an event" "$TMP/a.txt" "$(cat writes.txt)"
+
+# A supervisor killed (SIGKILL: nothing runs at its end) leaves its
+# transcript behind; the next session removes it -- only a dead one's
+# (its flock free, untouched for 10 minutes), only our file in our
+# directory, never through a link.
+export TMPDIR=$TMP/sweep; mkdir -p "$TMPDIR"
+hs run -c t.json -- bash -c 'kill -9 $PPID; sleep 0.3' >/dev/null 2>&1
+killed=$(ls -d "$TMPDIR"/hookshim-session-* 2>/dev/null)
+expect_eq "a killed supervisor leaves its transcript" 1 "$(wc -w <<<"$killed")"
+mk() { # NAME [extra]: a dead session's directory, an hour old
+	mkdir -p "$TMPDIR/$1"; echo '{}' > "$TMPDIR/$1/transcript.jsonl"
+	[ -n "${2:-}" ] && echo x > "$TMPDIR/$1/$2"
+	touch -d '1 hour ago' "$TMPDIR/$1/transcript.jsonl"
+}
+mk hookshim-session-dead01; mk hookshim-session-other1 notes.txt; mk hookshim-session-held01
+touch -d '1 hour ago' $killed/transcript.jsonl
+mkdir -p "$TMPDIR/hookshim-session-young1"; echo '{}' > "$TMPDIR/hookshim-session-young1/transcript.jsonl"
+mkdir -p "$TMP/elsewhere"; echo '{}' > "$TMP/elsewhere/transcript.jsonl"
+touch -d '1 hour ago' "$TMP/elsewhere/transcript.jsonl"
+ln -s "$TMP/elsewhere" "$TMPDIR/hookshim-session-link01"
+# a live session of another version or namespace holds its lock
+flock "$TMPDIR/hookshim-session-held01/transcript.jsonl" sleep 30 & holder=$!
+sleep 0.2
+hs run -c t.json -- true >/dev/null 2>&1
+kill $holder 2>/dev/null; wait $holder 2>/dev/null
+check "the killed session's transcript is removed by the next session" test ! -e "$killed"
+check "... and a dead one's of an older name" test ! -e "$TMPDIR/hookshim-session-dead01"
+check "a directory holding another file stays" test -f "$TMPDIR/hookshim-session-other1/notes.txt"
+check "a transcript whose lock is held stays" test -f "$TMPDIR/hookshim-session-held01/transcript.jsonl"
+check "a link is not followed" test -f "$TMP/elsewhere/transcript.jsonl"
+check "a recent one stays (a session just made it, before its lock)" test -f "$TMPDIR/hookshim-session-young1/transcript.jsonl"

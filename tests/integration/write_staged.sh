@@ -21,24 +21,8 @@ cat > ../s.json <<J
 J
 hs() { "$HOOKSHIM" run -c ../s.json -- "$@"; }
 
-# inotify on the directory for the whole run (python3 ctypes)
-cat > ../watch.py <<'P'
-import ctypes, os, struct, sys, select
-libc = ctypes.CDLL(None, use_errno=True)
-fd = libc.inotify_init1(os.O_NONBLOCK)
-libc.inotify_add_watch(fd, sys.argv[1].encode(), 0xfff)
-open(sys.argv[2], "w").write("ready\n")
-out = open(sys.argv[3], "w")
-while not os.path.exists(sys.argv[4]):
-    r, _, _ = select.select([fd], [], [], 0.05)
-    if not r: continue
-    buf = os.read(fd, 65536); i = 0
-    while i < len(buf):
-        wd, mask, ck, ln = struct.unpack_from("iIII", buf, i)
-        name = buf[i+16:i+16+ln].rstrip(b"\0").decode()
-        out.write("%x %s\n" % (mask, name)); out.flush(); i += 16 + ln
-P
-python3 ../watch.py "$PWD" ../ready ../events ../stop & W=$!
+# inotify on the directory for the whole run
+python3 "$HOOKSHIM_TOP/tests/fixtures/inotify_watch.py" "$PWD" ../ready ../events ../stop & W=$!
 for _ in $(seq 100); do [ -f ../ready ] && break; sleep 0.05; done
 
 printf 'AKIAIOSFODNN7EXAMPLE\n' > ../secret.txt
