@@ -3,6 +3,7 @@
 #include "wire.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stddef.h>
 #include <string.h>
@@ -216,7 +217,7 @@ long hs_wire_peer_pid(int fd)
 	return cr.pid > 0 ? (long)cr.pid : -1;
 }
 
-long hs_proc_start_time_fd(int statfd)
+int hs_proc_stat_fd(int statfd, struct hs_proc_stat *st)
 {
 	char buf[1024];
 	size_t n = 0;
@@ -236,20 +237,51 @@ long hs_proc_start_time_fd(int statfd)
 		n += (size_t)r;
 	}
 	end = buf + n;
-	/* comm may hold spaces and ')': fields count from the last ')'. */
+	/* comm may hold spaces and ')': fields count from the last ')' */
 	for (p = end; p > buf && p[-1] != ')'; p--)
 		;
-	if (p == buf)
+	if (p == buf || end - p < 3 || p[0] != ' ')
 		return -1;
-	while (p < end && field < 22) {
-		if (*p++ == ' ')
-			field++;
+	st->state = p[1];
+	st->ppid = -1;
+	/* one space before each field; 4: ppid, 22: starttime */
+	for (; p < end && field < 22; p++) {
+		if (*p != ' ')
+			continue;
+		field++;
+		if (field != 4 && field != 22)
+			continue;
+		if (p + 1 >= end || p[1] < '0' || p[1] > '9')
+			return -1;
+		for (v = 0; p + 1 < end && p[1] >= '0' && p[1] <= '9'; p++)
+			v = v * 10 + (p[1] - '0');
+		if (field == 4)
+			st->ppid = v;
 	}
-	if (field != 22 || p >= end || *p < '0' || *p > '9')
+	if (field != 22)
 		return -1;
-	for (; p < end && *p >= '0' && *p <= '9'; p++)
-		v = v * 10 + (*p - '0');
-	return v;
+	st->start = v;
+	return 0;
+}
+
+int hs_proc_stat(long pid, struct hs_proc_stat *st)
+{
+	char path[40];
+	int fd, r;
+
+	hs_proc_stat_path(path, pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	r = hs_proc_stat_fd(fd, st);
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
+long hs_proc_start_time_fd(int statfd)
+{
+	struct hs_proc_stat st;
+
+	return hs_proc_stat_fd(statfd, &st) < 0 ? -1 : st.start;
 }
 
 void hs_proc_stat_path(char *buf, long pid)

@@ -248,9 +248,21 @@ int hs_wire_peer_is_ours(int fd);
  * choose it), or -1 when that is not our own user. */
 long hs_wire_peer_pid(int fd);
 
-/* The start time (clock ticks after boot, field 22) from an open
- * /proc/PID/stat; -1 if unreadable. Pid reuse cannot repeat it. Reads
- * with read(2) only: async-signal-safe. */
+/* What /proc/PID/stat says after the command name (which may hold
+ * anything, ')' included): the state (field 3: 'R', 'S', 'Z', ...), the
+ * parent (4) and the start time (22, clock ticks after boot: pid reuse
+ * cannot repeat it). The one parser of that file. */
+struct hs_proc_stat {
+	char state;
+	long ppid;
+	long start;
+};
+/* From an open /proc/PID/stat: 0, or -1 if unreadable. read(2) only:
+ * async-signal-safe. */
+int hs_proc_stat_fd(int statfd, struct hs_proc_stat *st);
+/* Opens /proc/PID/stat itself: 0, or -1 when the process is gone. */
+int hs_proc_stat(long pid, struct hs_proc_stat *st);
+/* The start time alone; -1 if unreadable. */
 long hs_proc_start_time_fd(int statfd);
 
 /* "/proc/PID/stat" into buf (>= 40 bytes). */

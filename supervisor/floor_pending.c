@@ -92,28 +92,13 @@ void hs_fl_pending_free(struct hs_fl_pending *p)
 /* pid's parent and start time; false when it is gone. */
 static bool stat_of(pid_t pid, pid_t *ppid, struct ident *id)
 {
-	char path[40], buf[1024], *s;
-	unsigned long long start;
-	FILE *f;
-	size_t n;
-	int pp;
+	struct hs_proc_stat st;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (!(f = fopen(path, "re")))
+	if (hs_proc_stat(pid, &st) < 0)
 		return false;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	/* the name in parentheses may hold anything: fields follow the
-	 * last ')' (3: state, 4: ppid, 22: starttime) */
-	if (!(s = strrchr(buf, ')')) ||
-	    sscanf(s + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u "
-			  "%*d %*d %*d %*d %*d %*d %llu",
-		   &pp, &start) != 2)
-		return false;
-	*ppid = pp;
+	*ppid = (pid_t)st.ppid;
 	id->pid = pid;
-	id->start = start;
+	id->start = (unsigned long long)st.start;
 	return true;
 }
 

@@ -421,21 +421,9 @@ void hs_fpost_cancel(struct hs_fpost *p, uint64_t ticket)
 /* Has the thread exited (a zombie, or dead)? */
 static bool dead(pid_t tid)
 {
-	char path[48], buf[512], *paren;
-	ssize_t n;
-	int fd;
+	struct hs_proc_stat st;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return true;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return true;
-	buf[n] = '\0';
-	/* "pid (comm) S ...": the comm may hold anything, ")" included */
-	paren = strrchr(buf, ')');
-	return paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+	return hs_proc_stat(tid, &st) < 0 || st.state == 'Z' || st.state == 'X';
 }
 
 /* Is the call over? 1 over, 0 still in it, -1 cannot tell (the thread

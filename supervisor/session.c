@@ -377,16 +377,9 @@ void hs_session_lifecycle(struct hs_session *s, enum hs_kind kind,
  * reused pid starts later). */
 static long own_start_time(void)
 {
-	char path[40];
-	int fd;
-	long t;
+	struct hs_proc_stat st;
 
-	hs_proc_stat_path(path, (long)getpid());
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	t = hs_proc_start_time_fd(fd);
-	if (fd >= 0)
-		close(fd);
-	return t;
+	return hs_proc_stat((long)getpid(), &st) < 0 ? -1 : st.start;
 }
 
 /* The inode of this process's network namespace, where the socket is
