@@ -129,13 +129,18 @@ static void post(const char *id, const char *path, const char *new_path,
 /* --- classifying ----------------------------------------------------- */
 
 /* lstat, or stat when following symlinks: 1 exists, 0 not, -1 error. */
-static int look(const char *abs, struct stat *sb)
+static int look_at(const char *abs, bool follow, struct stat *sb)
 {
-	int r = hs_wopts()->follow ? stat(abs, sb) : lstat(abs, sb);
+	int r = follow ? stat(abs, sb) : lstat(abs, sb);
 
 	if (r == 0)
 		return 1;
 	return errno == ENOENT ? 0 : -1;
+}
+
+static int look(const char *abs, struct stat *sb)
+{
+	return look_at(abs, hs_wopts()->follow, sb);
 }
 
 /* Temp files are silent unless the config asks for those in places a
@@ -166,7 +171,7 @@ static const char *replace_op(const struct stat *sb)
 static const char *open_op(const char *abs, int fl, struct hs_wticket *t)
 {
 	struct stat sb;
-	int e = look(abs, &sb);
+	int e = look_at(abs, hs_wopts()->follow && !hs_open_nofollow(fl), &sb);
 
 	if (e < 0)
 		return NULL;
@@ -249,6 +254,22 @@ static int named(struct hs_wticket *t, int dirfd, const char *path,
 	return r;
 }
 
+/* With follow_symlinks, named as the kernel will walk it (the last
+ * component only when `last`), and what the walk ended on pinned in
+ * t->pin, for the call to be made on (write_pin.h); without, named(). */
+static int named_pinned(struct hs_wticket *t, int dirfd, const char *path,
+			bool last, char *out)
+{
+	int r;
+
+	if (!hs_wopts()->follow)
+		return named(t, dirfd, path, false, out);
+	r = hs_path_pinned(dirfd, path, last, out, &t->pin);
+	if (r == HS_PATH_TOOLONG && !t->unnamed)
+		t->unnamed = path;
+	return r;
+}
+
 /* Decides path/op/new_path of c into t; returns the HS_W_* bits wanted. */
 static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			 unsigned want)
@@ -266,9 +287,14 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 	case HS_WK_OPEN:
 	case HS_WK_REOPEN:
 		if ((c->flags & O_PATH) ||
-		    (c->flags & O_TMPFILE) == O_TMPFILE ||
-		    named(t, c->dirfd, c->path, follow, t->path) < 0 ||
-		    !(m = hs_wscope_match(t->path, want)))
+		    (c->flags & O_TMPFILE) == O_TMPFILE)
+			return 0;
+		/* freopen opens inside libc, by the name: nothing to pin */
+		e = c->kind == HS_WK_OPEN
+			    ? named_pinned(t, c->dirfd, c->path,
+					   !hs_open_nofollow(c->flags), t->path)
+			    : named(t, c->dirfd, c->path, follow, t->path);
+		if (e < 0 || !(m = hs_wscope_match(t->path, want)))
 			return 0;
 		t->op = open_op(t->path, c->flags, t);
 		/* a content hook cannot see what freopen writes: it is
@@ -277,7 +303,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			m = (m & ~HS_W_STAGE) | HS_W_PRE;
 		return t->op ? m : 0;
 	case HS_WK_TRUNC:
-		if (named(t, AT_FDCWD, c->path, follow, t->path) < 0 ||
+		if (named_pinned(t, AT_FDCWD, c->path, true, t->path) < 0 ||
 		    !(m = hs_wscope_match(t->path, want)) ||
 		    look(t->path, &sb) != 1)
 			return 0;
@@ -296,7 +322,8 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			t->op = c->flags & AT_REMOVEDIR ? "rmdir" : "delete";
 		return m;
 	case HS_WK_MKDIR:
-		if (named(t, c->dirfd, c->path, follow, t->path) < 0 ||
+		/* mkdir never follows its last component (EEXIST) */
+		if (named_pinned(t, c->dirfd, c->path, false, t->path) < 0 ||
 		    !(m = hs_wscope_match(t->path, want)) ||
 		    lstat(t->path, &sb) == 0)
 			return 0;
@@ -518,12 +545,13 @@ FILE *hs_wstaged_file(struct hs_wticket *t)
 	return f;
 }
 
-int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
+static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 {
 	unsigned active = hs_wscope_active(), want = active;
 	struct hs_reply rep;
 
 	t->want = 0;
+	t->pin.fd = -1;
 	t->event = false;
 	t->sfd = -1;
 	t->exists = false;
@@ -574,6 +602,18 @@ int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 		return stage(c, t);
 	errno = t->saved_errno;
 	return 1;
+}
+
+/* hs_wbegin's answers other than "make the call" leave nothing pinned. */
+int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
+{
+	int r = wbegin(c, t);
+
+	if ((r == 0 || r == 1) || t->pin.fd < 0)
+		return r;
+	HS_REAL(close)(t->pin.fd); /* errno: the call's, set by wbegin */
+	t->pin.fd = -1;
+	return r;
 }
 
 void hs_wend(const struct hs_wcall *c, struct hs_wticket *t, bool ok, int fd)

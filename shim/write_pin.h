@@ -1,0 +1,55 @@
+/* With writes.follow_symlinks, a write is made on what its judged name
+ * was resolved to, not by the name again (issue 15, row 9).
+ *
+ * Judging resolves the name component by component (common/pathresolve.h)
+ * and then, before, the real call walked the name a second time: a
+ * symlink on the way flipped in between (another process looping
+ * `l -> harmless`, `l -> secrets`) sent a write the hook never saw into
+ * the denied directory. Now the resolution keeps what its walk ended on
+ * (t->pin) and the call is made there:
+ *   - an existing file: the O_PATH descriptor the name was read from is
+ *     reopened through /proc/self/fd/N with the caller's flags (less
+ *     O_EXCL and O_NOFOLLOW, which pin the directory instead), so the
+ *     inode judged is the one opened (truncate: the same link);
+ *   - a name to create, or one not followed (O_NOFOLLOW, O_CREAT|O_EXCL,
+ *     mkdir): the judged directory's descriptor, and the single last
+ *     component opened there with O_NOFOLLOW added: a symlink put there
+ *     since fails ELOOP, never followed -- what openat2's
+ *     RESOLVE_NO_SYMLINKS would say of the whole name, on every kernel
+ *     and under every seccomp policy. Such an ELOOP the caller did not
+ *     ask for is judged again (HS_WPIN_AGAIN), a few rounds at most, then
+ *     the call fails with ELOOP: an unjudged file is never opened.
+ * The resolution reads the name from that descriptor anyway, so a write
+ * no hook matches makes as many syscalls as before: the reopen replaces
+ * the open by name, the close of the descriptor moves after it.
+ * Under the floor the call carries the cookie (floor_calls.h), as any
+ * call the shim decided. Async-signal-safe but for the stream of fopen. */
+#ifndef HOOKSHIM_SHIM_WRITE_PIN_H
+#define HOOKSHIM_SHIM_WRITE_PIN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "write.h"
+
+/* The name changed under the call: judge it again. */
+#define HS_WPIN_AGAIN (-2)
+/* Rounds of judging a call may lose to a symlink flipping under it. */
+#define HS_WPIN_ROUNDS 3
+
+static inline bool hs_wpinned(const struct hs_wticket *t)
+{
+	return t->pin.fd >= 0;
+}
+
+/* c made on t->pin (closed): the descriptor (opens), 0 (truncate,
+ * mkdir), or -1 and errno; HS_WPIN_AGAIN when `retry` and the name was
+ * swapped for a symlink since it was judged (else that is ELOOP). errno
+ * is the caller's on success. */
+int hs_wpin_call(const struct hs_wcall *c, struct hs_wticket *t, bool retry);
+
+/* fopen's stream on descriptor fd (c->fmode), or NULL and errno (fd
+ * closed); NULL for fd < 0. */
+FILE *hs_wpin_fdopen(int fd, const struct hs_wcall *c);
+
+#endif
