@@ -65,6 +65,10 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 	((struct hs_wcall){ HS_WK_TRUNC, AT_FDCWD, (p), 0, 0, 0, 0, 0, (n) })
 #define WCD(d, p, m) \
 	((struct hs_wcall){ HS_WK_MKDIR, (d), (p), 0, 0, 0, (m), 0, 0 })
+/* mknod: the device too. */
+#define WCN(d, p, m, dv)                                                \
+	((struct hs_wcall){ HS_WK_MKNOD, (d), (p), 0, 0, (int)(m), 0, 0, \
+			    (off_t)(dv) })
 #define AT AT_FDCWD
 #define VA_MODE(last)                                                  \
 	mode_t mode = 0;                                               \
@@ -187,22 +191,22 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 	  WCD(d, p, m), -1)                                                    \
 	X(int, mknod, (const char *p, mode_t m, dev_t dv),                     \
 	  (const char *p, mode_t m, dev_t dv), (p, m, dv), -1, NONE, ACTIVE,   \
-	  WC(HS_WK_MKNOD, AT, p, 0, 0, (int)m), -1)                            \
+	  WCN(AT, p, m, dv), -1)                                               \
 	X(int, mknodat, (int d, const char *p, mode_t m, dev_t dv),            \
 	  (int d, const char *p, mode_t m, dev_t dv), (d, p, m, dv), -1, NONE, \
-	  ACTIVE, WC(HS_WK_MKNOD, d, p, 0, 0, (int)m), -1)                     \
+	  ACTIVE, WCN(d, p, m, dv), -1)                                        \
 	X(int, __xmknod, (int v, const char *p, mode_t m, dev_t *dv),          \
 	  (int v, const char *p, mode_t m, dev_t *dv), (v, p, m, dv), -1, NONE, \
-	  ACTIVE, WC(HS_WK_MKNOD, AT, p, 0, 0, (int)m), -1)                    \
+	  ACTIVE, WCN(AT, p, m, *dv), -1)                                      \
 	X(int, __xmknodat, (int v, int d, const char *p, mode_t m, dev_t *dv), \
 	  (int v, int d, const char *p, mode_t m, dev_t *dv), (v, d, p, m, dv), \
-	  -1, NONE, ACTIVE, WC(HS_WK_MKNOD, d, p, 0, 0, (int)m), -1)           \
+	  -1, NONE, ACTIVE, WCN(d, p, m, *dv), -1)                             \
 	X(int, mkfifo, (const char *p, mode_t m), (const char *p, mode_t m),   \
 	  (p, m), -1, NONE, ACTIVE,                                            \
-	  WC(HS_WK_MKNOD, AT, p, 0, 0, (int)(m | S_IFIFO)), -1)                \
+	  WCN(AT, p, m | S_IFIFO, 0), -1)                                      \
 	X(int, mkfifoat, (int d, const char *p, mode_t m),                     \
 	  (int d, const char *p, mode_t m), (d, p, m), -1, NONE, ACTIVE,       \
-	  WC(HS_WK_MKNOD, d, p, 0, 0, (int)(m | S_IFIFO)), -1)                 \
+	  WCN(d, p, m | S_IFIFO, 0), -1)                                       \
 	X(int, mkstemp, (char *t), (char *t), (t), -1, NONE, ACTIVE,           \
 	  WC(HS_WK_MKTEMP, AT, t, 0, 0, 0), -1)                                \
 	X(int, mkstemp64, (char *t), (char *t), (t), -1, NONE, ACTIVE,         \

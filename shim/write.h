@@ -44,7 +44,7 @@ struct hs_wcall {
 	int flags;
 	mode_t mode;   /* opens that create (a staged write's file too), mkdir */
 	const char *fmode; /* fopen's mode: the stream of a pinned open */
-	off_t len;     /* truncate's */
+	off_t len;     /* truncate's length; mknod's device */
 };
 
 /* One call in flight: what begin decided, what end needs. Lives on the
@@ -69,6 +69,7 @@ struct hs_wticket {
 	 * resolved (opens, truncate, mkdir): the call is made on it
 	 * (write_pin.h), not on the name again. */
 	struct hs_path_pin pin;
+	struct hs_path_pin pin2; /* a rename's target directory */
 };
 
 /* open(2) flags that make an open a write. */

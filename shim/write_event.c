@@ -27,6 +27,7 @@
 #include "real.h"
 #include "state.h"
 #include "write.h"
+#include "write_pin.h"
 #include "write_scope.h"
 #include "write_stage.h"
 
@@ -258,13 +259,13 @@ static int named(struct hs_wticket *t, int dirfd, const char *path,
  * component only when `last`), and what the walk ended on pinned in
  * t->pin, for the call to be made on (write_pin.h); without, named(). */
 static int named_pinned(struct hs_wticket *t, int dirfd, const char *path,
-			bool last, char *out)
+			bool last, char *out, struct hs_path_pin *pin)
 {
 	int r;
 
 	if (!hs_wopts()->follow)
 		return named(t, dirfd, path, false, out);
-	r = hs_path_pinned(dirfd, path, last, out, &t->pin);
+	r = hs_path_pinned(dirfd, path, last, out, pin);
 	if (r == HS_PATH_TOOLONG && !t->unnamed)
 		t->unnamed = path;
 	return r;
@@ -292,7 +293,8 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		/* freopen opens inside libc, by the name: nothing to pin */
 		e = c->kind == HS_WK_OPEN
 			    ? named_pinned(t, c->dirfd, c->path,
-					   !hs_open_nofollow(c->flags), t->path)
+					   !hs_open_nofollow(c->flags), t->path,
+					   &t->pin)
 			    : named(t, c->dirfd, c->path, follow, t->path);
 		if (e < 0 || !(m = hs_wscope_match(t->path, want)))
 			return 0;
@@ -303,7 +305,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			m = (m & ~HS_W_STAGE) | HS_W_PRE;
 		return t->op ? m : 0;
 	case HS_WK_TRUNC:
-		if (named_pinned(t, AT_FDCWD, c->path, true, t->path) < 0 ||
+		if (named_pinned(t, AT_FDCWD, c->path, true, t->path, &t->pin) < 0 ||
 		    !(m = hs_wscope_match(t->path, want)) ||
 		    look(t->path, &sb) != 1)
 			return 0;
@@ -311,8 +313,9 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		return m;
 	case HS_WK_UNLINK:
 	case HS_WK_REMOVE:
-		/* never follow: unlink removes the link itself */
-		if (named(t, c->dirfd, c->path, false, t->path) < 0 ||
+		/* never follow the last component: unlink removes the link
+		 * itself (its directories, with follow_symlinks, are) */
+		if (named_pinned(t, c->dirfd, c->path, false, t->path, &t->pin) < 0 ||
 		    !(m = hs_wscope_match(t->path, want)) ||
 		    lstat(t->path, &sb) != 0 || is_temp(t->path))
 			return 0;
@@ -323,7 +326,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		return m;
 	case HS_WK_MKDIR:
 		/* mkdir never follows its last component (EEXIST) */
-		if (named_pinned(t, c->dirfd, c->path, false, t->path) < 0 ||
+		if (named_pinned(t, c->dirfd, c->path, false, t->path, &t->pin) < 0 ||
 		    !(m = hs_wscope_match(t->path, want)) ||
 		    lstat(t->path, &sb) == 0)
 			return 0;
@@ -332,7 +335,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 	case HS_WK_MKNOD:
 		/* a node made in watched ground (the floor's rule): a regular
 		 * file is a create, a fifo, socket or device a "mknod" */
-		if (named(t, c->dirfd, c->path, false, t->path) < 0 ||
+		if (named_pinned(t, c->dirfd, c->path, false, t->path, &t->pin) < 0 ||
 		    !(m = hs_wscope_match(t->path, want)) ||
 		    lstat(t->path, &sb) == 0)
 			return 0;
@@ -346,7 +349,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		return m;
 	case HS_WK_SYMLINK:
 		/* path = the link made; new_path = its text, as written */
-		if (named(t, c->dirfd2, c->path2, false, t->path) < 0 ||
+		if (named_pinned(t, c->dirfd2, c->path2, false, t->path, &t->pin) < 0 ||
 		    !(m = hs_wscope_match(t->path, want)) ||
 		    lstat(t->path, &sb) == 0)
 			return 0;
@@ -357,7 +360,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		/* path = the new name; new_path = the file it names. An
 		 * O_TMPFILE (AT_EMPTY_PATH, /proc/self/fd) or temp source is
 		 * a publish: a create of the new name. */
-		if (named(t, c->dirfd2, c->path2, false, t->path) < 0 ||
+		if (named_pinned(t, c->dirfd2, c->path2, false, t->path, NULL) < 0 ||
 		    lstat(t->path, &sb) == 0)
 			return 0;
 		m = hs_wscope_match(t->path, want);
@@ -366,7 +369,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			return m;
 		if (strncmp(c->path, "/proc/self/fd/", 14) == 0)
 			return m;
-		if (named(t, c->dirfd, c->path, false, t->path2) < 0 ||
+		if (named_pinned(t, c->dirfd, c->path, false, t->path2, NULL) < 0 ||
 		    (m && is_temp(t->path2)))
 			return m;
 		t->op = "link";
@@ -381,8 +384,9 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		swap_names(t);
 		return m;
 	case HS_WK_RENAME:
-		if (named(t, c->dirfd, c->path, false, t->path) < 0 ||
-		    named(t, c->dirfd2, c->path2, false, t->path2) < 0 ||
+		if (named_pinned(t, c->dirfd, c->path, false, t->path, &t->pin) < 0 ||
+		    named_pinned(t, c->dirfd2, c->path2, false, t->path2,
+				 &t->pin2) < 0 ||
 		    lstat(t->path, &sb) != 0)
 			return 0;
 		m = is_temp(t->path) ? 0
@@ -551,7 +555,7 @@ static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 	struct hs_reply rep;
 
 	t->want = 0;
-	t->pin.fd = -1;
+	t->pin.fd = t->pin2.fd = -1;
 	t->event = false;
 	t->sfd = -1;
 	t->exists = false;
@@ -604,15 +608,16 @@ static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 	return 1;
 }
 
-/* hs_wbegin's answers other than "make the call" leave nothing pinned. */
+/* hs_wbegin's answers other than "make the call" leave nothing pinned
+ * (write_pin.h). */
 int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 {
 	int r = wbegin(c, t);
 
-	if ((r == 0 || r == 1) || t->pin.fd < 0)
-		return r;
-	HS_REAL(close)(t->pin.fd); /* errno: the call's, set by wbegin */
-	t->pin.fd = -1;
+	/* a rename is made on its two directories, or by its names */
+	if ((r != 0 && r != 1) ||
+	    (c->kind == HS_WK_RENAME && (t->pin.fd < 0 || t->pin2.fd < 0)))
+		hs_wunpin(t);
 	return r;
 }
 

@@ -37,11 +37,23 @@ static int fwd_truncate(const char *p, off_t len)
 	return (int)hs_ck_call(SYS_truncate, (long)p, (long)len, 0, 0, 0);
 }
 
+/* The *at calls on pinned directories: through libc's own *at function
+ * when a library after us must see them, else cookied. */
+#define FWD(nr, real, a, b, c, d, e)                                      \
+	(hs_next_foreign ? (real)                                         \
+			 : (int)hs_ck_call(nr, (long)(a), (long)(b),      \
+					   (long)(c), (long)(d), (long)(e)))
+
 static int fwd_mkdirat(int dirfd, const char *p, mode_t mode)
 {
-	if (hs_next_foreign)
-		return HS_REAL(mkdirat)(dirfd, p, mode);
-	return (int)hs_ck_call(SYS_mkdirat, dirfd, (long)p, (long)mode, 0, 0);
+	return FWD(SYS_mkdirat, HS_REAL(mkdirat)(dirfd, p, mode), dirfd, p,
+		   mode, 0, 0);
+}
+
+static int fwd_unlinkat(int dirfd, const char *p, int flags)
+{
+	return FWD(SYS_unlinkat, HS_REAL(unlinkat)(dirfd, p, flags), dirfd, p,
+		   flags, 0, 0);
 }
 
 /* c on the pinned file itself. */
@@ -82,22 +94,67 @@ static int in_dir(const struct hs_wcall *c, int pin, const char *name,
 		return r;
 	case HS_WK_MKDIR:
 		return fwd_mkdirat(pin, name, c->mode);
+	case HS_WK_UNLINK:
+		return fwd_unlinkat(pin, name, c->flags & AT_REMOVEDIR);
+	case HS_WK_REMOVE: /* glibc's: unlink, and rmdir for a directory */
+		r = fwd_unlinkat(pin, name, 0);
+		return r < 0 && errno == EISDIR
+			       ? fwd_unlinkat(pin, name, AT_REMOVEDIR)
+			       : r;
+	case HS_WK_MKNOD:
+		return FWD(SYS_mknodat,
+			   HS_REAL(mknodat)(pin, name, (mode_t)c->flags,
+					    (dev_t)c->len),
+			   pin, name, c->flags, c->len, 0);
+	case HS_WK_SYMLINK: /* path: the link's text */
+		return FWD(SYS_symlinkat,
+			   HS_REAL(symlinkat)(c->path, pin, name), c->path,
+			   pin, name, 0, 0);
 	default: /* truncate: no file was there when it was judged */
 		errno = ENOENT;
 		return -1;
 	}
 }
 
+/* A rename from the pinned directory of its source to that of its
+ * target, each name a single component there. */
+static int renamed(const struct hs_wcall *c, const struct hs_wticket *t)
+{
+	const char *a = hs_base(t->path), *b = hs_base(t->path2);
+	int da = t->pin.fd, db = t->pin2.fd;
+
+	if (c->flags)
+		return FWD(SYS_renameat2,
+			   HS_REAL(renameat2)(da, a, db, b, (unsigned)c->flags),
+			   da, a, db, b, c->flags);
+	return FWD(SYS_renameat, HS_REAL(renameat)(da, a, db, b), da, a, db,
+		   b, 0);
+}
+
+void hs_wunpin(struct hs_wticket *t)
+{
+	int e = errno;
+
+	if (t->pin.fd >= 0)
+		HS_REAL(close)(t->pin.fd);
+	if (t->pin2.fd >= 0)
+		HS_REAL(close)(t->pin2.fd);
+	t->pin.fd = t->pin2.fd = -1;
+	errno = e;
+}
+
 int hs_wpin_call(const struct hs_wcall *c, struct hs_wticket *t, bool retry)
 {
 	int pin = t->pin.fd, r;
 
-	t->pin.fd = -1;
 	/* a directory's pin: the judged name is its name + "/" + the last
 	 * component (pathresolve.c) */
-	r = t->pin.dir ? in_dir(c, pin, hs_base(t->path), retry)
-		       : on_file(c, pin);
-	HS_REAL(close)(pin);
+	if (c->kind == HS_WK_RENAME)
+		r = renamed(c, t);
+	else
+		r = t->pin.dir ? in_dir(c, pin, hs_base(t->path), retry)
+			       : on_file(c, pin);
+	hs_wunpin(t);
 	if (r >= 0)
 		errno = t->saved_errno;
 	return r;

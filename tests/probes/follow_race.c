@@ -8,7 +8,10 @@
  *     fopen     fopen("a") + fputc + fclose
  *     creat     creat + write + close (each one truncates)
  *     truncate  truncate(L/x, 1) (a file there already)
- *     fopen-w   fopen("w") + fputc + fclose */
+ *     fopen-w   fopen("w") + fputc + fclose
+ *     unlink    unlink(L/x)
+ *     rename    a file "src" made in the working directory, renamed to
+ *               L/x */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +40,15 @@ static int one(const char *kind, const char *p)
 		return write_close(creat(p, 0644));
 	if (!strcmp(kind, "truncate"))
 		return truncate(p, 1) == 0;
+	if (!strcmp(kind, "unlink"))
+		return unlink(p) == 0;
+	if (!strcmp(kind, "rename")) {
+		int fd = open("src", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (fd < 0 || write(fd, "r", 1) != 1 || close(fd) < 0)
+			exit(2);
+		return rename("src", p) == 0;
+	}
 	if (!strcmp(kind, "fopen") || !strcmp(kind, "fopen-w")) {
 		f = fopen(p, kind[5] ? "w" : "a");
 		if (!f)
