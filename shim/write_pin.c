@@ -21,29 +21,24 @@ static const char *fd_link(int fd, char *link)
 	return link;
 }
 
-/* The call as the shim forwards any it decided: cookied under the floor
- * (to no effect without one), through libc when another preloaded
- * library comes after us and must see it (floor_calls.h). */
-static int fwd_openat(int dirfd, const char *p, int fl, mode_t mode)
-{
-	if (hs_next_foreign)
-		return HS_REAL(openat)(dirfd, p, fl, mode);
-	return (int)hs_ck_call(SYS_openat, dirfd, (long)p, fl, (long)mode, 0);
-}
-
-static int fwd_truncate(const char *p, off_t len)
-{
-	if (hs_next_foreign)
-		return HS_REAL(truncate)(p, len);
-	return (int)hs_ck_call(SYS_truncate, (long)p, (long)len, 0, 0, 0);
-}
-
-/* The *at calls on pinned directories: through libc's own *at function
- * when a library after us must see them, else cookied. */
+/* A call as the shim forwards any it decided (floor_calls.h): cookied
+ * under the floor (to no effect without one), through libc's own function
+ * when another preloaded library comes after us and must see it. */
 #define FWD(nr, real, a, b, c, d, e)                                      \
 	(hs_next_foreign ? (real)                                         \
 			 : (int)hs_ck_call(nr, (long)(a), (long)(b),      \
 					   (long)(c), (long)(d), (long)(e)))
+
+static int fwd_openat(int dirfd, const char *p, int fl, mode_t mode)
+{
+	return FWD(SYS_openat, HS_REAL(openat)(dirfd, p, fl, mode), dirfd, p,
+		   fl, mode, 0);
+}
+
+static int fwd_truncate(const char *p, off_t len)
+{
+	return FWD(SYS_truncate, HS_REAL(truncate)(p, len), p, len, 0, 0, 0);
+}
 
 static int fwd_mkdirat(int dirfd, const char *p, mode_t mode)
 {
