@@ -15,7 +15,7 @@ static int open_path(const char *p, int extra)
 			    O_PATH | O_CLOEXEC | extra, 0);
 }
 
-/* The kernel's name for descriptor fd (closed), into out (PATH_MAX). */
+/* The kernel's name for descriptor fd (left open), into out (PATH_MAX). */
 static int name_of(int fd, char *out)
 {
 	char link[40] = "/proc/self/fd/", num[16];
@@ -30,11 +30,24 @@ static int name_of(int fd, char *out)
 		link[j++] = num[--i];
 	link[j] = '\0';
 	n = syscall(SYS_readlinkat, AT_FDCWD, link, out, PATH_MAX - 1);
-	syscall(SYS_close, fd);
 	if (n <= 0 || out[0] != '/')
 		return -1;
 	out[n] = '\0';
 	return 0;
+}
+
+/* name_of, and fd closed unless the caller pins it: 0 when named. */
+static int name_and_pin(int fd, char *out, struct hs_path_pin *pin, bool dir)
+{
+	int r = name_of(fd, out);
+
+	if (r == 0 && pin) {
+		pin->fd = fd;
+		pin->dir = dir;
+	} else {
+		syscall(SYS_close, fd);
+	}
+	return r;
 }
 
 static int join(char *out, const char *dir, const char *name)
@@ -54,6 +67,30 @@ static int join(char *out, const char *dir, const char *name)
 
 void hs_path_resolve(char *p, bool last)
 {
+	hs_path_resolve_pin(p, last, NULL);
+}
+
+/* A pinned name's own text is not reopened through a procfs or devfs
+ * descriptor: those are out of every write scope, and their opens are
+ * the kernel's business by name. */
+static bool pinnable(const char *p)
+{
+	return strncmp(p, "/proc/", 6) != 0 && strncmp(p, "/sys/", 5) != 0 &&
+	       strncmp(p, "/dev/", 5) != 0;
+}
+
+static void unpin(struct hs_path_pin *pin)
+{
+	if (pin && pin->fd >= 0)
+		syscall(SYS_close, pin->fd);
+	if (pin)
+		pin->fd = -1;
+}
+
+void hs_path_resolve_pin(char *p, bool last, struct hs_path_pin *pin)
+{
+	if (pin)
+		pin->fd = -1;
 	for (int hops = 0; hops <= 40; hops++) {
 		char dir[PATH_MAX], tgt[PATH_MAX];
 		char *slash, *name;
@@ -61,10 +98,12 @@ void hs_path_resolve(char *p, bool last)
 		int fd = last ? open_path(p, 0) : -1;
 
 		if (fd >= 0) {
-			if (name_of(fd, dir) == 0)
+			if (name_and_pin(fd, dir, pin, false) == 0)
 				memcpy(p, dir, strlen(dir) + 1);
 			else
 				hs_path_fold(p);
+			if (!pinnable(p))
+				unpin(pin);
 			return;
 		}
 		slash = strrchr(p, '/');
@@ -74,7 +113,7 @@ void hs_path_resolve(char *p, bool last)
 			/* no plain name to create: what exists was named
 			 * above; the rest fails in the kernel too */
 			if (!last && (fd = open_path(p, 0)) >= 0 &&
-			    name_of(fd, dir) == 0)
+			    name_and_pin(fd, dir, NULL, false) == 0)
 				memcpy(p, dir, strlen(dir) + 1);
 			else
 				hs_path_fold(p);
@@ -90,13 +129,17 @@ void hs_path_resolve(char *p, bool last)
 		n = last ? syscall(SYS_readlinkat, fd, name, tgt,
 				   sizeof(tgt) - 1)
 			 : -1;
-		if (name_of(fd, dir) < 0) {
+		if (name_and_pin(fd, dir, n <= 0 ? pin : NULL, true) < 0) {
 			hs_path_fold(p);
 			return;
 		}
 		if (n <= 0) { /* a plain name, to be created or not followed */
 			if (join(tgt, dir, name) == 0)
 				memcpy(p, tgt, strlen(tgt) + 1);
+			else
+				unpin(pin);
+			if (!pinnable(p))
+				unpin(pin);
 			return;
 		}
 		tgt[n] = '\0';

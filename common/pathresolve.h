@@ -25,4 +25,20 @@
  * itself will fail. */
 void hs_path_resolve(char *p, bool last);
 
+/* What the resolution stood on, kept open for the caller to act on
+ * (the shim's judged opens: shim/write_pin.c), so that no symlink
+ * flipped after the check can send the call elsewhere. fd: -1 (none:
+ * the walk ended in a fold, a loop, a name with no plain last
+ * component), an O_PATH descriptor of the file p names (`dir` false),
+ * or one of p's directory, p's last component being a plain name there
+ * that is no symlink, or not followed (`dir` true). O_CLOEXEC; the
+ * caller closes it. */
+struct hs_path_pin {
+	int fd;
+	bool dir;
+};
+
+/* hs_path_resolve, pinning what it found when pin is not NULL. */
+void hs_path_resolve_pin(char *p, bool last, struct hs_path_pin *pin);
+
 #endif

@@ -42,14 +42,9 @@ void hs_floor_take(int fd, const char *exe, char *const argv[])
 
 FILE *hs_ck_fopen(const char *path, const char *mode)
 {
-	int fl = hs_fmode_flags(mode), fd;
+	int fl = hs_fmode_open_flags(mode), fd;
 	FILE *f;
 
-	/* glibc's mode letters after the first: 'e' close-on-exec; 'm',
-	 * 'c' and ",ccs=" change nothing the open does */
-	for (const char *p = mode + 1; *p && *p != ','; p++)
-		if (*p == 'e')
-			fl |= O_CLOEXEC;
 	fd = (int)hs_ck_call(SYS_openat, AT_FDCWD, (long)path, fl, 0666, 0);
 	if (fd < 0)
 		return NULL;

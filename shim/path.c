@@ -216,11 +216,16 @@ static void unalias(char *p)
 	memcpy(p, hs_st.root, rl);
 }
 
-int hs_path_abs(int dirfd, const char *path, bool follow, char *out)
+/* hs_path_abs; following, the last component only when `last`, and
+ * what the walk ended on kept in pin (when not NULL). */
+static int path_abs(int dirfd, const char *path, bool follow, bool last,
+		    char *out, struct hs_path_pin *pin)
 {
 	size_t n = strlen(path);
 	int r;
 
+	if (pin)
+		pin->fd = -1;
 	/* longer: the kernel says ENAMETOOLONG itself */
 	if (n == 0 || n >= PATH_MAX)
 		return -1;
@@ -237,12 +242,23 @@ int hs_path_abs(int dirfd, const char *path, bool follow, char *out)
 	if (follow) {
 		/* unfolded: ".." after a symlink is the kernel's business
 		 * (magic /proc links and the logical root included) */
-		hs_path_resolve(out, true);
+		hs_path_resolve_pin(out, last, pin);
 		return 0;
 	}
 	if (strncmp(out, "/proc/", 6) == 0 || strncmp(out, "/dev/fd/", 8) == 0)
 		return expand_magic(out);
 	return 0;
+}
+
+int hs_path_abs(int dirfd, const char *path, bool follow, char *out)
+{
+	return path_abs(dirfd, path, follow, true, out, NULL);
+}
+
+int hs_path_pinned(int dirfd, const char *path, bool last, char *out,
+		   struct hs_path_pin *pin)
+{
+	return path_abs(dirfd, path, true, last, out, pin);
 }
 
 bool hs_path_under(const char *path, const char *dir)

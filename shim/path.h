@@ -9,6 +9,7 @@
 
 /* HS_PATH_TOOLONG (common/proclink.h): a name the kernel takes but no
  * PATH_MAX buffer holds; write_event.c denies a write through one. */
+#include "../common/pathresolve.h"
 #include "../common/proclink.h"
 
 /* The directory `dirfd` names (AT_FDCWD = the working directory), into
@@ -26,6 +27,14 @@ int hs_path_dirfd(int dirfd, char *buf);
  * the kernel anyway (path PATH_MAX or longer, empty, a dirfd that is no
  * directory). Uses up to 8 KiB of stack, one buffer at a time. */
 int hs_path_abs(int dirfd, const char *path, bool follow, char *out);
+
+/* hs_path_abs following symlinks, the last component only when `last`
+ * (not for O_NOFOLLOW, O_CREAT|O_EXCL, mkdir), with what the walk ended
+ * on held open in *pin (common/pathresolve.h; pin->fd -1 when nothing
+ * is): the judged name's own file or directory, for shim/write_pin.c to
+ * act on instead of the name. */
+int hs_path_pinned(int dirfd, const char *path, bool last, char *out,
+		   struct hs_path_pin *pin);
 
 /* The session root's logical name (config/model.h), or NULL; the string
  * must live as long as the process (the filter's arena copy). */

@@ -33,6 +33,7 @@
 #include "real.h"
 #include "state.h"
 #include "write.h"
+#include "write_pin.h"
 #include "write_scope.h"
 
 /* Fortify and LFS entry points the headers declare only sometimes. */
@@ -51,10 +52,23 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 
 /* Argument shapes. */
 #define WC(k, d, p, d2, p2, fl) \
-	((struct hs_wcall){ (k), (d), (p), (d2), (p2), (fl), 0 })
+	((struct hs_wcall){ (k), (d), (p), (d2), (p2), (fl), 0, 0, 0 })
 /* An open that may create: its mode is kept for a staged write. */
 #define WCM(d, p, fl, m) \
-	((struct hs_wcall){ HS_WK_OPEN, (d), (p), 0, 0, (fl), (m) })
+	((struct hs_wcall){ HS_WK_OPEN, (d), (p), 0, 0, (fl), (m), 0, 0 })
+/* fopen: its mode kept for the stream of a pinned open (write_pin.h). */
+#define WCF(p, m)                                                       \
+	((struct hs_wcall){ HS_WK_OPEN, AT_FDCWD, (p), 0, 0,            \
+			    hs_fmode_flags(m), 0666, (m), 0 })
+/* truncate and mkdir: the length and the mode, for a pinned call. */
+#define WCT(p, n) \
+	((struct hs_wcall){ HS_WK_TRUNC, AT_FDCWD, (p), 0, 0, 0, 0, 0, (n) })
+#define WCD(d, p, m) \
+	((struct hs_wcall){ HS_WK_MKDIR, (d), (p), 0, 0, 0, (m), 0, 0 })
+/* mknod: the device too. */
+#define WCN(d, p, m, dv)                                                \
+	((struct hs_wcall){ HS_WK_MKNOD, (d), (p), 0, 0, (int)(m), 0, 0, \
+			    (off_t)(dv) })
 #define AT AT_FDCWD
 #define VA_MODE(last)                                                  \
 	mode_t mode = 0;                                               \
@@ -117,13 +131,13 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 	  WCM(AT, p, O_WRONLY | O_CREAT | O_TRUNC, m), r)        \
 	X(FILE *, fopen, (const char *p, const char *m),                       \
 	  (const char *p, const char *m), (p, m), NULL, NONE, FWRITING(m),     \
-	  WCM(AT, p, hs_fmode_flags(m), 0666), FILE_FD(r))          \
+	  WCF(p, m), FILE_FD(r))          \
 	X(FILE *, _IO_fopen, (const char *p, const char *m),                   \
 	  (const char *p, const char *m), (p, m), NULL, NONE, FWRITING(m),     \
-	  WCM(AT, p, hs_fmode_flags(m), 0666), FILE_FD(r))          \
+	  WCF(p, m), FILE_FD(r))          \
 	X(FILE *, fopen64, (const char *p, const char *m),                     \
 	  (const char *p, const char *m), (p, m), NULL, NONE, FWRITING(m),     \
-	  WCM(AT, p, hs_fmode_flags(m), 0666), FILE_FD(r))          \
+	  WCF(p, m), FILE_FD(r))          \
 	X(FILE *, freopen, (const char *p, const char *m, FILE *s),            \
 	  (const char *p, const char *m, FILE *s), (p, m, s), NULL, NONE,      \
 	  p && FWRITING(m), WC(HS_WK_REOPEN, AT, p, 0, 0, hs_fmode_flags(m)),  \
@@ -133,10 +147,10 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 	  p && FWRITING(m), WC(HS_WK_REOPEN, AT, p, 0, 0, hs_fmode_flags(m)),  \
 	  FILE_FD(r))                                                          \
 	X(int, truncate, (const char *p, off_t n), (const char *p, off_t n),   \
-	  (p, n), -1, NONE, ACTIVE, WC(HS_WK_TRUNC, AT, p, 0, 0, 0), -1)       \
+	  (p, n), -1, NONE, ACTIVE, WCT(p, n), -1)                             \
 	X(int, truncate64, (const char *p, off64_t n),                         \
 	  (const char *p, off64_t n), (p, n), -1, NONE, ACTIVE,                \
-	  WC(HS_WK_TRUNC, AT, p, 0, 0, 0), -1)                                 \
+	  WCT(p, n), -1)                                                       \
 	X(int, rename, (const char *a, const char *b),                         \
 	  (const char *a, const char *b), (a, b), -1, NONE, ACTIVE,            \
 	  WC(HS_WK_RENAME, AT, a, AT, b, 0), -1)                               \
@@ -171,28 +185,28 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 	X(int, remove, (const char *p), (const char *p), (p), -1, NONE,        \
 	  ACTIVE, WC(HS_WK_REMOVE, AT, p, 0, 0, 0), -1)                        \
 	X(int, mkdir, (const char *p, mode_t m), (const char *p, mode_t m),    \
-	  (p, m), -1, NONE, ACTIVE, WC(HS_WK_MKDIR, AT, p, 0, 0, 0), -1)       \
+	  (p, m), -1, NONE, ACTIVE, WCD(AT, p, m), -1)                         \
 	X(int, mkdirat, (int d, const char *p, mode_t m),                      \
 	  (int d, const char *p, mode_t m), (d, p, m), -1, NONE, ACTIVE,       \
-	  WC(HS_WK_MKDIR, d, p, 0, 0, 0), -1)                                  \
+	  WCD(d, p, m), -1)                                                    \
 	X(int, mknod, (const char *p, mode_t m, dev_t dv),                     \
 	  (const char *p, mode_t m, dev_t dv), (p, m, dv), -1, NONE, ACTIVE,   \
-	  WC(HS_WK_MKNOD, AT, p, 0, 0, (int)m), -1)                            \
+	  WCN(AT, p, m, dv), -1)                                               \
 	X(int, mknodat, (int d, const char *p, mode_t m, dev_t dv),            \
 	  (int d, const char *p, mode_t m, dev_t dv), (d, p, m, dv), -1, NONE, \
-	  ACTIVE, WC(HS_WK_MKNOD, d, p, 0, 0, (int)m), -1)                     \
+	  ACTIVE, WCN(d, p, m, dv), -1)                                        \
 	X(int, __xmknod, (int v, const char *p, mode_t m, dev_t *dv),          \
 	  (int v, const char *p, mode_t m, dev_t *dv), (v, p, m, dv), -1, NONE, \
-	  ACTIVE, WC(HS_WK_MKNOD, AT, p, 0, 0, (int)m), -1)                    \
+	  ACTIVE, WCN(AT, p, m, *dv), -1)                                      \
 	X(int, __xmknodat, (int v, int d, const char *p, mode_t m, dev_t *dv), \
 	  (int v, int d, const char *p, mode_t m, dev_t *dv), (v, d, p, m, dv), \
-	  -1, NONE, ACTIVE, WC(HS_WK_MKNOD, d, p, 0, 0, (int)m), -1)           \
+	  -1, NONE, ACTIVE, WCN(d, p, m, *dv), -1)                             \
 	X(int, mkfifo, (const char *p, mode_t m), (const char *p, mode_t m),   \
 	  (p, m), -1, NONE, ACTIVE,                                            \
-	  WC(HS_WK_MKNOD, AT, p, 0, 0, (int)(m | S_IFIFO)), -1)                \
+	  WCN(AT, p, m | S_IFIFO, 0), -1)                                      \
 	X(int, mkfifoat, (int d, const char *p, mode_t m),                     \
 	  (int d, const char *p, mode_t m), (d, p, m), -1, NONE, ACTIVE,       \
-	  WC(HS_WK_MKNOD, d, p, 0, 0, (int)(m | S_IFIFO)), -1)                 \
+	  WCN(d, p, m | S_IFIFO, 0), -1)                                       \
 	X(int, mkstemp, (char *t), (char *t), (t), -1, NONE, ACTIVE,           \
 	  WC(HS_WK_MKTEMP, AT, t, 0, 0, 0), -1)                                \
 	X(int, mkstemp64, (char *t), (char *t), (t), -1, NONE, ACTIVE,         \
@@ -313,23 +327,38 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 #define STAGED_RESULT(r, t) \
 	_Generic((r), int: (t)->sfd, FILE *: hs_wstaged_file(t), default: 0)
 
+/* A pinned call's result (write_pin.h): opens, truncate and mkdir. */
+#define PINNED_RESULT(r, f, c) \
+	_Generic((r), int: (f), FILE *: hs_wpin_fdopen((f), (c)), default: 0)
+
+/* A call whose name a symlink flip changed since it was judged is judged
+ * again (hs_wpin_call), HS_WPIN_ROUNDS times at most. */
 #define DEFINE_WRAPPER(ret, name, params, iparams, args, fail, prologue, \
 		       quick, call, fd)                                 \
 	static __attribute__((noinline)) ret name##_watched iparams     \
 	{                                                               \
 		struct hs_wcall hs_c_ = call;                           \
 		struct hs_wticket hs_t_;                                \
-		int hs_go_ = hs_wbegin(&hs_c_, &hs_t_);                 \
+		int hs_go_, hs_round_ = 0, hs_f_;                       \
 		ret r;                                                  \
                                                                         \
+	hs_again_:                                                      \
+		hs_go_ = hs_wbegin(&hs_c_, &hs_t_);                     \
 		if (hs_go_ < 0)                                         \
 			return fail;                                    \
 		if (hs_go_ == 3) /* for the floor to judge */         \
 			return HS_REAL(name) args;                      \
-		if (hs_go_ == 2)                                        \
+		if (hs_go_ == 2) {                                      \
 			r = STAGED_RESULT(r, &hs_t_);                   \
-		else                                                    \
+		} else if (hs_wpinned(&hs_t_)) {                        \
+			hs_f_ = hs_wpin_call(&hs_c_, &hs_t_,            \
+					     ++hs_round_ < HS_WPIN_ROUNDS); \
+			if (hs_f_ == HS_WPIN_AGAIN)                     \
+				goto hs_again_;                         \
+			r = PINNED_RESULT(r, hs_f_, &hs_c_);            \
+		} else {                                                \
 			r = hs_ck_on() ? CK_##name args : HS_REAL(name) args; \
+		}                                                       \
 		if (hs_go_ > 0)                                         \
 			hs_wend(&hs_c_, &hs_t_, r != fail, fd);         \
 		return r;                                               \

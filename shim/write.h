@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "../common/pathresolve.h"
+
 /* What a call does to the file system, whatever its libc shape. */
 enum hs_wkind {
 	HS_WK_OPEN,    /* path opened with flags (fopen: flags from mode) */
@@ -40,7 +42,9 @@ struct hs_wcall {
 	int dirfd2;
 	const char *path2;
 	int flags;
-	mode_t mode;   /* opens that create: for a staged write's file */
+	mode_t mode;   /* opens that create (a staged write's file too), mkdir */
+	const char *fmode; /* fopen's mode: the stream of a pinned open */
+	off_t len;     /* truncate's length; mknod's device */
 };
 
 /* One call in flight: what begin decided, what end needs. Lives on the
@@ -65,10 +69,22 @@ struct hs_wticket {
 	 * under (post_path), its rename is that Write's publish */
 	const char *temp_create, *temp_publish;
 	const char *unnamed; /* a path of the call with no name (path.h) */
+	/* With follow_symlinks, what the judged name stood on when it was
+	 * resolved (opens, truncate, mkdir): the call is made on it
+	 * (write_pin.h), not on the name again. */
+	struct hs_path_pin pin;
+	struct hs_path_pin pin2; /* a rename's target directory */
 };
 
 /* open(2) flags that make an open a write. */
 #define HS_WFLAGS (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND)
+
+/* An open that does not follow its last component: O_NOFOLLOW, and
+ * O_CREAT|O_EXCL (which fails EEXIST on a symlink). */
+static inline bool hs_open_nofollow(int fl)
+{
+	return (fl & O_NOFOLLOW) || (fl & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
+}
 
 /* open(2) flags for an fopen mode, or 0 for a read-only one. */
 static inline int hs_fmode_flags(const char *m)
@@ -93,13 +109,26 @@ static inline int hs_fmode_flags(const char *m)
 	return fl;
 }
 
+/* open(2) flags for an fopen mode as glibc opens it: hs_fmode_flags plus
+ * O_CLOEXEC for 'e' ('m', 'c' and ",ccs=" change nothing the open does). */
+static inline int hs_fmode_open_flags(const char *m)
+{
+	int fl = hs_fmode_flags(m);
+
+	for (const char *p = m + 1; *p && *p != ','; p++)
+		if (*p == 'e')
+			fl |= O_CLOEXEC;
+	return fl;
+}
+
 /* Decides the pre event. 1: go ahead with the real call; 0: nothing to
  * do, call the real function and return (no end); -1: denied, errno set,
  * return failure; 2: staged (write_stage.h): the call's result is t->sfd
  * (hs_wstaged_file for a FILE *), the real call is not made; 3: the
  * supervisor is hidden from us (client.h, hs_ask_or_floor): make the call
  * without the cookie, so that the syscall floor judges it, and return
- * (no end). */
+ * (no end). With 0 or 1, t->pin may hold what the call is to be made
+ * on (write_pin.h). */
 int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t);
 /* "hookshim: WHAT PATH denied: REASON" on stderr (the path escaped, so a
  * name cannot forge lines), unless quiet and stderr is a terminal. */

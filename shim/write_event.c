@@ -27,6 +27,7 @@
 #include "real.h"
 #include "state.h"
 #include "write.h"
+#include "write_pin.h"
 #include "write_scope.h"
 #include "write_stage.h"
 
@@ -132,13 +133,18 @@ static void post(const char *id, const char *path, const char *new_path,
 /* --- classifying ----------------------------------------------------- */
 
 /* lstat, or stat when following symlinks: 1 exists, 0 not, -1 error. */
-static int look(const char *abs, struct stat *sb)
+static int look_at(const char *abs, bool follow, struct stat *sb)
 {
-	int r = hs_wopts()->follow ? stat(abs, sb) : lstat(abs, sb);
+	int r = follow ? stat(abs, sb) : lstat(abs, sb);
 
 	if (r == 0)
 		return 1;
 	return errno == ENOENT ? 0 : -1;
+}
+
+static int look(const char *abs, struct stat *sb)
+{
+	return look_at(abs, hs_wopts()->follow, sb);
 }
 
 /* Temp files are silent unless the config asks for those in places a
@@ -169,7 +175,7 @@ static const char *replace_op(const struct stat *sb)
 static const char *open_op(const char *abs, int fl, struct hs_wticket *t)
 {
 	struct stat sb;
-	int e = look(abs, &sb);
+	int e = look_at(abs, hs_wopts()->follow && !hs_open_nofollow(fl), &sb);
 
 	if (e < 0)
 		return NULL;
@@ -279,6 +285,22 @@ static int named(struct hs_wticket *t, int dirfd, const char *path,
 	return r;
 }
 
+/* With follow_symlinks, named as the kernel will walk it (the last
+ * component only when `last`), and what the walk ended on pinned in
+ * t->pin, for the call to be made on (write_pin.h); without, named(). */
+static int named_pinned(struct hs_wticket *t, int dirfd, const char *path,
+			bool last, char *out, struct hs_path_pin *pin)
+{
+	int r;
+
+	if (!hs_wopts()->follow)
+		return named(t, dirfd, path, false, out);
+	r = hs_path_pinned(dirfd, path, last, out, pin);
+	if (r == HS_PATH_TOOLONG && !t->unnamed)
+		t->unnamed = path;
+	return r;
+}
+
 /* Decides path/op/new_path of c into t; returns the HS_W_* bits wanted. */
 static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			 unsigned want)
@@ -297,8 +319,15 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 	case HS_WK_OPEN:
 	case HS_WK_REOPEN:
 		if ((c->flags & O_PATH) ||
-		    (c->flags & O_TMPFILE) == O_TMPFILE ||
-		    named(t, c->dirfd, c->path, follow, t->path) < 0)
+		    (c->flags & O_TMPFILE) == O_TMPFILE)
+			return 0;
+		/* freopen opens inside libc, by the name: nothing to pin */
+		e = c->kind == HS_WK_OPEN
+			    ? named_pinned(t, c->dirfd, c->path,
+					   !hs_open_nofollow(c->flags), t->path,
+					   &t->pin)
+			    : named(t, c->dirfd, c->path, follow, t->path);
+		if (e < 0)
 			return 0;
 		if ((m = temp_create(c, t, want)))
 			return m;
@@ -311,7 +340,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			m = (m & ~HS_W_STAGE) | HS_W_PRE;
 		return t->op ? m : 0;
 	case HS_WK_TRUNC:
-		if (named(t, AT_FDCWD, c->path, follow, t->path) < 0 ||
+		if (named_pinned(t, AT_FDCWD, c->path, true, t->path, &t->pin) < 0 ||
 		    !(m = hs_wscope_match(t->path, want)) ||
 		    look(t->path, &sb) != 1)
 			return 0;
@@ -319,8 +348,9 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		return m;
 	case HS_WK_UNLINK:
 	case HS_WK_REMOVE:
-		/* never follow: unlink removes the link itself */
-		if (named(t, c->dirfd, c->path, false, t->path) < 0 ||
+		/* never follow the last component: unlink removes the link
+		 * itself (its directories, with follow_symlinks, are) */
+		if (named_pinned(t, c->dirfd, c->path, false, t->path, &t->pin) < 0 ||
 		    !(m = hs_wscope_match(t->path, want)) ||
 		    lstat(t->path, &sb) != 0 || is_temp(t->path))
 			return 0;
@@ -330,7 +360,8 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			t->op = c->flags & AT_REMOVEDIR ? "rmdir" : "delete";
 		return m;
 	case HS_WK_MKDIR:
-		if (named(t, c->dirfd, c->path, follow, t->path) < 0 ||
+		/* mkdir never follows its last component (EEXIST) */
+		if (named_pinned(t, c->dirfd, c->path, false, t->path, &t->pin) < 0 ||
 		    !(m = hs_wscope_match(t->path, want)) ||
 		    lstat(t->path, &sb) == 0)
 			return 0;
@@ -339,7 +370,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 	case HS_WK_MKNOD:
 		/* a node made in watched ground (the floor's rule): a regular
 		 * file is a create, a fifo, socket or device a "mknod" */
-		if (named(t, c->dirfd, c->path, false, t->path) < 0 ||
+		if (named_pinned(t, c->dirfd, c->path, false, t->path, &t->pin) < 0 ||
 		    !(m = hs_wscope_match(t->path, want)) ||
 		    lstat(t->path, &sb) == 0)
 			return 0;
@@ -353,7 +384,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		return m;
 	case HS_WK_SYMLINK:
 		/* path = the link made; new_path = its text, as written */
-		if (named(t, c->dirfd2, c->path2, false, t->path) < 0 ||
+		if (named_pinned(t, c->dirfd2, c->path2, false, t->path, &t->pin) < 0 ||
 		    !(m = hs_wscope_match(t->path, want)) ||
 		    lstat(t->path, &sb) == 0)
 			return 0;
@@ -364,7 +395,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		/* path = the new name; new_path = the file it names. An
 		 * O_TMPFILE (AT_EMPTY_PATH, /proc/self/fd) or temp source is
 		 * a publish: a create of the new name. */
-		if (named(t, c->dirfd2, c->path2, false, t->path) < 0 ||
+		if (named_pinned(t, c->dirfd2, c->path2, false, t->path, NULL) < 0 ||
 		    lstat(t->path, &sb) == 0)
 			return 0;
 		m = hs_wscope_match(t->path, want);
@@ -373,7 +404,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			return m;
 		if (strncmp(c->path, "/proc/self/fd/", 14) == 0)
 			return m;
-		if (named(t, c->dirfd, c->path, false, t->path2) < 0 ||
+		if (named_pinned(t, c->dirfd, c->path, false, t->path2, NULL) < 0 ||
 		    (m && is_temp(t->path2)))
 			return m;
 		t->op = "link";
@@ -388,8 +419,9 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		swap_names(t);
 		return m;
 	case HS_WK_RENAME:
-		if (named(t, c->dirfd, c->path, false, t->path) < 0 ||
-		    named(t, c->dirfd2, c->path2, false, t->path2) < 0 ||
+		if (named_pinned(t, c->dirfd, c->path, false, t->path, &t->pin) < 0 ||
+		    named_pinned(t, c->dirfd2, c->path2, false, t->path2,
+				 &t->pin2) < 0 ||
 		    lstat(t->path, &sb) != 0)
 			return 0;
 		m = is_temp(t->path) ? 0
@@ -554,12 +586,13 @@ FILE *hs_wstaged_file(struct hs_wticket *t)
 	return f;
 }
 
-int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
+static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 {
 	unsigned active = hs_wscope_active(), want = active;
 	struct hs_reply rep;
 
 	t->want = 0;
+	t->pin.fd = t->pin2.fd = -1;
 	t->event = false;
 	t->sfd = -1;
 	t->exists = false;
@@ -608,6 +641,19 @@ int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 		return stage(c, t);
 	errno = t->saved_errno;
 	return 1;
+}
+
+/* hs_wbegin's answers other than "make the call" leave nothing pinned
+ * (write_pin.h). */
+int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
+{
+	int r = wbegin(c, t);
+
+	/* a rename is made on its two directories, or by its names */
+	if ((r != 0 && r != 1) ||
+	    (c->kind == HS_WK_RENAME && (t->pin.fd < 0 || t->pin2.fd < 0)))
+		hs_wunpin(t);
+	return r;
 }
 
 void hs_wend(const struct hs_wcall *c, struct hs_wticket *t, bool ok, int fd)

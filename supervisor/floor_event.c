@@ -66,7 +66,7 @@ struct call {
 	 * side ask for the same ones (name_of) */
 	struct named {
 		const char *path;
-		bool follow;
+		int follow; /* hs_fl_abs's */
 		int r;
 		char abs[PATH_MAX];
 	} named[3];
@@ -351,7 +351,7 @@ static bool temp_create(const struct hs_floor_ctx *x, struct hs_fl_call *c,
  * hold is remembered in k: the call is denied whatever else it does.
  * Each name is built once for both sides. */
 static int name_of(const struct hs_floor_ctx *x, struct call *k, pid_t tid,
-		   int dirfd, const char *path, bool follow, char *out)
+		   int dirfd, const char *path, int follow, char *out)
 {
 	struct named *n;
 	int r;
@@ -395,14 +395,21 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 {
 	const struct hs_fscope *sc = x->scope;
 	bool follow = hs_fscope_follow(sc);
+	/* the calls that never follow their last component: their
+	 * directories are resolved all the same (the shim's rule) */
+	int parents = follow ? HS_FL_PARENTS : 0;
 	char a[PATH_MAX], b[PATH_MAX];
 	struct stat sb;
 	const char *op;
+	bool last;
 	int e;
 
 	switch (k->kind) {
 	case K_OPEN:
-		if (name_of(x, k, tid, k->dirfd, k->path, follow, a) < 0)
+		last = !(k->flags & O_NOFOLLOW) &&
+		       (k->flags & (O_CREAT | O_EXCL)) != (O_CREAT | O_EXCL);
+		if (name_of(x, k, tid, k->dirfd, k->path,
+			    last ? follow : parents, a) < 0)
 			return;
 		if (!post) /* what an emulated open is held to */
 			memcpy(c->open.judged, a, strlen(a) + 1);
@@ -410,7 +417,7 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		    (!post && temp_create(x, c, k, tid, a)) ||
 		    !side(sc, post, a))
 			return;
-		if ((op = open_op(x, tid, a, k->flags, follow)))
+		if ((op = open_op(x, tid, a, k->flags, follow && last)))
 			emit(c, post, HS_FL_SEEN_CLOSE, op, a, NULL);
 		return;
 	case K_TRUNC:
@@ -419,7 +426,7 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			emit(c, post, HS_FL_SEEN_MODIFY, "truncate", a, NULL);
 		return;
 	case K_UNLINK:
-		if (name_of(x, k, tid, k->dirfd, k->path, false, a) == 0 &&
+		if (name_of(x, k, tid, k->dirfd, k->path, parents, a) == 0 &&
 		    side(sc, post, a) && lstat(a, &sb) == 0 &&
 		    !hs_temp_name(a))
 			emit(c, post, HS_FL_SEEN_DELETE,
@@ -427,14 +434,14 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			     NULL);
 		return;
 	case K_MKDIR:
-		if (name_of(x, k, tid, k->dirfd, k->path, follow, a) == 0 &&
+		if (name_of(x, k, tid, k->dirfd, k->path, parents, a) == 0 &&
 		    side(sc, post, a) && lstat(a, &sb) != 0)
 			emit(c, post, HS_FL_SEEN_CREATE, "mkdir", a, NULL);
 		return;
 	case K_MKNOD:
 		/* a regular file made by mknod is a create like O_CREAT|O_EXCL;
 		 * fifos, sockets and devices are "mknod" */
-		if (name_of(x, k, tid, k->dirfd, k->path, false, a) < 0 ||
+		if (name_of(x, k, tid, k->dirfd, k->path, parents, a) < 0 ||
 		    !side(sc, post, a) || lstat(a, &sb) == 0)
 			return;
 		if ((k->mode & S_IFMT) == 0 || S_ISREG(k->mode)) {
@@ -447,12 +454,12 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		return;
 	case K_SYMLINK:
 		/* path = the link made; new_path = its text, as written */
-		if (name_of(x, k, tid, k->dirfd2, k->path2, false, a) == 0 &&
+		if (name_of(x, k, tid, k->dirfd2, k->path2, parents, a) == 0 &&
 		    side(sc, post, a) && lstat(a, &sb) != 0)
 			emit(c, post, HS_FL_SEEN_CREATE, "symlink", a, k->path);
 		return;
 	case K_LINK:
-		if (name_of(x, k, tid, k->dirfd2, k->path2, false, a) < 0 ||
+		if (name_of(x, k, tid, k->dirfd2, k->path2, parents, a) < 0 ||
 		    lstat(a, &sb) == 0)
 			return;
 		if (!side(sc, post, a)) {
@@ -462,14 +469,14 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			if (!post &&
 			    !((k->flags & AT_EMPTY_PATH) && !k->path[0]) &&
 			    strncmp(k->path, "/proc/", 6) != 0 &&
-			    !name_of(x, k, tid, k->dirfd, k->path, false, b) &&
+			    !name_of(x, k, tid, k->dirfd, k->path, parents, b) &&
 			    hs_fscope_pre(sc, b))
 				event(c, "link", b, a);
 			return;
 		}
 		/* an O_TMPFILE or temp source published: a create */
 		if (((k->flags & AT_EMPTY_PATH) && !k->path[0]) ||
-		    name_of(x, k, tid, k->dirfd, k->path, false, b) < 0 ||
+		    name_of(x, k, tid, k->dirfd, k->path, parents, b) < 0 ||
 		    strncmp(k->path, "/proc/", 6) == 0 || hs_temp_name(b))
 			emit(c, post, HS_FL_SEEN_CREATE, "create", a, NULL);
 		else
@@ -478,8 +485,8 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	case K_RENAME: {
 		bool m, m2;
 
-		if (name_of(x, k, tid, k->dirfd, k->path, false, a) < 0 ||
-		    name_of(x, k, tid, k->dirfd2, k->path2, false, b) < 0 ||
+		if (name_of(x, k, tid, k->dirfd, k->path, parents, a) < 0 ||
+		    name_of(x, k, tid, k->dirfd2, k->path2, parents, b) < 0 ||
 		    lstat(a, &sb) != 0)
 			return;
 		m = (!hs_temp_name(a) && hs_fscope_pre(sc, a)) ||

@@ -31,10 +31,15 @@ int hs_fl_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap);
 int hs_fl_read(pid_t tid, uint64_t addr, void *buf, size_t n);
 /* `path` (as the caller passed it, relative to dirfd or its working
  * directory) as an absolute, folded path in out (PATH_MAX): /proc/self
- * and /dev/fd links name the caller's descriptors. With `follow`,
- * symlinks are resolved. -1 when the call fails in the kernel anyway,
- * HS_PATH_TOOLONG (common/proclink.h) when it has a name too long for us. */
-int hs_fl_abs(pid_t tid, int dirfd, const char *path, bool follow, char *out);
+ * and /dev/fd links name the caller's descriptors. With `follow`
+ * (writes.follow_symlinks), symlinks are resolved: HS_FL_FOLLOW all,
+ * HS_FL_PARENTS all but the last component (unlink, rename, O_NOFOLLOW:
+ * the calls that do not follow it). -1 when the call fails in the kernel
+ * anyway, HS_PATH_TOOLONG (common/proclink.h) when it has a name too long
+ * for us. */
+#define HS_FL_FOLLOW 1
+#define HS_FL_PARENTS 2
+int hs_fl_abs(pid_t tid, int dirfd, const char *path, int follow, char *out);
 /* The process (thread group) tid belongs to, or -1. */
 pid_t hs_fl_tgid(pid_t tid);
 /* The caller's working directory, or -1 (HS_PATH_TOOLONG: too deep). */

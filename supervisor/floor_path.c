@@ -148,7 +148,7 @@ static int expand_magic(pid_t tid, char *p)
 	return 0;
 }
 
-int hs_fl_abs(pid_t tid, int dirfd, const char *path, bool follow, char *out)
+int hs_fl_abs(pid_t tid, int dirfd, const char *path, int follow, char *out)
 {
 	size_t n = strlen(path);
 	int r;
@@ -175,7 +175,7 @@ int hs_fl_abs(pid_t tid, int dirfd, const char *path, bool follow, char *out)
 	/* following: resolved unfolded, as the kernel walks it (".." of a
 	 * symlink's target), in our view of the file system */
 	if (follow)
-		hs_path_resolve(out, true);
+		hs_path_resolve(out, follow != HS_FL_PARENTS);
 	else
 		hs_path_fold(out);
 	return 0;
