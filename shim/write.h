@@ -73,7 +73,10 @@ struct hs_wticket {
 	 * resolved (opens, truncate, mkdir): the call is made on it
 	 * (write_pin.h), not on the name again. */
 	struct hs_path_pin pin;
-	struct hs_path_pin pin2; /* a rename's target directory */
+	struct hs_path_pin pin2; /* a rename's target directory, a link's
+				  * source directory */
+	bool swapped; /* a link judged at its source: path, path2 and their
+		       * pins swapped (write_event.c swap_names) */
 };
 
 /* open(2) flags that make an open a write. */

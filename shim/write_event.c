@@ -259,11 +259,15 @@ static bool quick_dead(const struct hs_wcall *c)
 
 static void swap_names(struct hs_wticket *t)
 {
+	struct hs_path_pin pin = t->pin;
 	char tmp[PATH_MAX];
 
 	memcpy(tmp, t->path, strlen(t->path) + 1);
 	memcpy(t->path, t->path2, strlen(t->path2) + 1);
 	memcpy(t->path2, tmp, strlen(tmp) + 1);
+	t->pin = t->pin2;
+	t->pin2 = pin;
+	t->swapped = !t->swapped;
 }
 
 /* Outside opens, a content hook is one more pre hook (no content to
@@ -315,6 +319,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 	t->post_path = t->path;
 	t->content_file = NULL;
 	t->temp_create = t->temp_publish = NULL;
+	t->swapped = false;
 	switch (c->kind) {
 	case HS_WK_OPEN:
 	case HS_WK_REOPEN:
@@ -395,16 +400,30 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		/* path = the new name; new_path = the file it names. An
 		 * O_TMPFILE (AT_EMPTY_PATH, /proc/self/fd) or temp source is
 		 * a publish: a create of the new name. */
-		if (named_pinned(t, c->dirfd2, c->path2, false, t->path, NULL) < 0 ||
-		    lstat(t->path, &sb) == 0)
+		if (named_pinned(t, c->dirfd2, c->path2, false, t->path,
+				 &t->pin) < 0)
 			return 0;
+		if (lstat(t->path, &sb) == 0) {
+			/* EEXIST, but on the judged directories: by its names
+			 * it could find another one since */
+			if (!(c->flags & AT_SYMLINK_FOLLOW) &&
+			    !((c->flags & AT_EMPTY_PATH) && !c->path[0]) &&
+			    strncmp(c->path, "/proc/self/fd/", 14) != 0)
+				named_pinned(t, c->dirfd, c->path, false,
+					     t->path2, &t->pin2);
+			return 0;
+		}
 		m = hs_wscope_match(t->path, want);
 		t->op = "create";
 		if ((c->flags & AT_EMPTY_PATH) && !c->path[0])
 			return m;
 		if (strncmp(c->path, "/proc/self/fd/", 14) == 0)
 			return m;
-		if (named_pinned(t, c->dirfd, c->path, false, t->path2, NULL) < 0 ||
+		/* made on both directories (write_pin.c) unless it follows
+		 * its source, which is then named by what it is */
+		if (named_pinned(t, c->dirfd, c->path, false, t->path2,
+				 c->flags & AT_SYMLINK_FOLLOW ? NULL
+							      : &t->pin2) < 0 ||
 		    (m && is_temp(t->path2)))
 			return m;
 		t->op = "link";
@@ -649,9 +668,11 @@ int hs_wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 {
 	int r = wbegin(c, t);
 
-	/* a rename is made on its two directories, or by its names */
+	/* a rename or a link is made on its two directories, or by its
+	 * names */
 	if ((r != 0 && r != 1) ||
-	    (c->kind == HS_WK_RENAME && (t->pin.fd < 0 || t->pin2.fd < 0)))
+	    ((c->kind == HS_WK_RENAME || c->kind == HS_WK_LINK) &&
+	     (t->pin.fd < 0 || t->pin2.fd < 0)))
 		hs_wunpin(t);
 	return r;
 }

@@ -52,7 +52,6 @@ static int fwd_unlinkat(int dirfd, const char *p, int flags)
 		   flags, 0, 0);
 }
 
-/* c on the pinned file itself. */
 /* The open(2) flags openat2 takes (it refuses others with EINVAL, where
  * open ignores them). */
 #define OPENAT2_FLAGS                                                        \
@@ -76,6 +75,7 @@ static int by_name_without_links(const char *abs, int fl, mode_t mode)
 			       sizeof(how), 0);
 }
 
+/* c on the pinned file itself. */
 static int on_file(const struct hs_wcall *c, const char *abs, int pin)
 {
 	char link[40];
@@ -157,6 +157,20 @@ static int renamed(const struct hs_wcall *c, const struct hs_wticket *t)
 		   b, 0);
 }
 
+/* A link from the pinned directory of its source to that of its new
+ * name, each name a single component there (the source's last one not
+ * followed: a pinned link has no AT_SYMLINK_FOLLOW). */
+static int linked(const struct hs_wcall *c, const struct hs_wticket *t)
+{
+	const char *a = hs_base(t->swapped ? t->path : t->path2);
+	const char *b = hs_base(t->swapped ? t->path2 : t->path);
+	int da = t->swapped ? t->pin.fd : t->pin2.fd;
+	int db = t->swapped ? t->pin2.fd : t->pin.fd;
+
+	return FWD(SYS_linkat, HS_REAL(linkat)(da, a, db, b, c->flags), da, a,
+		   db, b, c->flags);
+}
+
 void hs_wunpin(struct hs_wticket *t)
 {
 	int e = errno;
@@ -177,6 +191,8 @@ int hs_wpin_call(const struct hs_wcall *c, struct hs_wticket *t, bool retry)
 	 * component (pathresolve.c) */
 	if (c->kind == HS_WK_RENAME)
 		r = renamed(c, t);
+	else if (c->kind == HS_WK_LINK)
+		r = linked(c, t);
 	else
 		r = t->pin.dir ? in_dir(c, pin, hs_base(t->path), retry)
 			       : on_file(c, t->path, pin);

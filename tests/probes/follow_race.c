@@ -11,7 +11,9 @@
  *     fopen-w   fopen("w") + fputc + fclose
  *     unlink    unlink(L/x)
  *     rename    a file "src" made in the working directory, renamed to
- *               L/x */
+ *               L/x
+ *     link      a hard link L/x to "src" (made once), then unlink(L/x)
+ *               when it was made */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +50,16 @@ static int one(const char *kind, const char *p)
 		if (fd < 0 || write(fd, "r", 1) != 1 || close(fd) < 0)
 			exit(2);
 		return rename("src", p) == 0;
+	}
+	if (!strcmp(kind, "link")) {
+		int fd = open("src", O_WRONLY | O_CREAT, 0644);
+
+		if (fd < 0 || close(fd) < 0)
+			exit(2);
+		if (link("src", p) != 0)
+			return 0;
+		unlink(p); /* judged too: denied where the link must not be */
+		return 1;
 	}
 	if (!strcmp(kind, "fopen") || !strcmp(kind, "fopen-w")) {
 		f = fopen(p, kind[5] ? "w" : "a");

@@ -27,23 +27,26 @@ N=${FOLLOW_RACE_N:-1500}
 # race CONFIG KIND: N writes through l/x while another process flips l
 # between okdir and secrets; landed = bytes (or, for creat, truncate,
 # fopen-w and rename, whether secrets/x changed at all; for unlink whether
-# it was removed) that reached secrets/x
+# it was removed; for link, whether a link to src is there) that reached
+# secrets/x
 race() {
 	rm -f "$ROOT"/secrets/* "$ROOT"/okdir/* "$ROOT/src"
-	echo keep > "$ROOT/secrets/x"
+	[ "$2" = link ] || echo keep > "$ROOT/secrets/x"
 	[ "$2" = truncate ] && echo keep > "$ROOT/okdir/x"
 	ln -sfn okdir "$ROOT/l"
 	( cd "$ROOT" && exec "$FLIP" flip:l:okdir:secrets:60000 ) 2>/dev/null &
 	local flipper=$!
 	hsrun "$1" "$P" "$2:l:$N"
 	kill $flipper 2>/dev/null; wait $flipper 2>/dev/null
-	if [ "$(cat "$ROOT/secrets/x" 2>/dev/null)" = keep ]; then landed=0
+	if [ "$2" = link ]; then
+		if [ -e "$ROOT/secrets/x" ]; then landed=linked; else landed=0; fi
+	elif [ "$(cat "$ROOT/secrets/x" 2>/dev/null)" = keep ]; then landed=0
 	elif [ ! -e "$ROOT/secrets/x" ]; then landed=removed
 	else landed=$(($(wc -c < "$ROOT/secrets/x") + 0)); [ "$landed" = 0 ] && landed=truncated; fi
 	note "flip ($1, $2): $(cat "$TMP/out"), secrets/x changed by: $landed, okdir/x: $(wc -c < "$ROOT/okdir/x" 2>/dev/null) bytes"
 }
 for c in off off-decoy; do
-	for k in open openat fopen creat truncate fopen-w unlink rename; do
+	for k in open openat fopen creat truncate fopen-w unlink rename link; do
 		race $c $k
 		expect_eq "follow race (no floor, $c): $k through a flipping l/x lands nothing in secrets/ ($N calls)" 0 "$landed"
 		[ $k = open ] && check "follow race (no floor, $c): the opens through the flipping link mostly work" \
@@ -58,7 +61,7 @@ if grep -q "no syscall floor\|floor" "$TMP/err" && ! grep -q "opened" "$TMP/out"
 	skip "follow race, floor: $(head -1 "$TMP/err")"
 else
 	for c in floor floor-decoy; do
-		for k in open fopen creat truncate unlink rename; do
+		for k in open fopen creat truncate unlink rename link; do
 			race $c $k
 			expect_eq "follow race (floor, $c): $k through a flipping l/x lands nothing in secrets/ ($N calls)" 0 "$landed"
 		done
