@@ -26,14 +26,16 @@
  *     (HS_WPIN_AGAIN), a few rounds at most, then the call fails with
  *     ELOOP: an unjudged file is never opened. The other calls never
  *     follow their last component anyway.
- * link() is judged on its resolved names but made by them: its source
- * may be followed (AT_SYMLINK_FOLLOW) and a pinned source would need a
- * descriptor of a file to link (AT_EMPTY_PATH wants CAP_DAC_READ_SEARCH).
+ * link() is made with linkat between its two pinned directories; one
+ * that follows its source (AT_SYMLINK_FOLLOW) or names it by descriptor
+ * goes by its names (a pinned source file would need AT_EMPTY_PATH,
+ * which wants CAP_DAC_READ_SEARCH).
  * Staged writes publish by the judged name (write_stage.h).
  * Cost: the resolution reads the name from that descriptor anyway, so an
  * open or truncate no hook matches makes as many syscalls as before (the
  * openat2 replaces the open by name, the descriptor's close moves after
- * it; the reopen through /proc alone cost ~2.5 us more an open). unlink, rename, mknod and symlink were named lexically before --
+ * it; the reopen through /proc alone cost ~2.5 us more an open).
+ * unlink, rename, mknod and symlink were named lexically before --
  * a symlinked directory on the way went unresolved, so `rm l/k` with
  * l -> secrets was judged as l/k -- and now pay their directory's
  * resolution: three syscalls a name.
@@ -57,7 +59,8 @@ static inline bool hs_wpinned(const struct hs_wticket *t)
 	return t->pin.fd >= 0;
 }
 
-/* c made on t->pin (closed): the descriptor (opens), 0 (the others), or -1 and errno; HS_WPIN_AGAIN when `retry` and the name was
+/* c made on t->pin (closed): the descriptor (opens), 0 (the others), or
+ * -1 and errno; HS_WPIN_AGAIN when `retry` and the name was
  * swapped for a symlink since it was judged (else that is ELOOP). errno
  * is the caller's on success. */
 int hs_wpin_call(const struct hs_wcall *c, struct hs_wticket *t, bool retry);
