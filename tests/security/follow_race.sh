@@ -89,6 +89,35 @@ kill $flipper 2>/dev/null; wait $flipper 2>/dev/null
 note "flip (python3): $(cat "$TMP/out"); secrets/x: $(cat "$ROOT/secrets/x" | head -c 40)"
 expect_eq "follow race (no floor): python3 through a flipping l/x lands nothing in secrets/ ($((2 * N)) opens)" keep "$(cat "$ROOT/secrets/x")"
 
+# ---- no race needed: the hook itself flips the link while it judges ----
+# Deterministic: a hook on okdir/ points l at secrets/ before it allows,
+# so a call made by its name after the check would land in secrets/. A
+# pinned call lands in okdir/, where it was judged; freopen, which libc
+# opens by the name (README, "Writes around a filter"), shows the limit.
+printf '{"hookshim":{"floor":"off","writes":{"follow_symlinks":true}},"hooks":{"PreToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(secrets/**)","command":"echo no >&2; exit 2"},{"type":"command","if":"Write(okdir/**)","command":"ln -sfn secrets %s/l; exit 0"}]}]}}\n' \
+	"$ROOT" > "$TMP/flip-hook.json"
+flipped() { # python code writing through l/NAME; prints where it landed
+	rm -f "$ROOT"/secrets/* "$ROOT"/okdir/*; ln -sfn okdir "$ROOT/l"
+	( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/flip-hook.json" -- python3 -c "$1" ) >"$TMP/out" 2>"$TMP/err"
+	echo "okdir: $(ls "$ROOT/okdir" | tr '\n' ' ')secrets: $(ls "$ROOT/secrets" | tr '\n' ' ')"
+}
+expect_eq "follow, a hook flipping l while it judges: open() lands where it was judged" \
+	"okdir: x secrets: " "$(flipped 'open("l/x", "a").write("p")')"
+expect_eq "... os.rename() too" "okdir: x secrets: " \
+	"$(flipped 'import os; open("src", "w").write("r"); os.rename("src", "l/x")')"
+expect_eq "... os.link() too" "okdir: x secrets: " \
+	"$(flipped 'import os; open("src", "w").write("r"); os.link("src", "l/x")')"
+rm -f "$ROOT/src"
+# the limit: freopen opens inside libc, by the name, after the check
+expect_eq "limit: freopen is made by its name: it lands in secrets/ (README, Writes around a filter)" \
+	"okdir: secrets: y " \
+	"$(flipped '
+import ctypes
+libc = ctypes.CDLL(None)
+libc.fopen.restype = libc.freopen.restype = ctypes.c_void_p
+libc.freopen.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p]
+libc.fclose(ctypes.c_void_p(libc.freopen(b"l/y", b"w", libc.fopen(b"/dev/null", b"w"))))')"
+
 # ---- the same calls as the kernel makes them ----
 # Each line: one call through a symlink, its result (fd or errno name);
 # then every file's content. Run plainly and under hookshim (no hook
