@@ -102,8 +102,9 @@ static bool stat_of(pid_t pid, pid_t *ppid, struct ident *id)
 	return true;
 }
 
-/* Is pid an agent-role process without this session's shim? */
-static bool shimless_agent(const struct hs_floor_ctx *x, pid_t pid)
+/* Is pid an agent-role process (not a tool call's, not pid 1 nor ours)?
+ * *shim: it has this session's shim. */
+static bool agent_role(const struct hs_floor_ctx *x, pid_t pid, bool *shim)
 {
 	char role[16];
 
@@ -112,18 +113,26 @@ static bool shimless_agent(const struct hs_floor_ctx *x, pid_t pid)
 	if (hs_fl_environ(pid, "HOOKSHIM_ROLE", role, sizeof(role)) &&
 	    strcmp(role, "tool") == 0)
 		return false;
-	return !hs_fl_has_shim(pid, pid, x->cookie);
+	*shim = hs_fl_has_shim(pid, pid, x->cookie);
+	return true;
 }
 
-/* The agent tgid belongs to (above), in *root; false when tgid is no
- * shimless agent-role process. */
-static bool agent_of(const struct hs_floor_ctx *x, pid_t tgid,
-		     struct ident *root)
+/* Is pid an agent-role process without this session's shim? */
+static bool shimless_agent(const struct hs_floor_ctx *x, pid_t pid)
 {
-	pid_t pid = tgid, ppid;
-	struct ident id;
+	bool shim;
 
-	if (!shimless_agent(x, pid) || !stat_of(pid, &ppid, &id))
+	return agent_role(x, pid, &shim) && !shim;
+}
+
+/* The topmost of the chain of shimless agent-role processes from pid, a
+ * shimless agent itself, up: in *root. */
+static bool climb(const struct hs_floor_ctx *x, pid_t pid, struct ident *root)
+{
+	struct ident id;
+	pid_t ppid;
+
+	if (!stat_of(pid, &ppid, &id))
 		return false;
 	*root = id;
 	for (int depth = 0; depth < MAX_DEPTH; depth++) {
@@ -133,6 +142,14 @@ static bool agent_of(const struct hs_floor_ctx *x, pid_t tgid,
 		*root = id;
 	}
 	return true;
+}
+
+/* The agent tgid belongs to (above), in *root; false when tgid is no
+ * shimless agent-role process. */
+static bool agent_of(const struct hs_floor_ctx *x, pid_t tgid,
+		     struct ident *root)
+{
+	return shimless_agent(x, tgid) && climb(x, tgid, root);
 }
 
 static bool same(const struct ident *a, const struct ident *b)
@@ -181,20 +198,19 @@ static void put(char *dst, size_t *n, size_t cap, const char *s)
 	dst[*n] = '\0';
 }
 
-/* Is tgid an agent-role process with this session's shim? Then its
- * denials are its own: the thread group, whichever thread (Bun's worker)
- * was denied. */
-static bool shim_agent(const struct hs_floor_ctx *x, pid_t tgid,
-		       struct ident *who)
+/* Whose denials a denial in tgid is, in *who: a shimless agent's go to
+ * its agent (agent_of); an agent with this session's shim keeps its own,
+ * the thread group's whichever thread (Bun's worker) was denied, for its
+ * shim to ask for. False when tgid is no agent-role process. */
+static bool owner_of(const struct hs_floor_ctx *x, pid_t tgid,
+		     struct ident *who)
 {
-	char role[16];
 	pid_t ppid;
+	bool shim;
 
-	return tgid > 1 && tgid != getpid() &&
-	       !(hs_fl_environ(tgid, "HOOKSHIM_ROLE", role, sizeof(role)) &&
-		 strcmp(role, "tool") == 0) &&
-	       hs_fl_has_shim(tgid, tgid, x->cookie) &&
-	       stat_of(tgid, &ppid, who);
+	if (!agent_role(x, tgid, &shim))
+		return false;
+	return shim ? stat_of(tgid, &ppid, who) : climb(x, tgid, who);
 }
 
 void hs_fl_pending_denied(const struct hs_floor_ctx *x,
@@ -207,8 +223,7 @@ void hs_fl_pending_denied(const struct hs_floor_ctx *x,
 	struct agent *a;
 	size_t n = 0;
 
-	if (!p || !path ||
-	    !(agent_of(x, c->tgid, &who) || shim_agent(x, c->tgid, &who)))
+	if (!p || !path || !owner_of(x, c->tgid, &who))
 		return;
 	put(line, &n, sizeof(line) - 1,
 	    strcmp(op, "read") == 0 ? "hookshim: the agent's read of "
