@@ -20,6 +20,7 @@ static void clear(struct hs_atomic_save *e)
 	memset(e, 0, sizeof(*e));
 }
 
+/* A live caller's pre of a write (the shim and the floor name its pid). */
 static bool is_pre_write(const struct hs_msg *req)
 {
 	return req->op && strcmp(req->op, "write") == 0 && req->phase &&
@@ -51,7 +52,7 @@ void hs_atomic_decided(struct hs_atomic_saves *a, const struct hs_msg *req,
 	/* a free or stale slot, else the oldest in turn: a save that never
 	 * renamed its temp file must not keep a later one from the memory */
 	for (unsigned i = 0; i < HS_ATOMIC_SLOTS && !e; i++)
-		if (!a->slot[i].pid || t - a->slot[i].at > HS_ATOMIC_TTL)
+		if (!a->slot[i].temp || t - a->slot[i].at > HS_ATOMIC_TTL)
 			e = &a->slot[i];
 	if (!e)
 		e = &a->slot[a->next++ % HS_ATOMIC_SLOTS];
@@ -59,12 +60,10 @@ void hs_atomic_decided(struct hs_atomic_saves *a, const struct hs_msg *req,
 	e->temp = strdup(req->temp_create);
 	e->final = strdup(req->path);
 	e->id = ans->id ? strdup(ans->id) : NULL;
-	if (e->temp && e->final && (!ans->id || e->id)) {
-		e->pid = req->pid;
+	if (e->temp && e->final && (!ans->id || e->id))
 		e->at = t;
-	} else {
+	else
 		clear(e); /* out of memory: judged at the rename */
-	}
 	pthread_mutex_unlock(&a->mu);
 }
 
@@ -81,7 +80,7 @@ bool hs_atomic_published(struct hs_atomic_saves *a, const struct hs_msg *req,
 	for (unsigned i = 0; i < HS_ATOMIC_SLOTS && !hit; i++) {
 		struct hs_atomic_save *e = &a->slot[i];
 
-		if (!e->pid || t - e->at > HS_ATOMIC_TTL ||
+		if (!e->temp || t - e->at > HS_ATOMIC_TTL ||
 		    strcmp(e->temp, req->temp_publish) != 0 ||
 		    strcmp(e->final, req->path) != 0)
 			continue;

@@ -35,9 +35,8 @@
 struct hs_atomic_saves {
 	pthread_mutex_t mu;
 	struct hs_atomic_save {
-		long pid;       /* of the creation; 0: a free slot */
 		time_t at;      /* CLOCK_MONOTONIC seconds of the verdict */
-		char *temp, *final, *id;
+		char *temp, *final, *id; /* temp NULL: a free slot */
 	} slot[HS_ATOMIC_SLOTS];
 	unsigned next;      /* the slot a full table reuses */
 };
