@@ -270,6 +270,14 @@ static void swap_names(struct hs_wticket *t)
 	t->swapped = !t->swapped;
 }
 
+/* A link whose source is a descriptor (AT_EMPTY_PATH, /proc/self/fd/N:
+ * an O_TMPFILE published): no name of its own to judge or pin. */
+static bool link_of_fd(const struct hs_wcall *c)
+{
+	return ((c->flags & AT_EMPTY_PATH) && !c->path[0]) ||
+	       strncmp(c->path, "/proc/self/fd/", 14) == 0;
+}
+
 /* Outside opens, a content hook is one more pre hook (no content to
  * wait for). */
 static unsigned stage_as_pre(unsigned m)
@@ -310,6 +318,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			 unsigned want)
 {
 	bool follow = hs_wopts()->follow;
+	struct hs_path_pin *src_pin;
 	struct stat sb;
 	unsigned m, m2;
 	int e;
@@ -403,27 +412,23 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		if (named_pinned(t, c->dirfd2, c->path2, false, t->path,
 				 &t->pin) < 0)
 			return 0;
+		/* made on both directories (write_pin.c) unless it follows
+		 * its source, which is then named by what it is */
+		src_pin = c->flags & AT_SYMLINK_FOLLOW ? NULL : &t->pin2;
 		if (lstat(t->path, &sb) == 0) {
 			/* EEXIST, but on the judged directories: by its names
 			 * it could find another one since */
-			if (!(c->flags & AT_SYMLINK_FOLLOW) &&
-			    !((c->flags & AT_EMPTY_PATH) && !c->path[0]) &&
-			    strncmp(c->path, "/proc/self/fd/", 14) != 0)
+			if (src_pin && !link_of_fd(c))
 				named_pinned(t, c->dirfd, c->path, false,
-					     t->path2, &t->pin2);
+					     t->path2, src_pin);
 			return 0;
 		}
 		m = hs_wscope_match(t->path, want);
 		t->op = "create";
-		if ((c->flags & AT_EMPTY_PATH) && !c->path[0])
+		if (link_of_fd(c))
 			return m;
-		if (strncmp(c->path, "/proc/self/fd/", 14) == 0)
-			return m;
-		/* made on both directories (write_pin.c) unless it follows
-		 * its source, which is then named by what it is */
 		if (named_pinned(t, c->dirfd, c->path, false, t->path2,
-				 c->flags & AT_SYMLINK_FOLLOW ? NULL
-							      : &t->pin2) < 0 ||
+				 src_pin) < 0 ||
 		    (m && is_temp(t->path2)))
 			return m;
 		t->op = "link";
