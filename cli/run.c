@@ -90,13 +90,19 @@ static bool judge_cmd(struct hs_session *s, char **cmd, int *code, char **id)
 /* ---- the syscall floor ---- */
 
 /* Probes the floor (supervisor/floor.h) and adds its cookie to the
- * session's flags. -1 when "require" cannot be met: not starting. Inside
+ * session's flags. -1 when "require" cannot be met, or an explicitly
+ * chosen enforce mode (which is the floor deciding every call): not
+ * starting. An enforce mode the session only implied (CI, strict) falls
+ * back to guard without a floor, said in one line. Inside
  * an outer session with a floor, that floor covers this session too (its
  * cookie is in `flags` already; a second listener would get EBUSY). */
-static int plan_floor(const struct hs_config *cfg, const struct hs_outer *outer,
-		      struct hs_floor_plan *fp, char *flags, size_t cap)
+static int plan_floor(struct hs_config *cfg, const struct hs_outer *outer,
+		      bool enforce_explicit, struct hs_floor_plan *fp,
+		      char *flags, size_t cap)
 {
 	if (hs_outer_cookie(outer)) {
+		/* the outer floor decides, in the outer session's mode */
+		cfg->settings.enforce = false;
 		memset(fp, 0, sizeof(*fp));
 		fp->sock[0] = fp->sock[1] = -1;
 		return 0;
@@ -113,6 +119,17 @@ static int plan_floor(const struct hs_config *cfg, const struct hs_outer *outer,
 			 (unsigned long long)fp->cookie);
 		return 0;
 	}
+	/* (no why: nothing to watch, so nothing to enforce either) */
+	if (cfg->settings.enforce && enforce_explicit && fp->why[0]) {
+		fprintf(stderr, "hookshim: enforce mode needs the syscall "
+				"floor, which is not available: %s; not "
+				"starting\n", fp->why);
+		return -1;
+	}
+	if (cfg->settings.enforce && fp->why[0])
+		fprintf(stderr, "hookshim: guard mode, not enforce: no syscall "
+				"floor (%s)\n", fp->why);
+	cfg->settings.enforce = false;
 	if (cfg->settings.floor == HS_FLOOR_REQUIRE) {
 		fprintf(stderr, "hookshim: \"floor\": \"require\", but the "
 				"syscall floor is not available: %s; not "
@@ -146,7 +163,9 @@ static int run_usage(void)
 	fprintf(stderr, "usage: hookshim run [-c FILE]... [--import D] "
 			"[--dialect D] [--root DIR] [--log FILE]\n"
 			"                    [--ci] [--junit FILE] "
-			"[--fail-on-deny] [--no-notices] [--] CMD [ARG...]\n");
+			"[--fail-on-deny] [--no-notices]\n"
+			"                    [--enforce|--guard] [--] CMD "
+			"[ARG...]\n");
 	return 64;
 }
 
@@ -194,6 +213,7 @@ static void fire(struct hs_session *s, enum hs_kind kind)
 struct run_opts {
 	struct hs_cli cli;
 	struct hs_run_report report;
+	int mode; /* --enforce / --guard: HS_MODE_*, over the config's */
 	const char *log;
 	char **cmd;
 };
@@ -225,7 +245,11 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 			return -1;
 		if (r > 0)
 			continue;
-		if (strcmp(argv[i], "--log") == 0 && i + 1 < argc) {
+		if (strcmp(argv[i], "--enforce") == 0) {
+			o->mode = HS_MODE_ENFORCE;
+		} else if (strcmp(argv[i], "--guard") == 0) {
+			o->mode = HS_MODE_GUARD;
+		} else if (strcmp(argv[i], "--log") == 0 && i + 1 < argc) {
 			o->log = argv[++i];
 		} else if (strncmp(argv[i], "--log=", 6) == 0) {
 			o->log = argv[i] + 6;
@@ -307,7 +331,19 @@ int cmd_run(int argc, char **argv)
 		hs_outer_flags(outer, &cfg, flags, sizeof(flags));
 	else
 		hs_session_flags(&cfg, flags, sizeof(flags));
-	if (plan_floor(&cfg, outer, &fp, flags, sizeof(flags)) < 0) {
+	{
+		bool explicit_mode;
+
+		if (o.mode)
+			cfg.settings.mode = o.mode;
+		cfg.settings.enforce = hs_settings_want_enforce(
+			&cfg.settings, hs_run_report_ci(&o.report),
+			&explicit_mode);
+		if (plan_floor(&cfg, outer, explicit_mode, &fp, flags,
+			       sizeof(flags)) < 0)
+			go = false;
+	}
+	if (!go) {
 		hs_floor_plan_free(&fp);
 		hs_session_close(&s);
 		goto out_outer;

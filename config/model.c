@@ -124,3 +124,13 @@ void hs_config_diag_counts(const struct hs_config *cfg, size_t *errors,
 	for (size_t i = 0; i < cfg->ndiags; i++)
 		++*(cfg->diags[i].error ? errors : warnings);
 }
+
+bool hs_settings_want_enforce(const struct hs_settings *s, bool ci,
+			      bool *explicit_mode)
+{
+	*explicit_mode = s->mode != HS_MODE_AUTO;
+	if (s->mode != HS_MODE_AUTO)
+		return s->mode == HS_MODE_ENFORCE;
+	/* 1: HS_FLOOR_REQUIRE (supervisor/floor.h) */
+	return ci || s->strict || s->floor == 1;
+}

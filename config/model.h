@@ -114,6 +114,9 @@ struct hs_settings {
 			     * fails, times out or adds context */
 	char **wrap_tools;  /* tools to put behind PATH wrappers */
 	int floor;          /* HS_FLOOR_AUTO/REQUIRE/OFF (supervisor/floor.h) */
+	int mode;           /* HS_MODE_AUTO/GUARD/ENFORCE: the trust model */
+	bool enforce;       /* the mode this session runs in, resolved by
+			     * hs_settings_resolve_mode() before it starts */
 	bool io_uring_allow; /* the floor lets io_uring_setup through */
 	int floor_opens;    /* HS_FLOOR_OPENS_*: which allowed opens the floor
 			     * does itself (supervisor/floor.h) */
@@ -121,6 +124,14 @@ struct hs_settings {
 	bool strict_config; /* `run` refuses to start on any config error
 			     * (CI: --ci and CI=true imply it) */
 };
+
+/* The trust model (README, "Guard and enforce"). GUARD: the session's
+ * processes are assumed not to attack hookshim itself, so a process that
+ * carries the shim decides its own calls (the fast path). ENFORCE: nothing
+ * the session can set, write or present takes part in a decision; the
+ * floor decides every call it is given. AUTO: enforce in CI mode, with
+ * "strict" and with "floor": "require", guard otherwise. */
+enum { HS_MODE_AUTO = 0, HS_MODE_GUARD = 1, HS_MODE_ENFORCE = 2 };
 
 /* How bad a diagnostic is (README, "Configuration reference"). */
 enum hs_diag_level {
@@ -177,6 +188,12 @@ struct hs_config {
 
 void hs_config_init(struct hs_config *cfg, const char *root);
 void hs_config_free(struct hs_config *cfg);
+/* The mode a session with these settings asks for: "mode" when set,
+ * else enforce in CI mode, with "strict" or "floor": "require". *explicit
+ * says "mode" (or --enforce) chose it: then a missing floor refuses the
+ * session rather than falling back to guard. */
+bool hs_settings_want_enforce(const struct hs_settings *s, bool ci,
+			      bool *explicit_mode);
 void hs_config_diag(struct hs_config *cfg, enum hs_diag_level level,
 		    const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -182,6 +182,10 @@ int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 				s->floor = 2;
 			else if ((c = choice(ld, v, "auto", "require")) >= 0)
 				s->floor = c;
+		} else if (strcmp(k, "mode") == 0) {
+			/* HS_MODE_GUARD / HS_MODE_ENFORCE (config/model.h) */
+			if ((c = choice(ld, v, "guard", "enforce")) >= 0)
+				s->mode = c + 1;
 		} else if (strcmp(k, "io_uring") == 0) {
 			if ((c = choice(ld, v, "deny", "allow")) >= 0)
 				s->io_uring_allow = c == 1;

@@ -65,6 +65,7 @@ struct hs_floor_plan {
 	unsigned long flags;   /* seccomp filter flags the kernel took */
 	bool sync_wakeup;      /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP works */
 	bool require;          /* "floor": "require": never run without it */
+	bool enforce;          /* enforce mode: no call passes on a cookie */
 	uint64_t cookie;       /* args[5] of the shim's own decided calls */
 	struct sock_filter *code;
 	unsigned short len;
