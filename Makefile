@@ -42,6 +42,7 @@ SHIM_OBJ := $(SHIM_SRC:%.c=$(BUILD)/obj/shim-objs/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 PROBE_BIN := $(PROBE_SRC:tests/probes/%.c=$(BUILD)/probes/%) \
 	$(BUILD)/probes/exec_static_rawexec \
+	$(BUILD)/probes/floor_static_rawsyscall \
 	$(BUILD)/probes/floor_dynamic_writes \
 	$(BUILD)/probes/floor_dynamic_bench
 
@@ -109,6 +110,12 @@ $(BUILD)/probes/floor_dynamic_bench: tests/probes/floor_static_bench.c | deps
 
 # The raw-syscall parent again, static: no shim can load in it at all.
 $(BUILD)/probes/exec_static_rawexec: tests/probes/exec_rawsyscall.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -static
+
+# The cookie presenter again, static: what any static program of the
+# session could do with HOOKSHIM_FLAGS (tests/security/enforce_env.sh).
+$(BUILD)/probes/floor_static_rawsyscall: tests/probes/floor_rawsyscall.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -static
 

@@ -169,6 +169,8 @@ static void check_agents(char **names, bool given)
 
 /* ---- kernel features ---- */
 
+static bool floor_ok; /* check_floor: the trust model rows need it */
+
 static void check_floor(void)
 {
 	struct hs_config cfg;
@@ -180,6 +182,7 @@ static void check_floor(void)
 	if (hs_floor_plan(&fp, &cfg) < 0) {
 		row(false, "seccomp floor", "out of memory", "");
 	} else if (fp.on) {
+		floor_ok = true;
 		snprintf(buf, sizeof(buf), "user notification works%s%s",
 			 fp.flags & (1UL << 5) ? ", killable waits" : "",
 			 fp.sync_wakeup ? ", synchronous wake-up" : "");
@@ -196,6 +199,27 @@ static void check_floor(void)
 	hs_config_free(&cfg);
 	printf("      %-26s (only under hookshim run: a bare LD_PRELOAD has "
 	       "no floor)\n", "");
+}
+
+/* The two trust models (README, "Guard and enforce"), and which one a
+ * session gets. */
+static void check_trust_model(void)
+{
+	printf("\n trust model\n");
+	printf("  %s %-26s %s\n", "   ", "guard (the default)",
+	       "the agent's processes are trusted not to attack hookshim");
+	printf("      %-26s itself: a script that forges hookshim's "
+	       "variables or the floor's\n", "");
+	printf("      %-26s cookie can turn a write check off\n", "");
+	row(floor_ok, "enforce",
+	    floor_ok ? "available: nothing the session sets or presents "
+		       "decides"
+		     : "not available: it is the seccomp floor deciding "
+		       "every call",
+	    "the seccomp floor above");
+	printf("      %-26s --enforce or \"mode\": \"enforce\"; implied by "
+	       "--ci, CI=true,\n", "");
+	printf("      %-26s \"strict\" and \"floor\": \"require\"\n", "");
 }
 
 static void check_no_new_privs(void)
@@ -297,6 +321,7 @@ int cmd_doctor(int argc, char **argv)
 	check_io_uring();
 	check_ptrace_scope();
 	check_landlock();
+	check_trust_model();
 	printf("\n%s\n", missing ? "some pieces are missing: see the fixes "
 				   "above"
 				 : "everything hookshim uses is here");

@@ -336,6 +336,7 @@ int cmd_run(int argc, char **argv)
 
 		if (o.mode)
 			cfg.settings.mode = o.mode;
+
 		cfg.settings.enforce = hs_settings_want_enforce(
 			&cfg.settings, hs_run_report_ci(&o.report),
 			&explicit_mode);
@@ -343,6 +344,8 @@ int cmd_run(int argc, char **argv)
 			       sizeof(flags)) < 0)
 			go = false;
 	}
+	if (go && cfg.settings.enforce && !(s.tickets = hs_tickets_new()))
+		go = false;
 	if (!go) {
 		hs_floor_plan_free(&fp);
 		hs_session_close(&s);
@@ -374,8 +377,10 @@ int cmd_run(int argc, char **argv)
 	pid = go ? hs_agent_start(o.cmd, envp, &ss, &fp, &code)
 		 : -1;
 	free(id);
-	if (pid > 0 && fp.on)
+	if (pid > 0 && fp.on) {
+		fp.agent = pid;
 		floor = hs_floor_start(&fp, &s, se.write);
+	}
 	if (pid > 0)
 		status = hs_agent_wait(pid);
 	/* Terminated (SIGTERM, SIGHUP passed on): the session ends now, and

@@ -52,6 +52,7 @@ struct hs_floor {
 	struct hs_fl_self *self;     /* opens emulated (floor_open.c) */
 	bool emulate_unjudged;       /* also the opens no hook can care about */
 	int sandboxed;               /* a process entered Landlock (floor_open.c) */
+	int agent_started;           /* the agent's first exec was seen */
 };
 
 bool hs_fl_send(int lfd, struct seccomp_notif_resp *r)
@@ -176,6 +177,7 @@ static bool decide_one(struct hs_floor *f, struct hs_fl_call *c,
 		       const struct hs_fl_event *e, struct hs_answer *ans)
 {
 	struct hs_msg req;
+	bool ticketed;
 
 	memset(&req, 0, sizeof(req));
 	req.op = (char *)e->op;
@@ -199,7 +201,19 @@ static bool decide_one(struct hs_floor *f, struct hs_fl_call *c,
 		else if (e->temp_is == HS_FL_TEMP_PUBLISH)
 			req.temp_publish = e->temp;
 	}
-	hs_session_decide(f->s, &req, ans);
+	if (req.exe) {
+		struct hs_proc_stat st;
+
+		/* posix_spawn: the parent's shim asked, libc's child execs */
+		hs_session_decide_exec_as(f->s, &req, c->tgid,
+					  hs_proc_stat(c->tgid, &st) == 0
+						  ? (pid_t)st.ppid
+						  : 0,
+					  ans, &ticketed);
+	} else {
+		hs_session_decide_as(f->s, &req, HS_TICKET_FLOOR, c->tgid,
+				     ans, &ticketed);
+	}
 	return ans->verdict != HS_DENY;
 }
 
@@ -250,7 +264,17 @@ static int decide_events(struct hs_floor *f, struct hs_fl_call *c)
 static bool allow(struct hs_floor *f, struct hs_fl_call *c, bool judged,
 		  bool in_thread)
 {
-	uint64_t t = hs_fpost_expect(f->post, c);
+	uint64_t t;
+
+	/* Enforce mode notifies the shim's calls too (they still carry the
+	 * cookie, which lets nothing past there); their posts are the
+	 * shim's own, as in guard mode. A post reports, it decides nothing:
+	 * a process that presents the cookie only loses its own PostToolUse
+	 * (docs/floor.md, "Enforce mode"). */
+	if (f->x.enforce && c->post.want &&
+	    c->n.data.args[5] == f->x.cookie)
+		c->post.want = false;
+	t = hs_fpost_expect(f->post, c);
 
 	if (judged || f->emulate_unjudged) {
 		switch (hs_fl_open(&f->x, c, !in_thread)) {
@@ -436,7 +460,10 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 				      .exec_hooks = p->what & HS_FLOOR_EXECS,
 				      .pending = hs_fl_pending_new(),
 				      .self = f->self,
-				      .sandboxed = &f->sandboxed };
+				      .sandboxed = &f->sandboxed,
+				      .enforce = p->enforce,
+				      .agent = p->agent,
+				      .agent_started = &f->agent_started };
 	hs_inflight_init(&f->deciding);
 	/* no post hook on writes: no inotify, no thread */
 	if (f->scope && hs_fscope_any_post(f->scope))

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "../config/model.h"
 
@@ -66,6 +67,8 @@ struct hs_floor_plan {
 	bool sync_wakeup;      /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP works */
 	bool require;          /* "floor": "require": never run without it */
 	bool enforce;          /* enforce mode: no call passes on a cookie */
+	pid_t agent;           /* the agent's pid, set before hs_floor_start:
+				* its first exec is hookshim run's own */
 	uint64_t cookie;       /* args[5] of the shim's own decided calls */
 	struct sock_filter *code;
 	unsigned short len;

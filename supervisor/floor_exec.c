@@ -274,7 +274,10 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 		dyn = dynamic_elf(c->exe, 0);
 		if (dyn < 0) /* unreadable to us: ENOENT, EACCES... */
 			return HS_FL_CONTINUE;
-		if (dyn && env_has_shim(tid, envp_p, x->cookie))
+		/* enforce mode: no shim decides for the floor; a call the
+		 * shim asked about is matched to its answer (tickets.h) */
+		if (!x->enforce && dyn &&
+		    env_has_shim(tid, envp_p, x->cookie))
 			return hs_fl_valid(x->listener, c->n.id)
 				       ? HS_FL_CONTINUE
 				       : HS_FL_GONE;
@@ -282,9 +285,14 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	c->tgid = hs_fl_tgid(tid);
 	if (c->tgid < 0 || !hs_fl_valid(x->listener, c->n.id))
 		return HS_FL_GONE;
+	/* hookshim run's own exec of the agent, from its fork child,
+	 * judged before the fork when it is a tool call */
+	if (x->enforce && c->tgid == x->agent &&
+	    !__atomic_exchange_n(x->agent_started, 1, __ATOMIC_ACQ_REL))
+		return HS_FL_CONTINUE;
 	if (c->asked)
 		tool = asked_as_tool(tid, envp_p);
-	else if (hs_fl_has_shim(tid, c->tgid, x->cookie))
+	else if (!x->enforce && hs_fl_has_shim(tid, c->tgid, x->cookie))
 		return HS_FL_CONTINUE;
 	else
 		tool = hs_fl_environ(c->tgid, "HOOKSHIM_ROLE", role,

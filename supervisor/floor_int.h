@@ -171,6 +171,9 @@ struct hs_floor_ctx {
 	const struct hs_fl_self *self; /* floor_open.c: who the supervisor is */
 	int *sandboxed; /* set once a process of the session entered a
 			 * Landlock domain: no open is done for it any more */
+	bool enforce;   /* enforce mode: no caller decides for itself */
+	pid_t agent;    /* whose first exec (hookshim run's own) ... */
+	int *agent_started; /* ... is let through once */
 };
 
 /* Reads and classifies; c->n is filled by the caller. Every read of the

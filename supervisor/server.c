@@ -50,11 +50,20 @@ static void *serve(void *arg)
 	struct hs_msg req;
 	struct hs_answer ans;
 
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	bool ticketed;
+
 	set_timeouts(c->fd);
+	/* who asks, as the kernel recorded it at connect(): the tickets of
+	 * enforce mode are kept under it, never under the request's pid */
+	if (getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+		cred.pid = 0;
 	if (hs_msg_read(c->fd, &req) == 0) {
 		/* The request is in; the hooks may take as long as their
 		 * timeouts allow, so only the reply keeps a send timeout. */
-		hs_session_decide(sv->s, &req, &ans);
+		hs_session_decide_as(sv->s, &req, HS_TICKET_SHIM, cred.pid,
+				     &ans, &ticketed);
 		hs_answer_write(c->fd, &ans);
 		hs_answer_free(&ans);
 		hs_msg_free(&req);

@@ -103,6 +103,8 @@ void hs_session_close(struct hs_session *s)
 	pthread_mutex_destroy(&s->log_mu);
 	pthread_mutex_destroy(&s->ask_mu);
 	hs_atomic_destroy(&s->atomic);
+	hs_tickets_free(s->tickets);
+	s->tickets = NULL;
 }
 
 static bool is_post_phase(const struct hs_msg *req)
@@ -353,6 +355,71 @@ void hs_session_decide(struct hs_session *s, const struct hs_msg *req,
 	}
 	decide(s, req, ans);
 	hs_atomic_decided(&s->atomic, req, ans);
+}
+
+/* The names a ticket is kept under: an exec's executable, a write's or
+ * read's path and new name. */
+static void ticket_names(const struct hs_msg *req, const char **a,
+			 const char **b)
+{
+	bool exec = strcmp(req->op, "exec") == 0;
+
+	*a = exec ? req->exe : req->path;
+	*b = exec ? NULL : req->new_path;
+}
+
+static void decide_as(struct hs_session *s, const struct hs_msg *req,
+		      enum hs_ticket_side side, pid_t tgid, pid_t parent,
+		      struct hs_answer *ans, bool *ticketed)
+{
+	const char *a, *b;
+	char *id;
+	bool pre = req->phase && strcmp(req->phase, "pre") == 0 && req->op;
+
+	*ticketed = false;
+	if (!s->tickets || !pre || tgid <= 0) {
+		hs_session_decide(s, req, ans);
+		return;
+	}
+	ticket_names(req, &a, &b);
+	if (!__atomic_load_n(&s->ending, __ATOMIC_ACQUIRE) &&
+	    (hs_tickets_take(s->tickets, side, tgid, req->op, a, b, &id) ||
+	     (parent > 0 && hs_tickets_take(s->tickets, side, parent,
+					     req->op, a, b, &id)))) {
+		allow(s, ans);
+		ans->id = id;
+		*ticketed = true;
+		return;
+	}
+	hs_session_decide(s, req, ans);
+	if (ans->verdict != HS_ALLOW)
+		return;
+	/* A staged write's open makes no named call (an O_TMPFILE); its
+	 * publish makes two: the staging name, then the target. What the
+	 * floor decides, only an exec is asked about again (by the shim in
+	 * the new image). */
+	if (req->stage && strcmp(req->stage, "open") == 0)
+		return;
+	if (side == HS_TICKET_FLOOR && strcmp(req->op, "exec") != 0)
+		return;
+	hs_tickets_give(s->tickets, side, tgid, req->op, a, b, ans->id, false);
+	if (req->stage && strcmp(req->stage, "publish") == 0)
+		hs_tickets_give(s->tickets, side, tgid, req->op, a, b, ans->id,
+				true);
+}
+
+void hs_session_decide_as(struct hs_session *s, const struct hs_msg *req,
+			  enum hs_ticket_side side, pid_t tgid,
+			  struct hs_answer *ans, bool *ticketed)
+{
+	decide_as(s, req, side, tgid, 0, ans, ticketed);
+}
+
+void hs_session_decide_exec_as(struct hs_session *s, const struct hs_msg *req,
+			       pid_t tgid, pid_t parent, struct hs_answer *ans,
+			       bool *ticketed)
+{
+	decide_as(s, req, HS_TICKET_FLOOR, tgid, parent, ans, ticketed);
 }
 
 void hs_session_lifecycle(struct hs_session *s, enum hs_kind kind,

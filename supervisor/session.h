@@ -13,6 +13,7 @@
 #include "../engine/dispatch.h"
 #include "atomic_save.h"
 #include "message.h"
+#include "tickets.h"
 
 struct hs_report;
 struct hs_notices;
@@ -35,6 +36,9 @@ struct hs_session {
 	bool ending;         /* hs_session_ending: answers are denials */
 	struct hs_atomic_saves atomic; /* atomic saves judged at their temp
 					* file (atomic_save.h) */
+	/* enforce mode: one decision for the shim's request and the floor's
+	 * notification of the same call (tickets.h); NULL in guard mode */
+	struct hs_tickets *tickets;
 	struct hs_outer *outer; /* the session we run inside (outer.h), asked
 				 * first; NULL at top level. Borrowed. */
 	/* Sees each decision's hook runs before they are freed, and its
@@ -66,6 +70,21 @@ void hs_session_leave_transcript(struct hs_session *s);
  * the answer (supervisor/outer.h). Safe from many threads at once. */
 void hs_session_decide(struct hs_session *s, const struct hs_msg *req,
 		       struct hs_answer *ans);
+
+/* hs_session_decide for a request of `side`, made by thread group tgid
+ * -- as the kernel names it: SO_PEERCRED of the shim's connection, the
+ * notification's caller -- answered from the other side's ticket for the
+ * same call when there is one (enforce mode, tickets.h): *ticketed is then
+ * true, no hook ran and nothing is logged. */
+void hs_session_decide_as(struct hs_session *s, const struct hs_msg *req,
+			  enum hs_ticket_side side, pid_t tgid,
+			  struct hs_answer *ans, bool *ticketed);
+/* The same for an exec whose caller may be the child of the process that
+ * asked (posix_spawn: the parent's shim asks, libc's child execs): the
+ * parent's ticket serves too. */
+void hs_session_decide_exec_as(struct hs_session *s, const struct hs_msg *req,
+			       pid_t tgid, pid_t parent, struct hs_answer *ans,
+			       bool *ticketed);
 
 /* The session is being torn down (its agent was terminated, or requests
  * outlived the grace): every decision still being made, and any made

@@ -115,5 +115,5 @@ expect_contains "floor: control characters in the reason are escaped" "$(cat "$T
 # ---- the cookie is a capability: a process that digs it out skips the floor ----
 fresh
 hsrun "$RAW" c:secrets/cookie
-expect_eq "floor limit: a raw syscall carrying the session's cookie is not judged (documented)" \
+expect_eq "floor limit (guard mode): a raw syscall carrying the session's cookie is not judged (documented; enforce mode: security/enforce_env.sh)" \
 	"secrets/cookie: ok" "$(cat "$TMP/out")"
