@@ -113,4 +113,63 @@ static inline bool hs_temp_final(const char *abs, char *out, size_t cap)
 	return true;
 }
 
+/* The names mkstemp made lately (the shim's mkstemp family makes its
+ * names itself: shim/floor_calls.c), remembered as hashes so that a
+ * rename of one publishes it like any temp file. Lock-free; a name that
+ * gave way to newer ones is only an extra event. */
+#define HS_TEMP_RING 64
+
+struct hs_temp_ring {
+	unsigned long h[HS_TEMP_RING]; /* 0: free */
+	unsigned next;
+};
+
+static inline unsigned long hs_tn_hash(const char *s)
+{
+	unsigned long h = 1469598103934665603ul;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ul;
+	return h | 1;
+}
+
+static inline void hs_temp_ring_add(struct hs_temp_ring *r, const char *abs)
+{
+	unsigned i = __atomic_fetch_add(&r->next, 1, __ATOMIC_RELAXED);
+
+	__atomic_store_n(&r->h[i % HS_TEMP_RING], hs_tn_hash(abs),
+			 __ATOMIC_RELAXED);
+}
+
+static inline bool hs_temp_ring_has(struct hs_temp_ring *r, const char *abs)
+{
+	unsigned long h = hs_tn_hash(abs);
+
+	for (int i = 0; i < HS_TEMP_RING; i++)
+		if (__atomic_load_n(&r->h[i], __ATOMIC_RELAXED) == h)
+			return true;
+	return false;
+}
+
+/* mkstemp's shape: a base name ending in six of [A-Za-z0-9] (its
+ * "XXXXXX"), what glibc's __gen_tempname writes. */
+static inline bool hs_tn_mkstemp_shape(const char *abs)
+{
+	const char *b = strrchr(abs, '/');
+	size_t n;
+
+	b = b ? b + 1 : abs;
+	n = strlen(b);
+	if (n < 6)
+		return false;
+	for (size_t i = n - 6; i < n; i++) {
+		char c = b[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9')))
+			return false;
+	}
+	return true;
+}
+
 #endif

@@ -33,34 +33,16 @@
 
 /* --- temp names ------------------------------------------------------ */
 
-#define NTEMP 64
-static unsigned long temps[NTEMP]; /* hashes of recent mkstemp names */
-static unsigned temp_next;
-
-static unsigned long hash(const char *s)
-{
-	unsigned long h = 1469598103934665603ul;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ul;
-	return h | 1; /* 0 marks a free slot */
-}
+static struct hs_temp_ring temps; /* recent mkstemp names */
 
 void hs_wtemp_remember(const char *abs)
 {
-	unsigned i = __atomic_fetch_add(&temp_next, 1, __ATOMIC_RELAXED);
-
-	__atomic_store_n(&temps[i % NTEMP], hash(abs), __ATOMIC_RELAXED);
+	hs_temp_ring_add(&temps, abs);
 }
 
 static bool remembered(const char *abs)
 {
-	unsigned long h = hash(abs);
-
-	for (int i = 0; i < NTEMP; i++)
-		if (__atomic_load_n(&temps[i], __ATOMIC_RELAXED) == h)
-			return true;
-	return false;
+	return hs_temp_ring_has(&temps, abs);
 }
 
 static bool is_temp(const char *abs)

@@ -218,11 +218,40 @@ static int look(const char *abs, bool follow, struct stat *sb)
 	return errno == ENOENT ? 0 : -1;
 }
 
+/* Enforce mode: the names the shim's mkstemp family made (its cookied
+ * O_CREAT|O_EXCL opens of mkstemp's shape), remembered as the shim does,
+ * so that sed -i's temp file and its rename fire what the shim fires.
+ * The cookie proves nothing there: such a name is silent only where no
+ * hook's path filter names it, so a process presenting the cookie
+ * creates nothing a hook watches. */
+static struct hs_temp_ring shim_temps;
+
+static bool is_temp(const char *abs)
+{
+	return hs_temp_name(abs) || hs_temp_ring_has(&shim_temps, abs);
+}
+
 static bool temp_silent(const struct hs_floor_ctx *x, const char *abs)
 {
-	return hs_temp_name(abs) &&
-	       !(hs_fscope_judge_temps(x->scope) &&
-		 hs_fscope_protected(x->scope, abs));
+	if (hs_temp_name(abs))
+		return !(hs_fscope_judge_temps(x->scope) &&
+			 hs_fscope_protected(x->scope, abs));
+	return hs_temp_ring_has(&shim_temps, abs) &&
+	       !hs_fscope_protected(x->scope, abs);
+}
+
+/* An open the shim's mkstemp made (enforce mode: cookied calls are
+ * notified too); remembered. */
+static void shim_mkstemp(const struct hs_floor_ctx *x,
+			 const struct hs_fl_call *c, uint64_t flags,
+			 const char *abs)
+{
+	struct stat sb;
+
+	if (x->enforce && (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL) &&
+	    c->n.data.args[5] == x->cookie && hs_tn_mkstemp_shape(abs) &&
+	    lstat(abs, &sb) != 0)
+		hs_temp_ring_add(&shim_temps, abs);
 }
 
 /* One event of k: a pre into c->ev, or the post into c->post with where
@@ -413,6 +442,7 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			return;
 		if (!post) /* what an emulated open is held to */
 			memcpy(c->open.judged, a, strlen(a) + 1);
+		shim_mkstemp(x, c, k->flags, a);
 		if ((k->flags & O_PATH) || (k->flags & __O_TMPFILE) ||
 		    (!post && temp_create(x, c, k, tid, a)) ||
 		    !side(sc, post, a))
@@ -428,7 +458,7 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	case K_UNLINK:
 		if (name_of(x, k, tid, k->dirfd, k->path, parents, a) == 0 &&
 		    side(sc, post, a) && lstat(a, &sb) == 0 &&
-		    !hs_temp_name(a))
+		    !is_temp(a))
 			emit(c, post, HS_FL_SEEN_DELETE,
 			     k->flags & AT_REMOVEDIR ? "rmdir" : "delete", a,
 			     NULL);
@@ -477,7 +507,7 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		/* an O_TMPFILE or temp source published: a create */
 		if (((k->flags & AT_EMPTY_PATH) && !k->path[0]) ||
 		    name_of(x, k, tid, k->dirfd, k->path, parents, b) < 0 ||
-		    strncmp(k->path, "/proc/", 6) == 0 || hs_temp_name(b))
+		    strncmp(k->path, "/proc/", 6) == 0 || is_temp(b))
 			emit(c, post, HS_FL_SEEN_CREATE, "create", a, NULL);
 		else
 			emit(c, post, HS_FL_SEEN_CREATE, "link", a, b);
@@ -489,15 +519,15 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		    name_of(x, k, tid, k->dirfd2, k->path2, parents, b) < 0 ||
 		    lstat(a, &sb) != 0)
 			return;
-		m = (!hs_temp_name(a) && hs_fscope_pre(sc, a)) ||
+		m = (!is_temp(a) && hs_fscope_pre(sc, a)) ||
 		    hs_fscope_pinned(sc, a);
 		if (post) {
 			/* the shim's: a source any hook watches makes it a
 			 * "rename", posted if a post hook watches the source;
 			 * else a watched target is created or overwritten */
 			m2 = hs_fscope_post(sc, b);
-			if (m || (!hs_temp_name(a) && hs_fscope_post(sc, a))) {
-				if (!hs_temp_name(a) && hs_fscope_post(sc, a))
+			if (m || (!is_temp(a) && hs_fscope_post(sc, a))) {
+				if (!is_temp(a) && hs_fscope_post(sc, a))
 					emit(c, true, HS_FL_SEEN_MOVE, "rename",
 					     a, b);
 			} else if (m2 && (e = look(b, false, &sb)) >= 0) {
