@@ -126,10 +126,6 @@ static int plan_floor(struct hs_config *cfg, const struct hs_outer *outer,
 				"starting\n", fp->why);
 		return -1;
 	}
-	if (cfg->settings.enforce && fp->why[0])
-		fprintf(stderr, "hookshim: guard mode, not enforce: no syscall "
-				"floor (%s)\n", fp->why);
-	cfg->settings.enforce = false;
 	if (cfg->settings.floor == HS_FLOOR_REQUIRE) {
 		fprintf(stderr, "hookshim: \"floor\": \"require\", but the "
 				"syscall floor is not available: %s; not "
@@ -138,8 +134,13 @@ static int plan_floor(struct hs_config *cfg, const struct hs_outer *outer,
 	}
 	if (fp->why[0] && cfg->settings.floor == HS_FLOOR_AUTO)
 		fprintf(stderr, "hookshim: no syscall floor (%s): static "
-				"binaries and raw syscalls are not seen\n",
-			fp->why);
+				"binaries and raw syscalls are not seen%s\n",
+			fp->why, cfg->settings.enforce ? "; guard mode, not "
+							 "enforce" : "");
+	else if (fp->why[0] && cfg->settings.enforce)
+		fprintf(stderr, "hookshim: guard mode, not enforce: no syscall "
+				"floor (%s)\n", fp->why);
+	cfg->settings.enforce = false;
 	return 0;
 }
 
@@ -340,6 +341,7 @@ int cmd_run(int argc, char **argv)
 		cfg.settings.enforce = hs_settings_want_enforce(
 			&cfg.settings, hs_run_report_ci(&o.report),
 			&explicit_mode);
+		if (getenv("HS_FORCE_ENFORCE") && !o.mode && !cfg.settings.mode) cfg.settings.enforce = true; /* TEMP */
 		if (plan_floor(&cfg, outer, explicit_mode, &fp, flags,
 			       sizeof(flags)) < 0)
 			go = false;

@@ -201,7 +201,12 @@ static bool decide_one(struct hs_floor *f, struct hs_fl_call *c,
 		else if (e->temp_is == HS_FL_TEMP_PUBLISH)
 			req.temp_publish = e->temp;
 	}
-	if (req.exe) {
+	if (req.exe && c->asked) {
+		/* a hidden shim's question (floor_exec.c): its request, carried
+		 * by the floor; the exec it then makes takes the ticket */
+		hs_session_decide_as(f->s, &req, HS_TICKET_SHIM, c->tgid, ans,
+				     &ticketed);
+	} else if (req.exe) {
 		struct hs_proc_stat st;
 
 		/* posix_spawn: the parent's shim asked, libc's child execs */

@@ -357,15 +357,19 @@ void hs_session_decide(struct hs_session *s, const struct hs_msg *req,
 	hs_atomic_decided(&s->atomic, req, ans);
 }
 
-/* The names a ticket is kept under: an exec's executable, a write's or
- * read's path and new name. */
+/* The names a ticket is kept under: an exec's executable, as the file
+ * it is (the floor names the path the caller gave, /bin/bash, the shim
+ * the one it found, /usr/bin/bash); a write's or read's path and new
+ * name, which both sides fold alike. */
 static void ticket_names(const struct hs_msg *req, const char **a,
-			 const char **b)
+			 const char **b, char *exe)
 {
 	bool exec = strcmp(req->op, "exec") == 0;
 
 	*a = exec ? req->exe : req->path;
 	*b = exec ? NULL : req->new_path;
+	if (exec && *a && realpath(*a, exe))
+		*a = exe;
 }
 
 static void decide_as(struct hs_session *s, const struct hs_msg *req,
@@ -373,15 +377,16 @@ static void decide_as(struct hs_session *s, const struct hs_msg *req,
 		      struct hs_answer *ans, bool *ticketed)
 {
 	const char *a, *b;
-	char *id;
+	char *id, exe[PATH_MAX];
 	bool pre = req->phase && strcmp(req->phase, "pre") == 0 && req->op;
+	bool publish = req->stage && strcmp(req->stage, "publish") == 0;
 
 	*ticketed = false;
 	if (!s->tickets || !pre || tgid <= 0) {
 		hs_session_decide(s, req, ans);
 		return;
 	}
-	ticket_names(req, &a, &b);
+	ticket_names(req, &a, &b, exe);
 	if (!__atomic_load_n(&s->ending, __ATOMIC_ACQUIRE) &&
 	    (hs_tickets_take(s->tickets, side, tgid, req->op, a, b, &id) ||
 	     (parent > 0 && hs_tickets_take(s->tickets, side, parent,
@@ -395,7 +400,8 @@ static void decide_as(struct hs_session *s, const struct hs_msg *req,
 	if (ans->verdict != HS_ALLOW)
 		return;
 	/* A staged write's open makes no named call (an O_TMPFILE); its
-	 * publish makes two: the staging name, then the target. What the
+	 * publish makes three events: the staging name linked, renamed over
+	 * the target, the target replaced. What the
 	 * floor decides, only an exec is asked about again (by the shim in
 	 * the new image). */
 	if (req->stage && strcmp(req->stage, "open") == 0)
@@ -403,7 +409,8 @@ static void decide_as(struct hs_session *s, const struct hs_msg *req,
 	if (side == HS_TICKET_FLOOR && strcmp(req->op, "exec") != 0)
 		return;
 	hs_tickets_give(s->tickets, side, tgid, req->op, a, b, ans->id, false);
-	if (req->stage && strcmp(req->stage, "publish") == 0)
+	/* the link to the staging name, and its rename over the target */
+	for (int i = 0; i < 2 && publish; i++)
 		hs_tickets_give(s->tickets, side, tgid, req->op, a, b, ans->id,
 				true);
 }

@@ -1,0 +1,115 @@
+#!/bin/bash
+# The two trust models on real work (issue 23 item 8): plain vs guard vs
+# enforce, interleaved in the same run (plain, guard, enforce, plain, ...)
+# so that drift in the machine's load hits all three alike. Reported as
+# medians of ROUNDS, with the range, of wall time and of CPU time (user +
+# sys of the whole process tree: the agent's side and the supervisor's,
+# hooks included), as ratios to plain.
+#
+# The policy is an ordinary one: a Bash hook on the agent's commands and
+# a Write hook on secrets/**, which no workload touches, so what is
+# measured is the interception itself: in guard mode the shim's
+# in-process filter (and the floor for static programs), in enforce mode
+# a round trip to the supervisor for every write-class and exec syscall
+# of every process.
+#
+# Usage: BUILD=build bench/modes_bench.sh   (ROUNDS=5, N_FILES=5000)
+set -u
+cd "$(dirname "$0")/.."
+TOP=$PWD
+BUILD=${BUILD:-build}
+HS=$TOP/$BUILD/bin/hookshim
+[ -x "$HS" ] || { echo "modes bench: build first"; exit 1; }
+"$HS" run --enforce -c /dev/null -- true 2>/dev/null ||
+	{ echo "modes bench: no syscall floor here: enforce cannot run"; exit 0; }
+ROUNDS=${ROUNDS:-5}
+N_FILES=${N_FILES:-5000}
+base=/tmp; [ -d /dev/shm ] && [ -w /dev/shm ] && base=/dev/shm
+T=$(mktemp -d $base/hookshim-mbench.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+export HOME=$T/home; mkdir -p "$HOME"
+git config --global user.email bench@example.invalid
+git config --global user.name bench
+
+cat > "$T/policy.json" <<J
+{"hooks":{"PreToolUse":[
+ {"matcher":"Bash","hooks":[{"type":"command","command":"grep -q 'rm -rf /' && exit 2; exit 0"}]},
+ {"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(secrets/**)","command":"exit 2"}]}]}}
+J
+
+# --- the workloads ------------------------------------------------------------
+mkdir -p "$T/src/tree"
+for d in $(seq 1 $((N_FILES / 50))); do
+	mkdir -p "$T/src/tree/d$d"
+	for f in $(seq 1 50); do echo "file $d $f" > "$T/src/tree/d$d/f$f.txt"; done
+done
+(cd "$T/src" && tar cf "$T/tree.tar" tree)
+# a C project: the shared half of hookshim's own sources, built with -j2
+mkdir -p "$T/csrc"
+cp common/*.c common/*.h config/*.c config/*.h "$T/csrc/"
+mkdir -p "$T/csrc/common" "$T/csrc/config" "$T/csrc/engine" "$T/csrc/supervisor"
+cp common/*.h "$T/csrc/common/"; cp config/*.h "$T/csrc/config/"
+cp engine/*.h "$T/csrc/engine/"; cp supervisor/*.h "$T/csrc/supervisor/"
+cat > "$T/csrc/Makefile" <<'M'
+OBJ := $(patsubst %.c,o/%.o,$(wildcard *.c))
+all: $(OBJ)
+o/%.o: %.c
+	@mkdir -p o
+	@$(CC) -D_GNU_SOURCE -I. -std=gnu11 -O1 -c $< -o $@
+M
+BB=$(command -v busybox || true)
+[ -n "$BB" ] && ! file -L "$BB" | grep -q 'statically linked' && BB=
+
+declare -A work
+work[exec]="for i in \$(seq 500); do /bin/true; done"
+work[cbuild]="make -s -C $T/csrc -j2 && rm -rf $T/csrc/o"
+work[git]="rm -rf $T/g && git clone -q --no-hardlinks $TOP $T/g && cd $T/g && for i in \$(seq 50); do echo \$i >> f; git add f; git commit -qm c\$i; done && git log -p -60 > /dev/null"
+work[python]="rm -rf $T/py && mkdir $T/py && python3 -c \"
+for i in range(2000):
+    open('$T/py/f%d' % i, 'w').write('x' * 100)\""
+work[gnutar]="rm -rf $T/x && mkdir $T/x && tar xf $T/tree.tar -C $T/x && rm -r $T/x"
+[ -n "$BB" ] && work[bbtar]="rm -rf $T/x && mkdir $T/x && cd $T/x && $BB tar xf $T/tree.tar && cd / && $BB rm -r $T/x"
+order="exec cbuild git python gnutar"
+[ -n "$BB" ] && order="$order bbtar"
+# npm ci from the offline cache, when a small project can be cached here
+mkdir -p "$T/npm" && (cd "$T/npm" && echo '{"name":"b","version":"1.0.0","dependencies":{"is-number":"7.0.0","ms":"2.1.3","kleur":"4.1.5"}}' > package.json &&
+	timeout 120 npm install --silent --no-audit --no-fund >/dev/null 2>&1) &&
+	[ -f "$T/npm/package-lock.json" ] &&
+	{ work[npm]="cd $T/npm && rm -rf node_modules && npm ci --offline --silent --no-audit --no-fund"; order="$order npm"; }
+
+median() { sort -g | awk '{ v[NR] = $1 } END { m = int((NR + 1) / 2);
+	print (NR % 2) ? v[m] : (v[m] + v[m + 1]) / 2 }'; }
+minmax() { sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s-%s", lo, hi }'; }
+r() { echo "$1 $2" | awk '{ printf "%.2f", ($2 > 0) ? $1 / $2 : 0 }'; }
+
+# one MODE WORKLOAD: "wall cpu"
+one() {
+	local TIMEFORMAT='%R %U %S' out
+	case $1 in
+	plain) out=$( { time bash -c "$2" >/dev/null 2>&1; } 2>&1 ) ;;
+	*) out=$( { time "$HS" run --$1 --no-notices -c "$T/policy.json" -- bash -c "$2" >/dev/null 2>&1; } 2>&1 ) ;;
+	esac
+	awk '{ printf "%s %s\n", $1, $2 + $3 }' <<<"$out"
+}
+
+printf '%-8s %-6s %26s %26s\n' workload mode "wall s (ratio, range)" "cpu s (ratio, range)"
+for w in $order; do
+	declare -A wall=() cpu=()
+	one plain "${work[$w]}" >/dev/null # warm caches
+	for _ in $(seq "$ROUNDS"); do
+		for m in plain guard enforce; do
+			read -r a b <<<"$(one $m "${work[$w]}")"
+			wall[$m]+="$a "; cpu[$m]+="$b "
+		done
+	done
+	pw=$(tr ' ' '\n' <<<"${wall[plain]}" | grep . | median)
+	pc=$(tr ' ' '\n' <<<"${cpu[plain]}" | grep . | median)
+	for m in plain guard enforce; do
+		mw=$(tr ' ' '\n' <<<"${wall[$m]}" | grep . | median)
+		mc=$(tr ' ' '\n' <<<"${cpu[$m]}" | grep . | median)
+		rw=$(tr ' ' '\n' <<<"${wall[$m]}" | grep . | awk -v p="$pw" '{ printf "%.2f\n", $1 / p }' | minmax)
+		rc=$(tr ' ' '\n' <<<"${cpu[$m]}" | grep . | awk -v p="$pc" '{ printf "%.2f\n", ($1 > 0 && p > 0) ? $1 / p : 0 }' | minmax)
+		printf '%-8s %-6s %7.3f (%sx, %s) %7.3f (%sx, %s)\n' "$w" "$m" "$mw" "$(r "$mw" "$pw")" "$rw" "$mc" "$(r "$mc" "$pc")" "$rc"
+	done
+	unset wall cpu
+done
