@@ -42,6 +42,9 @@ static inline bool hs_temp_name(const char *abs)
 	    (b[0] == '.' && (hs_tn_ends_with(b, ".swp") ||
 			     hs_tn_ends_with(b, ".swx"))))
 		return true;
+	/* the shim's own staging name (shim/write_stage.c) */
+	if (strncmp(b, ".hs-stage-", 10) == 0)
+		return true;
 	/* git: "index.lock" renamed to "index", "tmp_obj_XXXXXX" linked */
 	if (strstr(abs, "/.git/") &&
 	    (hs_tn_ends_with(b, ".lock") || strncmp(b, "tmp_", 4) == 0))

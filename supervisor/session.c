@@ -388,9 +388,10 @@ static void decide_as(struct hs_session *s, const struct hs_msg *req,
 	}
 	ticket_names(req, &a, &b, exe);
 	if (!__atomic_load_n(&s->ending, __ATOMIC_ACQUIRE) &&
-	    (hs_tickets_take(s->tickets, side, tgid, req->op, a, b, &id) ||
+	    (hs_tickets_take(s->tickets, side, tgid, req->op, a, b,
+			     req->temp_publish, &id) ||
 	     (parent > 0 && hs_tickets_take(s->tickets, side, parent,
-					     req->op, a, b, &id)))) {
+					     req->op, a, b, NULL, &id)))) {
 		allow(s, ans);
 		ans->id = id;
 		*ticketed = true;
@@ -399,20 +400,18 @@ static void decide_as(struct hs_session *s, const struct hs_msg *req,
 	hs_session_decide(s, req, ans);
 	if (ans->verdict != HS_ALLOW)
 		return;
-	/* A staged write's open makes no named call (an O_TMPFILE); its
-	 * publish makes three events: the staging name linked, renamed over
-	 * the target, the target replaced. What the
+	/* A staged write's open makes no named call (an O_TMPFILE). What the
 	 * floor decides, only an exec is asked about again (by the shim in
 	 * the new image). */
 	if (req->stage && strcmp(req->stage, "open") == 0)
 		return;
 	if (side == HS_TICKET_FLOOR && strcmp(req->op, "exec") != 0)
 		return;
-	hs_tickets_give(s->tickets, side, tgid, req->op, a, b, ans->id, false);
-	/* the link to the staging name, and its rename over the target */
-	for (int i = 0; i < 2 && publish; i++)
+	/* a publish: the link to the staging name, and its rename over the
+	 * target; anything else is a write the content hooks did not see */
+	for (int i = 0; i < (publish ? 2 : 1); i++)
 		hs_tickets_give(s->tickets, side, tgid, req->op, a, b, ans->id,
-				true);
+				publish);
 }
 
 void hs_session_decide_as(struct hs_session *s, const struct hs_msg *req,

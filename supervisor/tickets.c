@@ -128,23 +128,23 @@ static bool same(const char *a, const char *b)
 }
 
 static bool covers(const struct ticket *k, const char *path,
-		   const char *path2)
+		   const char *path2, const char *via)
 {
 	if (!k->path)
 		return true;
-	if (same(k->path, path) && same(k->path2, path2))
-		return true;
-	/* a staged write's publish: linked as its staging name, renamed
-	 * over the target */
-	return k->stage && !k->path2 &&
-	       ((stage_name_of(path, k->path, k->tgid) &&
-		 (!path2 || same(path2, k->path))) ||
-		(!path2 && same(path, k->path)));
+	/* a staged write's publish: linked as its staging name, then that
+	 * name renamed over the target */
+	if (k->stage)
+		return !path2 &&
+		       (stage_name_of(path, k->path, k->tgid) ||
+			(same(path, k->path) &&
+			 stage_name_of(via, k->path, k->tgid)));
+	return same(k->path, path) && same(k->path2, path2);
 }
 
 bool hs_tickets_take(struct hs_tickets *t, enum hs_ticket_side taker,
 		     pid_t tgid, const char *op, const char *path,
-		     const char *path2, char **id)
+		     const char *path2, const char *via, char **id)
 {
 	long long now = now_ms();
 	struct ticket *best = NULL;
@@ -163,7 +163,7 @@ bool hs_tickets_take(struct hs_tickets *t, enum hs_ticket_side taker,
 			continue;
 		}
 		if (k->side == (unsigned char)taker || k->tgid != tgid ||
-		    strcmp(k->op, op) != 0 || !covers(k, path, path2))
+		    strcmp(k->op, op) != 0 || !covers(k, path, path2, via))
 			continue;
 		if (!best || k->seq < best->seq)
 			best = k; /* the oldest first: calls come in order */

@@ -43,17 +43,20 @@ void hs_tickets_free(struct hs_tickets *t);
  * "read") on `path` (for a rename or link also `path2`, the new name;
  * NULL otherwise). path NULL: any one call of that op (the agent's own
  * start, which hookshim run judged before the fork). `id` is the
- * decision's tool_use_id (copied; may be NULL). `stage_dir`: the call
- * was a staged write's publish (docs/staged-writes.md): the shim's link
- * and rename through `<dir>/.hs-stage-<tgid>-N` are covered too. */
+ * decision's tool_use_id (copied; may be NULL). `stage`: the call was
+ * a staged write's publish (docs/staged-writes.md): the ticket covers
+ * the shim's link to `<dir>/.hs-stage-<tgid>-N`, or that name's rename
+ * over `path`, and nothing else -- not an open of `path`, which would
+ * write bytes the content hooks never saw. */
 void hs_tickets_give(struct hs_tickets *t, enum hs_ticket_side side,
 		     pid_t tgid, const char *op, const char *path,
 		     const char *path2, const char *id, bool stage);
 
 /* A ticket of the other side for exactly this call: taken (true, *id
- * malloc'd or NULL), or false. */
+ * malloc'd or NULL), or false. `via`: the temp file a rename publishes
+ * over `path` (the request's temp_publish), or NULL. */
 bool hs_tickets_take(struct hs_tickets *t, enum hs_ticket_side taker,
 		     pid_t tgid, const char *op, const char *path,
-		     const char *path2, char **id);
+		     const char *path2, const char *via, char **id);
 
 #endif
