@@ -341,7 +341,6 @@ int cmd_run(int argc, char **argv)
 		cfg.settings.enforce = hs_settings_want_enforce(
 			&cfg.settings, hs_run_report_ci(&o.report),
 			&explicit_mode);
-		if (getenv("HS_FORCE_ENFORCE") && !o.mode && !cfg.settings.mode) cfg.settings.enforce = true; /* TEMP */
 		if (plan_floor(&cfg, outer, explicit_mode, &fp, flags,
 			       sizeof(flags)) < 0)
 			go = false;
