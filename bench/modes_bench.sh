@@ -33,7 +33,7 @@ git config --global user.name bench
 
 cat > "$T/policy.json" <<J
 {"hooks":{"PreToolUse":[
- {"matcher":"Bash","hooks":[{"type":"command","command":"grep -q 'rm -rf /' && exit 2; exit 0"}]},
+ {"matcher":"Bash","hooks":[{"type":"command","command":"grep -q 'git push --force' && exit 2; exit 0"}]},
  {"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(secrets/**)","command":"exit 2"}]}]}}
 J
 
@@ -44,17 +44,14 @@ for d in $(seq 1 $((N_FILES / 50))); do
 	for f in $(seq 1 50); do echo "file $d $f" > "$T/src/tree/d$d/f$f.txt"; done
 done
 (cd "$T/src" && tar cf "$T/tree.tar" tree)
-# a C project: the shared half of hookshim's own sources, built with -j2
+# a C project: hookshim's own common/, config/ and engine/, built -j2
 mkdir -p "$T/csrc"
-cp common/*.c common/*.h config/*.c config/*.h "$T/csrc/"
-mkdir -p "$T/csrc/common" "$T/csrc/config" "$T/csrc/engine" "$T/csrc/supervisor"
-cp common/*.h "$T/csrc/common/"; cp config/*.h "$T/csrc/config/"
-cp engine/*.h "$T/csrc/engine/"; cp supervisor/*.h "$T/csrc/supervisor/"
+cp -r common config engine supervisor "$T/csrc/"
 cat > "$T/csrc/Makefile" <<'M'
-OBJ := $(patsubst %.c,o/%.o,$(wildcard *.c))
+OBJ := $(patsubst %.c,o/%.o,$(wildcard common/*.c config/*.c engine/*.c))
 all: $(OBJ)
 o/%.o: %.c
-	@mkdir -p o
+	@mkdir -p $(@D)
 	@$(CC) -D_GNU_SOURCE -I. -std=gnu11 -O1 -c $< -o $@
 M
 BB=$(command -v busybox || true)
@@ -82,14 +79,16 @@ median() { sort -g | awk '{ v[NR] = $1 } END { m = int((NR + 1) / 2);
 minmax() { sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s-%s", lo, hi }'; }
 r() { echo "$1 $2" | awk '{ printf "%.2f", ($2 > 0) ? $1 / $2 : 0 }'; }
 
-# one MODE WORKLOAD: "wall cpu"
+# one MODE WORKLOAD: "wall cpu"; a run that fails is said (a failed
+# workload would measure nothing)
 one() {
 	local TIMEFORMAT='%R %U %S' out
 	case $1 in
-	plain) out=$( { time bash -c "$2" >/dev/null 2>&1; } 2>&1 ) ;;
-	*) out=$( { time "$HS" run --$1 --no-notices -c "$T/policy.json" -- bash -c "$2" >/dev/null 2>&1; } 2>&1 ) ;;
+	plain) out=$( { time bash -c "$2" >/dev/null 2>&1 || echo "rc=$?"; } 2>&1 ) ;;
+	*) out=$( { time "$HS" run --$1 --no-notices -c "$T/policy.json" -- bash -c "$2" >/dev/null 2>&1 || echo "rc=$?"; } 2>&1 ) ;;
 	esac
-	awk '{ printf "%s %s\n", $1, $2 + $3 }' <<<"$out"
+	grep -q '^rc=' <<<"$out" && echo "modes bench: $1 run failed ($(grep '^rc=' <<<"$out"))" >&2
+	grep -v '^rc=' <<<"$out" | awk '{ printf "%s %s\n", $1, $2 + $3 }'
 }
 
 printf '%-8s %-6s %26s %26s\n' workload mode "wall s (ratio, range)" "cpu s (ratio, range)"
