@@ -73,6 +73,32 @@ static void print_protected(const struct hs_protect *p)
 	       "root or a directory above it is denied too)\n");
 }
 
+/* The trust model `hookshim run` would use (cli/run.c resolves it the
+ * same way, with --ci known only there). */
+static void print_mode(const struct hs_config *cfg,
+		       const struct hs_floor_plan *fp)
+{
+	bool explicit_mode, in_ci = hs_settings_want_enforce(&cfg->settings,
+							     true,
+							     &explicit_mode);
+	bool here = hs_settings_want_enforce(&cfg->settings, false,
+					     &explicit_mode);
+	const char *why = explicit_mode ? "\"mode\""
+			  : cfg->settings.strict ? "\"strict\""
+			  : cfg->settings.floor == HS_FLOOR_REQUIRE
+				  ? "\"floor\": \"require\""
+				  : "the default";
+
+	printf("\ntrust model: %s (%s)", here ? "enforce" : "guard", why);
+	if (!here && in_ci)
+		printf("; enforce under --ci and CI=true");
+	if ((here || in_ci) && !fp->on && fp->why[0])
+		printf("; enforce %s here: no syscall floor",
+		       explicit_mode ? "would refuse to start"
+				     : "falls back to guard");
+	printf("\n  (README, \"Guard and enforce\")\n");
+}
+
 /* What `hookshim run` would get from the kernel (the same probe). */
 static void print_floor(const struct hs_config *cfg)
 {
@@ -105,6 +131,7 @@ static void print_floor(const struct hs_config *cfg)
 			       ? "; hookshim run would refuse to start"
 			       : "");
 	printf("  (only under hookshim run: a bare LD_PRELOAD has no floor)\n");
+	print_mode(cfg, &fp);
 	hs_floor_plan_free(&fp);
 }
 
