@@ -13,7 +13,7 @@
 # a round trip to the supervisor for every write-class and exec syscall
 # of every process.
 #
-# Usage: BUILD=build bench/modes_bench.sh   (ROUNDS=5, N_FILES=5000)
+# Usage: BUILD=build bench/modes_bench.sh   (ROUNDS=5, N_FILES=5000, ONLY=...)
 set -u
 cd "$(dirname "$0")/.."
 TOP=$PWD
@@ -73,6 +73,9 @@ mkdir -p "$T/npm" && (cd "$T/npm" && echo '{"name":"b","version":"1.0.0","depend
 	timeout 120 npm install --silent --no-audit --no-fund >/dev/null 2>&1) &&
 	[ -f "$T/npm/package-lock.json" ] &&
 	{ work[npm]="cd $T/npm && rm -rf node_modules && npm ci --offline --silent --no-audit --no-fund"; order="$order npm"; }
+
+# ONLY="gnutar bbtar": a subset
+[ -n "${ONLY:-}" ] && order=$ONLY
 
 median() { sort -g | awk '{ v[NR] = $1 } END { m = int((NR + 1) / 2);
 	print (NR % 2) ? v[m] : (v[m] + v[m + 1]) / 2 }'; }

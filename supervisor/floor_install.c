@@ -201,7 +201,12 @@ int hs_floor_plan_for(struct hs_floor_plan *p, const struct hs_config *cfg,
 		p->what |= HS_FLOOR_WRITES;
 	if (interest & HS_INTEREST_EXEC_PRE)
 		p->what |= HS_FLOOR_EXECS;
-	if (cfg->protect && cfg->protect->n)
+	/* Mode and owner changes of the policy's files matter where a hook
+	 * that cannot run allows (guard mode); in enforce mode it denies, so
+	 * a chmod -x of a hook script gains nothing, and tar's fchmodat and
+	 * fchownat of every file it makes are no round trips (a third of a
+	 * static tar's notifications) */
+	if (cfg->protect && cfg->protect->n && !cfg->settings.enforce)
 		p->what |= HS_FLOOR_ATTRS;
 	/* the shim's condition for read events (shim/state.c): a Read hook */
 	if (interest & HS_INTEREST_READ_PRE)
