@@ -249,6 +249,9 @@ static bool quick_dead(const struct hs_wcall *c)
 		 * hooks/guard.sh); rare enough to be named each time */
 		return false;
 	case HS_WK_LINK: /* the source too: it may be a protected file */
+		if (c->flags & AT_SYMLINK_FOLLOW)
+			return false; /* a symlink followed goes anywhere */
+		/* fall through */
 	case HS_WK_RENAME:
 		return rel_dead(c->dirfd, c->path) &&
 		       rel_dead(c->dirfd2, c->path2);
@@ -270,12 +273,13 @@ static void swap_names(struct hs_wticket *t)
 	t->swapped = !t->swapped;
 }
 
-/* A link whose source is a descriptor (AT_EMPTY_PATH, /proc/self/fd/N:
- * an O_TMPFILE published): no name of its own to judge or pin. */
+/* A link whose source is a descriptor (AT_EMPTY_PATH, or a magic link:
+ * /proc/self/fd/N, /dev/fd/N...): no name of its own to pin. */
 static bool link_of_fd(const struct hs_wcall *c)
 {
 	return ((c->flags & AT_EMPTY_PATH) && !c->path[0]) ||
-	       strncmp(c->path, "/proc/self/fd/", 14) == 0;
+	       strncmp(c->path, "/proc/", 6) == 0 ||
+	       strncmp(c->path, "/dev/fd/", 8) == 0;
 }
 
 /* Outside opens, a content hook is one more pre hook (no content to
@@ -313,6 +317,81 @@ static int named_pinned(struct hs_wticket *t, int dirfd, const char *path,
 	return r;
 }
 
+/* The file a link's source is, named into t->path2 as what it is: a
+ * descriptor (AT_EMPTY_PATH) by the kernel's name for it, a magic link
+ * (/proc/self/fd/N) by its target, a symlink followed (AT_SYMLINK_FOLLOW)
+ * by what it resolves to; otherwise by its name, pinned in src_pin. 1
+ * named; 0 a file with no name (an O_TMPFILE, a deleted file: the link
+ * publishes it, a create); -1 nothing to judge (the call will fail). The
+ * floor's link_source (supervisor/floor_event.c) says the same. */
+static int link_source(struct hs_wticket *t, const struct hs_wcall *c,
+		       struct hs_path_pin *src_pin)
+{
+	bool follow = c->flags & AT_SYMLINK_FOLLOW;
+	struct stat sb;
+	int r;
+
+	if ((c->flags & AT_EMPTY_PATH) && !c->path[0]) {
+		r = hs_path_dirfd(c->dirfd, t->path2);
+		if (r == HS_PATH_TOOLONG && !t->unnamed)
+			t->unnamed = "(a descriptor)";
+	} else if (follow) {
+		r = named(t, c->dirfd, c->path, true, t->path2);
+	} else {
+		r = named_pinned(t, c->dirfd, c->path, false, t->path2,
+				 src_pin);
+	}
+	if (r < 0) /* no name: an O_TMPFILE's descriptor reads "anon" */
+		return r == -1 &&
+				       fstatat(c->dirfd, c->path, &sb,
+					       c->path[0] ? 0 : AT_EMPTY_PATH) ==
+					       0 &&
+				       sb.st_nlink == 0
+			       ? 0
+			       : -1;
+	/* the name the kernel gave is gone ("... (deleted)"), or the file
+	 * has none left: the link makes a new file's only name */
+	if ((follow ? stat(t->path2, &sb) : lstat(t->path2, &sb)) != 0 ||
+	    sb.st_nlink == 0)
+		return 0;
+	return 1;
+}
+
+/* renameat2(RENAME_EXCHANGE): each name's content is replaced by the
+ * other's, and each is moved away. Judged at each name a hook watches or
+ * that is pinned (the root, a protected file, a directory above one):
+ * op "exchange", path = that name, new_path = the other; the first as
+ * the call's pre (and post), the second as its second pre. No temp name
+ * is a publish here: both stay. */
+static unsigned exchanged(struct hs_wticket *t, unsigned want)
+{
+	struct stat sb;
+	unsigned m, m2;
+
+	if (lstat(t->path2, &sb) != 0)
+		return 0; /* ENOENT */
+	m = stage_as_pre(hs_wscope_match(t->path, want));
+	m2 = stage_as_pre(hs_wscope_match(t->path2, want));
+	if ((want & HS_W_PRE) && hs_wscope_pinned(t->path))
+		m |= HS_W_PRE;
+	if ((want & HS_W_PRE) && hs_wscope_pinned(t->path2))
+		m2 |= HS_W_PRE;
+	if (!m && !m2)
+		return 0;
+	if (!m) { /* made the same way round: an exchange is symmetric */
+		swap_names(t);
+		m = m2;
+		m2 = 0;
+	}
+	t->op = "exchange";
+	t->post_new_path = t->path2;
+	if (m2 & HS_W_PRE) {
+		t->extra_op = "exchange";
+		t->extra_new = t->path;
+	}
+	return m;
+}
+
 /* Decides path/op/new_path of c into t; returns the HS_W_* bits wanted. */
 static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			 unsigned want)
@@ -324,7 +403,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 	int e;
 
 	t->post_new_path = NULL;
-	t->extra_op = NULL;
+	t->extra_op = t->extra_new = NULL;
 	t->post_path = t->path;
 	t->content_file = NULL;
 	t->temp_create = t->temp_publish = NULL;
@@ -406,48 +485,55 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		t->post_new_path = c->path;
 		return m;
 	case HS_WK_LINK:
-		/* path = the new name; new_path = the file it names. An
-		 * O_TMPFILE (AT_EMPTY_PATH, /proc/self/fd) or temp source is
-		 * a publish: a create of the new name. */
+		/* path = the new name; new_path = the file it names, named as
+		 * what it is (link_source). An O_TMPFILE or temp source is a
+		 * publish: a create of the new name. */
 		if (named_pinned(t, c->dirfd2, c->path2, false, t->path,
 				 &t->pin) < 0)
 			return 0;
 		/* made on both directories (write_pin.c) unless it follows
-		 * its source, which is then named by what it is */
-		src_pin = c->flags & AT_SYMLINK_FOLLOW ? NULL : &t->pin2;
+		 * its source or names it by descriptor */
+		src_pin = (c->flags & AT_SYMLINK_FOLLOW) || link_of_fd(c)
+				  ? NULL
+				  : &t->pin2;
 		if (lstat(t->path, &sb) == 0) {
 			/* EEXIST, but on the judged directories: by its names
 			 * it could find another one since */
-			if (src_pin && !link_of_fd(c))
+			if (src_pin)
 				named_pinned(t, c->dirfd, c->path, false,
 					     t->path2, src_pin);
 			return 0;
 		}
 		m = hs_wscope_match(t->path, want);
 		t->op = "create";
-		if (link_of_fd(c))
-			return m;
-		if (named_pinned(t, c->dirfd, c->path, false, t->path2,
-				 src_pin) < 0 ||
-		    (m && is_temp(t->path2)))
+		if (link_source(t, c, src_pin) <= 0 || (m && is_temp(t->path2)))
 			return m;
 		t->op = "link";
 		t->post_new_path = t->path2;
-		if (m)
+		/* A new name for a protected file (`ln secrets/f h`, or by
+		 * its descriptor) is a write to that file: judged at the
+		 * source, path = the source, new_path = the new name -- alone
+		 * when the new name is unwatched, else as a second pre. */
+		m2 = hs_wscope_match(t->path2, want & HS_W_PRE);
+		if (m) {
+			if (m2 & HS_W_PRE) {
+				t->extra_op = "link";
+				t->extra_new = t->path;
+			}
 			return m;
-		/* An unwatched new name for a protected file (`ln secrets/f
-		 * h`) is a write to that file: judged at the source, path =
-		 * the source, new_path = the new name. */
-		if (!(m = hs_wscope_match(t->path2, want & HS_W_PRE)))
+		}
+		if (!m2)
 			return 0;
 		swap_names(t);
-		return m;
+		return m2;
 	case HS_WK_RENAME:
 		if (named_pinned(t, c->dirfd, c->path, false, t->path, &t->pin) < 0 ||
 		    named_pinned(t, c->dirfd2, c->path2, false, t->path2,
 				 &t->pin2) < 0 ||
 		    lstat(t->path, &sb) != 0)
 			return 0;
+		if (c->flags & RENAME_EXCHANGE)
+			return exchanged(t, want);
 		m = is_temp(t->path) ? 0
 				     : stage_as_pre(hs_wscope_match(t->path, want));
 		/* the root, a protected file or a directory above one cannot
@@ -465,14 +551,18 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			/* A policy on the target ("mv x secrets/") must see it
 			 * too: its own pre, as the create/overwrite it is. */
 			if ((m2 & HS_W_PRE) && (e = look(t->path2, &sb)) >= 0)
-				t->extra_op = e ? "overwrite" : "create";
+				t->extra_op = e && !(c->flags & RENAME_NOREPLACE)
+						      ? "overwrite"
+						      : "create";
 			return m;
 		}
 		/* a temp published, or a file moved into watched ground: the
 		 * target is created or overwritten */
 		if (!m2 || (e = look(t->path2, &sb)) < 0)
 			return 0;
-		t->op = e ? replace_op(&sb) : "create";
+		/* RENAME_NOREPLACE never replaces: EEXIST */
+		t->op = e && !(c->flags & RENAME_NOREPLACE) ? replace_op(&sb)
+							     : "create";
 		t->post_path = t->path2;
 		if (hs_temp_name(t->path))
 			t->temp_publish = t->path;
@@ -521,13 +611,13 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 /* --- the interposers' entry points ------------------------------------ */
 
 /* A pre event of its own (no post follows): 0 allowed, -1 denied. */
-static int deny_pre(const char *path, const char *op)
+static int deny_pre(const char *path, const char *new_path, const char *op)
 {
 	struct hs_reply rep;
 	char id[64];
 
 	hs_make_id(id);
-	ask("pre", id, path, NULL, op, &rep);
+	ask("pre", id, path, new_path, op, &rep);
 	if (!rep.deny)
 		return 0;
 	hs_say_denied("write to", path, rep.reason);
@@ -658,7 +748,7 @@ static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 			return -1;
 		}
 		t->event = true;
-		if (t->extra_op && deny_pre(t->path2, t->extra_op) < 0)
+		if (t->extra_op && deny_pre(t->path2, t->extra_new, t->extra_op) < 0)
 			return -1;
 	}
 	if (want & HS_W_STAGE)

@@ -167,7 +167,7 @@ static enum kind decode(struct hs_fl_call *c, struct call *k, pid_t tid,
 		 * caller is still the one we read */
 		if (A(3) < sizeof(k->how.flags) ||
 		    hs_fl_read(tid, A(2), &k->how,
-			       A(3) == sizeof(k->how) ? sizeof(k->how)
+			       A(3) >= sizeof(k->how) ? sizeof(k->how)
 						      : sizeof(k->how.flags)) < 0 ||
 		    !hs_fl_valid(lfd, c->n.id))
 			return K_NONE;
@@ -185,6 +185,8 @@ static enum kind decode(struct hs_fl_call *c, struct call *k, pid_t tid,
 	case SYS_renameat:
 	case SYS_renameat2:
 		k->dirfd = FD(0); k->p1 = A(1); k->dirfd2 = FD(2); k->p2 = A(3);
+		if (c->n.data.nr == SYS_renameat2)
+			k->flags = A(4);
 		return K_RENAME;
 	case SYS_link: k->p1 = A(0); k->p2 = A(1); return K_LINK;
 	case SYS_linkat:
@@ -380,6 +382,66 @@ static int name_of(const struct hs_floor_ctx *x, struct call *k, pid_t tid,
 	return r;
 }
 
+/* The file a link's source is, named into out as what it is: a
+ * descriptor (AT_EMPTY_PATH) by the caller's /proc name for it, a magic
+ * link (/proc/self/fd/N) by its target, a symlink followed
+ * (AT_SYMLINK_FOLLOW) by what it resolves to. 1 named; 0 a file with no
+ * name (an O_TMPFILE, a deleted file: the link publishes it); -1 nothing
+ * to judge. The shim's link_source (shim/write_event.c). */
+static int link_source(const struct hs_floor_ctx *x, struct call *k,
+		       pid_t tid, int parents, char *out)
+{
+	bool follow = k->flags & AT_SYMLINK_FOLLOW;
+	struct stat sb;
+	char fd[64];
+
+	if ((k->flags & AT_EMPTY_PATH) && !k->path[0]) {
+		snprintf(k->path, sizeof(k->path), "/proc/self/fd/%d",
+			 k->dirfd);
+		follow = false;
+	}
+	if (name_of(x, k, tid, k->dirfd, k->path, follow ? 1 : parents,
+		    out) < 0) {
+		/* no name: an O_TMPFILE's descriptor */
+		if (strncmp(k->path, "/proc/self/fd/", 14) != 0)
+			return -1;
+		snprintf(fd, sizeof(fd), "/proc/%d/fd/%s", (int)tid,
+			 k->path + 14);
+		return stat(fd, &sb) == 0 && sb.st_nlink == 0 ? 0 : -1;
+	}
+	/* the name the kernel gave is gone ("... (deleted)"), or the file
+	 * has none left: the link makes a new file's only name */
+	if ((follow ? stat(out, &sb) : lstat(out, &sb)) != 0 ||
+	    sb.st_nlink == 0)
+		return 0;
+	return 1;
+}
+
+/* renameat2(RENAME_EXCHANGE): each name's content is replaced by the
+ * other's, and each is moved away. The shim's exchanged
+ * (shim/write_event.c): an "exchange" event at each name a pre hook
+ * watches or that is pinned (path = that name, new_path = the other),
+ * posted at the first a post hook watches. */
+static void exchanged(struct hs_fl_call *c, const char *a, const char *b,
+		      bool post, const struct hs_fscope *sc)
+{
+	struct stat sb;
+
+	if (lstat(b, &sb) != 0)
+		return; /* ENOENT */
+	if (post) {
+		if (hs_fscope_post(sc, a))
+			emit(c, true, HS_FL_SEEN_MOVE, "exchange", a, b);
+		else if (hs_fscope_post(sc, b))
+			emit(c, true, HS_FL_SEEN_MOVE, "exchange", b, a);
+		return;
+	}
+	if (hs_fscope_pre(sc, a) || hs_fscope_pinned(sc, a))
+		event(c, "exchange", a, b);
+	if (hs_fscope_pre(sc, b) || hs_fscope_pinned(sc, b))
+		event(c, "exchange", b, a);
+}
+
 /* May a hook of this side fire for abs? */
 static bool side(const struct hs_fscope *sc, bool post, const char *abs)
 {
@@ -462,25 +524,27 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		if (name_of(x, k, tid, k->dirfd2, k->path2, parents, a) < 0 ||
 		    lstat(a, &sb) == 0)
 			return;
+		/* the source as what it is (link_source); none: a publish */
+		e = link_source(x, k, tid, parents, b);
+		if (e < 0)
+			return;
 		if (!side(sc, post, a)) {
 			/* an unwatched new name for a protected file is a
 			 * write to that file: judged at the source (a pre
 			 * of its own, no post: the shim's) */
-			if (!post &&
-			    !((k->flags & AT_EMPTY_PATH) && !k->path[0]) &&
-			    strncmp(k->path, "/proc/", 6) != 0 &&
-			    !name_of(x, k, tid, k->dirfd, k->path, parents, b) &&
-			    hs_fscope_pre(sc, b))
+			if (!post && e > 0 && hs_fscope_pre(sc, b))
 				event(c, "link", b, a);
 			return;
 		}
 		/* an O_TMPFILE or temp source published: a create */
-		if (((k->flags & AT_EMPTY_PATH) && !k->path[0]) ||
-		    name_of(x, k, tid, k->dirfd, k->path, parents, b) < 0 ||
-		    strncmp(k->path, "/proc/", 6) == 0 || hs_temp_name(b))
+		if (e == 0 || hs_temp_name(b)) {
 			emit(c, post, HS_FL_SEEN_CREATE, "create", a, NULL);
-		else
-			emit(c, post, HS_FL_SEEN_CREATE, "link", a, b);
+			return;
+		}
+		emit(c, post, HS_FL_SEEN_CREATE, "link", a, b);
+		/* and at the source, when a pre hook watches it too */
+		if (!post && hs_fscope_pre(sc, b))
+			event(c, "link", b, a);
 		return;
 	case K_RENAME: {
 		bool m, m2;
@@ -489,6 +553,10 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		    name_of(x, k, tid, k->dirfd2, k->path2, parents, b) < 0 ||
 		    lstat(a, &sb) != 0)
 			return;
+		if (k->flags & RENAME_EXCHANGE) {
+			exchanged(c, a, b, post, sc);
+			return;
+		}
 		m = (!hs_temp_name(a) && hs_fscope_pre(sc, a)) ||
 		    hs_fscope_pinned(sc, a);
 		if (post) {
@@ -509,6 +577,8 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		}
 		m2 = hs_fscope_pre(sc, b);
 		e = m2 ? look(b, false, &sb) : -1;
+		if (e > 0 && (k->flags & RENAME_NOREPLACE))
+			e = 0; /* never replaces: EEXIST */
 		if (m) {
 			event(c, "rename", a, b);
 			if (e >= 0)
@@ -550,7 +620,8 @@ static bool touches_policy(const struct hs_fscope *sc,
 		if (hs_fscope_protected_file(sc, c->ev[i].path) ||
 		    (c->ev[i].has_new &&
 		     hs_fscope_protected_file(sc, c->ev[i].new_path)) ||
-		    (strcmp(c->ev[i].operation, "rename") == 0 &&
+		    ((strcmp(c->ev[i].operation, "rename") == 0 ||
+		      strcmp(c->ev[i].operation, "exchange") == 0) &&
 		     hs_fscope_pinned(sc, c->ev[i].path)))
 			return true;
 	return false;
@@ -589,9 +660,13 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 		e = hs_fl_read_str(tid, k.p2, k.path2, sizeof(k.path2));
 	/* an open for reading is a Read or nothing (floor_read.c), never
 	 * done by us */
-	if (k.kind == K_OPEN && !(k.flags & HS_FLOOR_WRITE_FLAGS))
-		return e < 0 ? HS_FL_CONTINUE
-			     : hs_fl_open_read(x, c, k.dirfd, k.path, k.flags);
+	if (k.kind == K_OPEN && !(k.flags & HS_FLOOR_WRITE_FLAGS)) {
+		if (e < 0)
+			return HS_FL_CONTINUE;
+		if (k.how.resolve & RESOLVE_IN_ROOT)
+			hs_fl_in_root(k.path, sizeof(k.path));
+		return hs_fl_open_read(x, c, k.dirfd, k.path, k.flags);
+	}
 	if (e < 0) {
 		if (k.kind != K_OPEN)
 			return HS_FL_CONTINUE;
@@ -608,6 +683,10 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 		memcpy(c->open.path, k.path, sizeof(k.path));
 		if (c->open.read_err)
 			return HS_FL_CONTINUE;
+		/* named as the kernel resolves it; opened as the caller
+		 * asked (c->open.path, with its resolve flags) */
+		if (k.how.resolve & RESOLVE_IN_ROOT)
+			hs_fl_in_root(k.path, sizeof(k.path));
 	}
 	k.unnamed = NULL;
 	k.nnamed = 0;

@@ -40,6 +40,11 @@ int hs_fl_read(pid_t tid, uint64_t addr, void *buf, size_t n);
 #define HS_FL_FOLLOW 1
 #define HS_FL_PARENTS 2
 int hs_fl_abs(pid_t tid, int dirfd, const char *path, int follow, char *out);
+/* An openat2 path under RESOLVE_IN_ROOT, rewritten in place (cap bytes)
+ * as the relative path it names from its directory: the kernel resolves
+ * it as if that directory were "/", so "/secrets/f" and "../../secrets/f"
+ * are both "secrets/f" there (lexically: ".." never climbs above it). */
+void hs_fl_in_root(char *p, size_t cap);
 /* The process (thread group) tid belongs to, or -1. */
 pid_t hs_fl_tgid(pid_t tid);
 /* The caller's working directory, or -1 (HS_PATH_TOOLONG: too deep). */

@@ -181,6 +181,15 @@ int hs_fl_abs(pid_t tid, int dirfd, const char *path, int follow, char *out)
 	return 0;
 }
 
+void hs_fl_in_root(char *p, size_t cap)
+{
+	char buf[PATH_MAX + 2];
+
+	snprintf(buf, sizeof(buf), "/%s", p);
+	hs_path_fold(buf); /* "/.." is "/" */
+	snprintf(p, cap, "%s", buf[1] ? buf + 1 : ".");
+}
+
 pid_t hs_fl_tgid(pid_t tid)
 {
 	char p[40], buf[512];
