@@ -54,6 +54,7 @@ static void add(struct hs_protect *p, const char *path, const char *why)
 		e->has_id = true;
 		e->dev = sb.st_dev;
 		e->ino = sb.st_ino;
+		e->nlink = sb.st_nlink;
 	}
 	p->n++;
 	/* Reached through a symlink: the file itself is protected by its

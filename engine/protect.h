@@ -30,6 +30,8 @@ struct hs_protected {
 	bool has_id;
 	dev_t dev;
 	ino_t ino;
+	nlink_t nlink; /* at session start: more than 1, other names exist
+			* (write_filter.c hands its identity on) */
 };
 
 struct hs_protect {
