@@ -111,6 +111,12 @@ struct hs_protect *hs_protect_new(const struct hs_config *cfg,
 	return p;
 }
 
+void hs_protect_add(struct hs_protect *p, const char *path, const char *why)
+{
+	if (p)
+		add(p, path, why);
+}
+
 void hs_protect_free(struct hs_protect *p)
 {
 	if (!p)
