@@ -366,7 +366,13 @@ static int name_of(const struct hs_floor_ctx *x, struct call *k, pid_t tid,
 		}
 	}
 	out[0] = '\0';
-	r = hs_fl_abs(tid, dirfd, path, follow, out);
+	/* RESOLVE_IN_ROOT and following: the kernel walks it for us */
+	if (k->kind == K_OPEN && path == k->path && follow &&
+	    (k->how.resolve & RESOLVE_IN_ROOT))
+		r = hs_fl_abs_in_root(tid, dirfd, path, follow, k->how.resolve,
+				      out);
+	else
+		r = hs_fl_abs(tid, dirfd, path, follow, out);
 	if (r == HS_PATH_TOOLONG && !k->unnamed)
 		k->unnamed = path;
 	r = r < 0 ? -1 : 0;
@@ -665,7 +671,8 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 			return HS_FL_CONTINUE;
 		if (k.how.resolve & RESOLVE_IN_ROOT)
 			hs_fl_in_root(k.path, sizeof(k.path));
-		return hs_fl_open_read(x, c, k.dirfd, k.path, k.flags);
+		return hs_fl_open_read(x, c, k.dirfd, k.path, k.flags,
+				       k.how.resolve);
 	}
 	if (e < 0) {
 		if (k.kind != K_OPEN)
