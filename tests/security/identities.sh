@@ -67,7 +67,7 @@ case_() {
 	local before; before=$(tree_hash)
 	hsrun "$pol" -- "$prog" "$@"
 	expect_eq "$name: secrets/ unchanged" "$before" "$(tree_hash)"
-	local bad; bad=$(grep -E '^(link|exchange|noreplace|inroot|beneath|linkfd|linkproc|linkfollow)[a-z]* [^ ]*: ok$' "$TMP/out")
+	local bad; bad=$(grep -E '^(link|exchange|noreplace|whiteout|inroot|beneath|linkfd|linkproc|linkfollow)[a-z]* [^ ]*: ok$' "$TMP/out")
 	expect_eq "$name: the call was denied" "" "$bad"
 	if [ "$pol" = script ]; then
 		expect_contains "$name: the hook saw the protected name" "$(cat "$SEEN")" "$ROOT/secrets"
@@ -87,6 +87,8 @@ for prog in "$DYN" "$ST"; do
 		case_ "$w/$pol: RENAME_EXCHANGE of a protected file" $pol "$prog" exchange:secrets/f:x
 		case_ "$w/$pol: RENAME_EXCHANGE of the protected directory" $pol "$prog" exchange:other:secrets
 		case_ "$w/$pol: RENAME_NOREPLACE into secrets/" $pol "$prog" noreplace:x:secrets/new
+		# a whiteout (an overlay's) needs CAP_MKNOD
+		[ "$(id -u)" = 0 ] && case_ "$w/$pol: RENAME_WHITEOUT of a protected file" $pol "$prog" whiteout:secrets/f:y
 		case_ "$w/$pol: openat2 RESOLVE_IN_ROOT /secrets/f" $pol "$prog" inroot:.:/secrets/f
 		case_ "$w/$pol: openat2 RESOLVE_IN_ROOT ../../secrets/g" $pol "$prog" inroot:.:../../secrets/g
 		case_ "$w/$pol: openat2 RESOLVE_IN_ROOT from secrets/, /../f" $pol "$prog" inroot:secrets:/../f
