@@ -30,6 +30,8 @@ struct hs_protected {
 	bool has_id;
 	dev_t dev;
 	ino_t ino;
+	nlink_t nlink; /* at session start: more than 1, other names exist
+			* (write_filter.c hands its identity on) */
 };
 
 struct hs_protect {
@@ -44,6 +46,9 @@ struct hs_protect {
 struct hs_protect *hs_protect_new(const struct hs_config *cfg,
 				  const char *log, const char *junit);
 void hs_protect_free(struct hs_protect *p);
+/* One more of the session's own files (path absolute or relative to the
+ * working directory; NULL ignored), protected as `why`. */
+void hs_protect_add(struct hs_protect *p, const char *path, const char *why);
 
 /* The deny reason (malloc'd) when the pre event ev would change a
  * protected file or rename the root away; NULL when the rule has nothing

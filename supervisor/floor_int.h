@@ -40,6 +40,19 @@ int hs_fl_read(pid_t tid, uint64_t addr, void *buf, size_t n);
 #define HS_FL_FOLLOW 1
 #define HS_FL_PARENTS 2
 int hs_fl_abs(pid_t tid, int dirfd, const char *path, int follow, char *out);
+/* An openat2 path under RESOLVE_IN_ROOT, rewritten in place (cap bytes)
+ * as the relative path it names from its directory: the kernel resolves
+ * it as if that directory were "/", so "/secrets/f" and "../../secrets/f"
+ * are both "secrets/f" there (lexically: ".." never climbs above it). */
+void hs_fl_in_root(char *p, size_t cap);
+/* hs_fl_abs with writes.follow_symlinks for an openat2 whose `resolve`
+ * has RESOLVE_IN_ROOT (path already hs_fl_in_root's): the kernel walks
+ * it, from the caller's directory, with the caller's resolve flags, so
+ * a symlink inside whose target is absolute is named inside the root as
+ * the call will reach it. A name not there yet: its directory so, and
+ * the name in it (a dangling symlink there followed one hop). */
+int hs_fl_abs_in_root(pid_t tid, int dirfd, const char *path, int follow,
+		      uint64_t resolve, char *out);
 /* The process (thread group) tid belongs to, or -1. */
 pid_t hs_fl_tgid(pid_t tid);
 /* The caller's working directory, or -1 (HS_PATH_TOOLONG: too deep). */
@@ -192,7 +205,8 @@ void hs_fl_call_free(struct hs_fl_call *c);
  * existing regular file a Read hook's glob names; else HS_FL_CONTINUE. */
 enum hs_fl_verdict hs_fl_open_read(const struct hs_floor_ctx *x,
 				   struct hs_fl_call *c, int dirfd,
-				   const char *path, uint64_t flags);
+				   const char *path, uint64_t flags,
+				   uint64_t resolve);
 /* An execve/execveat (floor_exec.c): decided only where no shim will. */
 enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
 			      struct hs_fl_call *c);

@@ -7,8 +7,10 @@
 #include "floor_int.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../common/glob.h"
 
@@ -25,6 +27,7 @@ struct hs_fscope {
 	struct globs rd; /* '(' lines: a Read hook's paths (floor_read.c) */
 	struct globs stage; /* '%' lines: a content hook's paths, also in pre */
 	struct globs prot; /* '!' lines: protected files, literal paths */
+	struct globs ids;  /* '@' lines: "DEV:INO" of those with other names */
 	bool follow, quiet, agent_only, judge_temps;
 };
 
@@ -65,6 +68,9 @@ static void parse_line(struct hs_fscope *sc, const char *l)
 	case '!':
 		if (l[1] == '/')
 			add(&sc->prot, l + 1);
+		return;
+	case '@':
+		add(&sc->ids, l + 1);
 		return;
 	case 'o':
 		sc->agent_only |= l[1] == 'a';
@@ -123,6 +129,7 @@ void hs_fscope_free(struct hs_fscope *sc)
 	free_globs(&sc->rd);
 	free_globs(&sc->stage);
 	free_globs(&sc->prot);
+	free_globs(&sc->ids);
 	free(sc->root);
 	free(sc->alias);
 	free(sc);
@@ -160,12 +167,29 @@ static bool pseudo(const char *p)
 	       under(p, "/proc") || under(p, "/sys");
 }
 
+/* Another name of a protected file that had other names at session
+ * start (the shim's protected_id): one stat, only then. */
+static bool protected_id(const struct hs_fscope *sc, const char *abs)
+{
+	unsigned long long dev, ino;
+	struct stat sb;
+
+	if (!sc->ids.n || stat(abs, &sb) != 0 || sb.st_nlink < 2)
+		return false;
+	for (size_t i = 0; i < sc->ids.n; i++)
+		if (sscanf(sc->ids.g[i], "%llu:%llu", &dev, &ino) == 2 &&
+		    dev == (unsigned long long)sb.st_dev &&
+		    ino == (unsigned long long)sb.st_ino)
+			return true;
+	return false;
+}
+
 bool hs_fscope_protected_file(const struct hs_fscope *sc, const char *abs)
 {
 	for (size_t i = 0; i < sc->prot.n; i++)
 		if (strcmp(sc->prot.g[i], abs) == 0)
 			return true;
-	return false;
+	return protected_id(sc, abs);
 }
 
 bool hs_fscope_pinned(const struct hs_fscope *sc, const char *abs)
