@@ -140,11 +140,24 @@ expect_eq "codex-patch: ... each once in the session" "1 1" \
 # default): the patch runs in `codex --codex-run-as-fs-helper` inside the
 # bubblewrap Codex bundles (its own mount namespace and seccomp filter,
 # stacked on the floor's); still judged ----
+# First the plain agent, no hookshim: Codex's sandbox must run a command
+# on this machine at all (with a system bubblewrap installed, Codex 0.171
+# runs it and it cannot find codex-linux-sandbox: the command fails
+# before hookshim is involved).
+e2e_script "$TMP/script-plain.json" \
+	'{"tool":"shell","input":{"command":"echo plain-alive"}}' '{"text":"CP-FINAL done"}'
+dir=$TMP/proj-plain
+fresh "$dir"
+e2e_server_start "$TMP/script-plain.json" "$dir.rec" &&
+	{ (cd "$dir" && E2E_CODEX_SANDBOX=workspace-write e2e_agent codex "Run it." >/dev/null 2>"$dir.stderr"); e2e_server_stop; }
+plain_sandbox=$(res "$dir" 0 2>/dev/null)
 dir=$TMP/proj-sandbox
 fresh "$dir"; before=$(tree_hash "$dir")
 E2E_CODEX_SANDBOX=workspace-write run "$dir"
 [ "$rc" = 0 ] || note "stderr: $(head -c 2000 "$dir.stderr")"
-if grep -q 'sandbox: workspace-write' "$dir.stderr"; then
+if [[ "$plain_sandbox" != *plain-alive* ]]; then
+	skip "codex-patch, sandboxed: Codex's own sandbox fails here without hookshim too ($(tr '\n' ' ' <<<"$plain_sandbox" | tail -c 160))"
+elif grep -q 'sandbox: workspace-write' "$dir.stderr"; then
 	expect_eq "codex-patch, sandboxed: secrets/ unchanged" "$before" "$(tree_hash "$dir")"
 	expect_eq "codex-patch, sandboxed: the patch outside secrets/ lands" "allowed-line" \
 		"$(cat "$dir/notes/ok.txt" 2>/dev/null)"
