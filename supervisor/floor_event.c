@@ -56,42 +56,6 @@ static int look(const char *abs, bool follow, struct stat *sb)
 	return errno == ENOENT ? 0 : -1;
 }
 
-/* Enforce mode: the names the shim's mkstemp family made (its cookied
- * O_CREAT|O_EXCL opens of mkstemp's shape), remembered as the shim does,
- * so that sed -i's temp file and its rename fire what the shim fires.
- * The cookie proves nothing there: such a name is silent only where no
- * hook's path filter names it, so a process presenting the cookie
- * creates nothing a hook watches. */
-static struct hs_temp_ring shim_temps;
-
-static bool is_temp(const char *abs)
-{
-	return hs_temp_name(abs) || hs_temp_ring_has(&shim_temps, abs);
-}
-
-static bool temp_silent(const struct hs_floor_ctx *x, const char *abs)
-{
-	if (hs_temp_name(abs))
-		return !(hs_fscope_judge_temps(x->scope) &&
-			 hs_fscope_protected(x->scope, abs));
-	return hs_temp_ring_has(&shim_temps, abs) &&
-	       !hs_fscope_protected(x->scope, abs);
-}
-
-/* An open the shim's mkstemp made (enforce mode: cookied calls are
- * notified too); remembered. */
-static void shim_mkstemp(const struct hs_floor_ctx *x,
-			 const struct hs_fl_call *c, uint64_t flags,
-			 const char *abs)
-{
-	struct stat sb;
-
-	if (x->enforce && (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL) &&
-	    c->n.data.args[5] == x->cookie && hs_tn_mkstemp_shape(abs) &&
-	    lstat(abs, &sb) != 0)
-		hs_temp_ring_add(&shim_temps, abs);
-}
-
 /* One event of k: a pre into c->ev, or the post into c->post with where
  * the call's end will be seen. */
 static void emit(struct hs_fl_call *c, bool post, enum hs_fl_seen seen,
@@ -178,7 +142,7 @@ static const char *open_op(const struct hs_floor_ctx *x, pid_t tid,
 	if (e < 0)
 		return NULL;
 	if (e == 0) {
-		if (!(fl & O_CREAT) || temp_silent(x, abs))
+		if (!(fl & O_CREAT) || hs_fl_temp_silent(x, abs))
 			return NULL;
 		return "create";
 	}
@@ -346,7 +310,7 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			return;
 		if (!post) /* what an emulated open is held to */
 			memcpy(c->open.judged, a, strlen(a) + 1);
-		shim_mkstemp(x, c, k->flags, a);
+		hs_fl_shim_mkstemp(x, c, k->flags, a);
 		if ((k->flags & O_PATH) || (k->flags & __O_TMPFILE) ||
 		    (!post && temp_create(x, c, k, tid, a)) ||
 		    !side(sc, post, a))
@@ -362,7 +326,7 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	case K_UNLINK:
 		if (name_of(x, k, tid, k->dirfd, k->path, parents, a) == 0 &&
 		    side(sc, post, a) && lstat(a, &sb) == 0 &&
-		    !is_temp(a))
+		    !hs_fl_is_temp(a))
 			emit(c, post, HS_FL_SEEN_DELETE,
 			     k->flags & AT_REMOVEDIR ? "rmdir" : "delete", a,
 			     NULL);
@@ -379,7 +343,7 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		    !side(sc, post, a) || lstat(a, &sb) == 0)
 			return;
 		if ((k->mode & S_IFMT) == 0 || S_ISREG(k->mode)) {
-			if (!temp_silent(x, a))
+			if (!hs_fl_temp_silent(x, a))
 				emit(c, post, HS_FL_SEEN_CREATE, "create", a,
 				     NULL);
 		} else {
@@ -409,7 +373,7 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			return;
 		}
 		/* an O_TMPFILE or temp source published: a create */
-		if (e == 0 || is_temp(b)) {
+		if (e == 0 || hs_fl_is_temp(b)) {
 			emit(c, post, HS_FL_SEEN_CREATE, "create", a, NULL);
 			return;
 		}
@@ -429,15 +393,15 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			exchanged(c, a, b, post, sc);
 			return;
 		}
-		m = (!is_temp(a) && hs_fscope_pre(sc, a)) ||
+		m = (!hs_fl_is_temp(a) && hs_fscope_pre(sc, a)) ||
 		    hs_fscope_pinned(sc, a);
 		if (post) {
 			/* the shim's: a source any hook watches makes it a
 			 * "rename", posted if a post hook watches the source;
 			 * else a watched target is created or overwritten */
 			m2 = hs_fscope_post(sc, b);
-			if (m || (!is_temp(a) && hs_fscope_post(sc, a))) {
-				if (!is_temp(a) && hs_fscope_post(sc, a))
+			if (m || (!hs_fl_is_temp(a) && hs_fscope_post(sc, a))) {
+				if (!hs_fl_is_temp(a) && hs_fscope_post(sc, a))
 					emit(c, true, HS_FL_SEEN_MOVE, "rename",
 					     a, b);
 			} else if (m2 && (e = look(b, false, &sb)) >= 0) {

@@ -207,6 +207,14 @@ enum hs_fl_verdict hs_fl_open_read(const struct hs_floor_ctx *x,
 				   struct hs_fl_call *c, int dirfd,
 				   const char *path, uint64_t flags,
 				   uint64_t resolve);
+/* Temp files to the floor (floor_temps.c): a temp-looking or, in
+ * enforce mode, a shim-made mkstemp name; silent when no hook's path
+ * filter names it; an open the shim's mkstemp made, remembered. */
+bool hs_fl_is_temp(const char *abs);
+bool hs_fl_temp_silent(const struct hs_floor_ctx *x, const char *abs);
+void hs_fl_shim_mkstemp(const struct hs_floor_ctx *x,
+			const struct hs_fl_call *c, uint64_t flags,
+			const char *abs);
 /* An execve/execveat (floor_exec.c): decided only where no shim will. */
 enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
 			      struct hs_fl_call *c);
