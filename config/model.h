@@ -120,10 +120,41 @@ struct hs_settings {
 	bool io_uring_allow; /* the floor lets io_uring_setup through */
 	int floor_opens;    /* HS_FLOOR_OPENS_*: which allowed opens the floor
 			     * does itself (supervisor/floor.h) */
+	unsigned floor_allow; /* HS_FA_* bits: calls the floor refuses
+			       * unless named ("floor_allow") */
 	char *bot_id;       /* MEMOH_BOT_ID */
 	bool strict_config; /* `run` refuses to start on any config error
 			     * (CI: --ci and CI=true imply it) */
 };
+
+/* "floor_allow": under the floor, calls that change what a path means or
+ * go below every path check are refused with EPERM and a reason
+ * (supervisor/floor_refuse.c) unless their group is named here. One
+ * line per group: its id and its name in the config. "mount": mount,
+ * umount2, pivot_root and the new mount API; "namespaces": unshare and
+ * clone with CLONE_NEWNS or CLONE_NEWUSER, setns into such a namespace,
+ * clone3; "modules": kernel modules and kexec; "block_devices": a block
+ * device opened for writing; "proc_sys": writes under /proc/sys and /sys. */
+#define HS_FLOOR_ALLOW_GROUPS(X)             \
+	X(MOUNT, "mount")                    \
+	X(CHROOT, "chroot")                  \
+	X(NAMESPACES, "namespaces")          \
+	X(OPEN_BY_HANDLE, "open_by_handle")  \
+	X(BPF, "bpf")                        \
+	X(MODULES, "modules")                \
+	X(USERFAULTFD, "userfaultfd")        \
+	X(BLOCK_DEVICES, "block_devices")    \
+	X(PROC_SYS, "proc_sys")
+enum {
+#define HS_FA_BIT_(id, name) HS_FA_BIT_##id,
+	HS_FLOOR_ALLOW_GROUPS(HS_FA_BIT_)
+#undef HS_FA_BIT_
+	HS_FA_COUNT
+};
+#define HS_FA(id) (1u << HS_FA_BIT_##id)
+#define HS_FA_ALL ((1u << HS_FA_COUNT) - 1)
+/* The config name of group bit i (0 <= i < HS_FA_COUNT). */
+const char *hs_floor_allow_name(int i);
 
 /* The trust model (README, "Guard and enforce"). GUARD: the session's
  * processes are assumed not to attack hookshim itself, so a process that

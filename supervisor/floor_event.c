@@ -556,6 +556,25 @@ static bool touches_policy(const struct hs_fscope *sc,
 	return false;
 }
 
+/* c was refused (floor_refuse.c; c->refusal says why): a thread says it
+ * and logs it, no hook is asked. */
+static enum hs_fl_verdict refuse(const struct hs_floor_ctx *x,
+				 struct hs_fl_call *c)
+{
+	pid_t tid = (pid_t)c->n.pid;
+
+	c->nev = 0;
+	c->post.want = false;
+	c->open.on = false;
+	c->refused = true;
+	c->tgid = hs_fl_tgid(tid);
+	if (c->tgid < 0 || !hs_fl_valid(x->listener, c->n.id))
+		return HS_FL_GONE;
+	if (hs_fl_cwd(tid, c->cwd) < 0)
+		c->cwd[0] = '\0';
+	return HS_FL_DECIDE;
+}
+
 enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 				  struct hs_fl_call *c)
 {
@@ -569,6 +588,8 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 		hs_fl_open_sandboxed(x);
 		return HS_FL_CONTINUE;
 	}
+	if (hs_fl_refused(x, &c->n, &c->refusal))
+		return refuse(x, c);
 	if (c->n.data.nr == SYS_execve || c->n.data.nr == SYS_execveat)
 		return hs_fl_exec(x, c);
 	k.kind = decode(c, &k, tid, x->listener);
@@ -611,6 +632,15 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 	}
 	k.unnamed = NULL;
 	k.nnamed = 0;
+	/* a block device, /proc/sys, /sys: refused whatever the hooks say
+	 * (floor_refuse.c), by the name the kernel follows */
+	if (k.kind == K_OPEN && x->allow != HS_FA_ALL) {
+		char a[PATH_MAX];
+
+		if (name_of(x, &k, tid, k.dirfd, k.path, 0, a) == 0 &&
+		    hs_fl_refused_open(x, a, k.flags & O_NOFOLLOW, &c->refusal))
+			return refuse(x, c);
+	}
 	classify(x, c, &k, tid, false);
 	if (k.unnamed) { /* judged by nobody: denied, and logged as such */
 		c->nev = 0;
@@ -663,6 +693,7 @@ void hs_fl_call_reset(struct hs_fl_call *c)
 	c->cwd[0] = '\0';
 	c->asked = false;
 	c->notice = NULL;
+	c->refused = false;
 }
 
 void hs_fl_call_free(struct hs_fl_call *c)

@@ -133,8 +133,45 @@ struct hs_fl_open {
 	char judged[PATH_MAX]; /* its name as judged ("" when unnamed) */
 };
 
+/* ---- floor_refuse.c: calls no path check can judge ---- */
+
+/* How floor_bpf.c picks a refused call out: always, by CLONE_NEWNS or
+ * CLONE_NEWUSER in args[0] (clone, unshare), setns's args[1] (0, or one
+ * of those), ioctl's USERFAULTFD_IOC_NEW, or ENOSYS without a word. */
+enum hs_rc_test { HS_RC_ALWAYS, HS_RC_NS_ARG0, HS_RC_SETNS, HS_RC_IOCTL_UFFD,
+		  HS_RC_ENOSYS };
+struct hs_fl_rcall {
+	int nr;
+	int group; /* HS_FA_BIT_* (config/model.h) */
+	enum hs_rc_test test;
+	const char *call;
+};
+extern const struct hs_fl_rcall hs_fl_rcalls[];
+extern const size_t hs_fl_nrcalls;
+
+/* A refusal: what to say and log. */
+struct hs_fl_refusal {
+	int group;
+	char call[32];
+	char path[PATH_MAX]; /* "" for a call without one */
+	char reason[256];    /* why, and the setting that allows it */
+};
+
+struct hs_floor_ctx;
+/* Is n a call refused by its number or flags (one floor_bpf.c notified
+ * for that alone)? Then r says why. */
+bool hs_fl_refused(const struct hs_floor_ctx *x, const struct seccomp_notif *n,
+		   struct hs_fl_refusal *r);
+/* Is a write-class open of abs (as the supervisor sees it; the last
+ * component not followed with `nofollow`) a block device, /dev/userfaultfd
+ * or a file of /proc/sys or /sys, not allowed? */
+bool hs_fl_refused_open(const struct hs_floor_ctx *x, const char *abs,
+			bool nofollow, struct hs_fl_refusal *r);
+
 struct hs_fl_call {
 	struct seccomp_notif n; /* copied out of the kernel's buffer */
+	bool refused;           /* floor_refuse.c: EPERM, with refusal's words */
+	struct hs_fl_refusal refusal;
 	struct hs_fl_open open;
 	pid_t tgid;
 	int nev;
@@ -171,6 +208,7 @@ struct hs_floor_ctx {
 	const struct hs_fl_self *self; /* floor_open.c: who the supervisor is */
 	int *sandboxed; /* set once a process of the session entered a
 			 * Landlock domain: no open is done for it any more */
+	unsigned allow; /* settings.floor_allow: HS_FA_* groups let through */
 };
 
 /* Reads and classifies; c->n is filled by the caller. Every read of the

@@ -1,0 +1,155 @@
+/* Calls the floor refuses (docs/floor.md, "Refused calls"): those that
+ * change what a path means (mount, chroot, a new mount or user namespace)
+ * or reach files and the kernel below every path check (open_by_handle_at,
+ * bpf, modules, a block device or /proc/sys opened for writing), and
+ * userfaultfd, which could hold the floor's own reading of a caller's
+ * memory. A name-based policy cannot judge any of them, so each is
+ * refused with EPERM and a reason naming the "floor_allow" group that
+ * lets it through. The table here is also what floor_bpf.c notifies. */
+#include "floor_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+
+#include "floor.h"
+
+#ifndef SYS_open_tree
+#define SYS_open_tree 428
+#define SYS_move_mount 429
+#define SYS_fsopen 430
+#define SYS_fsconfig 431
+#define SYS_fsmount 432
+#define SYS_fspick 433
+#endif
+#ifndef SYS_clone3
+#define SYS_clone3 435
+#endif
+#ifndef SYS_mount_setattr
+#define SYS_mount_setattr 442
+#endif
+
+#define G(id) HS_FA_BIT_##id
+
+static const char *const why[HS_FA_COUNT] = {
+	[G(MOUNT)] = "changes what paths mean inside the session",
+	[G(CHROOT)] = "changes what paths mean for the caller",
+	[G(NAMESPACES)] = "a mount or user namespace of its own, where "
+			  "paths can be given other meanings",
+	[G(OPEN_BY_HANDLE)] = "opens a file by its handle, below every "
+			      "path check",
+	[G(BPF)] = "loads programs into the kernel, below every check",
+	[G(MODULES)] = "changes the running kernel",
+	[G(USERFAULTFD)] = "could hold the floor's reading of a caller's "
+			   "memory, and with it every call of the session",
+	[G(BLOCK_DEVICES)] = "a block device, below every file's path check",
+	[G(PROC_SYS)] = "changes the kernel's own settings",
+};
+
+const struct hs_fl_rcall hs_fl_rcalls[] = {
+	{ SYS_mount, G(MOUNT), HS_RC_ALWAYS, "mount" },
+	{ SYS_umount2, G(MOUNT), HS_RC_ALWAYS, "umount2" },
+	{ SYS_pivot_root, G(MOUNT), HS_RC_ALWAYS, "pivot_root" },
+	{ SYS_open_tree, G(MOUNT), HS_RC_ALWAYS, "open_tree" },
+	{ SYS_move_mount, G(MOUNT), HS_RC_ALWAYS, "move_mount" },
+	{ SYS_fsopen, G(MOUNT), HS_RC_ALWAYS, "fsopen" },
+	{ SYS_fsconfig, G(MOUNT), HS_RC_ALWAYS, "fsconfig" },
+	{ SYS_fsmount, G(MOUNT), HS_RC_ALWAYS, "fsmount" },
+	{ SYS_fspick, G(MOUNT), HS_RC_ALWAYS, "fspick" },
+	{ SYS_mount_setattr, G(MOUNT), HS_RC_ALWAYS, "mount_setattr" },
+	{ SYS_chroot, G(CHROOT), HS_RC_ALWAYS, "chroot" },
+	{ SYS_unshare, G(NAMESPACES), HS_RC_NS_ARG0, "unshare" },
+	{ SYS_clone, G(NAMESPACES), HS_RC_NS_ARG0, "clone" },
+	{ SYS_setns, G(NAMESPACES), HS_RC_SETNS, "setns" },
+	/* its flags are in a struct BPF cannot read: ENOSYS, and glibc,
+	 * Rust and systemd fall back to clone, whose flags it reads */
+	{ SYS_clone3, G(NAMESPACES), HS_RC_ENOSYS, "clone3" },
+	{ SYS_open_by_handle_at, G(OPEN_BY_HANDLE), HS_RC_ALWAYS,
+	  "open_by_handle_at" },
+	{ SYS_bpf, G(BPF), HS_RC_ALWAYS, "bpf" },
+	{ SYS_init_module, G(MODULES), HS_RC_ALWAYS, "init_module" },
+	{ SYS_finit_module, G(MODULES), HS_RC_ALWAYS, "finit_module" },
+	{ SYS_delete_module, G(MODULES), HS_RC_ALWAYS, "delete_module" },
+	{ SYS_kexec_load, G(MODULES), HS_RC_ALWAYS, "kexec_load" },
+	{ SYS_kexec_file_load, G(MODULES), HS_RC_ALWAYS, "kexec_file_load" },
+	{ SYS_userfaultfd, G(USERFAULTFD), HS_RC_ALWAYS, "userfaultfd" },
+	/* /dev/userfaultfd's USERFAULTFD_IOC_NEW: the same descriptor */
+	{ SYS_ioctl, G(USERFAULTFD), HS_RC_IOCTL_UFFD, "ioctl" },
+};
+const size_t hs_fl_nrcalls = sizeof(hs_fl_rcalls) / sizeof(hs_fl_rcalls[0]);
+
+static void say(struct hs_fl_refusal *r, int group, const char *call,
+		const char *path)
+{
+	r->group = group;
+	snprintf(r->call, sizeof(r->call), "%s", call);
+	snprintf(r->path, sizeof(r->path), "%s", path ? path : "");
+	snprintf(r->reason, sizeof(r->reason),
+		 "%s (allow with \"hookshim\": {\"floor_allow\": [\"%s\"]})",
+		 why[group], hs_floor_allow_name(group));
+}
+
+bool hs_fl_refused(const struct hs_floor_ctx *x, const struct seccomp_notif *n,
+		   struct hs_fl_refusal *r)
+{
+	for (size_t i = 0; i < hs_fl_nrcalls; i++) {
+		const struct hs_fl_rcall *rc = &hs_fl_rcalls[i];
+
+		if (rc->nr != n->data.nr || rc->test == HS_RC_ENOSYS ||
+		    (x->allow & (1u << rc->group)))
+			continue;
+		/* the kernel notified it for the test floor_bpf.c made:
+		 * the numbers it sends for nothing else */
+		say(r, rc->group,
+		    rc->test == HS_RC_IOCTL_UFFD ? "/dev/userfaultfd" : rc->call,
+		    NULL);
+		return true;
+	}
+	return false;
+}
+
+bool hs_fl_refused_open(const struct hs_floor_ctx *x, const char *abs,
+			bool nofollow, struct hs_fl_refusal *r)
+{
+	unsigned allow = x->allow;
+	struct stat sb;
+	struct statfs fs;
+	char real[PATH_MAX];
+
+	if ((allow & HS_FA(BLOCK_DEVICES)) && (allow & HS_FA(PROC_SYS)) &&
+	    (allow & HS_FA(USERFAULTFD)))
+		return false;
+	if ((nofollow ? lstat(abs, &sb) : stat(abs, &sb)) < 0)
+		return false; /* not there: nothing of the kernel's */
+	if (S_ISBLK(sb.st_mode) && !(allow & HS_FA(BLOCK_DEVICES))) {
+		say(r, G(BLOCK_DEVICES), "open", abs);
+		return true;
+	}
+	if (S_ISCHR(sb.st_mode) && !(allow & HS_FA(USERFAULTFD)) &&
+	    strcmp(abs, "/dev/userfaultfd") == 0) {
+		say(r, G(USERFAULTFD), "open", abs);
+		return true;
+	}
+	if ((allow & HS_FA(PROC_SYS)) || !S_ISREG(sb.st_mode) ||
+	    statfs(abs, &fs) < 0)
+		return false;
+	if (fs.f_type == SYSFS_MAGIC) {
+		say(r, G(PROC_SYS), "open", abs);
+		return true;
+	}
+	/* procfs: only its sys/ tree is the kernel's settings (a thread's
+	 * comm, oom_score_adj or uid_map are the process's own) */
+	if (fs.f_type == PROC_SUPER_MAGIC && realpath(abs, real) &&
+	    strncmp(real, "/proc/sys/", 10) == 0) {
+		say(r, G(PROC_SYS), "open", real);
+		return true;
+	}
+	return false;
+}
