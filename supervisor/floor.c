@@ -512,7 +512,27 @@ void hs_floor_stop(struct hs_floor *f, int grace_ms)
 	if (write(f->wake[1], "x", 1) < 0) {
 		/* our own empty pipe */
 	}
-	pthread_join(f->rx, NULL);
+	/* The receiver may be held inside the kernel, reading a caller's
+	 * memory that does not come (a page a userfaultfd never serves,
+	 * under "floor_allow": ["userfaultfd"]): the session ends all the
+	 * same, and the thread with the process. */
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += grace_ms / 1000;
+		ts.tv_nsec += (long)(grace_ms % 1000) * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		if (pthread_timedjoin_np(f->rx, NULL, &ts) != 0) {
+			fprintf(stderr, "hookshim: the syscall floor's receiver "
+					"is held (reading a caller's memory); "
+					"ending without it\n");
+			return; /* threads still use f: leave it to exit() */
+		}
+	}
 	if (!hs_inflight_drain(&f->deciding, grace_ms) ||
 	    !hs_fpost_stop(f->post, grace_ms))
 		return; /* threads still use f: leave it to exit() */

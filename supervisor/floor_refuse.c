@@ -108,7 +108,8 @@ bool hs_fl_refused(const struct hs_floor_ctx *x, const struct seccomp_notif *n,
 		/* the kernel notified it for the test floor_bpf.c made:
 		 * the numbers it sends for nothing else */
 		say(r, rc->group,
-		    rc->test == HS_RC_IOCTL_UFFD ? "/dev/userfaultfd" : rc->call,
+		    rc->test == HS_RC_IOCTL_UFFD ? "ioctl USERFAULTFD_IOC_NEW"
+						   : rc->call,
 		    NULL);
 		return true;
 	}

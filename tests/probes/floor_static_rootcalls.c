@@ -294,13 +294,15 @@ static int uffdstall(char **a)
 	    report("api", ioctl((int)uffd, UFFDIO_API, &api)) ||
 	    report("register", ioctl((int)uffd, UFFDIO_REGISTER, &reg)))
 		return 1;
-	if (fork() == 0) { /* keeps the descriptor, and so the wait */
+	pid_t holder = fork();
+
+	if (holder == 0) { /* keeps the descriptor, and so the wait */
 		signal(SIGTERM, SIG_IGN);
 		sleep(30);
 		_exit(0);
 	}
 	(void)a;
-	printf("stalling\n");
+	printf("holder %d\nstalling\n", (int)holder);
 	fflush(stdout);
 	/* the page is never served: whoever reads the path waits on it */
 	return report("open", syscall(SYS_openat, AT_FDCWD, page,
