@@ -29,6 +29,15 @@ J
 policy "$TMP/deny.json" ''
 policy "$TMP/all.json" "$ALL"
 policy "$TMP/mount.json" '"mount"'
+# a name that is no group is a config error at that name, listing the groups
+echo '{"hookshim":{"floor_allow":["mount", "namespace"]},"hooks":{}}' >"$TMP/bad.json"
+"$HOOKSHIM" check -c "$TMP/bad.json" >"$TMP/out" 2>&1; rc=$?
+check "floor_allow: an unknown name fails check" test "$rc" != 0
+expect_contains "floor_allow: ... an error at its line and column, naming the groups" "$(cat "$TMP/out")" \
+	'bad.json:1:38: hookshim.floor_allow[1] is not one of "mount", "chroot", "namespaces", "open_by_handle", "bpf", "modules", "userfaultfd", "block_devices", "proc_sys" (ignored)'
+echo '{"hookshim":{"floor_allow":"mount"},"hooks":{}}' >"$TMP/bad.json"
+expect_contains "floor_allow: not a list: an error" "$("$HOOKSHIM" check -c "$TMP/bad.json" 2>&1)" \
+	'bad.json:1:14: hookshim.floor_allow must be an array of names'
 if ! "$HOOKSHIM" run -c "$TMP/deny.json" -- /bin/true 2>"$TMP/require.err"; then
 	skip "root calls: no syscall floor here ($(head -1 "$TMP/require.err"))"; exit 0
 fi
