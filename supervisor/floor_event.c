@@ -637,8 +637,10 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 	if (k.kind == K_OPEN && x->allow != HS_FA_ALL) {
 		char a[PATH_MAX];
 
-		if (name_of(x, &k, tid, k.dirfd, k.path, 0, a) == 0 &&
-		    hs_fl_refused_open(x, a, k.flags & O_NOFOLLOW, &c->refusal))
+		if (name_of(x, &k, tid, k.dirfd, k.path, 0, a) != 0)
+			a[0] = '\0'; /* a descriptor's link may still tell */
+		if (hs_fl_refused_open(x, tid, k.path, a, k.flags & O_NOFOLLOW,
+				       &c->refusal))
 			return refuse(x, c);
 	}
 	classify(x, c, &k, tid, false);

@@ -162,11 +162,13 @@ struct hs_floor_ctx;
  * for that alone)? Then r says why. */
 bool hs_fl_refused(const struct hs_floor_ctx *x, const struct seccomp_notif *n,
 		   struct hs_fl_refusal *r);
-/* Is a write-class open of abs (as the supervisor sees it; the last
- * component not followed with `nofollow`) a block device, /dev/userfaultfd
- * or a file of /proc/sys or /sys, not allowed? */
-bool hs_fl_refused_open(const struct hs_floor_ctx *x, const char *abs,
-			bool nofollow, struct hs_fl_refusal *r);
+/* Is a write-class open of abs (`path` as tid passed it, named as the
+ * supervisor sees it; the last component not followed with `nofollow`) a
+ * block device, /dev/userfaultfd or a file of /proc/sys or /sys, not
+ * allowed? A descriptor's link is looked at through /proc/<pid>/fd. */
+bool hs_fl_refused_open(const struct hs_floor_ctx *x, pid_t tid,
+			const char *path, const char *abs, bool nofollow,
+			struct hs_fl_refusal *r);
 
 struct hs_fl_call {
 	struct seccomp_notif n; /* copied out of the kernel's buffer */

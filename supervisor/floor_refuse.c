@@ -17,7 +17,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 #include "floor.h"
 
@@ -120,28 +122,78 @@ bool hs_fl_refused(const struct hs_floor_ctx *x, const struct seccomp_notif *n,
 	return false;
 }
 
-bool hs_fl_refused_open(const struct hs_floor_ctx *x, const char *abs,
-			bool nofollow, struct hs_fl_refusal *r)
+/* A descriptor's magic link as the caller passed it (/proc/self/fd/N,
+ * /proc/thread-self/fd/N, /proc/PID/fd/N, /dev/fd/N) into the same link
+ * seen from here, /proc/<pid>/fd/N: it leads to the open file even when
+ * its name is gone (a device node made, opened O_PATH and unlinked). */
+static bool fd_link(pid_t tid, const char *p, char *out, size_t cap)
+{
+	const char *n = NULL;
+	long pid = tid;
+	char *end;
+
+	if (strncmp(p, "/dev/fd/", 8) == 0)
+		n = p + 8;
+	else if (strncmp(p, "/proc/self/fd/", 14) == 0)
+		n = p + 14;
+	else if (strncmp(p, "/proc/thread-self/fd/", 21) == 0)
+		n = p + 21;
+	else if (strncmp(p, "/proc/", 6) == 0 && p[6] >= '0' && p[6] <= '9' &&
+		 (pid = strtol(p + 6, &end, 10)) > 0 &&
+		 strncmp(end, "/fd/", 4) == 0)
+		n = end + 4;
+	if (!n || *n < '0' || *n > '9' || strspn(n, "0123456789") != strlen(n))
+		return false;
+	snprintf(out, cap, "/proc/%ld/fd/%s", pid, n);
+	return true;
+}
+
+/* Is rdev the misc character device `name` (its minor is dynamic on
+ * some kernels: /sys/dev/char says which)? */
+static bool misc_named(dev_t rdev, const char *name)
+{
+	char p[64], to[PATH_MAX];
+	ssize_t n;
+	const char *base;
+
+	if (major(rdev) != 10)
+		return false;
+	snprintf(p, sizeof(p), "/sys/dev/char/10:%u", minor(rdev));
+	if ((n = readlink(p, to, sizeof(to) - 1)) <= 0)
+		return false;
+	to[n] = '\0';
+	base = strrchr(to, '/');
+	return strcmp(base ? base + 1 : to, name) == 0;
+}
+
+bool hs_fl_refused_open(const struct hs_floor_ctx *x, pid_t tid,
+			const char *path, const char *abs, bool nofollow,
+			struct hs_fl_refusal *r)
 {
 	unsigned allow = x->allow;
 	struct stat sb;
 	struct statfs fs;
-	char real[PATH_MAX];
+	char real[PATH_MAX], link[64];
 
 	if ((allow & HS_FA(BLOCK_DEVICES)) && (allow & HS_FA(PROC_SYS)) &&
 	    (allow & HS_FA(USERFAULTFD)))
 		return false;
-	if ((nofollow ? lstat(abs, &sb) : stat(abs, &sb)) < 0)
+	const char *look = abs;
+
+	if (fd_link(tid, path, link, sizeof(link)))
+		look = link; /* the open file itself, named or not */
+	if (!look[0] || (nofollow ? lstat(look, &sb) : stat(look, &sb)) < 0)
 		return false; /* not there: nothing of the kernel's */
 	if (S_ISBLK(sb.st_mode) && !(allow & HS_FA(BLOCK_DEVICES))) {
-		say(r, G(BLOCK_DEVICES), "open", abs);
+		say(r, G(BLOCK_DEVICES), "open", abs[0] ? abs : path);
 		return true;
 	}
 	if (S_ISCHR(sb.st_mode) && !(allow & HS_FA(USERFAULTFD)) &&
-	    strcmp(abs, "/dev/userfaultfd") == 0) {
-		say(r, G(USERFAULTFD), "open", abs);
+	    misc_named(sb.st_rdev, "userfaultfd")) {
+		say(r, G(USERFAULTFD), "open", abs[0] ? abs : path);
 		return true;
 	}
+	abs = look;
 	if ((allow & HS_FA(PROC_SYS)) || !S_ISREG(sb.st_mode) ||
 	    statfs(abs, &fs) < 0)
 		return false;

@@ -12,6 +12,8 @@
  *   chrootwrite DIR FILE TEXT    chroot DIR, TEXT appended to /FILE
  *   handlewrite FILE TEXT   FILE opened by its handle, TEXT appended
  *   openwrite PATH [TEXT]   PATH opened for writing, TEXT written
+ *   fdwrite PATH TEXT       PATH opened O_PATH and unlinked, then opened
+ *                           for writing through /proc/self/fd/N: no name
  *   uffdstall PATH          a userfaultfd page, never served, as the path
  *                           of an open for writing: whoever reads it
  *                           waits; a child keeps the descriptor, ignoring
@@ -279,6 +281,20 @@ static int openwrite(int argc, char **a)
 	return close(fd);
 }
 
+static int fdwrite(char **a)
+{
+	int o = open(a[0], O_PATH | O_CLOEXEC), fd;
+	char p[64];
+
+	if (report("open_path", o) || report("unlink", unlink(a[0])))
+		return 1;
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", o);
+	fd = open(p, O_WRONLY | O_CLOEXEC);
+	if (report("open", fd))
+		return 1;
+	return report("write", write(fd, a[1], strlen(a[1])) < 0 ? -1 : close(fd));
+}
+
 static int uffdstall(char **a)
 {
 	long uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
@@ -336,6 +352,8 @@ int main(int argc, char **argv)
 		return handlewrite(argv + 2);
 	if (argc >= 3 && !strcmp(argv[1], "openwrite"))
 		return openwrite(argc - 2, argv + 2);
+	if (argc == 4 && !strcmp(argv[1], "fdwrite"))
+		return fdwrite(argv + 2);
 	if (argc == 3 && !strcmp(argv[1], "uffdstall"))
 		return uffdstall(argv + 2);
 	fprintf(stderr, "usage: see the comment at the top\n");

@@ -213,6 +213,18 @@ if LOOP=$(losetup -f --show "$TMP/disk.img" 2>/dev/null); then
 	expect_contains "root: block device (bash, through the shim): refused" "$(cat "$TMP/err")" \
 		"hookshim: write to $LOOP denied: "
 	expect_eq "root: block device: the disk untouched" "$zero" "$(sha256sum <"$TMP/disk.img")"
+	# a node of its own, opened O_PATH and unlinked: a descriptor with
+	# no name, reopened for writing through /proc/self/fd
+	read -r maj min < <(stat -c '%t %T' "$LOOP")
+	mknod "$TMP/blk" b $((16#$maj)) $((16#$min))
+	hs "$TMP/deny.json" "$P" fdwrite "$TMP/blk" via-fd
+	expect_eq "root: block device by an unlinked node's descriptor: refused" \
+		"open_path ok|unlink ok|open errno=EPERM|" "$(tr '\n' '|' <"$TMP/out")"
+	expect_contains "root: ... said" "$(cat "$TMP/err")" "hookshim: write to $TMP/blk (deleted) denied: a block device"
+	expect_eq "root: block device: the disk still untouched" "$zero" "$(sha256sum <"$TMP/disk.img")"
+	mknod "$TMP/blk" b $((16#$maj)) $((16#$min))
+	"$P" fdwrite "$TMP/blk" via-fd >/dev/null
+	check "root: ... plainly, that write lands" grep -q via-fd "$TMP/disk.img"
 	hs "$TMP/all.json" "$P" openwrite "$LOOP" via-block
 	check "root: block device, allowed: lands as plain" grep -q via-block "$TMP/disk.img"
 	losetup -d "$LOOP"
