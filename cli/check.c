@@ -96,6 +96,15 @@ static void print_floor(const struct hs_config *cfg)
 				printf("%s%s", n++ ? " and " : "", cls[i].name);
 		printf(" too%s\n",
 		       fp.sync_wakeup ? "" : " (no synchronous wake-up)");
+		/* docs/floor.md, "Refused calls" */
+		for (int g = 0, k = 0; g < HS_FA_COUNT; g++) {
+			bool on = cfg->settings.floor_allow & (1u << g);
+
+			printf("%s%s%s", k++ ? ", " : "  refused (EPERM, with the "
+					   "reason): ", hs_floor_allow_name(g),
+			       on ? " (allowed by floor_allow)" : "");
+		}
+		printf("\n");
 	}
 	else if (!fp.why[0])
 		printf("not needed (no pre hook on writes or commands)\n");

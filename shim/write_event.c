@@ -615,7 +615,8 @@ FILE *hs_wstaged_file(struct hs_wticket *t)
  * device other than the everyday ones (a block device, /dev/userfaultfd).
  * Under the floor its open goes without the cookie, so that the floor
  * judges it (supervisor/floor_refuse.c refuses block devices and the
- * kernel's settings unless "floor_allow" names them). A relative name or a
+ * kernel's settings, /proc/sysrq-trigger with them, unless "floor_allow"
+ * names them). A relative name or a
  * symlink into those places stays the shim's: guard mode's limit. */
 static bool kernel_name(const char *p)
 {
@@ -626,8 +627,8 @@ static bool kernel_name(const char *p)
 
 	if (p[0] != '/')
 		return false;
-	if (hs_starts(p, "/proc/sys/") || hs_starts(p, "/sys/"))
-		return true;
+	if (hs_starts(p, "/proc/sys") || hs_starts(p, "/sys/"))
+		return true; /* /proc/sys/ and /proc/sysrq-trigger */
 	if (!hs_starts(p, "/dev/"))
 		return false;
 	for (const char *e = everyday; *e; e += hs_len(e) + 1)

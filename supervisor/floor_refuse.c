@@ -201,10 +201,11 @@ bool hs_fl_refused_open(const struct hs_floor_ctx *x, pid_t tid,
 		say(r, G(PROC_SYS), "open", abs);
 		return true;
 	}
-	/* procfs: only its sys/ tree is the kernel's settings (a thread's
-	 * comm, oom_score_adj or uid_map are the process's own) */
+	/* procfs: its sys/ tree and sysrq-trigger are the kernel's (a
+	 * thread's comm, oom_score_adj or uid_map are the process's own) */
 	if (fs.f_type == PROC_SUPER_MAGIC && realpath(abs, real) &&
-	    strncmp(real, "/proc/sys/", 10) == 0) {
+	    (strncmp(real, "/proc/sys/", 10) == 0 ||
+	     strcmp(real, "/proc/sysrq-trigger") == 0)) {
 		say(r, G(PROC_SYS), "open", real);
 		return true;
 	}

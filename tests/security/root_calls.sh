@@ -38,6 +38,10 @@ expect_contains "floor_allow: ... an error at its line and column, naming the gr
 echo '{"hookshim":{"floor_allow":"mount"},"hooks":{}}' >"$TMP/bad.json"
 expect_contains "floor_allow: not a list: an error" "$("$HOOKSHIM" check -c "$TMP/bad.json" 2>&1)" \
 	'bad.json:1:14: hookshim.floor_allow must be an array of names'
+policy "$TMP/two.json" '"mount", "namespaces"'
+expect_contains "floor_allow: check lists what is refused and what is allowed" \
+	"$("$HOOKSHIM" check -c "$TMP/two.json" 2>&1)" \
+	"refused (EPERM, with the reason): mount (allowed by floor_allow), chroot, namespaces (allowed by floor_allow), open_by_handle, bpf, modules, userfaultfd, block_devices, proc_sys"
 if ! "$HOOKSHIM" run -c "$TMP/deny.json" -- /bin/true 2>"$TMP/require.err"; then
 	skip "root calls: no syscall floor here ($(head -1 "$TMP/require.err"))"; exit 0
 fi
@@ -245,6 +249,17 @@ if v=$(cat $PS 2>/dev/null) && echo "$v" >$PS 2>/dev/null; then
 	hs "$TMP/all.json" bash -c "echo $((v + 1)) > $PS"
 	expect_eq "root: /proc/sys, allowed: written as plain" "$((v + 1))" "$(cat $PS)"
 	echo "$v" >$PS
+	# /proc/sysrq-trigger: only opened (no key written)
+	if [ -e /proc/sysrq-trigger ]; then
+		hs "$TMP/deny.json" "$P" openwrite /proc/sysrq-trigger
+		expect_eq "root: /proc/sysrq-trigger: refused" "open errno=EPERM" "$(cat "$TMP/out")"
+		expect_contains "root: ... said" "$(cat "$TMP/err")" \
+			"hookshim: write to /proc/sysrq-trigger denied: changes the kernel's own settings"
+	else
+		skip "root calls: no /proc/sysrq-trigger in this kernel"
+	fi
+	hs "$TMP/deny.json" "$P" openwrite /proc/self/comm
+	expect_eq "root: a process's own /proc/self/comm: not refused" "open ok" "$(cat "$TMP/out")"
 	hs "$TMP/deny.json" bash -c "cat $PS >/dev/null; echo x > /dev/null"
 	expect_eq "root: reading /proc/sys, writing /dev/null: not refused" "0 " "$rc $(cat "$TMP/err")"
 else
