@@ -194,8 +194,10 @@ bool hs_fl_refused_open(const struct hs_floor_ctx *x, pid_t tid,
 		return true;
 	}
 	abs = look;
+	/* procfs and sysfs have anonymous devices (major 0): a disk's
+	 * file costs no statfs */
 	if ((allow & HS_FA(PROC_SYS)) || !S_ISREG(sb.st_mode) ||
-	    statfs(abs, &fs) < 0)
+	    major(sb.st_dev) != 0 || statfs(abs, &fs) < 0)
 		return false;
 	if (fs.f_type == SYSFS_MAGIC) {
 		say(r, G(PROC_SYS), "open", abs);
