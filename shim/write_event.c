@@ -623,7 +623,7 @@ static bool kernel_name(const char *p)
 	/* names, not pointers (docs/architecture.md, the shim's rule 7) */
 	static const char everyday[] =
 		"null\0zero\0full\0tty\0pts/\0fd/\0std\0shm/\0random\0"
-		"urandom\0console\0";
+		"urandom\0console\0ptmx\0";
 
 	if (p[0] != '/')
 		return false;
