@@ -556,25 +556,6 @@ static bool touches_policy(const struct hs_fscope *sc,
 	return false;
 }
 
-/* c was refused (floor_refuse.c; c->refusal says why): a thread says it
- * and logs it, no hook is asked. */
-static enum hs_fl_verdict refuse(const struct hs_floor_ctx *x,
-				 struct hs_fl_call *c)
-{
-	pid_t tid = (pid_t)c->n.pid;
-
-	c->nev = 0;
-	c->post.want = false;
-	c->open.on = false;
-	c->refused = true;
-	c->tgid = hs_fl_tgid(tid);
-	if (c->tgid < 0 || !hs_fl_valid(x->listener, c->n.id))
-		return HS_FL_GONE;
-	if (hs_fl_cwd(tid, c->cwd) < 0)
-		c->cwd[0] = '\0';
-	return HS_FL_DECIDE;
-}
-
 enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 				  struct hs_fl_call *c)
 {
@@ -589,7 +570,7 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 		return HS_FL_CONTINUE;
 	}
 	if (hs_fl_refused(x, &c->n, &c->refusal))
-		return refuse(x, c);
+		return hs_fl_refuse(x, c);
 	if (c->n.data.nr == SYS_execve || c->n.data.nr == SYS_execveat)
 		return hs_fl_exec(x, c);
 	k.kind = decode(c, &k, tid, x->listener);
@@ -644,7 +625,7 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 			a[0] = '\0'; /* a descriptor's link may still tell */
 		if (hs_fl_refused_open(x, tid, k.path, a, k.flags & O_NOFOLLOW,
 				       &c->refusal))
-			return refuse(x, c);
+			return hs_fl_refuse(x, c);
 	}
 	classify(x, c, &k, tid, false);
 	if (k.unnamed) { /* judged by nobody: denied, and logged as such */

@@ -162,6 +162,11 @@ struct hs_floor_ctx;
  * for that alone)? Then r says why. */
 bool hs_fl_refused(const struct hs_floor_ctx *x, const struct seccomp_notif *n,
 		   struct hs_fl_refusal *r);
+struct hs_fl_call;
+/* c was refused (c->refusal says why): HS_FL_DECIDE with no event, for a
+ * thread to say and log it (floor.c), no hook asked; or HS_FL_GONE. */
+enum hs_fl_verdict hs_fl_refuse(const struct hs_floor_ctx *x,
+				struct hs_fl_call *c);
 /* Is a write-class open of abs (`path` as tid passed it, named as the
  * supervisor sees it; the last component not followed with `nofollow`) a
  * block device, /dev/userfaultfd or a file of /proc/sys or /sys, not

@@ -213,3 +213,20 @@ bool hs_fl_refused_open(const struct hs_floor_ctx *x, pid_t tid,
 	}
 	return false;
 }
+
+enum hs_fl_verdict hs_fl_refuse(const struct hs_floor_ctx *x,
+				struct hs_fl_call *c)
+{
+	pid_t tid = (pid_t)c->n.pid;
+
+	c->nev = 0;
+	c->post.want = false;
+	c->open.on = false;
+	c->refused = true;
+	c->tgid = hs_fl_tgid(tid);
+	if (c->tgid < 0 || !hs_fl_valid(x->listener, c->n.id))
+		return HS_FL_GONE;
+	if (hs_fl_cwd(tid, c->cwd) < 0)
+		c->cwd[0] = '\0';
+	return HS_FL_DECIDE;
+}
