@@ -174,12 +174,11 @@ bool hs_fl_refused_open(const struct hs_floor_ctx *x, pid_t tid,
 	struct stat sb;
 	struct statfs fs;
 	char real[PATH_MAX], link[64];
+	const char *look = abs;
 
 	if ((allow & HS_FA(BLOCK_DEVICES)) && (allow & HS_FA(PROC_SYS)) &&
 	    (allow & HS_FA(USERFAULTFD)))
 		return false;
-	const char *look = abs;
-
 	if (fd_link(tid, path, link, sizeof(link)))
 		look = link; /* the open file itself, named or not */
 	if (!look[0] || (nofollow ? lstat(look, &sb) : stat(look, &sb)) < 0)
