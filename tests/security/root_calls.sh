@@ -302,8 +302,11 @@ except OSError as e:
 fi
 
 # ---- a userfaultfd page as a path: the floor's reader would wait ----
-hs "$TMP/deny.json" "$P" uffdstall x
+(cd "$ROOT" && timeout -s KILL 10 "$HOOKSHIM" run -c "$TMP/deny.json" --root "$ROOT" -- "$P" uffdstall x) \
+	>"$TMP/out" 2>"$TMP/err"
 expect_eq "uffd stall: refused by default, nothing waits" "userfaultfd errno=EPERM" "$(cat "$TMP/out")"
+holder=$(sed -n 's/^holder //p' "$TMP/out")
+[ -n "$holder" ] && kill -KILL "$holder" 2>/dev/null
 "$HOOKSHIM" run -c "$TMP/all.json" --root "$ROOT" -- "$P" uffdstall x >"$TMP/out" 2>"$TMP/err" &
 hpid=$!
 for _ in $(seq 50); do grep -q stalling "$TMP/out" && break; sleep 0.1; done
