@@ -97,9 +97,13 @@ static void say(struct hs_fl_refusal *r, int group, const char *call,
 	r->group = group;
 	snprintf(r->call, sizeof(r->call), "%s", call);
 	snprintf(r->path, sizeof(r->path), "%s", path ? path : "");
+	/* a sandbox's first refused call: say what it will need next */
 	snprintf(r->reason, sizeof(r->reason),
-		 "%s (allow with \"hookshim\": {\"floor_allow\": [\"%s\"]})",
-		 why[group], hs_floor_allow_name(group));
+		 "%s (allow with \"hookshim\": {\"floor_allow\": [\"%s\"]}%s)",
+		 why[group], hs_floor_allow_name(group),
+		 group == G(NAMESPACES) ? "; a sandbox such as bubblewrap "
+					  "needs \"mount\" too"
+					: "");
 }
 
 bool hs_fl_refused(const struct hs_floor_ctx *x, const struct seccomp_notif *n,

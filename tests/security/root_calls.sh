@@ -104,7 +104,7 @@ calls_as() { # who ("root" or "nobody"), runner prefix...
 		expect_contains "$who: $n: ... the reason names the setting" "$(cat "$TMP/deny.err")" \
 			"hookshim: $sc denied: "
 		expect_contains "$who: $n: ... group $g" "$(grep "hookshim: $sc denied: " "$TMP/deny.err")" \
-			"(allow with \"hookshim\": {\"floor_allow\": [\"$g\"]})"
+			"(allow with \"hookshim\": {\"floor_allow\": [\"$g\"]}"
 		expect_contains "$who: $n: ... a denial in the log" "$denylog" "|$sc deny|"
 		expect_eq "$who: $n: allowed, as plain" "$plain" "$(line "$n" "$TMP/all.out")"
 	done
@@ -376,7 +376,7 @@ if "${NB[@]}" unshare -r true 2>/dev/null; then
 	hsnb "$TMP/deny.json" unshare -r true
 	check "nobody: unshare -r: refused" test "$rc" != 0
 	expect_contains "nobody: unshare -r: ... said" "$(cat "$TMP/err")" \
-		'hookshim: unshare denied: a mount or user namespace of its own, where paths can be given other meanings (allow with "hookshim": {"floor_allow": ["namespaces"]})'
+		'hookshim: unshare denied: a mount or user namespace of its own, where paths can be given other meanings (allow with "hookshim": {"floor_allow": ["namespaces"]}; a sandbox such as bubblewrap needs "mount" too)'
 	hsnb "$TMP/all.json" unshare -r true
 	expect_eq "nobody: unshare -r, allowed: as plain" 0 "$rc"
 	fresh
