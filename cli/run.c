@@ -347,6 +347,7 @@ int cmd_run(int argc, char **argv)
 		cfg.settings.enforce = hs_settings_want_enforce(
 			&cfg.settings, hs_run_report_ci(&o.report),
 			&explicit_mode);
+		hs_settings_floor_defaults(&cfg.settings);
 		if (plan_floor(&cfg, outer, explicit_mode, &fp, flags,
 			       sizeof(flags)) < 0)
 			go = false;

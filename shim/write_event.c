@@ -15,6 +15,7 @@
 #include "../common/temp_name.h"
 #include "client.h"
 #include "fdtrack.h"
+#include "floor_calls.h"
 #include "path.h"
 #include "read_event.h"
 #include "reason.h"
@@ -180,6 +181,32 @@ FILE *hs_wstaged_file(struct hs_wticket *t)
 	return f;
 }
 
+/* A name of the kernel's own, as passed: a file of /proc/sys or /sys, or a
+ * device other than the everyday ones (a block device, /dev/userfaultfd).
+ * Under the floor its open goes without the cookie, so that the floor
+ * judges it (supervisor/floor_refuse.c refuses block devices and the
+ * kernel's settings, /proc/sysrq-trigger with them, unless "floor_allow"
+ * names them). A relative name or a
+ * symlink into those places stays the shim's: guard mode's limit. */
+static bool kernel_name(const char *p)
+{
+	/* names, not pointers (docs/architecture.md, the shim's rule 7) */
+	static const char everyday[] =
+		"null\0zero\0full\0tty\0pts/\0fd/\0std\0shm/\0random\0"
+		"urandom\0console\0ptmx\0";
+
+	if (p[0] != '/')
+		return false;
+	if (hs_starts(p, "/proc/sys") || hs_starts(p, "/sys/"))
+		return true; /* /proc/sys/ and /proc/sysrq-trigger */
+	if (!hs_starts(p, "/dev/"))
+		return false;
+	for (const char *e = everyday; *e; e += hs_len(e) + 1)
+		if (hs_starts(p + 5, e))
+			return false;
+	return true;
+}
+
 static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 {
 	unsigned active = hs_wscope_active(), want = active;
@@ -193,6 +220,8 @@ static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 	t->unnamed = NULL;
 	if (c->kind == HS_WK_OPEN && !(c->flags & HS_WFLAGS))
 		return hs_rbegin(c->dirfd, c->path, c->flags);
+	if (c->kind == HS_WK_OPEN && hs_ck_on() && kernel_name(c->path))
+		return 3; /* the floor's to judge, without the cookie */
 	t->saved_errno = errno;
 	hs_guard_enter();
 	if (want && hs_wquick_dead(c))

@@ -146,8 +146,52 @@ struct hs_fl_open {
 	char judged[PATH_MAX]; /* its name as judged ("" when unnamed) */
 };
 
+/* ---- floor_refuse.c: calls no path check can judge ---- */
+
+/* How floor_bpf.c picks a refused call out: always, by CLONE_NEWNS or
+ * CLONE_NEWUSER in args[0] (clone, unshare), setns's args[1] (0, or one
+ * of those), ioctl's USERFAULTFD_IOC_NEW, or ENOSYS without a word. */
+enum hs_rc_test { HS_RC_ALWAYS, HS_RC_NS_ARG0, HS_RC_SETNS, HS_RC_IOCTL_UFFD,
+		  HS_RC_ENOSYS };
+struct hs_fl_rcall {
+	int nr;
+	int group; /* HS_FA_BIT_* (config/model.h) */
+	enum hs_rc_test test;
+	const char *call;
+};
+extern const struct hs_fl_rcall hs_fl_rcalls[];
+extern const size_t hs_fl_nrcalls;
+
+/* A refusal: what to say and log. */
+struct hs_fl_refusal {
+	int group;
+	char call[32];
+	char path[PATH_MAX]; /* "" for a call without one */
+	char reason[256];    /* why, and the setting that allows it */
+};
+
+struct hs_floor_ctx;
+/* Is n a call refused by its number or flags (one floor_bpf.c notified
+ * for that alone)? Then r says why. */
+bool hs_fl_refused(const struct hs_floor_ctx *x, const struct seccomp_notif *n,
+		   struct hs_fl_refusal *r);
+struct hs_fl_call;
+/* c was refused (c->refusal says why): HS_FL_DECIDE with no event, for a
+ * thread to say and log it (floor.c), no hook asked; or HS_FL_GONE. */
+enum hs_fl_verdict hs_fl_refuse(const struct hs_floor_ctx *x,
+				struct hs_fl_call *c);
+/* Is a write-class open of abs (`path` as tid passed it, named as the
+ * supervisor sees it; the last component not followed with `nofollow`) a
+ * block device, /dev/userfaultfd or a file of /proc/sys or /sys, not
+ * allowed? A descriptor's link is looked at through /proc/<pid>/fd. */
+bool hs_fl_refused_open(const struct hs_floor_ctx *x, pid_t tid,
+			const char *path, const char *abs, bool nofollow,
+			struct hs_fl_refusal *r);
+
 struct hs_fl_call {
 	struct seccomp_notif n; /* copied out of the kernel's buffer */
+	bool refused;           /* floor_refuse.c: EPERM, with refusal's words */
+	struct hs_fl_refusal refusal;
 	struct hs_fl_open open;
 	pid_t tgid;
 	int nev;
@@ -187,6 +231,8 @@ struct hs_floor_ctx {
 	bool enforce;   /* enforce mode: no caller decides for itself */
 	pid_t agent;    /* whose first exec (hookshim run's own) ... */
 	int *agent_started; /* ... is let through once */
+	unsigned allow; /* settings.floor_allow: HS_FA_* groups let through */
+	bool sandbox_mounts; /* and mounts in another mount namespace */
 };
 
 /* Reads and classifies; c->n is filled by the caller. Every read of the

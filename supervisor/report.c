@@ -103,6 +103,8 @@ const char *hs_record_tool(const cJSON *rec)
 		return "Write";
 	if (op && strcmp(op, "read") == 0)
 		return "Read";
+	if (op && strcmp(op, "syscall") == 0) /* refused by the floor */
+		return "syscall";
 	return "-"; /* session start and end: no tool */
 }
 
