@@ -49,7 +49,6 @@ static void *serve(void *arg)
 	struct hs_supervisor *sv = c->sv;
 	struct hs_msg req;
 	struct hs_answer ans;
-
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
 	bool ticketed;

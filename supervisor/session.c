@@ -362,17 +362,30 @@ void hs_session_decide(struct hs_session *s, const struct hs_msg *req,
 
 /* The names a ticket is kept under: an exec's executable, as the file
  * it is (the floor names the path the caller gave, /bin/bash, the shim
- * the one it found, /usr/bin/bash); a write's or read's path and new
- * name, which both sides fold alike. */
+ * the one it found, /usr/bin/bash), and a digest of its argv, which is
+ * what the hooks judged (a ticket for `bash -c ls` is no ticket for
+ * `bash -c 'rm -rf x'`); a write's or read's path and new name, which
+ * both sides fold alike. */
 static void ticket_names(const struct hs_msg *req, const char **a,
-			 const char **b, char *exe)
+			 const char **b, char *exe, char *digest, size_t cap)
 {
 	bool exec = strcmp(req->op, "exec") == 0;
+	unsigned long long h = 1469598103934665603ull;
 
 	*a = exec ? req->exe : req->path;
 	*b = exec ? NULL : req->new_path;
-	if (exec && *a && realpath(*a, exe))
+	if (!exec)
+		return;
+	if (*a && realpath(*a, exe))
 		*a = exe;
+	for (size_t i = 0; i < req->argv_count; i++)
+		for (const char *c = req->argv[i];; c++) {
+			h = (h ^ (unsigned char)*c) * 1099511628211ull;
+			if (!*c)
+				break;
+		}
+	snprintf(digest, cap, "argv:%zu:%016llx", req->argv_count, h);
+	*b = digest;
 }
 
 static void decide_as(struct hs_session *s, const struct hs_msg *req,
@@ -380,7 +393,7 @@ static void decide_as(struct hs_session *s, const struct hs_msg *req,
 		      struct hs_answer *ans, bool *ticketed)
 {
 	const char *a, *b;
-	char *id, exe[PATH_MAX];
+	char *id, exe[PATH_MAX], digest[48];
 	bool pre = req->phase && strcmp(req->phase, "pre") == 0 && req->op;
 	bool publish = req->stage && strcmp(req->stage, "publish") == 0;
 
@@ -389,7 +402,7 @@ static void decide_as(struct hs_session *s, const struct hs_msg *req,
 		hs_session_decide(s, req, ans);
 		return;
 	}
-	ticket_names(req, &a, &b, exe);
+	ticket_names(req, &a, &b, exe, digest, sizeof(digest));
 	if (!__atomic_load_n(&s->ending, __ATOMIC_ACQUIRE) &&
 	    (hs_tickets_take(s->tickets, side, tgid, req->op, a, b,
 			     req->temp_publish, &id) ||

@@ -118,3 +118,38 @@ fresh
 (cd "$W/root" && "$HOOKSHIM" run --ci --no-notices -c "$W/policy.json" -- bash -c "$BB env HOOKSHIM_WRITE='$FORGED_FILTER' bash -c 'echo P > secrets/f'") >"$TMP/out" 2>"$TMP/err"
 expect_eq "--ci: enforce is implied: the forged filter gains nothing" keep "$(cat "$W/root/secrets/f")"
 expect_contains "--ci: the denial is in the summary" "$(cat "$TMP/err")" "1 denied"
+
+# ---- a forged request buys a ticket for what it names, nothing else ----
+# The process asks the supervisor itself (the shim's wire) about a benign
+# `bash -c`, then execs another command line by a raw syscall: the
+# ticket is for the argv the hooks judged, so the raw exec is judged.
+cat > "$W/forge.py" <<'PY'
+import ctypes, os, socket, struct
+def field(tag, s):
+    b = s.encode()
+    return bytes([ord(tag)]) + struct.pack('<I', len(b)) + b
+argv = ["bash", "-c", "echo benign"]
+msg = field('o', 'exec') + field('p', 'pre') + field('n', '0') + \
+      field('i', str(os.getpid())) + field('c', os.getcwd()) + field('e', '/usr/bin/bash')
+for a in argv:
+    msg += field('a', a)
+msg += bytes([0]) + struct.pack('<I', 0)
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect('\0' + os.environ['HOOKSHIM_SOCK'])
+s.sendall(msg)
+s.recv(4096)
+s.close()
+libc = ctypes.CDLL(None, use_errno=True)
+args = [b"bash", b"-c", b"rm -rf victim"]
+arr = (ctypes.c_char_p * 4)(*args, None)
+# no shim in the new image: only the floor judges it
+env = [("%s=%s" % kv).encode() for kv in os.environ.items() if kv[0] != "LD_PRELOAD"]
+envp = (ctypes.c_char_p * (len(env) + 1))(*env, None)
+libc.syscall(59, b"/usr/bin/bash", arr, envp)
+print("exec errno", ctypes.get_errno())
+PY
+fresh
+(cd "$W/root" && timeout -k 5 60 "$HOOKSHIM" run --enforce --no-notices -c "$W/policy.json" -- \
+	bash -c "python3 $W/forge.py") >"$TMP/out" 2>"$TMP/err"
+check "enforce: a forged request's ticket does not cover another argv (victim kept)" test -e "$W/root/victim"
+expect_contains "enforce: ... the raw exec was judged" "$(cat "$TMP/err")" "no rm -rf here"
