@@ -360,40 +360,58 @@ void hs_session_decide(struct hs_session *s, const struct hs_msg *req,
 	hs_atomic_decided(&s->atomic, req, ans);
 }
 
-/* The names a ticket is kept under: an exec's executable, as the file
- * it is (the floor names the path the caller gave, /bin/bash, the shim
- * the one it found, /usr/bin/bash), and a digest of its argv, which is
- * what the hooks judged (a ticket for `bash -c ls` is no ticket for
- * `bash -c 'rm -rf x'`); a write's or read's path and new name, which
- * both sides fold alike. */
-static void ticket_names(const struct hs_msg *req, const char **a,
-			 const char **b, char *exe, char *digest, size_t cap)
+/* What a ticket is kept under: what was judged, as both sides name it.
+ * `kind`: the operation as the hooks saw it -- an exec, nested or not
+ * (a command the hooks let through as nested is no tool call's ticket),
+ * a write with its operation (a create is no delete's); `a`: an exec's
+ * executable as the file it is (the floor names the path the caller
+ * gave, /bin/bash, the shim the one it found, /usr/bin/bash), a write's
+ * or read's path; `b`: an exec's argv, as a digest (a ticket for `bash
+ * -c ls` is no ticket for `bash -c 'rm -rf x'`), a rename's or link's
+ * new name. */
+struct ticket_key {
+	char kind[40];
+	const char *a, *b;
+	char exe[PATH_MAX], digest[48];
+};
+
+static void ticket_key(const struct hs_msg *req, struct ticket_key *k)
 {
-	bool exec = strcmp(req->op, "exec") == 0;
 	unsigned long long h = 1469598103934665603ull;
 
-	*a = exec ? req->exe : req->path;
-	*b = exec ? NULL : req->new_path;
-	if (!exec)
+	if (strcmp(req->op, "exec") != 0) {
+		snprintf(k->kind, sizeof(k->kind), "%s:%s", req->op,
+			 req->operation ? req->operation : "");
+		k->a = req->path;
+		k->b = req->new_path;
 		return;
-	if (*a && realpath(*a, exe))
-		*a = exe;
+	}
+	snprintf(k->kind, sizeof(k->kind), "exec:%s",
+		 req->nested == 1 ? "nested" : "call");
+	k->a = req->exe && realpath(req->exe, k->exe) ? k->exe : req->exe;
 	for (size_t i = 0; i < req->argv_count; i++)
 		for (const char *c = req->argv[i];; c++) {
 			h = (h ^ (unsigned char)*c) * 1099511628211ull;
 			if (!*c)
 				break;
 		}
-	snprintf(digest, cap, "argv:%zu:%016llx", req->argv_count, h);
-	*b = digest;
+	snprintf(k->digest, sizeof(k->digest), "argv:%zu:%016llx",
+		 req->argv_count, h);
+	k->b = k->digest;
 }
+
+/* A staged write's publish is judged once, as the write of its target;
+ * the shim's link to the staging name and the rename over the target
+ * are operations of their own, so its tickets go by the op alone
+ * (tickets.c holds them to those two calls). */
+#define STAGE_KIND "write:publish"
 
 static void decide_as(struct hs_session *s, const struct hs_msg *req,
 		      enum hs_ticket_side side, pid_t tgid, pid_t parent,
 		      struct hs_answer *ans, bool *ticketed)
 {
-	const char *a, *b;
-	char *id, exe[PATH_MAX], digest[48];
+	struct ticket_key k;
+	char *id;
 	bool pre = req->phase && strcmp(req->phase, "pre") == 0 && req->op;
 	bool publish = req->stage && strcmp(req->stage, "publish") == 0;
 
@@ -402,12 +420,14 @@ static void decide_as(struct hs_session *s, const struct hs_msg *req,
 		hs_session_decide(s, req, ans);
 		return;
 	}
-	ticket_names(req, &a, &b, exe, digest, sizeof(digest));
+	ticket_key(req, &k);
 	if (!__atomic_load_n(&s->ending, __ATOMIC_ACQUIRE) &&
-	    (hs_tickets_take(s->tickets, side, tgid, req->op, a, b,
+	    (hs_tickets_take(s->tickets, side, tgid, k.kind, k.a, k.b,
 			     req->temp_publish, &id) ||
-	     (parent > 0 && hs_tickets_take(s->tickets, side, parent,
-					     req->op, a, b, NULL, &id)))) {
+	     hs_tickets_take(s->tickets, side, tgid, STAGE_KIND, k.a, k.b,
+			     req->temp_publish, &id) ||
+	     (parent > 0 && hs_tickets_take(s->tickets, side, parent, k.kind,
+					     k.a, k.b, NULL, &id)))) {
 		allow(s, ans);
 		ans->id = id;
 		*ticketed = true;
@@ -426,8 +446,9 @@ static void decide_as(struct hs_session *s, const struct hs_msg *req,
 	/* a publish: the link to the staging name, and its rename over the
 	 * target; anything else is a write the content hooks did not see */
 	for (int i = 0; i < (publish ? 2 : 1); i++)
-		hs_tickets_give(s->tickets, side, tgid, req->op, a, b, ans->id,
-				publish);
+		hs_tickets_give(s->tickets, side, tgid,
+				publish ? STAGE_KIND : k.kind, k.a, k.b,
+				ans->id, publish);
 }
 
 void hs_session_decide_as(struct hs_session *s, const struct hs_msg *req,

@@ -18,7 +18,7 @@ struct ticket {
 	bool stage;            /* also <dir of path>/.hs-stage-<tgid>-N */
 	unsigned char side;    /* enum hs_ticket_side */
 	pid_t tgid;
-	char op[8];
+	char op[40];     /* what was judged: "exec:call", "write:create" */
 	char *path, *path2, *id; /* path NULL: any call of op */
 	long long expires;     /* CLOCK_MONOTONIC ms */
 	unsigned long long seq; /* age, for the full table */
