@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../common/pathfold.h"
+#include "hook_runtime.h"
 #include "hook_scripts.h"
 #include "strbuf.h"
 
@@ -75,16 +76,16 @@ static void add_script(const char *path, void *arg)
 }
 
 /* "PreToolUse[Bash]#1": the event, its matcher, the hook's place among
- * the event's hooks. */
-static void hook_label(const struct hs_config *cfg, size_t i, char *buf,
-		       size_t cap)
+ * the event's hooks (after `prefix`). */
+static void hook_label(const struct hs_config *cfg, size_t i,
+		       const char *prefix, char *buf, size_t cap)
 {
 	const struct hs_hook *h = &cfg->hooks[i];
 	int nth = 1;
 
 	for (size_t j = 0; j < i; j++)
 		nth += strcmp(cfg->hooks[j].event_name, h->event_name) == 0;
-	snprintf(buf, cap, "hook script of %s[%s]#%d", h->event_name,
+	snprintf(buf, cap, "%s%s[%s]#%d", prefix, h->event_name,
 		 h->matcher.kind == HS_MATCH_ALL ? "*" : h->matcher.pattern,
 		 nth);
 }
@@ -102,12 +103,30 @@ struct hs_protect *hs_protect_new(const struct hs_config *cfg,
 		add(p, cfg->sources[i], "config file");
 	for (size_t i = 0; i < cfg->nhooks; i++) {
 		x.p = p;
-		hook_label(cfg, i, x.why, sizeof(x.why));
+		hook_label(cfg, i, "hook script of ", x.why, sizeof(x.why));
 		hs_hook_scripts(cfg, &cfg->hooks[i], add_script, &x);
+	}
+	/* what else the hooks run and load (hook_runtime.h) */
+	for (size_t i = 0; i < cfg->nhooks; i++) {
+		hook_label(cfg, i, "", x.why, sizeof(x.why));
+		hs_hook_runtime(cfg, &cfg->hooks[i], x.why, p);
 	}
 	add(p, log, "the --log file");
 	add(p, junit, "the --junit file");
 	return p;
+}
+
+void hs_protect_put(struct hs_protect *p, const char *path,
+		    enum hs_prot_kind kind, const char *why)
+{
+	size_t n0;
+
+	if (!p)
+		return;
+	n0 = p->n;
+	add(p, path, why);
+	for (size_t i = n0; i < p->n; i++)
+		p->v[i].kind = kind;
 }
 
 void hs_protect_free(struct hs_protect *p)
@@ -143,7 +162,7 @@ static void put_path(struct hs_strbuf *b, const char *s)
 }
 
 /* how: 0 path is the protected file, 1 another name of it, 2 a
- * directory holding it. */
+ * directory holding it, 3 inside it (a tree), 4 a name above it. */
 static char *reason(const char *path, const struct hs_protected *e, int how,
 		    const char *verb)
 {
@@ -151,7 +170,10 @@ static char *reason(const char *path, const struct hs_protected *e, int how,
 
 	put_path(&b, path);
 	if (how) {
-		hs_sb_adds(&b, how == 1 ? " is " : " holds ");
+		static const char *const rel[] = { "", " is ", " holds ",
+						   " is in ", " is above " };
+
+		hs_sb_adds(&b, rel[how]);
 		put_path(&b, e->path);
 		hs_sb_adds(&b, ",");
 	} else {
@@ -222,6 +244,80 @@ static char *judge_rename_source(const struct hs_protect *p, const char *src)
 	return NULL;
 }
 
+/* --- trees and the names above protected ones ------------------------ */
+
+/* The tree `name` is in, by name or by the identity of one of its
+ * directories (another name of the tree: a symlink, a bind mount); NULL
+ * when none. The name itself being the tree is which()'s. */
+static const struct hs_protected *tree_of(const struct hs_protect *p,
+					  const char *name)
+{
+	char dir[PATH_MAX];
+	struct stat sb;
+	bool ids = false;
+	char *slash;
+
+	for (size_t i = 0; i < p->n; i++) {
+		if ((p->v[i].kind == HS_PROT_TREE) && holds(p->v[i].path, name))
+			return &p->v[i];
+		ids |= (p->v[i].kind == HS_PROT_TREE) && p->v[i].has_id;
+	}
+	if (!ids || snprintf(dir, sizeof(dir), "%s", name) >= (int)sizeof(dir))
+		return NULL;
+	/* its directories as the kernel will walk them (following) */
+	while ((slash = strrchr(dir, '/')) && slash != dir) {
+		*slash = '\0';
+		if (stat(dir, &sb) != 0)
+			continue;
+		for (size_t i = 0; i < p->n; i++)
+			if ((p->v[i].kind == HS_PROT_TREE) && p->v[i].has_id &&
+			    p->v[i].dev == sb.st_dev && p->v[i].ino == sb.st_ino)
+				return &p->v[i];
+	}
+	return NULL;
+}
+
+/* The protected entry a new object at `name` would lead to: name is a
+ * directory above it (a symlink made there, or a directory renamed
+ * onto it, would send the hook's lookup elsewhere). */
+static const struct hs_protected *below(const struct hs_protect *p,
+					const char *name)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (holds(name, p->v[i].path))
+			return &p->v[i];
+	return NULL;
+}
+
+/* Inside a protected tree nothing is made, replaced, removed or renamed
+ * (a hook's sibling module, a usercustomize.py in its interpreter's user
+ * site); above any protected name no symlink, file or renamed directory
+ * is made (~/.local -> elsewhere would move ~/.local/bin/jq). */
+static char *judge_runtime(const struct hs_protect *p,
+			   const struct hs_event *ev)
+{
+	const struct hs_protected *e;
+	bool renaming = op_is(ev, "rename") || op_is(ev, "exchange");
+	bool linking = op_is(ev, "link");
+	/* a symlink's new_path is its text, no name */
+	bool second = ev->new_path && !op_is(ev, "symlink");
+
+	if ((e = tree_of(p, ev->path)))
+		return reason(ev->path, e, 3, renaming ? "renamed" : "changed");
+	if (second && (e = tree_of(p, ev->new_path)))
+		return reason(ev->new_path, e, 3,
+			      linking ? "given another name" : "replaced");
+	if ((op_is(ev, "symlink") || op_is(ev, "create") ||
+	     op_is(ev, "overwrite") || linking || op_is(ev, "mknod")) &&
+	    ((e = below(p, ev->path)) ||
+	     (linking && ev->new_path && (e = below(p, ev->new_path)))))
+		return reason(e == below(p, ev->path) ? ev->path : ev->new_path,
+			      e, 4, "made");
+	if (renaming && ev->new_path && (e = below(p, ev->new_path)))
+		return reason(ev->new_path, e, 4, "replaced");
+	return NULL;
+}
+
 char *hs_protect_judge(const struct hs_protect *p, const struct hs_event *ev)
 {
 	const struct hs_protected *e;
@@ -234,6 +330,8 @@ char *hs_protect_judge(const struct hs_protect *p, const struct hs_event *ev)
 	    !ev->path)
 		return NULL;
 	if (renaming && (r = judge_rename_source(p, ev->path)))
+		return r;
+	if ((r = judge_runtime(p, ev)))
 		return r;
 	if ((e = which(p, ev->path, nofollow, &other)))
 		return reason(ev->path, e, other ? 1 : 0,

@@ -295,6 +295,14 @@ static int named_pinned(struct hs_wticket *t, int dirfd, const char *path,
 	return r;
 }
 
+/* A new object at `abs` (a symlink, a link, a directory renamed there)
+ * above a protected name would send the hooks' lookups elsewhere
+ * (engine/protect.h): asked about, as a pre. */
+static unsigned above_policy(const char *abs, unsigned want)
+{
+	return (want & HS_W_PRE) && hs_wscope_pinned(abs) ? HS_W_PRE : 0;
+}
+
 /* Decides path/op/new_path of c into t; returns the HS_W_* bits wanted. */
 static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			 unsigned want)
@@ -381,7 +389,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 	case HS_WK_SYMLINK:
 		/* path = the link made; new_path = its text, as written */
 		if (named_pinned(t, c->dirfd2, c->path2, false, t->path, &t->pin) < 0 ||
-		    !(m = hs_wscope_match(t->path, want)) ||
+		    !(m = hs_wscope_match(t->path, want) | above_policy(t->path, want)) ||
 		    lstat(t->path, &sb) == 0)
 			return 0;
 		t->op = "symlink";
@@ -405,7 +413,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 					     t->path2, src_pin);
 			return 0;
 		}
-		m = hs_wscope_match(t->path, want);
+		m = hs_wscope_match(t->path, want) | above_policy(t->path, want);
 		t->op = "create";
 		if (link_of_fd(c))
 			return m;
@@ -436,7 +444,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		 * be moved away (engine/protect.h) */
 		if ((want & HS_W_PRE) && hs_wscope_pinned(t->path))
 			m |= HS_W_PRE;
-		m2 = hs_wscope_match(t->path2, want);
+		m2 = hs_wscope_match(t->path2, want) | above_policy(t->path2, want);
 		/* an atomic save: content hooks read the file being renamed */
 		if (((m | m2) & HS_W_STAGE) && S_ISREG(sb.st_mode))
 			t->content_file = t->path;

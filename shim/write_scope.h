@@ -11,6 +11,13 @@
  *   !PATH  a protected file (engine/protect.h): a literal absolute path,
  *          whose writes are always asked about, in scope or not, from
  *          any role
+ *   ^PATH  a protected tree (engine/hook_runtime.h: a hook script's
+ *          directory, an interpreter's start-up directory): PATH and
+ *          everything below it, asked about as protected files are
+ *   &/DIR  a directory of the hooks' PATH, and
+ *   &NAME  a program the hooks run by that name: DIR/NAME, for every
+ *          such DIR and NAME, is asked about as a protected file (a
+ *          program made there would run instead of the hook's)
  *   (GLOB  some pre hook on the read tool may fire for an open for
  *          reading of GLOB (the agent's own reads only: hs_st.reads)
  *   oa     only the agent's own writes (role "agent"), not its tools'

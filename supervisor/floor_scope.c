@@ -25,6 +25,8 @@ struct hs_fscope {
 	struct globs rd; /* '(' lines: a Read hook's paths (floor_read.c) */
 	struct globs stage; /* '%' lines: a content hook's paths, also in pre */
 	struct globs prot; /* '!' lines: protected files, literal paths */
+	struct globs trees; /* '^' lines: protected trees (hook_runtime.h) */
+	struct globs pdirs, pnames; /* '&' lines: PATH directories, names */
 	bool follow, quiet, agent_only, judge_temps;
 };
 
@@ -65,6 +67,14 @@ static void parse_line(struct hs_fscope *sc, const char *l)
 	case '!':
 		if (l[1] == '/')
 			add(&sc->prot, l + 1);
+		return;
+	case '^':
+		if (l[1] == '/')
+			add(&sc->trees, l + 1);
+		return;
+	case '&':
+		if (l[1])
+			add(l[1] == '/' ? &sc->pdirs : &sc->pnames, l + 1);
 		return;
 	case 'o':
 		sc->agent_only |= l[1] == 'a';
@@ -123,6 +133,9 @@ void hs_fscope_free(struct hs_fscope *sc)
 	free_globs(&sc->rd);
 	free_globs(&sc->stage);
 	free_globs(&sc->prot);
+	free_globs(&sc->trees);
+	free_globs(&sc->pdirs);
+	free_globs(&sc->pnames);
 	free(sc->root);
 	free(sc->alias);
 	free(sc);
@@ -160,12 +173,34 @@ static bool pseudo(const char *p)
 	       under(p, "/proc") || under(p, "/sys");
 }
 
+/* The hooks' runtime (the shim's runtime_file): abs in a protected
+ * tree, or a PATH directory's file of a program's name. */
+static bool runtime_file(const struct hs_fscope *sc, const char *abs)
+{
+	const char *slash = strrchr(abs, '/');
+	size_t dl = slash ? (size_t)(slash - abs) : 0;
+	bool dir = false, name = false;
+
+	for (size_t i = 0; i < sc->trees.n; i++)
+		if (under(abs, sc->trees.g[i]))
+			return true;
+	if (!slash)
+		return false;
+	for (size_t i = 0; i < sc->pdirs.n && !dir; i++)
+		dir = dl ? strlen(sc->pdirs.g[i]) == dl &&
+				   strncmp(sc->pdirs.g[i], abs, dl) == 0
+			 : strcmp(sc->pdirs.g[i], "/") == 0;
+	for (size_t i = 0; dir && i < sc->pnames.n && !name; i++)
+		name = strcmp(sc->pnames.g[i], slash + 1) == 0;
+	return dir && name;
+}
+
 bool hs_fscope_protected_file(const struct hs_fscope *sc, const char *abs)
 {
 	for (size_t i = 0; i < sc->prot.n; i++)
 		if (strcmp(sc->prot.g[i], abs) == 0)
 			return true;
-	return false;
+	return runtime_file(sc, abs);
 }
 
 bool hs_fscope_pinned(const struct hs_fscope *sc, const char *abs)
@@ -174,6 +209,12 @@ bool hs_fscope_pinned(const struct hs_fscope *sc, const char *abs)
 		return true;
 	for (size_t i = 0; i < sc->prot.n; i++)
 		if (under(sc->prot.g[i], abs))
+			return true;
+	for (size_t i = 0; i < sc->trees.n; i++)
+		if (under(sc->trees.g[i], abs))
+			return true;
+	for (size_t i = 0; i < sc->pdirs.n; i++)
+		if (under(sc->pdirs.g[i], abs))
 			return true;
 	return false;
 }
