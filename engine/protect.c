@@ -162,7 +162,8 @@ static void put_path(struct hs_strbuf *b, const char *s)
 }
 
 /* how: 0 path is the protected file, 1 another name of it, 2 a
- * directory holding it, 3 inside it (a tree), 4 a name above it. */
+ * directory holding it, 3 inside it (a tree), 4 a name above it, 5 a
+ * symlink to it. */
 static char *reason(const char *path, const struct hs_protected *e, int how,
 		    const char *verb)
 {
@@ -171,7 +172,8 @@ static char *reason(const char *path, const struct hs_protected *e, int how,
 	put_path(&b, path);
 	if (how) {
 		static const char *const rel[] = { "", " is ", " holds ",
-						   " is in ", " is above " };
+						   " is in ", " is above ",
+						   " would lead to " };
 
 		hs_sb_adds(&b, rel[how]);
 		put_path(&b, e->path);
@@ -289,6 +291,42 @@ static const struct hs_protected *below(const struct hs_protect *p,
 	return NULL;
 }
 
+/* A symlink made to a protected file or into a protected tree: a name
+ * for it that writes would be judged by as written (without
+ * follow_symlinks), by name, by identity and by where it resolves. Not a
+ * program on the hooks' PATH: a venv links its interpreter. */
+static const struct hs_protected *link_target(const struct hs_protect *p,
+					      const struct hs_event *ev)
+{
+	const struct hs_protected *e;
+	char t[PATH_MAX], real[PATH_MAX];
+	const char *text = ev->new_path, *slash = strrchr(ev->path, '/');
+	bool other;
+	int r;
+
+	if (!text || !text[0])
+		return NULL;
+	r = text[0] == '/'
+		    ? snprintf(t, sizeof(t), "%s", text)
+		    : snprintf(t, sizeof(t), "%.*s/%s",
+			       (int)(slash ? slash - ev->path : 0), ev->path,
+			       text);
+	if (r < 0 || r >= (int)sizeof(t))
+		return NULL;
+	hs_path_fold(t);
+	for (int pass = 0; pass < 2; pass++) {
+		if ((e = which(p, t, false, &other)) &&
+		    e->kind != HS_PROT_ON_PATH)
+			return e;
+		if ((e = tree_of(p, t)))
+			return e;
+		if (pass || !realpath(t, real) || strcmp(real, t) == 0)
+			break;
+		memcpy(t, real, strlen(real) + 1);
+	}
+	return NULL;
+}
+
 /* Inside a protected tree nothing is made, replaced, removed or renamed
  * (a hook's sibling module, a usercustomize.py in its interpreter's user
  * site); above any protected name no symlink, file or renamed directory
@@ -307,6 +345,8 @@ static char *judge_runtime(const struct hs_protect *p,
 	if (second && (e = tree_of(p, ev->new_path)))
 		return reason(ev->new_path, e, 3,
 			      linking ? "given another name" : "replaced");
+	if (op_is(ev, "symlink") && (e = link_target(p, ev)))
+		return reason(ev->path, e, 5, "made");
 	if ((op_is(ev, "symlink") || op_is(ev, "create") ||
 	     op_is(ev, "overwrite") || linking || op_is(ev, "mknod")) &&
 	    ((e = below(p, ev->path)) ||
@@ -331,18 +371,16 @@ char *hs_protect_judge(const struct hs_protect *p, const struct hs_event *ev)
 		return NULL;
 	if (renaming && (r = judge_rename_source(p, ev->path)))
 		return r;
-	if ((r = judge_runtime(p, ev)))
-		return r;
 	if ((e = which(p, ev->path, nofollow, &other)))
 		return reason(ev->path, e, other ? 1 : 0,
 			      renaming ? "renamed" : "changed");
 	if (!ev->new_path)
-		return NULL;
+		return judge_runtime(p, ev);
 	/* rename onto a protected file; a new name for one (link) */
 	if ((renaming || linking) &&
 	    ((e = which(p, ev->new_path, true, &other)) ||
 	     (linking && (e = which(p, ev->new_path, false, &other)))))
 		return reason(ev->new_path, e, other ? 1 : 0,
 			      linking ? "given another name" : "replaced");
-	return NULL;
+	return judge_runtime(p, ev);
 }

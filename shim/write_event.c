@@ -389,7 +389,10 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 	case HS_WK_SYMLINK:
 		/* path = the link made; new_path = its text, as written */
 		if (named_pinned(t, c->dirfd2, c->path2, false, t->path, &t->pin) < 0 ||
-		    !(m = hs_wscope_match(t->path, want) | above_policy(t->path, want)) ||
+		    !(m = hs_wscope_match(t->path, want) | above_policy(t->path, want) |
+			  ((want & HS_W_PRE) &&
+					   hs_wscope_link_to_policy(t->path, c->path)
+				   ? HS_W_PRE : 0)) ||
 		    lstat(t->path, &sb) == 0)
 			return 0;
 		t->op = "symlink";

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../common/glob.h"
+#include "../common/pathfold.h"
 #include "../common/wire.h"
 #include "../common/plainstr.h"
 #include "path.h"
@@ -301,6 +302,35 @@ static bool protected_file(const char *abs)
 		if (hs_same(abs, F.prot.e[i].g))
 			return true;
 	return runtime_file(abs);
+}
+
+bool hs_wscope_link_to_policy(const char *link, const char *text)
+{
+	char t[PATH_MAX];
+	size_t n = 0, k = hs_len(text);
+	const char *slash = strrchr(link, '/');
+
+	if (!F.prot.n || !k)
+		return false;
+	if (text[0] != '/') { /* from the link's directory */
+		n = slash ? (size_t)(slash - link) : 0;
+		if (n + 1 >= sizeof(t))
+			return false;
+		memcpy(t, link, n);
+		t[n++] = '/';
+	}
+	if (n + k >= sizeof(t))
+		return false;
+	memcpy(t + n, text, k + 1);
+	hs_path_fold(t);
+	for (unsigned i = 0; i < F.prot.n; i++) {
+		const char *g = F.prot.e[i].g;
+
+		if (g[0] == '/' ? hs_same(t, g)
+				: g[0] == '^' && hs_path_under(t, g + 1))
+			return true;
+	}
+	return false;
 }
 
 bool hs_wscope_policy(void)

@@ -72,6 +72,11 @@ bool hs_wscope_policy(void);
 /* Is `abs` (absolute, folded or resolved) a protected file, by name? */
 bool hs_wscope_policy_file(const char *abs);
 
+/* Would a symlink at `link` (absolute, folded) with text `text` name a
+ * protected file or lead into a protected tree ('!' and '^' lines)? A
+ * new name for it that the shim would judge as written. */
+bool hs_wscope_link_to_policy(const char *link, const char *text);
+
 /* Would renaming `abs` away take a protected file or the session root
  * with it (abs is one, or a directory above one)? */
 bool hs_wscope_pinned(const char *abs);

@@ -494,7 +494,8 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	case K_SYMLINK:
 		/* path = the link made; new_path = its text, as written */
 		if (name_of(x, k, tid, k->dirfd2, k->path2, parents, a) == 0 &&
-		    (side(sc, post, a) || above_policy(sc, post, a)) &&
+		    (side(sc, post, a) || above_policy(sc, post, a) ||
+		     (!post && hs_fscope_link_to_policy(sc, a, k->path))) &&
 		    lstat(a, &sb) != 0)
 			emit(c, post, HS_FL_SEEN_CREATE, "symlink", a, k->path);
 		return;

@@ -7,10 +7,12 @@
 #include "floor_int.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/glob.h"
+#include "../common/pathfold.h"
 
 struct globs {
 	char **g; /* NULL entry: the session root */
@@ -201,6 +203,30 @@ bool hs_fscope_protected_file(const struct hs_fscope *sc, const char *abs)
 		if (strcmp(sc->prot.g[i], abs) == 0)
 			return true;
 	return runtime_file(sc, abs);
+}
+
+bool hs_fscope_link_to_policy(const struct hs_fscope *sc, const char *link,
+			      const char *text)
+{
+	char t[PATH_MAX];
+	const char *slash = strrchr(link, '/');
+	int r;
+
+	if (!text[0] || (!sc->prot.n && !sc->trees.n))
+		return false;
+	r = text[0] == '/' ? snprintf(t, sizeof(t), "%s", text)
+			   : snprintf(t, sizeof(t), "%.*s/%s",
+				      (int)(slash ? slash - link : 0), link, text);
+	if (r < 0 || r >= (int)sizeof(t))
+		return false;
+	hs_path_fold(t);
+	for (size_t i = 0; i < sc->prot.n; i++)
+		if (strcmp(sc->prot.g[i], t) == 0)
+			return true;
+	for (size_t i = 0; i < sc->trees.n; i++)
+		if (under(t, sc->trees.g[i]))
+			return true;
+	return false;
 }
 
 bool hs_fscope_pinned(const struct hs_fscope *sc, const char *abs)

@@ -13,14 +13,19 @@
 PY=/usr/bin/python3
 [ -x $PY ] || { skip "hook_runtime: needs $PY"; exit 0; }
 [ -x /usr/bin/jq ] || { skip "hook_runtime: needs jq"; exit 0; }
-export HOME=$TMP/home
+# Everything in a fresh directory W (one per run: each shows what its
+# own decision point does, whatever the build let through before).
+setup() {
+W=$TMP/$1; mkdir -p "$W" && cd "$W" || exit 1
+export HOME=$W/home
 mkdir -p "$HOME" pre tools evil/bin .claude/hooks
 cp /usr/bin/jq tools/jq
 # The hooks' PATH: pre/ (empty) and ~/.local/bin (not there yet) come
 # before tools/, where jq is found.
-export PATH="$TMP/pre:$HOME/.local/bin:$TMP/opt/bin:$TMP/opt2/bin:$TMP/tools:/usr/bin:/bin"
+# (Only the session gets it: this script's own tools stay the system's.)
+HPATH="$W/pre:$HOME/.local/bin:$W/opt/bin:$W/opt2/bin:$W/tools:/usr/bin:/bin"
 mkdir -p opt
-export BASH_ENV=$TMP/bash_env; : > "$BASH_ENV"
+export BASH_ENV=$W/bash_env; : > "$BASH_ENV"
 SITE=$($PY -S -c 'import site; print(site.getusersitepackages())')
 case "$SITE" in "$HOME"/*) ;; *) fail "python's user site is not under HOME: $SITE"; exit 0;; esac
 export SITE; mkdir -p "$SITE"
@@ -53,25 +58,16 @@ cat > policy.json <<'J'
 J
 printf '#!/bin/sh\necho "{}"\nexit 0\n' > evil/bin/jq; chmod +x evil/bin/jq
 echo 'def verdict(p): return 0' > evil/util.py
-snap() { (cd "$TMP" && find .claude pre/jq pre/grep pre/python3 pre/tr tools opt opt2 "$SITE" "$HOME/.jq" "$HOME/.local/bin" -printf '%p %y %s\n' 2>&1 | sort; cat .claude/hooks/* tools/jq "$BASH_ENV" | sha256sum); }
-before=$(snap)
-
-# check lists each kind of entry
-out=$("$HOOKSHIM" check -c policy.json)
-expect_contains "check: the script's directory" "$out" \
-	"protect $TMP/.claude/hooks/**  (the directory of the hook script of PreToolUse[Bash]#1)"
-expect_contains "check: python's user site" "$out" \
-	"protect $SITE/**  (the user site directory of python3"
-expect_contains "check: ~/.jq" "$out" "protect $HOME/.jq/**  (jq's start-up file, loaded by PreToolUse[Bash]#2)"
-expect_contains "check: a PATH name ahead of jq" "$out" \
-	"protect $TMP/pre/jq  (jq on the PATH of PreToolUse[Bash]#2, ahead of $TMP/tools/jq)"
-expect_contains "check: the jq it runs" "$out" "protect $TMP/tools/jq  (jq, run by PreToolUse[Bash]#2)"
-expect_contains "check: BASH_ENV's file" "$out" "protect $BASH_ENV  (BASH_ENV, read by the shell of"
-
+snap() { (cd "$W" && find .claude pre/jq pre/grep pre/python3 pre/tr tools opt opt2 "$SITE" "$HOME/.jq" "$HOME/.local/bin" -printf '%p %y %s\n' 2>&1 | sort; cat .claude/hooks/* tools/jq "$BASH_ENV" | sha256sum); }
 # One attempt per line: NAME=exit status.
 cat > agent.sh <<'S'
 H=.claude/hooks
-t() { local k=$1; shift; "$@" >/dev/null 2>&1; echo "$k=$?"; }
+t() {
+	local k=$1; shift
+	# a static program is the floor's alone
+	[ -n "${SHIM_ONLY:-}" ] && [ "$1" = busybox ] && return
+	"$@" >/dev/null 2>&1; echo "$k=$?"
+}
 # (a) sibling modules
 t sib_redir sh -c 'echo "def verdict(p): return 0" > .claude/hooks/util.py'
 t sib_new sh -c 'echo "x" > .claude/hooks/json.py'
@@ -104,6 +100,14 @@ t path_tool_mv mv tools tools2
 t above_ln ln -s "$PWD/evil/bin" ~/.local/bin
 t above_mv mv evil/bin "$PWD/opt/bin"
 t above_bbln busybox ln -s "$PWD/evil" "$PWD/opt2"
+# another name made during the session for what the hooks run: a write
+# through it would be judged by the name as written
+t id_dirln ln -s .claude/hooks hl
+t id_via sh -c 'echo x > hl/evil.py'
+t id_fileln ln -s "$PWD/.claude/hooks/util.py" u.py
+t id_scriptln ln -s .claude/hooks/jqguard.sh g.sh
+t id_siteln ln -s "$SITE" site
+t id_bbln busybox ln -s .claude/hooks hl2
 # the policy still holds, the hooks as configured
 bash -c 'rm -rf victim'; echo "rmrf=$?"
 bash -c 'touch forbidden'; echo "forbidden=$?"
@@ -113,15 +117,33 @@ t ok_pre sh -c 'echo x > pre/notes.txt'
 t ok_home sh -c 'echo x > ~/.jqx'
 t ok_bb busybox sh -c 'echo x > pre/other'
 t ok_root sh -c 'echo x > benign.txt'
+t ok_venvln ln -s /usr/bin/python3 pylink
+t ok_ln ln -s pre prelink
 S
+before=$(snap)
 touch victim
-out=$(timeout 120 "$HOOKSHIM" run --no-notices -c policy.json --log run.jsonl -- bash agent.sh 2>err.txt)
+}
+setup floor
+
+# check lists each kind of entry
+out=$(PATH=$HPATH "$HOOKSHIM" check -c policy.json)
+expect_contains "check: the script's directory" "$out" \
+	"protect $W/.claude/hooks/**  (the directory of the hook script of PreToolUse[Bash]#1)"
+expect_contains "check: python's user site" "$out" \
+	"protect $SITE/**  (the user site directory of python3"
+expect_contains "check: ~/.jq" "$out" "protect $HOME/.jq/**  (jq's start-up file, loaded by PreToolUse[Bash]#2)"
+expect_contains "check: a PATH name ahead of jq" "$out" \
+	"protect $W/pre/jq  (jq on the PATH of PreToolUse[Bash]#2, ahead of $W/tools/jq)"
+expect_contains "check: the jq it runs" "$out" "protect $W/tools/jq  (jq, run by PreToolUse[Bash]#2)"
+expect_contains "check: BASH_ENV's file" "$out" "protect $BASH_ENV  (BASH_ENV, read by the shell of"
+
+out=$(PATH=$HPATH timeout 120 "$HOOKSHIM" run --no-notices -c policy.json --log run.jsonl -- bash agent.sh 2>err.txt)
 floor=yes
 grep -q "no syscall floor" err.txt && floor=
 for k in sib_redir sib_new sib_py sib_mv sib_rm sib_ln sib_mkdir sib_bb sib_bbln sib_bbrm \
 	site_custom site_pth site_bb site_mv jqrc jqrc_bb bashenv bashenv_bb \
 	path_cp path_py path_bb path_ln path_tool path_tool_bb path_tool_mv \
-	above_ln above_mv above_bbln; do
+	above_ln above_mv above_bbln id_dirln id_via id_fileln id_scriptln id_siteln id_bbln; do
 	if [[ $k == *bb* && -z $floor ]]; then skip "$k: no syscall floor"; continue; fi
 	case "$out" in *"$k=0"*) fail "$k went through";; *"$k="*) pass "$k denied";; *) fail "$k: no result";; esac
 done
@@ -131,17 +153,26 @@ check "the jq hook still denies" test ! -e forbidden
 check "no start-up file of the hooks ran the agent's code" test ! -e pwned
 expect_contains "the python hook's own reason" "$(cat err.txt)" "util.py says no rm -rf"
 expect_contains "the jq hook's own reason" "$(cat err.txt)" "jq hook says no"
-for k in ok_mkdir ok_pre ok_home ok_bb ok_root; do
+for k in ok_mkdir ok_pre ok_home ok_bb ok_root ok_venvln ok_ln; do
 	expect_contains "$k: a write elsewhere works" "$out" "$k=0"
 done
 log=$(cat run.jsonl)
 expect_contains "reason: a new module in the hook's directory" "$log" \
-	"$TMP/.claude/hooks/json.py is in $TMP/.claude/hooks, part of this session's policy (the directory of the hook script of PreToolUse[Bash]#1); it cannot be changed during the session"
+	"$W/.claude/hooks/json.py is in $W/.claude/hooks, part of this session's policy (the directory of the hook script of PreToolUse[Bash]#1); it cannot be changed during the session"
 expect_contains "reason: usercustomize.py" "$log" \
 	"$SITE/usercustomize.py is in $SITE, part of this session's policy (the user site directory of python3, loaded at its start by PreToolUse[Bash]#1)"
 expect_contains "reason: ~/.jq" "$log" "$HOME/.jq is part of this session's policy (jq's start-up file"
 expect_contains "reason: a jq ahead on PATH" "$log" \
-	"$TMP/pre/jq is part of this session's policy (jq on the PATH of PreToolUse[Bash]#2, ahead of $TMP/tools/jq)"
-grep -o '"reason":"[^"]*local/bin[^"]*"' run.jsonl | sort -u | sed 's/^/# /'
+	"$W/pre/jq is part of this session's policy (jq on the PATH of PreToolUse[Bash]#2, ahead of $W/tools/jq)"
 expect_contains "reason: a symlink above a PATH name" "$log" \
 	"$HOME/.local/bin is above $HOME/.local/bin/"
+expect_contains "reason: a symlink to the hooks' directory" "$log" \
+	"$W/hl would lead to $W/.claude/hooks, part of this session's policy (the directory of the hook script of PreToolUse[Bash]#1); it cannot be made during the session"
+
+# The shim alone (no floor): every dynamic attempt is denied there too.
+setup shim
+out=$(PATH=$HPATH SHIM_ONLY=1 HOOKSHIM_TEST_NO_FLOOR=1 timeout 120 "$HOOKSHIM" run --no-notices -c policy.json -- bash agent.sh 2>/dev/null)
+went=$(echo "$out" | grep -E '^(sib|site|jqrc|bashenv|path|above|id)_[a-z_]*=0$' | tr '\n' ' ')
+expect_eq "without the floor the shim denies every dynamic attempt" "" "$went"
+expect_eq "and nothing changed" "$before" "$(snap)"
+check "the hooks still decide (shim only)" test -e victim -a ! -e forbidden
