@@ -206,8 +206,39 @@ static void shadows(struct rt *x, const char *name, char *found)
 	free_names(&before);
 }
 
-/* python's user site directory, asked of the interpreter itself (-S:
- * nothing of it runs), once per interpreter for the session. */
+/* python's user site directory, USERBASE/lib/pythonX.Y/site-packages
+ * (USERBASE: PYTHONUSERBASE, else ~/.local, as the hook's environment
+ * has them), when the interpreter's file name says X.Y (python3 ->
+ * python3.11); false when it does not. */
+static bool python_site_by_name(struct rt *x, const char *interp)
+{
+	char real[PATH_MAX], site[PATH_MAX * 2];
+	const char *b, *ub = hs_hook_var(x->cfg, x->h, "PYTHONUSERBASE");
+	unsigned maj, min;
+	int end = 0;
+
+	if (!realpath(interp, real))
+		return false;
+	b = base(real);
+	if (sscanf(b, "python%u.%u%n", &maj, &min, &end) != 2 || b[end])
+		return false;
+	if (ub && ub[0] == '/')
+		snprintf(site, sizeof(site), "%s/lib/python%u.%u/site-packages",
+			 ub, maj, min);
+	else if (!ub && x->home)
+		snprintf(site, sizeof(site),
+			 "%s/.local/lib/python%u.%u/site-packages", x->home,
+			 maj, min);
+	else
+		return false;
+	protect(x, site, HS_PROT_TREE, "the user site directory of %s, "
+		"loaded at its start by %s", base(interp));
+	return true;
+}
+
+/* python's user site directory, from its file name or else asked of the
+ * interpreter itself (-S: nothing of it runs; a pyenv shim, say), once
+ * per interpreter for the session. */
 static void python_site(struct rt *x, const char *interp)
 {
 	static struct {
@@ -219,6 +250,8 @@ static void python_site(struct rt *x, const char *interp)
 	char cmd[PATH_MAX * 2 + 128], *q = cmd;
 	const char *site = NULL;
 
+	if (python_site_by_name(x, interp))
+		return;
 	for (int i = 0; i < ncache; i++)
 		if (strcmp(cache[i].interp, interp) == 0)
 			site = cache[i].site;

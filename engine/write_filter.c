@@ -385,8 +385,24 @@ char *hs_write_filter(const struct hs_config *cfg)
 	}
 	if (hooks.s)
 		hs_sb_adds(&b, hooks.s);
-	if (prot.s && b.len + prot.len <= HS_WRITE_FILTER_MAX)
+	if (prot.s && b.len + prot.len <= HS_WRITE_FILTER_MAX) {
 		hs_sb_adds(&b, prot.s);
+	} else if (prot.s) {
+		/* as many whole lines as fit, the policy's own files first
+		 * (the runtime's come last); the supervisor still judges
+		 * every write that reaches it by the whole set */
+		const char *end = prot.s;
+
+		for (const char *l = prot.s; *l;) {
+			const char *e = strchr(l, '\n');
+
+			if (!e || b.len + (size_t)(e + 1 - prot.s) >
+					  HS_WRITE_FILTER_MAX)
+				break;
+			end = l = e + 1;
+		}
+		hs_sb_add(&b, prot.s, (size_t)(end - prot.s));
+	}
 	hs_sb_free(&hooks);
 	hs_sb_free(&prot);
 	return hs_sb_take(&b);
