@@ -176,3 +176,26 @@ went=$(echo "$out" | grep -E '^(sib|site|jqrc|bashenv|path|above|id)_[a-z_]*=0$'
 expect_eq "without the floor the shim denies every dynamic attempt" "" "$went"
 expect_eq "and nothing changed" "$before" "$(snap)"
 check "the hooks still decide (shim only)" test -e victim -a ! -e forbidden
+
+# By identity: a name for the hooks' directory that existed before the
+# session (a symlink made earlier), written through where the decision
+# reaches the supervisor (here a Write hook watching every path): the
+# directory's device and inode deny it. A catch-all Write hook that
+# allows, so only the built-in rule can deny.
+setup ident
+ln -s .claude/hooks oldlink
+jq '.hooks.PreToolUse += [{"matcher":"Write","hooks":[{"type":"command","command":"true"}]}]' policy.json > p2.json
+cat > ident.sh <<'S'
+sh -c 'echo x > oldlink/json.py' 2>/dev/null; echo "via_old=$?"
+python3 -c 'open("oldlink/util.py", "w").write("def verdict(p): return 0")' 2>/dev/null; echo "via_old_py=$?"
+busybox sh -c 'echo x > oldlink/os.py' 2>/dev/null; echo "via_old_bb=$?"
+sh -c 'echo x > oldlink-other.txt'; echo "ok_other=$?"
+S
+out=$(PATH=$HPATH timeout 120 "$HOOKSHIM" run --no-notices -c p2.json --log ident.jsonl -- bash ident.sh 2>/dev/null)
+for k in via_old via_old_py via_old_bb; do
+	case "$out" in *"$k=0"*) fail "$k went through";; *"$k="*) pass "$k denied";; *) fail "$k: no result";; esac
+done
+expect_contains "a write elsewhere under that Write hook works" "$out" "ok_other=0"
+expect_eq "the hooks' directory unchanged" "$before" "$(snap)"
+expect_contains "reason: by the directory's identity" "$(cat ident.jsonl)" \
+	"$W/oldlink/json.py is in $W/.claude/hooks, part of this session's policy"
