@@ -199,3 +199,24 @@ expect_contains "a write elsewhere under that Write hook works" "$out" "ok_other
 expect_eq "the hooks' directory unchanged" "$before" "$(snap)"
 expect_contains "reason: by the directory's identity" "$(cat ident.jsonl)" \
 	"$W/oldlink/json.py is in $W/.claude/hooks, part of this session's policy"
+
+# What is chosen, as check lists it: a script in the session root is
+# protected alone (the root stays writable); NODE_OPTIONS' preloads and
+# ENV's file for the hooks that would load them; a program by path is
+# not looked up on PATH.
+setup lists
+mkdir -p lib; : > lib/pre.js; : > envfile
+printf 'import sys\nsys.exit(0)\n' > top.py
+cat > p3.json <<'J'
+{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[
+ {"type":"command","command":"python3 top.py"},
+ {"type":"command","command":"node \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/x.js"},
+ {"type":"command","command":"/usr/bin/jq -n 1 >/dev/null"}]}]}}
+J
+: > .claude/hooks/x.js
+out=$(PATH=$HPATH NODE_OPTIONS="--require $W/lib/pre.js --max-old-space-size=100" ENV=$W/envfile "$HOOKSHIM" check -c p3.json)
+expect_contains "a script in the root: the file" "$out" "protect $W/top.py  (hook script of PreToolUse[Bash]#1)"
+expect_not_contains "and not the root itself" "$out" "protect $W/**"
+expect_contains "NODE_OPTIONS' --require file" "$out" "protect $W/lib/pre.js  (NODE_OPTIONS, loaded by PreToolUse[Bash]#2)"
+expect_contains "ENV's file" "$out" "protect $W/envfile  (ENV, read by the shell of PreToolUse[Bash]#1)"
+expect_not_contains "a program named by path is not looked up on PATH" "$out" "$W/pre/jq"
