@@ -44,7 +44,8 @@ PROBE_BIN := $(PROBE_SRC:tests/probes/%.c=$(BUILD)/probes/%) \
 	$(BUILD)/probes/exec_static_rawexec \
 	$(BUILD)/probes/floor_static_rawsyscall \
 	$(BUILD)/probes/floor_dynamic_writes \
-	$(BUILD)/probes/floor_dynamic_bench
+	$(BUILD)/probes/floor_dynamic_bench \
+	$(BUILD)/probes/ident_dynamic
 
 HOOKSHIM := $(BUILD)/bin/hookshim
 SHIM     := $(BUILD)/lib/libhookshim.so
@@ -107,6 +108,12 @@ $(BUILD)/probes/floor_dynamic_writes: tests/probes/floor_static_writes.c | deps
 $(BUILD)/probes/floor_dynamic_bench: tests/probes/floor_static_bench.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
+
+# The identities probe again, dynamic: its libc calls go through the shim
+# (tests/security/identities.sh).
+$(BUILD)/probes/ident_dynamic: tests/probes/ident_static.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -DIDENT_DYNAMIC -o $@ $<
 
 # The raw-syscall parent again, static: no shim can load in it at all.
 $(BUILD)/probes/exec_static_rawexec: tests/probes/exec_rawsyscall.c | deps

@@ -123,6 +123,27 @@ static void print_floor(const struct hs_config *cfg)
 				printf("%s%s", n++ ? " and " : "", cls[i].name);
 		printf(" too%s\n",
 		       fp.sync_wakeup ? "" : " (no synchronous wake-up)");
+		/* docs/floor.md, "Refused calls": as run would, in the mode
+		 * it would use outside CI */
+		struct hs_settings set = cfg->settings;
+		bool explicit_mode;
+
+		set.enforce = hs_settings_want_enforce(&set, false,
+						       &explicit_mode);
+		hs_settings_floor_defaults(&set);
+		for (int g = 0, k = 0; g < HS_FA_COUNT; g++) {
+			bool on = set.floor_allow & (1u << g);
+
+			printf("%s%s%s", k++ ? ", " : "  refused (EPERM, with the "
+					   "reason): ", hs_floor_allow_name(g),
+			       !on ? ""
+			       : set.floor_allow_set ? " (allowed by floor_allow)"
+						     : " (allowed in guard mode)");
+		}
+		if (set.floor_sandbox_mounts)
+			printf("\n  (guard mode: mounts inside a sandbox's own "
+			       "mount namespace are let through)");
+		printf("\n");
 	}
 	else if (!fp.why[0])
 		printf("not needed (no pre hook on writes or commands)\n");

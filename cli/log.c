@@ -194,15 +194,27 @@ int cmd_log(int argc, char **argv)
 		fclose(f);
 	if (o.summary)
 		hs_report_summary(stdout, &rep, color);
-	if (o.junit && hs_report_junit(&rep, o.junit) < 0) {
-		fprintf(stderr, "hookshim log: --junit %s: %s\n", o.junit,
-			strerror(errno));
-		rc = 1;
+	if (o.junit) {
+		struct hs_report_file rf;
+
+		hs_report_file_hold(&rf, o.junit);
+		if (hs_report_junit(&rep, &rf) < 0) {
+			fprintf(stderr, "hookshim log: --junit %s: %s\n",
+				o.junit, strerror(errno));
+			rc = 1;
+		}
+		hs_report_file_release(&rf);
 	}
-	if (o.markdown && hs_report_markdown(&rep, o.markdown) < 0) {
-		fprintf(stderr, "hookshim log: --markdown %s: %s\n", o.markdown,
-			strerror(errno));
-		rc = 1;
+	if (o.markdown) {
+		struct hs_report_file rf;
+
+		hs_report_file_hold(&rf, o.markdown);
+		if (hs_report_markdown(&rep, &rf) < 0) {
+			fprintf(stderr, "hookshim log: --markdown %s: %s\n",
+				o.markdown, strerror(errno));
+			rc = 1;
+		}
+		hs_report_file_release(&rf);
 	}
 	hs_report_free(&rep);
 	return rc ? rc : bad && lineno == bad ? 1 : 0;

@@ -25,6 +25,7 @@
 #include "../supervisor/outer.h"
 #include "../supervisor/server.h"
 #include "../supervisor/session.h"
+#include "../supervisor/transcript.h"
 
 extern char **environ;
 
@@ -325,6 +326,15 @@ int cmd_run(int argc, char **argv)
 	}
 	/* after the log is opened: its identity is recorded too */
 	cfg.protect = prot = hs_protect_new(&cfg, o.log, o.report.junit);
+	/* the transcript hooks read: the agent must not forge it (with no
+	 * hook nobody reads it, and a session without hooks gets no floor,
+	 * nor its no_new_privs, for it) */
+	if (cfg.nhooks) {
+		hs_protect_add(prot, hs_transcript_path(s.transcript),
+			       "the transcript hooks read");
+		hs_protect_add(prot, hs_transcript_kept_as(s.transcript),
+			       "the --log file's transcript");
+	}
 	hs_run_report_begin(&o.report, &cfg, &s);
 	set = &cfg.settings;
 	snprintf(sock, sizeof(sock), "hookshim-%s", s.id);
@@ -341,6 +351,7 @@ int cmd_run(int argc, char **argv)
 		cfg.settings.enforce = hs_settings_want_enforce(
 			&cfg.settings, hs_run_report_ci(&o.report),
 			&explicit_mode);
+		hs_settings_floor_defaults(&cfg.settings);
 		if (plan_floor(&cfg, outer, explicit_mode, &fp, flags,
 			       sizeof(flags)) < 0)
 			go = false;

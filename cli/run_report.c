@@ -71,6 +71,10 @@ void hs_run_report_begin(struct hs_run_report *rr, struct hs_config *cfg,
 		s->report = &rr->report;
 	if (rr->notices.enabled)
 		s->notices = &rr->notices;
+	/* where the reports go is settled now, before the agent runs */
+	hs_report_file_hold(&rr->junit_file, rr->junit);
+	hs_report_file_hold(&rr->md_file, rr->ci ? getenv("GITHUB_STEP_SUMMARY")
+						 : NULL);
 	rr->started = true;
 }
 
@@ -80,17 +84,18 @@ int hs_run_report_end(struct hs_run_report *rr, int code, int status)
 			: WIFEXITED(status) ? WEXITSTATUS(status)
 					    : -1;
 
-	const char *md = getenv("GITHUB_STEP_SUMMARY");
+	const char *md = rr->md_file.path;
 
 	if (!rr->started)
 		return code;
 	hs_notices_flush(&rr->notices);
 	if (rr->ci)
 		hs_report_summary(stderr, &rr->report, false);
-	if (rr->ci && md && md[0] && hs_report_markdown(&rr->report, md) < 0)
+	if (rr->ci && md && md[0] &&
+	    hs_report_markdown(&rr->report, &rr->md_file) < 0)
 		fprintf(stderr, "hookshim: $GITHUB_STEP_SUMMARY %s: %s\n", md,
 			strerror(errno));
-	if (rr->junit && hs_report_junit(&rr->report, rr->junit) < 0)
+	if (rr->junit && hs_report_junit(&rr->report, &rr->junit_file) < 0)
 		fprintf(stderr, "hookshim: --junit %s: %s\n", rr->junit,
 			strerror(errno));
 	if (rr->fail_on_deny && rr->report.denied > 0 && effective == 0) {
@@ -107,5 +112,7 @@ void hs_run_report_free(struct hs_run_report *rr)
 		return;
 	hs_report_free(&rr->report);
 	hs_notices_free(&rr->notices);
+	hs_report_file_release(&rr->junit_file);
+	hs_report_file_release(&rr->md_file);
 	rr->started = false;
 }

@@ -18,6 +18,8 @@ struct hs_run_report {
 	bool fail_on_deny;  /* exit 1 when anything was denied */
 	bool no_notices;    /* --no-notices */
 	const char *junit;  /* --junit FILE */
+	/* --junit and $GITHUB_STEP_SUMMARY, held from before the agent */
+	struct hs_report_file junit_file, md_file;
 	struct hs_report report;
 	struct hs_notices notices;
 	bool started;

@@ -234,7 +234,8 @@ static bool shim_operation(const char *op)
 	static const char *const ops[] = { "create", "overwrite", "edit",
 					   "append", "modify", "truncate",
 					   "delete", "rmdir", "mkdir", "mknod",
-					   "symlink", "link", "rename", NULL };
+					   "symlink", "link", "rename", "exchange",
+					   NULL };
 
 	for (const char *const *o = ops; *o; o++)
 		if (strcmp(op, *o) == 0)

@@ -134,3 +134,22 @@ bool hs_settings_want_enforce(const struct hs_settings *s, bool ci,
 	/* 1: HS_FLOOR_REQUIRE (supervisor/floor.h) */
 	return ci || s->strict || s->floor == 1;
 }
+
+const char *hs_floor_allow_name(int i)
+{
+	static const char *const names[] = {
+#define HS_FA_NAME_(id, name) name,
+		HS_FLOOR_ALLOW_GROUPS(HS_FA_NAME_)
+#undef HS_FA_NAME_
+	};
+
+	return i >= 0 && i < HS_FA_COUNT ? names[i] : "?";
+}
+
+void hs_settings_floor_defaults(struct hs_settings *s)
+{
+	if (s->floor_allow_set || s->enforce)
+		return;
+	s->floor_allow |= HS_FA(NAMESPACES);
+	s->floor_sandbox_mounts = true;
+}

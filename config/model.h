@@ -120,10 +120,45 @@ struct hs_settings {
 	bool io_uring_allow; /* the floor lets io_uring_setup through */
 	int floor_opens;    /* HS_FLOOR_OPENS_*: which allowed opens the floor
 			     * does itself (supervisor/floor.h) */
+	unsigned floor_allow; /* HS_FA_* bits: calls the floor refuses
+			       * unless named ("floor_allow") */
+	bool floor_allow_set; /* "floor_allow" was given */
+	bool floor_sandbox_mounts; /* mount calls let through in a mount
+				    * namespace other than the session's
+				    * (hs_settings_floor_defaults) */
 	char *bot_id;       /* MEMOH_BOT_ID */
 	bool strict_config; /* `run` refuses to start on any config error
 			     * (CI: --ci and CI=true imply it) */
 };
+
+/* "floor_allow": under the floor, calls that change what a path means or
+ * go below every path check are refused with EPERM and a reason
+ * (supervisor/floor_refuse.c) unless their group is named here. One
+ * line per group: its id and its name in the config. "mount": mount,
+ * umount2, pivot_root and the new mount API; "namespaces": unshare and
+ * clone with CLONE_NEWNS or CLONE_NEWUSER, setns into such a namespace,
+ * clone3; "modules": kernel modules and kexec; "block_devices": a block
+ * device opened for writing; "proc_sys": writes under /proc/sys and /sys. */
+#define HS_FLOOR_ALLOW_GROUPS(X)             \
+	X(MOUNT, "mount")                    \
+	X(CHROOT, "chroot")                  \
+	X(NAMESPACES, "namespaces")          \
+	X(OPEN_BY_HANDLE, "open_by_handle")  \
+	X(BPF, "bpf")                        \
+	X(MODULES, "modules")                \
+	X(USERFAULTFD, "userfaultfd")        \
+	X(BLOCK_DEVICES, "block_devices")    \
+	X(PROC_SYS, "proc_sys")
+enum {
+#define HS_FA_BIT_(id, name) HS_FA_BIT_##id,
+	HS_FLOOR_ALLOW_GROUPS(HS_FA_BIT_)
+#undef HS_FA_BIT_
+	HS_FA_COUNT
+};
+#define HS_FA(id) (1u << HS_FA_BIT_##id)
+#define HS_FA_ALL ((1u << HS_FA_COUNT) - 1)
+/* The config name of group bit i (0 <= i < HS_FA_COUNT). */
+const char *hs_floor_allow_name(int i);
 
 /* The trust model (README, "Guard and enforce"). GUARD: the session's
  * processes are assumed not to attack hookshim itself, so a process that
@@ -194,6 +229,12 @@ void hs_config_free(struct hs_config *cfg);
  * session rather than falling back to guard. */
 bool hs_settings_want_enforce(const struct hs_settings *s, bool ci,
 			      bool *explicit_mode);
+/* "floor_allow" unset: in guard mode agents' own sandboxes work
+ * (bubblewrap, Codex's workspace-write, unshare -r): new mount and user
+ * namespaces are let through, and mounts inside such a namespace (never
+ * in the session's own); in enforce mode nothing. Call once s->enforce
+ * is known. */
+void hs_settings_floor_defaults(struct hs_settings *s);
 void hs_config_diag(struct hs_config *cfg, enum hs_diag_level level,
 		    const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

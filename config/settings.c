@@ -108,6 +108,53 @@ static void load_writes(struct hs_load *ld, const cJSON *w)
 	}
 }
 
+/* "floor_allow": the groups of calls the floor lets through (config/
+ * model.h HS_FLOOR_ALLOW_GROUPS); the list replaces an earlier file's. A
+ * name that is not a group is an error at that name: the user meant to
+ * allow something, and nothing is allowed by a typo. */
+static void load_floor_allow(struct hs_load *ld, const cJSON *v)
+{
+	unsigned bits = 0;
+	const cJSON *e;
+	size_t i = 0;
+
+	if (!cJSON_IsArray(v)) {
+		hs_load_diag(ld, HS_DIAG_ERROR, v, "hookshim.floor_allow must "
+			     "be an array of names (default kept)");
+		return;
+	}
+	cJSON_ArrayForEach(e, v)
+	{
+		int g = HS_FA_COUNT;
+
+		if (cJSON_IsString(e))
+			for (g = 0; g < HS_FA_COUNT; g++)
+				if (strcmp(e->valuestring,
+					   hs_floor_allow_name(g)) == 0)
+					break;
+		if (g < HS_FA_COUNT) {
+			bits |= 1u << g;
+		} else {
+			char names[256];
+			size_t n = 0;
+
+			names[0] = '\0';
+			for (int k = 0; k < HS_FA_COUNT && n < sizeof(names);
+			     k++)
+				n += (size_t)snprintf(names + n,
+						      sizeof(names) - n,
+						      "%s\"%s\"", k ? ", " : "",
+						      hs_floor_allow_name(k));
+			hs_load_diag(ld, HS_DIAG_ERROR, e, "hookshim.floor_allow"
+				     "[%zu] is not one of %s (ignored)", i,
+				     names);
+		}
+		i++;
+	}
+	ld->cfg->settings.floor_allow = bits;
+	ld->cfg->settings.floor_allow_set = true;
+}
+
 /* A string setting with a fixed set of values: its index, or -1 after
  * saying which values there are. */
 static int choice(struct hs_load *ld, const cJSON *v, const char *a,
@@ -206,6 +253,8 @@ int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 					     "hookshim.floor_opens must be "
 					     "\"judged\", \"all\" or \"kernel\" "
 					     "(default kept)");
+		} else if (strcmp(k, "floor_allow") == 0) {
+			load_floor_allow(ld, v);
 		} else if (strcmp(k, "bot_id") == 0) {
 			if (cJSON_IsString(v)) {
 				free(s->bot_id);

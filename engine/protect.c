@@ -55,6 +55,7 @@ static void add(struct hs_protect *p, const char *path, const char *why)
 		e->has_id = true;
 		e->dev = sb.st_dev;
 		e->ino = sb.st_ino;
+		e->nlink = sb.st_nlink;
 	}
 	p->n++;
 	/* Reached through a symlink: the file itself is protected by its
@@ -127,6 +128,12 @@ void hs_protect_put(struct hs_protect *p, const char *path,
 	add(p, path, why);
 	for (size_t i = n0; i < p->n; i++)
 		p->v[i].kind = kind;
+}
+
+void hs_protect_add(struct hs_protect *p, const char *path, const char *why)
+{
+	if (p)
+		add(p, path, why);
 }
 
 void hs_protect_free(struct hs_protect *p)
@@ -361,7 +368,10 @@ static char *judge_runtime(const struct hs_protect *p,
 char *hs_protect_judge(const struct hs_protect *p, const struct hs_event *ev)
 {
 	const struct hs_protected *e;
-	bool other, renaming = op_is(ev, "rename"), linking = op_is(ev, "link");
+	bool other, linking = op_is(ev, "link");
+	/* an exchange moves both names away, and replaces both */
+	bool exchanging = op_is(ev, "exchange");
+	bool renaming = op_is(ev, "rename") || exchanging;
 	bool nofollow = renaming || linking || op_is(ev, "delete") ||
 			op_is(ev, "rmdir") || op_is(ev, "symlink");
 	char *r;
@@ -370,6 +380,9 @@ char *hs_protect_judge(const struct hs_protect *p, const struct hs_event *ev)
 	    !ev->path)
 		return NULL;
 	if (renaming && (r = judge_rename_source(p, ev->path)))
+		return r;
+	if (exchanging && ev->new_path &&
+	    (r = judge_rename_source(p, ev->new_path)))
 		return r;
 	if ((e = which(p, ev->path, nofollow, &other)))
 		return reason(ev->path, e, other ? 1 : 0,

@@ -36,6 +36,8 @@ struct hs_protected {
 	 * HS_PROT_ON_PATH: a program's name in a directory of the hooks'
 	 * PATH (handed on as '&' lines: the directories and the names). */
 	enum hs_prot_kind { HS_PROT_FILE, HS_PROT_TREE, HS_PROT_ON_PATH } kind;
+	nlink_t nlink; /* at session start: more than 1, other names exist
+			* (write_filter.c hands its identity on) */
 };
 
 struct hs_protect {
@@ -55,6 +57,9 @@ void hs_protect_free(struct hs_protect *p);
  * exist yet. */
 void hs_protect_put(struct hs_protect *p, const char *path,
 		    enum hs_prot_kind kind, const char *why);
+/* One more of the session's own files (path absolute or relative to the
+ * working directory; NULL ignored), protected as `why`. */
+void hs_protect_add(struct hs_protect *p, const char *path, const char *why);
 
 /* The deny reason (malloc'd) when the pre event ev would change a
  * protected file or rename the root away; NULL when the rule has nothing

@@ -367,11 +367,24 @@ char *hs_write_filter(const struct hs_config *cfg)
 	 * protected file may lie outside the scope (a ~/.claude settings
 	 * file, a --log in /tmp). */
 	for (size_t i = 0; cfg->protect && i < cfg->protect->n; i++) {
-		if (cfg->protect->v[i].kind != HS_PROT_FILE)
+		const struct hs_protected *e = &cfg->protect->v[i];
+		char id[64];
+
+
+		if (e->kind != HS_PROT_FILE)
 			continue; /* runtime_lines */
 		hs_sb_addc(&prot, '!');
-		hs_sb_adds(&prot, cfg->protect->v[i].path);
+		hs_sb_adds(&prot, e->path);
 		hs_sb_addc(&prot, '\n');
+		/* Other names made before the session (no new one can be
+		 * made during it: a link of a protected file is judged at its
+		 * source): its identity, for a write through any of them. */
+		if (e->has_id && e->nlink > 1) {
+			snprintf(id, sizeof(id), "@%llu:%llu\n",
+				 (unsigned long long)e->dev,
+				 (unsigned long long)e->ino);
+			hs_sb_adds(&prot, id);
+		}
 	}
 	runtime_lines(&prot, cfg->protect);
 	if (hooks.failed ||

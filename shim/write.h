@@ -55,7 +55,9 @@ struct hs_wticket {
 	const char *op;    /* static string */
 	const char *post_path;     /* path of the post event */
 	const char *post_new_path;
-	const char *extra_op; /* a second pre: a rename's target (path2) */
+	const char *extra_op; /* a second pre, at path2: a rename's target,
+			       * a link's source, an exchange's other name */
+	const char *extra_new; /* its new_path, or NULL */
 	char id[64];
 	char path[PATH_MAX];
 	char path2[PATH_MAX];

@@ -1,16 +1,10 @@
-/* What one intercepted write means: which path, which operation, whether
- * a hook may care, and the pre/post events. See write.h.
+/* What one intercepted write means (classified by write_classify.c: which
+ * path, which operation, whether a hook may care), and its pre/post
+ * events. See write.h.
  *
  * Order matters for "changes nothing on disk": everything here runs
  * before the real call and looks, never touches (lstat, readlink); a
- * denied call returns before the real function runs.
- *
- * Temp files: editors and agents write "f.tmp.123" (or a mkstemp name)
- * and rename it over "f". A new file whose name looks like a temp, or
- * that mkstemp made, fires nothing itself (unless writes.judge_temp_files
- * asks, where a hook's path filter names it); the rename that publishes it
- * fires the pre (and later the post) for "f", with operation create or
- * overwrite. Deleting such a file fires nothing either. */
+ * denied call returns before the real function runs. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -21,34 +15,17 @@
 #include "../common/temp_name.h"
 #include "client.h"
 #include "fdtrack.h"
+#include "floor_calls.h"
 #include "path.h"
 #include "read_event.h"
 #include "reason.h"
 #include "real.h"
 #include "state.h"
 #include "write.h"
+#include "write_classify.h"
 #include "write_pin.h"
 #include "write_scope.h"
 #include "write_stage.h"
-
-/* --- temp names ------------------------------------------------------ */
-
-static struct hs_temp_ring temps; /* recent mkstemp names */
-
-void hs_wtemp_remember(const char *abs)
-{
-	hs_temp_ring_add(&temps, abs);
-}
-
-static bool remembered(const char *abs)
-{
-	return hs_temp_ring_has(&temps, abs);
-}
-
-static bool is_temp(const char *abs)
-{
-	return hs_temp_name(abs) || remembered(abs);
-}
 
 /* --- asking ------------------------------------------------------------ */
 
@@ -112,415 +89,16 @@ static void post(const char *id, const char *path, const char *new_path,
 	}
 }
 
-/* --- classifying ----------------------------------------------------- */
-
-/* lstat, or stat when following symlinks: 1 exists, 0 not, -1 error. */
-static int look_at(const char *abs, bool follow, struct stat *sb)
-{
-	int r = follow ? stat(abs, sb) : lstat(abs, sb);
-
-	if (r == 0)
-		return 1;
-	return errno == ENOENT ? 0 : -1;
-}
-
-static int look(const char *abs, struct stat *sb)
-{
-	return look_at(abs, hs_wopts()->follow, sb);
-}
-
-/* Temp files are silent unless the config asks for those in places a
- * hook's path filter names (writes.judge_temp_files). */
-static bool temp_judged(const char *abs)
-{
-	return hs_wopts()->judge_temps && hs_wscope_protected(abs);
-}
-
-/* An in-place change of an existing file's content is "edit" (the tool
- * name Edit) when the agent's own process makes it -- the agent's
- * Write/Edit tool, whatever it is called: from outside, pi's write and
- * edit are the same open(O_TRUNC), Claude Code's the same atomic-save
- * rename. A tool call's shell and what it runs (role "tool"), and a
- * shell started as the agent (`hookshim run -- sh -c ...`) keep
- * "overwrite" (Write): `echo x > f` is a Bash write. An empty file
- * replaced is a create in all but name: "overwrite". */
-static const char *replace_op(const struct stat *sb)
-{
-	if (sb->st_size > 0 && hs_state()->role == HS_ROLE_AGENT &&
-	    !hs_exe_is_shell())
-		return "edit";
-	return "overwrite";
-}
-
-/* The operation an open with `fl` performs on `abs`, or NULL when it
- * fires nothing (it will fail, or it makes a temp file). */
-static const char *open_op(const char *abs, int fl, struct hs_wticket *t)
-{
-	struct stat sb;
-	int e = look_at(abs, hs_wopts()->follow && !hs_open_nofollow(fl), &sb);
-
-	if (e < 0)
-		return NULL;
-	t->exists = e == 1;
-	t->sb = sb;
-	if (e == 0) {
-		if (!(fl & O_CREAT) || (is_temp(abs) && !temp_judged(abs)))
-			return NULL;
-		return "create";
-	}
-	if ((fl & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL) ||
-	    !S_ISREG(sb.st_mode))
-		return NULL; /* EEXIST, or a fifo/device/dir: no file write */
-	if (fl & O_TRUNC)
-		return replace_op(&sb);
-	return fl & O_APPEND ? "append" : "modify";
-}
-
-/* A new temp file whose name says which file its atomic save publishes
- * (hs_temp_final): the pre of that file's Write, fired at this open so a
- * denial keeps even the temp file off the disk; the rename is answered
- * from its verdict (supervisor/atomic_save.h), and fires the post. The
- * floor's temp_create (supervisor/floor_event.c). A content hook waits
- * for the rename, where the content is. */
-static unsigned temp_create(const struct hs_wcall *c, struct hs_wticket *t,
-			    unsigned want)
-{
-	struct stat sb;
-	int e;
-
-	if (!(want & HS_W_PRE) || !(c->flags & O_CREAT) ||
-	    !hs_temp_name(t->path) ||
-	    !hs_temp_final(t->path, t->path2, sizeof(t->path2)) ||
-	    (hs_wscope_match(t->path2, HS_W_PRE) & (HS_W_PRE | HS_W_STAGE)) !=
-		    HS_W_PRE ||
-	    look(t->path, &sb) != 0)
-		return 0;
-	if ((e = lstat(t->path2, &sb)) < 0 && errno != ENOENT)
-		return 0;
-	t->op = e == 0 ? replace_op(&sb) : "create";
-	t->post_path = t->path2;
-	t->temp_create = t->path;
-	return HS_W_PRE;
-}
-
-/* A path relative to the working directory or a directory descriptor
- * that cannot fire: it stays below the directory (no ".."; folding "."
- * and "//" only shortens it), and no glob can match there. Saves the
- * getcwd or readlink, join, fold and match of every file `tar x` writes
- * outside the hooks' paths. */
-static bool rel_dead(int dirfd, const char *path)
-{
-	if (!path[0] || path[0] == '/' || hs_wopts()->follow ||
-	    strstr(path, ".."))
-		return false;
-	if (dirfd == AT_FDCWD)
-		return !hs_wscope_cwd_live();
-	return !hs_wscope_dirfd_live(dirfd);
-}
-
-/* Nothing c names can fire, decided without building a path. */
-static bool quick_dead(const struct hs_wcall *c)
-{
-	switch (c->kind) {
-	case HS_WK_SYMLINK:
-		return rel_dead(c->dirfd2, c->path2);
-	case HS_WK_CHMOD:
-	case HS_WK_CHOWN:
-	case HS_WK_XATTR:
-		/* these follow a symlink out of the directory (chmod l, l ->
-		 * hooks/guard.sh); rare enough to be named each time */
-		return false;
-	case HS_WK_LINK: /* the source too: it may be a protected file */
-	case HS_WK_RENAME:
-		return rel_dead(c->dirfd, c->path) &&
-		       rel_dead(c->dirfd2, c->path2);
-	default:
-		return rel_dead(c->dirfd, c->path);
-	}
-}
-
-static void swap_names(struct hs_wticket *t)
-{
-	struct hs_path_pin pin = t->pin;
-	char tmp[PATH_MAX];
-
-	memcpy(tmp, t->path, strlen(t->path) + 1);
-	memcpy(t->path, t->path2, strlen(t->path2) + 1);
-	memcpy(t->path2, tmp, strlen(tmp) + 1);
-	t->pin = t->pin2;
-	t->pin2 = pin;
-	t->swapped = !t->swapped;
-}
-
-/* A link whose source is a descriptor (AT_EMPTY_PATH, /proc/self/fd/N:
- * an O_TMPFILE published): no name of its own to judge or pin. */
-static bool link_of_fd(const struct hs_wcall *c)
-{
-	return ((c->flags & AT_EMPTY_PATH) && !c->path[0]) ||
-	       strncmp(c->path, "/proc/self/fd/", 14) == 0;
-}
-
-/* Outside opens, a content hook is one more pre hook (no content to
- * wait for). */
-static unsigned stage_as_pre(unsigned m)
-{
-	return m & HS_W_STAGE ? (m & ~HS_W_STAGE) | HS_W_PRE : m;
-}
-
-/* hs_path_abs, remembering a name the kernel takes but no buffer of ours
- * holds (path.h): such a write is denied whatever else it does. */
-static int named(struct hs_wticket *t, int dirfd, const char *path,
-		 bool follow, char *out)
-{
-	int r = hs_path_abs(dirfd, path, follow, out);
-
-	if (r == HS_PATH_TOOLONG && !t->unnamed)
-		t->unnamed = path;
-	return r;
-}
-
-/* With follow_symlinks, named as the kernel will walk it (the last
- * component only when `last`), and what the walk ended on pinned in
- * t->pin, for the call to be made on (write_pin.h); without, named(). */
-static int named_pinned(struct hs_wticket *t, int dirfd, const char *path,
-			bool last, char *out, struct hs_path_pin *pin)
-{
-	int r;
-
-	if (!hs_wopts()->follow)
-		return named(t, dirfd, path, false, out);
-	r = hs_path_pinned(dirfd, path, last, out, pin);
-	if (r == HS_PATH_TOOLONG && !t->unnamed)
-		t->unnamed = path;
-	return r;
-}
-
-/* A new object at `abs` (a symlink, a link, a directory renamed there)
- * above a protected name would send the hooks' lookups elsewhere
- * (engine/protect.h): asked about, as a pre. */
-static unsigned above_policy(const char *abs, unsigned want)
-{
-	return (want & HS_W_PRE) && hs_wscope_pinned(abs) ? HS_W_PRE : 0;
-}
-
-/* Decides path/op/new_path of c into t; returns the HS_W_* bits wanted. */
-static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
-			 unsigned want)
-{
-	bool follow = hs_wopts()->follow;
-	struct hs_path_pin *src_pin;
-	struct stat sb;
-	unsigned m, m2;
-	int e;
-
-	t->post_new_path = NULL;
-	t->extra_op = NULL;
-	t->post_path = t->path;
-	t->content_file = NULL;
-	t->temp_create = t->temp_publish = NULL;
-	t->swapped = false;
-	switch (c->kind) {
-	case HS_WK_OPEN:
-	case HS_WK_REOPEN:
-		if ((c->flags & O_PATH) ||
-		    (c->flags & O_TMPFILE) == O_TMPFILE)
-			return 0;
-		/* freopen opens inside libc, by the name: nothing to pin */
-		e = c->kind == HS_WK_OPEN
-			    ? named_pinned(t, c->dirfd, c->path,
-					   !hs_open_nofollow(c->flags), t->path,
-					   &t->pin)
-			    : named(t, c->dirfd, c->path, follow, t->path);
-		if (e < 0)
-			return 0;
-		if ((m = temp_create(c, t, want)))
-			return m;
-		if (!(m = hs_wscope_match(t->path, want)))
-			return 0;
-		t->op = open_op(t->path, c->flags, t);
-		/* a content hook cannot see what freopen writes: it is
-		 * asked at the open, as other pre hooks are */
-		if (c->kind == HS_WK_REOPEN && (m & HS_W_STAGE))
-			m = (m & ~HS_W_STAGE) | HS_W_PRE;
-		return t->op ? m : 0;
-	case HS_WK_TRUNC:
-		if (named_pinned(t, AT_FDCWD, c->path, true, t->path, &t->pin) < 0 ||
-		    !(m = hs_wscope_match(t->path, want)) ||
-		    look(t->path, &sb) != 1)
-			return 0;
-		t->op = "truncate";
-		return m;
-	case HS_WK_UNLINK:
-	case HS_WK_REMOVE:
-		/* never follow the last component: unlink removes the link
-		 * itself (its directories, with follow_symlinks, are) */
-		if (named_pinned(t, c->dirfd, c->path, false, t->path, &t->pin) < 0 ||
-		    !(m = hs_wscope_match(t->path, want)) ||
-		    lstat(t->path, &sb) != 0 || is_temp(t->path))
-			return 0;
-		if (c->kind == HS_WK_REMOVE)
-			t->op = S_ISDIR(sb.st_mode) ? "rmdir" : "delete";
-		else
-			t->op = c->flags & AT_REMOVEDIR ? "rmdir" : "delete";
-		return m;
-	case HS_WK_MKDIR:
-		/* mkdir never follows its last component (EEXIST) */
-		if (named_pinned(t, c->dirfd, c->path, false, t->path, &t->pin) < 0 ||
-		    !(m = hs_wscope_match(t->path, want)) ||
-		    lstat(t->path, &sb) == 0)
-			return 0;
-		t->op = "mkdir";
-		return m;
-	case HS_WK_MKNOD:
-		/* a node made in watched ground (the floor's rule): a regular
-		 * file is a create, a fifo, socket or device a "mknod" */
-		if (named_pinned(t, c->dirfd, c->path, false, t->path, &t->pin) < 0 ||
-		    !(m = hs_wscope_match(t->path, want)) ||
-		    lstat(t->path, &sb) == 0)
-			return 0;
-		if ((c->flags & S_IFMT) == 0 || S_ISREG((mode_t)c->flags)) {
-			if (is_temp(t->path) && !temp_judged(t->path))
-				return 0;
-			t->op = "create";
-		} else {
-			t->op = "mknod";
-		}
-		return m;
-	case HS_WK_SYMLINK:
-		/* path = the link made; new_path = its text, as written */
-		if (named_pinned(t, c->dirfd2, c->path2, false, t->path, &t->pin) < 0 ||
-		    !(m = hs_wscope_match(t->path, want) | above_policy(t->path, want) |
-			  ((want & HS_W_PRE) &&
-					   hs_wscope_link_to_policy(t->path, c->path)
-				   ? HS_W_PRE : 0)) ||
-		    lstat(t->path, &sb) == 0)
-			return 0;
-		t->op = "symlink";
-		t->post_new_path = c->path;
-		return m;
-	case HS_WK_LINK:
-		/* path = the new name; new_path = the file it names. An
-		 * O_TMPFILE (AT_EMPTY_PATH, /proc/self/fd) or temp source is
-		 * a publish: a create of the new name. */
-		if (named_pinned(t, c->dirfd2, c->path2, false, t->path,
-				 &t->pin) < 0)
-			return 0;
-		/* made on both directories (write_pin.c) unless it follows
-		 * its source, which is then named by what it is */
-		src_pin = c->flags & AT_SYMLINK_FOLLOW ? NULL : &t->pin2;
-		if (lstat(t->path, &sb) == 0) {
-			/* EEXIST, but on the judged directories: by its names
-			 * it could find another one since */
-			if (src_pin && !link_of_fd(c))
-				named_pinned(t, c->dirfd, c->path, false,
-					     t->path2, src_pin);
-			return 0;
-		}
-		m = hs_wscope_match(t->path, want) | above_policy(t->path, want);
-		t->op = "create";
-		if (link_of_fd(c))
-			return m;
-		if (named_pinned(t, c->dirfd, c->path, false, t->path2,
-				 src_pin) < 0 ||
-		    (m && is_temp(t->path2)))
-			return m;
-		t->op = "link";
-		t->post_new_path = t->path2;
-		if (m)
-			return m;
-		/* An unwatched new name for a protected file (`ln secrets/f
-		 * h`) is a write to that file: judged at the source, path =
-		 * the source, new_path = the new name. */
-		if (!(m = hs_wscope_match(t->path2, want & HS_W_PRE)))
-			return 0;
-		swap_names(t);
-		return m;
-	case HS_WK_RENAME:
-		if (named_pinned(t, c->dirfd, c->path, false, t->path, &t->pin) < 0 ||
-		    named_pinned(t, c->dirfd2, c->path2, false, t->path2,
-				 &t->pin2) < 0 ||
-		    lstat(t->path, &sb) != 0)
-			return 0;
-		m = is_temp(t->path) ? 0
-				     : stage_as_pre(hs_wscope_match(t->path, want));
-		/* the root, a protected file or a directory above one cannot
-		 * be moved away (engine/protect.h) */
-		if ((want & HS_W_PRE) && hs_wscope_pinned(t->path))
-			m |= HS_W_PRE;
-		m2 = hs_wscope_match(t->path2, want) | above_policy(t->path2, want);
-		/* an atomic save: content hooks read the file being renamed */
-		if (((m | m2) & HS_W_STAGE) && S_ISREG(sb.st_mode))
-			t->content_file = t->path;
-		m2 = stage_as_pre(m2);
-		if (m) { /* a file moved: path = source, new_path = target */
-			t->op = "rename";
-			t->post_new_path = t->path2;
-			/* A policy on the target ("mv x secrets/") must see it
-			 * too: its own pre, as the create/overwrite it is. */
-			if ((m2 & HS_W_PRE) && (e = look(t->path2, &sb)) >= 0)
-				t->extra_op = e ? "overwrite" : "create";
-			return m;
-		}
-		/* a temp published, or a file moved into watched ground: the
-		 * target is created or overwritten */
-		if (!m2 || (e = look(t->path2, &sb)) < 0)
-			return 0;
-		t->op = e ? replace_op(&sb) : "create";
-		t->post_path = t->path2;
-		if (hs_temp_name(t->path))
-			t->temp_publish = t->path;
-		return m2;
-	case HS_WK_MKTEMP:
-		/* The call makes the name; the template names the place.
-		 * Only a protected place is judged. */
-		if (!(want & HS_W_PRE) ||
-		    named(t, c->dirfd, c->path, false, t->path) < 0 ||
-		    !temp_judged(t->path))
-			return 0;
-		t->op = "create";
-		t->post_path = t->path;
-		return HS_W_PRE;
-	case HS_WK_CHMOD:
-	case HS_WK_CHOWN:
-	case HS_WK_XATTR:
-		/* Only a protected file's (engine/protect.h): the built-in
-		 * rule denies it before any hook, and no other file's mode
-		 * or owner is an event. Named as the kernel will walk it
-		 * (these follow symlinks unless told not to); a descriptor
-		 * by the kernel's name for it. */
-		if (!(want & HS_W_PRE))
-			return 0;
-		if (!c->path[0] && (c->flags & AT_EMPTY_PATH)) {
-			if ((e = hs_path_dirfd(c->dirfd, t->path)) < 0) {
-				if (e == HS_PATH_TOOLONG)
-					t->unnamed = "(a descriptor)";
-				return 0;
-			}
-		} else if (named(t, c->dirfd, c->path,
-				 !(c->flags & AT_SYMLINK_NOFOLLOW),
-				 t->path) < 0) {
-			return 0;
-		}
-		if (!hs_wscope_policy_file(t->path))
-			return 0;
-		t->op = c->kind == HS_WK_CHMOD	 ? "chmod"
-			: c->kind == HS_WK_CHOWN ? "chown"
-						 : "setxattr";
-		return HS_W_PRE;
-	}
-	return 0;
-}
-
 /* --- the interposers' entry points ------------------------------------ */
 
 /* A pre event of its own (no post follows): 0 allowed, -1 denied. */
-static int deny_pre(const char *path, const char *op)
+static int deny_pre(const char *path, const char *new_path, const char *op)
 {
 	struct hs_reply rep;
 	char id[64];
 
 	hs_make_id(id);
-	ask("pre", id, path, NULL, op, &rep);
+	ask("pre", id, path, new_path, op, &rep);
 	if (!rep.deny)
 		return 0;
 	hs_say_denied("write to", path, rep.reason);
@@ -603,6 +181,32 @@ FILE *hs_wstaged_file(struct hs_wticket *t)
 	return f;
 }
 
+/* A name of the kernel's own, as passed: a file of /proc/sys or /sys, or a
+ * device other than the everyday ones (a block device, /dev/userfaultfd).
+ * Under the floor its open goes without the cookie, so that the floor
+ * judges it (supervisor/floor_refuse.c refuses block devices and the
+ * kernel's settings, /proc/sysrq-trigger with them, unless "floor_allow"
+ * names them). A relative name or a
+ * symlink into those places stays the shim's: guard mode's limit. */
+static bool kernel_name(const char *p)
+{
+	/* names, not pointers (docs/architecture.md, the shim's rule 7) */
+	static const char everyday[] =
+		"null\0zero\0full\0tty\0pts/\0fd/\0std\0shm/\0random\0"
+		"urandom\0console\0ptmx\0";
+
+	if (p[0] != '/')
+		return false;
+	if (hs_starts(p, "/proc/sys") || hs_starts(p, "/sys/"))
+		return true; /* /proc/sys/ and /proc/sysrq-trigger */
+	if (!hs_starts(p, "/dev/"))
+		return false;
+	for (const char *e = everyday; *e; e += hs_len(e) + 1)
+		if (hs_starts(p + 5, e))
+			return false;
+	return true;
+}
+
 static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 {
 	unsigned active = hs_wscope_active(), want = active;
@@ -616,12 +220,14 @@ static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 	t->unnamed = NULL;
 	if (c->kind == HS_WK_OPEN && !(c->flags & HS_WFLAGS))
 		return hs_rbegin(c->dirfd, c->path, c->flags);
+	if (c->kind == HS_WK_OPEN && hs_ck_on() && kernel_name(c->path))
+		return 3; /* the floor's to judge, without the cookie */
 	t->saved_errno = errno;
 	hs_guard_enter();
-	if (want && quick_dead(c))
+	if (want && hs_wquick_dead(c))
 		want = 0;
 	if (want)
-		want = classify(c, t, want);
+		want = hs_wclassify(c, t, want);
 	if (c->kind != HS_WK_OPEN && c->kind != HS_WK_REOPEN &&
 	    c->kind != HS_WK_RENAME)
 		want = stage_as_pre(want);
@@ -651,7 +257,7 @@ static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 			return -1;
 		}
 		t->event = true;
-		if (t->extra_op && deny_pre(t->path2, t->extra_op) < 0)
+		if (t->extra_op && deny_pre(t->path2, t->extra_new, t->extra_op) < 0)
 			return -1;
 	}
 	if (want & HS_W_STAGE)

@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <sys/stat.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,7 +36,10 @@ struct globs {
 static struct {
 	bool parsed;
 	struct globs inc, exc, pre, post, rd, stage;
-	struct globs prot; /* literal paths, not globs */
+	/* literal paths, not globs; and "@DEV:INO", the identity of one
+	 * that has other names (no room for a set of their own: the
+	 * written data must stay in one page, layout.ld) */
+	struct globs prot;
 	struct hs_wopts o;
 } F HS_HOT;
 
@@ -64,7 +68,8 @@ static struct globs *set_of(char tag)
 	case '<': return &F.pre;
 	case '>': return &F.post;
 	case '!':
-	case '^': /* kept with their tag (runtime_file) */
+	case '@':
+	case '^': /* '@', '^' and '&' kept with their tag (runtime_file) */
 	case '&': return &F.prot;
 	case '(': return &F.rd;
 	case '%': return &F.stage;
@@ -135,7 +140,8 @@ static void parse(char *text, const char *end)
 			set_option(l[1]);
 		else if (!gs && l[0] == '=' && l[1] == '/')
 			hs_path_alias(l + 1);
-		else if ((l[0] == '^' && l[1] == '/') || (l[0] == '&' && l[1]))
+		else if ((gs == &F.prot && l[0] == '@') ||
+			 (l[0] == '^' && l[1] == '/') || (l[0] == '&' && l[1]))
 			gs->n++;
 		else if (gs == &F.prot && l[1] != '/')
 			continue; /* not an absolute path: nothing to match */
@@ -151,8 +157,9 @@ static void parse(char *text, const char *end)
 	for (l = text; l < end; l += hs_len(l) + 1) {
 		struct globs *gs = set_of(l[0]);
 
-		if ((l[0] == '^' && l[1] == '/') || (l[0] == '&' && l[1]))
-			add(gs, l);
+		if ((gs == &F.prot && l[0] == '@') ||
+		    (l[0] == '^' && l[1] == '/') || (l[0] == '&' && l[1]))
+			add(gs, l); /* kept with its tag */
 		else if (gs == &F.prot ? l[1] == '/' : gs && !hs_same(l + 1, "*"))
 			add(gs, l + 1);
 	}
@@ -296,12 +303,55 @@ static bool runtime_dir_under(const char *abs, bool above)
 	return false;
 }
 
+/* A decimal number at *p, *p moved past it. */
+static unsigned long long number(const char **p)
+{
+	unsigned long long v = 0;
+
+	while (**p >= '0' && **p <= '9')
+		v = v * 10 + (unsigned long long)(*(*p)++ - '0');
+	return v;
+}
+
+/* Is abs another name of a protected file ('@' lines: only those that
+ * had other names at session start)? One stat, only then. */
+static bool any_ids(void)
+{
+	for (unsigned i = 0; i < F.prot.n; i++)
+		if (F.prot.e[i].g[0] == '@')
+			return true;
+	return false;
+}
+
+static bool protected_id(const char *abs)
+{
+	struct stat sb;
+
+	if (!any_ids() || stat(abs, &sb) != 0 || sb.st_nlink < 2)
+		return false;
+	for (unsigned i = 0; i < F.prot.n; i++) {
+		const char *p = F.prot.e[i].g + 1;
+		unsigned long long dev, ino;
+
+		if (F.prot.e[i].g[0] != '@')
+			continue;
+		dev = number(&p);
+		if (*p++ != ':')
+			continue;
+		ino = number(&p);
+		if (dev == (unsigned long long)sb.st_dev &&
+		    ino == (unsigned long long)sb.st_ino)
+			return true;
+	}
+	return false;
+}
+
 static bool protected_file(const char *abs)
 {
 	for (unsigned i = 0; i < F.prot.n; i++)
 		if (hs_same(abs, F.prot.e[i].g))
 			return true;
-	return runtime_file(abs);
+	return runtime_file(abs) || protected_id(abs);
 }
 
 bool hs_wscope_link_to_policy(const char *link, const char *text)
@@ -445,6 +495,9 @@ static bool dir_live(const char *dir)
 	/* path.c rewrites magic links (/proc/self/cwd/..., /dev/fd/N/...)
 	 * to wherever they point: a directory there may lead anywhere */
 	if (dn <= 1 || hs_path_under(dir, "/proc") || hs_path_under(dir, "/dev"))
+		return true;
+	/* another name of a protected file may be anywhere */
+	if (any_ids())
 		return true;
 	return any_below(&F.prot, dir, dn) || runtime_dir_under(dir, false) ||
 	       (any_below(&F.inc, dir, dn) &&

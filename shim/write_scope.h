@@ -11,6 +11,9 @@
  *   !PATH  a protected file (engine/protect.h): a literal absolute path,
  *          whose writes are always asked about, in scope or not, from
  *          any role
+ *   @D:I   the identity (st_dev:st_ino, decimal) of a protected file that
+ *          had other names (hard links) at session start: a write to any
+ *          name with that identity is asked about as the file's own
  *   ^PATH  a protected tree (engine/hook_runtime.h: a hook script's
  *          directory, an interpreter's start-up directory): PATH and
  *          everything below it, asked about as protected files are
@@ -69,7 +72,8 @@ unsigned hs_wscope_match(const char *abs, unsigned want);
  * asked about them? The quick test of the mode, owner and extended
  * attribute calls, which are judged for protected files only. */
 bool hs_wscope_policy(void);
-/* Is `abs` (absolute, folded or resolved) a protected file, by name? */
+/* Is `abs` (absolute, folded or resolved) a protected file, by name, or
+ * by identity ('@' lines: one stat)? */
 bool hs_wscope_policy_file(const char *abs);
 
 /* Would a symlink at `link` (absolute, folded) with text `text` name a

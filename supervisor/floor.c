@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "log.h"
 #include "message.h"
 #include "session.h"
 #include "floor_int.h"
@@ -160,6 +161,37 @@ static void say_denied(struct hs_floor *f, pid_t tgid, const char *op,
 	close(fd);
 }
 
+/* A call refused by floor_refuse.c: said on the caller's stderr (also on
+ * a terminal: it is no hook's denial the user chose to quiet) and logged
+ * as a denial, so that reports and notices show it. */
+static void say_refused(struct hs_floor *f, const struct hs_fl_call *c)
+{
+	const struct hs_fl_refusal *r = &c->refusal;
+	char msg[PATH_MAX + 512];
+	size_t n = 0;
+	int fd;
+
+	if (hs_fl_valid(f->lfd, c->n.id) &&
+	    (fd = hs_fl_caller_fd(c->tgid, 2)) >= 0) {
+		if (r->path[0]) {
+			put_escaped(msg, sizeof(msg), &n, "hookshim: write to ");
+			put_escaped(msg, sizeof(msg), &n, r->path);
+		} else {
+			put_escaped(msg, sizeof(msg), &n, "hookshim: ");
+			put_escaped(msg, sizeof(msg), &n, r->call);
+		}
+		put_escaped(msg, sizeof(msg), &n, " denied: ");
+		put_escaped(msg, sizeof(msg), &n, r->reason);
+		msg[n++] = '\n';
+		if (write(fd, msg, n) < 0) {
+			/* the caller's stderr is gone: EPERM still tells */
+		}
+		close(fd);
+	}
+	hs_log_refused(f->s, c->tgid, c->cwd[0] ? c->cwd : NULL, r->call,
+		       r->path[0] ? r->path : NULL, r->reason);
+}
+
 static void say_pending(pid_t tgid, int to, const char *text)
 {
 	int fd = hs_fl_caller_fd(tgid, to);
@@ -234,6 +266,10 @@ static int decide_events(struct hs_floor *f, struct hs_fl_call *c)
 {
 	int err = 0;
 
+	if (c->refused) {
+		say_refused(f, c);
+		return EPERM;
+	}
 	/* an agent's denied writes, for this tool call (floor_pending.c) */
 	if (c->notice && hs_fl_valid(f->lfd, c->n.id))
 		say_pending(c->tgid, c->notice_fd, c->notice);
@@ -468,7 +504,10 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 				      .sandboxed = &f->sandboxed,
 				      .enforce = p->enforce,
 				      .agent = p->agent,
-				      .agent_started = &f->agent_started };
+				      .agent_started = &f->agent_started,
+				      .allow = s->cfg->settings.floor_allow,
+				      .sandbox_mounts =
+					      s->cfg->settings.floor_sandbox_mounts };
 	hs_inflight_init(&f->deciding);
 	/* no post hook on writes: no inotify, no thread */
 	if (f->scope && hs_fscope_any_post(f->scope))
@@ -507,7 +546,27 @@ void hs_floor_stop(struct hs_floor *f, int grace_ms)
 	if (write(f->wake[1], "x", 1) < 0) {
 		/* our own empty pipe */
 	}
-	pthread_join(f->rx, NULL);
+	/* The receiver may be held inside the kernel, reading a caller's
+	 * memory that does not come (a page a userfaultfd never serves,
+	 * under "floor_allow": ["userfaultfd"]): the session ends all the
+	 * same, and the thread with the process. */
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += grace_ms / 1000;
+		ts.tv_nsec += (long)(grace_ms % 1000) * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		if (pthread_timedjoin_np(f->rx, NULL, &ts) != 0) {
+			fprintf(stderr, "hookshim: the syscall floor's receiver "
+					"is held (reading a caller's memory); "
+					"ending without it\n");
+			return; /* threads still use f: leave it to exit() */
+		}
+	}
 	if (!hs_inflight_drain(&f->deciding, grace_ms) ||
 	    !hs_fpost_stop(f->post, grace_ms))
 		return; /* threads still use f: leave it to exit() */

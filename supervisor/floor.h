@@ -91,7 +91,8 @@ void hs_floor_plan_free(struct hs_floor_plan *p);
 int hs_floor_enter(const struct hs_floor_plan *p);
 
 /* The BPF program (floor_bpf.c): malloc'd into p->code/p->len. */
-int hs_floor_bpf(struct hs_floor_plan *p, bool io_uring_allow);
+int hs_floor_bpf(struct hs_floor_plan *p, bool io_uring_allow,
+		 unsigned floor_allow);
 
 /* Parent: the child's listener after hs_floor_enter, or -errno. */
 int hs_floor_take_listener(struct hs_floor_plan *p);

@@ -18,6 +18,7 @@
  * wrong. */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <linux/audit.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
@@ -59,7 +60,7 @@ static const int attrs[] = {
 
 /* A tiny assembler: jumps name labels, resolved at the end. */
 enum { L_NEXT = 0, L_OPEN1, L_OPEN2, L_FLAGS, L_READ, L_COOKIE, L_NOTIFY,
-       L_ALLOW, L_ENOSYS, L_COUNT };
+       L_ALLOW, L_ENOSYS, L_NSARG0, L_SETNS, L_UFFD, L_COUNT };
 
 struct asm_ins {
 	struct sock_filter f;
@@ -67,7 +68,7 @@ struct asm_ins {
 };
 
 struct prog {
-	struct asm_ins ins[96];
+	struct asm_ins ins[192];
 	int n;
 	int at[L_COUNT]; /* label -> instruction index */
 };
@@ -75,6 +76,10 @@ struct prog {
 static void op(struct prog *p, unsigned short code, unsigned k, int jt,
 	       int jf)
 {
+	if (p->n >= (int)(sizeof(p->ins) / sizeof(p->ins[0]))) {
+		p->n++; /* too long: hs_floor_bpf fails */
+		return;
+	}
 	p->ins[p->n++] = (struct asm_ins){ .f = { code, 0, 0, k }, .jt = jt,
 					   .jf = jf };
 }
@@ -104,7 +109,45 @@ static unsigned jump(const struct prog *p, int from, int l)
 #define ARG_LO(i) (offsetof(struct seccomp_data, args) + 8 * (i))
 #define ARG_HI(i) (ARG_LO(i) + 4)
 
-int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow)
+/* The namespaces a call may not enter or make (floor_refuse.c). */
+#define NS_FLAGS (CLONE_NEWNS | CLONE_NEWUSER)
+#define UFFD_IOC_NEW 0xaa00u /* USERFAULTFD_IOC_NEW: _IO(0xAA, 0) */
+
+/* The refused calls of the groups not allowed: notified without the
+ * cookie test (the shim never makes them), each by its own test. */
+static void refused_calls(struct prog *p, unsigned allow)
+{
+	static const int to[] = { [HS_RC_ALWAYS] = L_NOTIFY,
+				  [HS_RC_NS_ARG0] = L_NSARG0,
+				  [HS_RC_SETNS] = L_SETNS,
+				  [HS_RC_IOCTL_UFFD] = L_UFFD,
+				  [HS_RC_ENOSYS] = L_ENOSYS };
+
+	for (size_t i = 0; i < hs_fl_nrcalls; i++)
+		if (!(allow & (1u << hs_fl_rcalls[i].group)))
+			op(p, BPF_JMP | BPF_K | BPF_JEQ,
+			   (unsigned)hs_fl_rcalls[i].nr,
+			   to[hs_fl_rcalls[i].test], L_NEXT);
+}
+
+static void refused_tests(struct prog *p)
+{
+	unsigned short jmp = BPF_JMP | BPF_K;
+
+	label(p, L_NSARG0); /* clone, unshare: the flags are args[0] */
+	load(p, ARG_LO(0));
+	op(p, jmp | BPF_JSET, NS_FLAGS, L_NOTIFY, L_ALLOW);
+	label(p, L_SETNS); /* 0 is "whatever the descriptor is" */
+	load(p, ARG_LO(1));
+	op(p, jmp | BPF_JEQ, 0, L_NOTIFY, L_NEXT);
+	op(p, jmp | BPF_JSET, NS_FLAGS, L_NOTIFY, L_ALLOW);
+	label(p, L_UFFD); /* the kernel takes the command as 32 bits */
+	load(p, ARG_LO(1));
+	op(p, jmp | BPF_JEQ, UFFD_IOC_NEW, L_NOTIFY, L_ALLOW);
+}
+
+int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow,
+		 unsigned allow)
 {
 	struct prog *p = calloc(1, sizeof(*p));
 	unsigned short jmp = BPF_JMP | BPF_K;
@@ -119,6 +162,7 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow)
 	 * seen (libuv, liburing users with a fallback). */
 	if (!io_uring_allow)
 		op(p, jmp | BPF_JEQ, SYS_io_uring_setup, L_ENOSYS, L_NEXT);
+	refused_calls(p, allow);
 	if (pl->what & (HS_FLOOR_WRITES | HS_FLOOR_READS)) {
 		op(p, jmp | BPF_JEQ, SYS_open, L_OPEN1, L_NEXT);
 		op(p, jmp | BPF_JEQ, SYS_openat, L_OPEN2, L_NEXT);
@@ -170,6 +214,7 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow)
 		label(p, L_READ);
 		op(p, jmp | BPF_JSET, NOREAD_FLAGS, L_ALLOW, L_COOKIE);
 	}
+	refused_tests(p);
 	label(p, L_COOKIE);
 	/* enforce mode: no value a caller presents lets it past (tickets.h:
 	 * the supervisor matches the shim's calls to their decisions) */
@@ -188,7 +233,9 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow)
 	label(p, L_ENOSYS);
 	ret(p, SECCOMP_RET_ERRNO | ENOSYS);
 
-	pl->code = calloc((size_t)p->n, sizeof(*pl->code));
+	pl->code = p->n <= (int)(sizeof(p->ins) / sizeof(p->ins[0]))
+			   ? calloc((size_t)p->n, sizeof(*pl->code))
+			   : NULL;
 	if (!pl->code) {
 		free(p);
 		return -1;
@@ -196,10 +243,19 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow)
 	for (int i = 0; i < p->n; i++) {
 		pl->code[i] = p->ins[i].f;
 		if (BPF_CLASS(p->ins[i].f.code) == BPF_JMP) {
-			/* every jump is forward and short: the program is
-			 * well under 255 instructions */
-			pl->code[i].jt = (unsigned char)jump(p, i, p->ins[i].jt);
-			pl->code[i].jf = (unsigned char)jump(p, i, p->ins[i].jf);
+			/* every jump is forward; a conditional one reaches
+			 * 255 instructions at most */
+			unsigned jt = jump(p, i, p->ins[i].jt),
+				 jf = jump(p, i, p->ins[i].jf);
+
+			if (jt > 255 || jf > 255) {
+				free(pl->code);
+				pl->code = NULL;
+				free(p);
+				return -1;
+			}
+			pl->code[i].jt = (unsigned char)jt;
+			pl->code[i].jf = (unsigned char)jf;
 		}
 	}
 	pl->len = (unsigned short)p->n;

@@ -214,7 +214,8 @@ int hs_floor_plan_for(struct hs_floor_plan *p, const struct hs_config *cfg,
 	if (!p->what && !p->require)
 		return 0; /* nothing to watch: no floor, nothing to say */
 	p->cookie = new_cookie();
-	if (hs_floor_bpf(p, cfg->settings.io_uring_allow) < 0)
+	if (hs_floor_bpf(p, cfg->settings.io_uring_allow,
+			 cfg->settings.floor_allow) < 0)
 		return -1;
 	if (fake && fake[0] && strcmp(fake, "0") != 0) {
 		snprintf(p->why, sizeof(p->why), "seccomp user notification: "

@@ -40,6 +40,19 @@ int hs_fl_read(pid_t tid, uint64_t addr, void *buf, size_t n);
 #define HS_FL_FOLLOW 1
 #define HS_FL_PARENTS 2
 int hs_fl_abs(pid_t tid, int dirfd, const char *path, int follow, char *out);
+/* An openat2 path under RESOLVE_IN_ROOT, rewritten in place (cap bytes)
+ * as the relative path it names from its directory: the kernel resolves
+ * it as if that directory were "/", so "/secrets/f" and "../../secrets/f"
+ * are both "secrets/f" there (lexically: ".." never climbs above it). */
+void hs_fl_in_root(char *p, size_t cap);
+/* hs_fl_abs with writes.follow_symlinks for an openat2 whose `resolve`
+ * has RESOLVE_IN_ROOT (path already hs_fl_in_root's): the kernel walks
+ * it, from the caller's directory, with the caller's resolve flags, so
+ * a symlink inside whose target is absolute is named inside the root as
+ * the call will reach it. A name not there yet: its directory so, and
+ * the name in it (a dangling symlink there followed one hop). */
+int hs_fl_abs_in_root(pid_t tid, int dirfd, const char *path, int follow,
+		      uint64_t resolve, char *out);
 /* The process (thread group) tid belongs to, or -1. */
 pid_t hs_fl_tgid(pid_t tid);
 /* The caller's working directory, or -1 (HS_PATH_TOOLONG: too deep). */
@@ -137,8 +150,52 @@ struct hs_fl_open {
 	char judged[PATH_MAX]; /* its name as judged ("" when unnamed) */
 };
 
+/* ---- floor_refuse.c: calls no path check can judge ---- */
+
+/* How floor_bpf.c picks a refused call out: always, by CLONE_NEWNS or
+ * CLONE_NEWUSER in args[0] (clone, unshare), setns's args[1] (0, or one
+ * of those), ioctl's USERFAULTFD_IOC_NEW, or ENOSYS without a word. */
+enum hs_rc_test { HS_RC_ALWAYS, HS_RC_NS_ARG0, HS_RC_SETNS, HS_RC_IOCTL_UFFD,
+		  HS_RC_ENOSYS };
+struct hs_fl_rcall {
+	int nr;
+	int group; /* HS_FA_BIT_* (config/model.h) */
+	enum hs_rc_test test;
+	const char *call;
+};
+extern const struct hs_fl_rcall hs_fl_rcalls[];
+extern const size_t hs_fl_nrcalls;
+
+/* A refusal: what to say and log. */
+struct hs_fl_refusal {
+	int group;
+	char call[32];
+	char path[PATH_MAX]; /* "" for a call without one */
+	char reason[256];    /* why, and the setting that allows it */
+};
+
+struct hs_floor_ctx;
+/* Is n a call refused by its number or flags (one floor_bpf.c notified
+ * for that alone)? Then r says why. */
+bool hs_fl_refused(const struct hs_floor_ctx *x, const struct seccomp_notif *n,
+		   struct hs_fl_refusal *r);
+struct hs_fl_call;
+/* c was refused (c->refusal says why): HS_FL_DECIDE with no event, for a
+ * thread to say and log it (floor.c), no hook asked; or HS_FL_GONE. */
+enum hs_fl_verdict hs_fl_refuse(const struct hs_floor_ctx *x,
+				struct hs_fl_call *c);
+/* Is a write-class open of abs (`path` as tid passed it, named as the
+ * supervisor sees it; the last component not followed with `nofollow`) a
+ * block device, /dev/userfaultfd or a file of /proc/sys or /sys, not
+ * allowed? A descriptor's link is looked at through /proc/<pid>/fd. */
+bool hs_fl_refused_open(const struct hs_floor_ctx *x, pid_t tid,
+			const char *path, const char *abs, bool nofollow,
+			struct hs_fl_refusal *r);
+
 struct hs_fl_call {
 	struct seccomp_notif n; /* copied out of the kernel's buffer */
+	bool refused;           /* floor_refuse.c: EPERM, with refusal's words */
+	struct hs_fl_refusal refusal;
 	struct hs_fl_open open;
 	pid_t tgid;
 	int nev;
@@ -178,6 +235,8 @@ struct hs_floor_ctx {
 	bool enforce;   /* enforce mode: no caller decides for itself */
 	pid_t agent;    /* whose first exec (hookshim run's own) ... */
 	int *agent_started; /* ... is let through once */
+	unsigned allow; /* settings.floor_allow: HS_FA_* groups let through */
+	bool sandbox_mounts; /* and mounts in another mount namespace */
 };
 
 /* Reads and classifies; c->n is filled by the caller. Every read of the
@@ -196,7 +255,16 @@ void hs_fl_call_free(struct hs_fl_call *c);
  * existing regular file a Read hook's glob names; else HS_FL_CONTINUE. */
 enum hs_fl_verdict hs_fl_open_read(const struct hs_floor_ctx *x,
 				   struct hs_fl_call *c, int dirfd,
-				   const char *path, uint64_t flags);
+				   const char *path, uint64_t flags,
+				   uint64_t resolve);
+/* Temp files to the floor (floor_temps.c): a temp-looking or, in
+ * enforce mode, a shim-made mkstemp name; silent when no hook's path
+ * filter names it; an open the shim's mkstemp made, remembered. */
+bool hs_fl_is_temp(const char *abs);
+bool hs_fl_temp_silent(const struct hs_floor_ctx *x, const char *abs);
+void hs_fl_shim_mkstemp(const struct hs_floor_ctx *x,
+			const struct hs_fl_call *c, uint64_t flags,
+			const char *abs);
 /* An execve/execveat (floor_exec.c): decided only where no shim will. */
 enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
 			      struct hs_fl_call *c);

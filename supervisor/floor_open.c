@@ -404,13 +404,21 @@ static int start_of(const struct hs_fl_call *c, pid_t tid, struct start *s)
 static bool start_is_judged(const struct hs_floor_ctx *x,
 			    const struct hs_fl_call *c, const struct start *s)
 {
-	char now[PATH_MAX * 2], dir[PATH_MAX];
+	char now[PATH_MAX * 2 + 2], dir[PATH_MAX];
 
 	if (!s->pinned || !c->open.judged[0])
 		return true;
 	if (fd_name(s->fd, dir) < 0 || dir[0] != '/')
 		return false;
-	snprintf(now, sizeof(now), "%s/%s", dir, s->rest);
+	if (c->open.how.resolve & RESOLVE_IN_ROOT) {
+		char rest[PATH_MAX + 1];
+
+		snprintf(rest, sizeof(rest), "%s", s->rest);
+		hs_fl_in_root(rest, sizeof(rest));
+		snprintf(now, sizeof(now), "%s/%s", dir, rest);
+	} else {
+		snprintf(now, sizeof(now), "%s/%s", dir, s->rest);
+	}
 	if (strlen(now) >= PATH_MAX)
 		return false;
 	hs_path_fold(now);

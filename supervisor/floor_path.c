@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -179,6 +181,87 @@ int hs_fl_abs(pid_t tid, int dirfd, const char *path, int follow, char *out)
 	else
 		hs_path_fold(out);
 	return 0;
+}
+
+void hs_fl_in_root(char *p, size_t cap)
+{
+	char buf[PATH_MAX + 2];
+
+	snprintf(buf, sizeof(buf), "/%s", p);
+	hs_path_fold(buf); /* "/.." is "/" */
+	snprintf(p, cap, "%s", buf[1] ? buf + 1 : ".");
+}
+
+/* openat2 of path from d with resolve, O_PATH: a descriptor or -1. */
+static int walk(int d, const char *path, uint64_t flags, uint64_t resolve)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC | flags,
+		.resolve = resolve & (RESOLVE_IN_ROOT | RESOLVE_NO_XDEV |
+				      RESOLVE_NO_MAGICLINKS |
+				      RESOLVE_NO_SYMLINKS),
+	};
+
+	return (int)syscall(SYS_openat2, d, path, &how, sizeof(how));
+}
+
+/* The name of our descriptor fd (closed), into out (PATH_MAX). */
+static int named_fd(int fd, char *out)
+{
+	char link[40];
+	int r;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	r = hs_proclink_target(link, out);
+	close(fd);
+	return r;
+}
+
+int hs_fl_abs_in_root(pid_t tid, int dirfd, const char *path, int follow,
+		      uint64_t resolve, char *out)
+{
+	char link[48], dir[PATH_MAX], part[PATH_MAX], tgt[PATH_MAX];
+	const char *name, *slash = strrchr(path, '/');
+	ssize_t n = -1;
+	int d, fd, pd;
+
+	if (dirfd == AT_FDCWD)
+		snprintf(link, sizeof(link), "/proc/%d/cwd", (int)tid);
+	else
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)tid, dirfd);
+	if ((d = open(link, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	fd = walk(d, path, follow == HS_FL_FOLLOW ? 0 : O_NOFOLLOW, resolve);
+	if (fd >= 0) {
+		close(d);
+		return named_fd(fd, out);
+	}
+	/* not there: its directory, walked the same way, and its name */
+	snprintf(part, sizeof(part), "%.*s", slash ? (int)(slash - path) : 1,
+		 slash ? path : ".");
+	name = slash ? slash + 1 : path;
+	pd = walk(d, part[0] ? part : "/", O_DIRECTORY, resolve);
+	if (pd >= 0 && follow == HS_FL_FOLLOW)
+		n = readlinkat(pd, name, tgt, sizeof(tgt) - 1);
+	if (pd < 0 || named_fd(pd, dir) < 0) {
+		close(d);
+		return -1; /* the call fails in the kernel too */
+	}
+	if (n > 0) {
+		/* a dangling symlink: O_CREAT makes its target, an absolute
+		 * one inside the root (one hop) */
+		tgt[n] = '\0';
+		if (tgt[0] == '/') {
+			hs_fl_in_root(tgt, sizeof(tgt));
+			if (named_fd(dup(d), dir) < 0) {
+				close(d);
+				return -1;
+			}
+		}
+		name = tgt;
+	}
+	close(d);
+	return join(out, dir, name, false);
 }
 
 pid_t hs_fl_tgid(pid_t tid)

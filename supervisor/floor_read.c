@@ -29,6 +29,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -37,7 +38,8 @@
 
 enum hs_fl_verdict hs_fl_open_read(const struct hs_floor_ctx *x,
 				   struct hs_fl_call *c, int dirfd,
-				   const char *path, uint64_t flags)
+				   const char *path, uint64_t flags,
+				   uint64_t resolve)
 {
 	struct hs_fl_event *e = &c->ev[0];
 	bool follow = hs_fscope_follow(x->scope);
@@ -49,7 +51,12 @@ enum hs_fl_verdict hs_fl_open_read(const struct hs_floor_ctx *x,
 	/* (openat2 is notified without a Read hook too) */
 	if ((flags & (O_PATH | O_DIRECTORY)) || !hs_fscope_any_read(x->scope))
 		return HS_FL_CONTINUE;
-	r = hs_fl_abs(tid, dirfd, path, follow, e->path);
+	/* openat2's RESOLVE_IN_ROOT: path is relative to its root by now
+	 * (hs_fl_in_root), and symlinks in it resolve inside it */
+	r = follow && (resolve & RESOLVE_IN_ROOT)
+		    ? hs_fl_abs_in_root(tid, dirfd, path, HS_FL_FOLLOW, resolve,
+					e->path)
+		    : hs_fl_abs(tid, dirfd, path, follow, e->path);
 	if (r == HS_PATH_TOOLONG) {
 		snprintf(e->path, sizeof(e->path), "%s", path);
 		e->operation = HS_OPERATION_UNNAMED;

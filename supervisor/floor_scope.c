@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../common/glob.h"
 #include "../common/pathfold.h"
@@ -29,6 +30,7 @@ struct hs_fscope {
 	struct globs prot; /* '!' lines: protected files, literal paths */
 	struct globs trees; /* '^' lines: protected trees (hook_runtime.h) */
 	struct globs pdirs, pnames; /* '&' lines: PATH directories, names */
+	struct globs ids;  /* '@' lines: "DEV:INO" of those with other names */
 	bool follow, quiet, agent_only, judge_temps;
 };
 
@@ -77,6 +79,9 @@ static void parse_line(struct hs_fscope *sc, const char *l)
 	case '&':
 		if (l[1])
 			add(l[1] == '/' ? &sc->pdirs : &sc->pnames, l + 1);
+		return;
+	case '@':
+		add(&sc->ids, l + 1);
 		return;
 	case 'o':
 		sc->agent_only |= l[1] == 'a';
@@ -138,6 +143,7 @@ void hs_fscope_free(struct hs_fscope *sc)
 	free_globs(&sc->trees);
 	free_globs(&sc->pdirs);
 	free_globs(&sc->pnames);
+	free_globs(&sc->ids);
 	free(sc->root);
 	free(sc->alias);
 	free(sc);
@@ -197,12 +203,29 @@ static bool runtime_file(const struct hs_fscope *sc, const char *abs)
 	return dir && name;
 }
 
+/* Another name of a protected file that had other names at session
+ * start (the shim's protected_id): one stat, only then. */
+static bool protected_id(const struct hs_fscope *sc, const char *abs)
+{
+	unsigned long long dev, ino;
+	struct stat sb;
+
+	if (!sc->ids.n || stat(abs, &sb) != 0 || sb.st_nlink < 2)
+		return false;
+	for (size_t i = 0; i < sc->ids.n; i++)
+		if (sscanf(sc->ids.g[i], "%llu:%llu", &dev, &ino) == 2 &&
+		    dev == (unsigned long long)sb.st_dev &&
+		    ino == (unsigned long long)sb.st_ino)
+			return true;
+	return false;
+}
+
 bool hs_fscope_protected_file(const struct hs_fscope *sc, const char *abs)
 {
 	for (size_t i = 0; i < sc->prot.n; i++)
 		if (strcmp(sc->prot.g[i], abs) == 0)
 			return true;
-	return runtime_file(sc, abs);
+	return runtime_file(sc, abs) || protected_id(sc, abs);
 }
 
 bool hs_fscope_link_to_policy(const struct hs_fscope *sc, const char *link,

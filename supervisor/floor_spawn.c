@@ -18,6 +18,22 @@
 
 #include "agent.h"
 
+/* What posix_spawnp's caller says of a command that cannot start
+ * (supervisor/agent.c), from the fork child: write(2) only. */
+static void exec_failed(const char *cmd, int err)
+{
+	const char *why = err == ENOENT	   ? "No such file or directory"
+			  : err == EACCES  ? "Permission denied"
+			  : err == ENOEXEC ? "Exec format error"
+			  : err == ENOTDIR ? "Not a directory"
+					   : "cannot be executed";
+	const char *parts[] = { "hookshim: ", cmd, ": ", why, "\n" };
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (write(2, parts[i], strlen(parts[i])) < 0)
+			return;
+}
+
 int hs_floor_spawn(const struct hs_floor_plan *p, pid_t *pid,
 		   char *const cmd[], char *const envp[],
 		   const sigset_t *sigdef, const sigset_t *mask)
@@ -45,5 +61,7 @@ int hs_floor_spawn(const struct hs_floor_plan *p, pid_t *pid,
 	if (hs_floor_enter(p) < 0 && p->require)
 		_exit(126);
 	syscall(SYS_execve, exe, cmd, envp, 0, 0, (long)p->cookie);
-	_exit(errno == ENOENT ? 127 : 126);
+	err = errno;
+	exec_failed(cmd[0], err);
+	_exit(err == ENOENT ? 127 : 126);
 }

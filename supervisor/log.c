@@ -222,3 +222,28 @@ void hs_log_event(struct hs_session *s, const struct hs_event *ev,
 		hs_notice(s->notices, o);
 	write_line(s, o);
 }
+
+void hs_log_refused(struct hs_session *s, pid_t pid, const char *cwd,
+		    const char *call, const char *path, const char *reason)
+{
+	cJSON *o;
+
+	if (s->log_fd < 0 && !s->report && !s->notices)
+		return;
+	o = line_start(s);
+	cJSON_AddStringToObject(o, "event", "pre");
+	cJSON_AddStringToObject(o, "op", "syscall");
+	if (pid > 0)
+		cJSON_AddNumberToObject(o, "pid", pid);
+	add_opt_str(o, "cwd", cwd);
+	add_opt_str(o, "path", path);
+	cJSON_AddStringToObject(o, "operation", call);
+	cJSON_AddStringToObject(o, "decision", "deny");
+	add_opt_str(o, "reason", reason);
+	cJSON_AddItemToObject(o, "hooks", cJSON_CreateArray());
+	if (s->report)
+		hs_report_add(s->report, o);
+	if (s->notices)
+		hs_notice(s->notices, o);
+	write_line(s, o);
+}

@@ -3,6 +3,7 @@
 #define HOOKSHIM_SUPERVISOR_LOG_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "../engine/command.h"
 #include "message.h"
@@ -22,5 +23,12 @@ void hs_log_timestamp(char *buf, size_t cap);
  * call: decision "agent_internal", `what` as its reason. */
 void hs_log_internal(struct hs_session *s, const struct hs_msg *req,
 		     const char *what);
+
+/* Appends a line for a call the floor refused before any hook
+ * (supervisor/floor_refuse.c): op "syscall", the call as its operation,
+ * the path when it has one, decision "deny". Reports and notices count
+ * it as a denial. */
+void hs_log_refused(struct hs_session *s, pid_t pid, const char *cwd,
+		    const char *call, const char *path, const char *reason);
 
 #endif

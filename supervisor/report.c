@@ -5,8 +5,11 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void hs_report_init(struct hs_report *r)
 {
@@ -100,6 +103,8 @@ const char *hs_record_tool(const cJSON *rec)
 		return "Write";
 	if (op && strcmp(op, "read") == 0)
 		return "Read";
+	if (op && strcmp(op, "syscall") == 0) /* refused by the floor */
+		return "syscall";
 	return "-"; /* session start and end: no tool */
 }
 
@@ -317,9 +322,81 @@ void hs_report_summary(FILE *f, struct hs_report *r, bool color)
 	pthread_mutex_unlock(&r->mu);
 }
 
-int hs_report_markdown(struct hs_report *r, const char *path)
+/* The directory part of o->path (PATH_MAX). */
+static void dir_of(const struct hs_report_file *o, char *dir)
 {
-	FILE *f = fopen(path, "a");
+	const char *slash = strrchr(o->path, '/');
+
+	if (!slash)
+		snprintf(dir, PATH_MAX, ".");
+	else if (slash == o->path)
+		snprintf(dir, PATH_MAX, "/");
+	else
+		snprintf(dir, PATH_MAX, "%.*s", (int)(slash - o->path),
+			 o->path);
+}
+
+void hs_report_file_hold(struct hs_report_file *o, const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+	char dir[PATH_MAX];
+
+	o->path = path;
+	o->dir = -1;
+	o->base[0] = '\0';
+	if (!path)
+		return;
+	snprintf(o->base, sizeof(o->base), "%s", slash ? slash + 1 : path);
+	dir_of(o, dir);
+	o->dir = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+void hs_report_file_release(struct hs_report_file *o)
+{
+	if (o->dir >= 0)
+		close(o->dir);
+	o->dir = -1;
+}
+
+/* o's file, opened in its held directory without following a symlink at
+ * its name: "a" appends, "w" truncates. NULL with errno. */
+static FILE *report_open(const struct hs_report_file *o, const char *mode)
+{
+	int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
+		    (mode[0] == 'a' ? O_APPEND : O_TRUNC);
+	int dir = o->dir, fd, e;
+	char d[PATH_MAX];
+	FILE *f;
+
+	if (!o->base[0] || strcmp(o->base, ".") == 0 ||
+	    strcmp(o->base, "..") == 0) {
+		errno = EISDIR;
+		return NULL;
+	}
+	if (dir < 0) { /* not there at the start */
+		dir_of(o, d);
+		if ((dir = open(d, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+			return NULL;
+	}
+	fd = openat(dir, o->base, flags, 0666);
+	e = errno;
+	if (dir != o->dir)
+		close(dir);
+	if (fd < 0) {
+		errno = e;
+		return NULL;
+	}
+	if (!(f = fdopen(fd, mode))) {
+		e = errno;
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
+int hs_report_markdown(struct hs_report *r, const struct hs_report_file *o)
+{
+	FILE *f = report_open(o, "a");
 	const cJSON *rec;
 
 	if (!f)
@@ -345,9 +422,9 @@ int hs_report_markdown(struct hs_report *r, const char *path)
 	return fclose(f) == 0 ? 0 : -1;
 }
 
-int hs_report_junit(struct hs_report *r, const char *path)
+int hs_report_junit(struct hs_report *r, const struct hs_report_file *o)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = report_open(o, "w");
 	const cJSON *rec;
 	size_t failures = 0, errors = 0, n = 0;
 	double total = 0;

@@ -49,12 +49,27 @@ void hs_report_line(FILE *f, const struct cJSON *rec, bool color);
 /* Counts, then every denial with its reason and every hook failure. */
 void hs_report_summary(FILE *f, struct hs_report *r, bool color);
 
+/* A file a report is written to at the end (--junit FILE,
+ * $GITHUB_STEP_SUMMARY), named before the agent starts: its directory
+ * is opened then and held, and the file is opened in it with O_NOFOLLOW,
+ * so nothing the agent does meanwhile -- a symlink put at the name (to a
+ * policy file, to /etc/...), a directory on the way renamed or replaced
+ * by a symlink -- makes the supervisor write anywhere else. A directory
+ * that does not exist yet is opened at the end (made by the session). */
+struct hs_report_file {
+	const char *path;
+	int dir;        /* held, or -1 */
+	char base[256]; /* the last component */
+};
+void hs_report_file_hold(struct hs_report_file *o, const char *path);
+void hs_report_file_release(struct hs_report_file *o);
+
 /* Appends the summary as markdown (GitHub's $GITHUB_STEP_SUMMARY). 0, or
- * -1 with errno. */
-int hs_report_markdown(struct hs_report *r, const char *path);
+ * -1 with errno (ELOOP: a symlink at the name). */
+int hs_report_markdown(struct hs_report *r, const struct hs_report_file *o);
 
 /* Writes JUnit XML: one testcase per event that ran a hook, a failure for
  * each denial, an error for each hook that failed. 0, or -1 with errno. */
-int hs_report_junit(struct hs_report *r, const char *path);
+int hs_report_junit(struct hs_report *r, const struct hs_report_file *o);
 
 #endif

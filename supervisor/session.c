@@ -67,8 +67,11 @@ int hs_session_init(struct hs_session *s, const struct hs_config *cfg,
 	else
 		hs_random_hex(s->id, 16);
 	if (log_path) {
-		s->log_fd = open(log_path,
-				 O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+		/* not through a symlink: one left by an earlier session's
+		 * agent would make us append to whatever it names */
+		s->log_fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND |
+						   O_NOFOLLOW | O_CLOEXEC,
+				 0600);
 		if (s->log_fd < 0) {
 			fprintf(stderr, "hookshim: --log %s: %s\n", log_path,
 				strerror(errno));

@@ -13,9 +13,13 @@
  *
  * The supervisor writes it, so no write of it is ever an event (the
  * shim runs only in the agent's processes). It lives in a private
- * directory outside the session root; protecting it from the agent's own
- * writes is the protected-files rule's job: hs_transcript_path() names
- * the file to protect. */
+ * directory outside the session root, which the agent's user can write
+ * all the same; protecting it from the agent's own writes is the
+ * protected-files rule's job: `hookshim run` adds hs_transcript_path()
+ * (and the --log copy) to the session's protected files, so a hook never
+ * reads a forged one. The supervisor itself never goes by the names
+ * again: it writes and reads back its own descriptor, and the --log copy
+ * is opened at the start, without following a symlink there. */
 #include "transcript.h"
 
 #include <cjson/cJSON.h>
@@ -49,6 +53,7 @@ struct hs_transcript {
 	char path[PATH_MAX];
 	char session[80];
 	char *keep_as; /* or NULL */
+	int keep_fd;   /* keep_as, opened at the start, or -1 */
 	bool finished;
 	int fd;
 	pthread_mutex_t mu;
@@ -113,7 +118,7 @@ struct hs_transcript *hs_transcript_open(const char *session_id,
 		return NULL;
 	}
 	snprintf(t->path, sizeof(t->path), "%s/" FILE_NAME, t->dir);
-	t->fd = open(t->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC,
+	t->fd = open(t->path, O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC,
 		     0600);
 	if (t->fd < 0) {
 		fprintf(stderr, "hookshim: %s: %s; hooks get an empty "
@@ -127,6 +132,15 @@ struct hs_transcript *hs_transcript_open(const char *session_id,
 	flock(t->fd, LOCK_EX | LOCK_NB);
 	snprintf(t->session, sizeof(t->session), "%s", session_id);
 	t->keep_as = keep_as ? strdup(keep_as) : NULL;
+	/* before the agent runs: a symlink it puts there later changes
+	 * nothing, and one there already is refused */
+	t->keep_fd = keep_as ? open(keep_as, O_WRONLY | O_CREAT | O_APPEND |
+						     O_NOFOLLOW | O_CLOEXEC,
+				    0600)
+			     : -1;
+	if (keep_as && t->keep_fd < 0)
+		fprintf(stderr, "hookshim: cannot keep the transcript in %s: "
+			"%s\n", keep_as, strerror(errno));
 	pthread_mutex_init(&t->mu, NULL);
 	return t;
 }
@@ -134,6 +148,11 @@ struct hs_transcript *hs_transcript_open(const char *session_id,
 const char *hs_transcript_path(const struct hs_transcript *t)
 {
 	return t ? t->path : NULL;
+}
+
+const char *hs_transcript_kept_as(const struct hs_transcript *t)
+{
+	return t ? t->keep_as : NULL;
 }
 
 /* A version 4 UUID, as Claude Code's entries carry. */
@@ -286,28 +305,24 @@ void hs_transcript_tool_result(struct hs_transcript *t,
 	free(text);
 }
 
-/* Appends the file's lines to t->keep_as; under the lock, so no entry
- * is half there. */
+/* Appends the file's lines to t->keep_as, read back from our own
+ * descriptor (not by its name); under the lock, so no entry is half
+ * there. */
 static void keep_lines(struct hs_transcript *t)
 {
 	char buf[16384];
+	off_t off = 0;
 	ssize_t n;
-	int in, out;
 
-	if (!t->keep_as)
+	if (t->keep_fd < 0)
 		return;
-	out = open(t->keep_as, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-	in = open(t->path, O_RDONLY | O_CLOEXEC);
-	if (out < 0 || in < 0)
-		fprintf(stderr, "hookshim: cannot keep the transcript in %s: "
-			"%s\n", t->keep_as, strerror(errno));
-	while (out >= 0 && in >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
-		if (hs_write_full(out, buf, (size_t)n) < 0)
+	while ((n = pread(t->fd, buf, sizeof(buf), off)) > 0) {
+		if (hs_write_full(t->keep_fd, buf, (size_t)n) < 0)
 			break;
-	if (in >= 0)
-		close(in);
-	if (out >= 0)
-		close(out);
+		off += n;
+	}
+	close(t->keep_fd);
+	t->keep_fd = -1;
 }
 
 void hs_transcript_finish(struct hs_transcript *t)

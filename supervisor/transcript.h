@@ -21,6 +21,9 @@ struct hs_transcript *hs_transcript_open(const char *session_id,
 
 /* The file's absolute path (what payloads carry as transcript_path). */
 const char *hs_transcript_path(const struct hs_transcript *t);
+/* Where its lines are kept at the end (--log FILE.transcript.jsonl), or
+ * NULL. */
+const char *hs_transcript_kept_as(const struct hs_transcript *t);
 
 /* An assistant entry with the call's tool_use {id, name, input} in
  * Claude Code's names, written before the call's hooks run. Safe from

@@ -139,12 +139,29 @@ expect_eq "codex-patch: ... each once in the session" "1 1" \
 # ---- Codex's own sandbox (workspace-write, what `codex exec` does by
 # default): the patch runs in `codex --codex-run-as-fs-helper` inside the
 # bubblewrap Codex bundles (its own mount namespace and seccomp filter,
-# stacked on the floor's); still judged ----
+# stacked on the floor's; allowed by "floor_allow"); still judged ----
+# bubblewrap makes a user and a mount namespace and mounts there, which
+# the floor refuses unless "floor_allow" names them (docs/floor.md,
+# "Refused calls")
+jq '.hookshim.floor_allow = ["namespaces", "mount"]' "$TMP/hooks.json" >"$TMP/hooks-sb.json"
+# First the plain agent, no hookshim: Codex's sandbox must run a command
+# on this machine at all (with a system bubblewrap installed, Codex 0.171
+# runs it and it cannot find codex-linux-sandbox: the command fails
+# before hookshim is involved).
+e2e_script "$TMP/script-plain.json" \
+	'{"tool":"shell","input":{"command":"echo plain-alive"}}' '{"text":"CP-FINAL done"}'
+dir=$TMP/proj-plain
+fresh "$dir"
+e2e_server_start "$TMP/script-plain.json" "$dir.rec" &&
+	{ (cd "$dir" && E2E_CODEX_SANDBOX=workspace-write e2e_agent codex "Run it." >/dev/null 2>"$dir.stderr"); e2e_server_stop; }
+plain_sandbox=$(res "$dir" 0 2>/dev/null)
 dir=$TMP/proj-sandbox
 fresh "$dir"; before=$(tree_hash "$dir")
-E2E_CODEX_SANDBOX=workspace-write run "$dir"
+HOOKS=$TMP/hooks-sb.json E2E_CODEX_SANDBOX=workspace-write run "$dir"
 [ "$rc" = 0 ] || note "stderr: $(head -c 2000 "$dir.stderr")"
-if grep -q 'sandbox: workspace-write' "$dir.stderr"; then
+if [[ "$plain_sandbox" != *plain-alive* ]]; then
+	skip "codex-patch, sandboxed: Codex's own sandbox fails here without hookshim too ($(tr '\n' ' ' <<<"$plain_sandbox" | tail -c 160))"
+elif grep -q 'sandbox: workspace-write' "$dir.stderr"; then
 	expect_eq "codex-patch, sandboxed: secrets/ unchanged" "$before" "$(tree_hash "$dir")"
 	expect_eq "codex-patch, sandboxed: the patch outside secrets/ lands" "allowed-line" \
 		"$(cat "$dir/notes/ok.txt" 2>/dev/null)"
@@ -169,7 +186,7 @@ if grep -q 'sandbox: workspace-write' "$dir.stderr"; then
 	# secrets/ by the Write hook, an allowed command runs; each hook once.
 	jq --arg log "$HLOG" '.hooks.PreToolUse += [{matcher: "Bash", hooks: [{type: "command",
 	  command: "jq -r .tool_input.command | grep -qw rm && { echo \"BLOCKED-RM: no rm -rf\" >&2; exit 2; }; exit 0"}]}]' \
-		"$TMP/hooks.json" >"$TMP/hooks-rm.json"
+		"$TMP/hooks-sb.json" >"$TMP/hooks-rm.json"
 	e2e_script "$TMP/script-rm.json" \
 		'{"tool":"shell","input":{"command":"f=-rf; rm $f notes"}}' \
 		'{"tool":"shell","input":{"command":"echo x > secrets/s2"}}' \

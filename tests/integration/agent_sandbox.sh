@@ -53,16 +53,21 @@ conf() { # name, settings
 	    ("printf \"write:%s\\n\" \"$(jq -r .tool_input.file_path)\" >> " + $log +
 	     "; echo \"secrets are read-only\" >&2; exit 2")}]}]}}' >"$TMP/$1.json"
 }
-conf plain ''
-conf nested '"nested_exec": true'
-conf lossdeny '"on_supervisor_loss": "deny"'
+# A sandbox makes a user and a mount namespace and mounts in it, which
+# the floor refuses unless "floor_allow" names them (docs/floor.md,
+# "Refused calls"): these sessions allow them; "refused" shows the default.
+SB='"floor_allow": ["namespaces", "mount"]'
+conf plain "$SB"
+conf nested "$SB, \"nested_exec\": true"
+conf lossdeny "$SB, \"on_supervisor_loss\": \"deny\""
+conf refused ''
 fresh() {
 	rm -rf "$ROOT"; mkdir -p "$ROOT/secrets" "$ROOT/x"
 	echo keep >"$ROOT/x/f"; : >"$HLOG"
 }
-hsrun() { # config, command...
+hsrun() { # config, command...   (MODE=--enforce|--guard)
 	local c=$1; shift
-	(cd "$ROOT" && timeout 60 "$HOOKSHIM" run -c "$TMP/$c.json" --root "$ROOT" -- "$@") \
+	(cd "$ROOT" && timeout 60 "$HOOKSHIM" run ${MODE:-} -c "$TMP/$c.json" --root "$ROOT" -- "$@") \
 		>"$TMP/out" 2>"$TMP/err"
 	rc=$?
 }
@@ -75,6 +80,19 @@ bash -c "$ALLOWED" >"$TMP/want.out" 2>"$TMP/want.err"
 for sb in "${SANDBOXES[@]}"; do
 	read -ra S <<<"$sb"
 	n="agent sandbox [${S[0]##*/} ${S[*]:1}]"
+
+	# guard mode's default lets a sandbox make its namespaces and mount
+	# in them (hs_settings_floor_defaults) ...
+	fresh
+	hsrun refused "${S[@]}" bash -c 'echo inside'
+	expect_eq "$n: guard mode's default: the sandbox starts" "inside" "$(cat "$TMP/out")"
+	# ... enforce mode's refuses it, with the setting named
+	fresh
+	MODE=--enforce hsrun refused "${S[@]}" bash -c 'echo inside'
+	expect_eq "$n: enforce mode's default: the sandbox cannot start" "" "$(cat "$TMP/out")"
+	check "$n: ... it fails" test "$rc" != 0
+	expect_contains "$n: ... the floor says why and what allows it" "$(cat "$TMP/err")" \
+		'denied: a mount or user namespace of its own, where paths can be given other meanings (allow with "hookshim": {"floor_allow": ["namespaces"]}; a sandbox such as bubblewrap needs "mount" too)'
 
 	fresh
 	hsrun plain "${S[@]}" bash -c 'rm -rf x'

@@ -1,0 +1,47 @@
+/* One notified file-system call's arguments, decoded whatever its
+ * number (floor_decode.c), for floor_event.c to classify. */
+#ifndef HOOKSHIM_SUPERVISOR_FLOOR_CALL_H
+#define HOOKSHIM_SUPERVISOR_FLOOR_CALL_H
+
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "floor_int.h"
+
+/* What a syscall does, whatever its number. */
+enum kind { K_OPEN, K_TRUNC, K_RENAME, K_LINK, K_SYMLINK, K_UNLINK,
+	    K_MKDIR, K_MKNOD, K_ATTR, K_NONE };
+
+struct call {
+	enum kind kind;
+	int dirfd, dirfd2;
+	uint64_t p1, p2; /* path addresses in the caller */
+	uint64_t flags;
+	unsigned mode;
+	const char *attr; /* K_ATTR: "chmod", "chown" or "setxattr" */
+	struct open_how how; /* an open's, as the kernel takes it */
+	bool how_whole;      /* all of it read (openat2 of today's size) */
+	char path[PATH_MAX + 1], path2[PATH_MAX]; /* as passed (the kernel's
+						   * limit: PATH_MAX with the NUL) */
+	const char *unnamed; /* path or path2, too long to name */
+	/* names already built, one per path and way: the pre and the post
+	 * side ask for the same ones (name_of) */
+	struct named {
+		const char *path;
+		int follow; /* hs_fl_abs's */
+		int r;
+		char abs[PATH_MAX];
+	} named[3];
+	int nnamed;
+};
+
+/* c's syscall into k (its paths not read yet: p1, p2 are addresses);
+ * openat2's struct is read from the caller (lfd: the listener, to check
+ * it is still the one read). K_NONE: nothing of ours. */
+enum kind hs_fl_decode(struct hs_fl_call *c, struct call *k, pid_t tid,
+		       int lfd);
+
+#endif

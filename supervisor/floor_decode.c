@@ -1,0 +1,151 @@
+/* A notified syscall's arguments, decoded whatever its number: see
+ * floor_call.h. */
+#include "floor_call.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#ifndef __O_SYNC
+#define __O_SYNC 04000000
+#endif
+
+/* What open/openat/creat hand on to the kernel's openat2 code
+ * (build_open_how in fs/open.c): unknown flags dropped, O_PATH taking
+ * only its own, a mode only for creating opens. */
+#define LEGACY_OPEN_FLAGS                                                    \
+	(O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND |     \
+	 O_NONBLOCK | __O_SYNC | O_DSYNC | FASYNC | O_DIRECT | O_LARGEFILE | \
+	 O_DIRECTORY | O_NOFOLLOW | O_NOATIME | O_CLOEXEC | O_PATH |         \
+	 HS_O_TMPFILE_BIT)
+
+static void legacy_how(struct open_how *how, unsigned flags, unsigned mode)
+{
+	how->flags = (flags & LEGACY_OPEN_FLAGS) | O_LARGEFILE;
+	how->mode = mode & 07777;
+	if (how->flags & O_PATH)
+		how->flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+	if (!(how->flags & (O_CREAT | HS_O_TMPFILE_BIT)))
+		how->mode = 0;
+}
+
+#define A(i) (c->n.data.args[i])
+#define FD(i) ((int)A(i))
+
+#ifndef SYS_fchmodat2
+#define SYS_fchmodat2 452
+#endif
+
+/* Mode, owner, extended attributes (floor_bpf.c notifies them only when
+ * protected files exist). A descriptor alone is p1 == 0 with dirfd and
+ * AT_EMPTY_PATH, as fchownat(fd, "", ..., AT_EMPTY_PATH) says it. */
+static enum kind decode_attr(struct hs_fl_call *c, struct call *k)
+{
+	const uint64_t nofollow = AT_SYMLINK_NOFOLLOW, fd_only = AT_EMPTY_PATH;
+
+	k->attr = "chmod";
+	switch (c->n.data.nr) {
+	case SYS_chmod: k->p1 = A(0); return K_ATTR;
+	case SYS_fchmod: k->dirfd = FD(0); k->p1 = 0; k->flags = fd_only;
+		return K_ATTR;
+	case SYS_fchmodat: k->dirfd = FD(0); k->p1 = A(1); return K_ATTR;
+	case SYS_fchmodat2:
+		k->dirfd = FD(0); k->p1 = A(1); k->flags = A(3);
+		return K_ATTR;
+	}
+	k->attr = "chown";
+	switch (c->n.data.nr) {
+	case SYS_chown: k->p1 = A(0); return K_ATTR;
+	case SYS_lchown: k->p1 = A(0); k->flags = nofollow; return K_ATTR;
+	case SYS_fchown: k->dirfd = FD(0); k->p1 = 0; k->flags = fd_only;
+		return K_ATTR;
+	case SYS_fchownat:
+		k->dirfd = FD(0); k->p1 = A(1); k->flags = A(4);
+		return K_ATTR;
+	}
+	k->attr = "setxattr";
+	switch (c->n.data.nr) {
+	case SYS_setxattr: case SYS_removexattr: k->p1 = A(0); return K_ATTR;
+	case SYS_lsetxattr: case SYS_lremovexattr:
+		k->p1 = A(0); k->flags = nofollow;
+		return K_ATTR;
+	case SYS_fsetxattr: case SYS_fremovexattr:
+		k->dirfd = FD(0); k->p1 = 0; k->flags = fd_only;
+		return K_ATTR;
+	}
+	return K_NONE;
+}
+
+enum kind hs_fl_decode(struct hs_fl_call *c, struct call *k, pid_t tid,
+		       int lfd)
+{
+	k->dirfd = k->dirfd2 = AT_FDCWD;
+	k->p1 = k->p2 = 0;
+	k->how_whole = true;
+	k->flags = 0;
+	k->mode = 0;
+	memset(&k->how, 0, sizeof(k->how));
+	switch (c->n.data.nr) {
+	case SYS_open:
+		k->p1 = A(0);
+		legacy_how(&k->how, (unsigned)A(1), (unsigned)A(2));
+		break;
+	case SYS_openat:
+		k->dirfd = FD(0); k->p1 = A(1);
+		legacy_how(&k->how, (unsigned)A(2), (unsigned)A(3));
+		break;
+	case SYS_creat:
+		k->p1 = A(0);
+		legacy_how(&k->how, O_WRONLY | O_CREAT | O_TRUNC, (unsigned)A(1));
+		break;
+	case SYS_openat2:
+		/* the flags live in the caller's struct: read them (all of a
+		 * struct of today's size, to open with it), then check the
+		 * caller is still the one we read */
+		if (A(3) < sizeof(k->how.flags) ||
+		    hs_fl_read(tid, A(2), &k->how,
+			       A(3) >= sizeof(k->how) ? sizeof(k->how)
+						      : sizeof(k->how.flags)) < 0 ||
+		    !hs_fl_valid(lfd, c->n.id))
+			return K_NONE;
+		k->dirfd = FD(0); k->p1 = A(1);
+		k->how_whole = A(3) == sizeof(k->how);
+		break;
+	}
+	if (k->p1) {
+		k->flags = k->how.flags;
+		return K_OPEN;
+	}
+	switch (c->n.data.nr) {
+	case SYS_truncate: k->p1 = A(0); return K_TRUNC;
+	case SYS_rename: k->p1 = A(0); k->p2 = A(1); return K_RENAME;
+	case SYS_renameat:
+	case SYS_renameat2:
+		k->dirfd = FD(0); k->p1 = A(1); k->dirfd2 = FD(2); k->p2 = A(3);
+		if (c->n.data.nr == SYS_renameat2)
+			k->flags = A(4);
+		return K_RENAME;
+	case SYS_link: k->p1 = A(0); k->p2 = A(1); return K_LINK;
+	case SYS_linkat:
+		k->dirfd = FD(0); k->p1 = A(1); k->dirfd2 = FD(2); k->p2 = A(3);
+		k->flags = A(4);
+		return K_LINK;
+	case SYS_symlink: k->p1 = A(0); k->p2 = A(1); return K_SYMLINK;
+	case SYS_symlinkat:
+		k->p1 = A(0); k->dirfd2 = FD(1); k->p2 = A(2);
+		return K_SYMLINK;
+	case SYS_unlink: k->p1 = A(0); return K_UNLINK;
+	case SYS_unlinkat:
+		k->dirfd = FD(0); k->p1 = A(1); k->flags = A(2);
+		return K_UNLINK;
+	case SYS_rmdir: k->p1 = A(0); k->flags = AT_REMOVEDIR; return K_UNLINK;
+	case SYS_mkdir: k->p1 = A(0); return K_MKDIR;
+	case SYS_mkdirat: k->dirfd = FD(0); k->p1 = A(1); return K_MKDIR;
+	case SYS_mknod: k->p1 = A(0); k->mode = (unsigned)A(1); return K_MKNOD;
+	case SYS_mknodat:
+		k->dirfd = FD(0); k->p1 = A(1); k->mode = (unsigned)A(2);
+		return K_MKNOD;
+	}
+	return decode_attr(c, k);
+}

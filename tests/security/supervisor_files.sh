@@ -1,0 +1,88 @@
+# Issue 23 item 5: the supervisor's own files. The transcript hooks read
+# (transcript_path) is one of the session's protected files, so the agent
+# cannot forge it, through the shim or the floor; and the files the
+# supervisor writes (--log, its transcript copy, --junit,
+# $GITHUB_STEP_SUMMARY) are opened without following a symlink at their
+# name, in directories held from before the agent started, so a symlink
+# the agent (or an earlier session's agent) plants does not make the
+# supervisor write through it.
+. "$HOOKSHIM_TOP/tests/lib.sh"
+export HOME=$TMP/home; mkdir -p "$HOME"
+command -v jq >/dev/null || { skip "supervisor files: jq missing"; exit 0; }
+# a private TMPDIR: the transcripts of this test's sessions only
+export TMPDIR=$TMP/tmpdir; mkdir -p "$TMPDIR"
+ROOT=$TMP/root; mkdir -p "$ROOT"
+cat > "$TMP/hook.sh" <<'S'
+#!/bin/sh
+# what a hook reading the transcript sees: lines not written by hookshim
+tp=$(jq -r .transcript_path)
+grep -c FORXGED "$tp" >> "$HOOKSEEN"
+exit 0
+S
+chmod 755 "$TMP/hook.sh"
+export HOOKSEEN=$TMP/hookseen
+echo '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"'"$TMP"'/hook.sh"}]}]}}' > "$TMP/p.json"
+hsrun() { ( cd "$ROOT" && timeout 60 "$HOOKSHIM" run --no-notices -c "$TMP/p.json" "$@" ) >"$TMP/out" 2>"$TMP/err"; }
+
+# the forged line, FORXGED, is made at run time: no command text (which
+# the transcript records) holds it
+cat > "$TMP/forge.sh" <<'S'
+d=$(echo "$TMPDIR"/hookshim-session-*); export tp=$d/transcript.jsonl
+export M=$(printf '{"FOR%sGED":1}' X)
+[ -f "$tp" ] || { echo "no transcript"; exit 0; }
+echo "$M" > "$tp.new"
+echo "$M" >> "$tp" 2>/dev/null; echo "append=$?"
+busybox sh -c 'echo "$M" >> "$tp"' 2>/dev/null; echo "bbappend=$?"
+python3 -c 'import os,sys; os.replace(sys.argv[1] + ".new", sys.argv[1])' "$tp" 2>/dev/null; echo "replace=$?"
+rm -f "$tp" 2>/dev/null; echo "rm=$?"
+busybox rm -f "$tp" 2>/dev/null; echo "bbrm=$?"
+mv "$d" "$d.x" 2>/dev/null; echo "mvdir=$?"
+ln -sf /dev/null "$tp" 2>/dev/null; echo "symlink=$?"
+bash -c 'true'
+S
+: > "$HOOKSEEN"
+hsrun --log "$TMP/s.log" -- bash "$TMP/forge.sh"
+for k in append bbappend replace rm bbrm mvdir symlink; do
+	case "$(cat "$TMP/out")" in
+	*"$k=0"*) fail "transcript: $k went through";;
+	*"$k="*) pass "transcript: $k denied";;
+	*) fail "transcript: $k: no result"; note "$(cat "$TMP/out" "$TMP/err")";;
+	esac
+done
+expect_eq "the hook reading transcript_path saw no forged line" "0" "$(sort -u "$HOOKSEEN" | tr '\n' ' ' | sed 's/ $//')"
+check "the kept transcript holds no forged line" test -s "$TMP/s.log.transcript.jsonl" -a "$(grep -c FORXGED "$TMP/s.log.transcript.jsonl")" = 0
+expect_contains "the reason says what the file is" "$(cat "$TMP/err")" "(the transcript hooks read)"
+
+# A symlink at a name the supervisor writes, planted before the session
+# (an earlier session's agent): not followed.
+echo keep > "$TMP/victim"
+ln -s "$TMP/victim" "$ROOT/report.xml"
+ln -s "$TMP/victim" "$TMP/l.log"
+hsrun --log "$TMP/l.log" -- true
+expect_contains "--log through a symlink: refused" "$(cat "$TMP/err")" "--log $TMP/l.log"
+rm "$TMP/l.log"
+ln -s "$TMP/victim" "$TMP/k.log.transcript.jsonl"
+hsrun --log "$TMP/k.log" --junit report.xml -- bash -c 'true'
+expect_contains "--junit through a symlink: not written" "$(cat "$TMP/err")" "--junit report.xml"
+expect_contains "the transcript's copy through a symlink: not written" "$(cat "$TMP/err")" "cannot keep the transcript in $TMP/k.log.transcript.jsonl"
+expect_eq "the symlinks' target unchanged" keep "$(cat "$TMP/victim")"
+
+# $GITHUB_STEP_SUMMARY is not a protected file (the agent's own steps
+# may write it): the agent replaces it with a symlink, or its directory
+# with one, during the session.
+mkdir -p "$TMP/gh" "$TMP/victimdir"
+export GITHUB_STEP_SUMMARY=$TMP/gh/summary.md
+: > "$GITHUB_STEP_SUMMARY"
+hsrun --ci -- bash -c 'rm -f "$GITHUB_STEP_SUMMARY"; ln -s "$1" "$GITHUB_STEP_SUMMARY"' _ "$TMP/victim"
+expect_eq "step summary replaced by a symlink: its target unchanged" keep "$(cat "$TMP/victim")"
+expect_contains "... and the supervisor says why" "$(cat "$TMP/err")" "GITHUB_STEP_SUMMARY $TMP/gh/summary.md"
+rm -f "$GITHUB_STEP_SUMMARY"; : > "$GITHUB_STEP_SUMMARY"
+hsrun --ci -- bash -c 'mv "$1/gh" "$1/gh.old" && ln -s "$1/victimdir" "$1/gh"' _ "$TMP"
+check "step summary's directory replaced by a symlink: nothing written there" test ! -e "$TMP/victimdir/summary.md"
+expect_contains "... the summary went to the directory named at the start" "$(cat "$TMP/gh.old/summary.md" 2>/dev/null)" "### hookshim"
+rm -f "$TMP/gh"; mv "$TMP/gh.old" "$TMP/gh"
+unset GITHUB_STEP_SUMMARY
+# what must still work: plain files
+hsrun --log "$TMP/ok.log" --junit ok.xml -- bash -c 'true'
+check "a plain --junit file is written" grep -q "<testsuites" "$ROOT/ok.xml"
+check "a plain --log and its transcript copy are written" test -s "$TMP/ok.log" -a -s "$TMP/ok.log.transcript.jsonl"
