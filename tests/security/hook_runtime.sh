@@ -108,6 +108,8 @@ t id_fileln ln -s "$PWD/.claude/hooks/util.py" u.py
 t id_scriptln ln -s .claude/hooks/jqguard.sh g.sh
 t id_siteln ln -s "$SITE" site
 t id_bbln busybox ln -s .claude/hooks hl2
+# from a directory where nothing else could fire (the shim's quick test)
+t id_deadln sh -c 'mkdir -p ~/.cache && cd ~/.cache && ln -s "$OLDPWD/.claude/hooks" hl'
 # the policy still holds, the hooks as configured
 bash -c 'rm -rf victim'; echo "rmrf=$?"
 bash -c 'touch forbidden'; echo "forbidden=$?"
@@ -143,7 +145,7 @@ grep -q "no syscall floor" err.txt && floor=
 for k in sib_redir sib_new sib_py sib_mv sib_rm sib_ln sib_mkdir sib_bb sib_bbln sib_bbrm \
 	site_custom site_pth site_bb site_mv jqrc jqrc_bb bashenv bashenv_bb \
 	path_cp path_py path_bb path_ln path_tool path_tool_bb path_tool_mv \
-	above_ln above_mv above_bbln id_dirln id_via id_fileln id_scriptln id_siteln id_bbln; do
+	above_ln above_mv above_bbln id_dirln id_via id_fileln id_scriptln id_siteln id_bbln id_deadln; do
 	if [[ $k == *bb* && -z $floor ]]; then skip "$k: no syscall floor"; continue; fi
 	case "$out" in *"$k=0"*) fail "$k went through";; *"$k="*) pass "$k denied";; *) fail "$k: no result";; esac
 done
