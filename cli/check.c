@@ -68,7 +68,8 @@ static void print_protected(const struct hs_protect *p)
 {
 	printf("\nprotected during a session (no hook can allow a write):\n");
 	for (size_t i = 0; p && i < p->n; i++)
-		printf("  protect %s  (%s)\n", p->v[i].path, p->v[i].why);
+		printf("  protect %s%s  (%s)\n", p->v[i].path,
+		       p->v[i].kind == HS_PROT_TREE ? "/**" : "", p->v[i].why);
 	printf("  (and hookshim run's --log and --junit files; renaming the "
 	       "root or a directory above it is denied too)\n");
 }

@@ -143,7 +143,7 @@ struct ctx {
 	const struct hs_hook *h;
 	const char *script;
 	const char *cwd;
-	void (*fn)(const char *path, void *arg);
+	const struct hs_hook_visit *v;
 	void *arg;
 };
 
@@ -196,8 +196,8 @@ static void candidate(const struct ctx *x, const char *p)
 		return;
 	}
 	hs_path_fold(abs);
-	if (stat(abs, &sb) == 0 && S_ISREG(sb.st_mode))
-		x->fn(abs, x->arg);
+	if (stat(abs, &sb) == 0 && S_ISREG(sb.st_mode) && x->v->script)
+		x->v->script(abs, x->arg);
 }
 
 static void simple(const struct ctx *x, const struct hs_sh_cmd *c)
@@ -210,6 +210,9 @@ static void simple(const struct ctx *x, const struct hs_sh_cmd *c)
 		free(prog);
 		if (!(prog = word(x, &c->words[i])))
 			return;
+		/* these two are programs themselves */
+		if (x->v->program && (!strcmp(prog, "env") || !strcmp(prog, "nohup")))
+			x->v->program(prog, x->arg);
 		if (strcmp(prog, "exec") && strcmp(prog, "command") &&
 		    strcmp(prog, "nohup") && strcmp(prog, "env") &&
 		    !(i > 0 && strchr(prog, '=') && prog[0] != '/'))
@@ -219,6 +222,8 @@ static void simple(const struct ctx *x, const struct hs_sh_cmd *c)
 		free(prog);
 		return;
 	}
+	if (x->v->program)
+		x->v->program(prog, x->arg);
 	if (strchr(prog, '/'))
 		candidate(x, prog);
 	if (interpreter(prog)) {
@@ -255,20 +260,46 @@ static void list(const struct ctx *x, const struct hs_sh_list *l)
 		}
 }
 
-void hs_hook_scripts(const struct hs_config *cfg, const struct hs_hook *h,
-		     void (*fn)(const char *path, void *arg), void *arg)
+void hs_hook_walk(const struct hs_config *cfg, const struct hs_hook *h,
+		  const char *text, const struct hs_hook_visit *v, void *arg)
 {
-	struct ctx x = { .cfg = cfg, .h = h, .script = h->command, .fn = fn,
-			 .arg = arg };
+	struct ctx x = { .cfg = cfg, .h = h, .v = v, .arg = arg };
 	struct hs_sh_list *l;
 
 	if (h->action != HS_ACTION_COMMAND || !h->command)
 		return;
+	x.script = text ? text : h->command;
 	/* The runner's directory: the hook's own, else the root (an agent's
 	 * cwd, for dialects that use it, starts as the root too). */
 	x.cwd = h->work_dir ? h->work_dir : cfg->root;
-	if (!(l = hs_sh_parse(h->command)))
+	if (!(l = hs_sh_parse(x.script)))
 		return;
 	list(&x, l);
 	hs_sh_free(l);
+}
+
+void hs_hook_scripts(const struct hs_config *cfg, const struct hs_hook *h,
+		     void (*fn)(const char *path, void *arg), void *arg)
+{
+	struct hs_hook_visit v = { .script = fn };
+
+	hs_hook_walk(cfg, h, NULL, &v, arg);
+}
+
+const char *hs_hook_var(const struct hs_config *cfg, const struct hs_hook *h,
+			const char *name)
+{
+	struct ctx x = { .cfg = cfg, .h = h };
+	size_t n = strlen(name);
+
+	for (char **e = h->env; e && *e; e++)
+		if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+			return *e + n + 1;
+	/* the settings "env" of the dialects that have one, over the
+	 * host's (engine/dispatch.c hook_env) */
+	for (size_t i = 0; hs_dialect_ops(h->dialect)->session_env &&
+			   i < cfg->nenv; i++)
+		if (strcmp(cfg->env[i].name, name) == 0)
+			return cfg->env[i].value;
+	return lookup(name, &x);
 }

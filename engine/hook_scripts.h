@@ -25,6 +25,24 @@
 void hs_hook_scripts(const struct hs_config *cfg, const struct hs_hook *h,
 		     void (*fn)(const char *path, void *arg), void *arg);
 
+/* What a walk of a hook's command reports (either may be NULL): each
+ * script file, as hs_hook_scripts; each simple command's program word,
+ * expanded (a bare name like "jq", or a path), before its script. */
+struct hs_hook_visit {
+	void (*script)(const char *path, void *arg);
+	void (*program)(const char *word, void *arg);
+};
+
+/* Walks shell text `text` (NULL: the hook's command) as the hook's shell
+ * would run it, with the hook's variables and directory. */
+void hs_hook_walk(const struct hs_config *cfg, const struct hs_hook *h,
+		  const char *text, const struct hs_hook_visit *v, void *arg);
+
+/* A variable as the hook's environment will have it (its own env, the
+ * settings "env", the dialect's variables, the supervisor's), or NULL. */
+const char *hs_hook_var(const struct hs_config *cfg, const struct hs_hook *h,
+			const char *name);
+
 /* One shell word's text as the shell would expand it, or NULL when it
  * cannot be known without running anything; malloc'd. `var` looks a name
  * up (NULL: unknown). Exposed for tests. */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../common/pathfold.h"
+#include "hook_runtime.h"
 #include "hook_scripts.h"
 #include "strbuf.h"
 
@@ -76,16 +77,16 @@ static void add_script(const char *path, void *arg)
 }
 
 /* "PreToolUse[Bash]#1": the event, its matcher, the hook's place among
- * the event's hooks. */
-static void hook_label(const struct hs_config *cfg, size_t i, char *buf,
-		       size_t cap)
+ * the event's hooks (after `prefix`). */
+static void hook_label(const struct hs_config *cfg, size_t i,
+		       const char *prefix, char *buf, size_t cap)
 {
 	const struct hs_hook *h = &cfg->hooks[i];
 	int nth = 1;
 
 	for (size_t j = 0; j < i; j++)
 		nth += strcmp(cfg->hooks[j].event_name, h->event_name) == 0;
-	snprintf(buf, cap, "hook script of %s[%s]#%d", h->event_name,
+	snprintf(buf, cap, "%s%s[%s]#%d", prefix, h->event_name,
 		 h->matcher.kind == HS_MATCH_ALL ? "*" : h->matcher.pattern,
 		 nth);
 }
@@ -103,12 +104,30 @@ struct hs_protect *hs_protect_new(const struct hs_config *cfg,
 		add(p, cfg->sources[i], "config file");
 	for (size_t i = 0; i < cfg->nhooks; i++) {
 		x.p = p;
-		hook_label(cfg, i, x.why, sizeof(x.why));
+		hook_label(cfg, i, "hook script of ", x.why, sizeof(x.why));
 		hs_hook_scripts(cfg, &cfg->hooks[i], add_script, &x);
+	}
+	/* what else the hooks run and load (hook_runtime.h) */
+	for (size_t i = 0; i < cfg->nhooks; i++) {
+		hook_label(cfg, i, "", x.why, sizeof(x.why));
+		hs_hook_runtime(cfg, &cfg->hooks[i], x.why, p);
 	}
 	add(p, log, "the --log file");
 	add(p, junit, "the --junit file");
 	return p;
+}
+
+void hs_protect_put(struct hs_protect *p, const char *path,
+		    enum hs_prot_kind kind, const char *why)
+{
+	size_t n0;
+
+	if (!p)
+		return;
+	n0 = p->n;
+	add(p, path, why);
+	for (size_t i = n0; i < p->n; i++)
+		p->v[i].kind = kind;
 }
 
 void hs_protect_add(struct hs_protect *p, const char *path, const char *why)
@@ -150,7 +169,8 @@ static void put_path(struct hs_strbuf *b, const char *s)
 }
 
 /* how: 0 path is the protected file, 1 another name of it, 2 a
- * directory holding it. */
+ * directory holding it, 3 inside it (a tree), 4 a name above it, 5 a
+ * symlink to it. */
 static char *reason(const char *path, const struct hs_protected *e, int how,
 		    const char *verb)
 {
@@ -158,7 +178,11 @@ static char *reason(const char *path, const struct hs_protected *e, int how,
 
 	put_path(&b, path);
 	if (how) {
-		hs_sb_adds(&b, how == 1 ? " is " : " holds ");
+		static const char *const rel[] = { "", " is ", " holds ",
+						   " is in ", " is above ",
+						   " would lead to " };
+
+		hs_sb_adds(&b, rel[how]);
 		put_path(&b, e->path);
 		hs_sb_adds(&b, ",");
 	} else {
@@ -229,6 +253,118 @@ static char *judge_rename_source(const struct hs_protect *p, const char *src)
 	return NULL;
 }
 
+/* --- trees and the names above protected ones ------------------------ */
+
+/* The tree `name` is in, by name or by the identity of one of its
+ * directories (another name of the tree: a symlink, a bind mount); NULL
+ * when none. The name itself being the tree is which()'s. */
+static const struct hs_protected *tree_of(const struct hs_protect *p,
+					  const char *name)
+{
+	char dir[PATH_MAX];
+	struct stat sb;
+	bool ids = false;
+	char *slash;
+
+	for (size_t i = 0; i < p->n; i++) {
+		if ((p->v[i].kind == HS_PROT_TREE) && holds(p->v[i].path, name))
+			return &p->v[i];
+		ids |= (p->v[i].kind == HS_PROT_TREE) && p->v[i].has_id;
+	}
+	if (!ids || snprintf(dir, sizeof(dir), "%s", name) >= (int)sizeof(dir))
+		return NULL;
+	/* its directories as the kernel will walk them (following) */
+	while ((slash = strrchr(dir, '/')) && slash != dir) {
+		*slash = '\0';
+		if (stat(dir, &sb) != 0)
+			continue;
+		for (size_t i = 0; i < p->n; i++)
+			if ((p->v[i].kind == HS_PROT_TREE) && p->v[i].has_id &&
+			    p->v[i].dev == sb.st_dev && p->v[i].ino == sb.st_ino)
+				return &p->v[i];
+	}
+	return NULL;
+}
+
+/* The protected entry a new object at `name` would lead to: name is a
+ * directory above it (a symlink made there, or a directory renamed
+ * onto it, would send the hook's lookup elsewhere). */
+static const struct hs_protected *below(const struct hs_protect *p,
+					const char *name)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (holds(name, p->v[i].path))
+			return &p->v[i];
+	return NULL;
+}
+
+/* A symlink made to a protected file or into a protected tree: a name
+ * for it that writes would be judged by as written (without
+ * follow_symlinks), by name, by identity and by where it resolves. Not a
+ * program on the hooks' PATH: a venv links its interpreter. */
+static const struct hs_protected *link_target(const struct hs_protect *p,
+					      const struct hs_event *ev)
+{
+	const struct hs_protected *e;
+	char t[PATH_MAX], real[PATH_MAX];
+	const char *text = ev->new_path, *slash = strrchr(ev->path, '/');
+	bool other;
+	int r;
+
+	if (!text || !text[0])
+		return NULL;
+	r = text[0] == '/'
+		    ? snprintf(t, sizeof(t), "%s", text)
+		    : snprintf(t, sizeof(t), "%.*s/%s",
+			       (int)(slash ? slash - ev->path : 0), ev->path,
+			       text);
+	if (r < 0 || r >= (int)sizeof(t))
+		return NULL;
+	hs_path_fold(t);
+	for (int pass = 0; pass < 2; pass++) {
+		if ((e = which(p, t, false, &other)) &&
+		    e->kind != HS_PROT_ON_PATH)
+			return e;
+		if ((e = tree_of(p, t)))
+			return e;
+		if (pass || !realpath(t, real) || strcmp(real, t) == 0)
+			break;
+		memcpy(t, real, strlen(real) + 1);
+	}
+	return NULL;
+}
+
+/* Inside a protected tree nothing is made, replaced, removed or renamed
+ * (a hook's sibling module, a usercustomize.py in its interpreter's user
+ * site); above any protected name no symlink, file or renamed directory
+ * is made (~/.local -> elsewhere would move ~/.local/bin/jq). */
+static char *judge_runtime(const struct hs_protect *p,
+			   const struct hs_event *ev)
+{
+	const struct hs_protected *e;
+	bool renaming = op_is(ev, "rename") || op_is(ev, "exchange");
+	bool linking = op_is(ev, "link");
+	/* a symlink's new_path is its text, no name */
+	bool second = ev->new_path && !op_is(ev, "symlink");
+
+	if ((e = tree_of(p, ev->path)))
+		return reason(ev->path, e, 3, renaming ? "renamed" : "changed");
+	if (second && (e = tree_of(p, ev->new_path)))
+		return reason(ev->new_path, e, 3,
+			      linking ? "given another name" : "replaced");
+	if (op_is(ev, "symlink") && (e = link_target(p, ev)))
+		return reason(ev->path, e, 5, "made");
+	if ((op_is(ev, "symlink") || op_is(ev, "create") ||
+	     op_is(ev, "overwrite") || linking || op_is(ev, "mknod")) &&
+	    ((e = below(p, ev->path)) ||
+	     (linking && ev->new_path && (e = below(p, ev->new_path)))))
+		return reason(e == below(p, ev->path) ? ev->path : ev->new_path,
+			      e, 4, "made");
+	if (renaming && ev->new_path && (e = below(p, ev->new_path)))
+		return reason(ev->new_path, e, 4, "replaced");
+	return NULL;
+}
+
 char *hs_protect_judge(const struct hs_protect *p, const struct hs_event *ev)
 {
 	const struct hs_protected *e;
@@ -252,12 +388,12 @@ char *hs_protect_judge(const struct hs_protect *p, const struct hs_event *ev)
 		return reason(ev->path, e, other ? 1 : 0,
 			      renaming ? "renamed" : "changed");
 	if (!ev->new_path)
-		return NULL;
+		return judge_runtime(p, ev);
 	/* rename onto a protected file; a new name for one (link) */
 	if ((renaming || linking) &&
 	    ((e = which(p, ev->new_path, true, &other)) ||
 	     (linking && (e = which(p, ev->new_path, false, &other)))))
 		return reason(ev->new_path, e, other ? 1 : 0,
 			      linking ? "given another name" : "replaced");
-	return NULL;
+	return judge_runtime(p, ev);
 }

@@ -30,6 +30,12 @@ struct hs_protected {
 	bool has_id;
 	dev_t dev;
 	ino_t ino;
+	/* HS_PROT_TREE: a directory protected with everything below it (a
+	 * hook script's directory, a start-up directory): nothing may be
+	 * made, replaced or removed there ('^' lines of the write filter).
+	 * HS_PROT_ON_PATH: a program's name in a directory of the hooks'
+	 * PATH (handed on as '&' lines: the directories and the names). */
+	enum hs_prot_kind { HS_PROT_FILE, HS_PROT_TREE, HS_PROT_ON_PATH } kind;
 	nlink_t nlink; /* at session start: more than 1, other names exist
 			* (write_filter.c hands its identity on) */
 };
@@ -46,6 +52,11 @@ struct hs_protect {
 struct hs_protect *hs_protect_new(const struct hs_config *cfg,
 				  const char *log, const char *junit);
 void hs_protect_free(struct hs_protect *p);
+/* One more entry (engine/hook_runtime.c): path (absolute or relative to
+ * the working directory) of `kind`, protected as `why`; it need not
+ * exist yet. */
+void hs_protect_put(struct hs_protect *p, const char *path,
+		    enum hs_prot_kind kind, const char *why);
 /* One more of the session's own files (path absolute or relative to the
  * working directory; NULL ignored), protected as `why`. */
 void hs_protect_add(struct hs_protect *p, const char *path, const char *why);

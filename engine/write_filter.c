@@ -260,6 +260,45 @@ static void alias_line(struct hs_strbuf *b, const struct hs_config *cfg)
 	hs_sb_adds(b, "\n");
 }
 
+/* A line "<kind>TEXT" once. */
+static void line_once(struct hs_strbuf *b, char kind, const char *text,
+		      size_t n)
+{
+	for (const char *l = b->s; l && *l;) {
+		const char *e = strchr(l, '\n');
+
+		if (!e)
+			break;
+		if (l[0] == kind && (size_t)(e - l - 1) == n &&
+		    strncmp(l + 1, text, n) == 0)
+			return;
+		l = e ? e + 1 : NULL;
+	}
+	hs_sb_addc(b, kind);
+	hs_sb_add(b, text, n);
+	hs_sb_addc(b, '\n');
+}
+
+/* The hooks' runtime (engine/hook_runtime.h): '^DIR' for a protected
+ * tree; a program's names on the PATH as '&/DIR' (each directory) and
+ * '&NAME' (each name), every name in every directory: a superset, a few
+ * lines for what would be directories times names. */
+static void runtime_lines(struct hs_strbuf *b, const struct hs_protect *p)
+{
+	for (size_t i = 0; p && i < p->n; i++) {
+		const char *path = p->v[i].path, *slash = strrchr(path, '/');
+
+		if (p->v[i].kind == HS_PROT_TREE) {
+			line_once(b, '^', path, strlen(path));
+		} else if (p->v[i].kind == HS_PROT_ON_PATH && slash &&
+			   slash[1]) {
+			line_once(b, '&', path,
+				  slash == path ? 1 : (size_t)(slash - path));
+			line_once(b, '&', slash + 1, strlen(slash + 1));
+		}
+	}
+}
+
 char *hs_write_filter(const struct hs_config *cfg)
 {
 	const struct hs_settings *s = &cfg->settings;
@@ -331,6 +370,9 @@ char *hs_write_filter(const struct hs_config *cfg)
 		const struct hs_protected *e = &cfg->protect->v[i];
 		char id[64];
 
+
+		if (e->kind != HS_PROT_FILE)
+			continue; /* runtime_lines */
 		hs_sb_addc(&prot, '!');
 		hs_sb_adds(&prot, e->path);
 		hs_sb_addc(&prot, '\n');
@@ -344,6 +386,7 @@ char *hs_write_filter(const struct hs_config *cfg)
 			hs_sb_adds(&prot, id);
 		}
 	}
+	runtime_lines(&prot, cfg->protect);
 	if (hooks.failed ||
 	    b.len + hooks.len + prot.len > HS_WRITE_FILTER_MAX) {
 		hs_sb_free(&hooks);
@@ -355,8 +398,24 @@ char *hs_write_filter(const struct hs_config *cfg)
 	}
 	if (hooks.s)
 		hs_sb_adds(&b, hooks.s);
-	if (prot.s && b.len + prot.len <= HS_WRITE_FILTER_MAX)
+	if (prot.s && b.len + prot.len <= HS_WRITE_FILTER_MAX) {
 		hs_sb_adds(&b, prot.s);
+	} else if (prot.s) {
+		/* as many whole lines as fit, the policy's own files first
+		 * (the runtime's come last); the supervisor still judges
+		 * every write that reaches it by the whole set */
+		const char *end = prot.s;
+
+		for (const char *l = prot.s; *l;) {
+			const char *e = strchr(l, '\n');
+
+			if (!e || b.len + (size_t)(e + 1 - prot.s) >
+					  HS_WRITE_FILTER_MAX)
+				break;
+			end = l = e + 1;
+		}
+		hs_sb_add(&b, prot.s, (size_t)(end - prot.s));
+	}
 	hs_sb_free(&hooks);
 	hs_sb_free(&prot);
 	return hs_sb_take(&b);

@@ -150,7 +150,8 @@ bool hs_wquick_dead(const struct hs_wcall *c)
 {
 	switch (c->kind) {
 	case HS_WK_SYMLINK:
-		return rel_dead(c->dirfd2, c->path2);
+		/* its text may name a protected file from anywhere */
+		return rel_dead(c->dirfd2, c->path2) && !hs_wscope_policy();
 	case HS_WK_CHMOD:
 	case HS_WK_CHOWN:
 	case HS_WK_XATTR:
@@ -294,6 +295,14 @@ static unsigned exchanged(struct hs_wticket *t, unsigned want)
 	return m;
 }
 
+/* A new object at `abs` (a symlink, a link, a directory renamed there)
+ * above a protected name would send the hooks' lookups elsewhere
+ * (engine/protect.h): asked about, as a pre. */
+static unsigned above_policy(const char *abs, unsigned want)
+{
+	return (want & HS_W_PRE) && hs_wscope_pinned(abs) ? HS_W_PRE : 0;
+}
+
 unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
 		      unsigned want)
 {
@@ -379,7 +388,10 @@ unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
 	case HS_WK_SYMLINK:
 		/* path = the link made; new_path = its text, as written */
 		if (named_pinned(t, c->dirfd2, c->path2, false, t->path, &t->pin) < 0 ||
-		    !(m = hs_wscope_match(t->path, want)) ||
+		    !(m = hs_wscope_match(t->path, want) | above_policy(t->path, want) |
+			  ((want & HS_W_PRE) &&
+					   hs_wscope_link_to_policy(t->path, c->path)
+				   ? HS_W_PRE : 0)) ||
 		    lstat(t->path, &sb) == 0)
 			return 0;
 		t->op = "symlink";
@@ -405,7 +417,7 @@ unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
 					     t->path2, src_pin);
 			return 0;
 		}
-		m = hs_wscope_match(t->path, want);
+		m = hs_wscope_match(t->path, want) | above_policy(t->path, want);
 		t->op = "create";
 		if (link_source(t, c, src_pin) <= 0 || (m && is_temp(t->path2)))
 			return m;
@@ -441,7 +453,7 @@ unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
 		 * be moved away (engine/protect.h) */
 		if ((want & HS_W_PRE) && hs_wscope_pinned(t->path))
 			m |= HS_W_PRE;
-		m2 = hs_wscope_match(t->path2, want);
+		m2 = hs_wscope_match(t->path2, want) | above_policy(t->path2, want);
 		/* an atomic save: content hooks read the file being renamed */
 		if (((m | m2) & HS_W_STAGE) && S_ISREG(sb.st_mode))
 			t->content_file = t->path;

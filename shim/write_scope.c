@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../common/glob.h"
+#include "../common/pathfold.h"
 #include "../common/wire.h"
 #include "../common/plainstr.h"
 #include "path.h"
@@ -67,7 +68,9 @@ static struct globs *set_of(char tag)
 	case '<': return &F.pre;
 	case '>': return &F.post;
 	case '!':
-	case '@': return &F.prot;
+	case '@':
+	case '^': /* '@', '^' and '&' kept with their tag (runtime_file) */
+	case '&': return &F.prot;
 	case '(': return &F.rd;
 	case '%': return &F.stage;
 	}
@@ -137,7 +140,8 @@ static void parse(char *text, const char *end)
 			set_option(l[1]);
 		else if (!gs && l[0] == '=' && l[1] == '/')
 			hs_path_alias(l + 1);
-		else if (gs == &F.prot && l[0] == '@')
+		else if ((gs == &F.prot && l[0] == '@') ||
+			 (l[0] == '^' && l[1] == '/') || (l[0] == '&' && l[1]))
 			gs->n++;
 		else if (gs == &F.prot && l[1] != '/')
 			continue; /* not an absolute path: nothing to match */
@@ -153,7 +157,8 @@ static void parse(char *text, const char *end)
 	for (l = text; l < end; l += hs_len(l) + 1) {
 		struct globs *gs = set_of(l[0]);
 
-		if (gs == &F.prot && l[0] == '@')
+		if ((gs == &F.prot && l[0] == '@') ||
+		    (l[0] == '^' && l[1] == '/') || (l[0] == '&' && l[1]))
 			add(gs, l); /* kept with its tag */
 		else if (gs == &F.prot ? l[1] == '/' : gs && !hs_same(l + 1, "*"))
 			add(gs, l + 1);
@@ -252,6 +257,52 @@ static bool pseudo(const char *p)
 	       hs_path_under(p, "/proc") || hs_path_under(p, "/sys");
 }
 
+/* The hooks' runtime ('^' and '&' lines, kept with their tag): is abs
+ * in a protected tree, or a PATH directory's file of a program's name? */
+static bool runtime_file(const char *abs)
+{
+	const char *slash = strrchr(abs, '/');
+	size_t dl = slash ? (size_t)(slash - abs) : 0;
+	bool dir = false, name = false;
+
+	for (unsigned i = 0; i < F.prot.n; i++) {
+		const char *g = F.prot.e[i].g;
+
+		if (g[0] == '^' && hs_path_under(abs, g + 1))
+			return true;
+		if (g[0] != '&' || !slash)
+			continue;
+		if (g[1] == '/')
+			dir |= dl ? F.prot.e[i].plen - 1 == dl &&
+					    strncmp(g + 1, abs, dl) == 0
+				  : hs_same(g + 1, "/");
+		else
+			name |= hs_same(g + 1, slash + 1);
+	}
+	return dir && name;
+}
+
+static bool prefix_meets(const char *l, size_t ln, const char *dir,
+			 size_t dn);
+
+/* Is abs, or a directory above it, a protected tree or a PATH directory
+ * ('^', '&/' lines)? dir_live's and pinned's test for them. */
+static bool runtime_dir_under(const char *abs, bool above)
+{
+	size_t n = strlen(abs);
+
+	for (unsigned i = 0; i < F.prot.n; i++) {
+		const char *g = F.prot.e[i].g;
+
+		if (g[0] != '^' && !(g[0] == '&' && g[1] == '/'))
+			continue;
+		if (above ? hs_path_under(g + 1, abs)
+			  : prefix_meets(g + 1, F.prot.e[i].plen - 1, abs, n))
+			return true;
+	}
+	return false;
+}
+
 /* A decimal number at *p, *p moved past it. */
 static unsigned long long number(const char **p)
 {
@@ -300,7 +351,36 @@ static bool protected_file(const char *abs)
 	for (unsigned i = 0; i < F.prot.n; i++)
 		if (hs_same(abs, F.prot.e[i].g))
 			return true;
-	return protected_id(abs);
+	return runtime_file(abs) || protected_id(abs);
+}
+
+bool hs_wscope_link_to_policy(const char *link, const char *text)
+{
+	char t[PATH_MAX];
+	size_t n = 0, k = hs_len(text);
+	const char *slash = strrchr(link, '/');
+
+	if (!F.prot.n || !k)
+		return false;
+	if (text[0] != '/') { /* from the link's directory */
+		n = slash ? (size_t)(slash - link) : 0;
+		if (n + 1 >= sizeof(t))
+			return false;
+		memcpy(t, link, n);
+		t[n++] = '/';
+	}
+	if (n + k >= sizeof(t))
+		return false;
+	memcpy(t + n, text, k + 1);
+	hs_path_fold(t);
+	for (unsigned i = 0; i < F.prot.n; i++) {
+		const char *g = F.prot.e[i].g;
+
+		if (g[0] == '/' ? hs_same(t, g)
+				: g[0] == '^' && hs_path_under(t, g + 1))
+			return true;
+	}
+	return false;
 }
 
 bool hs_wscope_policy(void)
@@ -326,7 +406,7 @@ bool hs_wscope_pinned(const char *abs)
 	for (unsigned i = 0; i < F.prot.n; i++)
 		if (at_or_above(abs, F.prot.e[i].g))
 			return true;
-	return false;
+	return runtime_dir_under(abs, true);
 }
 
 /* In scope as writes are (include, exclude, never /dev /proc /sys). */
@@ -419,7 +499,7 @@ static bool dir_live(const char *dir)
 	/* another name of a protected file may be anywhere */
 	if (any_ids())
 		return true;
-	return any_below(&F.prot, dir, dn) ||
+	return any_below(&F.prot, dir, dn) || runtime_dir_under(dir, false) ||
 	       (any_below(&F.inc, dir, dn) &&
 		(any_below(&F.pre, dir, dn) || any_below(&F.post, dir, dn) ||
 		 any_below(&F.stage, dir, dn)));

@@ -14,6 +14,13 @@
  *   @D:I   the identity (st_dev:st_ino, decimal) of a protected file that
  *          had other names (hard links) at session start: a write to any
  *          name with that identity is asked about as the file's own
+ *   ^PATH  a protected tree (engine/hook_runtime.h: a hook script's
+ *          directory, an interpreter's start-up directory): PATH and
+ *          everything below it, asked about as protected files are
+ *   &/DIR  a directory of the hooks' PATH, and
+ *   &NAME  a program the hooks run by that name: DIR/NAME, for every
+ *          such DIR and NAME, is asked about as a protected file (a
+ *          program made there would run instead of the hook's)
  *   (GLOB  some pre hook on the read tool may fire for an open for
  *          reading of GLOB (the agent's own reads only: hs_st.reads)
  *   oa     only the agent's own writes (role "agent"), not its tools'
@@ -68,6 +75,11 @@ bool hs_wscope_policy(void);
 /* Is `abs` (absolute, folded or resolved) a protected file, by name, or
  * by identity ('@' lines: one stat)? */
 bool hs_wscope_policy_file(const char *abs);
+
+/* Would a symlink at `link` (absolute, folded) with text `text` name a
+ * protected file or lead into a protected tree ('!' and '^' lines)? A
+ * new name for it that the shim would judge as written. */
+bool hs_wscope_link_to_policy(const char *link, const char *text);
 
 /* Would renaming `abs` away take a protected file or the session root
  * with it (abs is one, or a directory above one)? */

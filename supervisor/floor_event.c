@@ -283,6 +283,15 @@ static bool side(const struct hs_fscope *sc, bool post, const char *abs)
 	return post ? hs_fscope_post(sc, abs) : hs_fscope_pre(sc, abs);
 }
 
+/* A new object at abs (a symlink, a link, a directory renamed there)
+ * above a protected name would send the hooks' lookups elsewhere
+ * (engine/protect.h): a pre of its own (the shim's above_policy). */
+static bool above_policy(const struct hs_fscope *sc, bool post,
+			 const char *abs)
+{
+	return !post && hs_fscope_pinned(sc, abs);
+}
+
 /* The pre events of k into c (c->nev of them), or with `post` its post
  * event into c->post: the shim's rules (shim/write_event.c classify),
  * the same operation on both sides, each for paths its hooks' globs
@@ -353,7 +362,9 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	case K_SYMLINK:
 		/* path = the link made; new_path = its text, as written */
 		if (name_of(x, k, tid, k->dirfd2, k->path2, parents, a) == 0 &&
-		    side(sc, post, a) && lstat(a, &sb) != 0)
+		    (side(sc, post, a) || above_policy(sc, post, a) ||
+		     (!post && hs_fscope_link_to_policy(sc, a, k->path))) &&
+		    lstat(a, &sb) != 0)
 			emit(c, post, HS_FL_SEEN_CREATE, "symlink", a, k->path);
 		return;
 	case K_LINK:
@@ -364,7 +375,7 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		e = link_source(x, k, tid, parents, b);
 		if (e < 0)
 			return;
-		if (!side(sc, post, a)) {
+		if (!side(sc, post, a) && !above_policy(sc, post, a)) {
 			/* an unwatched new name for a protected file is a
 			 * write to that file: judged at the source (a pre
 			 * of its own, no post: the shim's) */
@@ -411,7 +422,7 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			}
 			return;
 		}
-		m2 = hs_fscope_pre(sc, b);
+		m2 = hs_fscope_pre(sc, b) || above_policy(sc, false, b);
 		e = m2 ? look(b, false, &sb) : -1;
 		if (e > 0 && (k->flags & RENAME_NOREPLACE))
 			e = 0; /* never replaces: EEXIST */
@@ -456,6 +467,11 @@ static bool touches_policy(const struct hs_fscope *sc,
 		if (hs_fscope_protected_file(sc, c->ev[i].path) ||
 		    (c->ev[i].has_new &&
 		     hs_fscope_protected_file(sc, c->ev[i].new_path)) ||
+		    (strcmp(c->ev[i].operation, "mkdir") != 0 &&
+		     hs_fscope_pinned(sc, c->ev[i].path)) ||
+		    (c->ev[i].has_new &&
+		     strcmp(c->ev[i].operation, "symlink") != 0 &&
+		     hs_fscope_pinned(sc, c->ev[i].new_path)) ||
 		    ((strcmp(c->ev[i].operation, "rename") == 0 ||
 		      strcmp(c->ev[i].operation, "exchange") == 0) &&
 		     hs_fscope_pinned(sc, c->ev[i].path)))

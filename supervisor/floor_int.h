@@ -88,6 +88,10 @@ bool hs_fscope_protected_file(const struct hs_fscope *sc, const char *abs);
 /* Is abs the root, a protected file, or a directory above either (a
  * rename of it is the built-in rule's)? */
 bool hs_fscope_pinned(const struct hs_fscope *sc, const char *abs);
+/* Would a symlink at `link` with text `text` name a protected file or
+ * lead into a protected tree (the shim's hs_wscope_link_to_policy)? */
+bool hs_fscope_link_to_policy(const struct hs_fscope *sc, const char *link,
+			      const char *text);
 /* Does a pre hook's own path glob name abs (writes.judge_temp_files)? */
 bool hs_fscope_protected(const struct hs_fscope *sc, const char *abs);
 /* abs through the root's logical name rewritten under the root (what

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "../common/glob.h"
+#include "../common/pathfold.h"
 
 struct globs {
 	char **g; /* NULL entry: the session root */
@@ -27,6 +28,8 @@ struct hs_fscope {
 	struct globs rd; /* '(' lines: a Read hook's paths (floor_read.c) */
 	struct globs stage; /* '%' lines: a content hook's paths, also in pre */
 	struct globs prot; /* '!' lines: protected files, literal paths */
+	struct globs trees; /* '^' lines: protected trees (hook_runtime.h) */
+	struct globs pdirs, pnames; /* '&' lines: PATH directories, names */
 	struct globs ids;  /* '@' lines: "DEV:INO" of those with other names */
 	bool follow, quiet, agent_only, judge_temps;
 };
@@ -68,6 +71,14 @@ static void parse_line(struct hs_fscope *sc, const char *l)
 	case '!':
 		if (l[1] == '/')
 			add(&sc->prot, l + 1);
+		return;
+	case '^':
+		if (l[1] == '/')
+			add(&sc->trees, l + 1);
+		return;
+	case '&':
+		if (l[1])
+			add(l[1] == '/' ? &sc->pdirs : &sc->pnames, l + 1);
 		return;
 	case '@':
 		add(&sc->ids, l + 1);
@@ -129,6 +140,9 @@ void hs_fscope_free(struct hs_fscope *sc)
 	free_globs(&sc->rd);
 	free_globs(&sc->stage);
 	free_globs(&sc->prot);
+	free_globs(&sc->trees);
+	free_globs(&sc->pdirs);
+	free_globs(&sc->pnames);
 	free_globs(&sc->ids);
 	free(sc->root);
 	free(sc->alias);
@@ -167,6 +181,28 @@ static bool pseudo(const char *p)
 	       under(p, "/proc") || under(p, "/sys");
 }
 
+/* The hooks' runtime (the shim's runtime_file): abs in a protected
+ * tree, or a PATH directory's file of a program's name. */
+static bool runtime_file(const struct hs_fscope *sc, const char *abs)
+{
+	const char *slash = strrchr(abs, '/');
+	size_t dl = slash ? (size_t)(slash - abs) : 0;
+	bool dir = false, name = false;
+
+	for (size_t i = 0; i < sc->trees.n; i++)
+		if (under(abs, sc->trees.g[i]))
+			return true;
+	if (!slash)
+		return false;
+	for (size_t i = 0; i < sc->pdirs.n && !dir; i++)
+		dir = dl ? strlen(sc->pdirs.g[i]) == dl &&
+				   strncmp(sc->pdirs.g[i], abs, dl) == 0
+			 : strcmp(sc->pdirs.g[i], "/") == 0;
+	for (size_t i = 0; dir && i < sc->pnames.n && !name; i++)
+		name = strcmp(sc->pnames.g[i], slash + 1) == 0;
+	return dir && name;
+}
+
 /* Another name of a protected file that had other names at session
  * start (the shim's protected_id): one stat, only then. */
 static bool protected_id(const struct hs_fscope *sc, const char *abs)
@@ -189,7 +225,31 @@ bool hs_fscope_protected_file(const struct hs_fscope *sc, const char *abs)
 	for (size_t i = 0; i < sc->prot.n; i++)
 		if (strcmp(sc->prot.g[i], abs) == 0)
 			return true;
-	return protected_id(sc, abs);
+	return runtime_file(sc, abs) || protected_id(sc, abs);
+}
+
+bool hs_fscope_link_to_policy(const struct hs_fscope *sc, const char *link,
+			      const char *text)
+{
+	char t[PATH_MAX];
+	const char *slash = strrchr(link, '/');
+	int r;
+
+	if (!text[0] || (!sc->prot.n && !sc->trees.n))
+		return false;
+	r = text[0] == '/' ? snprintf(t, sizeof(t), "%s", text)
+			   : snprintf(t, sizeof(t), "%.*s/%s",
+				      (int)(slash ? slash - link : 0), link, text);
+	if (r < 0 || r >= (int)sizeof(t))
+		return false;
+	hs_path_fold(t);
+	for (size_t i = 0; i < sc->prot.n; i++)
+		if (strcmp(sc->prot.g[i], t) == 0)
+			return true;
+	for (size_t i = 0; i < sc->trees.n; i++)
+		if (under(t, sc->trees.g[i]))
+			return true;
+	return false;
 }
 
 bool hs_fscope_pinned(const struct hs_fscope *sc, const char *abs)
@@ -198,6 +258,12 @@ bool hs_fscope_pinned(const struct hs_fscope *sc, const char *abs)
 		return true;
 	for (size_t i = 0; i < sc->prot.n; i++)
 		if (under(sc->prot.g[i], abs))
+			return true;
+	for (size_t i = 0; i < sc->trees.n; i++)
+		if (under(sc->trees.g[i], abs))
+			return true;
+	for (size_t i = 0; i < sc->pdirs.n; i++)
+		if (under(sc->pdirs.g[i], abs))
 			return true;
 	return false;
 }

@@ -1,0 +1,224 @@
+# Issue 23 item 4: a hook's whole runtime is protected, not only its
+# script file. The agent must not change what a hook does through (a) a
+# sibling module of a python hook (a replaced util.py, a new json.py, a
+# forged __pycache__), (b) an interpreter's start-up files (python's user
+# site: usercustomize.py, a .pth; jq's ~/.jq; the file BASH_ENV names),
+# (c) a program made earlier on the hooks' PATH than the one a hook runs
+# (or the one it runs, replaced), (d) a symlink or renamed directory at a
+# name the hook resolves. Each is tried with bash redirection, python3
+# and, for the floor, a static busybox; each is denied with the reason,
+# the hooks still decide as configured afterwards, and writes elsewhere
+# (the same directories, other names) work.
+. "$HOOKSHIM_TOP/tests/lib.sh"
+PY=/usr/bin/python3
+[ -x $PY ] || { skip "hook_runtime: needs $PY"; exit 0; }
+[ -x /usr/bin/jq ] || { skip "hook_runtime: needs jq"; exit 0; }
+# Everything in a fresh directory W (one per run: each shows what its
+# own decision point does, whatever the build let through before).
+setup() {
+W=$TMP/$1; mkdir -p "$W" && cd "$W" || exit 1
+export HOME=$W/home
+mkdir -p "$HOME" pre tools evil/bin .claude/hooks
+cp /usr/bin/jq tools/jq
+# The hooks' PATH: pre/ (empty) and ~/.local/bin (not there yet) come
+# before tools/, where jq is found.
+# (Only the session gets it: this script's own tools stay the system's.)
+HPATH="$W/pre:$HOME/.local/bin:$W/opt/bin:$W/opt2/bin:$W/tools:/usr/bin:/bin"
+mkdir -p opt
+export BASH_ENV=$W/bash_env; : > "$BASH_ENV"
+SITE=$($PY -S -c 'import site; print(site.getusersitepackages())')
+case "$SITE" in "$HOME"/*) ;; *) fail "python's user site is not under HOME: $SITE"; exit 0;; esac
+export SITE; mkdir -p "$SITE"
+
+# A python hook importing its sibling module; a shell hook running jq.
+cat > .claude/hooks/guard.py <<'P'
+#!/usr/bin/env python3
+import json, sys
+from util import verdict
+sys.exit(verdict(json.load(sys.stdin)))
+P
+cat > .claude/hooks/util.py <<'P'
+import sys
+def verdict(p):
+    if "rm -rf" in p.get("tool_input", {}).get("command", ""):
+        print("util.py says no rm -rf", file=sys.stderr)
+        return 2
+    return 0
+P
+cat > .claude/hooks/jqguard.sh <<'S'
+#!/bin/sh
+jq -r .tool_input.command | tr A-Z a-z | grep -q forbidden && { echo "jq hook says no" >&2; exit 2; }
+exit 0
+S
+chmod +x .claude/hooks/guard.py .claude/hooks/jqguard.sh
+cat > policy.json <<'J'
+{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[
+ {"type":"command","command":"\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.py"},
+ {"type":"command","command":"\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/jqguard.sh"}]}]}}
+J
+printf '#!/bin/sh\necho "{}"\nexit 0\n' > evil/bin/jq; chmod +x evil/bin/jq
+echo 'def verdict(p): return 0' > evil/util.py
+snap() { (cd "$W" && find .claude pre/jq pre/grep pre/python3 pre/tr tools opt opt2 "$SITE" "$HOME/.jq" "$HOME/.local/bin" -printf '%p %y %s\n' 2>&1 | sort; cat .claude/hooks/* tools/jq "$BASH_ENV" | sha256sum); }
+# One attempt per line: NAME=exit status.
+cat > agent.sh <<'S'
+H=.claude/hooks
+t() {
+	local k=$1; shift
+	# a static program is the floor's alone
+	[ -n "${SHIM_ONLY:-}" ] && [ "$1" = busybox ] && return
+	"$@" >/dev/null 2>&1; echo "$k=$?"
+}
+# (a) sibling modules
+t sib_redir sh -c 'echo "def verdict(p): return 0" > .claude/hooks/util.py'
+t sib_new sh -c 'echo "x" > .claude/hooks/json.py'
+t sib_py python3 -c 'open(".claude/hooks/random.py", "w").write("x")'
+t sib_mv mv evil/util.py $H/util.py
+t sib_rm rm -f $H/util.py
+t sib_ln ln -s ../../evil/util.py $H/re.py
+t sib_mkdir mkdir $H/__pycache__
+t sib_bb busybox sh -c 'echo x > .claude/hooks/base64.py'
+t sib_bbln busybox ln -s /etc/passwd .claude/hooks/os.py
+t sib_bbrm busybox rm -f .claude/hooks/util.py
+# (b) start-up files
+t site_custom sh -c "echo 'open(\"$PWD/pwned\", \"a\")' > $SITE/usercustomize.py"
+t site_pth python3 -c "open('$SITE/evil.pth', 'w').write('import os')"
+t site_bb busybox sh -c "echo x > $SITE/sitecustomize.py"
+t site_mv mv "$SITE" "$SITE.gone"
+t jqrc sh -c 'echo "def x: 1;" > ~/.jq'
+t jqrc_bb busybox sh -c 'echo "def x: 1;" > $HOME/.jq'
+t bashenv sh -c 'echo "echo pwned >> $PWD/pwned" > $BASH_ENV'
+t bashenv_bb busybox sh -c 'echo "echo pwned >> $PWD/pwned" >> $BASH_ENV'
+# (c) PATH shadowing, and the program itself
+t path_cp cp evil/bin/jq pre/jq
+t path_py python3 -c 'import os; fd = os.open("pre/grep", os.O_CREAT | os.O_WRONLY, 0o755); os.write(fd, b"#!/bin/sh\nexit 1\n")'
+t path_bb busybox cp evil/bin/jq pre/python3
+t path_ln ln -s "$PWD/evil/bin/jq" pre/tr
+t path_tool sh -c 'echo x > tools/jq'
+t path_tool_bb busybox sh -c 'echo x > tools/jq'
+t path_tool_mv mv tools tools2
+# (d) a symlink or a directory made at a name above one the hooks resolve
+t above_ln ln -s "$PWD/evil/bin" ~/.local/bin
+t above_mv mv evil/bin "$PWD/opt/bin"
+t above_bbln busybox ln -s "$PWD/evil" "$PWD/opt2"
+# another name made during the session for what the hooks run: a write
+# through it would be judged by the name as written
+t id_dirln ln -s .claude/hooks hl
+t id_via sh -c 'echo x > hl/evil.py'
+t id_fileln ln -s "$PWD/.claude/hooks/util.py" u.py
+t id_scriptln ln -s .claude/hooks/jqguard.sh g.sh
+t id_siteln ln -s "$SITE" site
+t id_bbln busybox ln -s .claude/hooks hl2
+# from a directory where nothing else could fire (the shim's quick test)
+t id_deadln sh -c 'mkdir -p ~/.cache && cd ~/.cache && ln -s "$OLDPWD/.claude/hooks" hl'
+# the policy still holds, the hooks as configured
+bash -c 'rm -rf victim'; echo "rmrf=$?"
+bash -c 'touch forbidden'; echo "forbidden=$?"
+# elsewhere, and other names in the same places
+t ok_mkdir mkdir -p ~/.local/share/x
+t ok_pre sh -c 'echo x > pre/notes.txt'
+t ok_home sh -c 'echo x > ~/.jqx'
+t ok_bb busybox sh -c 'echo x > pre/other'
+t ok_root sh -c 'echo x > benign.txt'
+t ok_venvln ln -s /usr/bin/python3 pylink
+t ok_ln ln -s pre prelink
+S
+before=$(snap)
+touch victim
+}
+setup floor
+
+# check lists each kind of entry
+out=$(PATH=$HPATH "$HOOKSHIM" check -c policy.json)
+expect_contains "check: the script's directory" "$out" \
+	"protect $W/.claude/hooks/**  (the directory of the hook script of PreToolUse[Bash]#1)"
+expect_contains "check: python's user site" "$out" \
+	"protect $SITE/**  (the user site directory of python3"
+expect_contains "check: ~/.jq" "$out" "protect $HOME/.jq/**  (jq's start-up file, loaded by PreToolUse[Bash]#2)"
+expect_contains "check: a PATH name ahead of jq" "$out" \
+	"protect $W/pre/jq  (jq on the PATH of PreToolUse[Bash]#2, ahead of $W/tools/jq)"
+expect_contains "check: the jq it runs" "$out" "protect $W/tools/jq  (jq, run by PreToolUse[Bash]#2)"
+expect_contains "check: BASH_ENV's file" "$out" "protect $BASH_ENV  (BASH_ENV, read by the shell of"
+
+out=$(PATH=$HPATH timeout 120 "$HOOKSHIM" run --no-notices -c policy.json --log run.jsonl -- bash agent.sh 2>err.txt)
+floor=yes
+grep -q "no syscall floor" err.txt && floor=
+for k in sib_redir sib_new sib_py sib_mv sib_rm sib_ln sib_mkdir sib_bb sib_bbln sib_bbrm \
+	site_custom site_pth site_bb site_mv jqrc jqrc_bb bashenv bashenv_bb \
+	path_cp path_py path_bb path_ln path_tool path_tool_bb path_tool_mv \
+	above_ln above_mv above_bbln id_dirln id_via id_fileln id_scriptln id_siteln id_bbln id_deadln; do
+	if [[ $k == *bb* && -z $floor ]]; then skip "$k: no syscall floor"; continue; fi
+	case "$out" in *"$k=0"*) fail "$k went through";; *"$k="*) pass "$k denied";; *) fail "$k: no result";; esac
+done
+expect_eq "nothing of the hooks' runtime changed" "$before" "$(snap)"
+check "the python hook (importing util.py) still denies rm -rf" test -e victim
+check "the jq hook still denies" test ! -e forbidden
+check "no start-up file of the hooks ran the agent's code" test ! -e pwned
+expect_contains "the python hook's own reason" "$(cat err.txt)" "util.py says no rm -rf"
+expect_contains "the jq hook's own reason" "$(cat err.txt)" "jq hook says no"
+for k in ok_mkdir ok_pre ok_home ok_bb ok_root ok_venvln ok_ln; do
+	expect_contains "$k: a write elsewhere works" "$out" "$k=0"
+done
+log=$(cat run.jsonl)
+expect_contains "reason: a new module in the hook's directory" "$log" \
+	"$W/.claude/hooks/json.py is in $W/.claude/hooks, part of this session's policy (the directory of the hook script of PreToolUse[Bash]#1); it cannot be changed during the session"
+expect_contains "reason: usercustomize.py" "$log" \
+	"$SITE/usercustomize.py is in $SITE, part of this session's policy (the user site directory of python3, loaded at its start by PreToolUse[Bash]#1)"
+expect_contains "reason: ~/.jq" "$log" "$HOME/.jq is part of this session's policy (jq's start-up file"
+expect_contains "reason: a jq ahead on PATH" "$log" \
+	"$W/pre/jq is part of this session's policy (jq on the PATH of PreToolUse[Bash]#2, ahead of $W/tools/jq)"
+expect_contains "reason: a symlink above a PATH name" "$log" \
+	"$HOME/.local/bin is above $HOME/.local/bin/"
+expect_contains "reason: a symlink to the hooks' directory" "$log" \
+	"$W/hl would lead to $W/.claude/hooks, part of this session's policy (the directory of the hook script of PreToolUse[Bash]#1); it cannot be made during the session"
+
+# The shim alone (no floor): every dynamic attempt is denied there too.
+setup shim
+out=$(PATH=$HPATH SHIM_ONLY=1 HOOKSHIM_TEST_NO_FLOOR=1 timeout 120 "$HOOKSHIM" run --no-notices -c policy.json -- bash agent.sh 2>/dev/null)
+went=$(echo "$out" | grep -E '^(sib|site|jqrc|bashenv|path|above|id)_[a-z_]*=0$' | tr '\n' ' ')
+expect_eq "without the floor the shim denies every dynamic attempt" "" "$went"
+expect_eq "and nothing changed" "$before" "$(snap)"
+check "the hooks still decide (shim only)" test -e victim -a ! -e forbidden
+
+# By identity: a name for the hooks' directory that existed before the
+# session (a symlink made earlier), written through where the decision
+# reaches the supervisor (here a Write hook watching every path): the
+# directory's device and inode deny it. A catch-all Write hook that
+# allows, so only the built-in rule can deny.
+setup ident
+ln -s .claude/hooks oldlink
+jq '.hooks.PreToolUse += [{"matcher":"Write","hooks":[{"type":"command","command":"true"}]}]' policy.json > p2.json
+cat > ident.sh <<'S'
+sh -c 'echo x > oldlink/json.py' 2>/dev/null; echo "via_old=$?"
+python3 -c 'open("oldlink/util.py", "w").write("def verdict(p): return 0")' 2>/dev/null; echo "via_old_py=$?"
+busybox sh -c 'echo x > oldlink/os.py' 2>/dev/null; echo "via_old_bb=$?"
+sh -c 'echo x > oldlink-other.txt'; echo "ok_other=$?"
+S
+out=$(PATH=$HPATH timeout 120 "$HOOKSHIM" run --no-notices -c p2.json --log ident.jsonl -- bash ident.sh 2>/dev/null)
+for k in via_old via_old_py via_old_bb; do
+	case "$out" in *"$k=0"*) fail "$k went through";; *"$k="*) pass "$k denied";; *) fail "$k: no result";; esac
+done
+expect_contains "a write elsewhere under that Write hook works" "$out" "ok_other=0"
+expect_eq "the hooks' directory unchanged" "$before" "$(snap)"
+expect_contains "reason: by the directory's identity" "$(cat ident.jsonl)" \
+	"$W/oldlink/json.py is in $W/.claude/hooks, part of this session's policy"
+
+# What is chosen, as check lists it: a script in the session root is
+# protected alone (the root stays writable); NODE_OPTIONS' preloads and
+# ENV's file for the hooks that would load them; a program by path is
+# not looked up on PATH.
+setup lists
+mkdir -p lib; : > lib/pre.js; : > envfile
+printf 'import sys\nsys.exit(0)\n' > top.py
+cat > p3.json <<'J'
+{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[
+ {"type":"command","command":"python3 top.py"},
+ {"type":"command","command":"node \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/x.js"},
+ {"type":"command","command":"/usr/bin/jq -n 1 >/dev/null"}]}]}}
+J
+: > .claude/hooks/x.js
+out=$(PATH=$HPATH NODE_OPTIONS="--require $W/lib/pre.js --max-old-space-size=100" ENV=$W/envfile "$HOOKSHIM" check -c p3.json)
+expect_contains "a script in the root: the file" "$out" "protect $W/top.py  (hook script of PreToolUse[Bash]#1)"
+expect_not_contains "and not the root itself" "$out" "protect $W/**"
+expect_contains "NODE_OPTIONS' --require file" "$out" "protect $W/lib/pre.js  (NODE_OPTIONS, loaded by PreToolUse[Bash]#2)"
+expect_contains "ENV's file" "$out" "protect $W/envfile  (ENV, read by the shell of PreToolUse[Bash]#1)"
+expect_not_contains "a program named by path is not looked up on PATH" "$out" "$W/pre/jq"
