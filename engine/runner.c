@@ -22,6 +22,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -514,6 +515,47 @@ int hs_run(const struct hs_run_spec *spec, struct hs_run_result *res)
 	hand_over(&r, res);
 	res->duration_ms = hs_now_ms() - t0;
 	return 0;
+}
+
+const char *hs_run_failure(const struct hs_run_result *r, char *buf,
+			   size_t cap)
+{
+	const char *abbrev;
+
+	switch (r->status) {
+	case HS_RUN_TIMEOUT:
+		snprintf(buf, cap, "timed out after %ld ms", r->duration_ms);
+		return buf;
+	case HS_RUN_SIGNALED:
+		abbrev = r->signo > 0 ? sigabbrev_np(r->signo) : NULL;
+		snprintf(buf, cap, "killed by signal %d%s%s%s", r->signo,
+			 abbrev ? " (SIG" : "", abbrev ? abbrev : "",
+			 abbrev ? ")" : "");
+		return buf;
+	case HS_RUN_SPAWN_FAILED:
+		snprintf(buf, cap, "could not start: %s (errno %d)",
+			 strerror(r->spawn_errno), r->spawn_errno);
+		return buf;
+	case HS_RUN_EXITED:
+		/* `sh -c script` waits for a script killed by a signal and
+		 * says so as 128 + its number */
+		if (r->exit_code > 128 && r->exit_code <= 128 + 64) {
+			abbrev = sigabbrev_np(r->exit_code - 128);
+			snprintf(buf, cap, "killed by signal %d%s%s%s (its "
+				 "shell exited %d)", r->exit_code - 128,
+				 abbrev ? " (SIG" : "", abbrev ? abbrev : "",
+				 abbrev ? ")" : "", r->exit_code);
+			return buf;
+		}
+		/* the shell's own: the command is not there, or cannot run */
+		if (r->exit_code != 126 && r->exit_code != 127)
+			return NULL;
+		snprintf(buf, cap, "exited %d: %s", r->exit_code,
+			 r->exit_code == 127 ? "command not found"
+					     : "command not executable");
+		return buf;
+	}
+	return NULL;
 }
 
 void hs_run_result_free(struct hs_run_result *res)

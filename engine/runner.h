@@ -46,6 +46,15 @@ struct hs_run_result {
 };
 
 int hs_run(const struct hs_run_spec *spec, struct hs_run_result *res);
+
+/* How a run failed to reach a verdict, in words for a reason or the log
+ * ("killed by signal 9 (SIGKILL)", "timed out after 1000 ms", "could not
+ * start: Resource temporarily unavailable (errno 11)", "exited 127:
+ * command not found"), or NULL when the hook ran to an answer: any exit
+ * status but the shell's 126 (not executable), 127 (not found) and
+ * 129-192 (128 + the signal that killed the script it waited for). */
+const char *hs_run_failure(const struct hs_run_result *r, char *buf,
+			   size_t cap);
 void hs_run_result_free(struct hs_run_result *res);
 
 /* Kills the process group of every hook running in this process, and of
