@@ -15,6 +15,7 @@
 
 #include "../common/wire.h"
 #include "../engine/command.h"
+#include "../engine/decide.h"
 #include "atomic_save.h"
 #include "log.h"
 #include "outer.h"
@@ -79,6 +80,7 @@ int hs_session_init(struct hs_session *s, const struct hs_config *cfg,
 	pthread_mutex_init(&s->log_mu, NULL);
 	pthread_mutex_init(&s->ask_mu, NULL);
 	hs_atomic_init(&s->atomic);
+	hs_staged_init(&s->staged);
 	return 0;
 }
 
@@ -103,6 +105,7 @@ void hs_session_close(struct hs_session *s)
 	pthread_mutex_destroy(&s->log_mu);
 	pthread_mutex_destroy(&s->ask_mu);
 	hs_atomic_destroy(&s->atomic);
+	hs_staged_destroy(&s->staged);
 }
 
 static bool is_post_phase(const struct hs_msg *req)
@@ -218,7 +221,7 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 	struct hs_outcome out;
 	char id[160], *command;
 	enum hs_verdict v;
-	bool asked = false;
+	bool asked = false, unissued;
 	struct hs_command_why why = { 0 };
 
 	allow(s, ans);
@@ -226,9 +229,19 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 		free(command);
 		return;
 	}
+	/* A publish of a staged write whose open this session did not allow
+	 * (a forged HOOKSHIM_FDS record: staged.h) is a whole write. */
+	unissued = ev.stage == HS_STAGE_PUBLISH &&
+		   !hs_staged_confirm(&s->staged, id, ev.path);
+	if (unissued)
+		ev.stage = HS_STAGE_NONE;
 	/* Before the hooks: one reading the transcript sees its own call. */
 	hs_transcript_tool_use(s->transcript, &ev);
 	hs_dispatch(s->cfg, &ev, &out);
+	if (unissued)
+		hs_outcome_warn(&out, "the publish of a staged write whose "
+				"open this session never allowed: judged as a "
+				"whole write, every pre hook asked");
 	v = out.verdict;
 	if (__atomic_load_n(&s->ending, __ATOMIC_ACQUIRE) &&
 	    ev.kind == HS_KIND_PRE && v != HS_DENY) {
@@ -252,6 +265,9 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 		ans->context = strdup(out.context);
 	if (ev.kind == HS_KIND_PRE)
 		ans->id = strdup(id);
+	if (ev.stage == HS_STAGE_OPEN && ev.kind == HS_KIND_PRE &&
+	    ans->verdict == HS_ALLOW)
+		hs_staged_allowed(&s->staged, id, ev.path);
 	hs_transcript_tool_result(s->transcript, &ev,
 				  ans->verdict == HS_DENY ? ans->reason : NULL);
 	hs_log_event(s, &ev, &out, ans->verdict == HS_DENY ? "deny" : "allow",

@@ -12,6 +12,7 @@
 #include "../config/model.h"
 #include "../engine/dispatch.h"
 #include "atomic_save.h"
+#include "staged.h"
 #include "message.h"
 
 struct hs_report;
@@ -35,6 +36,8 @@ struct hs_session {
 	bool ending;         /* hs_session_ending: answers are denials */
 	struct hs_atomic_saves atomic; /* atomic saves judged at their temp
 					* file (atomic_save.h) */
+	struct hs_staged staged; /* staged writes allowed at their open,
+				  * awaiting their publish (staged.h) */
 	struct hs_outer *outer; /* the session we run inside (outer.h), asked
 				 * first; NULL at top level. Borrowed. */
 	/* Sees each decision's hook runs before they are freed, and its
