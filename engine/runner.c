@@ -117,6 +117,23 @@ void hs_run_kill_all(bool and_later)
 	pthread_mutex_unlock(&running_mu);
 }
 
+bool hs_run_is_hook(pid_t pid, pid_t pgid)
+{
+	bool found = false;
+
+	pthread_mutex_lock(&running_mu);
+	for (struct run *r = running; r && !found; r = r->next)
+		found = !r->child.lost && r->child.pid > 0 &&
+			(r->child.pid == pid || r->child.pid == pgid);
+	pthread_mutex_unlock(&running_mu);
+	return found;
+}
+
+bool hs_run_any(void)
+{
+	return __atomic_load_n(&running, __ATOMIC_RELAXED) != NULL;
+}
+
 static int sink_init(struct sink *s, size_t limit)
 {
 	/* Room for the NUL must not overflow. */

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct hs_run_spec {
 	const char *shell;     /* "/bin/sh", "/bin/bash"; run as SHELL -c CMD */
@@ -56,6 +57,14 @@ int hs_run(const struct hs_run_spec *spec, struct hs_run_result *res);
 const char *hs_run_failure(const struct hs_run_result *r, char *buf,
 			   size_t cap);
 void hs_run_result_free(struct hs_run_result *res);
+
+/* Is pid (a thread group) a hook this process is running, or in the
+ * process group of one (each hook leads its own)? pgid is pid's process
+ * group. For the floor's refusal to let the session signal, trace or
+ * write into the hooks (supervisor/floor_reach.c). */
+bool hs_run_is_hook(pid_t pid, pid_t pgid);
+/* Is any hook running in this process now? */
+bool hs_run_any(void);
 
 /* Kills the process group of every hook running in this process, and of
  * every one started from now on except SessionEnd's (at_session_end), or

@@ -29,6 +29,7 @@
 #include "write.h"
 #include "write_pin.h"
 #include "write_scope.h"
+#include "floor_calls.h"
 #include "write_stage.h"
 
 /* --- temp names ------------------------------------------------------ */
@@ -313,6 +314,16 @@ static int named_pinned(struct hs_wticket *t, int dirfd, const char *path,
 	return r;
 }
 
+/* "/proc/<digits>/...": a process's entry by its number (its mem above
+ * all), which under a floor is the floor's to judge: the supervisor's
+ * and the hooks' are out of the session's reach (floor_reach.c). */
+static bool proc_of_pid(const char *p)
+{
+	return hs_ck_on() && p[0] == '/' && p[1] == 'p' && p[2] == 'r' &&
+	       p[3] == 'o' && p[4] == 'c' && p[5] == '/' && p[6] >= '1' &&
+	       p[6] <= '9';
+}
+
 /* Decides path/op/new_path of c into t; returns the HS_W_* bits wanted. */
 static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			 unsigned want)
@@ -343,6 +354,10 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			    : named(t, c->dirfd, c->path, follow, t->path);
 		if (e < 0)
 			return 0;
+		if (proc_of_pid(t->path)) {
+			t->to_floor = true;
+			return 0;
+		}
 		if ((m = temp_create(c, t, want)))
 			return m;
 		if (!(m = hs_wscope_match(t->path, want)))
@@ -621,6 +636,7 @@ static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 	t->sfd = -1;
 	t->exists = false;
 	t->unnamed = NULL;
+	t->to_floor = false;
 	if (c->kind == HS_WK_OPEN && !(c->flags & HS_WFLAGS))
 		return hs_rbegin(c->dirfd, c->path, c->flags);
 	t->saved_errno = errno;
@@ -636,6 +652,8 @@ static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 	if (t->unnamed)
 		return deny_unnamed(t);
 	errno = t->saved_errno;
+	if (t->to_floor)
+		return 3;
 	if (!want) /* a mkstemp name is remembered in hs_wend all the same */
 		return c->kind == HS_WK_MKTEMP && active ? 1 : 0;
 	t->want = want;

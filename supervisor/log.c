@@ -148,6 +148,26 @@ void hs_log_internal(struct hs_session *s, const struct hs_msg *req,
 	write_line(s, o);
 }
 
+void hs_log_refused(struct hs_session *s, pid_t pid, const char *call,
+		    const char *reason)
+{
+	cJSON *o;
+
+	if (s->log_fd < 0 && !s->report && !s->notices)
+		return;
+	o = line_start(s);
+	cJSON_AddStringToObject(o, "event", "refused");
+	cJSON_AddStringToObject(o, "op", call);
+	cJSON_AddNumberToObject(o, "pid", pid);
+	cJSON_AddStringToObject(o, "decision", "deny");
+	cJSON_AddStringToObject(o, "reason", reason);
+	if (s->report)
+		hs_report_add(s->report, o);
+	if (s->notices)
+		hs_notice(s->notices, o);
+	write_line(s, o);
+}
+
 void hs_log_event(struct hs_session *s, const struct hs_event *ev,
 		  const struct hs_outcome *out, const char *decision,
 		  bool asked, const struct hs_command_why *why)

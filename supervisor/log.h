@@ -23,4 +23,10 @@ void hs_log_timestamp(char *buf, size_t cap);
 void hs_log_internal(struct hs_session *s, const struct hs_msg *req,
 		     const char *what);
 
+/* Appends a line for a call the floor refused because it reached into
+ * the supervisor or a hook (floor_reach.c): event "refused", op the
+ * syscall, decision "deny"; reported and noticed as a denial. */
+void hs_log_refused(struct hs_session *s, pid_t pid, const char *call,
+		    const char *reason);
+
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -426,6 +427,12 @@ void hs_session_flags(const struct hs_config *cfg, char *buf, size_t len)
 		     set->deny_on_loss);
 	if (n > 0 && (size_t)n < len)
 		hs_session_identity(buf + n, len - (size_t)n);
+}
+
+void hs_supervisor_out_of_reach(bool nested)
+{
+	if (!nested || geteuid() == 0)
+		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
 
 void hs_session_ending(struct hs_session *s)

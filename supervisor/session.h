@@ -91,4 +91,13 @@ void hs_session_flags(const struct hs_config *cfg, char *buf, size_t len);
  * believe on the socket (docs/architecture.md, "Who answers"). */
 void hs_session_identity(char *buf, size_t len);
 
+/* Makes the supervisor non-dumpable, early, in `hookshim run` and the
+ * bare session's `__supervise`: then only CAP_SYS_PTRACE can ptrace it,
+ * write its memory (process_vm_writev, /proc/PID/mem), take its
+ * descriptors (pidfd_getfd) or read its /proc entries beyond stat and
+ * status; the floor keeps root's calls off it (floor_reach.c). Not
+ * inside an outer session, unless root: the outer floor must read this
+ * supervisor's calls (process_vm_readv), which it could not. */
+void hs_supervisor_out_of_reach(bool nested);
+
 #endif

@@ -113,13 +113,16 @@ except OSError as e:
     print("write=%d" % e.errno, flush=True)
 os.execv("/bin/bash", ["bash", "-c", "touch ran"])
 S
-chown -R 65534:65534 "$U"
+# a uid of its own: RLIMIT_NPROC counts every process of the uid
+NP=$(( 62000 + RANDOM % 1000 ))
+while pgrep -u "$NP" >/dev/null; do NP=$((NP + 1)); done
+chown -R "$NP:$NP" "$U"
 if ! command -v setpriv >/dev/null || ! command -v prlimit >/dev/null; then
 	skip "RLIMIT_NPROC rows: setpriv or prlimit missing"
 else
 	for m in guard enforce; do
 		rm -f "$U/ran" "$U/target.txt" "$U/log.jsonl"
-		out=$(cd "$U" && timeout 60 setpriv --reuid=65534 --regid=65534 \
+		out=$(cd "$U" && timeout 60 setpriv --reuid=$NP --regid=$NP \
 			--clear-groups prlimit --nproc=40:40 "$HOOKSHIM" run --$m \
 			--no-notices -c policy.json --log log.jsonl -- python3 agent.py 2>"$U/err.txt")
 		rc=$?
@@ -138,8 +141,8 @@ else
 				"could not start: Resource temporarily unavailable (errno 11): denied (enforce mode fails closed)"
 		fi
 		# the agent's children end with it (bounded)
-		for i in $(seq 50); do pgrep -u 65534 -f "^python3 agent.py" >/dev/null || break; sleep 0.1; done
-		if pgrep -u 65534 -f "^python3 agent.py" >/dev/null; then fail "nproc $m: processes left behind"
+		for i in $(seq 50); do pgrep -u "$NP" >/dev/null || break; sleep 0.1; done
+		if pgrep -u "$NP" >/dev/null; then fail "nproc $m: processes left behind"
 		else pass "nproc $m: nothing left behind"; fi
 	done
 fi
