@@ -9,8 +9,9 @@
  * reach into another process (floor_bpf.c) and refuses, with EPERM,
  * those whose target is the supervisor or a hook (a process it runs for
  * a decision, or one in that hook's process group, or below it):
- *   - ptrace (any request but PTRACE_TRACEME), process_vm_readv/writev,
- *     pidfd_getfd, prlimit64 setting a limit;
+ *   - ptrace attaching (PTRACE_ATTACH, PTRACE_SEIZE: no other request
+ *     reaches a process not traced already), process_vm_readv/writev,
+ *     pidfd_getfd, prlimit64 setting another process's limit;
  *   - kill, tkill, tgkill, rt_sigqueueinfo, rt_tgsigqueueinfo,
  *     pidfd_send_signal with a signal that is not harmless (0, SIGCHLD,
  *     SIGCONT, SIGURG and SIGWINCH are let through in the kernel);
