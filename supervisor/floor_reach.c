@@ -109,6 +109,8 @@ static int ours(pid_t pid)
 
 	if (pid == self)
 		return 2;
+	if (!hs_run_any()) /* no hook: nothing else to look for */
+		return 0;
 	for (int depth = 0; pid > 1 && pid != self && depth < 64; depth++) {
 		if (stat_of(pid, &pp, &pg) < 0)
 			return 0;
@@ -168,19 +170,40 @@ static pid_t pidfd_target(pid_t tid, int fd)
 	return t ? (pid_t)strtol(t + 5, NULL, 10) : -1;
 }
 
+/* pidfd calls name their target in our namespace (our /proc's fdinfo) */
+static bool is_pidfd(const char *call)
+{
+	return strncmp(call, "pidfd_", 6) == 0;
+}
+
 static const char *who(int o)
 {
 	return o == 2 ? "the hookshim supervisor" : "a hook of the session";
 }
 
-/* A signal to one process (tid: a thread, resolved to its group). */
-static int one(pid_t target, bool is_tid, const char *call, int sig,
-	       char *why, size_t cap)
+/* The thread group of thread tid, looked up only where it may be ours:
+ * a thread of the supervisor, or anything while a hook runs. */
+static pid_t group_of(pid_t tid)
 {
-	pid_t tgid = is_tid ? hs_fl_tgid(target) : target;
+	char p[48];
+
+	if (tid == getpid() || hs_run_any())
+		return tid == getpid() ? tid : hs_fl_tgid(tid);
+	snprintf(p, sizeof(p), "/proc/self/task/%d", (int)tid);
+	return access(p, F_OK) == 0 ? getpid() : 0;
+}
+
+/* A call into one process (is_tid: named by a thread) by caller tid; sig
+ * is the signal, -1 for none. Most targets are not ours, and cost no
+ * more than a look at our own pid while no hook runs. */
+static int one(pid_t tid, pid_t target, bool is_tid, const char *call,
+	       int sig, char *why, size_t cap)
+{
+	pid_t tgid = is_tid ? group_of(target) : target;
 	int o = tgid > 0 ? ours(tgid) : 0;
 
-	if (!o)
+	/* a caller in a pid namespace of its own named someone else */
+	if (!o || (!is_pidfd(call) && !own_pidns(tid)))
 		return 0;
 	if (sig >= 0)
 		snprintf(why, cap, "%s of signal %d to %s (pid %d) refused: the "
@@ -193,9 +216,14 @@ static int one(pid_t target, bool is_tid, const char *call, int sig,
 	return EPERM;
 }
 
-/* A signal to process group pgid. */
-static int group(pid_t pgid, const char *call, int sig, char *why, size_t cap)
+/* A signal to process group pgid by caller tid. */
+static int group(pid_t tid, pid_t pgid, const char *call, int sig, char *why,
+		 size_t cap)
 {
+	if ((hs_run_is_hook(-1, pgid) ||
+	     (pgid == getpgrp() && hurts_supervisor(sig))) &&
+	    !is_pidfd(call) && !own_pidns(tid))
+		return 0;
 	if (hs_run_is_hook(-1, pgid)) {
 		snprintf(why, cap, "%s of signal %d to the process group of a "
 			 "hook (%d) refused: the session cannot reach what "
@@ -220,8 +248,8 @@ int hs_fl_reach(const struct seccomp_notif *n, char *why, size_t cap)
 	why[0] = '\0';
 	switch (n->data.nr) {
 	case SYS_pidfd_getfd:
-		return one(pidfd_target(tid, (int)a[0]), false, "pidfd_getfd",
-			   -1, why, cap);
+		return one(tid, pidfd_target(tid, (int)a[0]), false,
+			   "pidfd_getfd", -1, why, cap);
 	case SYS_pidfd_send_signal: {
 		pid_t t = pidfd_target(tid, (int)a[0]);
 
@@ -229,54 +257,58 @@ int hs_fl_reach(const struct seccomp_notif *n, char *why, size_t cap)
 			return 0;
 		if ((unsigned)a[3] & PIDFD_SIGNAL_PROCESS_GROUP)
 			return stat_of(t, &pp, &pg) == 0
-				       ? group(pg, "pidfd_send_signal",
+				       ? group(tid, pg, "pidfd_send_signal",
 					       (int)a[1], why, cap)
 				       : 0;
-		return one(t, false, "pidfd_send_signal", (int)a[1], why, cap);
+		return one(tid, t, false, "pidfd_send_signal", (int)a[1], why,
+			   cap);
 	}
-	}
-	/* the rest name a pid, as the caller's namespace numbers it */
-	if (!own_pidns(tid))
-		return 0;
-	switch (n->data.nr) {
 	case SYS_ptrace:
 		if ((long)a[0] == PTRACE_TRACEME_REQ)
 			return 0;
-		return one((pid_t)a[1], true, "ptrace", -1, why, cap);
+		return one(tid, (pid_t)a[1], true, "ptrace", -1, why, cap);
 	case SYS_process_vm_readv:
-		return one((pid_t)a[0], true, "process_vm_readv", -1, why, cap);
+		return one(tid, (pid_t)a[0], true, "process_vm_readv", -1, why,
+			   cap);
 	case SYS_process_vm_writev:
-		return one((pid_t)a[0], true, "process_vm_writev", -1, why, cap);
+		return one(tid, (pid_t)a[0], true, "process_vm_writev", -1, why,
+			   cap);
 	case SYS_prlimit64:
 		if ((pid_t)a[0] == 0 || !a[2]) /* its own, or only a look */
 			return 0;
-		return one((pid_t)a[0], false, "prlimit64", -1, why, cap);
+		return one(tid, (pid_t)a[0], false, "prlimit64", -1, why, cap);
 	case SYS_tkill:
-		return one((pid_t)a[0], true, "tkill", (int)a[1], why, cap);
+		return one(tid, (pid_t)a[0], true, "tkill", (int)a[1], why, cap);
 	case SYS_tgkill:
-		return one((pid_t)a[0], false, "tgkill", (int)a[2], why, cap);
-	case SYS_rt_sigqueueinfo:
-		return one((pid_t)a[0], false, "rt_sigqueueinfo", (int)a[1], why,
+		return one(tid, (pid_t)a[0], false, "tgkill", (int)a[2], why,
 			   cap);
+	case SYS_rt_sigqueueinfo:
+		return one(tid, (pid_t)a[0], false, "rt_sigqueueinfo",
+			   (int)a[1], why, cap);
 	case SYS_rt_tgsigqueueinfo:
-		return one((pid_t)a[0], false, "rt_tgsigqueueinfo", (int)a[2],
-			   why, cap);
+		return one(tid, (pid_t)a[0], false, "rt_tgsigqueueinfo",
+			   (int)a[2], why, cap);
 	case SYS_kill:
 		pid = (long)(int)a[0];
 		if (pid > 0)
-			return one((pid_t)pid, false, "kill", (int)a[1], why,
-				   cap);
+			return one(tid, (pid_t)pid, false, "kill", (int)a[1],
+				   why, cap);
 		if (pid == -1) {
+			if (!own_pidns(tid))
+				return 0;
 			snprintf(why, cap, "kill of signal %d to every process "
 				 "(-1) refused: it would reach the hookshim "
 				 "supervisor and its hooks", (int)a[1]);
 			return EPERM;
 		}
-		if (pid == 0)
-			return stat_of(tid, &pp, &pg) == 0
-				       ? group(pg, "kill", (int)a[1], why, cap)
+		if (pid == 0) /* the caller's own group: read only if it
+			       * could matter */
+			return (hs_run_any() || hurts_supervisor((int)a[1])) &&
+					       stat_of(tid, &pp, &pg) == 0
+				       ? group(tid, pg, "kill", (int)a[1], why,
+					       cap)
 				       : 0;
-		return group((pid_t)-pid, "kill", (int)a[1], why, cap);
+		return group(tid, (pid_t)-pid, "kill", (int)a[1], why, cap);
 	}
 	return 0;
 }
