@@ -217,3 +217,21 @@ for call in ptrace process_vm_writev process_vm_readv mem rawmem memlink pidfd_g
 	refused "no floor, unprivileged: $call of the supervisor fails" "$out" "sup $call"
 done
 leftovers "$UNPRIV" >/dev/null
+
+# The bare session's supervisor (`LD_PRELOAD=libhookshim.so CMD`, no
+# floor: `hookshim __supervise`, named by HOOKSHIM_FLAGS p=) is not
+# dumpable either.
+cat > "$W/bare.sh" <<'S'
+p=$(echo "$HOOKSHIM_FLAGS" | sed -n 's/.*,p=\([0-9]*\).*/\1/p')
+echo "bare supervisor: $(cat /proc/$p/comm 2>/dev/null)"
+python3 reach.py "$p" sup nosignals
+S
+out=$(cd "$W" && HOME=$W timeout -k 5 30 setpriv --reuid="$UNPRIV" --regid="$UNPRIV" \
+	--clear-groups env LD_PRELOAD="$HOOKSHIM_LIB" HOOKSHIM_CONFIG="$W/policy.json" \
+	bash bare.sh 2>&1)
+expect_contains "bare session: its supervisor found" "$out" "bare supervisor: hookshim"
+for call in ptrace process_vm_writev process_vm_readv mem rawmem pidfd_getfd; do
+	refused "bare session, unprivileged: $call of the supervisor fails" "$out" "sup $call"
+done
+if left=$(leftovers "$UNPRIV"); then pass "bare session: nothing left behind"
+else fail "bare session: nothing left behind"; note "$left"; fi
