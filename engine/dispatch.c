@@ -350,11 +350,11 @@ static void dispatch_all(const struct hs_config *cfg,
 			break;
 	}
 	run_parallel(cfg, ev, out->runs, out->nruns);
-	for (size_t i = 0; i < out->nruns; i++) {
-		hs_dialect_ops(out->runs[i].hook->dialect)
-			->decide(&out->runs[i], out, &stop_group);
-		fail_closed(cfg, ev, &out->runs[i], out);
-	}
+	/* a run that failed closed says only that (not also "non-blocking") */
+	for (size_t i = 0; i < out->nruns; i++)
+		if (!fail_closed(cfg, ev, &out->runs[i], out))
+			hs_dialect_ops(out->runs[i].hook->dialect)
+				->decide(&out->runs[i], out, &stop_group);
 }
 
 /* The ordered dialects, each stopping at a deny as documented; a memoh
@@ -379,8 +379,8 @@ static void dispatch_ordered(const struct hs_config *cfg,
 		if (!run)
 			break;
 		run_hook(cfg, ev, run);
-		if (hs_dialect_ops(h->dialect)->decide(run, out, &stop_group) ||
-		    fail_closed(cfg, ev, run, out))
+		if (fail_closed(cfg, ev, run, out) ||
+		    hs_dialect_ops(h->dialect)->decide(run, out, &stop_group))
 			break;
 		if (stop_group)
 			stopped = h;
