@@ -347,7 +347,9 @@ static pid_t proc_pid_through(const char *abs)
 			return 0;
 		proc_dev = sb.st_dev;
 	}
-	if (abs[0] != '/' || (fd = open(abs, O_PATH | O_CLOEXEC)) < 0)
+	/* one stat for the common case: not on /proc at all */
+	if (abs[0] != '/' || stat(abs, &sb) < 0 || sb.st_dev != proc_dev ||
+	    (fd = open(abs, O_PATH | O_CLOEXEC)) < 0)
 		return 0;
 	if (fstat(fd, &sb) == 0 && sb.st_dev == proc_dev) {
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
