@@ -18,6 +18,7 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
@@ -25,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -233,6 +235,42 @@ static int init_actions(posix_spawn_file_actions_t *fa, const char *cwd,
 	return e;
 }
 
+/* The payload as a sealed memfd for the hook's stdin, above 2, or -1
+ * (then a pipe is fed as before). A pipe can be read away by anyone who
+ * may open /proc/<hook>/fd/0 -- any process of the user: the hook is
+ * dumpable -- leaving the hook an empty payload; a file opened again
+ * there has an offset of its own, and sealed, no writer. */
+static int payload_fd(const struct hs_run_spec *spec)
+{
+	size_t off = 0;
+	int fd = memfd_create("hookshim-payload",
+			      MFD_CLOEXEC | MFD_ALLOW_SEALING), hi;
+
+	if (fd < 0)
+		return -1;
+	while (off < spec->input_len) {
+		ssize_t n = write(fd, spec->input + off, spec->input_len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			goto fail;
+		off += (size_t)n;
+	}
+	if (lseek(fd, 0, SEEK_SET) != 0 ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW |
+				   F_SEAL_WRITE) < 0)
+		goto fail;
+	if (fd > 2)
+		return fd;
+	hi = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return hi;
+fail:
+	close(fd);
+	return -1;
+}
+
 /* Returns 0 with the hook started, or the posix_spawn error; -1 with errno
  * for a resource failure before the spawn. */
 static int spawn_hook(struct run *r)
@@ -244,15 +282,22 @@ static int spawn_hook(struct run *r)
 	const int *theirs = r->child.theirs;
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
+	int in = payload_fd(spec);
 	pid_t pid;
 	int e;
 
-	if (hs_child_pipes(&r->child, true) < 0)
+	if (hs_child_pipes(&r->child, in < 0) < 0) {
+		e = errno;
+		if (in >= 0)
+			close(in);
+		errno = e;
 		return -1;
+	}
 	e = init_attr(&attr);
 	if (e)
 		goto fail;
-	e = init_actions(&fa, spec->cwd, theirs[0], theirs[1], theirs[2]);
+	e = init_actions(&fa, spec->cwd, in >= 0 ? in : theirs[0], theirs[1],
+			 theirs[2]);
 	if (e) {
 		posix_spawnattr_destroy(&attr);
 		goto fail;
@@ -260,6 +305,8 @@ static int spawn_hook(struct run *r)
 	e = posix_spawn(&pid, shell, &fa, &attr, argv, env);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
+	if (in >= 0)
+		close(in);
 	if (e) {
 		hs_child_close(&r->child);
 		return e;
@@ -268,6 +315,8 @@ static int spawn_hook(struct run *r)
 	list_add(r);
 	return 0;
 fail:
+	if (in >= 0)
+		close(in);
 	hs_child_close(&r->child);
 	errno = e;
 	return -1;

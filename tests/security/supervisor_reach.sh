@@ -237,3 +237,58 @@ for call in ptrace process_vm_writev process_vm_readv mem rawmem pidfd_getfd; do
 done
 if left=$(leftovers "$UNPRIV"); then pass "bare session: nothing left behind"
 else fail "bare session: nothing left behind"; note "$left"; fi
+
+# A hook's payload cannot be read away: its stdin is a sealed file, so
+# the agent opening /proc/<hook>/fd/0 reads a copy (before: a pipe, which
+# it drained, and the hook judged an empty payload and allowed).
+cat > "$W/hooks/late.sh" <<'S'
+#!/bin/sh
+echo "$$" > "$CLAUDE_PROJECT_DIR/late.pid.tmp"
+mv "$CLAUDE_PROJECT_DIR/late.pid.tmp" "$CLAUDE_PROJECT_DIR/late.pid"
+sleep 1
+case $(cat) in *"touch late"*) echo "late: denied" >&2; exit 2;; esac
+exit 0
+S
+chmod 755 "$W/hooks/late.sh"
+cat > "$W/late.json" <<'J'
+{"hooks":{"PreToolUse":[{"matcher":"Bash|Write","hooks":[{"type":"command","command":"\"$CLAUDE_PROJECT_DIR\"/hooks/late.sh"}]}]}}
+J
+cat > "$W/late_agent.sh" <<'S'
+cd "$(dirname "$0")"
+bash -c 'touch late' & bg=$!
+for i in $(seq 100); do [ -s late.pid ] && break; sleep 0.05; done
+python3 -c '
+import os
+p = open("late.pid").read().strip()
+fd = os.open("/proc/%s/fd/0" % p, os.O_RDONLY)
+got = b""
+while True:
+    b = os.read(fd, 65536)
+    if not b: break
+    got += b
+print("read away: %d bytes" % len(got))
+try:
+    os.write(os.open("/proc/%s/fd/0" % p, os.O_WRONLY), b"{}")
+    print("payload written")
+except OSError as e:
+    print("payload write=%d" % e.errno)
+'
+wait $bg; echo "late=$?"
+S
+for as in root "$UNPRIV"; do
+	who=$([ $as = root ] && echo root || echo unprivileged)
+	rm -f "$W/late.pid" "$W/late"
+	if [ $as = root ]; then
+		out=$(cd "$W" && timeout -k 5 60 "$HOOKSHIM" run --enforce --no-notices \
+			-c late.json -- bash late_agent.sh 2>&1)
+	else
+		out=$(cd "$W" && timeout -k 5 60 setpriv --reuid="$as" --regid="$as" \
+			--clear-groups "$HOOKSHIM" run --enforce --no-notices -c late.json \
+			-- bash late_agent.sh 2>&1)
+	fi
+	expect_contains "$who: the agent read the hook's stdin" "$out" "read away: "
+	expect_contains "$who: the payload cannot be written" "$out" "payload write="
+	expect_contains "$who: the hook still got its payload and denied" "$out" "late: denied"
+	check "$who: the denied command did not run" test ! -e "$W/late"
+	leftovers "$as" >/dev/null
+done
