@@ -312,6 +312,7 @@ int cmd_run(int argc, char **argv)
 		goto out_cfg;
 	if (outer)
 		hs_dispatch_hooks_in_outer_session();
+	hs_supervisor_out_of_reach(outer != NULL);
 	if (hs_session_init(&s, &cfg, NULL, o.log) < 0)
 		goto out_outer;
 	s.outer = outer;

@@ -1,6 +1,7 @@
 /* What a hook's exit status and output mean, per dialect. The only deny is
  * exit 2 or an explicit JSON decision, except where memoh's on_error: block
- * says a failed action denies. */
+ * says a failed action denies, and in enforce mode, where a hook that did
+ * not run to a verdict denies (hs_decide_fail_closed). */
 #include "decide.h"
 
 #include <cjson/cJSON.h>
@@ -134,6 +135,22 @@ static bool run_failed(struct hs_hook_run *run, struct hs_outcome *out)
 	default:
 		return false;
 	}
+}
+
+bool hs_decide_fail_closed(struct hs_hook_run *run, struct hs_outcome *out)
+{
+	char what[160], buf[128], *reason = NULL;
+
+	if (!hs_run_failure(&run->res, what, sizeof(what)))
+		return false;
+	if (asprintf(&reason, "hook failed: %s (%s) %s: denied (enforce mode "
+			      "fails closed)",
+		     label(run->hook, buf, sizeof(buf)), run->hook->source,
+		     what) < 0)
+		reason = NULL;
+	deny(run, out, reason);
+	free(reason);
+	return true;
 }
 
 static void nonblocking_exit(struct hs_hook_run *run, struct hs_outcome *out)

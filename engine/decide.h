@@ -16,6 +16,13 @@ hs_decide_fn hs_decide_memcode;
 hs_decide_fn hs_decide_mnemoai;
 hs_decide_fn hs_decide_memoh;
 
+/* Enforce mode (cfg->settings.enforce): a pre hook that did not run to a
+ * verdict (hs_run_failure: killed, crashed, timed out, could not start,
+ * not found or not executable) denies its call, the reason saying what
+ * failed. True when it did. Guard mode keeps the dialects' rule: such a
+ * failure is a warning, never a deny by itself. */
+bool hs_decide_fail_closed(struct hs_hook_run *run, struct hs_outcome *out);
+
 void hs_outcome_warn(struct hs_outcome *out, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

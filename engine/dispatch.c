@@ -325,6 +325,14 @@ static void run_parallel(const struct hs_config *cfg, const struct hs_event *ev,
 	free(started);
 }
 
+/* Enforce mode: a pre hook that failed to decide denies (decide.h). */
+static bool fail_closed(const struct hs_config *cfg, const struct hs_event *ev,
+			struct hs_hook_run *run, struct hs_outcome *out)
+{
+	return cfg->settings.enforce && ev->kind == HS_KIND_PRE &&
+	       hs_decide_fail_closed(run, out);
+}
+
 /* HS_MERGE_ALL handlers (Claude Code's) first, all of them, identical
  * commands once. */
 static void dispatch_all(const struct hs_config *cfg,
@@ -342,9 +350,11 @@ static void dispatch_all(const struct hs_config *cfg,
 			break;
 	}
 	run_parallel(cfg, ev, out->runs, out->nruns);
+	/* a run that failed closed says only that (not also "non-blocking") */
 	for (size_t i = 0; i < out->nruns; i++)
-		hs_dialect_ops(out->runs[i].hook->dialect)
-			->decide(&out->runs[i], out, &stop_group);
+		if (!fail_closed(cfg, ev, &out->runs[i], out))
+			hs_dialect_ops(out->runs[i].hook->dialect)
+				->decide(&out->runs[i], out, &stop_group);
 }
 
 /* The ordered dialects, each stopping at a deny as documented; a memoh
@@ -369,7 +379,8 @@ static void dispatch_ordered(const struct hs_config *cfg,
 		if (!run)
 			break;
 		run_hook(cfg, ev, run);
-		if (hs_dialect_ops(h->dialect)->decide(run, out, &stop_group))
+		if (fail_closed(cfg, ev, run, out) ||
+		    hs_dialect_ops(h->dialect)->decide(run, out, &stop_group))
 			break;
 		if (stop_group)
 			stopped = h;

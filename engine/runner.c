@@ -18,12 +18,15 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -114,6 +117,23 @@ void hs_run_kill_all(bool and_later)
 		kill(r->child.pid, SIGKILL);
 	}
 	pthread_mutex_unlock(&running_mu);
+}
+
+bool hs_run_is_hook(pid_t pid, pid_t pgid)
+{
+	bool found = false;
+
+	pthread_mutex_lock(&running_mu);
+	for (struct run *r = running; r && !found; r = r->next)
+		found = !r->child.lost && r->child.pid > 0 &&
+			(r->child.pid == pid || r->child.pid == pgid);
+	pthread_mutex_unlock(&running_mu);
+	return found;
+}
+
+bool hs_run_any(void)
+{
+	return __atomic_load_n(&running, __ATOMIC_RELAXED) != NULL;
 }
 
 static int sink_init(struct sink *s, size_t limit)
@@ -215,6 +235,42 @@ static int init_actions(posix_spawn_file_actions_t *fa, const char *cwd,
 	return e;
 }
 
+/* The payload as a sealed memfd for the hook's stdin, above 2, or -1
+ * (then a pipe is fed as before). A pipe can be read away by anyone who
+ * may open /proc/<hook>/fd/0 -- any process of the user: the hook is
+ * dumpable -- leaving the hook an empty payload; a file opened again
+ * there has an offset of its own, and sealed, no writer. */
+static int payload_fd(const struct hs_run_spec *spec)
+{
+	size_t off = 0;
+	int fd = memfd_create("hookshim-payload",
+			      MFD_CLOEXEC | MFD_ALLOW_SEALING), hi;
+
+	if (fd < 0)
+		return -1;
+	while (off < spec->input_len) {
+		ssize_t n = write(fd, spec->input + off, spec->input_len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			goto fail;
+		off += (size_t)n;
+	}
+	if (lseek(fd, 0, SEEK_SET) != 0 ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW |
+				   F_SEAL_WRITE) < 0)
+		goto fail;
+	if (fd > 2)
+		return fd;
+	hi = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return hi;
+fail:
+	close(fd);
+	return -1;
+}
+
 /* Returns 0 with the hook started, or the posix_spawn error; -1 with errno
  * for a resource failure before the spawn. */
 static int spawn_hook(struct run *r)
@@ -226,15 +282,22 @@ static int spawn_hook(struct run *r)
 	const int *theirs = r->child.theirs;
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
+	int in = payload_fd(spec);
 	pid_t pid;
 	int e;
 
-	if (hs_child_pipes(&r->child, true) < 0)
+	if (hs_child_pipes(&r->child, in < 0) < 0) {
+		e = errno;
+		if (in >= 0)
+			close(in);
+		errno = e;
 		return -1;
+	}
 	e = init_attr(&attr);
 	if (e)
 		goto fail;
-	e = init_actions(&fa, spec->cwd, theirs[0], theirs[1], theirs[2]);
+	e = init_actions(&fa, spec->cwd, in >= 0 ? in : theirs[0], theirs[1],
+			 theirs[2]);
 	if (e) {
 		posix_spawnattr_destroy(&attr);
 		goto fail;
@@ -242,6 +305,8 @@ static int spawn_hook(struct run *r)
 	e = posix_spawn(&pid, shell, &fa, &attr, argv, env);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
+	if (in >= 0)
+		close(in);
 	if (e) {
 		hs_child_close(&r->child);
 		return e;
@@ -250,6 +315,8 @@ static int spawn_hook(struct run *r)
 	list_add(r);
 	return 0;
 fail:
+	if (in >= 0)
+		close(in);
 	hs_child_close(&r->child);
 	errno = e;
 	return -1;
@@ -514,6 +581,47 @@ int hs_run(const struct hs_run_spec *spec, struct hs_run_result *res)
 	hand_over(&r, res);
 	res->duration_ms = hs_now_ms() - t0;
 	return 0;
+}
+
+const char *hs_run_failure(const struct hs_run_result *r, char *buf,
+			   size_t cap)
+{
+	const char *abbrev;
+
+	switch (r->status) {
+	case HS_RUN_TIMEOUT:
+		snprintf(buf, cap, "timed out after %ld ms", r->duration_ms);
+		return buf;
+	case HS_RUN_SIGNALED:
+		abbrev = r->signo > 0 ? sigabbrev_np(r->signo) : NULL;
+		snprintf(buf, cap, "killed by signal %d%s%s%s", r->signo,
+			 abbrev ? " (SIG" : "", abbrev ? abbrev : "",
+			 abbrev ? ")" : "");
+		return buf;
+	case HS_RUN_SPAWN_FAILED:
+		snprintf(buf, cap, "could not start: %s (errno %d)",
+			 strerror(r->spawn_errno), r->spawn_errno);
+		return buf;
+	case HS_RUN_EXITED:
+		/* `sh -c script` waits for a script killed by a signal and
+		 * says so as 128 + its number */
+		if (r->exit_code > 128 && r->exit_code <= 128 + 64) {
+			abbrev = sigabbrev_np(r->exit_code - 128);
+			snprintf(buf, cap, "killed by signal %d%s%s%s (its "
+				 "shell exited %d)", r->exit_code - 128,
+				 abbrev ? " (SIG" : "", abbrev ? abbrev : "",
+				 abbrev ? ")" : "", r->exit_code);
+			return buf;
+		}
+		/* the shell's own: the command is not there, or cannot run */
+		if (r->exit_code != 126 && r->exit_code != 127)
+			return NULL;
+		snprintf(buf, cap, "exited %d: %s", r->exit_code,
+			 r->exit_code == 127 ? "command not found"
+					     : "command not executable");
+		return buf;
+	}
+	return NULL;
 }
 
 void hs_run_result_free(struct hs_run_result *res)

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct hs_run_spec {
 	const char *shell;     /* "/bin/sh", "/bin/bash"; run as SHELL -c CMD */
@@ -46,7 +47,24 @@ struct hs_run_result {
 };
 
 int hs_run(const struct hs_run_spec *spec, struct hs_run_result *res);
+
+/* How a run failed to reach a verdict, in words for a reason or the log
+ * ("killed by signal 9 (SIGKILL)", "timed out after 1000 ms", "could not
+ * start: Resource temporarily unavailable (errno 11)", "exited 127:
+ * command not found"), or NULL when the hook ran to an answer: any exit
+ * status but the shell's 126 (not executable), 127 (not found) and
+ * 129-192 (128 + the signal that killed the script it waited for). */
+const char *hs_run_failure(const struct hs_run_result *r, char *buf,
+			   size_t cap);
 void hs_run_result_free(struct hs_run_result *res);
+
+/* Is pid (a thread group) a hook this process is running, or in the
+ * process group of one (each hook leads its own)? pgid is pid's process
+ * group. For the floor's refusal to let the session signal, trace or
+ * write into the hooks (supervisor/floor_reach.c). */
+bool hs_run_is_hook(pid_t pid, pid_t pgid);
+/* Is any hook running in this process now? */
+bool hs_run_any(void);
 
 /* Kills the process group of every hook running in this process, and of
  * every one started from now on except SessionEnd's (at_session_end), or

@@ -15,7 +15,9 @@
  * byte but NUL. FLAGS are fdtrack.h's HS_FDT_*: a staged write's file
  * (write_stage.h) is published by the new image's close or exit. The
  * constructor removes the variable from environ and envfix drops it from
- * every child's environment: it is read once. */
+ * every child's environment: it is read once. A record is a claim, not a
+ * permission: the supervisor publishes on the content hooks' word only a
+ * staged write whose open it allowed (supervisor/staged.h). */
 #ifndef HOOKSHIM_SHIM_FDCARRY_H
 #define HOOKSHIM_SHIM_FDCARRY_H
 

@@ -77,6 +77,9 @@ struct hs_wticket {
 	struct hs_path_pin pin;
 	struct hs_path_pin pin2; /* a rename's target directory, a link's
 				  * source directory */
+	bool to_floor; /* an open of another process's /proc entry: made
+			* without the cookie, for the floor to judge
+			* (supervisor/floor_reach.c) */
 	bool swapped; /* a link judged at its source: path, path2 and their
 		       * pins swapped (write_event.c swap_names) */
 };

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../common/temp_name.h"
+#include "floor_calls.h"
 #include "path.h"
 #include "state.h"
 #include "write_scope.h"
@@ -303,6 +304,16 @@ static unsigned above_policy(const char *abs, unsigned want)
 	return (want & HS_W_PRE) && hs_wscope_pinned(abs) ? HS_W_PRE : 0;
 }
 
+/* "/proc/<digits>/...": a process's entry by its number (its mem above
+ * all), which under a floor is the floor's to judge: the supervisor's
+ * and the hooks' are out of the session's reach (floor_reach.c). */
+static bool proc_of_pid(const char *p)
+{
+	return hs_ck_on() && p[0] == '/' && p[1] == 'p' && p[2] == 'r' &&
+	       p[3] == 'o' && p[4] == 'c' && p[5] == '/' && p[6] >= '1' &&
+	       p[6] <= '9';
+}
+
 unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
 		      unsigned want)
 {
@@ -332,6 +343,10 @@ unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
 			    : named(t, c->dirfd, c->path, follow, t->path);
 		if (e < 0)
 			return 0;
+		if (proc_of_pid(t->path)) {
+			t->to_floor = true;
+			return 0;
+		}
 		if ((m = temp_create(c, t, want)))
 			return m;
 		if (!(m = hs_wscope_match(t->path, want)))

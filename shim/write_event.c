@@ -218,6 +218,7 @@ static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 	t->sfd = -1;
 	t->exists = false;
 	t->unnamed = NULL;
+	t->to_floor = false;
 	if (c->kind == HS_WK_OPEN && !(c->flags & HS_WFLAGS))
 		return hs_rbegin(c->dirfd, c->path, c->flags);
 	if (c->kind == HS_WK_OPEN && hs_ck_on() && kernel_name(c->path))
@@ -235,6 +236,8 @@ static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 	if (t->unnamed)
 		return deny_unnamed(t);
 	errno = t->saved_errno;
+	if (t->to_floor)
+		return 3;
 	if (!want) /* a mkstemp name is remembered in hs_wend all the same */
 		return c->kind == HS_WK_MKTEMP && active ? 1 : 0;
 	t->want = want;

@@ -231,6 +231,7 @@ int cmd_supervise(int argc, char **argv)
 		return fail(a.fd, "!inside a session that does not answer");
 	if (outer)
 		hs_dispatch_hooks_in_outer_session();
+	hs_supervisor_out_of_reach(outer != NULL);
 	if (hs_session_init(&s, &cfg, NULL, NULL) < 0)
 		return fail(a.fd, "!cannot start a session");
 	s.outer = outer;

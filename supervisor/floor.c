@@ -334,6 +334,8 @@ static bool allow(struct hs_floor *f, struct hs_fl_call *c, bool judged,
 }
 
 static void hand_off(struct hs_floor *f, struct job *j);
+static void refused(struct hs_floor *f, pid_t tid, const char *call,
+		    const char *why);
 
 /* Answers j, classified as v, and frees it. The receiver (!in_thread)
  * hands a call the hooks must decide to a thread of its own. */
@@ -350,6 +352,9 @@ static void answer(struct hs_floor *f, struct job *j, enum hs_fl_verdict v,
 		}
 		if (v == HS_FL_ENOSYS) {
 			respond(f->lfd, c->n.id, ENOSYS, false);
+		} else if (v == HS_FL_REFUSED) {
+			refused(f, (pid_t)c->n.pid, "open", c->reach_why);
+			respond(f->lfd, c->n.id, EPERM, false);
 		} else if (c->asked && v != HS_FL_GONE) {
 			/* a shim that cannot reach us asks (hs_floor_ask_exec):
 			 * the verdict is the answer, nothing runs */
@@ -409,6 +414,49 @@ static void hand_off(struct hs_floor *f, struct job *j)
 	pthread_attr_destroy(&attr);
 }
 
+/* Refused: the reason to the caller's stderr and the log. */
+static void refused(struct hs_floor *f, pid_t tid, const char *call,
+		    const char *why)
+{
+	pid_t tgid = hs_fl_tgid(tid);
+	char msg[512];
+	size_t n = 0;
+	int fd;
+
+	hs_log_refused(f->s, tgid > 0 ? tgid : tid, NULL, call, NULL, why);
+	if (tgid <= 0 || (fd = hs_fl_caller_fd(tgid, 2)) < 0)
+		return;
+	put_escaped(msg, sizeof(msg), &n, "hookshim: ");
+	put_escaped(msg, sizeof(msg), &n, why);
+	msg[n++] = '\n';
+	if (write(fd, msg, n) < 0) {
+		/* the caller's stderr is gone: the errno still tells */
+	}
+	close(fd);
+}
+
+/* A call that reaches into another process (floor_reach.c), answered
+ * here: EPERM when it targets the supervisor or a hook, else it goes on.
+ * False for any other call. */
+static bool reach(struct hs_floor *f, const struct seccomp_notif *n)
+{
+	const char *call = hs_fl_reach_call(n->data.nr);
+	char why[320];
+	int err;
+
+	if (!call)
+		return false;
+	err = hs_fl_reach(n, why, sizeof(why));
+	/* what was read is only good while the caller is the one we read */
+	if (err && hs_fl_valid(f->lfd, n->id)) {
+		refused(f, (pid_t)n->pid, call, why);
+		respond(f->lfd, n->id, err, false);
+	} else {
+		respond(f->lfd, n->id, 0, true);
+	}
+	return true;
+}
+
 /* Most notifications are answered here, on the receiver, with its one
  * reused job; only a call for the hooks gets a job of its own. */
 static void serve_one(struct hs_floor *f, struct job *j, const void *buf)
@@ -416,6 +464,8 @@ static void serve_one(struct hs_floor *f, struct job *j, const void *buf)
 	uint64_t id;
 
 	memcpy(&id, buf, sizeof(id)); /* struct seccomp_notif starts with id */
+	if (reach(f, buf))
+		return;
 	if (hs_fl_exec_idle(&f->x, buf)) {
 		respond(f->lfd, id, 0, true);
 		return;

@@ -17,6 +17,7 @@
  * by the same numbers: they are refused with ENOSYS rather than read
  * wrong. */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <linux/audit.h>
@@ -55,12 +56,35 @@ static const int attrs[] = {
 	SYS_fsetxattr, SYS_removexattr, SYS_lremovexattr, SYS_fremovexattr,
 };
 
+/* Calls that reach into another process (floor_reach.c): notified in
+ * every session with a floor, cookie or not, so that nothing of the
+ * session can trace, write into, limit or signal the supervisor and its
+ * hooks. The signal calls are notified only for a signal that can harm:
+ * 0 (a look), SIGCHLD, SIGCONT, SIGURG (Go's preemption, every few ms)
+ * and SIGWINCH stay in the kernel. */
+static const int reach[] = {
+	SYS_process_vm_readv, SYS_process_vm_writev, SYS_pidfd_getfd,
+};
+/* ptrace only to attach (PTRACE_ATTACH, PTRACE_SEIZE: every other request
+ * needs a tracee attached already, so strace and gdb pay nothing more);
+ * prlimit64 only of another process (args[0] != 0: getrlimit and
+ * setrlimit pass 0). */
+#define PTRACE_ATTACH_REQ 16
+#define PTRACE_SEIZE_REQ 0x4206
+static const int signal1[] = { /* the signal in args[1] */
+	SYS_kill, SYS_tkill, SYS_rt_sigqueueinfo, SYS_pidfd_send_signal,
+};
+static const int signal2[] = { SYS_tgkill, SYS_rt_tgsigqueueinfo };
+static const unsigned harmless_signals[] = { 0, SIGCHLD, SIGCONT, SIGURG,
+					     SIGWINCH };
+
 /* Read-only opens that cannot be a Read: no content is read. */
 #define NOREAD_FLAGS (O_PATH | O_DIRECTORY)
 
 /* A tiny assembler: jumps name labels, resolved at the end. */
-enum { L_NEXT = 0, L_OPEN1, L_OPEN2, L_FLAGS, L_READ, L_COOKIE, L_NOTIFY,
-       L_ALLOW, L_ENOSYS, L_NSARG0, L_SETNS, L_UFFD, L_COUNT };
+enum { L_NEXT = 0, L_OPEN1, L_OPEN2, L_FLAGS, L_READ, L_PTRACE, L_PRLIMIT,
+       L_SIG1, L_SIG2, L_SIGNO, L_COOKIE, L_NOTIFY, L_ALLOW, L_ENOSYS,
+       L_NSARG0, L_SETNS, L_UFFD, L_COUNT };
 
 struct asm_ins {
 	struct sock_filter f;
@@ -68,7 +92,7 @@ struct asm_ins {
 };
 
 struct prog {
-	struct asm_ins ins[192];
+	struct asm_ins ins[256];
 	int n;
 	int at[L_COUNT]; /* label -> instruction index */
 };
@@ -192,7 +216,32 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow,
 		for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++)
 			op(p, jmp | BPF_JEQ, (unsigned)attrs[i], L_COOKIE,
 			   L_NEXT);
+	for (size_t i = 0; i < sizeof(reach) / sizeof(reach[0]); i++)
+		op(p, jmp | BPF_JEQ, (unsigned)reach[i], L_NOTIFY, L_NEXT);
+	op(p, jmp | BPF_JEQ, SYS_ptrace, L_PTRACE, L_NEXT);
+	op(p, jmp | BPF_JEQ, SYS_prlimit64, L_PRLIMIT, L_NEXT);
+	for (size_t i = 0; i < sizeof(signal1) / sizeof(signal1[0]); i++)
+		op(p, jmp | BPF_JEQ, (unsigned)signal1[i], L_SIG1, L_NEXT);
+	for (size_t i = 0; i < sizeof(signal2) / sizeof(signal2[0]); i++)
+		op(p, jmp | BPF_JEQ, (unsigned)signal2[i], L_SIG2, L_NEXT);
 	ret(p, SECCOMP_RET_ALLOW);
+	label(p, L_PTRACE);
+	load(p, ARG_LO(0));
+	op(p, jmp | BPF_JEQ, PTRACE_ATTACH_REQ, L_NOTIFY, L_NEXT);
+	op(p, jmp | BPF_JEQ, PTRACE_SEIZE_REQ, L_NOTIFY, L_ALLOW);
+	label(p, L_PRLIMIT);
+	load(p, ARG_LO(0));
+	op(p, jmp | BPF_JEQ, 0, L_ALLOW, L_NOTIFY);
+	label(p, L_SIG1);
+	load(p, ARG_LO(1));
+	op(p, jmp | BPF_JEQ, 0, L_SIGNO, L_SIGNO); /* over the next load */
+	label(p, L_SIG2);
+	load(p, ARG_LO(2));
+	label(p, L_SIGNO);
+	for (size_t i = 0; i < sizeof(harmless_signals) /
+				   sizeof(harmless_signals[0]); i++)
+		op(p, jmp | BPF_JEQ, harmless_signals[i], L_ALLOW, L_NEXT);
+	op(p, jmp | BPF_JEQ, 0, L_NOTIFY, L_NOTIFY); /* always */
 	if (!(pl->what & HS_FLOOR_READS)) {
 		label(p, L_OPEN1);
 		load(p, ARG_LO(1));

@@ -559,6 +559,13 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 				       &c->refusal))
 			return hs_fl_refuse(x, c);
 	}
+	/* into the supervisor's or a hook's /proc (floor_reach.c) */
+	if (k.kind == K_OPEN && name_of(x, &k, tid, k.dirfd, k.path, 0,
+					c->open.judged) == 0 &&
+	    hs_fl_reach_open(tid, c->open.judged, c->reach_why,
+			     sizeof(c->reach_why)))
+		return hs_fl_valid(x->listener, c->n.id) ? HS_FL_REFUSED
+							 : HS_FL_GONE;
 	classify(x, c, &k, tid, false);
 	if (k.unnamed) { /* judged by nobody: denied, and logged as such */
 		c->nev = 0;

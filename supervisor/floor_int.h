@@ -211,6 +211,7 @@ struct hs_fl_call {
 		       * (its stderr, or the descriptor a question names)
 		       * first */
 	int notice_fd;
+	char reach_why[320]; /* HS_FL_REFUSED: the reason (floor_reach.c) */
 };
 
 /* Verdicts of hs_fl_classify. */
@@ -219,6 +220,7 @@ enum hs_fl_verdict {
 	HS_FL_DECIDE,    /* c->ev[0..nev) go to the hooks */
 	HS_FL_GONE,      /* the caller died or the id expired meanwhile */
 	HS_FL_ENOSYS,    /* a call the floor refuses outright */
+	HS_FL_REFUSED,   /* EPERM, c->reach_why says why (floor_reach.c) */
 };
 
 struct hs_floor_ctx {
@@ -283,6 +285,19 @@ bool hs_fl_send(int lfd, struct seccomp_notif_resp *r);
 /* The caller's descriptor fd (its stderr: 2), the same open file
  * (floor.c), or -1. */
 int hs_fl_caller_fd(pid_t tgid, int fd);
+
+/* ---- floor_reach.c: the supervisor and its hooks out of reach ---- */
+
+/* The name of nr when it is one of the calls that reach into another
+ * process (ptrace, process_vm_*, pidfd_getfd, prlimit64, the signals),
+ * notified for this alone; else NULL. */
+const char *hs_fl_reach_call(int nr);
+/* 0 when notification n may continue; EPERM, with why filled, when its
+ * target is the supervisor or a hook. Cheap: the receiver answers it. */
+int hs_fl_reach(const struct seccomp_notif *n, char *why, size_t cap);
+/* The same for an open for writing of abs (the caller's name for it, as
+ * the floor built it): /proc/<pid>/... of the supervisor or a hook. */
+int hs_fl_reach_open(pid_t tid, const char *abs, char *why, size_t cap);
 
 /* ---- floor_pending.c: the floor's denials of an agent, for its next
  * tool call ---- */

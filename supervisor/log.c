@@ -58,6 +58,7 @@ static cJSON *log_runs(const struct hs_outcome *out)
 	for (size_t i = 0; i < out->nruns; i++) {
 		const struct hs_hook_run *r = &out->runs[i];
 		cJSON *o = cJSON_CreateObject();
+		char what[192] = "hook failed: ";
 
 		add_opt_str(o, "source", r->hook->source);
 		add_opt_str(o, "event", r->hook->event_name);
@@ -72,6 +73,10 @@ static cJSON *log_runs(const struct hs_outcome *out)
 						r->res.exit_code);
 		if (r->res.status == HS_RUN_SIGNALED)
 			cJSON_AddNumberToObject(o, "signal", r->res.signo);
+		if (r->res.status == HS_RUN_SPAWN_FAILED)
+			cJSON_AddNumberToObject(o, "errno", r->res.spawn_errno);
+		if (hs_run_failure(&r->res, what + 13, sizeof(what) - 13))
+			cJSON_AddStringToObject(o, "failure", what);
 		cJSON_AddNumberToObject(o, "duration_ms",
 					(double)r->res.duration_ms);
 		if (r->said)

@@ -24,10 +24,11 @@ void hs_log_timestamp(char *buf, size_t cap);
 void hs_log_internal(struct hs_session *s, const struct hs_msg *req,
 		     const char *what);
 
-/* Appends a line for a call the floor refused before any hook
- * (supervisor/floor_refuse.c): op "syscall", the call as its operation,
- * the path when it has one, decision "deny". Reports and notices count
- * it as a denial. */
+/* Appends a line for a call the floor refused before any hook (floor_
+ * refuse.c: a call no path check can judge; floor_reach.c: one that
+ * reaches into the supervisor or a hook): op "syscall", the call as its
+ * operation, the path when it has one, decision "deny". Reports and
+ * notices count it as a denial. */
 void hs_log_refused(struct hs_session *s, pid_t pid, const char *cwd,
 		    const char *call, const char *path, const char *reason);
 

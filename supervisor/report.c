@@ -48,12 +48,17 @@ static const cJSON *hooks(const cJSON *rec)
 }
 
 /* What went wrong with one hook run, or NULL. Exit 2 is a decision, not a
- * failure; every other non-zero exit is the dialects' non-blocking error. */
+ * failure; every other non-zero exit is the dialects' non-blocking error.
+ * A run that never reached a verdict says how in its "failure" ("hook
+ * failed: killed by signal 9 (SIGKILL)", supervisor/log.c); the words
+ * below are for logs written before it did. */
 static const char *run_trouble(const cJSON *run)
 {
 	const char *st = str(run, "status");
 	double code = num(run, "exit_code", 0);
 
+	if (str(run, "failure"))
+		return str(run, "failure");
 	if (!st)
 		return NULL;
 	if (strcmp(st, "timeout") == 0)

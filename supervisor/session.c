@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -15,6 +16,7 @@
 
 #include "../common/wire.h"
 #include "../engine/command.h"
+#include "../engine/decide.h"
 #include "atomic_save.h"
 #include "log.h"
 #include "outer.h"
@@ -82,6 +84,7 @@ int hs_session_init(struct hs_session *s, const struct hs_config *cfg,
 	pthread_mutex_init(&s->log_mu, NULL);
 	pthread_mutex_init(&s->ask_mu, NULL);
 	hs_atomic_init(&s->atomic);
+	hs_staged_init(&s->staged);
 	return 0;
 }
 
@@ -108,6 +111,7 @@ void hs_session_close(struct hs_session *s)
 	hs_atomic_destroy(&s->atomic);
 	hs_tickets_free(s->tickets);
 	s->tickets = NULL;
+	hs_staged_destroy(&s->staged);
 }
 
 static bool is_post_phase(const struct hs_msg *req)
@@ -223,7 +227,7 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 	struct hs_outcome out;
 	char id[160], *command;
 	enum hs_verdict v;
-	bool asked = false;
+	bool asked = false, unissued;
 	struct hs_command_why why = { 0 };
 
 	allow(s, ans);
@@ -231,9 +235,19 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 		free(command);
 		return;
 	}
+	/* A publish of a staged write whose open this session did not allow
+	 * (a forged HOOKSHIM_FDS record: staged.h) is a whole write. */
+	unissued = ev.stage == HS_STAGE_PUBLISH &&
+		   !hs_staged_confirm(&s->staged, id, ev.path);
+	if (unissued)
+		ev.stage = HS_STAGE_NONE;
 	/* Before the hooks: one reading the transcript sees its own call. */
 	hs_transcript_tool_use(s->transcript, &ev);
 	hs_dispatch(s->cfg, &ev, &out);
+	if (unissued)
+		hs_outcome_warn(&out, "the publish of a staged write whose "
+				"open this session never allowed: judged as a "
+				"whole write, every pre hook asked");
 	v = out.verdict;
 	if (__atomic_load_n(&s->ending, __ATOMIC_ACQUIRE) &&
 	    ev.kind == HS_KIND_PRE && v != HS_DENY) {
@@ -257,6 +271,9 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 		ans->context = strdup(out.context);
 	if (ev.kind == HS_KIND_PRE)
 		ans->id = strdup(id);
+	if (ev.stage == HS_STAGE_OPEN && ev.kind == HS_KIND_PRE &&
+	    ans->verdict == HS_ALLOW)
+		hs_staged_allowed(&s->staged, id, ev.path);
 	hs_transcript_tool_result(s->transcript, &ev,
 				  ans->verdict == HS_DENY ? ans->reason : NULL);
 	hs_log_event(s, &ev, &out, ans->verdict == HS_DENY ? "deny" : "allow",
@@ -520,6 +537,12 @@ void hs_session_flags(const struct hs_config *cfg, char *buf, size_t len)
 		     set->deny_on_loss);
 	if (n > 0 && (size_t)n < len)
 		hs_session_identity(buf + n, len - (size_t)n);
+}
+
+void hs_supervisor_out_of_reach(bool nested)
+{
+	if (!nested || geteuid() == 0)
+		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
 
 void hs_session_ending(struct hs_session *s)

@@ -12,6 +12,7 @@
 #include "../config/model.h"
 #include "../engine/dispatch.h"
 #include "atomic_save.h"
+#include "staged.h"
 #include "message.h"
 #include "tickets.h"
 
@@ -39,6 +40,8 @@ struct hs_session {
 	/* enforce mode: one decision for the shim's request and the floor's
 	 * notification of the same call (tickets.h); NULL in guard mode */
 	struct hs_tickets *tickets;
+	struct hs_staged staged; /* staged writes allowed at their open,
+				  * awaiting their publish (staged.h) */
 	struct hs_outer *outer; /* the session we run inside (outer.h), asked
 				 * first; NULL at top level. Borrowed. */
 	/* Sees each decision's hook runs before they are freed, and its
@@ -106,5 +109,14 @@ void hs_session_flags(const struct hs_config *cfg, char *buf, size_t len);
 /* ",p=PID,t=START" of the calling process: who the shim and the helpers
  * believe on the socket (docs/architecture.md, "Who answers"). */
 void hs_session_identity(char *buf, size_t len);
+
+/* Makes the supervisor non-dumpable, early, in `hookshim run` and the
+ * bare session's `__supervise`: then only CAP_SYS_PTRACE can ptrace it,
+ * write its memory (process_vm_writev, /proc/PID/mem), take its
+ * descriptors (pidfd_getfd) or read its /proc entries beyond stat and
+ * status; the floor keeps root's calls off it (floor_reach.c). Not
+ * inside an outer session, unless root: the outer floor must read this
+ * supervisor's calls (process_vm_readv), which it could not. */
+void hs_supervisor_out_of_reach(bool nested);
 
 #endif

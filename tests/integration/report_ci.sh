@@ -9,9 +9,11 @@ cat > hooks.json <<'J'
 {"hooks":{"PreToolUse":[
  {"matcher":"Bash","hooks":[{"type":"command","command":"jq -r .tool_input.command | grep -q 'rm -rf' && { echo 'no rm -rf here' >&2; exit 2; }; exit 0"}]},
  {"matcher":"Write","hooks":[{"type":"command","command":"jq -r .tool_input.file_path | grep -q /secrets/ && { printf 'not in secrets <&>' >&2; exit 2; }; exit 0"}]},
- {"matcher":"Bash","hooks":[{"type":"command","command":"case $(jq -r .tool_input.command) in *crash*) kill -9 $$;; esac; exit 0"}]}]}}
+ {"matcher":"Bash","hooks":[{"type":"command","command":"case $(jq -r .tool_input.command) in *crash*) echo broken >&2; exit 1;; esac; exit 0"}]}]}}
 J
-# The agent: four tool calls, two of them denied, one hook crash.
+# The agent: four tool calls, two of them denied, one hook broken (exit 1:
+# the dialects' non-blocking error, allowed even in CI mode; a crashed
+# hook denies there: tests/security/hook_failure.sh).
 cat > agent.sh <<'S'
 bash -c 'rm -rf victim'
 bash -c 'echo P > secrets/k'
@@ -35,7 +37,7 @@ expect_contains "CI=true: summary counts (4 commands, 2 writes)" "$err" "6 tool 
 expect_contains "CI=true: summary counts denials" "$err" "2 denied"
 expect_contains "summary: the command denial and its reason" "$err" "rm -rf victim  — no rm -rf here"
 expect_contains "summary: the write denial and its reason" "$err" "secrets/k  — not in secrets <&>"
-expect_contains "summary: the crashed hook" "$err" "hook crashed"
+expect_contains "summary: the broken hook" "$err" "hook failed"
 check "denied rm did not run" test -e victim
 check "denied write left nothing" test ! -e secrets/k
 check "allowed write happened" test -s fine.txt
@@ -52,7 +54,7 @@ nfail=$(xmllint --xpath 'count(//testcase/failure)' j.xml 2>/dev/null)
 nerr=$(xmllint --xpath 'count(//testcase/error)' j.xml 2>/dev/null)
 expect_eq "junit: one testcase per event that ran a hook" 6 "$ncase"
 expect_eq "junit: each denial a failed testcase" 2 "$nfail"
-expect_eq "junit: the crashed hook an error" 1 "$nerr"
+expect_eq "junit: the broken hook an error" 1 "$nerr"
 msg=$(xmllint --xpath 'string(//testcase[failure][1]/failure/@message)' j.xml 2>/dev/null)
 expect_eq "junit: the failure carries the hook's reason" "no rm -rf here" "$msg"
 msg=$(xmllint --xpath 'string(//testcase[failure][2]/failure/@message)' j.xml 2>/dev/null)
@@ -72,7 +74,7 @@ out=$("$HOOKSHIM" log log.jsonl)
 expect_eq "log: exit 0" 0 "$?"
 expect_contains "log: a command denial, its reason and hook" "$out" "Bash       DENY  rm -rf victim  — no rm -rf here  [inline hook exit 2"
 expect_contains "log: the allowed write" "$out" "Write      allow create $PWD/fine.txt"
-expect_contains "log: the crashed hook" "$out" "inline hook signaled"
+expect_contains "log: the broken hook" "$out" "inline hook exit 1"
 n=$("$HOOKSHIM" log log.jsonl --denied | wc -l)
 # four sessions wrote to this log (CI, --fail-on-deny, --no-ci, plain):
 expect_eq "log --denied: only the denials (2 per session, 4 sessions)" 8 "$n"

@@ -109,7 +109,14 @@ expect_eq "only the agent's write was an event" "$TMP/a.txt" "$(cat writes.txt)"
 # (its flock free, untouched for 10 minutes), only our file in our
 # directory, never through a link.
 export TMPDIR=$TMP/sweep; mkdir -p "$TMPDIR"
-hs run -c t.json -- bash -c 'kill -9 $PPID; sleep 0.3' >/dev/null 2>&1
+# (killed from outside the session: inside, the floor refuses it,
+# tests/security/supervisor_reach.sh)
+rm -f kill.req
+hs run -c t.json -- bash -c 'echo $PPID > kill.req; while kill -0 $PPID; do sleep 0.05; done' >/dev/null 2>&1 &
+bg=$!
+for i in $(seq 200); do [ -s kill.req ] && { kill -9 "$(cat kill.req)"; break; }; sleep 0.05; done
+wait $bg
+sleep 0.2
 killed=$(ls -d "$TMPDIR"/hookshim-session-* 2>/dev/null)
 expect_eq "a killed supervisor leaves its transcript" 1 "$(wc -w <<<"$killed")"
 mk() { # NAME [extra]: a dead session's directory, an hour old

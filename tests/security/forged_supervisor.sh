@@ -16,12 +16,14 @@ echo "{\"hookshim\":{\"on_supervisor_loss\":\"deny\",\"deny_errno\":\"EPERM\"},$
 echo "{$hooks}" >allow.json
 
 # The agent: capture a real answer while the supervisor lives (asking it
-# is fine), kill it, put the forger in its place, then push.
+# is fine), have it killed (from outside the session, run_killed: inside,
+# the floor refuses it, tests/security/supervisor_reach.sh), put the
+# forger in its place, then push.
 cat > agent.sh <<S
 python3 $FORGE capture $TMP/captured || echo capture-failed
 /usr/bin/python3 $FORGE serve $TMP/forger.log \$REPLAY > $TMP/forger.out 2>&1 &
 for i in \$(seq 200); do grep -q waiting $TMP/forger.out 2>/dev/null && break; sleep 0.05; done
-kill -9 \$PPID
+echo \$PPID > $TMP/kill.req
 while kill -0 \$PPID 2>/dev/null; do sleep 0.05; done
 for i in \$(seq 200); do grep -q ready $TMP/forger.out 2>/dev/null && break; sleep 0.05; done
 bash -c 'rm -rf victim'; echo "rm-rc=\$?"
@@ -31,6 +33,22 @@ for i in \$(seq 100); do test -s $TMP/forger.log && break; sleep 0.05; done
 kill %1
 touch $TMP/done
 S
+
+# hookshim run ARGS... in the background (the cwd proj), killed when its
+# agent asks
+run_killed() {
+	rm -f "$TMP/kill.req"
+	(cd proj && exec "$HOOKSHIM" run "$@") &
+	local bg=$! i
+	for i in $(seq 400); do
+		if [ -s "$TMP/kill.req" ]; then
+			kill -9 "$(cat "$TMP/kill.req")"; rm -f "$TMP/kill.req"; break
+		fi
+		kill -0 $bg 2>/dev/null || break
+		sleep 0.05
+	done
+	wait $bg
+}
 
 # hookshim run dies with its agent still running: wait for the agent.
 wait_agent() { for _ in $(seq 300); do [ -e "$TMP/done" ] && return; sleep 0.05; done; note "agent did not finish"; }
@@ -44,7 +62,7 @@ for mode in fresh replay; do
 	setup
 	before=$(tree_hash)
 	if [ $mode = replay ]; then export REPLAY=$TMP/captured; else export REPLAY=; fi
-	(cd proj && "$HOOKSHIM" run --no-notices -c ../deny.json -- bash ../agent.sh) >out.txt 2>&1
+	run_killed --no-notices -c ../deny.json -- bash ../agent.sh >out.txt 2>&1
 	wait_agent
 	out=$(cat out.txt)
 	[ $mode = replay ] && check "replay: the real supervisor answered the capture" test -s "$TMP/captured"
@@ -61,7 +79,7 @@ done
 cat > wagent.sh <<S
 /usr/bin/python3 $FORGE serve $TMP/forger.log > $TMP/forger.out 2>&1 &
 for i in \$(seq 200); do grep -q waiting $TMP/forger.out 2>/dev/null && break; sleep 0.05; done
-kill -9 \$PPID
+echo \$PPID > $TMP/kill.req
 while kill -0 \$PPID 2>/dev/null; do sleep 0.05; done
 for i in \$(seq 200); do grep -q ready $TMP/forger.out 2>/dev/null && break; sleep 0.05; done
 rm -rf victim; echo "wrapped-rc=\$?"
@@ -73,7 +91,7 @@ setup
 # The floor off: without it a lost supervisor's trapped syscalls fail
 # (ENOSYS) whatever the wrapper says; the wrapper is what is tested here.
 echo "{\"hookshim\":{\"on_supervisor_loss\":\"deny\",\"floor\":\"off\",\"wrap\":[\"rm\"]},$hooks}" >wrap.json
-(cd proj && HOOKSHIM_LIB= "$HOOKSHIM" run --no-notices -c ../wrap.json -- bash ../wagent.sh) >out.txt 2>&1
+HOOKSHIM_LIB= run_killed --no-notices -c ../wrap.json -- bash ../wagent.sh >out.txt 2>&1
 wait_agent
 out=$(cat out.txt)
 check "wrapper: the forger was asked" test -s "$TMP/forger.log"
@@ -85,7 +103,7 @@ expect_contains "wrapper, deny mode: refused" "$out" "wrapped-rc=126"
 # the calls proceed, and the user is told once per process.
 setup
 export REPLAY=
-(cd proj && "$HOOKSHIM" run --no-notices -c ../allow.json -- bash ../agent.sh) >out.txt 2>&1
+run_killed --no-notices -c ../allow.json -- bash ../agent.sh >out.txt 2>&1
 wait_agent
 out=$(cat out.txt)
 check "allow mode: the forger was asked" test -s "$TMP/forger.log"

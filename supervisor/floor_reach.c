@@ -1,0 +1,380 @@
+/* The supervisor and its hooks out of the session's reach; see
+ * floor_int.h and docs/floor.md ("Out of reach").
+ *
+ * `hookshim run` makes itself non-dumpable (cli/run.c), which is enough
+ * against an unprivileged agent: ptrace, process_vm_writev, pidfd_getfd
+ * and /proc/PID/mem need ptrace access to a non-dumpable process, that
+ * is CAP_SYS_PTRACE. Not against root, and not for the hooks, which are
+ * dumpable again after their exec. So the floor is told of the calls that
+ * reach into another process (floor_bpf.c) and refuses, with EPERM,
+ * those whose target is the supervisor or a hook (a process it runs for
+ * a decision, or one in that hook's process group, or below it):
+ *   - ptrace attaching (PTRACE_ATTACH, PTRACE_SEIZE: no other request
+ *     reaches a process not traced already), process_vm_readv/writev,
+ *     pidfd_getfd, prlimit64 setting another process's limit;
+ *   - kill, tkill, tgkill, rt_sigqueueinfo, rt_tgsigqueueinfo,
+ *     pidfd_send_signal with a signal that is not harmless (0, SIGCHLD,
+ *     SIGCONT, SIGURG and SIGWINCH are let through in the kernel);
+ *   - a signal to a process group: to a hook's, always; to the
+ *     supervisor's (the agent shares it, for the terminal) only when the
+ *     signal would stop or kill the supervisor: one it neither catches
+ *     nor ignores (SIGKILL, SIGSTOP, SIGTTIN, ...; `kill 0` with SIGTERM
+ *     still ends the session as it always did);
+ *   - kill(-1, sig): it reaches every process of the user, the supervisor
+ *     and its hooks among them;
+ *   - an open for writing of /proc/<pid>/... of either (mem, above all),
+ *     by its name or through a symlink.
+ * Signals among the session's own processes go on. A caller in a pid
+ * namespace of its own cannot name us: its calls go on too.
+ *
+ * What is not closed: a process whose pid the session knows can still be
+ * slowed (setpriority, sched_setaffinity, ioprio_set, process_madvise);
+ * the pid in a call continued in the kernel is the one we looked at, but
+ * a pidfd's descriptor number can be pointed elsewhere by another thread
+ * between our look and the kernel's (the floor's usual race, docs/floor.md). */
+#include "floor_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../engine/runner.h"
+
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+#ifndef PIDFD_SIGNAL_PROCESS_GROUP
+#define PIDFD_SIGNAL_PROCESS_GROUP (1u << 2)
+#endif
+#define PTRACE_TRACEME_REQ 0
+
+const char *hs_fl_reach_call(int nr)
+{
+	switch (nr) {
+	case SYS_ptrace: return "ptrace";
+	case SYS_process_vm_readv: return "process_vm_readv";
+	case SYS_process_vm_writev: return "process_vm_writev";
+	case SYS_pidfd_getfd: return "pidfd_getfd";
+	case SYS_prlimit64: return "prlimit64";
+	case SYS_kill: return "kill";
+	case SYS_tkill: return "tkill";
+	case SYS_tgkill: return "tgkill";
+	case SYS_rt_sigqueueinfo: return "rt_sigqueueinfo";
+	case SYS_rt_tgsigqueueinfo: return "rt_tgsigqueueinfo";
+	case SYS_pidfd_send_signal: return "pidfd_send_signal";
+	default: return NULL;
+	}
+}
+
+/* A process's parent and process group, from /proc/<pid>/stat (after the
+ * name in parentheses, which may hold anything: the last ')'). */
+static int stat_of(pid_t pid, pid_t *ppid, pid_t *pgid)
+{
+	char p[40], buf[1024], *q;
+	long pp, pg;
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if (!(q = strrchr(buf, ')')) ||
+	    sscanf(q + 1, " %*c %ld %ld", &pp, &pg) != 2)
+		return -1;
+	*ppid = (pid_t)pp;
+	*pgid = (pid_t)pg;
+	return 0;
+}
+
+/* Is thread group pid the supervisor (2), a hook or below one (1), or
+ * neither (0)? A hook's descendants keep its process group or, moved
+ * out of it, descend from it while their parents live. */
+static int ours(pid_t pid)
+{
+	pid_t self = getpid(), pp, pg;
+
+	if (pid == self)
+		return 2;
+	if (!hs_run_any()) /* no hook: nothing else to look for */
+		return 0;
+	for (int depth = 0; pid > 1 && pid != self && depth < 64; depth++) {
+		if (stat_of(pid, &pp, &pg) < 0)
+			return 0;
+		if (hs_run_is_hook(pid, pg))
+			return 1;
+		pid = pp;
+	}
+	return 0;
+}
+
+/* Would sig stop or end the supervisor (a process-group signal that
+ * reaches it)? One it catches or ignores would not. */
+static bool hurts_supervisor(int sig)
+{
+	struct sigaction sa;
+
+	if (sig == SIGKILL || sig == SIGSTOP)
+		return true;
+	if (sig <= 0 || sig > SIGRTMAX || sigaction(sig, NULL, &sa) < 0)
+		return false;
+	if (sa.sa_handler != SIG_DFL)
+		return false;
+	return sig != SIGCHLD && sig != SIGCONT && sig != SIGURG &&
+	       sig != SIGWINCH;
+}
+
+static bool own_pidns(pid_t tid)
+{
+	char p[40], a[64], b[64];
+	ssize_t n, m;
+
+	snprintf(p, sizeof(p), "/proc/%d/ns/pid", (int)tid);
+	n = readlink(p, a, sizeof(a) - 1);
+	m = readlink("/proc/self/ns/pid", b, sizeof(b) - 1);
+	/* unreadable: judge by the numbers, the safer side */
+	return n <= 0 || m <= 0 || (n == m && memcmp(a, b, (size_t)n) == 0);
+}
+
+/* The pid a descriptor of the caller's is a pidfd of, from its fdinfo
+ * ("Pid:", in our namespace: our /proc), or -1. */
+static pid_t pidfd_target(pid_t tid, int fd)
+{
+	char p[64], buf[1024];
+	const char *t;
+	ssize_t n;
+	int f;
+
+	snprintf(p, sizeof(p), "/proc/%d/fdinfo/%d", (int)tid, fd);
+	if ((f = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(f, buf, sizeof(buf) - 1);
+	close(f);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	t = strstr(buf, "\nPid:");
+	return t ? (pid_t)strtol(t + 5, NULL, 10) : -1;
+}
+
+/* pidfd calls name their target in our namespace (our /proc's fdinfo) */
+static bool is_pidfd(const char *call)
+{
+	return strncmp(call, "pidfd_", 6) == 0;
+}
+
+static const char *who(int o)
+{
+	return o == 2 ? "the hookshim supervisor" : "a hook of the session";
+}
+
+/* The thread group of thread tid, looked up only where it may be ours:
+ * a thread of the supervisor, or anything while a hook runs. */
+static pid_t group_of(pid_t tid)
+{
+	char p[48];
+
+	if (tid == getpid() || hs_run_any())
+		return tid == getpid() ? tid : hs_fl_tgid(tid);
+	snprintf(p, sizeof(p), "/proc/self/task/%d", (int)tid);
+	return access(p, F_OK) == 0 ? getpid() : 0;
+}
+
+/* A call into one process (is_tid: named by a thread) by caller tid; sig
+ * is the signal, -1 for none. Most targets are not ours, and cost no
+ * more than a look at our own pid while no hook runs. */
+static int one(pid_t tid, pid_t target, bool is_tid, const char *call,
+	       int sig, char *why, size_t cap)
+{
+	pid_t tgid = is_tid ? group_of(target) : target;
+	int o = tgid > 0 ? ours(tgid) : 0;
+
+	/* a caller in a pid namespace of its own named someone else */
+	if (!o || (!is_pidfd(call) && !own_pidns(tid)))
+		return 0;
+	if (sig >= 0)
+		snprintf(why, cap, "%s of signal %d to %s (pid %d) refused: the "
+			 "session cannot reach what decides its calls", call,
+			 sig, who(o), (int)tgid);
+	else
+		snprintf(why, cap, "%s of %s (pid %d) refused: the session "
+			 "cannot reach what decides its calls", call, who(o),
+			 (int)tgid);
+	return EPERM;
+}
+
+/* A signal to process group pgid by caller tid. */
+static int group(pid_t tid, pid_t pgid, const char *call, int sig, char *why,
+		 size_t cap)
+{
+	if ((hs_run_is_hook(-1, pgid) ||
+	     (pgid == getpgrp() && hurts_supervisor(sig))) &&
+	    !is_pidfd(call) && !own_pidns(tid))
+		return 0;
+	if (hs_run_is_hook(-1, pgid)) {
+		snprintf(why, cap, "%s of signal %d to the process group of a "
+			 "hook (%d) refused: the session cannot reach what "
+			 "decides its calls", call, sig, (int)pgid);
+		return EPERM;
+	}
+	if (pgid == getpgrp() && hurts_supervisor(sig)) {
+		snprintf(why, cap, "%s of signal %d to process group %d "
+			 "refused: it holds the hookshim supervisor, which it "
+			 "would stop or end", call, sig, (int)pgid);
+		return EPERM;
+	}
+	return 0;
+}
+
+int hs_fl_reach(const struct seccomp_notif *n, char *why, size_t cap)
+{
+	pid_t tid = (pid_t)n->pid, pp, pg;
+	const __u64 *a = n->data.args;
+	long pid;
+
+	why[0] = '\0';
+	switch (n->data.nr) {
+	case SYS_pidfd_getfd:
+		return one(tid, pidfd_target(tid, (int)a[0]), false,
+			   "pidfd_getfd", -1, why, cap);
+	case SYS_pidfd_send_signal: {
+		pid_t t = pidfd_target(tid, (int)a[0]);
+
+		if (t <= 0)
+			return 0;
+		if ((unsigned)a[3] & PIDFD_SIGNAL_PROCESS_GROUP)
+			return stat_of(t, &pp, &pg) == 0
+				       ? group(tid, pg, "pidfd_send_signal",
+					       (int)a[1], why, cap)
+				       : 0;
+		return one(tid, t, false, "pidfd_send_signal", (int)a[1], why,
+			   cap);
+	}
+	case SYS_ptrace:
+		if ((long)a[0] == PTRACE_TRACEME_REQ)
+			return 0;
+		return one(tid, (pid_t)a[1], true, "ptrace", -1, why, cap);
+	case SYS_process_vm_readv:
+		return one(tid, (pid_t)a[0], true, "process_vm_readv", -1, why,
+			   cap);
+	case SYS_process_vm_writev:
+		return one(tid, (pid_t)a[0], true, "process_vm_writev", -1, why,
+			   cap);
+	case SYS_prlimit64:
+		if ((pid_t)a[0] == 0 || !a[2]) /* its own, or only a look */
+			return 0;
+		return one(tid, (pid_t)a[0], false, "prlimit64", -1, why, cap);
+	case SYS_tkill:
+		return one(tid, (pid_t)a[0], true, "tkill", (int)a[1], why, cap);
+	case SYS_tgkill:
+		return one(tid, (pid_t)a[0], false, "tgkill", (int)a[2], why,
+			   cap);
+	case SYS_rt_sigqueueinfo:
+		return one(tid, (pid_t)a[0], false, "rt_sigqueueinfo",
+			   (int)a[1], why, cap);
+	case SYS_rt_tgsigqueueinfo:
+		return one(tid, (pid_t)a[0], false, "rt_tgsigqueueinfo",
+			   (int)a[2], why, cap);
+	case SYS_kill:
+		pid = (long)(int)a[0];
+		if (pid > 0)
+			return one(tid, (pid_t)pid, false, "kill", (int)a[1],
+				   why, cap);
+		if (pid == -1) {
+			if (!own_pidns(tid))
+				return 0;
+			snprintf(why, cap, "kill of signal %d to every process "
+				 "(-1) refused: it would reach the hookshim "
+				 "supervisor and its hooks", (int)a[1]);
+			return EPERM;
+		}
+		if (pid == 0) /* the caller's own group: read only if it
+			       * could matter */
+			return (hs_run_any() || hurts_supervisor((int)a[1])) &&
+					       stat_of(tid, &pp, &pg) == 0
+				       ? group(tid, pg, "kill", (int)a[1], why,
+					       cap)
+				       : 0;
+		return group(tid, (pid_t)-pid, "kill", (int)a[1], why, cap);
+	}
+	return 0;
+}
+
+/* ---- writes into /proc/<pid>/ ---- */
+
+/* The pid of "/proc/<pid>/..." in abs, or 0 (not /proc, or self). */
+static pid_t proc_pid(const char *abs)
+{
+	long v = 0;
+	const char *p = abs + 6;
+
+	if (strncmp(abs, "/proc/", 6) != 0 || *p < '1' || *p > '9')
+		return 0;
+	while (*p >= '0' && *p <= '9' && v < 1L << 30)
+		v = v * 10 + (*p++ - '0');
+	return *p == '/' || *p == '\0' ? (pid_t)v : 0;
+}
+
+/* What a name not under /proc by its letters opens, through symlinks:
+ * resolved by the kernel for us (O_PATH, nothing opened for real), and
+ * named by our descriptor's link when that is on /proc. Only where there
+ * is something to protect from a writer: as root (CAP_SYS_PTRACE reaches
+ * the supervisor), or while a hook runs. */
+static pid_t proc_pid_through(const char *abs)
+{
+	static dev_t proc_dev;
+	char link[40], to[PATH_MAX];
+	struct stat sb;
+	pid_t pid = 0;
+	ssize_t n;
+	int fd;
+
+	if (!proc_dev) {
+		if (stat("/proc/self", &sb) < 0)
+			return 0;
+		proc_dev = sb.st_dev;
+	}
+	/* one stat for the common case: not on /proc at all */
+	if (abs[0] != '/' || stat(abs, &sb) < 0 || sb.st_dev != proc_dev ||
+	    (fd = open(abs, O_PATH | O_CLOEXEC)) < 0)
+		return 0;
+	if (fstat(fd, &sb) == 0 && sb.st_dev == proc_dev) {
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		if ((n = readlink(link, to, sizeof(to) - 1)) > 0) {
+			to[n] = '\0';
+			pid = proc_pid(to);
+		}
+	}
+	close(fd);
+	return pid;
+}
+
+int hs_fl_reach_open(pid_t tid, const char *abs, char *why, size_t cap)
+{
+	pid_t pid = proc_pid(abs), tgid;
+	int o;
+
+	if (!pid && strncmp(abs, "/proc/", 6) != 0 &&
+	    (geteuid() == 0 || hs_run_any()))
+		pid = proc_pid_through(abs);
+	/* a /proc of the caller's own pid namespace names its processes */
+	if (!pid || !own_pidns(tid) || (tgid = hs_fl_tgid(pid)) <= 0 ||
+	    !(o = ours(tgid)))
+		return 0;
+	snprintf(why, cap, "opening %s for writing refused: it is %s (pid %d), "
+		 "which the session cannot reach", abs, who(o), (int)tgid);
+	return EPERM;
+}
