@@ -314,10 +314,15 @@ static void node_options(struct rt *x, const char *opts)
 	free(copy);
 }
 
+/* "python", "python3", "python3.11" */
 static bool is_python(const char *b)
 {
-	return strncmp(b, "python", 6) == 0 &&
-	       strspn(b + 6, "0123456789.") == strlen(b + 6);
+	if (strncmp(b, "python", 6) != 0)
+		return false;
+	for (const char *p = b + 6; *p; p++)
+		if (!((*p >= '0' && *p <= '9') || *p == '.'))
+			return false;
+	return true;
 }
 
 static bool is_shell(const char *b)
