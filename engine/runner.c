@@ -14,6 +14,9 @@
  * out, or the spawn itself failed). -1 only when we ran out of a resource
  * (descriptors, memory) or were called wrongly; res then says
  * HS_RUN_SPAWN_FAILED with spawn_errno set, and is still safe to free.
+ *
+ * Over 600 lines: one hook's spawn, feed (a sealed memfd), wait, kill and
+ * failure kinds belong together; engine/child.c has the pipes already.
  */
 #include "runner.h"
 

@@ -12,7 +12,11 @@
  *     publishing rename does, as a create/overwrite of the target;
  *   - a rename of a watched file is a "rename" (new_path the target),
  *     plus the target's own create/overwrite when a pre hook watches it.
- * Everything is looked at, never touched: lstat/stat, readlink. */
+ * Everything is looked at, never touched: lstat/stat, readlink.
+ * Over 600 lines: the whole rule in one place, to be read beside the
+ * shim's (shim/write_classify.c) until both share one in common/ (issue
+ * 23 item 7); its arguments' decoding (floor_decode.c) and temp names
+ * (floor_temps.c) are out already. */
 #include "floor_int.h"
 
 #include <errno.h>
