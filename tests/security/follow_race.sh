@@ -49,8 +49,17 @@ for c in off off-decoy; do
 	for k in open openat fopen creat truncate fopen-w unlink rename link; do
 		race $c $k
 		expect_eq "follow race (no floor, $c): $k through a flipping l/x lands nothing in secrets/ ($N calls)" 0 "$landed"
+		# how many land in okdir/ is the scheduler's: a flipper held on
+		# "secrets" for long makes most opens fail (145 of 1,500 once in
+		# CI, ~1,400 as a rule), so one run more before calling it broken
+		opened() { sed -n 's/^open: \([0-9]*\) opened/\1/p' "$TMP/out"; }
+		if [ $k = open ] && [ "$(opened)" -le $((N / 10)) ]; then
+			note "follow race ($c): only $(opened) of $N opens worked; once more"
+			race $c $k
+			expect_eq "follow race (no floor, $c): $k, again: lands nothing in secrets/" 0 "$landed"
+		fi
 		[ $k = open ] && check "follow race (no floor, $c): the opens through the flipping link mostly work" \
-			test "$(sed -n 's/^open: \([0-9]*\) opened/\1/p' "$TMP/out")" -gt $((N / 10))
+			test "$(opened)" -gt $((N / 10))
 	done
 done
 
