@@ -348,7 +348,6 @@ int cmd_run(int argc, char **argv)
 
 		if (o.mode)
 			cfg.settings.mode = o.mode;
-
 		cfg.settings.enforce = hs_settings_want_enforce(
 			&cfg.settings, hs_run_report_ci(&o.report),
 			&explicit_mode);

@@ -19,7 +19,7 @@ struct ticket {
 	unsigned char side;    /* enum hs_ticket_side */
 	pid_t tgid;
 	char op[40];     /* what was judged: "exec:call", "write:create" */
-	char *path, *path2, *id; /* path NULL: any call of op */
+	char *path, *path2, *id;
 	long long expires;     /* CLOCK_MONOTONIC ms */
 	unsigned long long seq; /* age, for the full table */
 };
@@ -77,7 +77,7 @@ void hs_tickets_give(struct hs_tickets *t, enum hs_ticket_side side,
 	struct ticket *k = NULL;
 	long long now = now_ms();
 
-	if (!t || !op || strlen(op) >= sizeof(k->op))
+	if (!t || !op || !path || strlen(op) >= sizeof(k->op))
 		return;
 	pthread_mutex_lock(&t->mu);
 	for (int i = 0; i < MAX_TICKETS; i++) {
@@ -100,7 +100,7 @@ void hs_tickets_give(struct hs_tickets *t, enum hs_ticket_side side,
 			      .expires = now + HS_TICKET_TTL_MS,
 			      .seq = ++t->seq };
 	snprintf(k->op, sizeof(k->op), "%s", op);
-	if ((path && !k->path) || (path2 && !k->path2)) {
+	if (!k->path || (path2 && !k->path2)) {
 		drop(k); /* no memory: the call is judged again */
 	}
 	pthread_mutex_unlock(&t->mu);
@@ -130,8 +130,6 @@ static bool same(const char *a, const char *b)
 static bool covers(const struct ticket *k, const char *path,
 		   const char *path2, const char *via)
 {
-	if (!k->path)
-		return true;
 	/* a staged write's publish: linked as its staging name, then that
 	 * name renamed over the target */
 	if (k->stage)

@@ -42,8 +42,8 @@ void hs_tickets_free(struct hs_tickets *t);
 /* `side` allowed thread group `tgid` the operation `op` (what the hooks
  * judged: "exec:call", "exec:nested", "write:create", ... -- session.c's
  * ticket_key) on `path` (for a rename or link also `path2`, the new name;
- * for an exec a digest of its argv; NULL otherwise). path NULL: any one call of that op (the agent's own
- * start, which hookshim run judged before the fork). `id` is the
+ * for an exec a digest of its argv; NULL otherwise); a request that names
+ * no path gets no ticket (no call is covered by a wildcard). `id` is the
  * decision's tool_use_id (copied; may be NULL). `stage`: the call was
  * a staged write's publish (docs/staged-writes.md): the ticket covers
  * the shim's link to `<dir>/.hs-stage-<tgid>-N`, or that name's rename
