@@ -603,13 +603,7 @@ void hs_floor_stop(struct hs_floor *f, int grace_ms)
 	{
 		struct timespec ts;
 
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_sec += grace_ms / 1000;
-		ts.tv_nsec += (long)(grace_ms % 1000) * 1000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
+		hs_realtime_after(&ts, grace_ms);
 		if (pthread_timedjoin_np(f->rx, NULL, &ts) != 0) {
 			fprintf(stderr, "hookshim: the syscall floor's receiver "
 					"is held (reading a caller's memory); "

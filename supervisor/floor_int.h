@@ -54,6 +54,8 @@ void hs_fl_in_root(char *p, size_t cap);
 int hs_fl_abs_in_root(pid_t tid, int dirfd, const char *path, int follow,
 		      uint64_t resolve, char *out);
 /* The process (thread group) tid belongs to, or -1. */
+/* The number after `key` ("\nTgid:") in a small /proc file, or -1. */
+long hs_fl_proc_field(const char *path, const char *key);
 pid_t hs_fl_tgid(pid_t tid);
 /* The caller's working directory, or -1 (HS_PATH_TOOLONG: too deep). */
 int hs_fl_cwd(pid_t tid, char *out);

@@ -264,15 +264,13 @@ int hs_fl_abs_in_root(pid_t tid, int dirfd, const char *path, int follow,
 	return join(out, dir, name, false);
 }
 
-pid_t hs_fl_tgid(pid_t tid)
+long hs_fl_proc_field(const char *path, const char *key)
 {
-	char p[40], buf[512];
-	int fd;
-	ssize_t n;
+	char buf[1024];
 	const char *t;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	snprintf(p, sizeof(p), "/proc/%d/status", (int)tid);
-	fd = open(p, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	n = read(fd, buf, sizeof(buf) - 1);
@@ -280,8 +278,16 @@ pid_t hs_fl_tgid(pid_t tid)
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
-	t = strstr(buf, "\nTgid:");
-	return t ? (pid_t)strtol(t + 6, NULL, 10) : -1;
+	t = strstr(buf, key);
+	return t ? strtol(t + strlen(key), NULL, 10) : -1;
+}
+
+pid_t hs_fl_tgid(pid_t tid)
+{
+	char p[40];
+
+	snprintf(p, sizeof(p), "/proc/%d/status", (int)tid);
+	return (pid_t)hs_fl_proc_field(p, "\nTgid:");
 }
 
 bool hs_fl_environ(pid_t pid, const char *name, char *out, size_t cap)

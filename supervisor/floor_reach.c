@@ -153,21 +153,10 @@ static bool own_pidns(pid_t tid)
  * ("Pid:", in our namespace: our /proc), or -1. */
 static pid_t pidfd_target(pid_t tid, int fd)
 {
-	char p[64], buf[1024];
-	const char *t;
-	ssize_t n;
-	int f;
+	char p[64];
 
 	snprintf(p, sizeof(p), "/proc/%d/fdinfo/%d", (int)tid, fd);
-	if ((f = open(p, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
-	n = read(f, buf, sizeof(buf) - 1);
-	close(f);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	t = strstr(buf, "\nPid:");
-	return t ? (pid_t)strtol(t + 5, NULL, 10) : -1;
+	return (pid_t)hs_fl_proc_field(p, "\nPid:");
 }
 
 /* pidfd calls name their target in our namespace (our /proc's fdinfo) */

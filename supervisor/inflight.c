@@ -33,18 +33,23 @@ void hs_inflight_leave(struct hs_inflight *t)
 	pthread_mutex_unlock(&t->mu);
 }
 
+void hs_realtime_after(struct timespec *ts, int ms)
+{
+	clock_gettime(CLOCK_REALTIME, ts);
+	ts->tv_sec += ms / 1000;
+	ts->tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (ts->tv_nsec >= 1000000000L) {
+		ts->tv_sec++;
+		ts->tv_nsec -= 1000000000L;
+	}
+}
+
 bool hs_inflight_drain(struct hs_inflight *t, int grace_ms)
 {
 	struct timespec deadline;
 	bool drained;
 
-	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += grace_ms / 1000;
-	deadline.tv_nsec += (long)(grace_ms % 1000) * 1000000L;
-	if (deadline.tv_nsec >= 1000000000L) {
-		deadline.tv_sec++;
-		deadline.tv_nsec -= 1000000000L;
-	}
+	hs_realtime_after(&deadline, grace_ms);
 	pthread_mutex_lock(&t->mu);
 	while (t->active > 0 &&
 	       pthread_cond_timedwait(&t->cv, &t->mu, &deadline) == 0)

@@ -5,6 +5,7 @@
 #define HOOKSHIM_SUPERVISOR_INFLIGHT_H
 
 #include <pthread.h>
+#include <time.h>
 #include <stdbool.h>
 
 struct hs_inflight {
@@ -24,5 +25,8 @@ void hs_inflight_leave(struct hs_inflight *t);
  * is; false means threads still run (the caller must keep what they
  * use alive, and leave it to exit). */
 bool hs_inflight_drain(struct hs_inflight *t, int grace_ms);
+
+/* ms from now on CLOCK_REALTIME, the clock of pthread's timed waits. */
+void hs_realtime_after(struct timespec *ts, int ms);
 
 #endif

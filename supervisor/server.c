@@ -55,8 +55,10 @@ static void *serve(void *arg)
 
 	set_timeouts(c->fd);
 	/* who asks, as the kernel recorded it at connect(): the tickets of
-	 * enforce mode are kept under it, never under the request's pid */
-	if (getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+	 * enforce mode are kept under it, never under the request's pid
+	 * (guard mode keeps none: no syscall for it) */
+	if (!sv->s->tickets ||
+	    getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
 		cred.pid = 0;
 	if (hs_msg_read(c->fd, &req) == 0) {
 		/* The request is in; the hooks may take as long as their

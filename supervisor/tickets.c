@@ -5,11 +5,12 @@
  * again: a second hook run, never an unjudged call). */
 #include "tickets.h"
 
+#include "../common/clock.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define MAX_TICKETS 512
 
@@ -20,7 +21,7 @@ struct ticket {
 	pid_t tgid;
 	char op[40];     /* what was judged: "exec:call", "write:create" */
 	char *path, *path2, *id;
-	long long expires;     /* CLOCK_MONOTONIC ms */
+	long expires;          /* hs_now_ms() */
 	unsigned long long seq; /* age, for the full table */
 };
 
@@ -29,14 +30,6 @@ struct hs_tickets {
 	unsigned long long seq;
 	struct ticket t[MAX_TICKETS];
 };
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void drop(struct ticket *k)
 {
@@ -75,7 +68,7 @@ void hs_tickets_give(struct hs_tickets *t, enum hs_ticket_side side,
 		     const char *path2, const char *id, bool stage)
 {
 	struct ticket *k = NULL;
-	long long now = now_ms();
+	long now = hs_now_ms();
 
 	if (!t || !op || !path || strlen(op) >= sizeof(k->op))
 		return;
@@ -144,7 +137,7 @@ bool hs_tickets_take(struct hs_tickets *t, enum hs_ticket_side taker,
 		     pid_t tgid, const char *op, const char *path,
 		     const char *path2, const char *via, char **id)
 {
-	long long now = now_ms();
+	long now = hs_now_ms();
 	struct ticket *best = NULL;
 
 	*id = NULL;
