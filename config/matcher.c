@@ -60,6 +60,11 @@ int hs_matcher_init(struct hs_matcher *m, enum hs_match_kind kind,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	if (kind == HS_MATCH_GLOB && strlen(m->pattern) > HS_GLOB_MAX) {
+		snprintf(err, errlen, "glob longer than %d bytes",
+			 HS_GLOB_MAX);
+		return -1;
+	}
 	if (kind == HS_MATCH_REGEX || kind == HS_MATCH_REGEX_FULL)
 		return compile_regex(m, kind == HS_MATCH_REGEX_FULL, err,
 				     errlen);

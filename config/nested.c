@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/glob.h"
 #include "loadkit.h"
 
 static const char *const handler_keys[] = { "type", "command", "timeout",
@@ -104,6 +105,13 @@ static int load_handler(struct hs_load *ld, const struct hs_nested_rules *r,
 				     "look like Tool(pattern), e.g. "
 				     "\"Bash(git push *)\" (hook skipped)",
 				     where);
+			hs_load_drop_last(ld);
+			return -1;
+		}
+		if (h->rule.pattern && strlen(h->rule.pattern) > HS_GLOB_MAX) {
+			hs_load_diag(ld, HS_DIAG_ERROR, cond, "%s: \"if\" pattern "
+				     "is longer than %d bytes (hook skipped)",
+				     where, HS_GLOB_MAX);
 			hs_load_drop_last(ld);
 			return -1;
 		}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/glob.h"
 #include "loadkit.h"
 
 static char **string_list(struct hs_load *ld, const cJSON *v, const char *key)
@@ -26,7 +27,11 @@ static char **string_list(struct hs_load *ld, const cJSON *v, const char *key)
 		return NULL;
 	cJSON_ArrayForEach(e, v)
 	{
-		if (cJSON_IsString(e))
+		if (cJSON_IsString(e) && strlen(e->valuestring) > HS_GLOB_MAX)
+			hs_load_diag(ld, HS_DIAG_ERROR, e, "hookshim.%s[%zu] is "
+				     "longer than %d bytes (ignored)", key, i,
+				     HS_GLOB_MAX);
+		else if (cJSON_IsString(e))
 			out[i++] = strdup(e->valuestring);
 		else
 			hs_load_diag(ld, HS_DIAG_ERROR, e, "hookshim.%s[%zu] "

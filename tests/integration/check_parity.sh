@@ -78,3 +78,30 @@ expect_eq "check: warnings alone exit 0" 0 "$rc"
 expect_contains "check: counts the warning" "$out" "0 errors, 1 warning"
 hs run -c warn.json -- touch started 2>/dev/null
 check "strict_config: a warning does not refuse" test -e started
+
+# --- a glob longer than common/glob.h's HS_GLOB_MAX ---------------------------
+# The matcher keeps two bits per pattern byte on the stack; a longer
+# pattern would never match, so each place that takes one says so.
+long=$(printf 'a%.0s' $(seq 17000))
+cat > long.json <<J
+{"hookshim": {"writes": {"include": ["$long/**"]}},
+ "hooks": {"PreToolUse": [
+  {"matcher": "Write", "hooks": [
+   {"type": "command", "command": "exit 2", "if": "Write($long)"}]}]}}
+J
+cat > long-mnemoai.json <<J
+{"hooks": {"PreToolUse": [
+  {"matcher": "$long*", "hooks": [{"type": "command", "command": "exit 2"}]}]}}
+J
+out=$(hs check -c long.json 2>&1); rc=$?
+expect_eq "a too-long glob: check exits 1" 1 "$rc"
+expect_contains "a too-long writes.include entry, at its line:col" "$out" \
+	"long.json:1:38: hookshim.writes.include[0] is longer than 16383 bytes (ignored)"
+expect_contains "a too-long if pattern, at its line:col" "$out" \
+	"long.json:4:45: hooks.PreToolUse[0].hooks[0]: \"if\" pattern is longer than 16383 bytes (hook skipped)"
+err=$(hs run -c long.json -- true 2>&1)
+expect_eq "a too-long glob: run says what check says" \
+	"$(diag_lines <<<"$out")" "$(diag_lines <<<"$err")"
+out=$(hs check --dialect mnemoai -c long-mnemoai.json 2>&1)
+expect_contains "a too-long mnemoai matcher glob is an error" "$out" \
+	"glob longer than 16383 bytes (hook skipped)"
