@@ -204,6 +204,9 @@ static bool accepts(const struct pat *g, size_t i)
  * would only retry a subset), so the failure goes straight out. */
 #define GLOB_ABORT (-1)
 #define GLOB_SPENT (-2)
+/* A double star is a recursion: more than this many in a pattern go to
+ * the automaton too, whose stack use does not grow with them. */
+#define GLOB_DEPTH 32
 
 /* Matches a bracket expression at p against c; returns the pattern
  * position after ']', or NULL when it is unterminated ('[' is literal). */
@@ -228,7 +231,7 @@ static bool literal(char c)
 }
 
 static int backtrack(const char *p, const char *s, bool pathmode,
-		     long *budget)
+		     long *budget, int depth)
 {
 	const char *star_p = NULL, *star_s = NULL;
 
@@ -248,8 +251,10 @@ static int backtrack(const char *p, const char *s, bool pathmode,
 					if (literal(*rest))
 						while (*t && *t != *rest)
 							t++;
-					int r = backtrack(rest, t, pathmode,
-							  budget);
+					int r = depth < GLOB_DEPTH
+							? backtrack(rest, t, pathmode,
+								    budget, depth + 1)
+							: GLOB_SPENT;
 
 					if (r != 0)
 						return r;
@@ -379,7 +384,7 @@ bool hs_glob_match(const char *pattern, const char *subject, bool pathmode)
 
 	if (len > HS_GLOB_MAX)
 		return false;
-	r = backtrack(pattern, subject, pathmode, &budget);
+	r = backtrack(pattern, subject, pathmode, &budget, 0);
 
 	if (r == GLOB_SPENT)
 		return hs_glob_match_automaton(pattern, subject, pathmode);

@@ -109,6 +109,20 @@ int main(void)
 	      hs_glob_match_automaton("********?*[***u****\xeds(**\xd5\xca-t]?.c",
 				      subject, true));
 
+	/* thousands of double stars: the backtracking matcher recursed
+	 * once per double star, a stack overflow in a thread with a small
+	 * stack; past a few dozen, the automaton answers */
+	char *stars = malloc(HS_GLOB_MAX + 1);
+
+	for (int i = 0; i + 3 <= HS_GLOB_MAX; i += 3)
+		memcpy(stars + i, "**a", 3);
+	stars[HS_GLOB_MAX - HS_GLOB_MAX % 3] = '\0';
+	CHECK("5,460 double stars: a match", hs_glob_match(stars, stars, true));
+	strcat(stars, "b");
+	CHECK("5,460 double stars and a b: no match",
+	      !hs_glob_match(stars, subject, true));
+	free(stars);
+
 	/* many unterminated '[' (each a literal) against a long subject */
 	char *brackets = malloc(HS_GLOB_MAX + 2);
 
