@@ -93,8 +93,10 @@ static struct hs_session *local_session(void)
 		cli.root = NULL;
 	if (hs_cli_load(&cli, &cfg) < 0)
 		return NULL;
+	/* What is not loaded (an unusable file, an untrusted project file,
+	 * a hook skipped) is said: the wrapper runs without it. */
 	for (size_t i = 0; i < cfg.ndiags; i++)
-		if (cfg.diags[i].fatal)
+		if (cfg.diags[i].error)
 			fprintf(stderr, "hookshim: %s\n", cfg.diags[i].text);
 	if (hs_session_init(&s, &cfg, getenv(HS_ENV_SESSION), NULL) < 0)
 		return NULL;
