@@ -19,6 +19,7 @@ struct hs_cli {
 	int nimports;
 	const char *root;
 	bool has_dialect; /* --dialect seen: applies to later -c files */
+	bool trust_project; /* --trust-project (config/trust.h) */
 	enum hs_dialect dialect;
 };
 

@@ -34,7 +34,8 @@ static int usage(FILE *f)
 	for (size_t i = 0; (d = hs_dialect_in_claim_order(i, NULL)); i++)
 		fprintf(f, "%s%s", i ? "|" : "", d->name);
 	fprintf(f, ",\n  --dialect NAME (for the -c files after it), "
-		   "--root DIR\n");
+		   "--root DIR,\n  --trust-project (the project's hook files "
+		   "load untrusted, for this run)\n");
 	return f == stderr ? 64 : 0;
 }
 

@@ -79,6 +79,10 @@ int hs_cli_option(struct hs_cli *cli, int argc, char **argv, int *i)
 			cli->imports[cli->nimports++] = (int)d;
 		return 1;
 	}
+	if (strcmp(a, "--trust-project") == 0) {
+		cli->trust_project = true;
+		return 1;
+	}
 	if (is_opt(a, "--root")) {
 		if (!(v = value(argc, argv, i, "--root")))
 			return -1;
@@ -130,6 +134,7 @@ int hs_cli_load(const struct hs_cli *cli, struct hs_config *cfg)
 	}
 	hs_config_init(cfg, root);
 	cfg->root_alias = logical_root(cli->root, root);
+	cfg->trust_project = cli->trust_project;
 	for (int i = 0; i < cli->nfiles; i++)
 		hs_config_load_file(cfg, cli->files[i], cli->file_dialects[i],
 				    false);

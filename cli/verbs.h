@@ -14,6 +14,8 @@
 	X(test, cmd_test, "test [-c FILE]... EVENT --tool NAME [--command " \
 			  "CMD|--file PATH] [--input JSON]  decide one call "  \
 			  "as live")                                           \
+	X(trust, cmd_trust, "trust [FILE...]  load the project's hook files, " \
+			    "as they are now")                                 \
 	X(wrap, cmd_wrap, "wrap DIR TOOL...  create PATH wrappers")          \
 	X(log, cmd_log, "log FILE [--denied] [--tool T] [--since W] [--json]"\
 			"  a session log, readable")                           \

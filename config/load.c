@@ -5,11 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dialect.h"
 #include "jsonfile.h"
 #include "content_use.h"
 #include "loadkit.h"
+#include "trust.h"
 
 static bool path_dialect_hint(const char *path, int *dialect)
 {
@@ -129,6 +131,34 @@ static char *place_path(const struct hs_config *cfg,
 	return p;
 }
 
+/* Whether a hook file that came with the project (a place under the
+ * root) may load: one the user has trusted as it is now, or any under
+ * --trust-project. An untrusted one is an error, so CI mode and
+ * strict_config refuse to start, and a plain run starts without it and
+ * says so. A missing file is nothing to trust. */
+static bool trusted(struct hs_config *cfg, const char *path)
+{
+	const char *why;
+
+	if (cfg->trust_project || access(path, F_OK) < 0)
+		return true;
+	switch (hs_trust_check(path)) {
+	case HS_TRUST_OK:
+	case HS_TRUST_UNREADABLE: /* the loader says why */
+		return true;
+	case HS_TRUST_CHANGED:
+		why = "changed since you trusted it";
+		break;
+	default:
+		why = "came with the project and is not trusted yet";
+		break;
+	}
+	hs_config_diag(cfg, HS_DIAG_ERROR, "%s: %s: not loaded (read it, "
+		       "then `hookshim trust %s`, or --trust-project for one "
+		       "run)", path, why, path);
+	return false;
+}
+
 /* Every file of a list that exists, in order; -1 if one was unusable. */
 static int load_places(struct hs_config *cfg, const struct hs_file_place *f,
 		       enum hs_dialect dialect)
@@ -142,7 +172,9 @@ static int load_places(struct hs_config *cfg, const struct hs_file_place *f,
 			rc = -1;
 			continue;
 		}
-		if (hs_config_load_file(cfg, path, (int)dialect, true) < 0)
+		if (f->base == HS_FILE_ROOT && !trusted(cfg, path))
+			rc = -1;
+		else if (hs_config_load_file(cfg, path, (int)dialect, true) < 0)
 			rc = -1;
 		free(path);
 	}

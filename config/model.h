@@ -219,6 +219,9 @@ struct hs_config {
 	 * whoever starts a session from this config, before it is shared,
 	 * and freed by them; NULL outside a session. */
 	const struct hs_protect *protect;
+	/* --trust-project: the project's hook files load without a trust
+	 * record (config/trust.h), for this run only. */
+	bool trust_project;
 };
 
 void hs_config_init(struct hs_config *cfg, const char *root);

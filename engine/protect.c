@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../common/pathfold.h"
+#include "../config/trust.h"
 #include "hook_runtime.h"
 #include "hook_scripts.h"
 #include "strbuf.h"
@@ -96,6 +97,7 @@ struct hs_protect *hs_protect_new(const struct hs_config *cfg,
 {
 	struct hs_protect *p = calloc(1, sizeof(*p));
 	struct script_ctx x;
+	char trust[PATH_MAX];
 
 	if (!p)
 		return NULL;
@@ -114,6 +116,13 @@ struct hs_protect *hs_protect_new(const struct hs_config *cfg,
 	}
 	add(p, log, "the --log file");
 	add(p, junit, "the --junit file");
+	/* What the next session trusts (config/trust.h): a record the agent
+	 * wrote would load the project file it wrote. The directory, so
+	 * that no file is renamed over the records either. */
+	if (hs_trust_records(trust, sizeof(trust)) == 0) {
+		*strrchr(trust, '/') = '\0';
+		hs_protect_put(p, trust, HS_PROT_TREE, "trust records");
+	}
 	return p;
 }
 

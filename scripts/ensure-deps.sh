@@ -17,6 +17,8 @@ if [ "${1:-}" = uring ]; then
 fi
 [ -f /usr/include/cjson/cJSON.h ] || missing="$missing libcjson-dev"
 [ -f /usr/include/pcre2.h ] || missing="$missing libpcre2-dev"
+# SHA-256 for the trust records of project hook files (config/trust.c)
+[ -f /usr/include/nettle/sha2.h ] || missing="$missing nettle-dev"
 command -v jq >/dev/null 2>&1 || missing="$missing jq"
 # The tests read JUnit output with xmllint and drive a terminal with tmux.
 command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"

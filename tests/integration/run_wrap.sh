@@ -54,6 +54,14 @@ cat > proj/.hookshim/hooks.json <<'J'
 {"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"c=$(jq -r .tool_input.command); echo \"$c\" >> ../seen; case \"$c\" in *'push --force'*) echo 'force-push is blocked by policy' >&2; exit 2;; esac; exit 0"}]}]}}
 J
 cd proj
+# A hook file that came with the project loads once trusted (config/trust.h):
+# before, the wrapper runs no hook of it and says so.
+: > ../seen
+PATH=$TMP/w/bin:$PATH git push --force origin main 2>../err.txt; rc=$?
+expect_contains "untrusted project file: the wrapper says so" "$(cat ../err.txt)" \
+	".hookshim/hooks.json: came with the project and is not trusted yet"
+expect_eq "untrusted project file: its hook did not run" "" "$(cat ../seen)"
+"$HOOKSHIM" trust >/dev/null
 PATH=$TMP/w/bin:$PATH git push --force origin main 2>../err.txt; rc=$?
 expect_eq "standalone wrapper denies: 126" 126 "$rc"
 expect_contains "standalone wrapper: reason" "$(cat ../err.txt)" "force-push is blocked by policy"

@@ -30,6 +30,13 @@ J
 cat > proj/.memcode/hooks.json <<'J'
 {"hooks":{"pre_tool_use":[{"matcher":"ba.*","command":"echo project >> order; echo \"$MEMCODE_HOOK_EVENT $MEMCODE_TOOL_NAME $MEMCODE_SESSION_ID\" >> order"}]}}
 J
+# the project's file came with the project: not loaded until trusted
+out=$(hs test --import memcode --root proj pre_tool_use --tool bash --input '{"command":"ls"}' 2>&1 >/dev/null)
+expect_eq "an untrusted project file: only the user's hook ran" "user" "$(cat proj/order)"
+expect_contains "an untrusted project file: test says so" "$out" \
+	"proj/.memcode/hooks.json: came with the project and is not trusted yet"
+rm proj/order
+hs trust --root proj >/dev/null
 hs test --import memcode --root proj pre_tool_use --tool bash --input '{"command":"ls"}' >/dev/null 2>&1
 # the session id is a live one: 32 hex digits, new each run
 expect_eq "memcode merges user then project, cwd = root, MEMCODE_* env" \
