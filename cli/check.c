@@ -74,6 +74,32 @@ static void print_protected(const struct hs_protect *p)
 	       "root or a directory above it is denied too)\n");
 }
 
+/* What a pre hook that fails (crashes, is killed, times out, is missing,
+ * cannot start) means for its call, as `run` resolves it outside and in
+ * CI mode, and the handlers that say otherwise. */
+static void print_failure(const struct hs_config *cfg, bool enforce)
+{
+	struct hs_settings here = cfg->settings, ci = cfg->settings;
+	size_t own[2] = { 0, 0 };
+
+	here.enforce = enforce;
+	hs_settings_resolve_failure(&here, false);
+	ci.enforce = true;
+	hs_settings_resolve_failure(&ci, true);
+	printf("a failed hook: %s its call (%s)", here.fail_closed ? "denies"
+		       : "allows", here.fail_closed ? here.fail_closed_why
+		       : "the dialects' rule: a non-blocking error");
+	if (!here.fail_closed && ci.fail_closed)
+		printf("; denies under --ci and CI=true");
+	for (size_t i = 0; i < cfg->nhooks; i++)
+		if (cfg->hooks[i].fail_closed >= 0)
+			own[cfg->hooks[i].fail_closed]++;
+	if (own[0] || own[1])
+		printf("; failClosed: true on %zu hook(s), false on %zu", own[1],
+		       own[0]);
+	printf("\n");
+}
+
 /* The trust model `hookshim run` would use (cli/run.c resolves it the
  * same way, with --ci known only there). */
 static void print_mode(const struct hs_config *cfg,
@@ -98,6 +124,7 @@ static void print_mode(const struct hs_config *cfg,
 		       explicit_mode ? "would refuse to start"
 				     : "falls back to guard");
 	printf("\n  (README, \"Guard and enforce\")\n");
+	print_failure(cfg, here);
 }
 
 /* What `hookshim run` would get from the kernel (the same probe). */

@@ -8,6 +8,7 @@
 #include "../common/pathfold.h"
 #include "../config/dialect.h"
 #include "../config/load.h"
+#include "../engine/hook_scripts.h"
 #include "cli.h"
 
 static int add_file(struct hs_cli *cli, const char *path, int dialect)
@@ -143,6 +144,9 @@ int hs_cli_load(const struct hs_cli *cli, struct hs_config *cfg)
 	if (!cli->nfiles && !cli->nimports)
 		hs_config_load_default(cfg);
 	hs_config_finish(cfg);
+	hs_hook_check_programs(cfg);
+	/* outside CI mode; `run` resolves it again once it knows */
+	hs_settings_resolve_failure(&cfg->settings, false);
 	return 0;
 }
 

@@ -355,6 +355,9 @@ int cmd_run(int argc, char **argv)
 		if (plan_floor(&cfg, outer, explicit_mode, &fp, flags,
 			       sizeof(flags)) < 0)
 			go = false;
+		/* after plan_floor: enforce may have fallen back to guard */
+		hs_settings_resolve_failure(&cfg.settings,
+					    hs_run_report_ci(&o.report));
 	}
 	if (go && cfg.settings.enforce && !(s.tickets = hs_tickets_new()))
 		go = false;

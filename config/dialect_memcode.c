@@ -54,6 +54,7 @@ static void load_entry(struct hs_load *ld, const char *event, const cJSON *e,
 	if (!h)
 		return;
 	h->command = strdup(cmd->valuestring);
+	hs_jsonpos_find(ld->pos, cmd, &h->cmd_line, &h->cmd_col);
 	if (t) {
 		long ms = cJSON_IsNumber(t) && t->valuedouble > 0
 				  ? hs_parse_duration_ms(t) /* capped */

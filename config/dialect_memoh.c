@@ -203,6 +203,7 @@ static void load_action(struct hs_load *ld, const cJSON *hk, const cJSON *a,
 			return;
 		}
 		h->command = strdup(v->valuestring);
+		hs_jsonpos_find(ld->pos, v, &h->cmd_line, &h->cmd_col);
 	} else if (strcmp(type->valuestring, "tool") == 0) {
 		v = cJSON_GetObjectItemCaseSensitive(a, "tool");
 		if (!cJSON_IsString(v) || !builtin_for(v->valuestring)) {
@@ -216,6 +217,7 @@ static void load_action(struct hs_load *ld, const cJSON *hk, const cJSON *a,
 		}
 		h->action = HS_ACTION_BUILTIN;
 		h->command = strdup(v->valuestring);
+		hs_jsonpos_find(ld->pos, v, &h->cmd_line, &h->cmd_col);
 	} else {
 		hs_load_diag(ld, HS_DIAG_ERROR, type, "%s: action type \"%s\" is "
 			     "not supported (mcp_tool is reserved; skipped)",

@@ -102,6 +102,7 @@ struct hs_hook *hs_config_add_hook(struct hs_config *cfg)
 	memset(h, 0, sizeof(*h));
 	h->order = (int)cfg->nhooks;
 	h->nested = -1;
+	h->fail_closed = -1;
 	h->enabled = true;
 	h->shell = "/bin/sh";
 	h->max_output = 65536;
@@ -133,6 +134,25 @@ bool hs_settings_want_enforce(const struct hs_settings *s, bool ci,
 		return s->mode == HS_MODE_ENFORCE;
 	/* 1: HS_FLOOR_REQUIRE (supervisor/floor.h) */
 	return ci || s->strict || s->floor == 1;
+}
+
+void hs_settings_resolve_failure(struct hs_settings *s, bool ci)
+{
+	s->fail_closed = true;
+	if (s->hook_failure == HS_FAILURE_DENY)
+		s->fail_closed_why = "on_hook_failure: deny";
+	else if (s->hook_failure == HS_FAILURE_ALLOW)
+		s->fail_closed = false;
+	else if (s->enforce)
+		s->fail_closed_why = "enforce mode fails closed";
+	else if (ci)
+		s->fail_closed_why = "CI mode fails closed";
+	else if (s->strict)
+		s->fail_closed_why = "strict fails closed";
+	else
+		s->fail_closed = false;
+	if (!s->fail_closed)
+		s->fail_closed_why = NULL;
 }
 
 const char *hs_floor_allow_name(int i)

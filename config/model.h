@@ -71,6 +71,8 @@ struct hs_hook {
 	char *work_dir;    /* NULL = the session root */
 	char **env;        /* extra "K=V", NULL-terminated; may be NULL */
 	int nested;        /* -1 = config default, 0/1 = per hook */
+	int fail_closed;   /* -1 = the session's rule, 0/1 = "failClosed" */
+	int cmd_line, cmd_col; /* of "command" in its file; 0 when unknown */
 	bool want_content; /* post write payloads carry the file's content */
 	int content_given; /* -1 not said; else the handler's "content" */
 	/* A pre hook on writes that reads tool_input.content (said with
@@ -117,6 +119,12 @@ struct hs_settings {
 	int mode;           /* HS_MODE_AUTO/GUARD/ENFORCE: the trust model */
 	bool enforce;       /* the mode this session runs in, resolved by
 			     * hs_settings_resolve_mode() before it starts */
+	int hook_failure;   /* "on_hook_failure": HS_FAILURE_AUTO/DENY/ALLOW */
+	/* What a pre hook that does not run to a verdict means for its
+	 * call, resolved by hs_settings_resolve_failure(): deny, and why
+	 * (the words of the reason). A handler's "failClosed" overrides. */
+	bool fail_closed;
+	const char *fail_closed_why;
 	bool io_uring_allow; /* the floor lets io_uring_setup through */
 	int floor_opens;    /* HS_FLOOR_OPENS_*: which allowed opens the floor
 			     * does itself (supervisor/floor.h) */
@@ -230,6 +238,12 @@ void hs_config_free(struct hs_config *cfg);
  * else enforce in CI mode, with "strict" or "floor": "require". *explicit
  * says "mode" (or --enforce) chose it: then a missing floor refuses the
  * session rather than falling back to guard. */
+enum { HS_FAILURE_AUTO, HS_FAILURE_DENY, HS_FAILURE_ALLOW };
+/* Resolves fail_closed: "on_hook_failure" when set, else deny in
+ * enforce mode, CI mode and with "strict" (what users of a policy in CI
+ * expect), allow otherwise (the dialects' own rule: a broken hook is a
+ * non-blocking error). */
+void hs_settings_resolve_failure(struct hs_settings *s, bool ci);
 bool hs_settings_want_enforce(const struct hs_settings *s, bool ci,
 			      bool *explicit_mode);
 /* "floor_allow" unset: in guard mode agents' own sandboxes work

@@ -11,7 +11,7 @@
 static const char *const handler_keys[] = { "type", "command", "timeout",
 					   "if", "nested", "content", "async",
 					   "statusMessage", "once", "shell",
-					   NULL };
+					   "failClosed", NULL };
 static const char *const group_keys[] = { "matcher", "hooks", NULL };
 
 static bool own_event(const struct hs_load *ld, const char *name)
@@ -88,10 +88,15 @@ static int load_handler(struct hs_load *ld, const struct hs_nested_rules *r,
 	if (!h)
 		return -1;
 	h->command = strdup(cmd->valuestring);
+	hs_jsonpos_find(ld->pos, cmd, &h->cmd_line, &h->cmd_col);
 	handler_timeout(ld, h, cJSON_GetObjectItemCaseSensitive(hd, "timeout"),
 			r->max_timeout_s, where);
 	if (hs_load_bool(ld, nested, where, &b))
 		h->nested = b;
+	/* Cursor's name for it: a pre hook that fails denies its call */
+	if (hs_load_bool(ld, cJSON_GetObjectItemCaseSensitive(hd, "failClosed"),
+			 where, &b))
+		h->fail_closed = b;
 	/* mnemoai documents tool_input.content; Claude handlers opt in. */
 	h->want_content = r->glob_matcher;
 	if (hs_load_bool(ld, content, where, &b)) {

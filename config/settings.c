@@ -238,6 +238,9 @@ int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 			/* HS_MODE_GUARD / HS_MODE_ENFORCE (config/model.h) */
 			if ((c = choice(ld, v, "guard", "enforce")) >= 0)
 				s->mode = c + 1;
+		} else if (strcmp(k, "on_hook_failure") == 0) {
+			if ((c = choice(ld, v, "deny", "allow")) >= 0)
+				s->hook_failure = c + 1; /* HS_FAILURE_* */
 		} else if (strcmp(k, "io_uring") == 0) {
 			if ((c = choice(ld, v, "deny", "allow")) >= 0)
 				s->io_uring_allow = c == 1;

@@ -1,7 +1,8 @@
 /* What a hook's exit status and output mean, per dialect. The only deny is
  * exit 2 or an explicit JSON decision, except where memoh's on_error: block
- * says a failed action denies, and in enforce mode, where a hook that did
- * not run to a verdict denies (hs_decide_fail_closed). */
+ * says a failed action denies, and where a session or a handler fails
+ * closed: a hook that did not run to a verdict denies
+ * (hs_decide_fail_closed). */
 #include "decide.h"
 
 #include <cjson/cJSON.h>
@@ -137,16 +138,16 @@ static bool run_failed(struct hs_hook_run *run, struct hs_outcome *out)
 	}
 }
 
-bool hs_decide_fail_closed(struct hs_hook_run *run, struct hs_outcome *out)
+bool hs_decide_fail_closed(struct hs_hook_run *run, struct hs_outcome *out,
+			   const char *why)
 {
 	char what[160], buf[128], *reason = NULL;
 
 	if (!hs_run_failure(&run->res, what, sizeof(what)))
 		return false;
-	if (asprintf(&reason, "hook failed: %s (%s) %s: denied (enforce mode "
-			      "fails closed)",
+	if (asprintf(&reason, "hook failed: %s (%s) %s: denied (%s)",
 		     label(run->hook, buf, sizeof(buf)), run->hook->source,
-		     what) < 0)
+		     what, why ? why : "fails closed") < 0)
 		reason = NULL;
 	deny(run, out, reason);
 	free(reason);

@@ -16,12 +16,15 @@ hs_decide_fn hs_decide_memcode;
 hs_decide_fn hs_decide_mnemoai;
 hs_decide_fn hs_decide_memoh;
 
-/* Enforce mode (cfg->settings.enforce): a pre hook that did not run to a
- * verdict (hs_run_failure: killed, crashed, timed out, could not start,
- * not found or not executable) denies its call, the reason saying what
- * failed. True when it did. Guard mode keeps the dialects' rule: such a
- * failure is a warning, never a deny by itself. */
-bool hs_decide_fail_closed(struct hs_hook_run *run, struct hs_outcome *out);
+/* Where a failed hook fails closed (enforce and CI mode, "strict",
+ * "on_hook_failure": "deny", a handler's "failClosed": the dispatcher
+ * asks): a pre hook that did not run to a verdict (hs_run_failure:
+ * killed, crashed, timed out, could not start, not found or not
+ * executable) denies its call, the reason saying what failed and `why`
+ * it denies. True when it did. Elsewhere the dialects' rule holds: such
+ * a failure is a warning, never a deny by itself. */
+bool hs_decide_fail_closed(struct hs_hook_run *run, struct hs_outcome *out,
+			   const char *why);
 
 void hs_outcome_warn(struct hs_outcome *out, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

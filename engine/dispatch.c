@@ -325,12 +325,20 @@ static void run_parallel(const struct hs_config *cfg, const struct hs_event *ev,
 	free(started);
 }
 
-/* Enforce mode: a pre hook that failed to decide denies (decide.h). */
+/* A pre hook that failed to decide denies (decide.h) where the session
+ * fails closed (hs_settings_resolve_failure) or the handler says
+ * "failClosed": true; "failClosed": false keeps the dialect's rule. */
 static bool fail_closed(const struct hs_config *cfg, const struct hs_event *ev,
 			struct hs_hook_run *run, struct hs_outcome *out)
 {
-	return cfg->settings.enforce && ev->kind == HS_KIND_PRE &&
-	       hs_decide_fail_closed(run, out);
+	int own = run->hook->fail_closed;
+
+	if (ev->kind != HS_KIND_PRE ||
+	    !(own >= 0 ? own : cfg->settings.fail_closed))
+		return false;
+	return hs_decide_fail_closed(run, out,
+				     own > 0 ? "failClosed"
+					     : cfg->settings.fail_closed_why);
 }
 
 /* HS_MERGE_ALL handlers (Claude Code's) first, all of them, identical

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../common/pathfold.h"
 #include "../config/dialect.h"
@@ -302,4 +303,66 @@ const char *hs_hook_var(const struct hs_config *cfg, const struct hs_hook *h,
 		if (strcmp(cfg->env[i].name, name) == 0)
 			return cfg->env[i].value;
 	return lookup(name, &x);
+}
+
+struct first_program {
+	const char *cwd;
+	char path[PATH_MAX];
+	bool seen;
+};
+
+static void first_program(const char *word, void *arg)
+{
+	struct first_program *f = arg;
+
+	size_t n = 0;
+
+	if (f->seen)
+		return;
+	f->seen = true;
+	while (name_char(word[n], n == 0))
+		n++;
+	if (!strchr(word, '/') || (n && word[n] == '='))
+		return; /* a name PATH finds (or a builtin); an assignment */
+	if (snprintf(f->path, sizeof(f->path), "%s%s%s",
+		     word[0] == '/' ? "" : f->cwd, word[0] == '/' ? "" : "/",
+		     word) >= (int)sizeof(f->path))
+		f->path[0] = '\0';
+	hs_path_fold(f->path);
+}
+
+void hs_hook_check_programs(struct hs_config *cfg)
+{
+	for (size_t i = 0; i < cfg->nhooks; i++) {
+		const struct hs_hook *h = &cfg->hooks[i];
+		struct hs_hook_visit v = { .program = first_program };
+		struct first_program f = {
+			.cwd = h->work_dir ? h->work_dir : cfg->root,
+		};
+		struct stat sb;
+		const char *what;
+		char at[32] = "";
+
+		hs_hook_walk(cfg, h, NULL, &v, &f);
+		if (!f.path[0])
+			continue;
+		if (stat(f.path, &sb) < 0)
+			what = "does not exist";
+		else if (S_ISDIR(sb.st_mode))
+			what = "is a directory";
+		else if (access(f.path, X_OK) < 0)
+			what = "is not executable";
+		else
+			continue;
+		if (h->cmd_line)
+			snprintf(at, sizeof(at), ":%d:%d", h->cmd_line,
+				 h->cmd_col);
+		hs_config_diag(cfg, HS_DIAG_ERROR, "%s%s: the hook's program %s "
+			       "%s: it would fail each time it is asked",
+			       h->source, at, f.path, what);
+		if (h->cmd_line) {
+			cfg->diags[cfg->ndiags - 1].line = h->cmd_line;
+			cfg->diags[cfg->ndiags - 1].col = h->cmd_col;
+		}
+	}
 }

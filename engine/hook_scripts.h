@@ -38,6 +38,13 @@ struct hs_hook_visit {
 void hs_hook_walk(const struct hs_config *cfg, const struct hs_hook *h,
 		  const char *text, const struct hs_hook_visit *v, void *arg);
 
+/* A hook whose command starts with a program named by its path (the
+ * usual "$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh) that does not exist or
+ * is not executable fails each time it is asked: one error each, at the
+ * command's file:line:col, so `check` and `run` say so before any call
+ * (and CI mode, which refuses to start on an error, fails closed). */
+void hs_hook_check_programs(struct hs_config *cfg);
+
 /* A variable as the hook's environment will have it (its own env, the
  * settings "env", the dialect's variables, the supervisor's), or NULL. */
 const char *hs_hook_var(const struct hs_config *cfg, const struct hs_hook *h,

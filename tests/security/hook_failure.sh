@@ -1,19 +1,22 @@
-# Issue 23: a hook that does not run to a verdict -- killed, crashed,
-# timed out, missing, not executable, or not even started because the
-# agent used up the user's processes (RLIMIT_NPROC) -- is a failed
-# decision. Guard mode keeps the dialects' rule (a warning, the call
-# goes on); enforce mode (--enforce, and --ci, which implies it) denies
-# the call, and the reason, the log, the summary and JUnit say which
-# hook failed and how. Exit 1 stays the dialects' non-blocking error in
-# every mode. Each row: did the command run, did the write land, the
+# Issues 23 and 24: a hook that does not run to a verdict -- killed,
+# crashed, timed out, missing, not executable, or not even started
+# because the agent used up the user's processes (RLIMIT_NPROC) -- is a
+# failed decision, and what it means is the user's choice: guard mode
+# keeps the dialects' rule (a warning, the call goes on); enforce mode,
+# CI mode and "strict" deny the call; "on_hook_failure" says it for the
+# session and a handler's "failClosed" for one hook. The reason, the
+# log, the summary and JUnit say which hook failed and how. Exit 1 stays
+# the dialects' non-blocking error in every mode. Each row: did the command run, did the write land, the
 # exit status of `hookshim run`, what the log and the reason say.
 . "$HOOKSHIM_TOP/tests/lib.sh"
 export HOME=$TMP/home; mkdir -p "$HOME" hooks
 XSD=$HOOKSHIM_TOP/tests/fixtures/junit.xsd
 
-policy() { # SCRIPT [TIMEOUT_S]
-	printf '{"hooks":{"PreToolUse":[{"matcher":"Bash|Write","hooks":[{"type":"command","command":"\\"$CLAUDE_PROJECT_DIR\\"/hooks/%s"%s}]}]}}\n' \
-		"$1" "${2:+,\"timeout\":$2}" > policy.json
+policy() { # SCRIPT [TIMEOUT_S] [HANDLER_EXTRA] [SETTINGS]
+	local set=
+	[ -n "${4:-}" ] && set="\"hookshim\":{$4},"
+	printf '{%s"hooks":{"PreToolUse":[{"matcher":"Bash|Write","hooks":[{"type":"command","command":"\\"$CLAUDE_PROJECT_DIR\\"/hooks/%s"%s%s}]}]}}\n' \
+		"$set" "$1" "${2:+,\"timeout\":$2}" "${3:+,$3}" > policy.json
 }
 script() { # NAME BODY (executable)
 	printf '#!/bin/sh\ncat >/dev/null\n%s\n' "$2" > "hooks/$1"; chmod +x "hooks/$1"
@@ -31,22 +34,50 @@ echo data > target.txt; echo "write=$?"
 exit 0
 S
 
-# row SCRIPT TIMEOUT WANT_FAILURE_TEXT
+# row SCRIPT TIMEOUT WANT_FAILURE_TEXT: each failure kind in each way a
+# session or a hook says what a failure means:
+#   guard       the default outside CI: the call goes on
+#   enforce     --enforce: denies ("enforce mode fails closed")
+#   ci          --ci (enforce with the floor): denies
+#   fc-true     guard, the handler's "failClosed": true: denies
+#   fc-false    --ci, the handler's "failClosed": false: the call goes on
+#   on-deny     guard, "on_hook_failure": "deny": denies
+#   on-allow    --ci, "on_hook_failure": "allow": the call goes on
+# A program that is missing or not executable is a config error: CI
+# mode refuses to start on it, at the command's line:column.
 row() {
-	local s=$1 t=$2 what=$3 m out rc log
-	policy "$s" "$t"
-	for m in guard enforce ci; do
+	local s=$1 t=$2 what=$3 m out rc log why deny
+	for m in guard enforce ci fc-true fc-false on-deny on-allow; do
 		rm -f ran target.txt log.jsonl j.xml
 		case $m in
-		guard) set -- --guard ;;
-		enforce) set -- --enforce ;;
-		ci) set -- --ci --junit j.xml ;;
+		guard) policy "$s" "$t"; set -- --guard ;;
+		enforce) policy "$s" "$t"; set -- --enforce ;;
+		ci) policy "$s" "$t"; set -- --ci --junit j.xml ;;
+		fc-true) policy "$s" "$t" '"failClosed":true'; set -- --guard ;;
+		fc-false) policy "$s" "$t" '"failClosed":false'; set -- --ci --junit j.xml ;;
+		on-deny) policy "$s" "$t" "" '"on_hook_failure":"deny"'; set -- --guard ;;
+		on-allow) policy "$s" "$t" "" '"on_hook_failure":"allow"'; set -- --ci --junit j.xml ;;
+		esac
+		case $m in
+		enforce|ci) why="enforce mode fails closed" ;;
+		fc-true) why="failClosed" ;;
+		on-deny) why="on_hook_failure: deny" ;;
+		*) why= ;;
 		esac
 		out=$(timeout 60 "$HOOKSHIM" run "$@" --no-notices -c policy.json \
 			--log log.jsonl -- bash agent.sh 2>err.txt)
 		rc=$?
 		log=$(cat log.jsonl 2>/dev/null)
-		if [ "$m" = guard ] || [ "$s" = exit1.sh ]; then
+		if [[ $s == missing.sh || $s == noexec.sh ]]; then
+			expect_contains "$s $m: a config error at the command's line:col" \
+				"$(cat err.txt)" "hookshim: error: policy.json:1:"
+			if [[ $* == *--ci* ]]; then
+				expect_eq "$s $m: CI mode refuses to start" 1 "$rc"
+				check "$s $m: nothing ran" test ! -e ran
+				continue
+			fi
+		fi
+		if [ -z "$why" ] || [ "$s" = exit1.sh ]; then
 			check "$s $m: the command ran" test -e ran
 			check "$s $m: the write landed" test -e target.txt
 		else
@@ -55,7 +86,7 @@ row() {
 			expect_contains "$s $m: the reason says what failed" \
 				"$(cat err.txt)" "hook failed: \`\"\$CLAUDE_PROJECT_DIR\"/hooks/$s\` (policy.json) $what"
 			expect_contains "$s $m: the reason says why it denies" \
-				"$(cat err.txt)" ": denied (enforce mode fails closed)"
+				"$(cat err.txt)" ": denied ($why)"
 		fi
 		expect_eq "$s $m: hookshim run exits as the agent did" 0 "$rc"
 		if [ "$s" != exit1.sh ]; then
@@ -68,6 +99,8 @@ row() {
 			if [ "$s" != exit1.sh ]; then
 				msg=$(xmllint --xpath 'string(//testcase[failure][1]/failure/@message)' j.xml 2>/dev/null)
 				expect_contains "$s ci: junit's failure says the hook failed" "$msg" "hook failed: "
+				check "$s ci: the junit file validates" \
+					xmllint --noout --schema "$XSD" j.xml
 			fi
 		fi
 	done
@@ -79,7 +112,22 @@ row exit1.sh "" ""
 row slow.sh 1 "timed out after"
 row missing.sh "" "exited 127: command not found"
 row noexec.sh "" "exited 126: command not executable"
-if xmllint --noout --schema "$XSD" j.xml 2>/dev/null; then pass "junit still validates"; else fail "junit still validates"; fi
+
+# CI mode and "strict" deny a failed hook's call in guard mode too, when
+# enforce fell back to guard for want of the floor ("floor": "off")
+for m in ci strict; do
+	rm -f ran target.txt
+	if [ $m = ci ]; then
+		policy killed.sh "" "" '"floor":"off"'; set -- --ci
+	else
+		policy killed.sh "" "" '"floor":"off","strict":true'; set --
+	fi
+	timeout 60 "$HOOKSHIM" run "$@" --no-notices -c policy.json -- bash agent.sh >/dev/null 2>err.txt
+	check "guard by want of a floor, $m: the command was denied" test ! -e ran
+	why="strict fails closed"; [ $m = ci ] && why="CI mode fails closed"
+	expect_contains "guard by want of a floor, $m: says why" "$(cat err.txt)" \
+		": denied ($why)"
+done
 
 # ---- the agent uses up the user's processes ----------------------------
 # Unprivileged only (RLIMIT_NPROC does not hold root back): the session
