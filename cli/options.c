@@ -8,6 +8,7 @@
 #include "../common/pathfold.h"
 #include "../config/dialect.h"
 #include "../config/load.h"
+#include "../engine/dead_rules.h"
 #include "../engine/hook_scripts.h"
 #include "cli.h"
 
@@ -145,6 +146,7 @@ int hs_cli_load(const struct hs_cli *cli, struct hs_config *cfg)
 		hs_config_load_default(cfg);
 	hs_config_finish(cfg);
 	hs_hook_check_programs(cfg);
+	hs_dead_rules(cfg);
 	/* outside CI mode; `run` resolves it again once it knows */
 	hs_settings_resolve_failure(&cfg->settings, false);
 	return 0;

@@ -73,6 +73,8 @@ struct hs_hook {
 	int nested;        /* -1 = config default, 0/1 = per hook */
 	int fail_closed;   /* -1 = the session's rule, 0/1 = "failClosed" */
 	int cmd_line, cmd_col; /* of "command" in its file; 0 when unknown */
+	int match_line, match_col; /* of its matcher, the same way */
+	int if_line, if_col;       /* of its "if" rule, the same way */
 	bool want_content; /* post write payloads carry the file's content */
 	int content_given; /* -1 not said; else the handler's "content" */
 	/* A pre hook on writes that reads tool_input.content (said with

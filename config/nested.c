@@ -89,6 +89,10 @@ static int load_handler(struct hs_load *ld, const struct hs_nested_rules *r,
 		return -1;
 	h->command = strdup(cmd->valuestring);
 	hs_jsonpos_find(ld->pos, cmd, &h->cmd_line, &h->cmd_col);
+	if (m)
+		hs_jsonpos_find(ld->pos, m, &h->match_line, &h->match_col);
+	if (cond)
+		hs_jsonpos_find(ld->pos, cond, &h->if_line, &h->if_col);
 	handler_timeout(ld, h, cJSON_GetObjectItemCaseSensitive(hd, "timeout"),
 			r->max_timeout_s, where);
 	if (hs_load_bool(ld, nested, where, &b))

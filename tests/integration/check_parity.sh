@@ -105,3 +105,26 @@ expect_eq "a too-long glob: run says what check says" \
 out=$(hs check --dialect mnemoai -c long-mnemoai.json 2>&1)
 expect_contains "a too-long mnemoai matcher glob is an error" "$out" \
 	"glob longer than 16383 bytes (hook skipped)"
+
+# --- rules that can never fire live (issue 24, item 2) -------------------------
+# A matcher naming only tools decided inside the agent, a name of an exact
+# list that is one, an "if" rule for a tool the matcher never lets through:
+# one warning each at its line:col, the same from check and run; a
+# matcher and rule that do fire (Write with Edit(...)) say nothing.
+cp "$HOOKSHIM_TOP/tests/fixtures/dead-rules.json" .
+out=$(hs check -c dead-rules.json 2>&1); rc=$?
+expect_eq "dead rules: warnings only, check exits 0" 0 "$rc"
+got=$(diag_lines <<<"$out" | sed -E 's/^hookshim: warning: dead-rules.json:([0-9]+:[0-9]+): .*/\1/' | sort -n)
+expect_eq "dead rules: one warning each, at its line:col" \
+	"$(printf '%s\n' 4:9 6:9 8:9 11:62 13:62 14:9 20:9 23:5 | sort -n)" "$got"
+expect_contains "dead rules: a tool decided inside the agent is named as such" "$out" \
+	'dead-rules.json:4:9: PreToolUse matcher "WebFetch" names no tool call hookshim sees (its calls are Bash, Write, Edit and Read); other tools (WebFetch, Task, MCP tools...) are decided inside the agent, not seen from outside (loaded, never fires)'
+expect_contains "dead rules: a dead name in an exact list" "$out" \
+	'dead-rules.json:8:9: PreToolUse matcher "Task|Bash": Task is no tool call hookshim sees'
+expect_contains "dead rules: an if rule its matcher never lets through" "$out" \
+	'dead-rules.json:11:62: "if": Edit(...) names a tool none of the calls its matcher "Bash" lets through carries (Bash) (loaded, never fires)'
+err=$(hs run -c dead-rules.json -- true 2>&1)
+expect_eq "dead rules: run prints exactly check's warnings" \
+	"$(diag_lines <<<"$out")" "$(diag_lines <<<"$err")"
+out=$(hs test -c dead-rules.json PreToolUse --tool Bash --command ls 2>&1)
+expect_contains "dead rules: test says them too" "$out" 'matcher "WebFetch" names no tool call'
