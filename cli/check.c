@@ -8,6 +8,7 @@
 #include "../config/load.h"
 #include "../config/session_env.h"
 #include "../engine/protect.h"
+#include "../engine/write_filter.h"
 #include "../supervisor/floor.h"
 #include "cli.h"
 
@@ -72,6 +73,32 @@ static void print_protected(const struct hs_protect *p)
 		       p->v[i].kind == HS_PROT_TREE ? "/**" : "", p->v[i].why);
 	printf("  (and hookshim run's --log and --junit files; renaming the "
 	       "root or a directory above it is denied too)\n");
+}
+
+/* Where writes are events (engine/write_filter.c): the root, or the
+ * writes.include entries, plus what hooks' "if" rules name outside it. */
+static void print_scope(const struct hs_config *cfg)
+{
+	const struct hs_settings *s = &cfg->settings;
+
+	printf("\nwrites judged: ");
+	if (s->write_include && s->write_include[0])
+		for (char **e = s->write_include; *e; e++)
+			printf("%s%s", e == s->write_include ? "" : ", ", *e);
+	else
+		printf("under the root, %s", cfg->root);
+	for (size_t i = 0; i < cfg->nhooks; i++) {
+		const char *pat = hs_write_scope_rule(&cfg->hooks[i]);
+
+		if (pat)
+			printf("; %s (\"if\" of %s's %s hook)", pat,
+			       cfg->hooks[i].source, cfg->hooks[i].event_name);
+	}
+	if (s->write_exclude && s->write_exclude[0])
+		for (char **e = s->write_exclude; *e; e++)
+			printf("%s%s", e == s->write_exclude ? "; except " : ", ",
+			       *e);
+	printf("\n");
 }
 
 /* What a pre hook that fails (crashes, is killed, times out, is missing,
@@ -231,6 +258,7 @@ int cmd_check(int argc, char **argv)
 	}
 	print_env(&cfg);
 	cfg.protect = prot = hs_protect_new(&cfg, NULL, NULL);
+	print_scope(&cfg);
 	print_protected(prot);
 	print_floor(&cfg);
 	/* The same lines `run` prints on stderr (config/diagnostics.h). */

@@ -245,6 +245,24 @@ static bool reads_wanted(const struct hs_config *cfg)
 	return false;
 }
 
+/* The pattern of a write hook's "if" rule that names a place by an
+ * absolute path ("//etc" and below) or a home path ("~/.ssh" and
+ * below), or NULL. */
+static const char *outside_rule(const struct hs_hook *h)
+{
+	const char *p = h->rule.pattern;
+
+	if (!h->enabled || !h->has_rule || !p || !(h->ops & HS_OP_WRITE) ||
+	    !edit_tool(h->rule.tool))
+		return NULL;
+	return strncmp(p, "//", 2) == 0 || strncmp(p, "~/", 2) == 0 ? p : NULL;
+}
+
+const char *hs_write_scope_rule(const struct hs_hook *h)
+{
+	return outside_rule(h);
+}
+
 /* Where agents keep their own state: never a tool's write. */
 static const char *const state_dirs[] = { ".claude", ".codex", ".memcode",
 					  ".mnemoai", ".gemini", NULL };
@@ -325,6 +343,16 @@ char *hs_write_filter(const struct hs_config *cfg)
 		scope_globs(&b, '+', s->write_include, root, cfg->root_alias);
 	else
 		line(&b, '+', strcmp(root, "/") ? root : "", "/**");
+	/* A hook's path filter that names a place outside the root makes
+	 * that place watched (issue 24): an "if" rule's absolute or home
+	 * pattern (a Write rule on ~/.ssh and below) adds its own glob to
+	 * the scope. */
+	for (size_t i = 0; i < cfg->nhooks; i++) {
+		const char *pat = outside_rule(&cfg->hooks[i]);
+
+		if (pat)
+			rule_glob(&b, '+', pat, root, cfg->root_alias);
+	}
 	scope_globs(&b, '-', s->write_exclude, root, cfg->root_alias);
 	for (int i = 0; home && home[0] == '/' && state_dirs[i]; i++) {
 		char *tail;

@@ -22,6 +22,11 @@
  * failure. */
 char *hs_write_filter(const struct hs_config *cfg);
 
+/* The pattern of h's "if" rule when it names a place outside the root by
+ * an absolute or home path (a Write rule on ~/.ssh and below): the write
+ * filter watches that place too. NULL otherwise. */
+const char *hs_write_scope_rule(const struct hs_hook *h);
+
 /* A memoh regex's mandatory literal (a run every match must contain), for
  * a glob; false when there is none worth using. Exposed for tests. */
 bool hs_regex_literal(const char *re, char *out, size_t cap);
