@@ -14,26 +14,15 @@ bool hs_json_comment_key(const char *key)
 void hs_load_diag(struct hs_load *ld, enum hs_diag_level level,
 		  const cJSON *at, const char *fmt, ...)
 {
-	char *msg = NULL;
-	int line, col;
+	int line = 0, col = 0;
 	va_list ap;
 
+	/* no index (out of memory): the JSON path in the message says */
+	if (!hs_jsonpos_find(ld->pos, at, &line, &col))
+		line = 0;
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	hs_config_vdiag_at(ld->cfg, level, ld->src, line, col, fmt, ap);
 	va_end(ap);
-	if (!msg)
-		return;
-	if (hs_jsonpos_find(ld->pos, at, &line, &col)) {
-		hs_config_diag(ld->cfg, level, "%s:%d:%d: %s", ld->src, line,
-			       col, msg);
-		if (ld->cfg->ndiags) {
-			ld->cfg->diags[ld->cfg->ndiags - 1].line = line;
-			ld->cfg->diags[ld->cfg->ndiags - 1].col = col;
-		}
-	} else /* no index (out of memory): the JSON path in msg still says */
-		hs_config_diag(ld->cfg, level, "%s: %s", ld->src, msg);
-	free(msg);
 }
 
 bool hs_load_bool(struct hs_load *ld, const cJSON *v, const char *where,

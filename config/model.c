@@ -91,6 +91,39 @@ void hs_config_diag(struct hs_config *cfg, enum hs_diag_level level,
 	cfg->ndiags++;
 }
 
+void hs_config_diag_at(struct hs_config *cfg, enum hs_diag_level level,
+		       const char *src, int line, int col, const char *fmt,
+		       ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	hs_config_vdiag_at(cfg, level, src, line, col, fmt, ap);
+	va_end(ap);
+}
+
+void hs_config_vdiag_at(struct hs_config *cfg, enum hs_diag_level level,
+			const char *src, int line, int col, const char *fmt,
+			va_list ap)
+{
+	char *msg = NULL;
+
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	if (!msg)
+		return;
+	if (!line) {
+		hs_config_diag(cfg, level, "%s: %s", src, msg);
+	} else {
+		hs_config_diag(cfg, level, "%s:%d:%d: %s", src, line, col, msg);
+		if (cfg->ndiags) {
+			cfg->diags[cfg->ndiags - 1].line = line;
+			cfg->diags[cfg->ndiags - 1].col = col;
+		}
+	}
+	free(msg);
+}
+
 struct hs_hook *hs_config_add_hook(struct hs_config *cfg)
 {
 	struct hs_hook *h = realloc(cfg->hooks, (cfg->nhooks + 1) * sizeof(*h));

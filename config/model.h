@@ -7,6 +7,7 @@
 #ifndef HOOKSHIM_CONFIG_MODEL_H
 #define HOOKSHIM_CONFIG_MODEL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -236,16 +237,16 @@ struct hs_config {
 
 void hs_config_init(struct hs_config *cfg, const char *root);
 void hs_config_free(struct hs_config *cfg);
-/* The mode a session with these settings asks for: "mode" when set,
- * else enforce in CI mode, with "strict" or "floor": "require". *explicit
- * says "mode" (or --enforce) chose it: then a missing floor refuses the
- * session rather than falling back to guard. */
 enum { HS_FAILURE_AUTO, HS_FAILURE_DENY, HS_FAILURE_ALLOW };
 /* Resolves fail_closed: "on_hook_failure" when set, else deny in
  * enforce mode, CI mode and with "strict" (what users of a policy in CI
  * expect), allow otherwise (the dialects' own rule: a broken hook is a
  * non-blocking error). */
 void hs_settings_resolve_failure(struct hs_settings *s, bool ci);
+/* The mode a session with these settings asks for: "mode" when set,
+ * else enforce in CI mode, with "strict" or "floor": "require". *explicit
+ * says "mode" (or --enforce) chose it: then a missing floor refuses the
+ * session rather than falling back to guard. */
 bool hs_settings_want_enforce(const struct hs_settings *s, bool ci,
 			      bool *explicit_mode);
 /* "floor_allow" unset: in guard mode agents' own sandboxes work
@@ -257,6 +258,14 @@ void hs_settings_floor_defaults(struct hs_settings *s);
 void hs_config_diag(struct hs_config *cfg, enum hs_diag_level level,
 		    const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same about file `src` at line:col ("src:line:col: message"; the
+ * file alone when line is 0), the position kept for sorting. */
+void hs_config_diag_at(struct hs_config *cfg, enum hs_diag_level level,
+		       const char *src, int line, int col, const char *fmt,
+		       ...) __attribute__((format(printf, 6, 7)));
+void hs_config_vdiag_at(struct hs_config *cfg, enum hs_diag_level level,
+			const char *src, int line, int col, const char *fmt,
+			va_list ap) __attribute__((format(printf, 6, 0)));
 struct hs_hook *hs_config_add_hook(struct hs_config *cfg);
 /* Frees what a hook owns (not the hook itself, which lives in an array). */
 void hs_hook_free(struct hs_hook *h);

@@ -1,7 +1,6 @@
 /* Rules that can never fire live; see dead_rules.h. */
 #include "dead_rules.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,32 +40,10 @@ static size_t live_names(const struct hs_hook *h, const char *out[4])
 
 /* One warning at line:col of h's file (or the file alone); `never`: the
  * hook as a whole can never fire. */
-static void warn(struct hs_config *cfg, const struct hs_hook *h, int line,
-		 int col, bool never, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
-
-static void warn(struct hs_config *cfg, const struct hs_hook *h, int line,
-		 int col, bool never, const char *fmt, ...)
-{
-	char *msg = NULL, at[32] = "";
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	va_end(ap);
-	if (!msg)
-		return;
-	if (line)
-		snprintf(at, sizeof(at), ":%d:%d", line, col);
-	hs_config_diag(cfg, HS_DIAG_WARNING, "%s%s: %s%s", h->source, at, msg,
-		       never ? " (loaded, never fires)" : "");
-	if (line) {
-		cfg->diags[cfg->ndiags - 1].line = line;
-		cfg->diags[cfg->ndiags - 1].col = col;
-	}
-	free(msg);
-}
+#define warn(cfg, h, line, col, never, fmt, ...)                              \
+	hs_config_diag_at(cfg, HS_DIAG_WARNING, (h)->source, line, col,       \
+			  fmt "%s", __VA_ARGS__,                              \
+			  (never) ? " (loaded, never fires)" : "")
 
 /* "a, b and c" of the names, into buf. */
 static const char *names_text(const char *const *v, size_t n, char *buf,

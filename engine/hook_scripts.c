@@ -341,7 +341,6 @@ void hs_hook_check_programs(struct hs_config *cfg)
 		};
 		struct stat sb;
 		const char *what;
-		char at[32] = "";
 
 		hs_hook_walk(cfg, h, NULL, &v, &f);
 		if (!f.path[0])
@@ -354,15 +353,9 @@ void hs_hook_check_programs(struct hs_config *cfg)
 			what = "is not executable";
 		else
 			continue;
-		if (h->cmd_line)
-			snprintf(at, sizeof(at), ":%d:%d", h->cmd_line,
-				 h->cmd_col);
-		hs_config_diag(cfg, HS_DIAG_ERROR, "%s%s: the hook's program %s "
-			       "%s: it would fail each time it is asked",
-			       h->source, at, f.path, what);
-		if (h->cmd_line) {
-			cfg->diags[cfg->ndiags - 1].line = h->cmd_line;
-			cfg->diags[cfg->ndiags - 1].col = h->cmd_col;
-		}
+		hs_config_diag_at(cfg, HS_DIAG_ERROR, h->source, h->cmd_line,
+				  h->cmd_col, "the hook's program %s %s: it "
+				  "would fail each time it is asked", f.path,
+				  what);
 	}
 }
