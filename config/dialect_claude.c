@@ -1,5 +1,10 @@
 /* Claude Code: settings.json hooks, which are also hookshim's own format
  * (plus its top-level "hookshim" object). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/glob.h"
 #include "loadkit.h"
 #include "../engine/decide.h"
 #include "../engine/payload.h"
@@ -12,6 +17,148 @@ static const struct hs_event_def claude_events[] = {
 	{ "SessionEnd", HS_KIND_SESSION_END, 0, 0 },
 	{ NULL, 0, 0, 0 },
 };
+
+/* Claude Code's "permissions": its "deny" and "ask" rules (Bash(...),
+ * Write(...), Edit(...), Read(...)) hold for every call hookshim sees, as
+ * a pre hook with that "if" rule would: a built-in that answers deny or
+ * ask with the rule as the reason (engine/dispatch.c run_builtin). A rule
+ * for a tool decided inside the agent (WebFetch, MCP tools) is loaded and
+ * said to be dead (engine/dead_rules.c). "allow" only spares the agent's
+ * own prompt: hookshim asks nothing that it would spare. */
+static void load_permissions(struct hs_load *ld, const cJSON *perm)
+{
+	static const char *const kinds[] = { "deny", "ask" };
+
+	if (!perm)
+		return;
+	if (!cJSON_IsObject(perm)) {
+		hs_load_diag(ld, HS_DIAG_ERROR, perm, "permissions must be an "
+			     "object (ignored)");
+		return;
+	}
+	for (size_t k = 0; k < 2; k++) {
+		const cJSON *list = cJSON_GetObjectItemCaseSensitive(perm, kinds[k]);
+		const cJSON *e;
+		int i = 0;
+
+		if (list && !cJSON_IsArray(list)) {
+			hs_load_diag(ld, HS_DIAG_ERROR, list, "permissions.%s must "
+				     "be an array of rules (ignored)", kinds[k]);
+			continue;
+		}
+		cJSON_ArrayForEach(e, list) {
+			struct hs_hook *h;
+
+			if (!cJSON_IsString(e) || !(h = hs_load_new_hook(ld,
+								   "PreToolUse")))
+				goto bad;
+			if (hs_rule_parse(e->valuestring, &h->rule) < 0 ||
+			    (h->rule.pattern &&
+			     strlen(h->rule.pattern) > HS_GLOB_MAX)) {
+				hs_load_drop_last(ld);
+				goto bad;
+			}
+			h->has_rule = true;
+			h->action = HS_ACTION_BUILTIN;
+			if (asprintf(&h->command, "permissions.%s %s", kinds[k],
+				     e->valuestring) < 0)
+				h->command = NULL;
+			hs_jsonpos_find(ld->pos, e, &h->if_line, &h->if_col);
+			if (!h->command ||
+			    hs_load_matcher(ld, h, HS_MATCH_ALL, NULL, e,
+					    "permissions") < 0) {
+				hs_load_drop_last(ld);
+				goto bad;
+			}
+			i++;
+			continue;
+bad:
+			hs_load_diag(ld, HS_DIAG_ERROR, e, "permissions.%s[%d] must "
+				     "look like Tool(pattern), e.g. \"Bash(rm "
+				     "-rf *)\" (ignored)", kinds[k], i++);
+		}
+	}
+}
+
+/* A managed file's locks over the others (after_import applies them).
+ * Claude Code treats a lock that is not a boolean as set: fail closed. */
+static void managed_locks(struct hs_load *ld, const cJSON *doc)
+{
+	static const char *const keys[] = { "allowManagedHooksOnly",
+					    "allowManagedPermissionRulesOnly" };
+
+	for (int k = 0; k < 2; k++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, keys[k]);
+		char **why = k ? &ld->cfg->claude.why_rules
+			       : &ld->cfg->claude.why_hooks;
+
+		if (!v || cJSON_IsFalse(v))
+			continue;
+		if (!cJSON_IsTrue(v))
+			hs_load_diag(ld, HS_DIAG_ERROR, v, "%s must be true or "
+				     "false (taken as true, as Claude Code "
+				     "does)", keys[k]);
+		*(k ? &ld->cfg->claude.rules_only : &ld->cfg->claude.hooks_only) =
+			true;
+		if (!*why)
+			*why = strdup(ld->src);
+	}
+}
+
+static bool permission_rule(const struct hs_hook *h)
+{
+	return h->action == HS_ACTION_BUILTIN && h->command &&
+	       strncmp(h->command, "permissions.", 12) == 0;
+}
+
+/* Claude Code's hierarchy, once every settings file of --import claude
+ * is loaded: managed hooks hold whatever the others say;
+ * allowManagedHooksOnly / allowManagedPermissionRulesOnly in a managed
+ * file drop the other files' hooks / permission rules; disableAllHooks
+ * in a managed file drops every hook, in another file every hook but the
+ * managed ones. What is dropped is said, one line per reason. */
+static void claude_after_import(struct hs_config *cfg)
+{
+	size_t kept = 0, gone[3] = { 0, 0, 0 };
+
+	for (size_t i = 0; i < cfg->nhooks; i++) {
+		struct hs_hook *h = &cfg->hooks[i];
+		bool rule = permission_rule(h);
+		int why = -1;
+
+		if (h->dialect != HS_CLAUDE)
+			;
+		else if (!rule && cfg->claude.off_managed)
+			why = 0;
+		else if (!rule && !h->managed &&
+			 (cfg->claude.off_others || cfg->claude.hooks_only))
+			why = cfg->claude.hooks_only ? 1 : 0;
+		else if (rule && !h->managed && cfg->claude.rules_only)
+			why = 2;
+		if (why < 0) {
+			cfg->hooks[kept++] = *h;
+			continue;
+		}
+		gone[why]++;
+		hs_hook_free(h);
+	}
+	cfg->nhooks = kept;
+	if (gone[0])
+		hs_config_diag(cfg, HS_DIAG_WARNING, "disableAllHooks: %zu hook(s) "
+			       "of the other Claude settings files not loaded "
+			       "either%s", gone[0], cfg->claude.off_managed ? ""
+			       : " (managed hooks still are)");
+	if (gone[1])
+		hs_config_diag(cfg, HS_DIAG_WARNING, "allowManagedHooksOnly (%s): "
+			       "%zu hook(s) of the user's and the project's "
+			       "settings not loaded", cfg->claude.why_hooks,
+			       gone[1]);
+	if (gone[2])
+		hs_config_diag(cfg, HS_DIAG_WARNING, "allowManagedPermissionRules"
+			       "Only (%s): %zu permission rule(s) of the user's "
+			       "and the project's settings not applied",
+			       cfg->claude.why_rules, gone[2]);
+}
 
 static int load_claude(struct hs_load *ld, const cJSON *doc)
 {
@@ -30,7 +177,16 @@ static int load_claude(struct hs_load *ld, const cJSON *doc)
 	 * included: it is the session's environment, not the hooks'. */
 	if (env)
 		hs_load_session_env(ld, env);
+	/* permission rules are not hooks: disableAllHooks leaves them */
+	load_permissions(ld, cJSON_GetObjectItemCaseSensitive(doc,
+							       "permissions"));
+	if (ld->managed)
+		managed_locks(ld, doc);
 	if (cJSON_IsTrue(off)) {
+		if (ld->managed)
+			ld->cfg->claude.off_managed = true;
+		else
+			ld->cfg->claude.off_others = true;
 		/* what the file asks for, so no error */
 		hs_load_diag(ld, HS_DIAG_WARNING, off, "disableAllHooks is "
 			     "true: no hooks loaded from it");
@@ -47,8 +203,11 @@ const struct hs_dialect_ops hs_dialect_claude = {
 		{ HS_FILE_HOME, ".claude/settings.json" },
 		{ HS_FILE_ROOT, ".claude/settings.json" },
 		{ HS_FILE_ROOT, ".claude/settings.local.json" },
+		{ HS_FILE_MANAGED, "claude-code/managed-settings.json" },
+		{ HS_FILE_MANAGED, "claude-code/managed-settings.d/*.json" },
 		{ 0, NULL },
 	},
+	.after_import = claude_after_import,
 	/* hookshim's own files: user first, then project. */
 	.default_files = (const struct hs_file_place[]){
 		{ HS_FILE_CONFIG_HOME, "hookshim/hooks.json" },

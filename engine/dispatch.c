@@ -190,7 +190,28 @@ static void run_builtin(const struct hs_hook *h, const char *payload,
 	memset(res, 0, sizeof(*res));
 	res->status = HS_RUN_EXITED;
 	res->err = strdup("");
-	if (strcmp(h->command, "deny") == 0)
+	if (strncmp(h->command, "permissions.", 12) == 0) {
+		/* a Claude permissions rule (config/dialect_claude.c):
+		 * "permissions.deny RULE" or "permissions.ask RULE" */
+		bool deny = strncmp(h->command + 12, "deny ", 5) == 0;
+		cJSON *o = cJSON_CreateObject(), *hso;
+		char *reason = NULL;
+
+		if (asprintf(&reason, "%s by the permissions.%s rule %s (%s)",
+			     deny ? "denied" : "to be confirmed",
+			     deny ? "deny" : "ask", strchr(h->command, ' ') + 1,
+			     h->source) < 0)
+			reason = NULL;
+		hso = cJSON_AddObjectToObject(o, "hookSpecificOutput");
+		cJSON_AddStringToObject(hso, "hookEventName", "PreToolUse");
+		cJSON_AddStringToObject(hso, "permissionDecision",
+					deny ? "deny" : "ask");
+		cJSON_AddStringToObject(hso, "permissionDecisionReason",
+					reason ? reason : "permissions rule");
+		res->out = cJSON_PrintUnformatted(o);
+		cJSON_Delete(o);
+		free(reason);
+	} else if (strcmp(h->command, "deny") == 0)
 		res->out = strdup("{\"decision\":\"deny\",\"reason\":"
 				  "\"denied by a memoh tool action\"}");
 	else if (strcmp(h->command, "allow") == 0)
