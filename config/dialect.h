@@ -25,6 +25,11 @@ enum hs_file_base {
 	HS_FILE_ROOT,        /* <session root>/path */
 	HS_FILE_CONFIG_HOME, /* $XDG_CONFIG_HOME/path, else ~/.config/path */
 	HS_FILE_ABSOLUTE,    /* path as written */
+	/* $HOOKSHIM_SYSCONFDIR/path, else /etc/path: an administrator's
+	 * managed policy (Claude Code's managed-settings.json). A path
+	 * ending in "/ *.json" (no space) is every such file of the
+	 * directory, in lexical order. */
+	HS_FILE_MANAGED,
 };
 
 struct hs_file_place {
@@ -105,6 +110,10 @@ struct hs_dialect_ops {
 	/* The dialect of a file nothing else claims; tried last. */
 	bool fallback;
 	hs_load_fn *load;
+	/* After --import loaded every import file: what one file of the
+	 * hierarchy says about the others (Claude Code's managed settings
+	 * and disableAllHooks); NULL: nothing. */
+	void (*after_import)(struct hs_config *cfg);
 
 	/* Vocabulary. */
 	const struct hs_event_def *events; /* the events that can fire */

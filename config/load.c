@@ -2,6 +2,7 @@
  * loader; all three from the dialect's row of the operations table. */
 #include "load.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,14 +63,24 @@ static void sort_diags(struct hs_config *cfg, size_t from)
 	}
 }
 
+static int load_file(struct hs_config *cfg, const char *path, int dialect,
+		     bool optional, bool managed);
+
 int hs_config_load_file(struct hs_config *cfg, const char *path, int dialect,
 			bool optional)
+{
+	return load_file(cfg, path, dialect, optional, false);
+}
+
+static int load_file(struct hs_config *cfg, const char *path, int dialect,
+		     bool optional, bool managed)
 {
 	char err[1024];
 	int missing = 0;
 	struct hs_jsonpos pos;
 	cJSON *doc = hs_json_read_file(path, err, sizeof(err), &missing, &pos);
-	struct hs_load ld = { .cfg = cfg, .src = path, .pos = &pos };
+	struct hs_load ld = { .cfg = cfg, .src = path, .pos = &pos,
+			      .managed = managed };
 	char **srcs;
 	size_t first = cfg->ndiags;
 	int rc;
@@ -111,6 +122,11 @@ static char *place_path(const struct hs_config *cfg,
 	switch (f->base) {
 	case HS_FILE_ABSOLUTE:
 		return strdup(f->path);
+	case HS_FILE_MANAGED:
+		base = getenv("HOOKSHIM_SYSCONFDIR");
+		if (!base || base[0] != '/')
+			base = "/etc";
+		break;
 	case HS_FILE_ROOT:
 		base = cfg->root;
 		break;
@@ -159,6 +175,40 @@ static bool trusted(struct hs_config *cfg, const char *path)
 	return false;
 }
 
+static int json_file(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && n > 5 &&
+	       strcmp(d->d_name + n - 5, ".json") == 0;
+}
+
+/* "DIR/ *.json" (no space): every .json file of DIR, in lexical order, as
+ * Claude Code reads managed-settings.d; a missing DIR is nothing. */
+static int load_dir(struct hs_config *cfg, char *pattern,
+		    enum hs_dialect dialect, bool managed)
+{
+	struct dirent **names;
+	char *slash = strrchr(pattern, '/');
+	int n, rc = 0;
+
+	*slash = '\0';
+	n = scandir(pattern, &names, json_file, alphasort);
+	for (int i = 0; i < n; i++) {
+		char *path = NULL;
+
+		if (asprintf(&path, "%s/%s", pattern, names[i]->d_name) >= 0 &&
+		    load_file(cfg, path, (int)dialect, true, managed) < 0)
+			rc = -1;
+		free(path);
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	*slash = '/';
+	return rc;
+}
+
 /* Every file of a list that exists, in order; -1 if one was unusable. */
 static int load_places(struct hs_config *cfg, const struct hs_file_place *f,
 		       enum hs_dialect dialect)
@@ -167,14 +217,18 @@ static int load_places(struct hs_config *cfg, const struct hs_file_place *f,
 
 	for (; f && f->path; f++) {
 		char *path = place_path(cfg, f);
+		size_t n = path ? strlen(path) : 0;
+		bool managed = f->base == HS_FILE_MANAGED;
 
 		if (!path) {
 			rc = -1;
 			continue;
 		}
-		if (f->base == HS_FILE_ROOT && !trusted(cfg, path))
+		if (n > 7 && strcmp(path + n - 7, "/*.json") == 0)
+			rc |= load_dir(cfg, path, dialect, managed);
+		else if (f->base == HS_FILE_ROOT && !trusted(cfg, path))
 			rc = -1;
-		else if (hs_config_load_file(cfg, path, (int)dialect, true) < 0)
+		else if (load_file(cfg, path, (int)dialect, true, managed) < 0)
 			rc = -1;
 		free(path);
 	}
@@ -183,9 +237,16 @@ static int load_places(struct hs_config *cfg, const struct hs_file_place *f,
 
 int hs_config_import(struct hs_config *cfg, enum hs_dialect dialect)
 {
+	const struct hs_dialect_ops *ops;
+	int rc;
+
 	if ((unsigned)dialect >= HS_NDIALECT)
 		return -1;
-	return load_places(cfg, hs_dialect_ops(dialect)->import_files, dialect);
+	ops = hs_dialect_ops(dialect);
+	rc = load_places(cfg, ops->import_files, dialect);
+	if (ops->after_import)
+		ops->after_import(cfg);
+	return rc;
 }
 
 int hs_config_load_default(struct hs_config *cfg)

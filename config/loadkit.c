@@ -75,6 +75,7 @@ struct hs_hook *hs_load_new_hook(struct hs_load *ld, const char *event)
 		h->shell = ld->ops->shell;
 	h->on_error = ld->ops->on_error;
 	h->content_given = -1;
+	h->managed = ld->managed;
 	return h;
 }
 

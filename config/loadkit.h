@@ -17,6 +17,7 @@ struct hs_load {
 	const struct hs_jsonpos *pos; /* where each value is; may be empty */
 	enum hs_dialect dialect;
 	const struct hs_dialect_ops *ops; /* the row of `dialect` */
+	bool managed; /* an HS_FILE_MANAGED file: an administrator's */
 };
 
 /* A diagnostic about the value `at` (a member: at its key), as

@@ -63,6 +63,8 @@ void hs_config_free(struct hs_config *cfg)
 	free(cfg->env);
 	free(cfg->root);
 	free(cfg->root_alias);
+	free(cfg->claude.why_hooks);
+	free(cfg->claude.why_rules);
 	memset(cfg, 0, sizeof(*cfg));
 }
 

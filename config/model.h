@@ -74,6 +74,7 @@ struct hs_hook {
 	int nested;        /* -1 = config default, 0/1 = per hook */
 	int fail_closed;   /* -1 = the session's rule, 0/1 = "failClosed" */
 	int cmd_line, cmd_col; /* of "command" in its file; 0 when unknown */
+	bool managed; /* from an administrator's file (HS_FILE_MANAGED) */
 	int match_line, match_col; /* of its matcher, the same way */
 	int if_line, if_col;       /* of its "if" rule, the same way */
 	bool want_content; /* post write payloads carry the file's content */
@@ -233,6 +234,14 @@ struct hs_config {
 	/* --trust-project: the project's hook files load without a trust
 	 * record (config/trust.h), for this run only. */
 	bool trust_project;
+	/* What Claude Code's settings say of the other files of their
+	 * hierarchy (config/dialect_claude.c, applied after --import):
+	 * allowManagedHooksOnly / allowManagedPermissionRulesOnly in a
+	 * managed file, disableAllHooks in a managed or another file. */
+	struct {
+		bool hooks_only, rules_only, off_managed, off_others;
+		char *why_hooks, *why_rules; /* the files that said it */
+	} claude;
 };
 
 void hs_config_init(struct hs_config *cfg, const char *root);
