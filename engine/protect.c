@@ -118,8 +118,10 @@ struct hs_protect *hs_protect_new(const struct hs_config *cfg,
 	add(p, junit, "the --junit file");
 	/* What the next session trusts (config/trust.h): a record the agent
 	 * wrote would load the project file it wrote. The directory, so
-	 * that no file is renamed over the records either. */
-	if (hs_trust_records(trust, sizeof(trust)) == 0) {
+	 * that no file is renamed over the records either. Only under a
+	 * policy: a session with no hook file protects nothing (and gets no
+	 * floor for it). */
+	if (cfg->nsources && hs_trust_records(trust, sizeof(trust)) == 0) {
 		*strrchr(trust, '/') = '\0';
 		hs_protect_put(p, trust, HS_PROT_TREE, "trust records");
 	}
