@@ -17,6 +17,7 @@
 set -u
 cd "$(dirname "$0")/.."
 TOP=$PWD
+. bench/lib.bash
 BUILD=${BUILD:-build}
 HS=$TOP/$BUILD/bin/hookshim
 [ -x "$HS" ] || { echo "modes bench: build first"; exit 1; }
@@ -69,18 +70,12 @@ work[gnutar]="rm -rf $T/x && mkdir $T/x && tar xf $T/tree.tar -C $T/x && rm -r $
 order="exec cbuild git python gnutar"
 [ -n "$BB" ] && order="$order bbtar"
 # npm ci from the offline cache, when a small project can be cached here
-mkdir -p "$T/npm" && (cd "$T/npm" && echo '{"name":"b","version":"1.0.0","dependencies":{"is-number":"7.0.0","ms":"2.1.3","kleur":"4.1.5"}}' > package.json &&
-	timeout 120 npm install --silent --no-audit --no-fund >/dev/null 2>&1) &&
-	[ -f "$T/npm/package-lock.json" ] &&
+npm_project "$T/npm" &&
 	{ work[npm]="cd $T/npm && rm -rf node_modules && npm ci --offline --silent --no-audit --no-fund"; order="$order npm"; }
 
 # ONLY="gnutar bbtar": a subset
 [ -n "${ONLY:-}" ] && order=$ONLY
 
-median() { sort -g | awk '{ v[NR] = $1 } END { m = int((NR + 1) / 2);
-	print (NR % 2) ? v[m] : (v[m] + v[m + 1]) / 2 }'; }
-minmax() { sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s-%s", lo, hi }'; }
-r() { echo "$1 $2" | awk '{ printf "%.2f", ($2 > 0) ? $1 / $2 : 0 }'; }
 
 # one MODE WORKLOAD: "wall cpu"; a run that fails is said (a failed
 # workload would measure nothing)
