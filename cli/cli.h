@@ -26,6 +26,11 @@ struct hs_cli {
 /* Consumes one config option at argv[*i] (advancing *i past its value).
  * Returns 1 if it was one, 0 if not, -1 on a usage error (printed). */
 int hs_cli_option(struct hs_cli *cli, int argc, char **argv, int *i);
+/* HOOKSHIM_CONFIG=FILE:FILE... as -c options (else the defaults stay):
+ * where the config comes from when no command line names it -- a bare
+ * LD_PRELOAD session, a PATH wrapper outside a session. *copy holds the
+ * strings the options point into; free it after loading. */
+int hs_cli_env_config(struct hs_cli *cli, char **copy);
 /* Loads what the options name (or hookshim's defaults) and finishes it. */
 int hs_cli_load(const struct hs_cli *cli, struct hs_config *cfg);
 void hs_cli_free(struct hs_cli *cli);

@@ -94,6 +94,27 @@ int hs_cli_option(struct hs_cli *cli, int argc, char **argv, int *i)
 	return 0;
 }
 
+int hs_cli_env_config(struct hs_cli *cli, char **copy)
+{
+	const char *env = getenv("HOOKSHIM_CONFIG");
+	char *save = NULL;
+
+	*copy = NULL;
+	if (!env || !env[0])
+		return 0;
+	if (!(*copy = strdup(env)))
+		return -1;
+	for (char *p = strtok_r(*copy, ":", &save); p;
+	     p = strtok_r(NULL, ":", &save)) {
+		char *av[] = { "-c", p, NULL };
+		int i = 0;
+
+		if (hs_cli_option(cli, 2, av, &i) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* The logical name of `root` (physical): the root as the user named it
  * -- the --root text, or the shell's $PWD when the root is the working
  * directory -- made absolute against $PWD without resolving symlinks, as

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../common/wire.h"
+#include "../config/load.h"
 #include "cli.h"
 #include "../supervisor/agent.h"
 #include "../supervisor/consult.h"
@@ -96,15 +97,53 @@ int hs_wrap_create(const char *dir, char *const tools[], size_t ntools)
 	return 0;
 }
 
+/* How many hooks a wrapper invoked from here would load (the sources of
+ * local_session() in supervisor/consult.c), its errors printed. */
+static size_t wrapper_hooks(void)
+{
+	struct hs_cli cli = { 0 };
+	struct hs_config cfg = { 0 };
+	char *files;
+	size_t n = 0;
+
+	if (hs_cli_env_config(&cli, &files) == 0 && hs_cli_load(&cli, &cfg) == 0) {
+		for (size_t i = 0; i < cfg.ndiags; i++)
+			if (cfg.diags[i].error)
+				fprintf(stderr, "hookshim: %s\n", cfg.diags[i].text);
+		n = cfg.nhooks;
+		hs_config_free(&cfg);
+	}
+	hs_cli_free(&cli);
+	free(files);
+	return n;
+}
+
 int cmd_wrap(int argc, char **argv)
 {
-	if (argc < 3) {
-		fprintf(stderr, "usage: hookshim wrap DIR TOOL...\n"
-				"  then put DIR first on PATH\n");
-		return 64;
+	size_t hooks;
+
+	if (argc < 3 || strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "-h") == 0) {
+		fprintf(argc < 3 ? stderr : stdout,
+			"usage: hookshim wrap DIR TOOL...\n"
+			"  makes DIR/TOOL wrappers; put DIR first on PATH. A "
+			"wrapper runs the pre\n  hooks of HOOKSHIM_CONFIG's "
+			"files, else hookshim's default ones, then TOOL.\n");
+		return argc < 3 ? 64 : 0;
 	}
-	return hs_wrap_create(argv[1], &argv[2], (size_t)(argc - 2)) < 0 ? 1
-									  : 0;
+	if (hs_wrap_create(argv[1], &argv[2], (size_t)(argc - 2)) < 0)
+		return 1;
+	for (int i = 2; i < argc; i++)
+		printf("wrapped %s/%s\n", argv[1], argv[i]);
+	hooks = wrapper_hooks();
+	if (!hooks)
+		fprintf(stderr, "hookshim: wrap: no hook loads from here "
+				"(HOOKSHIM_CONFIG, ~/.config/hookshim/hooks.json, "
+				"./.hookshim/hooks.json): outside a session the "
+				"wrappers run their tools unjudged\n");
+	else
+		printf("outside a session, %zu hook(s) judge them\n", hooks);
+	return 0;
 }
 
 /* ---- invoked as a tool ---- */

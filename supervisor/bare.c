@@ -55,28 +55,6 @@ static int fail(int fd, const char *why)
 	return 1;
 }
 
-/* HOOKSHIM_CONFIG=FILE:FILE... as -c options; else the defaults. */
-static int config_options(struct hs_cli *cli, char **copy)
-{
-	const char *env = getenv("HOOKSHIM_CONFIG");
-	char *save = NULL;
-
-	*copy = NULL;
-	if (!env || !env[0])
-		return 0;
-	if (!(*copy = strdup(env)))
-		return -1;
-	for (char *p = strtok_r(*copy, ":", &save); p;
-	     p = strtok_r(NULL, ":", &save)) {
-		char *av[] = { "-c", p, NULL };
-		int i = 0;
-
-		if (hs_cli_option(cli, 2, av, &i) < 0)
-			return -1;
-	}
-	return 0;
-}
-
 /* The keyboard and job-control signals are for the program that owns the
  * terminal; the supervisor stays in its process group (so it may prompt
  * on /dev/tty) and must outlive a Ctrl-C until that program is gone. */
@@ -208,7 +186,7 @@ int cmd_supervise(int argc, char **argv)
 	}
 	ignore_signals();
 	memset(&cli, 0, sizeof(cli));
-	if (config_options(&cli, &cfgs) < 0 || hs_cli_load(&cli, &cfg) < 0)
+	if (hs_cli_env_config(&cli, &cfgs) < 0 || hs_cli_load(&cli, &cfg) < 0)
 		return fail(a.fd, "!cannot load the config");
 	for (size_t i = 0; i < cfg.ndiags; i++)
 		if (cfg.diags[i].fatal) {

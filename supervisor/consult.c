@@ -75,14 +75,17 @@ out:
 	return rc;
 }
 
-/* The in-process fallback of hs_consult: hookshim's default config, loaded
- * on first use and kept for the life of this short-lived helper. */
+/* The in-process fallback of hs_consult: the files HOOKSHIM_CONFIG names,
+ * else hookshim's default ones, loaded on first use and kept for the life
+ * of this short-lived helper. */
 static struct hs_session *local_session(void)
 {
 	static struct hs_config cfg;
 	static struct hs_session s;
 	static int state; /* 0 untried, 1 ready, -1 failed */
 	struct hs_cli cli;
+	char *files;
+	int rc;
 
 	if (state)
 		return state > 0 ? &s : NULL;
@@ -91,7 +94,14 @@ static struct hs_session *local_session(void)
 	cli.root = getenv(HS_ENV_ROOT);
 	if (cli.root && !cli.root[0])
 		cli.root = NULL;
-	if (hs_cli_load(&cli, &cfg) < 0)
+	/* the same sources as a bare LD_PRELOAD session: HOOKSHIM_CONFIG,
+	 * else hookshim's default files */
+	rc = hs_cli_env_config(&cli, &files);
+	if (rc == 0)
+		rc = hs_cli_load(&cli, &cfg);
+	hs_cli_free(&cli);
+	free(files);
+	if (rc < 0)
 		return NULL;
 	/* What is not loaded (an unusable file, an untrusted project file,
 	 * a hook skipped) is said: the wrapper runs without it. */

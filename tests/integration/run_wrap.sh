@@ -21,6 +21,20 @@ hs wrap "$TMP/w/bin" mine 2>err.txt; rc=$?
 check "wrap leaves a non-symlink alone" test "$rc" != 0 -a ! -L "$TMP/w/bin/mine"
 hs wrap "$TMP/w/bin" a/b 2>/dev/null; check "wrap refuses a path as tool name" test "$?" != 0
 hs wrap 2>/dev/null; expect_eq "wrap without args is a usage error" 64 "$?"
+out=$(hs wrap "$TMP/w/bin" git 2>err.txt)
+expect_contains "wrap says what it made" "$out" "wrapped $TMP/w/bin/git"
+expect_contains "wrap says loudly when no hook would judge its wrappers" "$(cat err.txt)" \
+	"no hook loads from here"
+out=$(HOOKSHIM_CONFIG=$TMP/guard.json hs wrap "$TMP/w/bin" git 2>err.txt)
+expect_contains "wrap counts the hooks of HOOKSHIM_CONFIG" "$out" "outside a session, 1 hook(s) judge them"
+
+# --- a wrapper outside a session reads HOOKSHIM_CONFIG, as a bare preload does
+(cd "$TMP" && mkdir -p nocfg && cd nocfg &&
+	HOOKSHIM_CONFIG=$TMP/guard.json PATH=$TMP/w/bin:$PATH git push --force origin main 2>err.txt
+	echo "rc=$?" > rc.txt)
+expect_eq "HOOKSHIM_CONFIG: the wrapped force-push is denied (126)" "rc=126" "$(cat "$TMP/nocfg/rc.txt")"
+expect_contains "HOOKSHIM_CONFIG: with the hook's reason" "$(cat "$TMP/nocfg/err.txt")" \
+	"force-push is blocked by policy"
 
 # --- under hookshim run, shim disabled: settings.wrap --------------------------
 export HOOKSHIM_LIB=   # no LD_PRELOAD at all: only the wrapper can see git
