@@ -134,7 +134,17 @@ for agent in $E2E_AGENTS; do
 	check "$t: (a) rm -rf blocked, important/ survives" test -f "$dir/important/keep.txt"
 	expect_contains "$t: (a) block reason in tool_result" "$(res 0)" "BLOCKED-BY-POLICY"
 
-	# (b) an allowed command's output reaches the model unchanged.
+	# (b) an allowed command's output reaches the model unchanged. The
+	# plain agent's own report of it varies now and then under load
+	# (qwen once reported "Output: (empty)" for `echo allowed-output`
+	# without hookshim): on a difference the baseline runs once more,
+	# and the comparison is with that run.
+	if [ "$base_b" != "$(res 1 | norm)" ]; then
+		note "$t: (b) differs from the baseline; running the plain agent again"
+		setup "$base-again"
+		run_agent "$agent" "$base-again" "$base-again.rec"
+		base_b=$(e2e_result "$base-again.rec" 1 | norm)
+	fi
 	expect_eq "$t: (b) allowed output unchanged" "$base_b" "$(res 1 | norm)"
 
 	# (c) a shell redirection into secrets/ denied by the Write hook.
