@@ -64,6 +64,8 @@ void hs_run_report_begin(struct hs_run_report *rr, struct hs_config *cfg,
 		cfg->settings.deny_on_loss = true;
 	}
 	hs_report_init(&rr->report);
+	rr->report.policy = cfg->sources;
+	rr->report.npolicy = cfg->nsources;
 	hs_notices_init(&rr->notices, cfg->settings.notices && !rr->no_notices);
 	/* Each attached one costs a log record per decided event: only
 	 * what this run will show. */
@@ -91,6 +93,11 @@ int hs_run_report_end(struct hs_run_report *rr, int code, int status)
 	hs_notices_flush(&rr->notices);
 	if (rr->ci)
 		hs_report_summary(stderr, &rr->report, false);
+	/* on GitHub Actions, each denial and failed hook as an annotation
+	 * of the run (workflow commands are read from stdout) */
+	if (rr->ci && getenv("GITHUB_ACTIONS") &&
+	    strcmp(getenv("GITHUB_ACTIONS"), "true") == 0)
+		hs_report_annotations(stdout, &rr->report);
 	if (rr->ci && md && md[0] &&
 	    hs_report_markdown(&rr->report, &rr->md_file) < 0)
 		fprintf(stderr, "hookshim: $GITHUB_STEP_SUMMARY %s: %s\n", md,

@@ -1,4 +1,8 @@
-/* Session reports from log records; see report.h. */
+/* Session reports from log records; see report.h. One file past ~600
+ * lines on purpose: its five renderers (a line, the summary, markdown,
+ * GitHub annotations, JUnit) all read records through the same small
+ * readers (what is notable, which hook decided, the label of a hook),
+ * and split they would have to export those. */
 #include "report.h"
 
 #include "../engine/strbuf.h"
@@ -399,6 +403,112 @@ static FILE *report_open(const struct hs_report_file *o, const char *mode)
 	return f;
 }
 
+/* The run that decided a denial (said deny, or exited 2), else the
+ * first that failed; NULL when none did. */
+static const cJSON *deciding_run(const cJSON *rec)
+{
+	const cJSON *run;
+
+	cJSON_ArrayForEach(run, hooks(rec)) {
+		const char *v = str(run, "verdict"), *st = str(run, "status");
+
+		if ((v && strcmp(v, "deny") == 0) ||
+		    (st && strcmp(st, "exited") == 0 &&
+		     num(run, "exit_code", 0) == 2))
+			return run;
+	}
+	cJSON_ArrayForEach(run, hooks(rec))
+		if (run_trouble(run))
+			return run;
+	return NULL;
+}
+
+/* "guard.sh (policy.json): exit 2" / ": JSON deny" / ": killed ...". */
+static void put_decider(FILE *f, const cJSON *run,
+			void (*put)(FILE *, const char *, size_t))
+{
+	const char *v = str(run, "verdict"), *t = run_trouble(run);
+	char how[64];
+
+	put(f, hook_label(run), 80);
+	fputs(" (", f);
+	put(f, str(run, "source") ? str(run, "source") : "?", 200);
+	fputs("): ", f);
+	if (t) {
+		put(f, t, 200);
+		return;
+	}
+	if (v && num(run, "exit_code", 0) == 0)
+		snprintf(how, sizeof(how), "JSON %s", v);
+	else
+		snprintf(how, sizeof(how), "exit %d", (int)num(run, "exit_code", 0));
+	put(f, how, sizeof(how));
+}
+
+/* A workflow command's text: % and line breaks escaped, and in a
+ * property also ':' and ','; bounded. */
+static void put_gh(FILE *f, const char *s, size_t max, bool property)
+{
+	for (size_t n = 0; s && *s && n < max; s++, n++) {
+		if (*s == '%')
+			fputs("%25", f);
+		else if (*s == '\r')
+			fputs("%0D", f);
+		else if (*s == '\n')
+			fputs("%0A", f);
+		else if (property && *s == ':')
+			fputs("%3A", f);
+		else if (property && *s == ',')
+			fputs("%2C", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static void put_gh_data(FILE *f, const char *s, size_t max)
+{
+	put_gh(f, s, max, false);
+}
+
+void hs_report_annotations(FILE *f, struct hs_report *r)
+{
+	const cJSON *rec;
+
+	pthread_mutex_lock(&r->mu);
+	cJSON_ArrayForEach(rec, r->notable) {
+		const char *t = hs_record_notable(rec);
+		const cJSON *run = deciding_run(rec);
+		bool deny = is_denial(rec);
+
+		if (!deny && (!t || strcmp(t, "context added") == 0))
+			continue;
+		fputs(deny ? "::error " : "::warning ", f);
+		if (run && str(run, "source")) {
+			fputs("file=", f);
+			put_gh(f, str(run, "source"), 300, true);
+			fputc(',', f);
+		}
+		fputs("title=", f);
+		put_gh(f, "hookshim: ", 20, true);
+		put_gh(f, hs_record_tool(rec), 40, true);
+		put_gh(f, deny ? " denied" : " hook failed", 20, true);
+		fputs("::", f);
+		put_gh_data(f, subject(rec), 200);
+		if (deny && str(rec, "reason")) {
+			fputs(" — ", f);
+			put_gh_data(f, str(rec, "reason"), 400);
+		}
+		if (run) {
+			fputs(" [", f);
+			put_decider(f, run, put_gh_data);
+			fputc(']', f);
+		}
+		fputc('\n', f);
+	}
+	pthread_mutex_unlock(&r->mu);
+	fflush(f);
+}
+
 int hs_report_markdown(struct hs_report *r, const struct hs_report_file *o)
 {
 	FILE *f = report_open(o, "a");
@@ -411,15 +521,26 @@ int hs_report_markdown(struct hs_report *r, const struct hs_report_file *o)
 		   "denied**; %zu hook runs, %zu failed.\n\n",
 		r->events, r->allowed, r->denied, r->hook_runs,
 		r->hook_failures);
+	for (size_t i = 0; i < r->npolicy; i++) {
+		fputs(i ? ", `" : "Policy: `", f);
+		put_md(f, r->policy[i], 200);
+		fputs(i + 1 < r->npolicy ? "`" : "`\n\n", f);
+	}
 	if (cJSON_GetArraySize(r->notable) > 0)
-		fputs("| what | tool | call | reason |\n|---|---|---|---|\n", f);
+		fputs("| what | tool | call | reason | decided by |\n"
+		      "|---|---|---|---|---|\n", f);
 	cJSON_ArrayForEach(rec, r->notable) {
+		const cJSON *run = deciding_run(rec);
+
 		fprintf(f, "| %s | %s | `", hs_record_notable(rec),
 			hs_record_tool(rec));
 		put_md(f, subject(rec), 120);
 		fputs("` | ", f);
 		put_md(f, str(rec, "reason") ? str(rec, "reason")
 					     : str(rec, "context"), 200);
+		fputs(" | ", f);
+		if (run)
+			put_decider(f, run, put_md);
 		fputs(" |\n", f);
 	}
 	fputc('\n', f);

@@ -24,6 +24,10 @@ struct hs_report {
 	size_t hook_failures; /* a hook that crashed, timed out, is missing */
 	struct cJSON *cases;  /* records of events that ran a hook */
 	struct cJSON *notable; /* records of denials, failures, context */
+	/* the policy's files, for the step summary (the config's own
+	 * strings, set by whoever owns it; may stay NULL) */
+	char *const *policy;
+	size_t npolicy;
 };
 
 void hs_report_init(struct hs_report *r);
@@ -67,6 +71,11 @@ void hs_report_file_release(struct hs_report_file *o);
 /* Appends the summary as markdown (GitHub's $GITHUB_STEP_SUMMARY). 0, or
  * -1 with errno (ELOOP: a symlink at the name). */
 int hs_report_markdown(struct hs_report *r, const struct hs_report_file *o);
+
+/* GitHub Actions workflow commands, one per denial (::error) and per
+ * failed hook (::warning), titled with the tool and naming the hook's
+ * file, so the run's page shows them as annotations. */
+void hs_report_annotations(FILE *f, struct hs_report *r);
 
 /* Writes JUnit XML: one testcase per event that ran a hook, a failure for
  * each denial, an error for each hook that failed. 0, or -1 with errno. */

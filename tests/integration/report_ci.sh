@@ -60,6 +60,31 @@ expect_eq "junit: the failure carries the hook's reason" "no rm -rf here" "$msg"
 msg=$(xmllint --xpath 'string(//testcase[failure][2]/failure/@message)' j.xml 2>/dev/null)
 expect_eq "junit: markup in a reason survives escaping" "not in secrets <&>" "$msg"
 
+# ---- GitHub Actions: annotations and a step summary that says who decided --
+expect_contains "step summary: names the policy files" "$md" "Policy: \`hooks.json\`"
+expect_contains "step summary: the hook that decided, its file and its exit status" "$md" \
+	"| denied | Bash | \`rm -rf victim\` | no rm -rf here | inline hook (hooks.json): exit 2 |"
+gh() { "$HOOKSHIM" run -c hooks.json --ci "$@" -- bash agent.sh 2>/dev/null; }
+out=$(GITHUB_ACTIONS=true gh)
+expect_contains "GITHUB_ACTIONS: a denial is an ::error annotation with file and title" "$out" \
+	"::error file=hooks.json,title=hookshim%3A Bash denied::rm -rf victim — no rm -rf here [inline hook (hooks.json): exit 2]"
+expect_contains "GITHUB_ACTIONS: the write denial too, its reason escaped" "$out" \
+	"::error file=hooks.json,title=hookshim%3A Write denied::"
+expect_contains "GITHUB_ACTIONS: the broken hook (exit 1) is a ::warning" "$out" \
+	"::warning file=hooks.json,title=hookshim%3A Bash hook failed::echo crash test [inline hook (hooks.json): hook failed]"
+expect_eq "GITHUB_ACTIONS: one workflow command per denial and failure" 3 \
+	"$(grep -c '^::' <<<"$out")"
+out=$(gh)
+expect_not_contains "not on GitHub Actions: no workflow commands" "$out" "::error"
+# a reason of two lines with a '%' stays one workflow command
+cat > gh.json <<'J'
+{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"printf 'first 100%%\n::error::forged' >&2; exit 2"}]}]}}
+J
+out=$(GITHUB_ACTIONS=true "$HOOKSHIM" run -c gh.json --ci -- bash -c 'true' 2>/dev/null)
+expect_contains "GITHUB_ACTIONS: a reason's line break and % are escaped" "$out" \
+	"::error file=gh.json,title=hookshim%3A Bash denied::true — first 100%25%0A::error::forged"
+expect_eq "GITHUB_ACTIONS: a reason cannot forge a second command" 1 "$(grep -c '^::' <<<"$out")"
+
 # ---- --fail-on-deny; --no-ci; no CI: no summary ---------------------------
 run_ci --ci --fail-on-deny >/dev/null 2>err.txt
 expect_eq "--fail-on-deny: a successful agent with denials exits 1" 1 "$?"
