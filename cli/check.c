@@ -211,6 +211,14 @@ static void print_floor(const struct hs_config *cfg)
 	hs_floor_plan_free(&fp);
 }
 
+const char hs_usage_check[] =
+	"usage: hookshim check [-c FILE]... [--import D] [--dialect D] [--root DIR]\n"
+	"                      [--trust-project]\n"
+	"Lists the hooks that load, what is protected, the write scope, the\n"
+	"syscall floor and the trust model `hookshim run` would use, then every\n"
+	"diagnostic at its file:line:col (the same lines run prints); exits 1\n"
+	"when any is an error.\n";
+
 int cmd_check(int argc, char **argv)
 {
 	struct hs_cli cli = { 0 };

@@ -78,7 +78,9 @@ int hs_wrap_create(const char *dir, char *const tools[], size_t ntools);
 
 /* The verbs (verbs.h), each `int cmd_x(int argc, char **argv)` with argv[0]
  * its own name. */
-#define HS_VERB_PROTO_(name, fn, help) int fn(int argc, char **argv);
+#define HS_VERB_PROTO_(name, fn, help, usage)                                 \
+	int fn(int argc, char **argv);                                         \
+	extern const char usage[];
 HS_VERBS(HS_VERB_PROTO_)
 #undef HS_VERB_PROTO_
 

@@ -305,6 +305,13 @@ static void check_ptrace_scope(void)
 		    "sysctl kernel.yama.ptrace_scope=1, or run as root");
 }
 
+const char hs_usage_doctor[] =
+	"usage: hookshim doctor [AGENT...]\n"
+	"What this host lets hookshim enforce -- the shim, the agents on PATH\n"
+	"(or the named ones), the kernel's seccomp floor, no_new_privs,\n"
+	"io_uring, ptrace scope, Landlock, the trust model -- and the fix for\n"
+	"what it cannot. Exits 1 when a piece is missing.\n";
+
 int cmd_doctor(int argc, char **argv)
 {
 	printf("hookshim doctor: what this host lets hookshim enforce\n\n");

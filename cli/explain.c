@@ -89,6 +89,11 @@ static void explain_exec(int n, const cJSON *o)
 	free(argv);
 }
 
+const char hs_usage_explain[] =
+	"usage: hookshim explain LOG  (a session's --log file)\n"
+	"For each exec of the session: a tool call or the agent's own shell,\n"
+	"which wrapper it came through, and the text the hook received.\n";
+
 int cmd_explain(int argc, char **argv)
 {
 	FILE *f;
@@ -97,9 +102,8 @@ int cmd_explain(int argc, char **argv)
 	int n = 0, lineno = 0;
 
 	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: hookshim explain LOG  (a session's "
-				"--log file)\n");
-		return 2;
+		fputs(hs_usage_explain, stderr);
+		return 64;
 	}
 	f = fopen(argv[1], "r");
 	if (!f) {

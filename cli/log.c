@@ -26,11 +26,16 @@ struct log_opts {
 	const char *junit, *markdown;
 };
 
+const char hs_usage_log[] =
+	"usage: hookshim log FILE [--denied] [--tool NAME] [--since WHEN] [--json]\n"
+	"                    [--summary] [--junit OUT] [--markdown OUT]\n"
+	"A session's --log as a timeline: what was asked, decided and why, which\n"
+	"hooks ran and how long they took. WHEN is a time (2026-12-02T10:00) or\n"
+	"an age (10m); --json passes the chosen lines through unchanged.\n";
+
 static int log_usage(void)
 {
-	fprintf(stderr, "usage: hookshim log FILE [--denied] [--tool NAME] "
-			"[--since WHEN] [--json] [--summary]\n"
-			"                    [--junit OUT] [--markdown OUT]\n");
+	fputs(hs_usage_log, stderr);
 	return 64;
 }
 

@@ -1,4 +1,5 @@
 /* hookshim: the CLI, and the tool wrapper when called by another name. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,15 +12,90 @@
 
 __attribute__((used)) const char HS_EXE_MARK[] = "hookshim " HOOKSHIM_VERSION;
 
+const char hs_usage_none[] = "";
+
 static const struct {
 	const char *name;
 	int (*fn)(int, char **);
 	const char *help;
+	const char *usage;
 } commands[] = {
-#define HS_VERB_ROW_(name, fn, help) { #name, fn, help },
+#define HS_VERB_ROW_(name, fn, help, usage) { #name, fn, help, usage },
 	HS_VERBS(HS_VERB_ROW_)
 #undef HS_VERB_ROW_
 };
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+/* Levenshtein distance of a and b, capped: for "did you mean". */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[64], prev, tmp;
+
+	if (la >= 63 || lb >= 63)
+		return 64;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t best = prev + (a[i - 1] != b[j - 1]);
+
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			tmp = row[j];
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+/* The public verb nearest to `word` (within 2 edits, or the one it
+ * begins), or NULL. */
+static const char *nearest(const char *word)
+{
+	const char *best = NULL;
+	size_t bd = 3;
+
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		size_t d;
+
+		if (!commands[i].help)
+			continue;
+		d = strncmp(commands[i].name, word, strlen(word)) == 0 && *word
+			    ? 1
+			    : distance(word, commands[i].name);
+		if (d < bd) {
+			bd = d;
+			best = commands[i].name;
+		}
+	}
+	return best;
+}
+
+/* A public verb's row, or -1 (with "did you mean" on stderr). */
+static int verb(const char *name)
+{
+	const char *guess;
+
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return (int)i;
+	fprintf(stderr, "hookshim: unknown command '%s'", name);
+	if ((guess = nearest(name)))
+		fprintf(stderr, "; did you mean '%s'?", guess);
+	fputc('\n', stderr);
+	return -1;
+}
+
+static bool help_word(const char *a)
+{
+	return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
+}
 
 static int usage(FILE *f)
 {
@@ -27,7 +103,7 @@ static int usage(FILE *f)
 
 	fprintf(f, "hookshim %s — hooks for any agent, from the outside\n\n"
 		   "usage:\n", HOOKSHIM_VERSION);
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (commands[i].help)
 			fprintf(f, "  hookshim %s\n", commands[i].help);
 	fprintf(f, "\nconfig options: -c FILE (repeatable), --import ");
@@ -46,18 +122,31 @@ int main(int argc, char **argv)
 	self = self ? self + 1 : argv[0];
 	if (strcmp(self, "hookshim") != 0 && strncmp(self, "hookshim", 8) != 0)
 		return wrapper_main(argc, argv);
+	int v;
+
 	if (argc < 2)
 		return usage(stderr);
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-	    strcmp(argv[1], "help") == 0)
+	if (help_word(argv[1]) ||
+	    (strcmp(argv[1], "help") == 0 && argc == 2))
 		return usage(stdout);
 	if (strcmp(argv[1], "--version") == 0) {
 		printf("hookshim %s\n", HOOKSHIM_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "hookshim: unknown command '%s'\n", argv[1]);
-	return usage(stderr);
+	/* `hookshim help VERB` and `hookshim VERB --help`: the same text */
+	if (strcmp(argv[1], "help") == 0) {
+		if ((v = verb(argv[2])) < 0 || !commands[v].help)
+			return 64;
+		fputs(commands[v].usage, stdout);
+		return 0;
+	}
+	if ((v = verb(argv[1])) < 0) {
+		fprintf(stderr, "(hookshim --help lists the commands)\n");
+		return 64;
+	}
+	if (argc > 2 && help_word(argv[2]) && commands[v].help) {
+		fputs(commands[v].usage, stdout);
+		return 0;
+	}
+	return commands[v].fn(argc - 1, argv + 1);
 }

@@ -160,14 +160,19 @@ static char *session_write_filter(const struct hs_config *cfg,
 	return both;
 }
 
+const char hs_usage_run[] =
+	"usage: hookshim run [-c FILE]... [--import D] [--dialect D] [--root DIR]\n"
+	"                    [--trust-project] [--log FILE] [--ci|--no-ci]\n"
+	"                    [--junit FILE] [--fail-on-deny] [--no-notices]\n"
+	"                    [--enforce|--guard] [--] CMD [ARG...]\n"
+	"Runs CMD (an agent, a build) with its commands and file writes\n"
+	"judged by the hooks of the -c files (else hookshim's default ones);\n"
+	"exits as CMD does. --ci (or CI=true): CI mode, a summary at the end,\n"
+	"JUnit with --junit, GitHub annotations under GITHUB_ACTIONS.\n";
+
 static int run_usage(void)
 {
-	fprintf(stderr, "usage: hookshim run [-c FILE]... [--import D] "
-			"[--dialect D] [--root DIR] [--log FILE]\n"
-			"                    [--ci] [--junit FILE] "
-			"[--fail-on-deny] [--no-notices]\n"
-			"                    [--enforce|--guard] [--] CMD "
-			"[ARG...]\n");
+	fputs(hs_usage_run, stderr);
 	return 64;
 }
 

@@ -35,7 +35,7 @@ struct test_args {
 	bool nested;
 };
 
-static const char usage[] =
+const char hs_usage_test[] =
 	"usage: hookshim test [-c FILE]... EVENT [--tool NAME] [--command CMD]\n"
 	"           [--file PATH] [--content TEXT] [--input JSON] [--exit N]\n"
 	"           [--output TEXT] [--nested] [--json]\n"
@@ -88,7 +88,7 @@ static int parse_args(int argc, char **argv, struct hs_cli *cli,
 		else if (strcmp(a, "--nested") == 0)
 			t->nested = true;
 		else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			fputs(usage, stdout);
+			fputs(hs_usage_test, stdout);
 			exit(0);
 		} else if (a[0] != '-' && !t->event)
 			t->event = a;
@@ -98,7 +98,7 @@ static int parse_args(int argc, char **argv, struct hs_cli *cli,
 		}
 	}
 	if (!t->event) {
-		fputs(usage, stderr);
+		fputs(hs_usage_test, stderr);
 		return -1;
 	}
 	return 0;

@@ -12,9 +12,7 @@
 #include "../config/trust.h"
 #include "cli.h"
 
-static int usage(FILE *f)
-{
-	fprintf(f,
+const char hs_usage_trust[] =
 		"usage: hookshim trust [--root DIR] [FILE...]\n"
 		"       hookshim trust --list\n"
 		"       hookshim trust --forget FILE...\n\n"
@@ -23,7 +21,11 @@ static int usage(FILE *f)
 		".claude/settings.json and settings.local.json) run their commands\n"
 		"on this machine; they load only once trusted, as they are now.\n"
 		"Without FILE: every such file of the root (default: the working\n"
-		"directory). Any change to a file needs trust again.\n");
+		"directory). Any change to a file needs trust again.\n";
+
+static int usage(FILE *f)
+{
+	fputs(hs_usage_trust, f);
 	return f == stderr ? 64 : 0;
 }
 

@@ -118,18 +118,19 @@ static size_t wrapper_hooks(void)
 	return n;
 }
 
+const char hs_usage_wrap[] =
+	"usage: hookshim wrap DIR TOOL...\n"
+	"Makes DIR/TOOL wrappers; put DIR first on PATH. A wrapper runs the\n"
+	"pre hooks of HOOKSHIM_CONFIG's files, else hookshim's default ones,\n"
+	"then TOOL; in a session, the session's.\n";
+
 int cmd_wrap(int argc, char **argv)
 {
 	size_t hooks;
 
-	if (argc < 3 || strcmp(argv[1], "--help") == 0 ||
-	    strcmp(argv[1], "-h") == 0) {
-		fprintf(argc < 3 ? stderr : stdout,
-			"usage: hookshim wrap DIR TOOL...\n"
-			"  makes DIR/TOOL wrappers; put DIR first on PATH. A "
-			"wrapper runs the pre\n  hooks of HOOKSHIM_CONFIG's "
-			"files, else hookshim's default ones, then TOOL.\n");
-		return argc < 3 ? 64 : 0;
+	if (argc < 3) {
+		fputs(hs_usage_wrap, stderr);
+		return 64;
 	}
 	if (hs_wrap_create(argv[1], &argv[2], (size_t)(argc - 2)) < 0)
 		return 1;

@@ -31,4 +31,4 @@ expect_contains "explain names the snapshot shell" "$out" "not a tool call: Clau
 expect_contains "explain names the env capture" "$out" "not a tool call: Claude Code's environment capture"
 expect_contains "explain says where the text came from" "$out" "out of claude-code's wrapper (eval-chain)"
 expect_contains "explain shows the text the hook received" "$out" "the hook received: echo 'it'\"'\"'s' && true"
-hs explain 2>/dev/null; expect_eq "explain without a log is a usage error" 2 "$?"
+hs explain 2>/dev/null; expect_eq "explain without a log is a usage error" 64 "$?"
