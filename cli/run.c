@@ -82,6 +82,12 @@ static bool judge_cmd(struct hs_session *s, char **cmd, int *code, char **id)
 		if (ans.context[strlen(ans.context) - 1] != '\n')
 			fputc('\n', stderr);
 	}
+	/* a hook rewrote the command (updatedInput): CMD runs it instead;
+	 * cmd is hookshim's own argv, which outlives the agent */
+	if (go && ans.updated && hs_command_shell_index(cmd) >= 0) {
+		cmd[hs_command_shell_index(cmd)] = ans.updated;
+		ans.updated = NULL;
+	}
 	*id = ans.id;
 	ans.id = NULL;
 	hs_answer_free(&ans);

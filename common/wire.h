@@ -131,7 +131,10 @@ extern const char HS_EXE_MARK[];
 	X(DENY_EXIT, 'X', NUM, deny_exit) /* exit status a denied command reports */\
 	X(DENY_ERRNO, 'N', NUM, deny_errno) /* errno a denied call returns */\
 	X(TOOL_CALL, 'T', NUM, tool_call) /* classify: 1 for a tool call, not \
-					     one of the agent's own shells */
+					     one of the agent's own shells */\
+	X(UPDATED, 'U', STR, updated)     /* an allowed exec: the command a   \
+					     hook rewrote the call's shell \
+					     command to (updatedInput) */
 
 enum hs_field {
 	HS_F_END = 0,

@@ -183,6 +183,31 @@ static const char *jstr(const cJSON *o, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+/* updatedInput: Claude Code's replacement of the whole tool input. A
+ * command is what hookshim can rewrite -- the shell of the call runs the
+ * new one instead (shim/exec_decide.c) --; a write's path or content
+ * cannot be swapped from outside, which is said. The last hook to
+ * rewrite wins, as the last one to answer does in Claude Code. */
+static void updated_input(struct hs_hook_run *run, const cJSON *upd,
+			  struct hs_outcome *out)
+{
+	const char *exec = hs_dialect_ops(run->hook->dialect)->tools.exec;
+	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(upd, "command");
+
+	if (!upd)
+		return;
+	if (run->tool_name && exec && strcmp(run->tool_name, exec) == 0 &&
+	    cJSON_IsString(cmd) && cmd->valuestring[0]) {
+		free(out->updated_command);
+		out->updated_command = strdup(cmd->valuestring);
+		return;
+	}
+	hs_outcome_warn(out, "hook in %s returned updatedInput; hookshim "
+			"rewrites a command's \"command\", not a %s call's "
+			"input (ignored)", run->hook->source,
+			run->tool_name ? run->tool_name : "tool");
+}
+
 static void claude_json(struct hs_hook_run *run, const cJSON *j,
 			struct hs_outcome *out)
 {
@@ -216,6 +241,10 @@ static void claude_json(struct hs_hook_run *run, const cJSON *j,
 	}
 	if (run->hook->kind != HS_KIND_PRE)
 		return;
+	/* with "allow", "ask" or no decision (a deny wins anyway) */
+	updated_input(run, cJSON_GetObjectItemCaseSensitive(hso,
+							     "updatedInput"),
+		      out);
 	if (!pd && dec)
 		pd = strcmp(dec, "approve") == 0 ? "allow"
 		     : strcmp(dec, "block") == 0 ? "deny"
@@ -228,10 +257,6 @@ static void claude_json(struct hs_hook_run *run, const cJSON *j,
 		say(run, out, HS_ASK, reason);
 	else if (strcmp(pd, "allow") == 0)
 		say(run, out, HS_ALLOW, reason);
-	if (cJSON_GetObjectItemCaseSensitive(hso, "updatedInput"))
-		hs_outcome_warn(out, "hook in %s returned updatedInput; "
-				"hookshim cannot rewrite a call made outside "
-				"the agent (ignored)", run->hook->source);
 }
 
 bool hs_decide_claude(struct hs_hook_run *run, struct hs_outcome *out,

@@ -462,6 +462,7 @@ void hs_outcome_free(struct hs_outcome *out)
 		free(out->warnings[i]);
 	free(out->warnings);
 	free(out->reason);
+	free(out->updated_command);
 	free(out->context);
 	free(out->system_message);
 	free(out->stop_reason);

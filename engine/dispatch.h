@@ -37,6 +37,9 @@ struct hs_outcome {
 	char **warnings;
 	size_t nwarnings;
 	int deny_errno;        /* a built-in rule's own errno; 0: the session's */
+	/* A pre hook's updatedInput.command (Claude Code's "replaces the
+	 * tool input"): an allowed command runs as this instead. */
+	char *updated_command;
 };
 
 /* Run every matching hook and merge. Always fills `out`. */

@@ -36,8 +36,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	close(p[0]);
 	if (!memchr(rep.reason, '\0', sizeof(rep.reason)) ||
 	    !memchr(rep.context, '\0', sizeof(rep.context)) ||
-	    !memchr(rep.id, '\0', sizeof(rep.id)) || rep.deny_exit < 0 ||
-	    rep.deny_errno <= 0)
+	    !memchr(rep.id, '\0', sizeof(rep.id)) ||
+	    !memchr(rep.updated, '\0', sizeof(rep.updated)) ||
+	    rep.deny_exit < 0 || rep.deny_errno <= 0)
 		abort();
 	return 0;
 }

@@ -107,7 +107,7 @@ static void send_request(int fd, const struct hs_msg *req)
 /* Reads fields until HS_F_END. 0 if a verdict arrived, -1 otherwise. */
 static int read_reply(int fd, struct hs_reply *rep)
 {
-	bool have_verdict = false;
+	bool have_verdict = false, cut = false;
 	char num[24];
 
 	for (;;) {
@@ -119,13 +119,26 @@ static int read_reply(int fd, struct hs_reply *rep)
 
 		if (hs_wire_read_header(fd, &tag, &len) < 0)
 			return -1;
+		if (tag == HS_F_END && cut) {
+			/* a rewritten command cut short is not the one the
+			 * hook wrote: not run */
+			static const char why[] = "hookshim: a hook rewrote "
+				"the command to more than 4095 bytes; not run";
+
+			rep->deny = true;
+			rep->updated[0] = '\0';
+			memcpy(rep->reason, why, sizeof(why));
+		}
 		if (tag == HS_F_END)
 			return have_verdict ? 0 : -1;
+		if (tag == HS_F_UPDATED && len >= sizeof(rep->updated))
+			cut = true;
 		switch (tag) {
 		case HS_F_VERDICT: dst = verdict; cap = sizeof(verdict); break;
 		case HS_F_REASON: dst = rep->reason; cap = sizeof(rep->reason); break;
 		case HS_F_CONTEXT: dst = rep->context; cap = sizeof(rep->context); break;
 		case HS_F_ID: dst = rep->id; cap = sizeof(rep->id); break;
+		case HS_F_UPDATED: dst = rep->updated; cap = sizeof(rep->updated); break;
 		case HS_F_DENY_EXIT:
 		case HS_F_DENY_ERRNO:
 		case HS_F_TOOL_CALL: dst = num; cap = sizeof(num); break;
@@ -223,6 +236,7 @@ static void ask(const struct hs_msg *req, struct hs_reply *rep,
 
 	memset(rep, 0, offsetof(struct hs_reply, reason));
 	rep->reason[0] = rep->context[0] = rep->id[0] = '\0';
+	rep->updated[0] = '\0';
 	rep->deny_exit = st->deny_exit;
 	rep->deny_errno = st->deny_errno;
 	hs_guard_enter();

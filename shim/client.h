@@ -25,6 +25,8 @@ struct hs_reply {
 	char reason[4096];
 	char context[1024];
 	char id[64];        /* the supervisor may name the tool_use_id */
+	char updated[4096]; /* an allowed exec: the shell command a hook
+			     * rewrote it to (updatedInput); "" if none */
 };
 
 /* Asks and fills `rep`. If the supervisor cannot be reached or answers

@@ -175,6 +175,32 @@ static int exec_repaired(const struct exec_call *c, enum hs_role role)
 	}
 }
 
+/* An allowed exec as decided: straight, or under __exec for its post
+ * hooks. */
+static int exec_allowed(const struct exec_call *c, const struct hs_decision *d,
+			const char *exe, const struct hs_state *st)
+{
+	char marker[32];
+
+	/* __exec needs a path it can exec itself; an fd-only executable
+	 * (memfd) runs without post hooks. */
+	if (!d->post || exe[0] != '/' || !hs_executable(AT_FDCWD, exe, 0))
+		return exec_repaired(c, d->child_role);
+	hs_marker(marker, "exec", hs_getpid());
+	{
+		HS_ENV_ON_STACK(env, c->envp, d->child_role, marker);
+		size_t n = hs_argc(c->argv) + 9;
+		char *pargv[n];
+
+		if (!env) {
+			errno = E2BIG;
+			return -1;
+		}
+		return decided_execve(st->bin,
+				      hs_post_argv(pargv, d, exe, c->argv), env);
+	}
+}
+
 /* An exec that fires an event: a failing one must not (so the target is
  * checked first, keeping the real errno), then one decision, reused by
  * execvp's retries. Kept out of line: its buffers are large. */
@@ -184,7 +210,6 @@ static __attribute__((noinline)) int exec_judged(struct exec_call *c)
 	struct hs_decision local, *d;
 	char exebuf[PATH_MAX];
 	const char *exe;
-	char marker[32];
 	HS_ERRNO_SAVE();
 
 	if (!target_ok(c))
@@ -198,25 +223,15 @@ static __attribute__((noinline)) int exec_judged(struct exec_call *c)
 	}
 	if (d->deny)
 		return deny_exec(d);
-	/* __exec needs a path it can exec itself; an fd-only executable
-	 * (memfd) runs without post hooks. */
-	if (!d->post || exe[0] != '/' || !hs_executable(AT_FDCWD, exe, 0)) {
-		HS_ERRNO_RESTORE();
-		return exec_repaired(c, d->child_role);
-	}
-	hs_marker(marker, "exec", hs_getpid());
 	{
-		HS_ENV_ON_STACK(env, c->envp, d->child_role, marker);
-		size_t n = hs_argc(c->argv) + 9;
-		char *pargv[n];
+		/* the command a hook rewrote the call to, if one did: a
+		 * copy of the call, so an execvp retry starts from its own */
+		char *uargv[hs_argc(c->argv) + 1];
+		struct exec_call uc = *c;
 
-		if (!env) {
-			errno = E2BIG;
-			return -1;
-		}
+		uc.argv = hs_exec_argv(d, exe, c->argv, uargv);
 		HS_ERRNO_RESTORE();
-		return decided_execve(st->bin,
-				      hs_post_argv(pargv, d, exe, c->argv), env);
+		return exec_allowed(&uc, d, exe, st);
 	}
 }
 

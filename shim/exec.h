@@ -38,6 +38,13 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 void hs_exec_decide(const char *exe, char *const argv[],
 		    struct hs_decision *d);
 
+/* The argv an allowed exec runs: argv itself, or, when a hook rewrote
+ * the command (updatedInput), argv with its shell command replaced by
+ * the new one. `out` has room for hs_argc(argv) + 1 pointers.
+ * Async-signal-safe. */
+char *const *hs_exec_argv(const struct hs_decision *d, const char *exe,
+			  char *const argv[], char **out);
+
 /* Writes the deny reason (newline-terminated) to fd 2. */
 void hs_print_reason(const struct hs_decision *d);
 

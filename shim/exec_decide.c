@@ -85,6 +85,7 @@ void hs_exec_decide(const char *exe, char *const argv[],
 
 	d->deny = d->post = false;
 	d->id[0] = '\0';
+	d->rep.updated[0] = '\0'; /* hs_ask fills it; nothing else does */
 	d->event = hs_exec_event(exe, argv, &d->nested, &d->child_role);
 	if (!d->event)
 		return;
@@ -109,6 +110,22 @@ void hs_exec_decide(const char *exe, char *const argv[],
 	/* hidden from the supervisor, `__exec` could not ask it either */
 	d->post = !d->deny && (st->interest & HS_INTEREST_EXEC_POST) &&
 		  st->bin[0] && !d->rep.hidden;
+}
+
+char *const *hs_exec_argv(const struct hs_decision *d, const char *exe,
+			  char *const argv[], char **out)
+{
+	int at;
+	size_t n;
+
+	if (d->deny || !d->event || !d->rep.updated[0] ||
+	    (at = hs_shell_command(exe, argv)) < 0)
+		return argv;
+	for (n = 0; argv[n]; n++)
+		out[n] = argv[n];
+	out[n] = NULL;
+	out[at] = (char *)d->rep.updated;
+	return out;
 }
 
 void hs_print_reason(const struct hs_decision *d)

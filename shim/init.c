@@ -129,17 +129,21 @@ static __attribute__((noinline, cold)) void judge_self(void)
 		hs_print_reason(&d);
 		HS_REAL(_exit)(d.rep.deny_exit);
 	}
-	if (d.event && d.post) {
-		/* re-run ourselves under __exec; on failure carry on */
+	if (d.event && (d.post || d.rep.updated[0])) {
+		/* re-run ourselves under __exec, or as a hook rewrote the
+		 * command; on failure carry on */
 		char marker[32];
 		size_t n = hs_argc(argv) + 9;
-		char *xargv[n];
+		char *xargv[n], *uargv[n];
+		char *const *av = hs_exec_argv(&d, hs_exe(), argv, uargv);
 
 		hs_marker(marker, "exec", hs_getpid());
 		HS_ENV_ON_STACK(env, environ, d.child_role, marker);
-		if (env)
-			HS_REAL(execve)(st->bin, hs_post_argv(xargv, &d, hs_exe(), argv),
+		if (env && d.post)
+			HS_REAL(execve)(st->bin, hs_post_argv(xargv, &d, hs_exe(), av),
 				env);
+		else if (env)
+			HS_REAL(execve)(hs_exe(), av, env);
 	}
 	if (d.child_role != st->role) {
 		hs_st.role = d.child_role;

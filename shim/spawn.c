@@ -61,10 +61,16 @@ static int spawn_decided(pid_t *pid, const char *path,
 		return real_spawn(pid, st->bin, fa, attr,
 				  hs_deny_argv(xargv, num, d), env);
 	}
-	if (d->post)
-		return real_spawn(pid, st->bin, fa, attr,
-				  hs_post_argv(xargv, d, path, argv), env);
-	return real_spawn(pid, path, fa, attr, argv, env);
+	{
+		/* as a hook rewrote the command, if one did */
+		char *uargv[hs_argc(argv) + 1];
+
+		argv = hs_exec_argv(d, path, argv, uargv);
+		if (d->post)
+			return real_spawn(pid, st->bin, fa, attr,
+					  hs_post_argv(xargv, d, path, argv), env);
+		return real_spawn(pid, path, fa, attr, argv, env);
+	}
 }
 
 static int spawn_common(pid_t *pid, const char *path,
@@ -181,6 +187,8 @@ HS_VIS int system(const char *cmd)
 		HS_ERRNO_RESTORE();
 		return (d.rep.deny_exit & 0xff) << 8;
 	}
+	if (d.event && d.rep.updated[0]) /* a hook rewrote the command */
+		argv[2] = d.rep.updated;
 	status = run_and_wait("/bin/sh", argv, &d);
 	HS_ERRNO_RESTORE();
 	return status;
@@ -314,7 +322,10 @@ HS_VIS FILE *popen(const char *cmd, const char *mode)
 		errno = d.rep.deny_errno;
 		return NULL;
 	}
-	f = popen_decided(cmd, mode, &d);
+	f = popen_decided(!d.deny && d.event && d.rep.updated[0]
+				  ? d.rep.updated /* a hook rewrote it */
+				  : cmd,
+			  mode, &d);
 	if (f)
 		HS_ERRNO_RESTORE();
 	return f;

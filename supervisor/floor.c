@@ -251,6 +251,17 @@ static bool decide_one(struct hs_floor *f, struct hs_fl_call *c,
 		hs_session_decide_as(f->s, &req, HS_TICKET_FLOOR, c->tgid,
 				     ans, &ticketed);
 	}
+	/* A hook rewrote the command (updatedInput): only the shim in the
+	 * calling process can exec the new one; the floor can only let the
+	 * old one through, which is not what the hook allowed. */
+	if (ans->verdict == HS_ALLOW && ans->updated) {
+		ans->verdict = HS_DENY;
+		free(ans->reason);
+		ans->reason = strdup("hookshim: a hook rewrote this command "
+				     "(updatedInput); only the shim can run a "
+				     "rewritten command, and this exec was made "
+				     "without it: not run");
+	}
 	return ans->verdict != HS_DENY;
 }
 

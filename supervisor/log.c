@@ -206,6 +206,9 @@ void hs_log_event(struct hs_session *s, const struct hs_event *ev,
 		cJSON_AddBoolToObject(o, "asked", asked);
 	add_opt_str(o, "reason", out->reason);
 	add_opt_str(o, "context", out->context);
+	/* what ran instead of "command" (updatedInput), when it was let run */
+	if (strcmp(decision, "allow") == 0 && ev->op == HS_OP_EXEC)
+		add_opt_str(o, "updated_command", out->updated_command);
 	add_opt_str(o, "system_message", out->system_message);
 	add_opt_str(o, "session_context", out->session_context);
 	if (out->stop)

@@ -41,6 +41,7 @@ void hs_answer_free(struct hs_answer *a)
 {
 	free(a->reason);
 	free(a->context);
+	free(a->updated);
 	free(a->id);
 	memset(a, 0, sizeof(*a));
 }
@@ -184,6 +185,7 @@ int hs_answer_write(int fd, const struct hs_answer *a)
 	put_opt(&w, HS_F_REASON, a->reason);
 	put_opt(&w, HS_F_CONTEXT, a->context);
 	put_opt(&w, HS_F_ID, a->id);
+	put_opt(&w, HS_F_UPDATED, a->updated);
 	hs_wire_putnum(&w, HS_F_DENY_EXIT, a->deny_exit);
 	hs_wire_putnum(&w, HS_F_DENY_ERRNO, a->deny_errno);
 	if (a->tool_call)
@@ -219,6 +221,7 @@ int hs_answer_read(int fd, struct hs_answer *a)
 			break;
 		case HS_F_REASON: take(&a->reason, v); break;
 		case HS_F_CONTEXT: take(&a->context, v); break;
+		case HS_F_UPDATED: take(&a->updated, v); break;
 		case HS_F_ID: take(&a->id, v); break;
 		/* Out-of-range numbers keep the defaults: cast to int they
 		 * gave any exit status, or errno 0 (found by fuzz_wire.c). */

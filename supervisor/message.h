@@ -23,6 +23,7 @@ struct hs_answer {
 	int deny_exit;
 	int deny_errno;
 	bool tool_call;          /* classify: a tool call, not the agent's own shell */
+	char *updated;           /* an allowed exec: its shell command, rewritten */
 };
 
 void hs_msg_free(struct hs_msg *m);

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/shellargv.h"
 #include "../common/wire.h"
 #include "../engine/command.h"
 #include "../engine/decide.h"
@@ -271,6 +272,9 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 		ans->context = strdup(out.context);
 	if (ev.kind == HS_KIND_PRE)
 		ans->id = strdup(id);
+	if (ans->verdict == HS_ALLOW && ev.kind == HS_KIND_PRE &&
+	    ev.op == HS_OP_EXEC && out.updated_command)
+		ans->updated = strdup(out.updated_command);
 	if (ev.stage == HS_STAGE_OPEN && ev.kind == HS_KIND_PRE &&
 	    ans->verdict == HS_ALLOW)
 		hs_staged_allowed(&s->staged, id, ev.path);
@@ -392,7 +396,37 @@ struct ticket_key {
 	char exe[PATH_MAX], digest[48];
 };
 
+static void ticket_key_argv(const struct hs_msg *req, char *const *argv,
+			    struct ticket_key *k);
+
 static void ticket_key(const struct hs_msg *req, struct ticket_key *k)
+{
+	ticket_key_argv(req, req->argv, k);
+}
+
+/* An exec a hook rewrote (updatedInput): the shim runs the shell with the
+ * new command (shim/exec_decide.c), so that argv is what the floor sees
+ * and what the ticket is for. */
+static void ticket_key_updated(const struct hs_msg *req, const char *updated,
+			       struct ticket_key *k)
+{
+	size_t n = req->argv_count < 4096 ? req->argv_count : 0;
+	char *argv[n + 1];
+	int at;
+
+	if (!n) /* none, or too many for the stack: the request's own */
+		return;
+	for (size_t i = 0; i < req->argv_count; i++)
+		argv[i] = req->argv[i];
+	argv[req->argv_count] = NULL;
+	at = hs_shell_operand(argv);
+	if (at >= 0 && (size_t)at < req->argv_count)
+		argv[at] = (char *)updated;
+	ticket_key_argv(req, argv, k);
+}
+
+static void ticket_key_argv(const struct hs_msg *req, char *const *argv,
+			    struct ticket_key *k)
 {
 	unsigned long long h = 1469598103934665603ull;
 
@@ -407,7 +441,7 @@ static void ticket_key(const struct hs_msg *req, struct ticket_key *k)
 		 req->nested == 1 ? "nested" : "call");
 	k->a = req->exe && realpath(req->exe, k->exe) ? k->exe : req->exe;
 	for (size_t i = 0; i < req->argv_count; i++)
-		for (const char *c = req->argv[i];; c++) {
+		for (const char *c = argv[i];; c++) {
 			h = (h ^ (unsigned char)*c) * 1099511628211ull;
 			if (!*c)
 				break;
@@ -460,6 +494,8 @@ static void decide_as(struct hs_session *s, const struct hs_msg *req,
 		return;
 	if (side == HS_TICKET_FLOOR && strcmp(req->op, "exec") != 0)
 		return;
+	if (ans->updated && strcmp(req->op, "exec") == 0)
+		ticket_key_updated(req, ans->updated, &k);
 	/* a publish: the link to the staging name, and its rename over the
 	 * target; anything else is a write the content hooks did not see */
 	for (int i = 0; i < (publish ? 2 : 1); i++)
