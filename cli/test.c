@@ -140,6 +140,7 @@ struct seen {
 	size_t nruns;
 	enum hs_verdict verdict; /* before an ask is resolved */
 	char *reason, *context, *system_message, *session_context;
+	char *updated; /* the command a hook rewrote it to */
 	bool stop;
 	cJSON *hooks, *warnings;
 };
@@ -214,6 +215,7 @@ static void see(void *arg, const struct hs_event *ev,
 	keep_first(&sn->context, out->context);
 	keep_first(&sn->system_message, out->system_message);
 	keep_first(&sn->session_context, out->session_context);
+	keep_first(&sn->updated, out->updated_command);
 	sn->stop |= out->stop;
 	for (size_t i = 0; i < out->nwarnings; i++)
 		cJSON_AddItemToArray(sn->warnings,
@@ -242,6 +244,9 @@ static void print_seen(struct seen *sn, const char *no_request)
 		printf("decision: %s\n", hs_verdict_name(sn->verdict));
 		if (sn->reason)
 			printf("reason: %s\n", sn->reason);
+		if (sn->updated && sn->verdict != HS_DENY)
+			printf("runs instead (updatedInput): %s\n",
+			       sn->updated);
 		if (sn->context)
 			printf("additional context: %s\n", sn->context);
 		if (sn->session_context)
@@ -256,6 +261,8 @@ static void print_seen(struct seen *sn, const char *no_request)
 	cJSON_AddStringToObject(o, "decision", hs_verdict_name(sn->verdict));
 	add_or_null(o, "reason", sn->reason);
 	add_or_null(o, "additional_context", sn->context);
+	if (sn->updated && sn->verdict != HS_DENY)
+		cJSON_AddStringToObject(o, "updated_command", sn->updated);
 	if (sn->session_context)
 		cJSON_AddStringToObject(o, "session_context",
 					sn->session_context);
@@ -281,6 +288,7 @@ static void seen_free(struct seen *sn)
 	free(sn->context);
 	free(sn->system_message);
 	free(sn->session_context);
+	free(sn->updated);
 	cJSON_Delete(sn->hooks);
 	cJSON_Delete(sn->warnings);
 }

@@ -74,3 +74,9 @@ expect_contains "a write's updatedInput is said (the log's warnings) to be ignor
 	"$(jq -r '.warnings[]?' log.jsonl)" \
 	"rewrites a command's \"command\", not a Write call's input (ignored)"
 check "the write itself happened as asked" test -s f.txt
+
+# hookshim test says the same as live
+out=$("$HOOKSHIM" test -c hooks.json PreToolUse --tool Bash --command 'echo UI-ORIGINAL' 2>/dev/null)
+expect_contains "test: says what runs instead" "$out" "runs instead (updatedInput): echo UI-REWRITTEN"
+out=$("$HOOKSHIM" test -c hooks.json PreToolUse --tool Bash --command 'echo UI-ORIGINAL' --json 2>/dev/null)
+expect_eq "test --json: updated_command" "echo UI-REWRITTEN" "$(jq -r .updated_command <<<"$out")"
