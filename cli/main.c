@@ -135,8 +135,13 @@ int main(int argc, char **argv)
 	}
 	/* `hookshim help VERB` and `hookshim VERB --help`: the same text */
 	if (strcmp(argv[1], "help") == 0) {
-		if ((v = verb(argv[2])) < 0 || !commands[v].help)
+		if ((v = verb(argv[2])) < 0)
 			return 64;
+		if (!commands[v].help) {
+			fprintf(stderr, "hookshim: '%s' is internal: no help\n",
+				argv[2]);
+			return 64;
+		}
 		fputs(commands[v].usage, stdout);
 		return 0;
 	}

@@ -110,10 +110,11 @@ struct hs_dialect_ops {
 	/* The dialect of a file nothing else claims; tried last. */
 	bool fallback;
 	hs_load_fn *load;
-	/* After --import loaded every import file: what one file of the
-	 * hierarchy says about the others (Claude Code's managed settings
-	 * and disableAllHooks); NULL: nothing. */
-	void (*after_import)(struct hs_config *cfg);
+	/* After --import loaded every import file (their hooks from index
+	 * `first` on): what one file of the hierarchy says about the others
+	 * (Claude Code's managed settings and disableAllHooks); NULL:
+	 * nothing. Files given with -c are not of the hierarchy. */
+	void (*after_import)(struct hs_config *cfg, size_t first);
 
 	/* Vocabulary. */
 	const struct hs_event_def *events; /* the events that can fire */

@@ -117,11 +117,11 @@ static bool permission_rule(const struct hs_hook *h)
  * file drop the other files' hooks / permission rules; disableAllHooks
  * in a managed file drops every hook, in another file every hook but the
  * managed ones. What is dropped is said, one line per reason. */
-static void claude_after_import(struct hs_config *cfg)
+static void claude_after_import(struct hs_config *cfg, size_t first)
 {
-	size_t kept = 0, gone[3] = { 0, 0, 0 };
+	size_t kept = first, gone[3] = { 0, 0, 0 };
 
-	for (size_t i = 0; i < cfg->nhooks; i++) {
+	for (size_t i = first; i < cfg->nhooks; i++) {
 		struct hs_hook *h = &cfg->hooks[i];
 		bool rule = permission_rule(h);
 		int why = -1;

@@ -3,9 +3,11 @@
 #include "load.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dialect.h"
@@ -160,10 +162,12 @@ static bool trusted(struct hs_config *cfg, const char *path)
 		return true;
 	switch (hs_trust_check(path)) {
 	case HS_TRUST_OK:
-	case HS_TRUST_UNREADABLE: /* the loader says why */
 		return true;
 	case HS_TRUST_CHANGED:
 		why = "changed since you trusted it";
+		break;
+	case HS_TRUST_UNREADABLE:
+		why = "could not be read to check it is trusted";
 		break;
 	default:
 		why = "came with the project and is not trusted yet";
@@ -172,6 +176,23 @@ static bool trusted(struct hs_config *cfg, const char *path)
 	hs_config_diag(cfg, HS_DIAG_ERROR, "%s: %s: not loaded (read it, "
 		       "then `hookshim trust %s`, or --trust-project for one "
 		       "run)", path, why, path);
+	return false;
+}
+
+/* A managed file speaks for the administrator: root's, and writable by
+ * no one else (whatever $HOOKSHIM_SYSCONFDIR says), or it is not loaded.
+ * A missing file is nothing. */
+static bool administrators(struct hs_config *cfg, const char *path)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) < 0)
+		return errno == ENOENT;
+	if (sb.st_uid == 0 && !(sb.st_mode & (S_IWGRP | S_IWOTH)))
+		return true;
+	hs_config_diag(cfg, HS_DIAG_ERROR, "%s: a managed settings file must "
+		       "be root's and writable by no one else: not loaded",
+		       path);
 	return false;
 }
 
@@ -198,7 +219,8 @@ static int load_dir(struct hs_config *cfg, char *pattern,
 		char *path = NULL;
 
 		if (asprintf(&path, "%s/%s", pattern, names[i]->d_name) >= 0 &&
-		    load_file(cfg, path, (int)dialect, true, managed) < 0)
+		    ((managed && !administrators(cfg, path)) ||
+		     load_file(cfg, path, (int)dialect, true, managed) < 0))
 			rc = -1;
 		free(path);
 		free(names[i]);
@@ -226,6 +248,8 @@ static int load_places(struct hs_config *cfg, const struct hs_file_place *f,
 		}
 		if (n > 7 && strcmp(path + n - 7, "/*.json") == 0)
 			rc |= load_dir(cfg, path, dialect, managed);
+		else if (managed && !administrators(cfg, path))
+			rc = -1;
 		else if (f->base == HS_FILE_ROOT && !trusted(cfg, path))
 			rc = -1;
 		else if (load_file(cfg, path, (int)dialect, true, managed) < 0)
@@ -242,10 +266,16 @@ int hs_config_import(struct hs_config *cfg, enum hs_dialect dialect)
 
 	if ((unsigned)dialect >= HS_NDIALECT)
 		return -1;
+	size_t first = cfg->nhooks;
+
 	ops = hs_dialect_ops(dialect);
+	/* what a -c file said is not the hierarchy's */
+	free(cfg->claude.why_hooks);
+	free(cfg->claude.why_rules);
+	memset(&cfg->claude, 0, sizeof(cfg->claude));
 	rc = load_places(cfg, ops->import_files, dialect);
 	if (ops->after_import)
-		ops->after_import(cfg);
+		ops->after_import(cfg, first);
 	return rc;
 }
 

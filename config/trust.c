@@ -2,6 +2,8 @@
  * nettle's (Debian's nettle-dev). */
 #include "trust.h"
 
+#include "../common/pathfold.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -118,6 +120,24 @@ enum hs_trust_state hs_trust_check(const char *path)
 	return st;
 }
 
+/* `path` made absolute against the working directory and folded. */
+static bool absolute(const char *path, char *out, size_t n)
+{
+	char cwd[PATH_MAX];
+	int k;
+
+	if (path[0] == '/')
+		k = snprintf(out, n, "%s", path);
+	else if (getcwd(cwd, sizeof(cwd)))
+		k = snprintf(out, n, "%s/%s", cwd, path);
+	else
+		return false;
+	if (k < 0 || (size_t)k >= n)
+		return false;
+	hs_path_fold(out);
+	return true;
+}
+
 /* mkdir -p of the records' directory, private to the user. */
 static int make_dirs(char *file)
 {
@@ -146,7 +166,14 @@ int hs_trust_set(const char *path, bool forget, char hex[HS_TRUST_HEX],
 			 "XDG_STATE_HOME nor HOME is an absolute path");
 		return -1;
 	}
-	if (!realpath(path, real) || (!forget && hs_trust_digest(real, hex) < 0)) {
+	if (!realpath(path, real)) {
+		/* a record of a file gone can still be forgotten: by the
+		 * name it was recorded under */
+		if (!forget || !absolute(path, real, sizeof(real))) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			return -1;
+		}
+	} else if (!forget && hs_trust_digest(real, hex) < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}

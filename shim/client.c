@@ -252,7 +252,11 @@ static void ask(const struct hs_msg *req, struct hs_reply *rep,
 	} else {
 		send_request(fd, req);
 		if (read_reply(fd, rep) < 0) {
+			/* nothing of a broken reply is used: a field cut
+			 * off mid-body has no NUL, a rewrite is not whole */
 			rep->deny = false;
+			rep->reason[0] = rep->context[0] = rep->id[0] = '\0';
+			rep->updated[0] = '\0';
 			give_up(st, rep, "no verdict");
 		}
 	}

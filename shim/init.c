@@ -144,6 +144,14 @@ static __attribute__((noinline, cold)) void judge_self(void)
 				env);
 		else if (env)
 			HS_REAL(execve)(hs_exe(), av, env);
+		/* the model's command must not run in place of the one the
+		 * hook rewrote it to */
+		if (av != argv) {
+			hs_write_str(2, "hookshim: the rewritten command "
+					"(updatedInput) could not be started; "
+					"not run\n");
+			HS_REAL(_exit)(d.rep.deny_exit);
+		}
 	}
 	if (d.child_role != st->role) {
 		hs_st.role = d.child_role;

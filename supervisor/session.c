@@ -259,8 +259,26 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 	}
 	if (s->watch)
 		s->watch(s->watch_arg, &ev, &out);
-	if (v == HS_ASK)
+	/* A rewrite (updatedInput) is what runs: only a shell's -c command
+	 * can be rewritten (the shim swaps that string), anything else is
+	 * not run; and a prompt shows what would run. */
+	if (out.updated_command && ev.kind == HS_KIND_PRE &&
+	    ev.op == HS_OP_EXEC && v != HS_DENY &&
+	    !(req->argv && hs_command_shell_index(req->argv) >= 0)) {
+		free(out.reason);
+		out.reason = strdup("hookshim: a hook rewrote this command "
+				    "(updatedInput), but only a shell's -c "
+				    "command can be rewritten: not run");
+		out.verdict = v = HS_DENY;
+	}
+	if (v == HS_ASK) {
+		const char *said = ev.command;
+
+		if (out.updated_command && ev.op == HS_OP_EXEC)
+			ev.command = out.updated_command;
 		v = hs_prompt_resolve(s, &ev, out.reason, &asked);
+		ev.command = said;
+	}
 	ans->verdict = v == HS_DENY ? HS_DENY : HS_ALLOW;
 	if (ans->verdict == HS_DENY && out.deny_errno)
 		ans->deny_errno = out.deny_errno;
@@ -493,6 +511,9 @@ static void decide_as(struct hs_session *s, const struct hs_msg *req,
 	if (req->stage && strcmp(req->stage, "open") == 0)
 		return;
 	if (side == HS_TICKET_FLOOR && strcmp(req->op, "exec") != 0)
+		return;
+	/* the floor cannot run a rewritten exec: it denies (floor.c) */
+	if (side == HS_TICKET_FLOOR && ans->updated)
 		return;
 	if (ans->updated && strcmp(req->op, "exec") == 0)
 		ticket_key_updated(req, ans->updated, &k);

@@ -106,3 +106,29 @@ expect_contains "managed disableAllHooks: permission rules hold" "$out" "nc=126"
 # --- the managed files are protected during a session ------------------------
 out=$("$HOOKSHIM" run --import claude -- bash -c "echo '{}' > $M/managed-settings.d/10-first.json; echo rc=\$?" 2>/dev/null)
 expect_eq "an agent cannot rewrite a managed file" "rc=1" "$out"
+
+# --- only the files of the hierarchy: a -c file's hooks stay -----------------
+rm -f "$M/managed-settings.json" "$M"/managed-settings.d/*.json
+printf '{"disableAllHooks": true}\n' > "$HOME/.claude/settings.json"
+printf '{"allowManagedHooksOnly": true}\n' > "$M/managed-settings.json"
+printf '{"hooks": {"PreToolUse": [%s]}}\n' "$(hook curl policy)" > "$TMP/policy.json"
+out=$("$HOOKSHIM" run -c "$TMP/policy.json" --import claude -- bash ../agent.sh 2>err.txt)
+expect_contains "a -c file's hook holds whatever the Claude files say" "$out" "curl=126"
+expect_contains "... with its reason" "$(cat err.txt)" "policy says no"
+
+# --- a managed file must be root's and writable by no one else ---------------
+printf '{"hooks": {"PreToolUse": [%s]}}\n' "$(hook curl managed)" > "$M/managed-settings.json"
+chmod 666 "$M/managed-settings.json"
+out=$("$HOOKSHIM" run --import claude -- bash ../agent.sh 2>err.txt)
+expect_contains "a group- or world-writable managed file is not loaded" "$out" "curl=0"
+expect_contains "... and said" "$(cat err.txt)" \
+	"managed-settings.json: a managed settings file must be root's and writable by no one else: not loaded"
+chmod 644 "$M/managed-settings.json"
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	chown nobody "$M/managed-settings.json"
+	out=$("$HOOKSHIM" run --import claude -- bash ../agent.sh 2>err.txt)
+	expect_contains "a managed file owned by another user is not loaded" "$out" "curl=0"
+	chown 0 "$M/managed-settings.json"
+fi
+out=$("$HOOKSHIM" run --import claude -- bash ../agent.sh 2>err.txt)
+expect_contains "root's, 0644: loaded" "$out" "curl=126"

@@ -105,6 +105,14 @@ expect_eq "re-trust replaces the record" 1 "$(wc -l < "$records")"
 hs trust --forget "$file" >/dev/null
 hs run -- true 2>&1 | grep -q "not trusted yet"
 expect_eq "forget: the file is untrusted again" 0 "$?"
+# a record of a file that is gone can be forgotten too
+mkdir -p "$TMP/gone/.hookshim" && echo '{}' > "$TMP/gone/.hookshim/hooks.json"
+hs trust "$TMP/gone/.hookshim/hooks.json" >/dev/null
+rm -r "$TMP/gone"
+expect_contains "list: a gone file's record" "$(hs trust --list)" "missing or unreadable"
+hs trust --forget "$TMP/gone/.hookshim/hooks.json" >/dev/null
+expect_eq "forget: a gone file's record too" 0 "$?"
+expect_not_contains "forget: the record is gone" "$(cat "$records")" "$TMP/gone"
 
 # --- a file the agent adds is not loaded next time ---------------------------
 cd "$TMP" && mkdir -p clean && cd clean || exit 1

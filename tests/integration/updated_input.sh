@@ -80,3 +80,16 @@ out=$("$HOOKSHIM" test -c hooks.json PreToolUse --tool Bash --command 'echo UI-O
 expect_contains "test: says what runs instead" "$out" "runs instead (updatedInput): echo UI-REWRITTEN"
 out=$("$HOOKSHIM" test -c hooks.json PreToolUse --tool Bash --command 'echo UI-ORIGINAL' --json 2>/dev/null)
 expect_eq "test --json: updated_command" "echo UI-REWRITTEN" "$(jq -r .updated_command <<<"$out")"
+
+# only a shell's -c command can be rewritten: a rewrite of any other
+# command (every exec a tool call here) is not run, with the reason
+cat > every.json <<'J'
+{"hookshim": {"tool_calls": "every-exec"},
+ "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command":
+  "c=$(jq -r .tool_input.command); case \"$c\" in *UI-PLAIN*) printf '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"updatedInput\":{\"command\":\"echo UI-REWRITTEN\"}}}';; esac; exit 0"}]}]}}
+J
+echo '/bin/echo UI-PLAIN; echo "rc=$?"' > plain.sh
+out=$("$HOOKSHIM" run -c every.json -- bash plain.sh 2>err.txt)
+expect_not_contains "a non-shell command a hook rewrote does not run as it was" "$out" "UI-PLAIN"
+expect_contains "... it is denied" "$out" "rc=126"
+expect_contains "... saying why" "$(cat err.txt)" "only a shell's -c command can be rewritten: not run"
