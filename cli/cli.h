@@ -23,6 +23,13 @@ struct hs_cli {
 	enum hs_dialect dialect;
 };
 
+/* An option with a value, as "--opt VALUE" or "--opt=VALUE":
+ * hs_cli_is_opt says whether argv[*i] is one of the two forms of `opt`;
+ * hs_cli_value returns its value (advancing *i past a separate one), or
+ * NULL with "needs a value" on stderr. */
+bool hs_cli_is_opt(const char *a, const char *opt);
+const char *hs_cli_value(int argc, char **argv, int *i, const char *opt);
+
 /* Consumes one config option at argv[*i] (advancing *i past its value).
  * Returns 1 if it was one, 0 if not, -1 on a usage error (printed). */
 int hs_cli_option(struct hs_cli *cli, int argc, char **argv, int *i);

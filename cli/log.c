@@ -74,8 +74,7 @@ static int parse_log_args(int argc, char **argv, struct log_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		bool more = i + 1 < argc;
+		const char *a = argv[i], *v;
 
 		if (strcmp(a, "--denied") == 0) {
 			o->denied = true;
@@ -83,18 +82,24 @@ static int parse_log_args(int argc, char **argv, struct log_opts *o)
 			o->json = true;
 		} else if (strcmp(a, "--summary") == 0) {
 			o->summary = true;
-		} else if (strcmp(a, "--tool") == 0 && more) {
-			o->tool = argv[++i];
-		} else if (strcmp(a, "--junit") == 0 && more) {
-			o->junit = argv[++i];
-		} else if (strcmp(a, "--markdown") == 0 && more) {
-			o->markdown = argv[++i];
-		} else if (strcmp(a, "--since") == 0 && more) {
-			if (parse_since(argv[++i], o->since, sizeof(o->since)) < 0) {
+		} else if (hs_cli_is_opt(a, "--tool")) {
+			if (!(o->tool = hs_cli_value(argc, argv, &i, "--tool")))
+				return -1;
+		} else if (hs_cli_is_opt(a, "--junit")) {
+			if (!(o->junit = hs_cli_value(argc, argv, &i, "--junit")))
+				return -1;
+		} else if (hs_cli_is_opt(a, "--markdown")) {
+			if (!(o->markdown = hs_cli_value(argc, argv, &i,
+							 "--markdown")))
+				return -1;
+		} else if (hs_cli_is_opt(a, "--since")) {
+			if (!(v = hs_cli_value(argc, argv, &i, "--since")))
+				return -1;
+			if (parse_since(v, o->since, sizeof(o->since)) < 0) {
 				fprintf(stderr, "hookshim log: --since %s: not a "
 						"time (2026-12-02T10:00) or an "
 						"age (30s, 10m, 2h, 1d)\n",
-					argv[i]);
+					v);
 				return -1;
 			}
 		} else if (a[0] == '-' && a[1]) {

@@ -30,7 +30,7 @@ static int add_file(struct hs_cli *cli, const char *path, int dialect)
 	return 0;
 }
 
-static const char *value(int argc, char **argv, int *i, const char *opt)
+const char *hs_cli_value(int argc, char **argv, int *i, const char *opt)
 {
 	const char *a = argv[*i];
 	size_t n = strlen(opt);
@@ -44,7 +44,7 @@ static const char *value(int argc, char **argv, int *i, const char *opt)
 	return argv[++*i];
 }
 
-static bool is_opt(const char *a, const char *opt)
+bool hs_cli_is_opt(const char *a, const char *opt)
 {
 	size_t n = strlen(opt);
 
@@ -56,17 +56,17 @@ int hs_cli_option(struct hs_cli *cli, int argc, char **argv, int *i)
 	const char *a = argv[*i], *v;
 	enum hs_dialect d;
 
-	if (strcmp(a, "-c") == 0 || is_opt(a, "--config")) {
-		if (!(v = value(argc, argv, i, strcmp(a, "-c") ? "--config" : "-c")))
+	if (strcmp(a, "-c") == 0 || hs_cli_is_opt(a, "--config")) {
+		if (!(v = hs_cli_value(argc, argv, i, strcmp(a, "-c") ? "--config" : "-c")))
 			return -1;
 		return add_file(cli, v, cli->has_dialect ? (int)cli->dialect : -1) < 0
 			       ? -1
 			       : 1;
 	}
-	if (is_opt(a, "--import") || is_opt(a, "--dialect")) {
-		bool import = is_opt(a, "--import");
+	if (hs_cli_is_opt(a, "--import") || hs_cli_is_opt(a, "--dialect")) {
+		bool import = hs_cli_is_opt(a, "--import");
 
-		if (!(v = value(argc, argv, i, import ? "--import" : "--dialect")))
+		if (!(v = hs_cli_value(argc, argv, i, import ? "--import" : "--dialect")))
 			return -1;
 		if (hs_dialect_parse(v, &d) < 0) {
 			fprintf(stderr, "hookshim: unknown dialect '%s' (%s)\n",
@@ -85,8 +85,8 @@ int hs_cli_option(struct hs_cli *cli, int argc, char **argv, int *i)
 		cli->trust_project = true;
 		return 1;
 	}
-	if (is_opt(a, "--root")) {
-		if (!(v = value(argc, argv, i, "--root")))
+	if (hs_cli_is_opt(a, "--root")) {
+		if (!(v = hs_cli_value(argc, argv, i, "--root")))
 			return -1;
 		cli->root = v;
 		return 1;

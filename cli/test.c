@@ -4,6 +4,7 @@
  * hs_session_decide, the function the live supervisor calls. Exit 0
  * allow, 2 deny (reason on stderr), 3 ask, 64 usage. */
 #include <cjson/cJSON.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,29 +60,36 @@ static int parse_args(int argc, char **argv, struct hs_cli *cli,
 			return -1;
 		if (r > 0)
 			continue;
-		if ((strcmp(a, "--tool") == 0 || strcmp(a, "--input") == 0 ||
-		     strcmp(a, "--output") == 0 || strcmp(a, "--exit") == 0 ||
-		     strcmp(a, "--command") == 0 || strcmp(a, "--file") == 0 ||
-		     strcmp(a, "--content") == 0) &&
-		    i + 1 >= argc) {
-			fprintf(stderr, "hookshim test: %s needs a value\n", a);
-			return -1;
-		}
-		if (strcmp(a, "--tool") == 0)
-			t->tool = argv[++i];
-		else if (strcmp(a, "--input") == 0)
-			t->input = argv[++i];
-		else if (strcmp(a, "--output") == 0)
-			t->output = argv[++i];
-		else if (strcmp(a, "--command") == 0)
-			t->command = argv[++i];
-		else if (strcmp(a, "--file") == 0)
-			t->file = argv[++i];
-		else if (strcmp(a, "--content") == 0)
-			t->content = argv[++i];
-		else if (strcmp(a, "--exit") == 0)
-			t->exit_code = atoi(argv[++i]);
-		else if (strcmp(a, "--failed") == 0)
+		static const struct {
+			const char *opt;
+			size_t off;
+		} values[] = {
+			{ "--tool", offsetof(struct test_args, tool) },
+			{ "--input", offsetof(struct test_args, input) },
+			{ "--output", offsetof(struct test_args, output) },
+			{ "--command", offsetof(struct test_args, command) },
+			{ "--file", offsetof(struct test_args, file) },
+			{ "--content", offsetof(struct test_args, content) },
+		};
+		size_t k;
+
+		for (k = 0; k < sizeof(values) / sizeof(values[0]); k++)
+			if (hs_cli_is_opt(a, values[k].opt))
+				break;
+		if (k < sizeof(values) / sizeof(values[0])) {
+			const char *v = hs_cli_value(argc, argv, &i,
+						     values[k].opt);
+
+			if (!v)
+				return -1;
+			*(const char **)((char *)t + values[k].off) = v;
+		} else if (hs_cli_is_opt(a, "--exit")) {
+			const char *v = hs_cli_value(argc, argv, &i, "--exit");
+
+			if (!v)
+				return -1;
+			t->exit_code = atoi(v);
+		} else if (strcmp(a, "--failed") == 0)
 			t->failed = true;
 		else if (strcmp(a, "--json") == 0)
 			t->json = true;

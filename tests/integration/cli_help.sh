@@ -34,3 +34,24 @@ hs help nope >/dev/null 2>&1; expect_eq "help of an unknown verb: exit 64" 64 "$
 hs help __exec >/dev/null 2>&1; expect_eq "an internal verb has no help" 64 "$?"
 hs --help >/dev/null; expect_eq "--help: exit 0" 0 "$?"
 hs >/dev/null 2>&1; expect_eq "no verb: a usage error (64)" 64 "$?"
+
+# --- every option with a value takes --opt=VALUE as well as --opt VALUE -----
+export HOME=$TMP/home; mkdir -p "$HOME"
+cat > p.json <<'J'
+{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"grep -q forbidden && { echo no >&2; exit 2; }; exit 0"}]}]}}
+J
+hs test --config=p.json PreToolUse --tool=Bash --command='echo forbidden' >/dev/null 2>&1
+expect_eq "test: --config= --tool= --command= (deny)" 2 "$?"
+hs test -c p.json PreToolUse --tool Bash --command 'echo forbidden' >/dev/null 2>&1
+expect_eq "test: the same with separate values" 2 "$?"
+hs test --config=p.json --dialect=claude PreToolUse --tool=Bash --input='{"command":"ls"}' --exit=0 >/dev/null 2>&1
+expect_eq "test: --dialect= --input= --exit=" 0 "$?"
+hs test -c p.json PreToolUse --tool 2>err.txt >/dev/null
+expect_eq "test: a value missing is a usage error" 64 "$?"
+expect_contains "test: ... saying which" "$(cat err.txt)" "--tool needs a value"
+hs run --config=p.json --log=l.jsonl --root="$TMP" -- bash -c 'echo forbidden' >/dev/null 2>&1
+expect_eq "run: --config= --log= --root=" 126 "$?"
+out=$(hs log l.jsonl --tool=Bash --since=1d --json)
+expect_contains "log: --tool= --since=" "$out" '"decision":"deny"'
+out=$(hs check --config=p.json --import=claude --root="$TMP" 2>&1)
+expect_contains "check: --config= --import= --root=" "$out" "from p.json"
