@@ -89,8 +89,11 @@ static void print_scope(const struct hs_config *cfg)
 		printf("under the root, %s", cfg->root);
 	for (size_t i = 0; i < cfg->nhooks; i++) {
 		const char *pat = hs_write_scope_rule(&cfg->hooks[i]);
+		char why[256];
 
-		if (pat)
+		/* not what an exclusion hides (a dead-rule warning says so) */
+		if (pat && !hs_write_unwatched(cfg, &cfg->hooks[i], why,
+					       sizeof(why)))
 			printf("; %s (\"if\" of %s's %s hook)", pat,
 			       cfg->hooks[i].source, cfg->hooks[i].event_name);
 	}

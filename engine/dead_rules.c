@@ -8,6 +8,7 @@
 #include "../config/dialect.h"
 #include "event.h"
 #include "match.h"
+#include "write_filter.h"
 
 /* The tool names a live call of this hook's dialect carries, for the
  * operations the hook takes (an exec, a write or edit, a read). */
@@ -121,6 +122,10 @@ static void check_hook(struct hs_config *cfg, const struct hs_hook *h)
 		     "(its calls are %s), decided inside the agent; the rest "
 		     "of the matcher fires", h->event_name, h->matcher.pattern,
 		     dead, lv);
+	if (hs_write_unwatched(cfg, h, dead, sizeof(dead)))
+		warn(cfg, h, h->if_line, h->if_col, true, "\"if\": %s(%s) names "
+		     "a place whose writes are never events: %s", h->rule.tool,
+		     h->rule.pattern, dead);
 	if (h->has_rule) {
 		struct hs_rule tool_only = { .tool = h->rule.tool };
 		struct hs_event probe = { .kind = h->kind };

@@ -12,6 +12,7 @@
  *   - anything else that can see a write: every write in scope ("*"). */
 #include "write_filter.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,9 +264,92 @@ const char *hs_write_scope_rule(const struct hs_hook *h)
 	return outside_rule(h);
 }
 
+
 /* Where agents keep their own state: never a tool's write. */
 static const char *const state_dirs[] = { ".claude", ".codex", ".memcode",
 					  ".mnemoai", ".gemini", NULL };
+
+/* The literal place a rule or scope entry names, as an absolute path
+ * (rule_glob's reading: "//abs", "~/x", "/x" and "x/y" under the root),
+ * up to its first wildcard; false for a bare name (any depth). */
+static bool literal_place(const char *pat, const char *root, char *out,
+			  size_t n)
+{
+	const char *home = getenv("HOME");
+	size_t k;
+	int w;
+
+	if (strncmp(pat, "./", 2) == 0)
+		pat += 2;
+	if (strncmp(pat, "//", 2) == 0)
+		w = snprintf(out, n, "%s", pat + 1);
+	else if (strncmp(pat, "~/", 2) == 0)
+		w = snprintf(out, n, "%s/%s", home ? home : "", pat + 2);
+	else if (pat[0] == '/' || strchr(pat, '/'))
+		w = snprintf(out, n, "%s%s%s", strcmp(root, "/") ? root : "",
+			     pat[0] == '/' ? "" : "/", pat);
+	else
+		return false;
+	if (w < 0 || (size_t)w >= n)
+		return false;
+	k = strcspn(out, "*?[\\");
+	out[k] = '\0';
+	while (k > 1 && out[k - 1] == '/')
+		out[--k] = '\0';
+	return k > 0;
+}
+
+static bool under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return strncmp(path, dir, n) == 0 && (!path[n] || path[n] == '/');
+}
+
+const char *hs_write_unwatched(const struct hs_config *cfg,
+			       const struct hs_hook *h, char *why, size_t n)
+{
+	const char *root = cfg->root ? cfg->root : "/";
+	const char *home = getenv("HOME");
+	char place[PATH_MAX], ex[PATH_MAX];
+
+	if (!h->has_rule || !h->rule.pattern || !edit_tool(h->rule.tool) ||
+	    !literal_place(h->rule.pattern, root, place, sizeof(place)))
+		return NULL;
+	for (int i = 0; home && home[0] == '/' && state_dirs[i]; i++) {
+		snprintf(ex, sizeof(ex), "%s/%s", home, state_dirs[i]);
+		if (under(place, ex)) {
+			snprintf(why, n, "~/%s is an agent's own state, never "
+				 "a tool's write", state_dirs[i]);
+			return why;
+		}
+	}
+	for (char **e = cfg->settings.write_exclude; e && *e; e++) {
+		/* an entry with a wildcard excludes only part of its place */
+		if (strcspn(*e, "*?[\\") != strlen(*e))
+			continue;
+		/* a bare name: that name at any depth, and what is below */
+		if (!strchr(*e, '/') &&
+		    snprintf(ex, sizeof(ex), "/%s/", *e) < (int)sizeof(ex)) {
+			char with[PATH_MAX + 2];
+
+			snprintf(with, sizeof(with), "%s/", place);
+			if (strstr(with, ex)) {
+				snprintf(why, n, "writes.exclude has \"%s\"",
+					 *e);
+				return why;
+			}
+			continue;
+		}
+		if (!literal_place(*e, root, ex, sizeof(ex)))
+			continue;
+		if (under(place, ex)) {
+			snprintf(why, n, "writes.exclude has \"%s\"", *e);
+			return why;
+		}
+	}
+	return NULL;
+}
 
 /* "=NAME": the root's logical name (config/model.h), a literal path. */
 static void alias_line(struct hs_strbuf *b, const struct hs_config *cfg)

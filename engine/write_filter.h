@@ -27,6 +27,12 @@ char *hs_write_filter(const struct hs_config *cfg);
  * filter watches that place too. NULL otherwise. */
 const char *hs_write_scope_rule(const struct hs_hook *h);
 
+/* Why h's Write/Edit "if" rule names a place the write filter never
+ * watches -- an agent's own state directory (~/.claude...), a
+ * writes.exclude entry -- into why; NULL when it may be watched. */
+const char *hs_write_unwatched(const struct hs_config *cfg,
+			       const struct hs_hook *h, char *why, size_t n);
+
 /* A memoh regex's mandatory literal (a run every match must contain), for
  * a glob; false when there is none worth using. Exposed for tests. */
 bool hs_regex_literal(const char *re, char *out, size_t cap);
