@@ -242,27 +242,73 @@ static void put_md(FILE *f, const char *s, size_t max)
 
 /* ---------------------------------------------------------- renderers */
 
+/* One shell word of cmd from *p, its quotes dropped ("$X"/a.sh is
+ * $X/a.sh), into buf; *p moves past it. Empty at the end. */
+static void shell_word(const char **p, char *buf, size_t n)
+{
+	const char *s = *p + strspn(*p, " \t");
+	char quote = 0;
+	size_t k = 0;
+
+	for (; *s && (quote || (*s != ' ' && *s != '\t')); s++) {
+		if (!quote && (*s == '"' || *s == '\'')) {
+			quote = *s;
+			continue;
+		}
+		if (quote && *s == quote) {
+			quote = 0;
+			continue;
+		}
+		if (k + 1 < n)
+			buf[k++] = *s;
+	}
+	buf[k] = '\0';
+	*p = s;
+}
+
+/* The script a hook runs names it best: its file name -- the program
+ * word, or an interpreter's script (bash x.sh, python3 x.py) -- however
+ * it is quoted ("$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh). */
 static const char *hook_label(const cJSON *run)
 {
-	const char *cmd = str(run, "command");
+	static const char *const interpreters[] = { "sh", "bash", "dash",
+		"zsh", "python", "python3", "node", "perl", "ruby", NULL };
 	static __thread char buf[64];
-	const char *start, *end, *slash;
+	const char *cmd = str(run, "command"), *p = cmd, *slash;
+	char word[PATH_MAX];
 
 	if (!cmd)
 		return "hook";
-	/* The script a hook runs names it best: its file name. */
-	start = cmd + strspn(cmd, " \t\"'");
-	end = start + strcspn(start, " \t\"'");
-	slash = NULL;
-	for (const char *p = start; p < end; p++)
-		if (*p == '/')
-			slash = p;
-	if (slash) {
-		snprintf(buf, sizeof(buf), "%.*s", (int)(end - slash - 1),
-			 slash + 1);
+	shell_word(&p, word, sizeof(word));
+	slash = strrchr(word, '/');
+	for (const char *const *i = interpreters; *i; i++)
+		if (strcmp(slash ? slash + 1 : word, *i) == 0) {
+			shell_word(&p, word, sizeof(word));
+			slash = strrchr(word, '/');
+			if (!slash && word[0] && word[0] != '-' &&
+			    strchr(word, '.'))
+				slash = word - 1; /* bash guard.sh */
+			break;
+		}
+	if (slash && slash[1]) {
+		snprintf(buf, sizeof(buf), "%s", slash + 1);
 		return buf;
 	}
 	return "inline hook";
+}
+
+/* "exit 2", or "JSON deny" when the hook said so in JSON on exit 0. */
+static void put_outcome(FILE *f, const cJSON *run)
+{
+	const char *st = str(run, "status"), *v = str(run, "verdict");
+
+	if (st && strcmp(st, "exited") == 0 && v &&
+	    num(run, "exit_code", 0) == 0)
+		fprintf(f, "JSON %s", v);
+	else if (st && strcmp(st, "exited") == 0)
+		fprintf(f, "exit %d", (int)num(run, "exit_code", 0));
+	else
+		fputs(st ? st : "?", f);
 }
 
 void hs_report_line(FILE *f, const cJSON *rec, bool color)
@@ -298,14 +344,11 @@ void hs_report_line(FILE *f, const cJSON *rec, bool color)
 		put_text(f, ctx, 200);
 	}
 	cJSON_ArrayForEach(run, hooks(rec)) {
-		const char *st = str(run, "status"), *t = run_trouble(run);
+		const char *t = run_trouble(run);
 
 		fprintf(f, "%s%s ", run == hooks(rec)->child ? "  [" : ", ",
 			hook_label(run));
-		if (st && strcmp(st, "exited") == 0)
-			fprintf(f, "exit %d", (int)num(run, "exit_code", 0));
-		else
-			fputs(st ? st : "?", f);
+		put_outcome(f, run);
 		fprintf(f, " %d ms%s%s", (int)num(run, "duration_ms", 0),
 			t ? ": " : "", t ? t : "");
 		if (!run->next)

@@ -130,3 +130,21 @@ expect_eq "log: newlines in paths and reasons stay on one line" 1 "$("$HOOKSHIM"
 "$HOOKSHIM" log missing.jsonl 2>err.txt
 expect_eq "log: a missing file fails" 1 "$?"
 expect_contains "log: says which file" "$(cat err.txt)" "missing.jsonl"
+
+# ---- who decided, as reports name it (issue 26, item 5) ---------------------
+# The script a hook runs names it, however it is quoted or started; a JSON
+# deny is shown as one, not as "exit 0".
+mkdir -p .claude/hooks
+printf '#!/bin/sh\ngrep -q one && { echo "guarded" >&2; exit 2; }; exit 0\n' > .claude/hooks/guard.sh
+printf '#!/bin/sh\necho "{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"PreToolUse\\",\\"permissionDecision\\":\\"deny\\",\\"permissionDecisionReason\\":\\"by json\\"}}"\n' > .claude/hooks/json.sh
+chmod +x .claude/hooks/guard.sh .claude/hooks/json.sh
+cat > who.json <<'J'
+{"hooks":{"PreToolUse":[
+ {"matcher":"Bash","hooks":[{"type":"command","command":"\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh"}]},
+ {"matcher":"Write","hooks":[{"type":"command","command":"bash .claude/hooks/json.sh"}]}]}}
+J
+printf '%s\n' "bash -c 'echo one'" "bash -c 'echo x > w.txt'" > who.sh
+"$HOOKSHIM" run -c who.json --log who.jsonl -- bash who.sh >/dev/null 2>&1
+out=$("$HOOKSHIM" log who.jsonl)
+expect_contains "log: a quoted \$CLAUDE_PROJECT_DIR script is named by its file" "$out" "guard.sh exit 2"
+expect_contains "log: an interpreter's script is named by its file, a JSON deny as such" "$out" "json.sh JSON deny"
