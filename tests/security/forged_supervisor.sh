@@ -53,7 +53,13 @@ run_killed() {
 # hookshim run dies with its agent still running: wait for the agent.
 wait_agent() { for _ in $(seq 300); do [ -e "$TMP/done" ] && return; sleep 0.05; done; note "agent did not finish"; }
 tree_hash() { (cd proj && find . -printf '%p %s %m\n' | sort; find . -type f -exec sha256sum {} + | sort) | sha256sum; }
+# The forger outlives the agent when the agent's own `kill %1` does not
+# reach it (its supervisor gone, the agent's calls may be denied): no
+# process of this test may stay behind.
+forgers_gone() { pkill -f "forged_supervisor.py serve $TMP/" 2>/dev/null; true; }
+trap 'forgers_gone; rm -rf "$TMP"' EXIT
 setup() {
+	forgers_gone
 	rm -rf proj "$TMP/done" "$TMP/forger.log" "$TMP/forger.out" "$TMP/captured"
 	mkdir -p proj/secrets; echo S > proj/secrets/f; touch proj/victim
 }
