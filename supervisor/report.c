@@ -274,24 +274,24 @@ static const char *hook_label(const cJSON *run)
 	static const char *const interpreters[] = { "sh", "bash", "dash",
 		"zsh", "python", "python3", "node", "perl", "ruby", NULL };
 	static __thread char buf[64];
-	const char *cmd = str(run, "command"), *p = cmd, *slash;
+	const char *cmd = str(run, "command"), *p = cmd, *name;
 	char word[PATH_MAX];
 
 	if (!cmd)
 		return "hook";
 	shell_word(&p, word, sizeof(word));
-	slash = strrchr(word, '/');
+	name = strrchr(word, '/') ? strrchr(word, '/') + 1 : NULL;
 	for (const char *const *i = interpreters; *i; i++)
-		if (strcmp(slash ? slash + 1 : word, *i) == 0) {
+		if (strcmp(name ? name : word, *i) == 0) {
 			shell_word(&p, word, sizeof(word));
-			slash = strrchr(word, '/');
-			if (!slash && word[0] && word[0] != '-' &&
-			    strchr(word, '.'))
-				slash = word - 1; /* bash guard.sh */
+			name = strrchr(word, '/') ? strrchr(word, '/') + 1
+			       : word[0] && word[0] != '-' && strchr(word, '.')
+				       ? word /* bash guard.sh */
+				       : NULL;
 			break;
 		}
-	if (slash && slash[1]) {
-		snprintf(buf, sizeof(buf), "%s", slash + 1);
+	if (name && name[0]) {
+		snprintf(buf, sizeof(buf), "%.*s", (int)sizeof(buf) - 1, name);
 		return buf;
 	}
 	return "inline hook";
