@@ -97,33 +97,30 @@ static int trust_project(const char *root)
 	return rc;
 }
 
+static void list_one(const char *path, enum hs_trust_state st, void *arg)
+{
+	static const char *const state[] = {
+		[HS_TRUST_OK] = "trusted",
+		[HS_TRUST_NEVER] = "not trusted",
+		[HS_TRUST_CHANGED] = "changed since trusted",
+		[HS_TRUST_UNREADABLE] = "missing or unreadable",
+	};
+
+	(void)arg;
+	printf("  %-22s %s\n", state[st], path);
+}
+
 static int list(void)
 {
-	char file[PATH_MAX], line[PATH_MAX + 80];
-	FILE *f;
+	char file[PATH_MAX];
 
 	if (hs_trust_records(file, sizeof(file)) < 0 ||
-	    !(f = fopen(file, "re"))) {
+	    access(file, F_OK) < 0) {
 		printf("no trusted files\n");
 		return 0;
 	}
 	printf("trust records: %s\n", file);
-	while (fgets(line, sizeof(line), f)) {
-		const char *path = line + HS_TRUST_HEX;
-		static const char *const state[] = {
-			[HS_TRUST_OK] = "trusted",
-			[HS_TRUST_NEVER] = "not trusted",
-			[HS_TRUST_CHANGED] = "changed since trusted",
-			[HS_TRUST_UNREADABLE] = "missing or unreadable",
-		};
-
-		line[strcspn(line, "\n")] = '\0';
-		if (strlen(line) <= HS_TRUST_HEX)
-			continue;
-		printf("  %-22s %s\n", state[hs_trust_check(path)], path);
-	}
-	fclose(f);
-	return 0;
+	return hs_trust_each(list_one, NULL) < 0 ? 1 : 0;
 }
 
 int cmd_trust(int argc, char **argv)

@@ -102,20 +102,55 @@ static char *read_records(const char *file)
 	return text;
 }
 
+/* A file against the digest its record holds (NULL: no record). */
+static enum hs_trust_state state_of(const char *real, const char *recorded)
+{
+	char hex[HS_TRUST_HEX];
+
+	if (hs_trust_digest(real, hex) < 0)
+		return HS_TRUST_UNREADABLE;
+	if (!recorded)
+		return HS_TRUST_NEVER;
+	return strncmp(recorded, hex, HS_TRUST_HEX - 1) == 0 ? HS_TRUST_OK
+							   : HS_TRUST_CHANGED;
+}
+
+int hs_trust_each(void (*fn)(const char *path, enum hs_trust_state st,
+			     void *arg),
+		  void *arg)
+{
+	char file[PATH_MAX], *text;
+	int n = 0;
+
+	if (hs_trust_records(file, sizeof(file)) < 0 ||
+	    !(text = read_records(file)))
+		return -1;
+	for (char *l = text; *l;) {
+		char *e = strchrnul(l, '\n'), *path = l + HS_TRUST_HEX;
+		bool more = *e;
+
+		*e = '\0';
+		if ((size_t)(e - l) > HS_TRUST_HEX && l[HS_TRUST_HEX - 1] == ' ') {
+			fn(path, state_of(path, l), arg);
+			n++;
+		}
+		l = more ? e + 1 : e;
+	}
+	free(text);
+	return n;
+}
+
 enum hs_trust_state hs_trust_check(const char *path)
 {
-	char file[PATH_MAX], real[PATH_MAX], hex[HS_TRUST_HEX], *text;
-	const char *rec;
-	enum hs_trust_state st = HS_TRUST_NEVER;
+	char file[PATH_MAX], real[PATH_MAX], *text;
+	enum hs_trust_state st;
 
-	if (!realpath(path, real) || hs_trust_digest(real, hex) < 0)
+	if (!realpath(path, real))
 		return HS_TRUST_UNREADABLE;
 	if (hs_trust_records(file, sizeof(file)) < 0 ||
 	    !(text = read_records(file)))
-		return HS_TRUST_NEVER;
-	if ((rec = find(text, real)))
-		st = strncmp(rec, hex, HS_TRUST_HEX - 1) == 0 ? HS_TRUST_OK
-							     : HS_TRUST_CHANGED;
+		return state_of(real, NULL);
+	st = state_of(real, find(text, real));
 	free(text);
 	return st;
 }

@@ -31,6 +31,13 @@ enum hs_trust_state {
 /* What the records say of the file at `path` now. */
 enum hs_trust_state hs_trust_check(const char *path);
 
+/* fn(path, what the record says of the file now) for every record, in
+ * the records' order: the number of records, or -1 when they cannot be
+ * read (none yet: 0). */
+int hs_trust_each(void (*fn)(const char *path, enum hs_trust_state st,
+			     void *arg),
+		  void *arg);
+
 /* Records `path` as trusted with its content now (hex gets its digest),
  * or with `forget` removes its record; the records' file is rewritten
  * atomically. 0, or -1 with a message in err. */
