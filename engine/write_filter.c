@@ -488,13 +488,17 @@ char *hs_write_filter(const struct hs_config *cfg)
 		hs_sb_addc(&prot, '!');
 		hs_sb_adds(&prot, e->path);
 		hs_sb_addc(&prot, '\n');
-		/* Other names made before the session (no new one can be
-		 * made during it: a link of a protected file is judged at its
-		 * source): its identity, for a write through any of them. */
-		if (e->has_id && e->nlink > 1) {
-			snprintf(id, sizeof(id), "@%llu:%llu\n",
+		/* Its identity, for a write that reaches it by another
+		 * name: a symlink followed (one made before the session, or a
+		 * directory above it; no new one can be made during it), and
+		 * "+" when it had other hard links at session start (a link
+		 * of a protected file made during it is judged at its
+		 * source), which may be anywhere. */
+		if (e->has_id) {
+			snprintf(id, sizeof(id), "@%llu:%llu%s\n",
 				 (unsigned long long)e->dev,
-				 (unsigned long long)e->ino);
+				 (unsigned long long)e->ino,
+				 e->nlink > 1 ? "+" : "");
 			hs_sb_adds(&prot, id);
 		}
 	}

@@ -82,6 +82,9 @@ struct hs_wticket {
 			* (supervisor/floor_reach.c) */
 	bool swapped; /* a link judged at its source: path, path2 and their
 		       * pins swapped (write_event.c swap_names) */
+	bool prot_target; /* the call follows its name to a protected file
+			   * (hs_wscope_protected_target): a pre, whatever
+			   * the name's scope */
 };
 
 /* open(2) flags that make an open a write. */

@@ -86,7 +86,9 @@ static const char *replace_op(const struct stat *sb)
 static const char *open_op(const char *abs, int fl, struct hs_wticket *t)
 {
 	struct stat sb;
-	int e = look_at(abs, hs_wopts()->follow && !hs_open_nofollow(fl), &sb);
+	int e = look_at(abs, (hs_wopts()->follow || t->prot_target) &&
+				     !hs_open_nofollow(fl),
+			&sb);
 
 	if (e < 0)
 		return NULL;
@@ -349,7 +351,9 @@ unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
 		}
 		if ((m = temp_create(c, t, want)))
 			return m;
-		if (!(m = hs_wscope_match(t->path, want)))
+		/* reached by another name: the built-in rule's */
+		if (!(m = hs_wscope_match(t->path, want) |
+			  (t->prot_target ? HS_W_PRE : 0)))
 			return 0;
 		t->op = open_op(t->path, c->flags, t);
 		/* a content hook cannot see what freopen writes: it is
@@ -359,7 +363,8 @@ unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
 		return t->op ? m : 0;
 	case HS_WK_TRUNC:
 		if (named_pinned(t, AT_FDCWD, c->path, true, t->path, &t->pin) < 0 ||
-		    !(m = hs_wscope_match(t->path, want)) ||
+		    !(m = hs_wscope_match(t->path, want) |
+			  (t->prot_target ? HS_W_PRE : 0)) ||
 		    look(t->path, &sb) != 1)
 			return 0;
 		t->op = "truncate";

@@ -207,6 +207,28 @@ static bool kernel_name(const char *p)
 	return true;
 }
 
+/* Does c follow its name to a protected file, whatever that name is
+ * (a symlink made before the session, or a symlinked directory above
+ * it)? Only the calls that write an existing file's content through
+ * its last component: opens for writing that follow it, truncate. */
+static bool to_protected(const struct hs_wcall *c, unsigned active)
+{
+	if (!(active & HS_W_PRE))
+		return false;
+	switch (c->kind) {
+	case HS_WK_OPEN:
+	case HS_WK_REOPEN:
+		if ((c->flags & O_PATH) || (c->flags & O_TMPFILE) == O_TMPFILE ||
+		    hs_open_nofollow(c->flags))
+			return false;
+		return hs_wscope_protected_target(c->dirfd, c->path, 0);
+	case HS_WK_TRUNC:
+		return hs_wscope_protected_target(AT_FDCWD, c->path, 0);
+	default:
+		return false;
+	}
+}
+
 static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 {
 	unsigned active = hs_wscope_active(), want = active;
@@ -219,13 +241,15 @@ static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 	t->exists = false;
 	t->unnamed = NULL;
 	t->to_floor = false;
+	t->prot_target = false;
 	if (c->kind == HS_WK_OPEN && !(c->flags & HS_WFLAGS))
 		return hs_rbegin(c->dirfd, c->path, c->flags);
 	if (c->kind == HS_WK_OPEN && hs_ck_on() && kernel_name(c->path))
 		return 3; /* the floor's to judge, without the cookie */
 	t->saved_errno = errno;
 	hs_guard_enter();
-	if (want && hs_wquick_dead(c))
+	t->prot_target = to_protected(c, active);
+	if (want && !t->prot_target && hs_wquick_dead(c))
 		want = 0;
 	if (want)
 		want = hs_wclassify(c, t, want);

@@ -313,37 +313,74 @@ static unsigned long long number(const char **p)
 	return v;
 }
 
-/* Is abs another name of a protected file ('@' lines: only those that
- * had other names at session start)? One stat, only then. */
-static bool any_ids(void)
+/* The identity of an '@' line ("@DEV:INO", "+" after it when the file
+ * had other hard links at session start): *multi says which. */
+static bool line_id(const char *g, unsigned long long *dev,
+		    unsigned long long *ino, bool *multi)
 {
+	const char *p = g + 1;
+
+	if (g[0] != '@')
+		return false;
+	*dev = number(&p);
+	if (*p++ != ':')
+		return false;
+	*ino = number(&p);
+	*multi = *p == '+';
+	return true;
+}
+
+/* Is a protected file's identity sb's (with `multi`, only those that had
+ * other names at session start)? */
+static bool id_is_protected(const struct stat *sb, bool only_multi)
+{
+	unsigned long long dev, ino;
+	bool multi;
+
 	for (unsigned i = 0; i < F.prot.n; i++)
-		if (F.prot.e[i].g[0] == '@')
+		if (line_id(F.prot.e[i].g, &dev, &ino, &multi) &&
+		    (multi || !only_multi) &&
+		    dev == (unsigned long long)sb->st_dev &&
+		    ino == (unsigned long long)sb->st_ino)
 			return true;
 	return false;
 }
 
+/* Has a protected file other hard links, which may be anywhere (then no
+ * directory is dead ground)? */
+static bool any_ids(void)
+{
+	for (unsigned i = 0; i < F.prot.n; i++)
+		if (F.prot.e[i].g[0] == '@' && F.prot.e[i].plen > 1 &&
+		    F.prot.e[i].g[F.prot.e[i].plen - 1] == '+')
+			return true;
+	return false;
+}
+
+/* Is abs another name of a protected file that had other names at
+ * session start? One stat, only then. */
 static bool protected_id(const char *abs)
 {
 	struct stat sb;
 
 	if (!any_ids() || stat(abs, &sb) != 0 || sb.st_nlink < 2)
 		return false;
-	for (unsigned i = 0; i < F.prot.n; i++) {
-		const char *p = F.prot.e[i].g + 1;
-		unsigned long long dev, ino;
+	return id_is_protected(&sb, true);
+}
 
-		if (F.prot.e[i].g[0] != '@')
-			continue;
-		dev = number(&p);
-		if (*p++ != ':')
-			continue;
-		ino = number(&p);
-		if (dev == (unsigned long long)sb.st_dev &&
-		    ino == (unsigned long long)sb.st_ino)
-			return true;
-	}
-	return false;
+bool hs_wscope_protected_target(int dirfd, const char *path, int atflags)
+{
+	struct stat sb;
+	bool any = false;
+
+	if (!F.prot.n)
+		return false;
+	for (unsigned i = 0; i < F.prot.n && !any; i++)
+		any = F.prot.e[i].g[0] == '@';
+	if (!any || fstatat(dirfd, path, &sb, atflags) != 0 ||
+	    !S_ISREG(sb.st_mode))
+		return false;
+	return id_is_protected(&sb, false);
 }
 
 static bool protected_file(const char *abs)
@@ -591,3 +628,4 @@ bool hs_wscope_dirfd_live(int fd)
 				 __ATOMIC_RELEASE);
 	return live;
 }
+

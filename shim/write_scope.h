@@ -75,6 +75,11 @@ bool hs_wscope_policy(void);
 /* Is `abs` (absolute, folded or resolved) a protected file, by name, or
  * by identity ('@' lines: one stat)? */
 bool hs_wscope_policy_file(const char *abs);
+/* Is what `path` (from dirfd, fstatat's atflags) reaches now a protected
+ * file by its identity ('@' lines)? For calls that follow a symlink: a
+ * name that is not the protected file's may lead to it (a symlink made
+ * before the session, a symlinked directory above it). One fstatat. */
+bool hs_wscope_protected_target(int dirfd, const char *path, int atflags);
 
 /* Would a symlink at `link` (absolute, folded) with text `text` name a
  * protected file or lead into a protected tree ('!' and '^' lines)? A
@@ -109,6 +114,7 @@ bool hs_wdir_used(void);
  * write_scope.c); or every descriptor (close_range, closefrom). */
 void hs_wdir_forget(int fd);
 void hs_wdir_forget_all(void);
+
 
 const struct hs_wopts *hs_wopts(void);
 

@@ -311,7 +311,7 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	char a[PATH_MAX], b[PATH_MAX];
 	struct stat sb;
 	const char *op;
-	bool last;
+	bool last, prot;
 	int e;
 
 	switch (k->kind) {
@@ -325,15 +325,23 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			memcpy(c->open.judged, a, strlen(a) + 1);
 		hs_fl_shim_mkstemp(x, c, k->flags, a);
 		if ((k->flags & O_PATH) || (k->flags & __O_TMPFILE) ||
-		    (!post && temp_create(x, c, k, tid, a)) ||
-		    !side(sc, post, a))
+		    (!post && temp_create(x, c, k, tid, a)))
 			return;
-		if ((op = open_op(x, tid, a, k->flags, follow && last)))
+		/* a name that leads to a protected file (a symlink made
+		 * before the session, a symlinked directory above it) is a
+		 * write to that file: the built-in rule's, whatever the
+		 * name's scope (the shim's prot_target) */
+		prot = !post && last && hs_fscope_protected_target(sc, a);
+		if (!prot && !side(sc, post, a))
+			return;
+		if ((op = open_op(x, tid, a, k->flags, (follow || prot) && last)))
 			emit(c, post, HS_FL_SEEN_CLOSE, op, a, NULL);
 		return;
 	case K_TRUNC:
 		if (name_of(x, k, tid, AT_FDCWD, k->path, follow, a) == 0 &&
-		    side(sc, post, a) && look(a, follow, &sb) == 1)
+		    (side(sc, post, a) ||
+		     (!post && hs_fscope_protected_target(sc, a))) &&
+		    look(a, follow, &sb) == 1)
 			emit(c, post, HS_FL_SEEN_MODIFY, "truncate", a, NULL);
 		return;
 	case K_UNLINK:

@@ -87,6 +87,13 @@ bool hs_fscope_any_read(const struct hs_fscope *sc);
 bool hs_fscope_any_post(const struct hs_fscope *sc);
 /* Is abs a protected file ('!' lines, engine/protect.h)? */
 bool hs_fscope_protected_file(const struct hs_fscope *sc, const char *abs);
+/* Is what abs leads to now (stat: symlinks followed) a protected file by
+ * its identity ('@' lines), whatever its name? The shim's
+ * hs_wscope_protected_target. */
+bool hs_fscope_protected_target(const struct hs_fscope *sc, const char *abs);
+/* The same for an open descriptor: what an open on the caller's behalf
+ * reached (floor_open.c). */
+bool hs_fscope_protected_fd(const struct hs_fscope *sc, int fd);
 /* Is abs the root, a protected file, or a directory above either (a
  * rename of it is the built-in rule's)? */
 bool hs_fscope_pinned(const struct hs_fscope *sc, const char *abs);

@@ -638,6 +638,40 @@ static void answer_errno(int lfd, uint64_t id, int e)
 	(void)hs_fl_send(lfd, &r);
 }
 
+/* Without follow_symlinks: the kernel's own walk of the string, in one
+ * openat2 from the judged directory. Its name was judged, not what it
+ * leads to: a symlink swapped in since may lead to a protected file,
+ * which no judged open ever writes (the built-in rule denies it by its
+ * identity, hs_fscope_protected_target). So what was reached is looked
+ * at before it is handed over, and an O_TRUNC waits until then. fd (>=
+ * 0) to inject, -errno, KERNEL or AGAIN. */
+static long open_by_name(const struct hs_floor_ctx *x, const struct start *s,
+			 const struct open_how *how)
+{
+	uint64_t fl = how->flags;
+	bool trunc = (fl & O_TRUNC) && (fl & O_ACCMODE) != O_RDONLY;
+	struct stat sb;
+	long fd, e;
+
+	fd = openat2_(s->fd, s->rest, our_flags(trunc ? fl & ~(uint64_t)O_TRUNC : fl),
+		      how->mode, how->resolve | RESOLVE_NO_MAGICLINKS);
+	if (fd == -ELOOP)
+		return eloop_whose(s, how);
+	if (fd < 0 || (fl & O_PATH))
+		return fd;
+	if (hs_fscope_protected_fd(x->scope, (int)fd)) {
+		close((int)fd);
+		return AGAIN; /* judged again, by what it leads to now */
+	}
+	if (trunc && fstat((int)fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    ftruncate((int)fd, 0) < 0) {
+		e = -errno;
+		close((int)fd);
+		return e;
+	}
+	return fd;
+}
+
 enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 				  struct hs_fl_call *c, bool keep)
 {
@@ -680,9 +714,8 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 		fd = open_judged(c, &s);
 	else if (!start_is_judged(x, c, &s))
 		fd = AGAIN;
-	else if ((fd = openat2_(s.fd, s.rest, our_flags(how->flags), how->mode,
-				how->resolve | RESOLVE_NO_MAGICLINKS)) == -ELOOP)
-		fd = eloop_whose(&s, how);
+	else
+		fd = open_by_name(x, &s, how);
 	start_free(&s);
 	if (creating)
 		our_umask_again(um, our_umask);

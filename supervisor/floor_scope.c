@@ -30,7 +30,12 @@ struct hs_fscope {
 	struct globs prot; /* '!' lines: protected files, literal paths */
 	struct globs trees; /* '^' lines: protected trees (hook_runtime.h) */
 	struct globs pdirs, pnames; /* '&' lines: PATH directories, names */
-	struct globs ids;  /* '@' lines: "DEV:INO" of those with other names */
+	struct ident {
+		unsigned long long dev, ino;
+		bool multi; /* "+": it had other names at session start */
+	} *ids;            /* '@' lines: "DEV:INO[+]" */
+	size_t nids;
+	bool any_multi;
 	bool follow, quiet, agent_only, judge_temps;
 };
 
@@ -50,6 +55,20 @@ static void put(struct globs *gs, const char *g)
 		gs->all = true;
 	else
 		add(gs, g);
+}
+
+static void add_id(struct hs_fscope *sc, const char *l)
+{
+	struct ident id, *v;
+	int end = 0;
+
+	if (sscanf(l, "%llu:%llu%n", &id.dev, &id.ino, &end) != 2 ||
+	    !(v = realloc(sc->ids, (sc->nids + 1) * sizeof(*v))))
+		return;
+	id.multi = l[end] == '+';
+	sc->any_multi |= id.multi;
+	sc->ids = v;
+	sc->ids[sc->nids++] = id;
 }
 
 static void parse_line(struct hs_fscope *sc, const char *l)
@@ -81,7 +100,7 @@ static void parse_line(struct hs_fscope *sc, const char *l)
 			add(l[1] == '/' ? &sc->pdirs : &sc->pnames, l + 1);
 		return;
 	case '@':
-		add(&sc->ids, l + 1);
+		add_id(sc, l + 1);
 		return;
 	case 'o':
 		sc->agent_only |= l[1] == 'a';
@@ -143,7 +162,7 @@ void hs_fscope_free(struct hs_fscope *sc)
 	free_globs(&sc->trees);
 	free_globs(&sc->pdirs);
 	free_globs(&sc->pnames);
-	free_globs(&sc->ids);
+	free(sc->ids);
 	free(sc->root);
 	free(sc->alias);
 	free(sc);
@@ -203,21 +222,44 @@ static bool runtime_file(const struct hs_fscope *sc, const char *abs)
 	return dir && name;
 }
 
+/* Is sb a protected file's identity (with only_multi, of one that had
+ * other names at session start)? */
+static bool id_is_protected(const struct hs_fscope *sc, const struct stat *sb,
+			    bool only_multi)
+{
+	for (size_t i = 0; i < sc->nids; i++)
+		if ((sc->ids[i].multi || !only_multi) &&
+		    sc->ids[i].dev == (unsigned long long)sb->st_dev &&
+		    sc->ids[i].ino == (unsigned long long)sb->st_ino)
+			return true;
+	return false;
+}
+
 /* Another name of a protected file that had other names at session
  * start (the shim's protected_id): one stat, only then. */
 static bool protected_id(const struct hs_fscope *sc, const char *abs)
 {
-	unsigned long long dev, ino;
 	struct stat sb;
 
-	if (!sc->ids.n || stat(abs, &sb) != 0 || sb.st_nlink < 2)
+	if (!sc->any_multi || stat(abs, &sb) != 0 || sb.st_nlink < 2)
 		return false;
-	for (size_t i = 0; i < sc->ids.n; i++)
-		if (sscanf(sc->ids.g[i], "%llu:%llu", &dev, &ino) == 2 &&
-		    dev == (unsigned long long)sb.st_dev &&
-		    ino == (unsigned long long)sb.st_ino)
-			return true;
-	return false;
+	return id_is_protected(sc, &sb, true);
+}
+
+bool hs_fscope_protected_target(const struct hs_fscope *sc, const char *abs)
+{
+	struct stat sb;
+
+	return sc->nids && stat(abs, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	       id_is_protected(sc, &sb, false);
+}
+
+bool hs_fscope_protected_fd(const struct hs_fscope *sc, int fd)
+{
+	struct stat sb;
+
+	return sc->nids && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	       id_is_protected(sc, &sb, false);
 }
 
 bool hs_fscope_protected_file(const struct hs_fscope *sc, const char *abs)
