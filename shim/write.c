@@ -331,6 +331,12 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 #define PINNED_RESULT(r, f, c) \
 	_Generic((r), int: (f), FILE *: hs_wpin_fdopen((f), (c)), default: 0)
 
+/* An open that creates its file or fails (O_CREAT | O_EXCL): what it
+ * returns is a new inode's descriptor (write_scope.h hs_wfresh_mark). */
+#define FRESH(c)                                  \
+	((c)->kind == HS_WK_OPEN &&               \
+	 ((c)->flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
+
 /* A call whose name a symlink flip changed since it was judged is judged
  * again (hs_wpin_call), HS_WPIN_ROUNDS times at most. */
 #define DEFINE_WRAPPER(ret, name, params, iparams, args, fail, prologue, \
@@ -340,6 +346,8 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 		struct hs_wcall hs_c_ = call;                           \
 		struct hs_wticket hs_t_;                                \
 		int hs_go_, hs_round_ = 0, hs_f_;                       \
+		bool hs_new_ = FRESH(&hs_c_);                           \
+		unsigned long hs_gen_ = hs_new_ ? hs_wfresh_begin() : 0; \
 		ret r;                                                  \
                                                                         \
 	hs_again_:                                                      \
@@ -358,6 +366,8 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 			r = PINNED_RESULT(r, hs_f_, &hs_c_);            \
 		} else {                                                \
 			r = hs_ck_on() ? CK_##name args : HS_REAL(name) args; \
+			if (hs_new_ && r != fail)                       \
+				hs_wfresh_mark(fd, hs_gen_);            \
 		}                                                       \
 		if (hs_go_ > 0)                                         \
 			hs_wend(&hs_c_, &hs_t_, r != fail, fd);         \

@@ -521,6 +521,10 @@ unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
 		if (!(want & HS_W_PRE))
 			return 0;
 		if (!c->path[0] && (c->flags & AT_EMPTY_PATH)) {
+			/* a file its open created, or a dead directory:
+			 * no protected file (write_scope.h) */
+			if (hs_wscope_fd_fresh(c->dirfd))
+				return 0;
 			if ((e = hs_path_dirfd(c->dirfd, t->path)) < 0) {
 				if (e == HS_PATH_TOOLONG)
 					t->unnamed = "(a descriptor)";

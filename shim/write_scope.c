@@ -530,8 +530,11 @@ static bool dir_live(const char *dir)
 	size_t dn = strlen(dir);
 
 	/* path.c rewrites magic links (/proc/self/cwd/..., /dev/fd/N/...)
-	 * to wherever they point: a directory there may lead anywhere */
-	if (dn <= 1 || hs_path_under(dir, "/proc") || hs_path_under(dir, "/dev"))
+	 * to wherever they point: a directory there may lead anywhere. The
+	 * rest of /dev (/dev/shm, a tmpfs where tar and tests unpack) is
+	 * ground like any other. */
+	if (dn <= 1 || hs_path_under(dir, "/proc") || strcmp(dir, "/dev") == 0 ||
+	    hs_path_under(dir, "/dev/fd"))
 		return true;
 	/* another name of a protected file may be anywhere */
 	if (any_ids())
@@ -583,6 +586,9 @@ static struct {
 	unsigned seq;
 } dirs[NDIR];
 static int dirs_used;
+/* Every forget counts here too, before the slot's seq: a fresh file's
+ * verdict is stored only if nothing was closed since its open began. */
+static unsigned long closes;
 
 bool hs_wdir_used(void)
 {
@@ -591,14 +597,17 @@ bool hs_wdir_used(void)
 
 void hs_wdir_forget(int fd)
 {
-	if (fd >= 0 && __atomic_load_n(&dirs_used, __ATOMIC_SEQ_CST))
+	if (fd >= 0 && __atomic_load_n(&dirs_used, __ATOMIC_SEQ_CST)) {
+		__atomic_fetch_add(&closes, 1, __ATOMIC_SEQ_CST);
 		__atomic_fetch_add(&dirs[fd % NDIR].seq, 1, __ATOMIC_SEQ_CST);
+	}
 }
 
 void hs_wdir_forget_all(void)
 {
 	if (!__atomic_load_n(&dirs_used, __ATOMIC_SEQ_CST))
 		return;
+	__atomic_fetch_add(&closes, 1, __ATOMIC_SEQ_CST);
 	for (int i = 0; i < NDIR; i++)
 		__atomic_fetch_add(&dirs[i].seq, 1, __ATOMIC_SEQ_CST);
 }
@@ -629,3 +638,41 @@ bool hs_wscope_dirfd_live(int fd)
 	return live;
 }
 
+unsigned long hs_wfresh_begin(void)
+{
+	/* from here on every close counts */
+	__atomic_store_n(&dirs_used, 1, __ATOMIC_SEQ_CST);
+	return __atomic_load_n(&closes, __ATOMIC_SEQ_CST);
+}
+
+void hs_wfresh_mark(int fd, unsigned long gen)
+{
+	unsigned seq;
+
+	if (fd < 0 || fd > 0x3fffffff || hs_getpid() != hs_st.pid)
+		return;
+	/* the slot's seq first, the count second: a close of fd by another
+	 * thread bumps the count first, the seq second, so it is seen in
+	 * one or the other */
+	seq = __atomic_load_n(&dirs[fd % NDIR].seq, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&closes, __ATOMIC_SEQ_CST) != gen)
+		return;
+	__atomic_store_n(&dirs[fd % NDIR].w,
+			 (uint64_t)seq << 32 | ((uint64_t)fd + 1) << 1 | 1,
+			 __ATOMIC_RELEASE);
+}
+
+bool hs_wscope_fd_fresh(int fd)
+{
+	uint64_t w;
+	unsigned seq;
+
+	if (fd < 0 || fd > 0x3fffffff)
+		return false;
+	w = __atomic_load_n(&dirs[fd % NDIR].w, __ATOMIC_ACQUIRE);
+	seq = __atomic_load_n(&dirs[fd % NDIR].seq, __ATOMIC_ACQUIRE);
+	/* a dead directory's verdict says as much: nothing protected at
+	 * or below it */
+	return (unsigned)(w >> 32) == seq &&
+	       (uint32_t)w >> 1 == (uint32_t)fd + 1 && (w & 1);
+}

@@ -115,6 +115,17 @@ bool hs_wdir_used(void);
 void hs_wdir_forget(int fd);
 void hs_wdir_forget_all(void);
 
+/* A descriptor of a file the open that returned it created (O_CREAT |
+ * O_EXCL: a new inode, no symlink followed) is no protected file's, so
+ * a mode, owner or attribute change through it (tar's fchown and fchmod
+ * of every file it extracts) needs no name. hs_wfresh_begin before such
+ * an open, hs_wfresh_mark with its descriptor after: the verdict is kept
+ * in the descriptor's slot until it is closed or replaced, and not at
+ * all when anything was closed in between (another thread's fd number
+ * reused). hs_wscope_fd_fresh: is one kept for fd? */
+unsigned long hs_wfresh_begin(void);
+void hs_wfresh_mark(int fd, unsigned long gen);
+bool hs_wscope_fd_fresh(int fd);
 
 const struct hs_wopts *hs_wopts(void);
 
