@@ -612,19 +612,36 @@ void hs_wdir_forget_all(void)
 		__atomic_fetch_add(&dirs[i].seq, 1, __ATOMIC_SEQ_CST);
 }
 
+/* The verdict kept for fd (0 live, 1 dead), or -1: none, or a stale one. */
+static int kept(int fd)
+{
+	uint64_t w = __atomic_load_n(&dirs[fd % NDIR].w, __ATOMIC_ACQUIRE);
+	unsigned seq = __atomic_load_n(&dirs[fd % NDIR].seq, __ATOMIC_ACQUIRE);
+
+	if ((unsigned)(w >> 32) == seq && (uint32_t)w >> 1 == (uint32_t)fd + 1)
+		return (int)(w & 1);
+	return -1;
+}
+
+/* Keeps a verdict for fd, computed while the slot's seq was `seq`. */
+static void keep(int fd, unsigned seq, bool dead)
+{
+	__atomic_store_n(&dirs[fd % NDIR].w,
+			 (uint64_t)seq << 32 | ((uint64_t)fd + 1) << 1 | dead,
+			 __ATOMIC_RELEASE);
+}
+
 bool hs_wscope_dirfd_live(int fd)
 {
 	char dir[PATH_MAX];
-	uint64_t w;
 	unsigned seq;
 	bool live;
+	int k;
 
 	if (fd < 0 || fd > 0x3fffffff)
 		return true;
-	w = __atomic_load_n(&dirs[fd % NDIR].w, __ATOMIC_ACQUIRE);
-	seq = __atomic_load_n(&dirs[fd % NDIR].seq, __ATOMIC_ACQUIRE);
-	if ((unsigned)(w >> 32) == seq && (uint32_t)w >> 1 == (uint32_t)fd + 1)
-		return !(w & 1);
+	if ((k = kept(fd)) >= 0)
+		return !k;
 	/* from here on a close of fd bumps seq */
 	__atomic_store_n(&dirs_used, 1, __ATOMIC_SEQ_CST);
 	seq = __atomic_load_n(&dirs[fd % NDIR].seq, __ATOMIC_SEQ_CST);
@@ -632,9 +649,7 @@ bool hs_wscope_dirfd_live(int fd)
 		return true;
 	live = dir_live(dir);
 	if (hs_getpid() == hs_st.pid)
-		__atomic_store_n(&dirs[fd % NDIR].w,
-				 (uint64_t)seq << 32 | ((uint64_t)fd + 1) << 1 | !live,
-				 __ATOMIC_RELEASE);
+		keep(fd, seq, !live);
 	return live;
 }
 
@@ -657,22 +672,12 @@ void hs_wfresh_mark(int fd, unsigned long gen)
 	seq = __atomic_load_n(&dirs[fd % NDIR].seq, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&closes, __ATOMIC_SEQ_CST) != gen)
 		return;
-	__atomic_store_n(&dirs[fd % NDIR].w,
-			 (uint64_t)seq << 32 | ((uint64_t)fd + 1) << 1 | 1,
-			 __ATOMIC_RELEASE);
+	keep(fd, seq, true);
 }
 
 bool hs_wscope_fd_fresh(int fd)
 {
-	uint64_t w;
-	unsigned seq;
-
-	if (fd < 0 || fd > 0x3fffffff)
-		return false;
-	w = __atomic_load_n(&dirs[fd % NDIR].w, __ATOMIC_ACQUIRE);
-	seq = __atomic_load_n(&dirs[fd % NDIR].seq, __ATOMIC_ACQUIRE);
 	/* a dead directory's verdict says as much: nothing protected at
 	 * or below it */
-	return (unsigned)(w >> 32) == seq &&
-	       (uint32_t)w >> 1 == (uint32_t)fd + 1 && (w & 1);
+	return fd >= 0 && fd <= 0x3fffffff && kept(fd) == 1;
 }
