@@ -22,10 +22,10 @@ LDLIBS_SHIM := -ldl -lpthread -Wl,-z,lazy -Wl,-z,norelro \
 
 # Two binaries and the wire they share (docs/architecture.md):
 #   libhookshim.so = shim/ + common/
-#   hookshim       = cli/ + supervisor/ + engine/ + config/ + common/
+#   hookshim       = cli/ + supervisor/ + floor/ + engine/ + config/ + common/
 COMMON_SRC := $(sort $(wildcard common/*.c))
 CORE_SRC := $(sort $(wildcard config/*.c engine/*.c)) $(COMMON_SRC)
-CLI_SRC  := $(sort $(wildcard cli/*.c supervisor/*.c))
+CLI_SRC  := $(sort $(wildcard cli/*.c supervisor/*.c floor/*.c))
 # The exec path, then the start-up path, then the rest: the order of the
 # shim's text (shim/layout.ld says why).
 SHIM_HOT := shim/exec.c shim/envfix.c shim/exec_decide.c common/shellargv.c \

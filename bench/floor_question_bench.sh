@@ -1,6 +1,6 @@
 #!/bin/bash
 # What the floor's question costs an agent with the shim (shim/reason.c,
-# supervisor/floor_pending.c): where the floor can deny (a hook on writes
+# floor/floor_pending.c): where the floor can deny (a hook on writes
 # or reads) each shell the agent starts asks it for the denials it keeps,
 # a seccomp round trip answered at once while none waits. A python3 agent
 # spawning N `sh -c true` (its tool calls' shape), plain vs hookshim with

@@ -9,7 +9,7 @@
 #include "../config/session_env.h"
 #include "../engine/protect.h"
 #include "../engine/write_filter.h"
-#include "../supervisor/floor.h"
+#include "../floor/floor.h"
 #include "cli.h"
 
 static const char *matcher_text(const struct hs_hook *h)

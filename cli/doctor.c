@@ -22,7 +22,7 @@
 
 #include "../config/model.h"
 #include "../supervisor/agent.h"
-#include "../supervisor/floor.h"
+#include "../floor/floor.h"
 #include "cli.h"
 
 #ifndef LANDLOCK_CREATE_RULESET_VERSION

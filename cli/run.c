@@ -21,7 +21,7 @@
 #include "cli.h"
 #include "run_report.h"
 #include "../supervisor/agent.h"
-#include "../supervisor/floor.h"
+#include "../floor/floor.h"
 #include "../supervisor/outer.h"
 #include "../supervisor/server.h"
 #include "../supervisor/session.h"
@@ -96,7 +96,7 @@ static bool judge_cmd(struct hs_session *s, char **cmd, int *code, char **id)
 
 /* ---- the syscall floor ---- */
 
-/* Probes the floor (supervisor/floor.h) and adds its cookie to the
+/* Probes the floor (floor/floor.h) and adds its cookie to the
  * session's flags. -1 when "require" cannot be met, or an explicitly
  * chosen enforce mode (which is the floor deciding every call): not
  * starting. An enforce mode the session only implied (CI, strict) falls

@@ -22,7 +22,7 @@
 #include "../engine/dispatch.h"
 #include "../engine/payload.h"
 #include "../engine/write_filter.h"
-#include "../supervisor/floor_int.h"
+#include "../floor/floor_int.h"
 #include "cli.h"
 
 static void not_live(const char *field, const char *why)

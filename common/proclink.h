@@ -6,7 +6,7 @@
  * file, and the shim and the floor judge it by that name.
  *
  * Shared by the shim (shim/path.c, where "self" is the calling process)
- * and the floor (supervisor/floor_path.c, where it is the stopped caller).
+ * and the floor (floor/floor_path.c, where it is the stopped caller).
  * Lexical only; async-signal-safe. */
 #ifndef HOOKSHIM_COMMON_PROCLINK_H
 #define HOOKSHIM_COMMON_PROCLINK_H

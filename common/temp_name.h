@@ -1,5 +1,5 @@
 /* Names the usual atomic-save patterns give their temp files. Shared by
- * the shim (shim/write_event.c) and the floor (supervisor/floor_event.c),
+ * the shim (shim/write_event.c) and the floor (floor/floor_event.c),
  * so both stay silent on the same files: a temp file fires no pre event
  * of its own, the rename that publishes it does. Async-signal-safe. */
 #ifndef HOOKSHIM_COMMON_TEMP_NAME_H

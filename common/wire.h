@@ -227,7 +227,7 @@ bool hs_flags_next(const char **s, char *key, long *val);
  * and HS_FLOOR_ASK(cookie) in args[5]. Not the cookie, so the BPF
  * notifies it; the floor judges it as a caller without the shim and
  * answers 0 (allowed) or 1 (denied) without running it
- * (supervisor/floor_exec.c). Knowing it gives nothing: the cookie is
+ * (floor/floor_exec.c). Knowing it gives nothing: the cookie is
  * readable by the session's processes anyway, and the question only
  * gets an answer, never an exec. */
 #define HS_FLOOR_ASK(cookie) ((cookie) ^ 1)
@@ -239,7 +239,7 @@ bool hs_flags_next(const char **s, char *key, long *val);
  * marker in args[5], these flags (EINVAL too), and in args[0] the
  * descriptor to write them to; the floor writes them there when the exec
  * is a tool call and lets the question go on to the kernel's EINVAL
- * (supervisor/floor_pending.c). */
+ * (floor/floor_pending.c). */
 #define HS_FLOOR_TAKE_FLAGS 0x20000000
 
 /* Is the peer of a connected unix socket our own user? An abstract name

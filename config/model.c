@@ -167,7 +167,7 @@ bool hs_settings_want_enforce(const struct hs_settings *s, bool ci,
 	*explicit_mode = s->mode != HS_MODE_AUTO;
 	if (s->mode != HS_MODE_AUTO)
 		return s->mode == HS_MODE_ENFORCE;
-	/* 1: HS_FLOOR_REQUIRE (supervisor/floor.h) */
+	/* 1: HS_FLOOR_REQUIRE (floor/floor.h) */
 	return ci || s->strict || s->floor == 1;
 }
 

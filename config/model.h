@@ -119,7 +119,7 @@ struct hs_settings {
 	bool notices;       /* a line on the terminal when a hook denies,
 			     * fails, times out or adds context */
 	char **wrap_tools;  /* tools to put behind PATH wrappers */
-	int floor;          /* HS_FLOOR_AUTO/REQUIRE/OFF (supervisor/floor.h) */
+	int floor;          /* HS_FLOOR_AUTO/REQUIRE/OFF (floor/floor.h) */
 	int mode;           /* HS_MODE_AUTO/GUARD/ENFORCE: the trust model */
 	bool enforce;       /* the mode this session runs in, resolved by
 			     * hs_settings_resolve_mode() before it starts */
@@ -131,7 +131,7 @@ struct hs_settings {
 	const char *fail_closed_why;
 	bool io_uring_allow; /* the floor lets io_uring_setup through */
 	int floor_opens;    /* HS_FLOOR_OPENS_*: which allowed opens the floor
-			     * does itself (supervisor/floor.h) */
+			     * does itself (floor/floor.h) */
 	unsigned floor_allow; /* HS_FA_* bits: calls the floor refuses
 			       * unless named ("floor_allow") */
 	bool floor_allow_set; /* "floor_allow" was given */
@@ -145,7 +145,7 @@ struct hs_settings {
 
 /* "floor_allow": under the floor, calls that change what a path means or
  * go below every path check are refused with EPERM and a reason
- * (supervisor/floor_refuse.c) unless their group is named here. One
+ * (floor/floor_refuse.c) unless their group is named here. One
  * line per group: its id and its name in the config. "mount": mount,
  * umount2, pivot_root and the new mount API; "namespaces": unshare and
  * clone with CLONE_NEWNS or CLONE_NEWUSER, setns into such a namespace,

@@ -229,7 +229,7 @@ int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 		} else if (strcmp(k, "wrap") == 0) {
 			replace_list(&s->wrap_tools, string_list(ld, v, "wrap"));
 		} else if (strcmp(k, "floor") == 0) {
-			/* 0 auto, 1 require, 2 off: supervisor/floor.h */
+			/* 0 auto, 1 require, 2 off: floor/floor.h */
 			if (cJSON_IsString(v) && strcmp(v->valuestring, "off") == 0)
 				s->floor = 2;
 			else if ((c = choice(ld, v, "auto", "require")) >= 0)
@@ -246,7 +246,7 @@ int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 				s->io_uring_allow = c == 1;
 		} else if (strcmp(k, "floor_opens") == 0) {
 			/* 0 judged (the default), 1 all, 2 kernel:
-			 * HS_FLOOR_OPENS_* in supervisor/floor.h */
+			 * HS_FLOOR_OPENS_* in floor/floor.h */
 			static const char *const opens[] = { "judged", "all",
 							     "kernel" };
 

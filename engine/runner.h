@@ -61,7 +61,7 @@ void hs_run_result_free(struct hs_run_result *res);
 /* Is pid (a thread group) a hook this process is running, or in the
  * process group of one (each hook leads its own)? pgid is pid's process
  * group. For the floor's refusal to let the session signal, trace or
- * write into the hooks (supervisor/floor_reach.c). */
+ * write into the hooks (floor/floor_reach.c). */
 bool hs_run_is_hook(pid_t pid, pid_t pgid);
 /* Is any hook running in this process now? */
 bool hs_run_any(void);

@@ -2,7 +2,7 @@
  *
  * With a floor (HOOKSHIM_FLAGS "c=<cookie>", hs_st.cookie != 0) the
  * kernel sends every write-class syscall and exec to the supervisor,
- * unless args[5] holds the session's cookie (supervisor/floor_bpf.c). A
+ * unless args[5] holds the session's cookie (floor/floor_bpf.c). A
  * call the shim intercepted has been decided already -- by a hook, or by
  * the write filter saying no hook can care -- so the shim makes it
  * itself, as a raw syscall carrying the cookie: decided once, and no
@@ -13,7 +13,7 @@
  * (fopen = cookied open + fdopen; the mkstemp family makes its names
  * itself). What libc still does without the cookie (freopen, posix_spawn's
  * child) is matched in the supervisor against the decision the shim asked
- * for (supervisor/floor_ticket.c). All async-signal-safe except fopen.
+ * for (floor/floor_ticket.c). All async-signal-safe except fopen.
  *
  * A process the agent's sandbox hides from the supervisor's socket
  * (shim/client.h, hs_ask_or_floor) decides nothing itself: its matched

@@ -179,7 +179,7 @@ HS_VIS void perror(const char *s)
  *
  * What the floor denied the agent (Bun's raw openat: Claude Code 2.1.332's
  * Read and Write tools) never passed through here. The floor keeps those
- * reasons itself (supervisor/floor_pending.c), and the same shell asks it
+ * reasons itself (floor/floor_pending.c), and the same shell asks it
  * for them with a question the kernel never runs (hs_floor_take): the
  * floor tells a tool call by the same rule and writes them to the same
  * descriptor, once, after ours. Only where the floor can deny anything
@@ -261,7 +261,7 @@ void hs_pending_set(const char *what, const char *path, const char *reason)
 }
 
 /* Could the floor deny this agent's raw calls (Bun's file I/O)? It keeps
- * their reasons itself then (supervisor/floor_pending.c): with a hook
+ * their reasons itself then (floor/floor_pending.c): with a hook
  * on writes or on reads, which the floor judges for raw syscalls. */
 static bool floor_keeps(void)
 {

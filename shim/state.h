@@ -68,7 +68,7 @@ struct hs_state {
 	/* Read-only opens take write.c's slow path: to fire read events
 	 * (reads), or to be forwarded with the cookie, since a floor notifies
 	 * read-only opens in a session with a Read hook
-	 * (supervisor/floor_read.c): a tool call's reads, uncookied, would
+	 * (floor/floor_read.c): a tool call's reads, uncookied, would
 	 * each cost a round trip to the supervisor. */
 	bool reads_slow;
 	pid_t pid;     /* getpid() at load: differs in a fork/vfork child */

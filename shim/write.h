@@ -79,7 +79,7 @@ struct hs_wticket {
 				  * source directory */
 	bool to_floor; /* an open of another process's /proc entry: made
 			* without the cookie, for the floor to judge
-			* (supervisor/floor_reach.c) */
+			* (floor/floor_reach.c) */
 	bool swapped; /* a link judged at its source: path, path2 and their
 		       * pins swapped (write_event.c swap_names) */
 	bool prot_target; /* the call follows its name to a protected file

@@ -111,7 +111,7 @@ static const char *open_op(const char *abs, int fl, struct hs_wticket *t)
  * (hs_temp_final): the pre of that file's Write, fired at this open so a
  * denial keeps even the temp file off the disk; the rename is answered
  * from its verdict (supervisor/atomic_save.h), and fires the post. The
- * floor's temp_create (supervisor/floor_event.c). A content hook waits
+ * floor's temp_create (floor/floor_event.c). A content hook waits
  * for the rename, where the content is. */
 static unsigned temp_create(const struct hs_wcall *c, struct hs_wticket *t,
 			    unsigned want)
@@ -229,7 +229,7 @@ static int named_pinned(struct hs_wticket *t, int dirfd, const char *path,
  * by what it resolves to; otherwise by its name, pinned in src_pin. 1
  * named; 0 a file with no name (an O_TMPFILE, a deleted file: the link
  * publishes it, a create); -1 nothing to judge (the call will fail). The
- * floor's link_source (supervisor/floor_event.c) says the same. */
+ * floor's link_source (floor/floor_event.c) says the same. */
 static int link_source(struct hs_wticket *t, const struct hs_wcall *c,
 		       struct hs_path_pin *src_pin)
 {

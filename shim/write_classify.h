@@ -1,6 +1,6 @@
 /* What one intercepted write means, before the call: its path(s), its
  * operation and the events a hook may care about (write_classify.c, the
- * shim's rules, which supervisor/floor_event.c follows for the floor);
+ * shim's rules, which floor/floor_event.c follows for the floor);
  * write_event.c asks about it and makes the call. */
 #ifndef HOOKSHIM_SHIM_WRITE_CLASSIFY_H
 #define HOOKSHIM_SHIM_WRITE_CLASSIFY_H

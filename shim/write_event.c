@@ -184,7 +184,7 @@ FILE *hs_wstaged_file(struct hs_wticket *t)
 /* A name of the kernel's own, as passed: a file of /proc/sys or /sys, or a
  * device other than the everyday ones (a block device, /dev/userfaultfd).
  * Under the floor its open goes without the cookie, so that the floor
- * judges it (supervisor/floor_refuse.c refuses block devices and the
+ * judges it (floor/floor_refuse.c refuses block devices and the
  * kernel's settings, /proc/sysrq-trigger with them, unless "floor_allow"
  * names them). A relative name or a
  * symlink into those places stays the shim's: guard mode's limit. */

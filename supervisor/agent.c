@@ -2,7 +2,7 @@
  * wrappers, its start with the signal dispositions we were given, and the
  * wait for it; see agent.h. */
 #include "agent.h"
-#include "floor.h"
+#include "../floor/floor.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -50,7 +50,7 @@ int hs_agent_on_terminate(void (*fn)(void *), void *arg);
 int hs_agent_passed_signal(void);
 
 /* Starts the agent. Its pid, or -1 with *code set (127/126). With a
- * floor plan that is on, under the floor (supervisor/floor_spawn.c). */
+ * floor plan that is on, under the floor (floor/floor_spawn.c). */
 struct hs_floor_plan;
 pid_t hs_agent_start(char **cmd, char **envp,
 		     const struct hs_agent_signals *ss,

@@ -15,7 +15,7 @@
 #include "../engine/strbuf.h"
 #include "../engine/write_filter.h"
 #include "consult.h"
-#include "floor_int.h" /* the write filter's matcher (floor_scope.c) */
+#include "../floor/floor_int.h" /* the write filter's matcher (floor_scope.c) */
 #include "session.h"
 
 struct hs_outer {

@@ -6,7 +6,7 @@
 # fires the Write hook with its path, and apply_patch sent as a shell
 # command (Codex intercepts the heredoc and applies it itself, no shell
 # runs) is judged the same way. The hook's reason reaches the model with
-# its next shell command (supervisor/floor_pending.c), once, also from
+# its next shell command (floor/floor_pending.c), once, also from
 # inside Codex's sandbox. Without the floor the same patches land unseen:
 # the documented limit.
 . "$HOOKSHIM_TOP/tests/lib.sh"
@@ -45,7 +45,7 @@ upd='*** Begin Patch
 *** End Patch
 '
 # Between them, shell commands: the first after a denied patch is handed
-# its reason (supervisor/floor_pending.c), the next is not.
+# its reason (floor/floor_pending.c), the next is not.
 e2e_script "$TMP/script.json" \
 	"$(jq -nc --arg p "$(add notes/ok.txt allowed-line)" '{tool:"patch",input:$p}')" \
 	"$(jq -nc --arg p "$(add secrets/k SECRET)" '{tool:"patch",input:$p}')" \

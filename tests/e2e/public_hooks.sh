@@ -132,7 +132,7 @@ never() {
 
 # Where an agent's own file tool carries a denial's reason: the denied
 # call's result, or (node agents: libuv's own error table; Claude Code's
-# Bun, whose reads the floor denies: supervisor/floor_pending.c) the
+# Bun, whose reads the floor denies: floor/floor_pending.c) the
 # result of the next tool call, which hookshim prefixes with it (README,
 # "what carries the reason to the model"). own N: both texts.
 own() { printf '%s\n%s' "$(res "$1")" "$(res $(($1 + 1)))"; }

@@ -1,6 +1,6 @@
 # The reason of a write the floor denied in an agent without the shim (a
 # static busybox "agent", as Codex is static), handed to the agent's next
-# tool call (supervisor/floor_pending.c): the supervisor writes it to the
+# tool call (floor/floor_pending.c): the supervisor writes it to the
 # stderr of the agent's next shell with a command string, once; not to one
 # of the agent's own shells (`sh -c env`, engine/agents.c), nor to an exec
 # that is no tool call (`busybox sh -c`: argv[0] is no shell name, for the

@@ -1,7 +1,7 @@
 # The reason of a read or write the floor denied in an agent that HAS the
 # shim (Claude Code 2.1.332: Bun's file I/O is raw syscalls, so its shim
 # never sees the denial), handed to the agent's next tool call
-# (supervisor/floor_pending.c, shim/reason.c): the shell's exec wrapper
+# (floor/floor_pending.c, shim/reason.c): the shell's exec wrapper
 # asks the floor (hs_floor_take), which writes the kept lines to that
 # shell's stderr when the exec is a tool call -- once; not to one of the
 # agent's own shells (`sh -c 'which bash'`, engine/agents.c), nor to a

@@ -1,4 +1,4 @@
-/* The calls the floor refuses (supervisor/floor_refuse.c), made by a
+/* The calls the floor refuses (floor/floor_refuse.c), made by a
  * static program (no shim: the floor is its only judge).
  *
  *   call NAME...            each call, in a child of its own, with

@@ -1,5 +1,5 @@
 # Issue 13 item 4 / issue 15 row 9: the floor opens allowed files itself
-# and hands the descriptor over (supervisor/floor_open.c), so the kernel
+# and hands the descriptor over (floor/floor_open.c), so the kernel
 # never reads the path again. A static program (no shim) checks that the
 # emulated open is the kernel's own -- mode under umask, O_EXCL, O_APPEND,
 # O_TRUNC, a dirfd, openat2, O_CLOEXEC across exec, the lowest free fd,

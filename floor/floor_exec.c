@@ -47,9 +47,6 @@
 #include "../engine/command.h"
 #include "../engine/dispatch.h"
 
-#define MAX_ARGS 4096
-#define MAX_ARG_LEN (128 * 1024)
-
 /* 1: a dynamic ELF (has PT_INTERP); 0: static, or not ELF; -1: cannot
  * read it. A "#!" script counts as its interpreter. */
 static int dynamic_elf(const char *path, int depth)
@@ -94,83 +91,12 @@ static int dynamic_elf(const char *path, int depth)
 	return r;
 }
 
-/* Does the process have libhookshim.so mapped? */
-static bool has_shim(pid_t tid)
-{
-	char p[40], line[1024];
-	bool found = false;
-	FILE *f;
-
-	snprintf(p, sizeof(p), "/proc/%d/maps", (int)tid);
-	f = fopen(p, "re");
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, "/libhookshim.so") != NULL;
-	fclose(f);
-	return found;
-}
-
-/* The pointer array at addr (NULL-terminated), up to MAX_ARGS. */
-static uint64_t *read_ptrs(pid_t tid, uint64_t addr, size_t *n)
-{
-	uint64_t *v = NULL;
-	size_t cap = 0;
-
-	*n = 0;
-	if (!addr)
-		return calloc(1, sizeof(*v));
-	for (;;) {
-		uint64_t chunk[64];
-		size_t got = 64;
-
-		/* 64 at a time, one at a time near the end of a mapping */
-		if (hs_fl_read(tid, addr + *n * 8, chunk, sizeof(chunk)) < 0) {
-			got = 1;
-			if (hs_fl_read(tid, addr + *n * 8, chunk, 8) < 0) {
-				free(v);
-				return NULL;
-			}
-		}
-		for (size_t i = 0; i < got; i++) {
-			if (*n + 1 >= cap) {
-				uint64_t *w = realloc(v, (cap = cap ? cap * 2 : 64) * 8);
-
-				if (!w) {
-					free(v);
-					return NULL;
-				}
-				v = w;
-			}
-			v[*n] = chunk[i];
-			if (!chunk[i])
-				return v;
-			if (++*n >= MAX_ARGS) {
-				v[*n] = 0;
-				return v;
-			}
-		}
-	}
-}
-
-/* Does a HOOKSHIM_FLAGS value ("i=..,c=<n>,..") carry this cookie? */
-static bool flags_have_cookie(const char *flags, uint64_t cookie)
-{
-	for (const char *p = flags; p && *p;) {
-		if (p[0] == 'c' && p[1] == '=')
-			return strtoull(p + 2, NULL, 10) == cookie;
-		p = strchr(p, ',');
-		p = p ? p + 1 : NULL;
-	}
-	return false;
-}
-
 /* Is the shim in envp's LD_PRELOAD, with this floor's cookie in its
  * HOOKSHIM_FLAGS? */
 static bool env_has_shim(pid_t tid, uint64_t envp, uint64_t cookie)
 {
 	size_t n;
-	uint64_t *p = read_ptrs(tid, envp, &n);
+	uint64_t *p = hs_fl_read_ptrs(tid, envp, &n);
 	bool shim = false, ours = false;
 
 	for (size_t i = 0; p && i < n; i++) {
@@ -181,7 +107,7 @@ static bool env_has_shim(pid_t tid, uint64_t envp, uint64_t cookie)
 		if (strncmp(s, "LD_PRELOAD=", 11) == 0)
 			shim = strstr(s, "libhookshim.so") != NULL;
 		else if (strncmp(s, HS_ENV_FLAGS "=", sizeof(HS_ENV_FLAGS)) == 0)
-			ours = flags_have_cookie(s + sizeof(HS_ENV_FLAGS),
+			ours = hs_fl_flags_have_cookie(s + sizeof(HS_ENV_FLAGS),
 						 cookie);
 	}
 	free(p);
@@ -198,46 +124,6 @@ static bool asked_as_tool(pid_t tid, uint64_t envp)
 	return hs_fl_read(tid, envp, &first, sizeof(first)) == 0 && first &&
 	       hs_fl_read_str(tid, first, s, sizeof(s)) == 0 &&
 	       strcmp(s, HS_ENV_ROLE "=tool") == 0;
-}
-
-bool hs_fl_has_shim(pid_t tid, pid_t tgid, uint64_t cookie)
-{
-	char flags[256];
-
-	return has_shim(tid) &&
-	       hs_fl_environ(tgid, HS_ENV_FLAGS, flags, sizeof(flags)) &&
-	       flags_have_cookie(flags, cookie);
-}
-
-static char **read_argv(pid_t tid, uint64_t addr)
-{
-	size_t n;
-	uint64_t *p = read_ptrs(tid, addr, &n);
-	char **argv = p ? calloc(n + 1, sizeof(*argv)) : NULL, *s;
-
-	for (size_t i = 0; argv && i < n; i++) {
-		s = malloc(MAX_ARG_LEN);
-		if (!s || hs_fl_read_str(tid, p[i], s, MAX_ARG_LEN) < 0) {
-			free(s);
-			for (size_t j = 0; j < i; j++)
-				free(argv[j]);
-			free(argv);
-			argv = NULL;
-			break;
-		}
-		argv[i] = realloc(s, strlen(s) + 1) ?: s;
-	}
-	free(p);
-	return argv;
-}
-
-bool hs_fl_exec_argv(struct hs_fl_call *c)
-{
-	bool at = c->n.data.nr == SYS_execveat;
-
-	if (!c->argv)
-		c->argv = read_argv((pid_t)c->n.pid, c->n.data.args[at ? 2 : 1]);
-	return c->argv != NULL;
 }
 
 static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,

@@ -22,13 +22,36 @@
  * O_DIRECTORY, which every opendir() passes. */
 #define HS_O_TMPFILE_BIT 020000000
 
-/* ---- floor_path.c: the caller's memory and names ---- */
+/* ---- floor_path.c: the stopped caller: its memory, names, descriptors,
+ * environment, and its notification ---- */
 
 /* A NUL-terminated string at addr in tid's memory into buf (cap bytes).
  * -EFAULT when unreadable, -ENAMETOOLONG when longer than cap - 1. */
 int hs_fl_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap);
 /* n bytes at addr. -1 unless all were read. */
 int hs_fl_read(pid_t tid, uint64_t addr, void *buf, size_t n);
+/* The NULL-terminated pointer array at addr (an argv, an envp), up to
+ * 4,096 entries, malloc'd with its terminator; *n entries. NULL when
+ * unreadable. */
+uint64_t *hs_fl_read_ptrs(pid_t tid, uint64_t addr, size_t *n);
+/* c->argv read from the stopped exec's arguments, when not yet; false
+ * when unreadable. */
+struct hs_fl_call;
+bool hs_fl_exec_argv(struct hs_fl_call *c);
+/* Does a HOOKSHIM_FLAGS value ("i=..,c=<n>,..") carry this cookie? */
+bool hs_fl_flags_have_cookie(const char *flags, uint64_t cookie);
+/* Has the process (tid of thread group tgid) a shim of this session
+ * mapped? */
+bool hs_fl_has_shim(pid_t tid, pid_t tgid, uint64_t cookie);
+/* Is the notification still pending (the caller still waiting)? */
+bool hs_fl_valid(int listener, uint64_t id);
+/* Sends the answer r, retried on EINTR. False when the caller was no
+ * longer waiting for it (ENOENT: it died or was interrupted meanwhile;
+ * nothing to answer). */
+bool hs_fl_send(int lfd, struct seccomp_notif_resp *r);
+/* The caller's descriptor fd (its stderr: 2), the same open file, or
+ * -1. */
+int hs_fl_caller_fd(pid_t tgid, int fd);
 /* `path` (as the caller passed it, relative to dirfd or its working
  * directory) as an absolute, folded path in out (PATH_MAX): /proc/self
  * and /dev/fd links name the caller's descriptors. With `follow`
@@ -240,7 +263,7 @@ struct hs_floor_ctx {
 	bool exec_hooks; /* execs are notified for a pre hook, not only for
 			  * floor_pending.c */
 	struct hs_fl_pending *pending;
-	const struct hs_fl_self *self; /* floor_open.c: who the supervisor is */
+	const struct hs_fl_self *self; /* floor_identity.c: who the supervisor is */
 	int *sandboxed; /* set once a process of the session entered a
 			 * Landlock domain: no open is done for it any more */
 	bool enforce;   /* enforce mode: no caller decides for itself */
@@ -279,21 +302,6 @@ void hs_fl_shim_mkstemp(const struct hs_floor_ctx *x,
 /* An execve/execveat (floor_exec.c): decided only where no shim will. */
 enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
 			      struct hs_fl_call *c);
-/* c->argv read from the stopped exec's arguments, when not yet; false
- * when unreadable. */
-bool hs_fl_exec_argv(struct hs_fl_call *c);
-/* Has the process (tid of thread group tgid) a shim of this session
- * mapped? */
-bool hs_fl_has_shim(pid_t tid, pid_t tgid, uint64_t cookie);
-/* Is the notification still pending (the caller still waiting)? */
-bool hs_fl_valid(int listener, uint64_t id);
-/* Sends the answer r (floor.c), retried on EINTR. False when the caller
- * was no longer waiting for it (ENOENT: it died or was interrupted
- * meanwhile; nothing to answer). */
-bool hs_fl_send(int lfd, struct seccomp_notif_resp *r);
-/* The caller's descriptor fd (its stderr: 2), the same open file
- * (floor.c), or -1. */
-int hs_fl_caller_fd(pid_t tgid, int fd);
 
 /* ---- floor_reach.c: the supervisor and its hooks out of reach ---- */
 
@@ -341,7 +349,7 @@ bool hs_fl_take_question(const struct hs_floor_ctx *x,
 enum hs_fl_verdict hs_fl_pending_take(const struct hs_floor_ctx *x,
 				      struct hs_fl_call *c);
 
-/* ---- floor_open.c: allowed opens done on the caller's behalf ---- */
+/* ---- floor_identity.c: would our open be the caller's own? ---- */
 
 /* The supervisor's own identity (credentials, namespaces), against which
  * a caller is compared: NULL when emulation is off (a kernel without
@@ -350,6 +358,14 @@ enum hs_fl_verdict hs_fl_pending_take(const struct hs_floor_ctx *x,
 struct hs_fl_self;
 struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags);
 void hs_fl_self_free(struct hs_fl_self *s);
+/* Is thread tid's identity s's? Its umask into *umask_out. `keep`: the
+ * calling thread is long-lived (the receiver) and may keep the caller's
+ * /proc entries open between calls, until hs_fl_open_forget(). */
+bool hs_fl_same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
+			 mode_t *umask_out);
+void hs_fl_open_forget(void);
+
+/* ---- floor_open.c: allowed opens done on the caller's behalf ---- */
 
 enum hs_fl_open_result {
 	HS_FL_OPEN_ANSWERED, /* the descriptor was injected, or the errno sent */
@@ -361,7 +377,6 @@ enum hs_fl_open_result {
  * callers' /proc entries open between calls, until hs_fl_open_forget(). */
 enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 				  struct hs_fl_call *c, bool keep);
-void hs_fl_open_forget(void);
 /* A process of the session calls landlock_restrict_self (notified for
  * this alone): from now on every open continues in the kernel, where
  * the caller's own domain applies. */

@@ -1,5 +1,8 @@
 /* Reading a caller the kernel holds stopped in a notified syscall: its
- * strings, its working directory and descriptors, its environment.
+ * strings, its working directory and descriptors, its environment, the
+ * argv of its exec, whether it carries this session's shim; and the
+ * notification itself (still live? the answer sent). The floor's lowest
+ * layer: every other file of floor/ may call it, it calls none of them.
  *
  * The notification names a thread id in our pid namespace. Everything
  * here may race with the thread dying and its id being reused, so callers
@@ -14,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/openat2.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -21,6 +25,7 @@
 #include "../common/pathfold.h"
 #include "../common/pathresolve.h"
 #include "../common/proclink.h"
+#include "../common/wire.h"
 
 /* /proc/<tid>/mem, for kernels or policies without process_vm_readv. */
 static ssize_t mem_pread(pid_t tid, uint64_t addr, void *buf, size_t n)
@@ -327,4 +332,153 @@ bool hs_fl_environ(pid_t pid, const char *name, char *out, size_t cap)
 	}
 	free(buf);
 	return found;
+}
+
+/* --- the call itself, and what the caller runs with ----------------- */
+
+bool hs_fl_valid(int listener, uint64_t id)
+{
+	__u64 v = id;
+
+	return ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &v) == 0;
+}
+
+bool hs_fl_send(int lfd, struct seccomp_notif_resp *r)
+{
+	while (ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, r) < 0)
+		if (errno != EINTR)
+			return false;
+	return true;
+}
+
+/* The caller's descriptor n, the same open file (pidfd_getfd keeps its
+ * offset and flags); a reopen through /proc as the fallback. -1 when
+ * neither. */
+int hs_fl_caller_fd(pid_t tgid, int n)
+{
+	int pfd = (int)syscall(SYS_pidfd_open, tgid, 0), fd = -1;
+	char p[40];
+
+	if (n < 0)
+		return -1;
+	if (pfd >= 0) {
+		fd = (int)syscall(SYS_pidfd_getfd, pfd, n, 0);
+		close(pfd);
+	}
+	if (fd >= 0)
+		return fd;
+	snprintf(p, sizeof(p), "/proc/%d/fd/%d", (int)tgid, n);
+	return open(p, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
+}
+
+#define MAX_ARGS 4096
+#define MAX_ARG_LEN (128 * 1024)
+
+/* Does the process have libhookshim.so mapped? */
+static bool has_shim(pid_t tid)
+{
+	char p[40], line[1024];
+	bool found = false;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "/proc/%d/maps", (int)tid);
+	f = fopen(p, "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, "/libhookshim.so") != NULL;
+	fclose(f);
+	return found;
+}
+
+uint64_t *hs_fl_read_ptrs(pid_t tid, uint64_t addr, size_t *n)
+{
+	uint64_t *v = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	if (!addr)
+		return calloc(1, sizeof(*v));
+	for (;;) {
+		uint64_t chunk[64];
+		size_t got = 64;
+
+		/* 64 at a time, one at a time near the end of a mapping */
+		if (hs_fl_read(tid, addr + *n * 8, chunk, sizeof(chunk)) < 0) {
+			got = 1;
+			if (hs_fl_read(tid, addr + *n * 8, chunk, 8) < 0) {
+				free(v);
+				return NULL;
+			}
+		}
+		for (size_t i = 0; i < got; i++) {
+			if (*n + 1 >= cap) {
+				uint64_t *w = realloc(v, (cap = cap ? cap * 2 : 64) * 8);
+
+				if (!w) {
+					free(v);
+					return NULL;
+				}
+				v = w;
+			}
+			v[*n] = chunk[i];
+			if (!chunk[i])
+				return v;
+			if (++*n >= MAX_ARGS) {
+				v[*n] = 0;
+				return v;
+			}
+		}
+	}
+}
+
+bool hs_fl_flags_have_cookie(const char *flags, uint64_t cookie)
+{
+	for (const char *p = flags; p && *p;) {
+		if (p[0] == 'c' && p[1] == '=')
+			return strtoull(p + 2, NULL, 10) == cookie;
+		p = strchr(p, ',');
+		p = p ? p + 1 : NULL;
+	}
+	return false;
+}
+
+bool hs_fl_has_shim(pid_t tid, pid_t tgid, uint64_t cookie)
+{
+	char flags[256];
+
+	return has_shim(tid) &&
+	       hs_fl_environ(tgid, HS_ENV_FLAGS, flags, sizeof(flags)) &&
+	       hs_fl_flags_have_cookie(flags, cookie);
+}
+
+static char **read_argv(pid_t tid, uint64_t addr)
+{
+	size_t n;
+	uint64_t *p = hs_fl_read_ptrs(tid, addr, &n);
+	char **argv = p ? calloc(n + 1, sizeof(*argv)) : NULL, *s;
+
+	for (size_t i = 0; argv && i < n; i++) {
+		s = malloc(MAX_ARG_LEN);
+		if (!s || hs_fl_read_str(tid, p[i], s, MAX_ARG_LEN) < 0) {
+			free(s);
+			for (size_t j = 0; j < i; j++)
+				free(argv[j]);
+			free(argv);
+			argv = NULL;
+			break;
+		}
+		argv[i] = realloc(s, strlen(s) + 1) ?: s;
+	}
+	free(p);
+	return argv;
+}
+
+bool hs_fl_exec_argv(struct hs_fl_call *c)
+{
+	bool at = c->n.data.nr == SYS_execveat;
+
+	if (!c->argv)
+		c->argv = read_argv((pid_t)c->n.pid, c->n.data.args[at ? 2 : 1]);
+	return c->argv != NULL;
 }

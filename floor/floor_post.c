@@ -21,7 +21,10 @@
  * process let go of the file, closed_by_opener). Posts run on detached
  * threads, one per process that has posts waiting, in the order its
  * calls ended: a slow post hook holds up only the later posts of the
- * same process, never a notification, the reader or another process. */
+ * same process, never a notification, the reader or another process.
+ * Over 600 lines: the records, the reader and the firing lanes are one
+ * state under one lock (struct hs_fpost), each part written against the
+ * others' invariants; apart, each would need the others' insides. */
 #include "floor_post.h"
 
 #include <dirent.h>
@@ -39,9 +42,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "inflight.h"
-#include "message.h"
-#include "session.h"
+#include "../supervisor/inflight.h"
+#include "../supervisor/message.h"
+#include "../supervisor/session.h"
 
 /* How often a call not yet seen over is looked at again: from 1 ms,
  * doubling to 256 ms; a thread that never shows its call over (it spins

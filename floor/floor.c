@@ -26,12 +26,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "message.h"
-#include "session.h"
+#include "../supervisor/log.h"
+#include "../supervisor/message.h"
+#include "../supervisor/session.h"
 #include "floor_int.h"
 #include "floor_post.h"
-#include "inflight.h"
+#include "../supervisor/inflight.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
@@ -56,14 +56,6 @@ struct hs_floor {
 	int agent_started;           /* the agent's first exec was seen */
 };
 
-bool hs_fl_send(int lfd, struct seccomp_notif_resp *r)
-{
-	while (ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, r) < 0)
-		if (errno != EINTR)
-			return false;
-	return true;
-}
-
 static bool respond(int lfd, uint64_t id, int error, bool cont)
 {
 	struct seccomp_notif_resp r = { .id = id };
@@ -84,26 +76,6 @@ static void answer_question(int lfd, uint64_t id, bool allow)
 	};
 
 	(void)hs_fl_send(lfd, &r);
-}
-
-/* The caller's descriptor n, the same open file (pidfd_getfd keeps its
- * offset and flags); a reopen through /proc as the fallback. -1 when
- * neither. */
-int hs_fl_caller_fd(pid_t tgid, int n)
-{
-	int pfd = (int)syscall(SYS_pidfd_open, tgid, 0), fd = -1;
-	char p[40];
-
-	if (n < 0)
-		return -1;
-	if (pfd >= 0) {
-		fd = (int)syscall(SYS_pidfd_getfd, pfd, n, 0);
-		close(pfd);
-	}
-	if (fd >= 0)
-		return fd;
-	snprintf(p, sizeof(p), "/proc/%d/fd/%d", (int)tgid, n);
-	return open(p, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
 }
 
 /* s with control characters as \xNN (a newline ends the reason's last

@@ -44,13 +44,6 @@
 #define __O_SYNC 04000000
 #endif
 
-bool hs_fl_valid(int listener, uint64_t id)
-{
-	__u64 v = id;
-
-	return ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &v) == 0;
-}
-
 
 /* lstat, or stat when following: 1 exists, 0 not, -1 error. */
 static int look(const char *abs, bool follow, struct stat *sb)

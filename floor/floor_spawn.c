@@ -16,7 +16,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "agent.h"
+#include "../supervisor/agent.h"
 
 /* What posix_spawnp's caller says of a command that cannot start
  * (supervisor/agent.c), from the fork child: write(2) only. */

@@ -1,0 +1,271 @@
+/* Would an open by the supervisor be the caller's own? The floor opens
+ * an allowed file for its caller (floor_open.c) only when the caller's
+ * credentials (fs uid and gid, groups, effective capabilities), seccomp
+ * filters, mount and user namespaces, root and LSM label are the
+ * supervisor's: otherwise our access is not its access, and the call goes
+ * on to the kernel. Read from /proc/<tid> (status, ns/, root,
+ * attr/current), whose descriptors the receiver keeps per caller thread
+ * between calls. */
+#include "floor_int.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
+#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
+#endif
+
+/* The namespaces an open depends on: where paths lead, what the
+ * capabilities mean. (The cgroup namespace matters to cgroup.procs
+ * writes only: cgroup files are left to the kernel instead, fit().) Read
+ * as their links' text ("mnt:[4026531841]"): a readlink is half a stat
+ * of the namespace file. */
+static const char *const namespaces[] = { "mnt", "user" };
+#define NNS (sizeof(namespaces) / sizeof(namespaces[0]))
+#define NS_LEN 40
+
+struct hs_fl_self {
+	char uid[64], gid[64], groups[512], capeff[64], filters[32];
+	char ns[NNS][NS_LEN];
+	char lsm[256]; /* attr/current: the AppArmor/SELinux label, or "" */
+};
+
+/* The value of "Name:" in a /proc status text (to the line's end). */
+static bool status_field(const char *st, const char *name, char *out,
+			 size_t cap)
+{
+	size_t n = strlen(name);
+	const char *p = st;
+
+	while ((p = strstr(p, name))) {
+		if ((p == st || p[-1] == '\n') && p[n] == ':') {
+			const char *v = p + n + 1, *e = strchr(v, '\n');
+			size_t len = e ? (size_t)(e - v) : strlen(v);
+
+			if (len >= cap)
+				return false;
+			memcpy(out, v, len);
+			out[len] = '\0';
+			return true;
+		}
+		p += n;
+	}
+	return false;
+}
+
+static ssize_t read_small(const char *path, char *buf, size_t cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, cap - 1);
+	close(fd);
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
+static bool ns_of(const char *proc, const char *ns, char out[NS_LEN])
+{
+	char p[64];
+	ssize_t n;
+
+	snprintf(p, sizeof(p), "%s/ns/%s", proc, ns);
+	n = readlink(p, out, NS_LEN - 1);
+	if (n <= 0)
+		return false;
+	out[n] = '\0';
+	return true;
+}
+
+/* Only the fs ids decide access to files: the fourth of each line. */
+static bool fs_id(const char *st, const char *name, char *out, size_t cap)
+{
+	char line[128];
+	const char *p;
+
+	if (!status_field(st, name, line, sizeof(line)))
+		return false;
+	p = strrchr(line, '\t');
+	p = p ? p + 1 : line;
+	if (strlen(p) >= cap)
+		return false;
+	memcpy(out, p, strlen(p) + 1);
+	return true;
+}
+
+struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags)
+{
+	struct hs_fl_self *s;
+	char st[4096];
+	long nf;
+
+	/* Without killable waits a signal interrupts the caller after we
+	 * opened (created, truncated) and it runs the call again: an O_EXCL
+	 * create would then fail on our file. */
+	if (!(filter_flags & SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV))
+		return NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s || read_small("/proc/self/status", st, sizeof(st)) <= 0 ||
+	    !fs_id(st, "Uid", s->uid, sizeof(s->uid)) ||
+	    !fs_id(st, "Gid", s->gid, sizeof(s->gid)) ||
+	    !status_field(st, "Groups", s->groups, sizeof(s->groups)) ||
+	    !status_field(st, "CapEff", s->capeff, sizeof(s->capeff)) ||
+	    !status_field(st, "Seccomp_filters", s->filters,
+			  sizeof(s->filters)))
+		goto fail;
+	/* the session's processes carry one filter more than we do: ours */
+	nf = strtol(s->filters, NULL, 10);
+	snprintf(s->filters, sizeof(s->filters), "\t%ld", nf + 1);
+	for (size_t i = 0; i < NNS; i++)
+		if (!ns_of("/proc/self", namespaces[i], s->ns[i]))
+			goto fail;
+	/* no LSM: the read fails, for callers too, and "" stands for it */
+	if (read_small("/proc/self/attr/current", s->lsm, sizeof(s->lsm)) < 0)
+		s->lsm[0] = '\0';
+	return s;
+fail:
+	free(s);
+	return NULL;
+}
+
+void hs_fl_self_free(struct hs_fl_self *s)
+{
+	free(s);
+}
+
+/* A caller's /proc entries, open. A descriptor of /proc/<tid>/... stays
+ * bound to that task (reads fail with ESRCH once it is gone; a reused tid
+ * is another task), so the receiver keeps them per caller thread: that
+ * saves the path walks, not the checks, which read them again each open. */
+#define NCACHE 16
+struct proc_fds {
+	pid_t tid; /* 0: free */
+	int status, ns[NNS], root, lsm;
+};
+
+static __thread struct proc_fds cache[NCACHE];
+static __thread unsigned cache_next;
+
+static void proc_fds_close(struct proc_fds *p)
+{
+	if (!p->tid)
+		return;
+	close(p->status);
+	for (size_t i = 0; i < NNS; i++)
+		close(p->ns[i]);
+	close(p->root);
+	if (p->lsm >= 0)
+		close(p->lsm);
+	p->tid = 0;
+}
+
+static bool proc_fds_open(pid_t tid, struct proc_fds *p)
+{
+	char path[64];
+	int fd;
+
+	p->status = p->root = -1;
+	for (size_t i = 0; i < NNS; i++)
+		p->ns[i] = -1;
+	snprintf(path, sizeof(path), "/proc/%d", (int)tid);
+	fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	p->status = openat(fd, "status", O_RDONLY | O_CLOEXEC);
+	for (size_t i = 0; i < NNS; i++) {
+		snprintf(path, sizeof(path), "ns/%s", namespaces[i]);
+		p->ns[i] = openat(fd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	}
+	p->root = openat(fd, "root", O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	p->lsm = openat(fd, "attr/current", O_RDONLY | O_CLOEXEC);
+	close(fd);
+	p->tid = tid;
+	return true; /* a failed one fails its read: checked there */
+}
+
+static bool link_is(int fd, const char *want)
+{
+	char v[NS_LEN];
+	ssize_t n = fd < 0 ? -1 : readlinkat(fd, "", v, sizeof(v) - 1);
+
+	if (n <= 0)
+		return false;
+	v[n] = '\0';
+	return strcmp(v, want) == 0;
+}
+
+/* Would an open by us be the caller's own, read from p? Its umask into
+ * *umask_out. -1: p could not be read (the task is gone). */
+static int identity_of(const struct hs_fl_self *s, const struct proc_fds *p,
+		       mode_t *umask_out)
+{
+	char st[4096], v[512];
+	ssize_t n = p->status < 0 ? -1 : pread(p->status, st, sizeof(st) - 1, 0);
+
+	if (n <= 0)
+		return -1;
+	st[n] = '\0';
+	if (!fs_id(st, "Uid", v, sizeof(v)) || strcmp(v, s->uid) != 0 ||
+	    !fs_id(st, "Gid", v, sizeof(v)) || strcmp(v, s->gid) != 0 ||
+	    !status_field(st, "Groups", v, sizeof(v)) ||
+	    strcmp(v, s->groups) != 0 ||
+	    !status_field(st, "CapEff", v, sizeof(v)) ||
+	    strcmp(v, s->capeff) != 0 ||
+	    /* a filter of its own: a sandbox (Codex's, bubblewrap's) whose
+	     * other rules (Landlock) we cannot see */
+	    !status_field(st, "Seccomp_filters", v, sizeof(v)) ||
+	    strcmp(v, s->filters) != 0 ||
+	    !status_field(st, "Umask", v, sizeof(v)))
+		return 0;
+	*umask_out = (mode_t)strtol(v, NULL, 8) & 0777;
+	for (size_t i = 0; i < NNS; i++)
+		if (!link_is(p->ns[i], s->ns[i]))
+			return 0;
+	/* another AppArmor profile or SELinux domain may be refused what
+	 * we are allowed */
+	n = p->lsm < 0 ? -1 : pread(p->lsm, v, sizeof(v) - 1, 0);
+	if (n >= 0)
+		v[n] = '\0';
+	if (strcmp(n >= 0 ? v : "", s->lsm) != 0)
+		return 0;
+	return link_is(p->root, "/");
+}
+
+bool hs_fl_same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
+			 mode_t *umask_out)
+{
+	struct proc_fds one, *p = NULL;
+	int r;
+
+	if (keep) {
+		for (unsigned i = 0; i < NCACHE && !p; i++)
+			if (cache[i].tid == tid)
+				p = &cache[i];
+		if (p && (r = identity_of(s, p, umask_out)) >= 0)
+			return r;
+		if (p)
+			proc_fds_close(p); /* another task by now */
+		p = &cache[cache_next++ % NCACHE];
+		proc_fds_close(p);
+	} else {
+		p = &one;
+	}
+	if (!proc_fds_open(tid, p))
+		return false;
+	r = identity_of(s, p, umask_out);
+	if (!keep || r < 0)
+		proc_fds_close(p);
+	return r > 0;
+}
+
+void hs_fl_open_forget(void)
+{
+	for (unsigned i = 0; i < NCACHE; i++)
+		proc_fds_close(&cache[i]);
+}
