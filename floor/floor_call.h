@@ -27,8 +27,8 @@ struct call {
 	char path[PATH_MAX + 1], path2[PATH_MAX]; /* as passed (the kernel's
 						   * limit: PATH_MAX with the NUL) */
 	const char *unnamed; /* path or path2, too long to name */
-	/* names already built, one per path and way: the pre and the post
-	 * side ask for the same ones (name_of) */
+	/* names already built, one per path and way: the refusal, reach
+	 * and classifying steps ask for the same ones (name_of) */
 	struct named {
 		const char *path;
 		int follow; /* hs_fl_abs's */

@@ -1,22 +1,13 @@
-/* One notified write, read out of the stopped caller and classified the
- * way the shim classifies the same libc call (shim/write_event.c): which
- * path, which operation, and whether a pre hook may care. The rules are
- * the shim's so that a static program and a dynamic one writing the same
- * file fire the same event:
- *   - an open fires only when it will write a regular file: "create"
- *     (O_CREAT, the file absent), "overwrite" (O_TRUNC), "append",
- *     "modify"; O_EXCL on an existing file, fifos, devices, O_TMPFILE
- *     and O_PATH fire nothing;
- *   - a new file whose name looks like a temp file (engine/temp_name.h)
- *     fires nothing unless writes.judge_temp_files names its place; its
- *     publishing rename does, as a create/overwrite of the target;
- *   - a rename of a watched file is a "rename" (new_path the target),
- *     plus the target's own create/overwrite when a pre hook watches it.
- * Everything is looked at, never touched: lstat/stat, readlink.
- * Over 600 lines: the whole rule in one place, to be read beside the
- * shim's (shim/write_classify.c) until both share one in common/ (issue
- * 23 item 7); its arguments' decoding (floor_decode.c) and temp names
- * (floor_temps.c) are out already. */
+/* One notified write, read out of the stopped caller and classified:
+ * its paths named from the caller's /proc (floor_path.c), then its
+ * operation and events by the one rule the shim follows for the same
+ * libc call (common/write_rule.h), so that a static program and a
+ * dynamic one writing the same file fire the same events; what this
+ * session's hooks watch is the write filter's (floor_scope.c). Before
+ * that, the calls no path check can judge (floor_refuse.c) and those
+ * into the supervisor's or its hooks' /proc (floor_reach.c); after, who
+ * judges it (writes.agent_only). Everything is looked at, never
+ * touched: lstat/stat, readlink. */
 #include "floor_int.h"
 
 #include <errno.h>
@@ -34,6 +25,7 @@
 #include "../common/shellargv.h"
 #include "../common/temp_name.h"
 #include "../common/wire.h"
+#include "../common/write_rule.h"
 #include "floor.h"
 #include "floor_call.h"
 
@@ -44,14 +36,6 @@
 #define __O_SYNC 04000000
 #endif
 
-
-/* lstat, or stat when following: 1 exists, 0 not, -1 error. */
-static int look(const char *abs, bool follow, struct stat *sb)
-{
-	if ((follow ? stat(abs, sb) : lstat(abs, sb)) == 0)
-		return 1;
-	return errno == ENOENT ? 0 : -1;
-}
 
 /* One event of k: a pre into c->ev, or the post into c->post with where
  * the call's end will be seen. */
@@ -91,8 +75,8 @@ static void temp_of(struct hs_fl_call *c, int is, const char *temp)
 	snprintf(e->temp, sizeof(e->temp), "%s", temp);
 }
 
-/* The shim's replace_op (shim/write_event.c): an in-place change of a
- * non-empty file is "edit" (the tool name Edit) when the agent's own
+/* The shim's replace_op (shim/write_classify.c): an in-place change of
+ * a non-empty file is "edit" (the tool name Edit) when the agent's own
  * process makes it, "overwrite" (Write) from a tool call (role "tool") or
  * a shell. The shim names a shell by its executable; a multi-call binary
  * (a static busybox) names no applet there, so its argv[0] counts too, or
@@ -130,54 +114,68 @@ static const char *replace_op(pid_t tid, const struct stat *sb)
 	return "edit";
 }
 
-static const char *open_op(const struct hs_floor_ctx *x, pid_t tid,
-			   const char *abs, uint64_t fl, bool follow)
-{
-	struct stat sb;
-	int e = look(abs, follow, &sb);
+/* --- what the session's hooks watch, for the rule (common/write_rule.h) */
 
-	if (e < 0)
-		return NULL;
-	if (e == 0) {
-		if (!(fl & O_CREAT) || hs_fl_temp_silent(x, abs))
-			return NULL;
-		return "create";
+struct rule_ctx {
+	const struct hs_floor_ctx *x;
+	pid_t tid;
+};
+
+/* The write filter's sides for abs. Its pre globs hold the content
+ * hooks' too ('%' lines), so a content hook alone also says PRE: the
+ * floor cannot stage, it asks any pre hook at the call. */
+static unsigned op_match(void *v, const char *abs, unsigned want)
+{
+	const struct hs_fscope *sc = ((struct rule_ctx *)v)->x->scope;
+	unsigned m = 0;
+
+	if ((want & HS_WR_PRE) && hs_fscope_pre(sc, abs)) {
+		m |= HS_WR_PRE;
+		if (hs_fscope_stage(sc, abs))
+			m |= HS_WR_STAGE;
 	}
-	if ((fl & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL) ||
-	    !S_ISREG(sb.st_mode))
-		return NULL;
-	if (fl & O_TRUNC)
-		return replace_op(tid, &sb);
-	return fl & O_APPEND ? "append" : "modify";
+	if ((want & HS_WR_POST) && hs_fscope_post(sc, abs))
+		m |= HS_WR_POST;
+	return m;
 }
 
-/* A new temp file whose name says which file its atomic save publishes
- * (hs_temp_final): the Write of that file, fired here, so that a denial
- * keeps even the temp file off the disk; the rename is then answered
- * from this verdict (supervisor/atomic_save.h). The shim's temp_create.
- * A content hook waits for the rename, where the content is. */
-static bool temp_create(const struct hs_floor_ctx *x, struct hs_fl_call *c,
-			const struct call *k, pid_t tid, const char *a)
+static bool op_pinned(void *v, const char *abs)
 {
-	char fin[PATH_MAX];
-	struct stat sb;
-	int e;
-
-	if (!(k->flags & O_CREAT) || !hs_temp_name(a) ||
-	    !hs_temp_final(a, fin, sizeof(fin)) ||
-	    !hs_fscope_pre(x->scope, fin) || hs_fscope_stage(x->scope, fin) ||
-	    look(a, hs_fscope_follow(x->scope), &sb) != 0 ||
-	    (e = look(fin, false, &sb)) < 0)
-		return false;
-	event(c, e ? replace_op(tid, &sb) : "create", fin, NULL);
-	temp_of(c, HS_FL_TEMP_CREATE, a);
-	return true;
+	return hs_fscope_pinned(((struct rule_ctx *)v)->x->scope, abs);
 }
+
+static bool op_link_to_policy(void *v, const char *link, const char *text)
+{
+	return hs_fscope_link_to_policy(((struct rule_ctx *)v)->x->scope, link,
+					text);
+}
+
+static bool op_is_temp(void *v, const char *abs)
+{
+	(void)v;
+	return hs_fl_is_temp(abs);
+}
+
+static bool op_temp_silent(void *v, const char *abs)
+{
+	return hs_fl_temp_silent(((struct rule_ctx *)v)->x, abs);
+}
+
+static const char *op_replace(void *v, const struct stat *sb)
+{
+	return replace_op(((struct rule_ctx *)v)->tid, sb);
+}
+
+static const struct hs_wr_ops rule_ops = {
+	.match = op_match, .pinned = op_pinned,
+	.link_to_policy = op_link_to_policy, .is_temp = op_is_temp,
+	.temp_silent = op_temp_silent, .replace_op = op_replace,
+};
 
 /* hs_fl_abs, and without following, a path through the root's logical
  * name named under the root (as the shim names it). A name too long to
  * hold is remembered in k: the call is denied whatever else it does.
- * Each name is built once for both sides. */
+ * Each name is built once. */
 static int name_of(const struct hs_floor_ctx *x, struct call *k, pid_t tid,
 		   int dirfd, const char *path, int follow, char *out)
 {
@@ -219,7 +217,7 @@ static int name_of(const struct hs_floor_ctx *x, struct call *k, pid_t tid,
  * link (/proc/self/fd/N) by its target, a symlink followed
  * (AT_SYMLINK_FOLLOW) by what it resolves to. 1 named; 0 a file with no
  * name (an O_TMPFILE, a deleted file: the link publishes it); -1 nothing
- * to judge. The shim's link_source (shim/write_event.c). */
+ * to judge. The shim's link_source (shim/write_classify.c). */
 static int link_source(const struct hs_floor_ctx *x, struct call *k,
 		       pid_t tid, int parents, char *out)
 {
@@ -249,52 +247,45 @@ static int link_source(const struct hs_floor_ctx *x, struct call *k,
 	return 1;
 }
 
-/* renameat2(RENAME_EXCHANGE): each name's content is replaced by the
- * other's, and each is moved away. The shim's exchanged
- * (shim/write_event.c): an "exchange" event at each name a pre hook
- * watches or that is pinned (path = that name, new_path = the other),
- * posted at the first a post hook watches. */
-static void exchanged(struct hs_fl_call *c, const char *a, const char *b,
-		      bool post, const struct hs_fscope *sc)
+/* Where the end of a call of this kind is seen (floor_post.c). */
+static enum hs_fl_seen seen_of(enum hs_wr_kind kind)
 {
-	struct stat sb;
-
-	if (lstat(b, &sb) != 0)
-		return; /* ENOENT */
-	if (post) {
-		if (hs_fscope_post(sc, a))
-			emit(c, true, HS_FL_SEEN_MOVE, "exchange", a, b);
-		else if (hs_fscope_post(sc, b))
-			emit(c, true, HS_FL_SEEN_MOVE, "exchange", b, a);
-		return;
+	switch (kind) {
+	case HS_WR_OPEN: return HS_FL_SEEN_CLOSE;
+	case HS_WR_TRUNC: return HS_FL_SEEN_MODIFY;
+	case HS_WR_UNLINK:
+	case HS_WR_REMOVE: return HS_FL_SEEN_DELETE;
+	case HS_WR_RENAME: return HS_FL_SEEN_MOVE;
+	default: return HS_FL_SEEN_CREATE;
 	}
-	if (hs_fscope_pre(sc, a) || hs_fscope_pinned(sc, a))
-		event(c, "exchange", a, b);
-	if (hs_fscope_pre(sc, b) || hs_fscope_pinned(sc, b))
-		event(c, "exchange", b, a);
 }
 
-/* May a hook of this side fire for abs? */
-static bool side(const struct hs_fscope *sc, bool post, const char *abs)
+/* The rule's plan as c's events: each event with a pre side a pre (in
+ * order), the one with a post side c's post. */
+static void emit_plan(struct hs_fl_call *c, enum hs_wr_kind kind,
+		      const struct hs_wr_plan *p)
 {
-	return post ? hs_fscope_post(sc, abs) : hs_fscope_pre(sc, abs);
+	for (int i = 0; i < p->n; i++) {
+		const struct hs_wr_event *e = &p->ev[i];
+
+		if (e->sides & (HS_WR_PRE | HS_WR_STAGE)) {
+			event(c, e->op, e->path, e->new_path);
+			if (i == 0 && p->temp_create)
+				temp_of(c, HS_FL_TEMP_CREATE, p->temp_create);
+			else if (i == 0 && p->temp_publish)
+				temp_of(c, HS_FL_TEMP_PUBLISH, p->temp_publish);
+		}
+		if ((e->sides & HS_WR_POST) && !c->post.want)
+			emit(c, true, seen_of(kind), e->op, e->path,
+			     e->new_path);
+	}
 }
 
-/* A new object at abs (a symlink, a link, a directory renamed there)
- * above a protected name would send the hooks' lookups elsewhere
- * (engine/protect.h): a pre of its own (the shim's above_policy). */
-static bool above_policy(const struct hs_fscope *sc, bool post,
-			 const char *abs)
-{
-	return !post && hs_fscope_pinned(sc, abs);
-}
-
-/* The pre events of k into c (c->nev of them), or with `post` its post
- * event into c->post: the shim's rules (shim/write_event.c classify),
- * the same operation on both sides, each for paths its hooks' globs
- * name. */
+/* The events of k into c: its pres (c->nev of them) and its post, by the
+ * rule the shim follows for the same libc call (common/write_rule.h),
+ * each for paths its hooks' globs name. */
 static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
-		     struct call *k, pid_t tid, bool post)
+		     struct call *k, pid_t tid)
 {
 	const struct hs_fscope *sc = x->scope;
 	bool follow = hs_fscope_follow(sc);
@@ -302,10 +293,13 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	 * directories are resolved all the same (the shim's rule) */
 	int parents = follow ? HS_FL_PARENTS : 0;
 	char a[PATH_MAX], b[PATH_MAX];
-	struct stat sb;
-	const char *op;
-	bool last, prot;
-	int e;
+	struct rule_ctx rx = { x, tid };
+	struct hs_wr_call r = {
+		.want = HS_WR_PRE | (hs_fscope_any_post(sc) ? HS_WR_POST : 0),
+		.flags = (int)k->flags, .mode = k->mode, .a = a, .b = b,
+	};
+	struct hs_wr_plan p;
+	bool last;
 
 	switch (k->kind) {
 	case K_OPEN:
@@ -314,142 +308,69 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		if (name_of(x, k, tid, k->dirfd, k->path,
 			    last ? follow : parents, a) < 0)
 			return;
-		if (!post) /* what an emulated open is held to */
-			memcpy(c->open.judged, a, strlen(a) + 1);
+		/* what an emulated open is held to */
+		memcpy(c->open.judged, a, strlen(a) + 1);
 		hs_fl_shim_mkstemp(x, c, k->flags, a);
-		if ((k->flags & O_PATH) || (k->flags & __O_TMPFILE) ||
-		    (!post && temp_create(x, c, k, tid, a)))
+		if ((k->flags & O_PATH) || (k->flags & __O_TMPFILE))
 			return;
+		r.kind = HS_WR_OPEN;
 		/* a name that leads to a protected file (a symlink made
 		 * before the session, a symlinked directory above it) is a
 		 * write to that file: the built-in rule's, whatever the
 		 * name's scope (the shim's prot_target) */
-		prot = !post && last && hs_fscope_protected_target(sc, a);
-		if (!prot && !side(sc, post, a))
-			return;
-		if ((op = open_op(x, tid, a, k->flags, (follow || prot) && last)))
-			emit(c, post, HS_FL_SEEN_CLOSE, op, a, NULL);
-		return;
+		r.prot_target = last && hs_fscope_protected_target(sc, a);
+		r.follow = (follow || r.prot_target) && last;
+		r.fin = b;
+		break;
 	case K_TRUNC:
-		if (name_of(x, k, tid, AT_FDCWD, k->path, follow, a) == 0 &&
-		    (side(sc, post, a) ||
-		     (!post && hs_fscope_protected_target(sc, a))) &&
-		    look(a, follow, &sb) == 1)
-			emit(c, post, HS_FL_SEEN_MODIFY, "truncate", a, NULL);
-		return;
-	case K_UNLINK:
-		if (name_of(x, k, tid, k->dirfd, k->path, parents, a) == 0 &&
-		    side(sc, post, a) && lstat(a, &sb) == 0 &&
-		    !hs_fl_is_temp(a))
-			emit(c, post, HS_FL_SEEN_DELETE,
-			     k->flags & AT_REMOVEDIR ? "rmdir" : "delete", a,
-			     NULL);
-		return;
-	case K_MKDIR:
-		if (name_of(x, k, tid, k->dirfd, k->path, parents, a) == 0 &&
-		    side(sc, post, a) && lstat(a, &sb) != 0)
-			emit(c, post, HS_FL_SEEN_CREATE, "mkdir", a, NULL);
-		return;
-	case K_MKNOD:
-		/* a regular file made by mknod is a create like O_CREAT|O_EXCL;
-		 * fifos, sockets and devices are "mknod" */
-		if (name_of(x, k, tid, k->dirfd, k->path, parents, a) < 0 ||
-		    !side(sc, post, a) || lstat(a, &sb) == 0)
+		if (name_of(x, k, tid, AT_FDCWD, k->path, follow, a) < 0)
 			return;
-		if ((k->mode & S_IFMT) == 0 || S_ISREG(k->mode)) {
-			if (!hs_fl_temp_silent(x, a))
-				emit(c, post, HS_FL_SEEN_CREATE, "create", a,
-				     NULL);
-		} else {
-			emit(c, post, HS_FL_SEEN_CREATE, "mknod", a, NULL);
-		}
-		return;
+		r.kind = HS_WR_TRUNC;
+		r.prot_target = hs_fscope_protected_target(sc, a);
+		r.follow = follow;
+		break;
+	case K_UNLINK:
+		if (name_of(x, k, tid, k->dirfd, k->path, parents, a) < 0)
+			return;
+		r.kind = HS_WR_UNLINK;
+		break;
+	case K_MKDIR:
+		if (name_of(x, k, tid, k->dirfd, k->path, parents, a) < 0)
+			return;
+		r.kind = HS_WR_MKDIR;
+		break;
+	case K_MKNOD:
+		if (name_of(x, k, tid, k->dirfd, k->path, parents, a) < 0)
+			return;
+		r.kind = HS_WR_MKNOD;
+		break;
 	case K_SYMLINK:
-		/* path = the link made; new_path = its text, as written */
-		if (name_of(x, k, tid, k->dirfd2, k->path2, parents, a) == 0 &&
-		    (side(sc, post, a) || above_policy(sc, post, a) ||
-		     (!post && hs_fscope_link_to_policy(sc, a, k->path))) &&
-		    lstat(a, &sb) != 0)
-			emit(c, post, HS_FL_SEEN_CREATE, "symlink", a, k->path);
-		return;
-	case K_LINK:
+		if (name_of(x, k, tid, k->dirfd2, k->path2, parents, a) < 0)
+			return;
+		r.kind = HS_WR_SYMLINK;
+		r.text = k->path;
+		break;
+	case K_LINK: {
+		struct stat sb;
+
 		if (name_of(x, k, tid, k->dirfd2, k->path2, parents, a) < 0 ||
 		    lstat(a, &sb) == 0)
 			return;
-		/* the source as what it is (link_source); none: a publish */
-		e = link_source(x, k, tid, parents, b);
-		if (e < 0)
-			return;
-		if (!side(sc, post, a) && !above_policy(sc, post, a)) {
-			/* an unwatched new name for a protected file is a
-			 * write to that file: judged at the source (a pre
-			 * of its own, no post: the shim's) */
-			if (!post && e > 0 && hs_fscope_pre(sc, b))
-				event(c, "link", b, a);
-			return;
-		}
-		/* an O_TMPFILE or temp source published: a create */
-		if (e == 0 || hs_fl_is_temp(b)) {
-			emit(c, post, HS_FL_SEEN_CREATE, "create", a, NULL);
-			return;
-		}
-		emit(c, post, HS_FL_SEEN_CREATE, "link", a, b);
-		/* and at the source, when a pre hook watches it too */
-		if (!post && hs_fscope_pre(sc, b))
-			event(c, "link", b, a);
-		return;
-	case K_RENAME: {
-		bool m, m2;
-
-		if (name_of(x, k, tid, k->dirfd, k->path, parents, a) < 0 ||
-		    name_of(x, k, tid, k->dirfd2, k->path2, parents, b) < 0 ||
-		    lstat(a, &sb) != 0)
-			return;
-		if (k->flags & RENAME_EXCHANGE) {
-			exchanged(c, a, b, post, sc);
-			return;
-		}
-		m = (!hs_fl_is_temp(a) && hs_fscope_pre(sc, a)) ||
-		    hs_fscope_pinned(sc, a);
-		if (post) {
-			/* the shim's: a source any hook watches makes it a
-			 * "rename", posted if a post hook watches the source;
-			 * else a watched target is created or overwritten */
-			m2 = hs_fscope_post(sc, b);
-			if (m || (!hs_fl_is_temp(a) && hs_fscope_post(sc, a))) {
-				if (!hs_fl_is_temp(a) && hs_fscope_post(sc, a))
-					emit(c, true, HS_FL_SEEN_MOVE, "rename",
-					     a, b);
-			} else if (m2 && (e = look(b, false, &sb)) >= 0) {
-				emit(c, true, HS_FL_SEEN_MOVE,
-				     e ? replace_op(tid, &sb) : "create", b,
-				     NULL);
-			}
-			return;
-		}
-		m2 = hs_fscope_pre(sc, b) || above_policy(sc, false, b);
-		e = m2 ? look(b, false, &sb) : -1;
-		if (e > 0 && (k->flags & RENAME_NOREPLACE))
-			e = 0; /* never replaces: EEXIST */
-		if (m) {
-			event(c, "rename", a, b);
-			if (e >= 0)
-				event(c, e ? "overwrite" : "create", b, NULL);
-		} else if (e >= 0) {
-			/* a publish: the shim's replace_op */
-			event(c, e ? replace_op(tid, &sb) : "create", b, NULL);
-			if (hs_temp_name(a))
-				temp_of(c, HS_FL_TEMP_PUBLISH, a);
-		}
-		return;
+		r.kind = HS_WR_LINK;
+		r.src = link_source(x, k, tid, parents, b);
+		break;
 	}
+	case K_RENAME:
+		if (name_of(x, k, tid, k->dirfd, k->path, parents, a) < 0 ||
+		    name_of(x, k, tid, k->dirfd2, k->path2, parents, b) < 0)
+			return;
+		r.kind = HS_WR_RENAME;
+		break;
 	case K_ATTR:
 		/* a protected file's alone: the built-in rule denies it,
 		 * and no other file's mode or owner is an event (the shim's
-		 * rule, shim/write_event.c): nothing to post. A descriptor by
-		 * the caller's /proc name for it. */
-		if (post)
-			return;
+		 * rule, shim/write_classify.c): nothing to post. A
+		 * descriptor by the caller's /proc name for it. */
 		if (!k->path[0] && (k->flags & AT_EMPTY_PATH))
 			snprintf(k->path, sizeof(k->path), "/proc/self/fd/%d",
 				 k->dirfd);
@@ -459,8 +380,11 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			event(c, k->attr, a, NULL);
 		return;
 	case K_NONE:
+	default:
 		return;
 	}
+	hs_wr_classify(&rule_ops, &rx, &r, &p);
+	emit_plan(c, r.kind, &p);
 }
 
 /* Does an event of c name a protected file, or rename one (or the root)
@@ -571,12 +495,11 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 			     sizeof(c->reach_why)))
 		return hs_fl_valid(x->listener, c->n.id) ? HS_FL_REFUSED
 							 : HS_FL_GONE;
-	classify(x, c, &k, tid, false);
+	classify(x, c, &k, tid);
 	if (k.unnamed) { /* judged by nobody: denied, and logged as such */
 		c->nev = 0;
+		c->post.want = false;
 		event(c, HS_OPERATION_UNNAMED, k.unnamed, NULL);
-	} else if (hs_fscope_any_post(x->scope)) {
-		classify(x, c, &k, tid, true);
 	}
 	/* Nothing to decide: continuing a call whose id went stale is
 	 * refused by the kernel, so no check is needed for that. Anything

@@ -55,9 +55,10 @@ struct hs_wticket {
 	const char *op;    /* static string */
 	const char *post_path;     /* path of the post event */
 	const char *post_new_path;
-	const char *extra_op; /* a second pre, at path2: a rename's target,
-			       * a link's source, an exchange's other name */
-	const char *extra_new; /* its new_path, or NULL */
+	const char *extra_op; /* a second pre: a rename's target, a link's
+			       * source, an exchange's other name
+			       * (common/write_rule.h) */
+	const char *extra_path, *extra_new; /* its path and new_path */
 	char id[64];
 	char path[PATH_MAX];
 	char path2[PATH_MAX];
@@ -80,8 +81,6 @@ struct hs_wticket {
 	bool to_floor; /* an open of another process's /proc entry: made
 			* without the cookie, for the floor to judge
 			* (floor/floor_reach.c) */
-	bool swapped; /* a link judged at its source: path, path2 and their
-		       * pins swapped (write_event.c swap_names) */
 	bool prot_target; /* the call follows its name to a protected file
 			   * (hs_wscope_protected_target): a pre, whatever
 			   * the name's scope */

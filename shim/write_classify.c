@@ -1,5 +1,5 @@
-/* Classifying one intercepted write: which path, which operation,
- * whether a hook may care; see write_classify.h. Everything here looks,
+/* Classifying one intercepted write: its paths named here, the rest by
+ * common/write_rule.c; see write_classify.h. Everything here looks,
  * never touches (lstat, readlink).
  *
  * Temp files: editors and agents write "f.tmp.123" (or a mkstemp name)
@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../common/temp_name.h"
+#include "../common/write_rule.h"
 #include "floor_calls.h"
 #include "path.h"
 #include "state.h"
@@ -43,26 +44,49 @@ static bool is_temp(const char *abs)
 
 /* --- classifying ----------------------------------------------------- */
 
-/* lstat, or stat when following symlinks: 1 exists, 0 not, -1 error. */
-static int look_at(const char *abs, bool follow, struct stat *sb)
-{
-	int r = follow ? stat(abs, sb) : lstat(abs, sb);
-
-	if (r == 0)
-		return 1;
-	return errno == ENOENT ? 0 : -1;
-}
-
-static int look(const char *abs, struct stat *sb)
-{
-	return look_at(abs, hs_wopts()->follow, sb);
-}
-
 /* Temp files are silent unless the config asks for those in places a
  * hook's path filter names (writes.judge_temp_files). */
 static bool temp_judged(const char *abs)
 {
 	return hs_wopts()->judge_temps && hs_wscope_protected(abs);
+}
+
+/* --- what this process's hooks watch, for the rule ------------------- */
+
+/* the shim's sides are the rule's (its HS_W_PROT passes through) */
+_Static_assert(HS_W_PRE == HS_WR_PRE && HS_W_POST == HS_WR_POST &&
+		       HS_W_STAGE == HS_WR_STAGE &&
+		       !(HS_W_PROT & (HS_WR_PRE | HS_WR_POST | HS_WR_STAGE)),
+	       "write_scope.h and common/write_rule.h name the same sides");
+
+static unsigned op_match(void *x, const char *abs, unsigned want)
+{
+	(void)x;
+	return hs_wscope_match(abs, want);
+}
+
+static bool op_pinned(void *x, const char *abs)
+{
+	(void)x;
+	return hs_wscope_pinned(abs);
+}
+
+static bool op_link_to_policy(void *x, const char *link, const char *text)
+{
+	(void)x;
+	return hs_wscope_link_to_policy(link, text);
+}
+
+static bool op_is_temp(void *x, const char *abs)
+{
+	(void)x;
+	return is_temp(abs);
+}
+
+static bool op_temp_silent(void *x, const char *abs)
+{
+	(void)x;
+	return is_temp(abs) && !temp_judged(abs);
 }
 
 /* An in-place change of an existing file's content is "edit" (the tool
@@ -73,66 +97,15 @@ static bool temp_judged(const char *abs)
  * shell started as the agent (`hookshim run -- sh -c ...`) keep
  * "overwrite" (Write): `echo x > f` is a Bash write. An empty file
  * replaced is a create in all but name: "overwrite". */
-static const char *replace_op(const struct stat *sb)
+static const char *op_replace(void *x, const struct stat *sb)
 {
+	(void)x;
 	if (sb->st_size > 0 && hs_state()->role == HS_ROLE_AGENT &&
 	    !hs_exe_is_shell())
 		return "edit";
 	return "overwrite";
 }
 
-/* The operation an open with `fl` performs on `abs`, or NULL when it
- * fires nothing (it will fail, or it makes a temp file). */
-static const char *open_op(const char *abs, int fl, struct hs_wticket *t)
-{
-	struct stat sb;
-	int e = look_at(abs, (hs_wopts()->follow || t->prot_target) &&
-				     !hs_open_nofollow(fl),
-			&sb);
-
-	if (e < 0)
-		return NULL;
-	t->exists = e == 1;
-	t->sb = sb;
-	if (e == 0) {
-		if (!(fl & O_CREAT) || (is_temp(abs) && !temp_judged(abs)))
-			return NULL;
-		return "create";
-	}
-	if ((fl & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL) ||
-	    !S_ISREG(sb.st_mode))
-		return NULL; /* EEXIST, or a fifo/device/dir: no file write */
-	if (fl & O_TRUNC)
-		return replace_op(&sb);
-	return fl & O_APPEND ? "append" : "modify";
-}
-
-/* A new temp file whose name says which file its atomic save publishes
- * (hs_temp_final): the pre of that file's Write, fired at this open so a
- * denial keeps even the temp file off the disk; the rename is answered
- * from its verdict (supervisor/atomic_save.h), and fires the post. The
- * floor's temp_create (floor/floor_event.c). A content hook waits
- * for the rename, where the content is. */
-static unsigned temp_create(const struct hs_wcall *c, struct hs_wticket *t,
-			    unsigned want)
-{
-	struct stat sb;
-	int e;
-
-	if (!(want & HS_W_PRE) || !(c->flags & O_CREAT) ||
-	    !hs_temp_name(t->path) ||
-	    !hs_temp_final(t->path, t->path2, sizeof(t->path2)) ||
-	    (hs_wscope_match(t->path2, HS_W_PRE) & (HS_W_PRE | HS_W_STAGE)) !=
-		    HS_W_PRE ||
-	    look(t->path, &sb) != 0)
-		return 0;
-	if ((e = lstat(t->path2, &sb)) < 0 && errno != ENOENT)
-		return 0;
-	t->op = e == 0 ? replace_op(&sb) : "create";
-	t->post_path = t->path2;
-	t->temp_create = t->path;
-	return HS_W_PRE;
-}
 
 /* A path relative to the working directory or a directory descriptor
  * that cannot fire: it stays below the directory (no ".."; folding "."
@@ -171,19 +144,6 @@ bool hs_wquick_dead(const struct hs_wcall *c)
 	default:
 		return rel_dead(c->dirfd, c->path);
 	}
-}
-
-static void swap_names(struct hs_wticket *t)
-{
-	struct hs_path_pin pin = t->pin;
-	char tmp[PATH_MAX];
-
-	memcpy(tmp, t->path, strlen(t->path) + 1);
-	memcpy(t->path, t->path2, strlen(t->path2) + 1);
-	memcpy(t->path2, tmp, strlen(tmp) + 1);
-	t->pin = t->pin2;
-	t->pin2 = pin;
-	t->swapped = !t->swapped;
 }
 
 /* A link whose source is a descriptor (AT_EMPTY_PATH, or a magic link:
@@ -263,49 +223,6 @@ static int link_source(struct hs_wticket *t, const struct hs_wcall *c,
 	return 1;
 }
 
-/* renameat2(RENAME_EXCHANGE): each name's content is replaced by the
- * other's, and each is moved away. Judged at each name a hook watches or
- * that is pinned (the root, a protected file, a directory above one):
- * op "exchange", path = that name, new_path = the other; the first as
- * the call's pre (and post), the second as its second pre. No temp name
- * is a publish here: both stay. */
-static unsigned exchanged(struct hs_wticket *t, unsigned want)
-{
-	struct stat sb;
-	unsigned m, m2;
-
-	if (lstat(t->path2, &sb) != 0)
-		return 0; /* ENOENT */
-	m = stage_as_pre(hs_wscope_match(t->path, want));
-	m2 = stage_as_pre(hs_wscope_match(t->path2, want));
-	if ((want & HS_W_PRE) && hs_wscope_pinned(t->path))
-		m |= HS_W_PRE;
-	if ((want & HS_W_PRE) && hs_wscope_pinned(t->path2))
-		m2 |= HS_W_PRE;
-	if (!m && !m2)
-		return 0;
-	if (!m) { /* made the same way round: an exchange is symmetric */
-		swap_names(t);
-		m = m2;
-		m2 = 0;
-	}
-	t->op = "exchange";
-	t->post_new_path = t->path2;
-	if (m2 & HS_W_PRE) {
-		t->extra_op = "exchange";
-		t->extra_new = t->path;
-	}
-	return m;
-}
-
-/* A new object at `abs` (a symlink, a link, a directory renamed there)
- * above a protected name would send the hooks' lookups elsewhere
- * (engine/protect.h): asked about, as a pre. */
-static unsigned above_policy(const char *abs, unsigned want)
-{
-	return (want & HS_W_PRE) && hs_wscope_pinned(abs) ? HS_W_PRE : 0;
-}
-
 /* "/proc/<digits>/...": a process's entry by its number (its mem above
  * all), which under a floor is the floor's to judge: the supervisor's
  * and the hooks' are out of the session's reach (floor_reach.c). */
@@ -316,21 +233,53 @@ static bool proc_of_pid(const char *p)
 	       p[6] <= '9';
 }
 
+/* The plan's events into t: ev[0] is the call's (its pre asked, its post
+ * made), ev[1] a second pre; their sides are returned. */
+static unsigned take(struct hs_wticket *t, const struct hs_wr_plan *p)
+{
+	if (!p->n)
+		return 0;
+	t->op = p->ev[0].op;
+	t->post_path = p->ev[0].path;
+	t->post_new_path = p->ev[0].new_path;
+	if (p->n > 1) {
+		t->extra_op = p->ev[1].op;
+		t->extra_path = p->ev[1].path;
+		t->extra_new = p->ev[1].new_path;
+	}
+	t->temp_create = p->temp_create;
+	t->temp_publish = p->temp_publish;
+	t->content_file = p->content_file;
+	t->exists = p->exists == 1;
+	t->sb = p->sb;
+	return p->ev[0].sides;
+}
+
 unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
 		      unsigned want)
 {
 	bool follow = hs_wopts()->follow;
+	struct hs_wr_call r = { .want = want, .flags = c->flags, .a = t->path,
+				.b = t->path2 };
+	/* on the stack, not in static data: the shim's written data must
+	 * fit its first page (shim/layout.ld), and a table of pointers is
+	 * written data without RELRO */
+	const struct hs_wr_ops ops = {
+		.match = op_match, .pinned = op_pinned,
+		.link_to_policy = op_link_to_policy, .is_temp = op_is_temp,
+		.temp_silent = op_temp_silent, .replace_op = op_replace,
+	};
 	struct hs_path_pin *src_pin;
+	struct hs_wr_plan p;
 	struct stat sb;
-	unsigned m, m2;
+	unsigned m;
 	int e;
 
 	t->post_new_path = NULL;
-	t->extra_op = t->extra_new = NULL;
+	t->extra_op = t->extra_new = t->extra_path = NULL;
 	t->post_path = t->path;
 	t->content_file = NULL;
 	t->temp_create = t->temp_publish = NULL;
-	t->swapped = false;
 	switch (c->kind) {
 	case HS_WK_OPEN:
 	case HS_WK_REOPEN:
@@ -349,78 +298,55 @@ unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
 			t->to_floor = true;
 			return 0;
 		}
-		if ((m = temp_create(c, t, want)))
-			return m;
-		/* reached by another name: the built-in rule's */
-		if (!(m = hs_wscope_match(t->path, want) |
-			  (t->prot_target ? HS_W_PRE : 0)))
-			return 0;
-		t->op = open_op(t->path, c->flags, t);
+		r.kind = HS_WR_OPEN;
+		r.follow = (follow || t->prot_target) &&
+			   !hs_open_nofollow(c->flags);
+		r.prot_target = t->prot_target;
+		r.fin = t->path2; /* an atomic save's final name */
+		hs_wr_classify(&ops, NULL, &r, &p);
+		m = take(t, &p);
 		/* a content hook cannot see what freopen writes: it is
 		 * asked at the open, as other pre hooks are */
 		if (c->kind == HS_WK_REOPEN && (m & HS_W_STAGE))
 			m = (m & ~HS_W_STAGE) | HS_W_PRE;
-		return t->op ? m : 0;
-	case HS_WK_TRUNC:
-		if (named_pinned(t, AT_FDCWD, c->path, true, t->path, &t->pin) < 0 ||
-		    !(m = hs_wscope_match(t->path, want) |
-			  (t->prot_target ? HS_W_PRE : 0)) ||
-		    look(t->path, &sb) != 1)
-			return 0;
-		t->op = "truncate";
 		return m;
+	case HS_WK_TRUNC:
+		if (named_pinned(t, AT_FDCWD, c->path, true, t->path, &t->pin) < 0)
+			return 0;
+		r.kind = HS_WR_TRUNC;
+		r.follow = follow;
+		r.prot_target = t->prot_target;
+		break;
 	case HS_WK_UNLINK:
 	case HS_WK_REMOVE:
 		/* never follow the last component: unlink removes the link
 		 * itself (its directories, with follow_symlinks, are) */
-		if (named_pinned(t, c->dirfd, c->path, false, t->path, &t->pin) < 0 ||
-		    !(m = hs_wscope_match(t->path, want)) ||
-		    lstat(t->path, &sb) != 0 || is_temp(t->path))
+		if (named_pinned(t, c->dirfd, c->path, false, t->path, &t->pin) < 0)
 			return 0;
-		if (c->kind == HS_WK_REMOVE)
-			t->op = S_ISDIR(sb.st_mode) ? "rmdir" : "delete";
-		else
-			t->op = c->flags & AT_REMOVEDIR ? "rmdir" : "delete";
-		return m;
+		r.kind = c->kind == HS_WK_REMOVE ? HS_WR_REMOVE : HS_WR_UNLINK;
+		break;
 	case HS_WK_MKDIR:
 		/* mkdir never follows its last component (EEXIST) */
-		if (named_pinned(t, c->dirfd, c->path, false, t->path, &t->pin) < 0 ||
-		    !(m = hs_wscope_match(t->path, want)) ||
-		    lstat(t->path, &sb) == 0)
+		if (named_pinned(t, c->dirfd, c->path, false, t->path, &t->pin) < 0)
 			return 0;
-		t->op = "mkdir";
-		return m;
+		r.kind = HS_WR_MKDIR;
+		break;
 	case HS_WK_MKNOD:
-		/* a node made in watched ground (the floor's rule): a regular
-		 * file is a create, a fifo, socket or device a "mknod" */
-		if (named_pinned(t, c->dirfd, c->path, false, t->path, &t->pin) < 0 ||
-		    !(m = hs_wscope_match(t->path, want)) ||
-		    lstat(t->path, &sb) == 0)
+		if (named_pinned(t, c->dirfd, c->path, false, t->path, &t->pin) < 0)
 			return 0;
-		if ((c->flags & S_IFMT) == 0 || S_ISREG((mode_t)c->flags)) {
-			if (is_temp(t->path) && !temp_judged(t->path))
-				return 0;
-			t->op = "create";
-		} else {
-			t->op = "mknod";
-		}
-		return m;
+		r.kind = HS_WR_MKNOD;
+		r.mode = (unsigned)c->flags;
+		break;
 	case HS_WK_SYMLINK:
 		/* path = the link made; new_path = its text, as written */
-		if (named_pinned(t, c->dirfd2, c->path2, false, t->path, &t->pin) < 0 ||
-		    !(m = hs_wscope_match(t->path, want) | above_policy(t->path, want) |
-			  ((want & HS_W_PRE) &&
-					   hs_wscope_link_to_policy(t->path, c->path)
-				   ? HS_W_PRE : 0)) ||
-		    lstat(t->path, &sb) == 0)
+		if (named_pinned(t, c->dirfd2, c->path2, false, t->path, &t->pin) < 0)
 			return 0;
-		t->op = "symlink";
-		t->post_new_path = c->path;
-		return m;
+		r.kind = HS_WR_SYMLINK;
+		r.text = c->path;
+		break;
 	case HS_WK_LINK:
-		/* path = the new name; new_path = the file it names, named as
-		 * what it is (link_source). An O_TMPFILE or temp source is a
-		 * publish: a create of the new name. */
+		/* path = the new name; path2 = the file it names, named as
+		 * what it is (link_source) */
 		if (named_pinned(t, c->dirfd2, c->path2, false, t->path,
 				 &t->pin) < 0)
 			return 0;
@@ -437,69 +363,16 @@ unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
 					     t->path2, src_pin);
 			return 0;
 		}
-		m = hs_wscope_match(t->path, want) | above_policy(t->path, want);
-		t->op = "create";
-		if (link_source(t, c, src_pin) <= 0 || (m && is_temp(t->path2)))
-			return m;
-		t->op = "link";
-		t->post_new_path = t->path2;
-		/* A new name for a protected file (`ln secrets/f h`, or by
-		 * its descriptor) is a write to that file: judged at the
-		 * source, path = the source, new_path = the new name -- alone
-		 * when the new name is unwatched, else as a second pre. */
-		m2 = hs_wscope_match(t->path2, want & HS_W_PRE);
-		if (m) {
-			if (m2 & HS_W_PRE) {
-				t->extra_op = "link";
-				t->extra_new = t->path;
-			}
-			return m;
-		}
-		if (!m2)
-			return 0;
-		swap_names(t);
-		return m2;
+		r.kind = HS_WR_LINK;
+		r.src = link_source(t, c, src_pin);
+		break;
 	case HS_WK_RENAME:
 		if (named_pinned(t, c->dirfd, c->path, false, t->path, &t->pin) < 0 ||
 		    named_pinned(t, c->dirfd2, c->path2, false, t->path2,
-				 &t->pin2) < 0 ||
-		    lstat(t->path, &sb) != 0)
+				 &t->pin2) < 0)
 			return 0;
-		if (c->flags & RENAME_EXCHANGE)
-			return exchanged(t, want);
-		m = is_temp(t->path) ? 0
-				     : stage_as_pre(hs_wscope_match(t->path, want));
-		/* the root, a protected file or a directory above one cannot
-		 * be moved away (engine/protect.h) */
-		if ((want & HS_W_PRE) && hs_wscope_pinned(t->path))
-			m |= HS_W_PRE;
-		m2 = hs_wscope_match(t->path2, want) | above_policy(t->path2, want);
-		/* an atomic save: content hooks read the file being renamed */
-		if (((m | m2) & HS_W_STAGE) && S_ISREG(sb.st_mode))
-			t->content_file = t->path;
-		m2 = stage_as_pre(m2);
-		if (m) { /* a file moved: path = source, new_path = target */
-			t->op = "rename";
-			t->post_new_path = t->path2;
-			/* A policy on the target ("mv x secrets/") must see it
-			 * too: its own pre, as the create/overwrite it is. */
-			if ((m2 & HS_W_PRE) && (e = look(t->path2, &sb)) >= 0)
-				t->extra_op = e && !(c->flags & RENAME_NOREPLACE)
-						      ? "overwrite"
-						      : "create";
-			return m;
-		}
-		/* a temp published, or a file moved into watched ground: the
-		 * target is created or overwritten */
-		if (!m2 || (e = look(t->path2, &sb)) < 0)
-			return 0;
-		/* RENAME_NOREPLACE never replaces: EEXIST */
-		t->op = e && !(c->flags & RENAME_NOREPLACE) ? replace_op(&sb)
-							     : "create";
-		t->post_path = t->path2;
-		if (hs_temp_name(t->path))
-			t->temp_publish = t->path;
-		return m2;
+		r.kind = HS_WR_RENAME;
+		break;
 	case HS_WK_MKTEMP:
 		/* The call makes the name; the template names the place.
 		 * Only a protected place is judged. */
@@ -541,6 +414,9 @@ unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
 			: c->kind == HS_WK_CHOWN ? "chown"
 						 : "setxattr";
 		return HS_W_PRE;
+	default:
+		return 0;
 	}
-	return 0;
+	hs_wr_classify(&ops, NULL, &r, &p);
+	return take(t, &p);
 }

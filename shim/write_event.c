@@ -253,9 +253,6 @@ static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 		want = 0;
 	if (want)
 		want = hs_wclassify(c, t, want);
-	if (c->kind != HS_WK_OPEN && c->kind != HS_WK_REOPEN &&
-	    c->kind != HS_WK_RENAME)
-		want = stage_as_pre(want);
 	hs_guard_leave();
 	if (t->unnamed)
 		return deny_unnamed(t);
@@ -284,9 +281,11 @@ static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 			return -1;
 		}
 		t->event = true;
-		if (t->extra_op && deny_pre(t->path2, t->extra_new, t->extra_op) < 0)
-			return -1;
 	}
+	/* a second pre (common/write_rule.h): also when the call's own
+	 * event is a post's alone */
+	if (t->extra_op && deny_pre(t->extra_path, t->extra_new, t->extra_op) < 0)
+		return -1;
 	if (want & HS_W_STAGE)
 		return stage(c, t);
 	errno = t->saved_errno;

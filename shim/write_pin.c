@@ -162,10 +162,8 @@ static int renamed(const struct hs_wcall *c, const struct hs_wticket *t)
  * followed: a pinned link has no AT_SYMLINK_FOLLOW). */
 static int linked(const struct hs_wcall *c, const struct hs_wticket *t)
 {
-	const char *a = hs_base(t->swapped ? t->path : t->path2);
-	const char *b = hs_base(t->swapped ? t->path2 : t->path);
-	int da = t->swapped ? t->pin.fd : t->pin2.fd;
-	int db = t->swapped ? t->pin2.fd : t->pin.fd;
+	const char *a = hs_base(t->path2), *b = hs_base(t->path);
+	int da = t->pin2.fd, db = t->pin.fd;
 
 	return FWD(SYS_linkat, HS_REAL(linkat)(da, a, db, b, c->flags), da, a,
 		   db, b, c->flags);

@@ -11,6 +11,7 @@
  *                      NEW through /proc/self/fd/N (AT_SYMLINK_FOLLOW)
  *   exchange:A:B       renameat2(A, B, RENAME_EXCHANGE)
  *   noreplace:A:B      renameat2(A, B, RENAME_NOREPLACE)
+ *   rename:A:B         renameat2(A, B, 0)
  *   whiteout:A:B       renameat2(A, B, RENAME_WHITEOUT)
  *   inroot:DIR:PATH    openat2(DIR, PATH, O_WRONLY|O_CREAT|O_TRUNC,
  *                      RESOLVE_IN_ROOT), then "P\n" written
@@ -147,6 +148,8 @@ int main(int argc, char **argv)
 			r = tmpfile_link(a, b);
 		else if (!strcmp(op, "exchange"))
 			r = rename2(a, b, RENAME_EXCHANGE);
+		else if (!strcmp(op, "rename"))
+			r = rename2(a, b, 0);
 		else if (!strcmp(op, "noreplace"))
 			r = rename2(a, b, RENAME_NOREPLACE);
 		else if (!strcmp(op, "whiteout"))
