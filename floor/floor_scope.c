@@ -126,8 +126,9 @@ struct hs_fscope *hs_fscope_new(const char *text, const char *root)
 		return NULL;
 	sc->root = strdup(root ? root : "/");
 	if (!text || strncmp(text, "hsw1\n", 5) != 0) {
-		/* as the shim: every write in the root */
-		sc->pre.all = sc->post.all = true;
+		/* as the shim (shim/write_scope.c): every write and read
+		 * in the root */
+		sc->pre.all = sc->post.all = sc->rd.all = true;
 		add(&sc->inc, NULL);
 		return sc;
 	}
