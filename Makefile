@@ -49,9 +49,11 @@ PROBE_BIN := $(PROBE_SRC:tests/probes/%.c=$(BUILD)/probes/%) \
 
 HOOKSHIM := $(BUILD)/bin/hookshim
 SHIM     := $(BUILD)/lib/libhookshim.so
+MANPAGE  := $(BUILD)/man/hookshim.1
+VERSION  := $(shell sed -n 's/^\#define HOOKSHIM_VERSION "\(.*\)"/\1/p' cli/main.c)
 
-.PHONY: all deps test test-asan demo bench install clean
-all: deps $(HOOKSHIM) $(SHIM)
+.PHONY: all deps test test-asan demo bench install uninstall deb clean
+all: deps $(HOOKSHIM) $(SHIM) $(MANPAGE)
 
 # Every compile waits for this (order-only), so `make -jN` on a fresh
 # machine installs the headers before the first file that needs them.
@@ -157,13 +159,40 @@ bench: all $(PROBE_BIN) $(BUILD)/bench/bench_core $(BUILD)/bench/exec_rr
 demo: all
 	@BUILD=$(BUILD) examples/demo.sh
 
+# The man page: help2man over the binary's own help (scripts/man-page.sh).
+$(MANPAGE): $(HOOKSHIM) scripts/man-page.sh
+	@mkdir -p $(@D)
+	scripts/man-page.sh $(HOOKSHIM) > $@.tmp && mv $@.tmp $@
+
+# What `make install` puts where, and `make uninstall` takes away again.
+INSTALLED := bin/hookshim lib/libhookshim.so share/man/man1/hookshim.1 \
+	share/bash-completion/completions/hookshim \
+	share/zsh/vendor-completions/_hookshim
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
-		$(DESTDIR)$(PREFIX)/share/doc/hookshim
+		$(DESTDIR)$(PREFIX)/share/doc/hookshim \
+		$(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/vendor-completions
 	install -m 755 $(HOOKSHIM) $(DESTDIR)$(PREFIX)/bin/hookshim
-	install -m 755 $(SHIM) $(DESTDIR)$(PREFIX)/lib/libhookshim.so
+	install -m 644 $(SHIM) $(DESTDIR)$(PREFIX)/lib/libhookshim.so
+	install -m 644 $(MANPAGE) $(DESTDIR)$(PREFIX)/share/man/man1/hookshim.1
+	install -m 644 completions/hookshim.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/hookshim
+	install -m 644 completions/_hookshim \
+		$(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_hookshim
 	install -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/hookshim/
-	cp -r examples $(DESTDIR)$(PREFIX)/share/doc/hookshim/
+	cp -r docs examples $(DESTDIR)$(PREFIX)/share/doc/hookshim/
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
+	rm -rf $(DESTDIR)$(PREFIX)/share/doc/hookshim
+
+# A Debian package of what `make install` installs under /usr, built with
+# dpkg-deb; its dependencies are the Debian packages of the libraries the
+# binary links (scripts/make-deb.sh).
+deb: all
+	scripts/make-deb.sh $(BUILD) $(VERSION)
 
 # libFuzzer targets (fuzz/README.md): one per fuzz/fuzz_NAME.c, built
 # with clang under ASan/UBSan into $(FUZZ_BUILD)/fuzz_NAME, each linked

@@ -20,6 +20,8 @@ fi
 # SHA-256 for the trust records of project hook files (config/trust.c)
 [ -f /usr/include/nettle/sha2.h ] || missing="$missing nettle-dev"
 command -v jq >/dev/null 2>&1 || missing="$missing jq"
+# The man page is help2man's, over the binary's own help (make all).
+command -v help2man >/dev/null 2>&1 || missing="$missing help2man"
 # The tests read JUnit output with xmllint and drive a terminal with tmux.
 command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
 command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
