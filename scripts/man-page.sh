@@ -2,7 +2,7 @@
 # The man page, from the same help text the binary prints: help2man
 # (Debian's) reads `hookshim --help` and `--version`, and a COMMANDS
 # section holds every verb's own `hookshim help VERB`, so the page and
-# the CLI cannot say different things (tests/integration/cli_help.sh
+# the CLI cannot say different things (tests/integration/package.sh
 # compares them).
 #   scripts/man-page.sh BUILD/bin/hookshim > hookshim.1
 set -eu
