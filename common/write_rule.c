@@ -74,7 +74,8 @@ static bool temp_create(const struct hs_wr_ops *o, void *x,
 
 	if (!(c->want & HS_WR_PRE) || !(c->flags & O_CREAT) || !c->fin ||
 	    !hs_temp_name(c->a) || !hs_temp_final(c->a, c->fin, PATH_MAX) ||
-	    (o->match(x, c->fin, HS_WR_PRE) & (HS_WR_PRE | HS_WR_STAGE)) !=
+	    (o->match(x, c->fin, c->want & ~HS_WR_POST) &
+	     (HS_WR_PRE | HS_WR_STAGE)) !=
 		    HS_WR_PRE ||
 	    look(c->a, c->follow, &sb) != 0 || (e = look(c->fin, false, &sb)) < 0)
 		return false;

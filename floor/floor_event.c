@@ -318,7 +318,9 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		 * before the session, a symlinked directory above it) is a
 		 * write to that file: the built-in rule's, whatever the
 		 * name's scope (the shim's prot_target) */
-		r.prot_target = last && hs_fscope_protected_target(sc, a);
+		r.prot_target = (k->flags & (O_CREAT | O_EXCL)) !=
+					(O_CREAT | O_EXCL) &&
+				hs_fscope_protected_target(sc, a, last);
 		r.follow = (follow || r.prot_target) && last;
 		r.fin = b;
 		break;
@@ -326,7 +328,7 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		if (name_of(x, k, tid, AT_FDCWD, k->path, follow, a) < 0)
 			return;
 		r.kind = HS_WR_TRUNC;
-		r.prot_target = hs_fscope_protected_target(sc, a);
+		r.prot_target = hs_fscope_protected_target(sc, a, true);
 		r.follow = follow;
 		break;
 	case K_UNLINK:

@@ -110,10 +110,11 @@ bool hs_fscope_any_read(const struct hs_fscope *sc);
 bool hs_fscope_any_post(const struct hs_fscope *sc);
 /* Is abs a protected file ('!' lines, engine/protect.h)? */
 bool hs_fscope_protected_file(const struct hs_fscope *sc, const char *abs);
-/* Is what abs leads to now (stat: symlinks followed) a protected file by
- * its identity ('@' lines), whatever its name? The shim's
- * hs_wscope_protected_target. */
-bool hs_fscope_protected_target(const struct hs_fscope *sc, const char *abs);
+/* Is what abs leads to now (its directories followed, and its last
+ * component with `follow`) a protected file by its identity ('@' lines),
+ * whatever its name? The shim's hs_wscope_protected_target. */
+bool hs_fscope_protected_target(const struct hs_fscope *sc, const char *abs,
+				bool follow);
 /* The same for an open descriptor: what an open on the caller's behalf
  * reached (floor_open.c). */
 bool hs_fscope_protected_fd(const struct hs_fscope *sc, int fd);

@@ -388,15 +388,22 @@ static void answer_errno(int lfd, uint64_t id, int e)
  * leads to: a symlink swapped in since may lead to a protected file,
  * which no judged open ever writes (the built-in rule denies it by its
  * identity, hs_fscope_protected_target). So what was reached is looked
- * at before it is handed over, and an O_TRUNC waits until then. fd (>=
+ * at before it is handed over, and the caller's O_TRUNC (which the
+ * kernel applies even with O_RDONLY) is left out of our open and done
+ * after the look, by the kernel's own O_TRUNC on a second open of the
+ * same file: a file that was not empty truncated, an empty one only its
+ * times set as O_TRUNC sets them (a file our open created is new: its
+ * O_TRUNC did nothing, and its mode may refuse a second open). fd (>=
  * 0) to inject, -errno, KERNEL or AGAIN. */
 static long open_by_name(const struct hs_floor_ctx *x, const struct start *s,
 			 const struct open_how *how)
 {
 	uint64_t fl = how->flags;
-	bool trunc = (fl & O_TRUNC) && (fl & O_ACCMODE) != O_RDONLY;
+	bool trunc = (fl & O_TRUNC) && !(fl & O_PATH);
 	struct stat sb;
+	char self[40];
 	long fd, e;
+	int t;
 
 	fd = openat2_(s->fd, s->rest, our_flags(trunc ? fl & ~(uint64_t)O_TRUNC : fl),
 		      how->mode, how->resolve | RESOLVE_NO_MAGICLINKS);
@@ -408,12 +415,20 @@ static long open_by_name(const struct hs_floor_ctx *x, const struct start *s,
 		close((int)fd);
 		return AGAIN; /* judged again, by what it leads to now */
 	}
-	if (trunc && fstat((int)fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
-	    ftruncate((int)fd, 0) < 0) {
+	if (!trunc || fstat((int)fd, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return fd;
+	if (sb.st_size == 0) {
+		(void)futimens((int)fd, NULL);
+		return fd;
+	}
+	snprintf(self, sizeof(self), "/proc/self/fd/%ld", fd);
+	t = open(self, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (t < 0) {
 		e = -errno;
 		close((int)fd);
 		return e;
 	}
+	close(t);
 	return fd;
 }
 

@@ -247,12 +247,14 @@ static bool protected_id(const struct hs_fscope *sc, const char *abs)
 	return id_is_protected(sc, &sb, true);
 }
 
-bool hs_fscope_protected_target(const struct hs_fscope *sc, const char *abs)
+bool hs_fscope_protected_target(const struct hs_fscope *sc, const char *abs,
+				bool follow)
 {
 	struct stat sb;
 
-	return sc->nids && stat(abs, &sb) == 0 && S_ISREG(sb.st_mode) &&
-	       id_is_protected(sc, &sb, false);
+	return sc->nids &&
+	       (follow ? stat(abs, &sb) : lstat(abs, &sb)) == 0 &&
+	       S_ISREG(sb.st_mode) && id_is_protected(sc, &sb, false);
 }
 
 bool hs_fscope_protected_fd(const struct hs_fscope *sc, int fd)

@@ -91,6 +91,12 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 #define WRITING(fl) (((fl) & HS_WFLAGS) ? hs_wscope_active() : hs_st.reads_slow)
 #define FWRITING(m) (hs_fmode_flags(m) ? hs_wscope_active() : hs_st.reads_slow)
 #define FILE_FD(f) ((f) ? fileno(f) : -1)
+/* freopen keeps its stream's descriptor number for another file (glibc
+ * dup3s onto it), read mode too: whatever was known about that number
+ * is dropped first (write_scope.h). */
+#define REOPENS(s)                          \
+	if (hs_wdir_used() && (s))          \
+		hs_wdir_forget(fileno(s));
 
 /* X(ret, name, params, slow-path params, args, failure value, prologue,
  *   quick test, call description, resulting descriptor) */
@@ -139,11 +145,11 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 	  (const char *p, const char *m), (p, m), NULL, NONE, FWRITING(m),     \
 	  WCF(p, m), FILE_FD(r))          \
 	X(FILE *, freopen, (const char *p, const char *m, FILE *s),            \
-	  (const char *p, const char *m, FILE *s), (p, m, s), NULL, NONE,      \
+	  (const char *p, const char *m, FILE *s), (p, m, s), NULL, REOPENS(s), \
 	  p && FWRITING(m), WC(HS_WK_REOPEN, AT, p, 0, 0, hs_fmode_flags(m)),  \
 	  FILE_FD(r))                                                          \
 	X(FILE *, freopen64, (const char *p, const char *m, FILE *s),          \
-	  (const char *p, const char *m, FILE *s), (p, m, s), NULL, NONE,      \
+	  (const char *p, const char *m, FILE *s), (p, m, s), NULL, REOPENS(s), \
 	  p && FWRITING(m), WC(HS_WK_REOPEN, AT, p, 0, 0, hs_fmode_flags(m)),  \
 	  FILE_FD(r))                                                          \
 	X(int, truncate, (const char *p, off_t n), (const char *p, off_t n),   \
@@ -545,6 +551,17 @@ HS_VIS long syscall(long n, ...)
 		return r;
 	}
 #endif
+	/* a descriptor number replaced as dup2() replaces it */
+	if (
+#ifdef SYS_dup2
+	    n == SYS_dup2 ||
+#endif
+	    n == SYS_dup3) {
+		hs_wdir_forget((int)a[1]);
+		r = HS_REAL(syscall)(n, a[0], a[1], a[2]);
+		hs_wdir_forget((int)a[1]);
+		return r;
+	}
 	return HS_REAL(syscall)(n, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 

@@ -91,23 +91,34 @@ printf '#!/bin/sh\nexit 0\n' > "$TMP/guard.sh"; chmod 755 "$TMP/guard.sh"
 cat > "$TMP/p.json" <<J
 {"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"$TMP/guard.sh"}]}]}}
 J
-fresh='import os, sys
+fresh='import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.fdopen.restype = libc.freopen.restype = ctypes.c_void_p
+libc.freopen.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p]
 g = sys.argv[1]
 fd = os.open("fresh", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
 os.fchmod(fd, 0o644); os.fchown(fd, os.getuid(), os.getgid())
 print("fresh ok")
-if sys.argv[2] == "close":
+how = sys.argv[2]
+if how == "close":
     os.close(fd)
     p = os.open(g, os.O_RDONLY)
     assert p == fd, (p, fd)
-else:
+elif how == "dup2":
     p = os.open(g, os.O_RDONLY)
     os.dup2(p, fd)
+elif how == "syscall-dup3":
+    p = os.open(g, os.O_RDONLY)
+    assert libc.syscall(292, p, fd, 0) == fd  # SYS_dup3 (x86_64)
+elif how == "freopen":
+    # glibc keeps the descriptor number of the stream for the new file
+    f = libc.fdopen(fd, b"w")
+    assert libc.freopen(g.encode(), b"r", f)
 try:
     os.fchmod(fd, 0o600); print("chmod went through")
 except PermissionError:
     print("chmod denied")'
-for how in close dup2; do
+for how in close dup2 syscall-dup3 freopen; do
 	rm -rf "$ROOT"; mkdir -p "$ROOT"
 	out=$( (cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/p.json" -- python3 -c "$fresh" "$TMP/guard.sh" $how) 2>/dev/null)
 	expect_eq "fresh descriptor, then $how: the new file's fchmod ran, the hook script's was denied" "fresh ok

@@ -17,6 +17,8 @@
  *                      RESOLVE_IN_ROOT), then "P\n" written
  *   beneath:DIR:PATH   the same with RESOLVE_BENEATH
  *   append:P           open(P, O_WRONLY|O_APPEND), then "P\n" written
+ *   nofollow:P         open(P, O_WRONLY|O_TRUNC|O_NOFOLLOW), then "P\n"
+ *   rdtrunc:P          open(P, O_RDONLY|O_TRUNC)
  * renameat2 and openat2 are raw syscalls in both builds (the dynamic
  * one's renameat2 is libc's, the shim's interposer). */
 #include <errno.h>
@@ -125,6 +127,7 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		char buf[4096], *op = buf, *a, *b;
 		long r;
+		int fd;
 
 		snprintf(buf, sizeof(buf), "%s", argv[i]);
 		a = strchr(op, ':');
@@ -133,7 +136,8 @@ int main(int argc, char **argv)
 		b = a ? strchr(a, ':') : NULL;
 		if (b)
 			*b++ = '\0';
-		if (!a || (!b && strcmp(op, "append"))) {
+		if (!a || (!b && strcmp(op, "append") && strcmp(op, "nofollow") &&
+			   strcmp(op, "rdtrunc"))) {
 			fprintf(stderr, "bad argument %s\n", argv[i]);
 			return 2;
 		}
@@ -160,6 +164,10 @@ int main(int argc, char **argv)
 			r = open2(a, b, RESOLVE_BENEATH);
 		else if (!strcmp(op, "append"))
 			r = put(open(a, O_WRONLY | O_APPEND));
+		else if (!strcmp(op, "nofollow"))
+			r = put(open(a, O_WRONLY | O_TRUNC | O_NOFOLLOW));
+		else if (!strcmp(op, "rdtrunc"))
+			r = (fd = open(a, O_RDONLY | O_TRUNC)) < 0 ? -1 : close(fd);
 		else {
 			fprintf(stderr, "unknown op %s\n", op);
 			return 2;

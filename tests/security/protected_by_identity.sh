@@ -56,13 +56,22 @@ import os, sys
 d = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECTORY)
 os.write(os.open("abs", os.O_WRONLY | os.O_TRUNC, dir_fd=d), b"P")' "$OUT" 2>/dev/null
 echo "py-dirfd abs=$?"
+# O_NOFOLLOW stops at a symlink in the last component only: the
+# symlinked directory above the file is followed all the same
+python3 -c 'import os; os.write(os.open("d/ok.sh", os.O_WRONLY | os.O_TRUNC | os.O_NOFOLLOW), b"P")' 2>/dev/null
+echo "py-nofollow d/ok.sh=$?"
+"$PROBES/ident_dynamic" nofollow:d/ok.sh 2>/dev/null | grep -q ': ok$'; echo "dyn-nofollow d/ok.sh=$?"
+if [ -n "$BB" ]; then
+	"$PROBES/ident_static" nofollow:d/ok.sh 2>/dev/null | grep -q ': ok$'; echo "static-nofollow d/ok.sh=$?"
+	"$PROBES/ident_static" rdtrunc:evil 2>/dev/null | grep -q ': ok$'; echo "static-rdtrunc evil=$?"
+fi
 echo fine > fine; echo "benign=$?"
 S
 for mode in guard enforce; do
 	if [ $mode = enforce ] && [ $floor_here = 0 ]; then
 		skip "identity/enforce: no syscall floor here"; continue
 	fi
-	out=$(cd "$ROOT" && OUT=$OUT BB=$BB timeout 120 "$HOOKSHIM" run --$mode --no-notices -c policy.json -- bash "$TMP/agent.sh" 2>"$TMP/err")
+	out=$(cd "$ROOT" && OUT=$OUT BB=$BB PROBES=$HOOKSHIM_PROBES timeout 120 "$HOOKSHIM" run --$mode --no-notices -c policy.json -- bash "$TMP/agent.sh" 2>"$TMP/err")
 	n=0
 	while read -r line; do
 		case $line in
@@ -71,7 +80,7 @@ for mode in guard enforce; do
 		*=*) n=$((n + 1)) ;;
 		esac
 	done <<<"$out"
-	want=$((4 * 4 + 1)); [ -n "$BB" ] && want=$((want + 4 * 2))
+	want=$((4 * 4 + 1 + 2)); [ -n "$BB" ] && want=$((want + 4 * 2 + 2))
 	expect_eq "$mode: every write through another name failed" "$want" "$n"
 	expect_eq "$mode: the hook script and the policy unchanged" "$before" "$(state)"
 	expect_contains "$mode: the reason names the file the name leads to" "$(cat "$TMP/err")" \
@@ -112,5 +121,18 @@ P
 	kill $flipper 2>/dev/null; wait $flipper 2>/dev/null
 	expect_eq "enforce/race: the hook script unchanged while a symlink flipped under 1,000 writes" "$before" "$(state)"
 	check "enforce/race: writes that found the benign file landed" grep -qx X "$ROOT/other.txt"
+	# O_RDONLY|O_TRUNC truncates too: the same race, read-only opens
+	python3 "$TMP/flip.py" "$ROOT" 20 & flipper=$!
+	(cd "$ROOT" && timeout 120 "$HOOKSHIM" run --enforce --no-notices -c all.json -- \
+		"$HOOKSHIM_PROBES/ident_static" $(for i in $(seq 600); do echo rdtrunc:flip; done)) >/dev/null 2>&1
+	kill $flipper 2>/dev/null; wait $flipper 2>/dev/null
+	expect_eq "enforce/race: the hook script unchanged under 600 O_RDONLY|O_TRUNC opens through the flipping link" "$before" "$(state)"
+	# what the supervisor opens for the caller keeps the kernel's O_TRUNC
+	echo keep > "$ROOT/t1"; echo keep > "$ROOT/t2"; : > "$ROOT/t3"
+	(cd "$ROOT" && "$HOOKSHIM" run --enforce --no-notices -c all.json -- \
+		"$HOOKSHIM_PROBES/ident_static" rdtrunc:t1 nofollow:t2 rdtrunc:t3) > "$TMP/emu.out" 2>&1
+	expect_eq "enforce: an emulated O_RDONLY|O_TRUNC truncates, O_WRONLY|O_TRUNC replaces" "0 P" \
+		"$(stat -c %s "$ROOT/t1") $(cat "$ROOT/t2")"
+	expect_eq "enforce: ...and each call says ok" 3 "$(grep -c ': ok$' "$TMP/emu.out")"
 	note "writes denied at the hook script: $(grep -c 'is .*ok.sh, part of' "$TMP/race.err")"
 fi
