@@ -30,6 +30,13 @@ static void add(struct hs_wr_plan *p, const char *op, const char *path,
 	p->n++;
 }
 
+/* A pre for the built-in rule: the name `bit` of c is protected by
+ * identity (hs_wr_call.prot), and the caller asks about pres. */
+static unsigned prot_pre(const struct hs_wr_call *c, unsigned bit)
+{
+	return (c->prot & bit) && (c->want & HS_WR_PRE) ? HS_WR_PRE : 0;
+}
+
 /* A pre of its own when the caller asks about pres and abs is pinned: a
  * new object there would send the hooks' lookups elsewhere. */
 static unsigned pinned_pre(const struct hs_wr_ops *o, void *x,
@@ -97,7 +104,8 @@ static void link_(const struct hs_wr_ops *o, void *x,
 
 	if (lstat(c->a, &sb) == 0 || c->src < 0)
 		return; /* EEXIST, or the call fails anyway */
-	m = o->match(x, c->a, c->want) | pinned_pre(o, x, c, c->a);
+	m = o->match(x, c->a, c->want) | pinned_pre(o, x, c, c->a) |
+	    prot_pre(c, HS_WR_PROT_A);
 	if (m && (c->src == 0 || o->is_temp(x, c->b))) {
 		add(p, "create", c->a, NULL, hs_wr_stage_as_pre(m));
 		return;
@@ -124,9 +132,9 @@ static void exchange(const struct hs_wr_ops *o, void *x,
 	if (lstat(c->b, &sb) != 0)
 		return; /* ENOENT */
 	ma = hs_wr_stage_as_pre(o->match(x, c->a, c->want)) |
-	     pinned_pre(o, x, c, c->a);
+	     pinned_pre(o, x, c, c->a) | prot_pre(c, HS_WR_PROT_A);
 	mb = hs_wr_stage_as_pre(o->match(x, c->b, c->want)) |
-	     pinned_pre(o, x, c, c->b);
+	     pinned_pre(o, x, c, c->b) | prot_pre(c, HS_WR_PROT_B);
 	if (ma & HS_WR_POST)
 		mb &= ~HS_WR_POST; /* one post: the first name's */
 	if (!(ma & HS_WR_POST) && (mb & HS_WR_POST)) {
@@ -166,8 +174,9 @@ static void rename_(const struct hs_wr_ops *o, void *x,
 	 * renamed onto it */
 	if ((rb & HS_WR_STAGE) && S_ISREG(sa.st_mode))
 		p->content_file = c->a;
-	ma = hs_wr_stage_as_pre(ra) | pinned_pre(o, x, c, c->a);
-	mb = hs_wr_stage_as_pre(rb);
+	ma = hs_wr_stage_as_pre(ra) | pinned_pre(o, x, c, c->a) |
+	     prot_pre(c, HS_WR_PROT_A);
+	mb = hs_wr_stage_as_pre(rb) | prot_pre(c, HS_WR_PROT_B);
 	/* the target as it is: RENAME_NOREPLACE never replaces (EEXIST) */
 	e = mb ? look(c->b, false, &sb) : -1;
 	if (e > 0 && noreplace)
@@ -205,14 +214,12 @@ void hs_wr_classify(const struct hs_wr_ops *o, void *x,
 	case HS_WR_OPEN:
 		if (temp_create(o, x, c, p))
 			return;
-		m = o->match(x, c->a, c->want) |
-		    (c->prot_target && (c->want & HS_WR_PRE) ? HS_WR_PRE : 0);
+		m = o->match(x, c->a, c->want) | prot_pre(c, HS_WR_PROT_A);
 		if (m && (op = open_op(o, x, c, p)))
 			add(p, op, c->a, NULL, m); /* STAGE kept: staged */
 		return;
 	case HS_WR_TRUNC:
-		m = o->match(x, c->a, c->want) |
-		    (c->prot_target && (c->want & HS_WR_PRE) ? HS_WR_PRE : 0);
+		m = o->match(x, c->a, c->want) | prot_pre(c, HS_WR_PROT_A);
 		if (m && look(c->a, c->follow, &sb) == 1)
 			add(p, "truncate", c->a, NULL, hs_wr_stage_as_pre(m));
 		return;
@@ -220,7 +227,7 @@ void hs_wr_classify(const struct hs_wr_ops *o, void *x,
 	case HS_WR_REMOVE:
 		/* never the last component followed: unlink removes the link
 		 * itself; a temp file goes silently */
-		m = o->match(x, c->a, c->want);
+		m = o->match(x, c->a, c->want) | prot_pre(c, HS_WR_PROT_A);
 		if (!m || lstat(c->a, &sb) != 0 || o->is_temp(x, c->a))
 			return;
 		if (c->kind == HS_WR_REMOVE)
@@ -230,14 +237,14 @@ void hs_wr_classify(const struct hs_wr_ops *o, void *x,
 		add(p, op, c->a, NULL, hs_wr_stage_as_pre(m));
 		return;
 	case HS_WR_MKDIR:
-		m = o->match(x, c->a, c->want);
+		m = o->match(x, c->a, c->want) | prot_pre(c, HS_WR_PROT_A);
 		if (m && lstat(c->a, &sb) != 0)
 			add(p, "mkdir", c->a, NULL, hs_wr_stage_as_pre(m));
 		return;
 	case HS_WR_MKNOD:
 		/* a regular file made by mknod is a create as O_CREAT|O_EXCL's;
 		 * a fifo, socket or device a "mknod" */
-		m = o->match(x, c->a, c->want);
+		m = o->match(x, c->a, c->want) | prot_pre(c, HS_WR_PROT_A);
 		if (!m || lstat(c->a, &sb) == 0)
 			return;
 		if ((c->mode & S_IFMT) == 0 || S_ISREG((mode_t)c->mode)) {
@@ -251,6 +258,7 @@ void hs_wr_classify(const struct hs_wr_ops *o, void *x,
 		/* new_path = its text, as written; one that would name a
 		 * protected file is asked about wherever it is made */
 		m = o->match(x, c->a, c->want) | pinned_pre(o, x, c, c->a) |
+		    prot_pre(c, HS_WR_PROT_A) |
 		    ((c->want & HS_WR_PRE) && o->link_to_policy(x, c->a, c->text)
 			     ? HS_WR_PRE
 			     : 0);

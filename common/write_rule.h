@@ -41,6 +41,10 @@
 #define HS_WR_POST  2u
 #define HS_WR_STAGE 8u
 
+/* hs_wr_call.prot */
+#define HS_WR_PROT_A 1u
+#define HS_WR_PROT_B 2u
+
 enum hs_wr_kind {
 	HS_WR_OPEN,    /* a: the file opened; flags: open(2)'s */
 	HS_WR_TRUNC,   /* a: the file */
@@ -84,9 +88,11 @@ struct hs_wr_call {
 	/* open, truncate: a is looked at through a symlink at its end (with
 	 * writes.follow_symlinks, or when it leads to a protected file) */
 	bool follow;
-	/* a leads to a protected file by its identity: a pre, whatever a's
-	 * own scope */
-	bool prot_target;
+	/* what the names are by identity, whatever their own scope:
+	 * HS_WR_PROT_A, a leads to a protected file or is in a protected
+	 * tree (its directory is one of the tree's); HS_WR_PROT_B, b is in
+	 * one. A pre, for the built-in rule to judge. */
+	unsigned prot;
 	/* link: its source is named in b (1), has no name (0: an O_TMPFILE,
 	 * a deleted file, which the link publishes), or cannot be (-1) */
 	int src;

@@ -12,10 +12,12 @@
  *   - anything else that can see a write: every write in scope ("*"). */
 #include "write_filter.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../config/dialect.h"
 #include "event.h"
@@ -385,13 +387,49 @@ static void line_once(struct hs_strbuf *b, char kind, const char *text,
  * tree; a program's names on the PATH as '&/DIR' (each directory) and
  * '&NAME' (each name), every name in every directory: a superset, a few
  * lines for what would be directories times names. */
+/* The directories of a protected tree, by identity ("@DEV:INO/" lines):
+ * a name that reaches one through a symlinked directory made before the
+ * session is still inside the tree (a new directory cannot be made in it
+ * during the session). Depth first, symlinks not followed, at most
+ * *left directories in all. */
+static void tree_dirs(struct hs_strbuf *b, const char *dir, int depth,
+		      int *left)
+{
+	char sub[PATH_MAX], id[64];
+	struct dirent *d;
+	struct stat sb;
+	DIR *dp;
+
+	if (*left <= 0 || depth > 16 || lstat(dir, &sb) != 0 ||
+	    !S_ISDIR(sb.st_mode))
+		return;
+	(*left)--;
+	snprintf(id, sizeof(id), "@%llu:%llu/\n", (unsigned long long)sb.st_dev,
+		 (unsigned long long)sb.st_ino);
+	hs_sb_adds(b, id);
+	if (!(dp = opendir(dir)))
+		return;
+	while ((d = readdir(dp)) && *left > 0) {
+		if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0 ||
+		    (d->d_type != DT_DIR && d->d_type != DT_UNKNOWN) ||
+		    snprintf(sub, sizeof(sub), "%s/%s", dir, d->d_name) >=
+			    (int)sizeof(sub))
+			continue;
+		tree_dirs(b, sub, depth + 1, left);
+	}
+	closedir(dp);
+}
+
 static void runtime_lines(struct hs_strbuf *b, const struct hs_protect *p)
 {
+	int left = 1024;
+
 	for (size_t i = 0; p && i < p->n; i++) {
 		const char *path = p->v[i].path, *slash = strrchr(path, '/');
 
 		if (p->v[i].kind == HS_PROT_TREE) {
 			line_once(b, '^', path, strlen(path));
+			tree_dirs(b, path, 0, &left);
 		} else if (p->v[i].kind == HS_PROT_ON_PATH && slash &&
 			   slash[1]) {
 			line_once(b, '&', path,

@@ -317,40 +317,50 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		/* a name that leads to a protected file (a symlink made
 		 * before the session, a symlinked directory above it) is a
 		 * write to that file: the built-in rule's, whatever the
-		 * name's scope (the shim's prot_target) */
-		r.prot_target = (k->flags & (O_CREAT | O_EXCL)) !=
-					(O_CREAT | O_EXCL) &&
-				hs_fscope_protected_target(sc, a, last);
-		r.follow = (follow || r.prot_target) && last;
+		 * name's scope (the shim's protected_names); so is a name in
+		 * a protected tree's directory, however the path names it */
+		r.prot = ((k->flags & (O_CREAT | O_EXCL)) != (O_CREAT | O_EXCL) &&
+			  hs_fscope_protected_target(sc, a, last)) ||
+				 hs_fscope_in_tree(sc, a)
+			 ? HS_WR_PROT_A
+			 : 0;
+		r.follow = (follow || r.prot) && last;
 		r.fin = b;
 		break;
 	case K_TRUNC:
 		if (name_of(x, k, tid, AT_FDCWD, k->path, follow, a) < 0)
 			return;
 		r.kind = HS_WR_TRUNC;
-		r.prot_target = hs_fscope_protected_target(sc, a, true);
+		r.prot = hs_fscope_protected_target(sc, a, true) ||
+				 hs_fscope_in_tree(sc, a)
+			 ? HS_WR_PROT_A
+			 : 0;
 		r.follow = follow;
 		break;
 	case K_UNLINK:
 		if (name_of(x, k, tid, k->dirfd, k->path, parents, a) < 0)
 			return;
 		r.kind = HS_WR_UNLINK;
+		r.prot = hs_fscope_in_tree(sc, a) ? HS_WR_PROT_A : 0;
 		break;
 	case K_MKDIR:
 		if (name_of(x, k, tid, k->dirfd, k->path, parents, a) < 0)
 			return;
 		r.kind = HS_WR_MKDIR;
+		r.prot = hs_fscope_in_tree(sc, a) ? HS_WR_PROT_A : 0;
 		break;
 	case K_MKNOD:
 		if (name_of(x, k, tid, k->dirfd, k->path, parents, a) < 0)
 			return;
 		r.kind = HS_WR_MKNOD;
+		r.prot = hs_fscope_in_tree(sc, a) ? HS_WR_PROT_A : 0;
 		break;
 	case K_SYMLINK:
 		if (name_of(x, k, tid, k->dirfd2, k->path2, parents, a) < 0)
 			return;
 		r.kind = HS_WR_SYMLINK;
 		r.text = k->path;
+		r.prot = hs_fscope_in_tree(sc, a) ? HS_WR_PROT_A : 0;
 		break;
 	case K_LINK: {
 		struct stat sb;
@@ -360,6 +370,7 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			return;
 		r.kind = HS_WR_LINK;
 		r.src = link_source(x, k, tid, parents, b);
+		r.prot = hs_fscope_in_tree(sc, a) ? HS_WR_PROT_A : 0;
 		break;
 	}
 	case K_RENAME:
@@ -367,6 +378,8 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		    name_of(x, k, tid, k->dirfd2, k->path2, parents, b) < 0)
 			return;
 		r.kind = HS_WR_RENAME;
+		r.prot = (hs_fscope_in_tree(sc, a) ? HS_WR_PROT_A : 0) |
+			 (hs_fscope_in_tree(sc, b) ? HS_WR_PROT_B : 0);
 		break;
 	case K_ATTR:
 		/* a protected file's alone: the built-in rule denies it,

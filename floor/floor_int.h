@@ -115,8 +115,12 @@ bool hs_fscope_protected_file(const struct hs_fscope *sc, const char *abs);
  * whatever its name? The shim's hs_wscope_protected_target. */
 bool hs_fscope_protected_target(const struct hs_fscope *sc, const char *abs,
 				bool follow);
-/* The same for an open descriptor: what an open on the caller's behalf
- * reached (floor_open.c). */
+/* Is the directory abs's last component is in a protected tree's, by
+ * its identity ("@DEV:INO/" lines), however abs names it? The shim's
+ * hs_wscope_in_tree. */
+bool hs_fscope_in_tree(const struct hs_fscope *sc, const char *abs);
+/* The same as hs_fscope_protected_target for an open descriptor: what an
+ * open on the caller's behalf reached (floor_open.c). */
 bool hs_fscope_protected_fd(const struct hs_fscope *sc, int fd);
 /* Is abs the root, a protected file, or a directory above either (a
  * rename of it is the built-in rule's)? */

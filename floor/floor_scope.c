@@ -33,9 +33,10 @@ struct hs_fscope {
 	struct ident {
 		unsigned long long dev, ino;
 		bool multi; /* "+": it had other names at session start */
-	} *ids;            /* '@' lines: "DEV:INO[+]" */
+		bool dir;   /* "/": a protected tree's directory */
+	} *ids;            /* '@' lines: "DEV:INO[+/]" */
 	size_t nids;
-	bool any_multi;
+	bool any_multi, any_dir;
 	bool follow, quiet, agent_only, judge_temps;
 };
 
@@ -66,7 +67,9 @@ static void add_id(struct hs_fscope *sc, const char *l)
 	    !(v = realloc(sc->ids, (sc->nids + 1) * sizeof(*v))))
 		return;
 	id.multi = l[end] == '+';
+	id.dir = l[end] == '/';
 	sc->any_multi |= id.multi;
+	sc->any_dir |= id.dir;
 	sc->ids = v;
 	sc->ids[sc->nids++] = id;
 }
@@ -229,7 +232,7 @@ static bool id_is_protected(const struct hs_fscope *sc, const struct stat *sb,
 			    bool only_multi)
 {
 	for (size_t i = 0; i < sc->nids; i++)
-		if ((sc->ids[i].multi || !only_multi) &&
+		if (!sc->ids[i].dir && (sc->ids[i].multi || !only_multi) &&
 		    sc->ids[i].dev == (unsigned long long)sb->st_dev &&
 		    sc->ids[i].ino == (unsigned long long)sb->st_ino)
 			return true;
@@ -255,6 +258,33 @@ bool hs_fscope_protected_target(const struct hs_fscope *sc, const char *abs,
 	return sc->nids &&
 	       (follow ? stat(abs, &sb) : lstat(abs, &sb)) == 0 &&
 	       S_ISREG(sb.st_mode) && id_is_protected(sc, &sb, false);
+}
+
+bool hs_fscope_in_tree(const struct hs_fscope *sc, const char *abs)
+{
+	char dir[PATH_MAX];
+	struct stat sb;
+	size_t n;
+
+	if (!sc->any_dir || abs[0] != '/')
+		return false;
+	/* the directory the last component is in ("/a/b/" is b's: /a) */
+	for (n = strlen(abs); n > 1 && abs[n - 1] == '/'; n--)
+		;
+	while (n > 0 && abs[n - 1] != '/')
+		n--;
+	if (n == 0 || n >= sizeof(dir))
+		return false;
+	memcpy(dir, abs, n);
+	dir[n] = '\0';
+	if (stat(dir, &sb) != 0)
+		return false;
+	for (size_t i = 0; i < sc->nids; i++)
+		if (sc->ids[i].dir &&
+		    sc->ids[i].dev == (unsigned long long)sb.st_dev &&
+		    sc->ids[i].ino == (unsigned long long)sb.st_ino)
+			return true;
+	return false;
 }
 
 bool hs_fscope_protected_fd(const struct hs_fscope *sc, int fd)

@@ -81,9 +81,10 @@ struct hs_wticket {
 	bool to_floor; /* an open of another process's /proc entry: made
 			* without the cookie, for the floor to judge
 			* (floor/floor_reach.c) */
-	bool prot_target; /* the call follows its name to a protected file
-			   * (hs_wscope_protected_target): a pre, whatever
-			   * the name's scope */
+	unsigned prot; /* HS_WR_PROT_*: a name of the call is protected by
+			* its identity (a protected file it follows its
+			* name to, a protected tree it is in): a pre,
+			* whatever the name's scope (write_event.c) */
 };
 
 /* open(2) flags that make an open a write. */

@@ -260,7 +260,7 @@ unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
 {
 	bool follow = hs_wopts()->follow;
 	struct hs_wr_call r = { .want = want, .flags = c->flags, .a = t->path,
-				.b = t->path2 };
+				.b = t->path2, .prot = t->prot };
 	/* on the stack, not in static data: the shim's written data must
 	 * fit its first page (shim/layout.ld), and a table of pointers is
 	 * written data without RELRO */
@@ -299,9 +299,8 @@ unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
 			return 0;
 		}
 		r.kind = HS_WR_OPEN;
-		r.follow = (follow || t->prot_target) &&
-			   !hs_open_nofollow(c->flags);
-		r.prot_target = t->prot_target;
+		r.follow = (follow || t->prot) && !hs_open_nofollow(c->flags);
+		r.prot = t->prot;
 		r.fin = t->path2; /* an atomic save's final name */
 		hs_wr_classify(&ops, NULL, &r, &p);
 		m = take(t, &p);
@@ -315,7 +314,7 @@ unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
 			return 0;
 		r.kind = HS_WR_TRUNC;
 		r.follow = follow;
-		r.prot_target = t->prot_target;
+		r.prot = t->prot;
 		break;
 	case HS_WK_UNLINK:
 	case HS_WK_REMOVE:

@@ -13,6 +13,7 @@
 
 #include "../common/plainstr.h"
 #include "../common/temp_name.h"
+#include "../common/write_rule.h"
 #include "client.h"
 #include "fdtrack.h"
 #include "floor_calls.h"
@@ -242,6 +243,37 @@ static bool to_protected(const struct hs_wcall *c, unsigned active)
 	}
 }
 
+/* Which names of c are protected by their identity (hs_wr_call.prot):
+ * one it follows to a protected file, one in a protected tree's
+ * directory however the path names it. */
+static unsigned protected_names(const struct hs_wcall *c, unsigned active)
+{
+	if (!(active & HS_W_PRE))
+		return 0;
+	switch (c->kind) {
+	case HS_WK_OPEN:
+	case HS_WK_REOPEN:
+	case HS_WK_TRUNC:
+		return to_protected(c, active) ||
+				       hs_wscope_in_tree(c->dirfd, c->path)
+			       ? HS_WR_PROT_A
+			       : 0;
+	case HS_WK_UNLINK:
+	case HS_WK_REMOVE:
+	case HS_WK_MKDIR:
+	case HS_WK_MKNOD:
+		return hs_wscope_in_tree(c->dirfd, c->path) ? HS_WR_PROT_A : 0;
+	case HS_WK_SYMLINK:
+	case HS_WK_LINK: /* the name made */
+		return hs_wscope_in_tree(c->dirfd2, c->path2) ? HS_WR_PROT_A : 0;
+	case HS_WK_RENAME:
+		return (hs_wscope_in_tree(c->dirfd, c->path) ? HS_WR_PROT_A : 0) |
+		       (hs_wscope_in_tree(c->dirfd2, c->path2) ? HS_WR_PROT_B : 0);
+	default:
+		return 0;
+	}
+}
+
 static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 {
 	unsigned active = hs_wscope_active(), want = active;
@@ -255,15 +287,15 @@ static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 	t->exists = false;
 	t->unnamed = NULL;
 	t->to_floor = false;
-	t->prot_target = false;
+	t->prot = 0;
 	if (c->kind == HS_WK_OPEN && !(c->flags & HS_WFLAGS))
 		return hs_rbegin(c->dirfd, c->path, c->flags);
 	if (c->kind == HS_WK_OPEN && hs_ck_on() && kernel_name(c->path))
 		return 3; /* the floor's to judge, without the cookie */
 	t->saved_errno = errno;
 	hs_guard_enter();
-	t->prot_target = to_protected(c, active);
-	if (want && !t->prot_target && hs_wquick_dead(c))
+	t->prot = protected_names(c, active);
+	if (want && !t->prot && hs_wquick_dead(c))
 		want = 0;
 	if (want)
 		want = hs_wclassify(c, t, want);

@@ -35,6 +35,7 @@ struct globs {
  * in the page the rest of its start-up state shares. */
 static struct {
 	bool parsed;
+	bool tree_ids; /* "@DEV:INO/" lines: a protected tree's directories */
 	struct globs inc, exc, pre, post, rd, stage;
 	/* literal paths, not globs; and "@DEV:INO", the identity of one
 	 * that has other names (no room for a set of their own: the
@@ -158,8 +159,10 @@ static void parse(char *text, const char *end)
 		struct globs *gs = set_of(l[0]);
 
 		if ((gs == &F.prot && l[0] == '@') ||
-		    (l[0] == '^' && l[1] == '/') || (l[0] == '&' && l[1]))
+		    (l[0] == '^' && l[1] == '/') || (l[0] == '&' && l[1])) {
 			add(gs, l); /* kept with its tag */
+			F.tree_ids |= l[0] == '@' && l[hs_len(l) - 1] == '/';
+		}
 		else if (gs == &F.prot ? l[1] == '/' : gs && !hs_same(l + 1, "*"))
 			add(gs, l + 1);
 	}
@@ -366,6 +369,45 @@ static bool protected_id(const char *abs)
 	if (!any_ids() || stat(abs, &sb) != 0 || sb.st_nlink < 2)
 		return false;
 	return id_is_protected(&sb, true);
+}
+
+bool hs_wscope_in_tree(int dirfd, const char *path)
+{
+	char dir[PATH_MAX];
+	unsigned long long dev, ino;
+	struct stat sb;
+	size_t n, k;
+	bool multi;
+	int r;
+
+	if (!F.tree_ids || !path[0])
+		return false;
+	/* the directory the last component is in ("a/b/" is b's: a) */
+	for (n = hs_len(path); n > 1 && path[n - 1] == '/'; n--)
+		;
+	for (k = n; k > 0 && path[k - 1] != '/'; k--)
+		;
+	if (k == 0) {
+		r = dirfd == AT_FDCWD ? stat(".", &sb) : fstat(dirfd, &sb);
+	} else {
+		if (k >= sizeof(dir))
+			return false;
+		hs_copy(dir, path, k);
+		dir[k] = '\0';
+		r = fstatat(dirfd, dir, &sb, 0);
+	}
+	if (r != 0)
+		return false;
+	for (unsigned i = 0; i < F.prot.n; i++) {
+		const char *g = F.prot.e[i].g;
+
+		if (g[0] == '@' && g[F.prot.e[i].plen - 1] == '/' &&
+		    line_id(g, &dev, &ino, &multi) &&
+		    dev == (unsigned long long)sb.st_dev &&
+		    ino == (unsigned long long)sb.st_ino)
+			return true;
+	}
+	return false;
 }
 
 bool hs_wscope_protected_target(int dirfd, const char *path, int atflags)

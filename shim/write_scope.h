@@ -80,6 +80,12 @@ bool hs_wscope_policy_file(const char *abs);
  * name that is not the protected file's may lead to it (a symlink made
  * before the session, a symlinked directory above it). One fstatat. */
 bool hs_wscope_protected_target(int dirfd, const char *path, int atflags);
+/* Is the directory the last component of `path` (from dirfd) is in a
+ * protected tree's, by its identity ("@DEV:INO/" lines, the trees'
+ * directories at session start)? A symlinked directory made before the
+ * session names the tree otherwise than as written. One fstatat, only
+ * in a session with such trees. */
+bool hs_wscope_in_tree(int dirfd, const char *path);
 
 /* Would a symlink at `link` (absolute, folded) with text `text` name a
  * protected file or lead into a protected tree ('!' and '^' lines)? A

@@ -6,7 +6,10 @@
 # write to that file, denied with the reason, in guard and enforce mode,
 # through the shim (bash, python: open, truncate, a directory descriptor
 # outside the root) and the floor (a static busybox), from inside the
-# root and from outside it. A symlink to any other file still works. In
+# root and from outside it; and the hook script's directory, protected
+# whole, is by the identity of its directories too: through a symlinked
+# directory nothing is created, made, linked, renamed in or out of it,
+# or removed. A symlink to any other file still works. In
 # enforce mode, a symlink swapped back and forth while a static program
 # writes through it never lets a write reach the hook script: what an
 # open on the caller's behalf reached is looked at before it is handed
@@ -31,7 +34,7 @@ ln -s policy.json "$ROOT/evilpol"
 ln -s .hookshim/hooks "$ROOT/d"
 ln -s "$ROOT/.hookshim/hooks/ok.sh" "$OUT/abs"
 ln -s other.txt "$ROOT/fine"
-state() { sha256sum "$ROOT/.hookshim/hooks/ok.sh" "$ROOT/policy.json"; stat -c '%i %s' "$ROOT/.hookshim/hooks/ok.sh" "$ROOT/policy.json"; }
+state() { sha256sum "$ROOT/.hookshim/hooks/ok.sh" "$ROOT/policy.json"; stat -c '%i %s' "$ROOT/.hookshim/hooks/ok.sh" "$ROOT/policy.json"; ls -a "$ROOT/.hookshim/hooks"; }
 before=$(state)
 
 floor_here=1
@@ -65,6 +68,19 @@ if [ -n "$BB" ]; then
 	"$PROBES/ident_static" nofollow:d/ok.sh 2>/dev/null | grep -q ': ok$'; echo "static-nofollow d/ok.sh=$?"
 	"$PROBES/ident_static" rdtrunc:evil 2>/dev/null | grep -q ': ok$'; echo "static-rdtrunc evil=$?"
 fi
+# the hook script's directory is protected whole: through the symlinked
+# directory, nothing new in it, nothing taken out of it
+echo P > d/json.py 2>/dev/null; echo "tree-create d/json.py=$?"
+mkdir d/sub 2>/dev/null; echo "tree-mkdir d/sub=$?"
+ln -s x d/lnk 2>/dev/null; echo "tree-symlink d/lnk=$?"
+mv d/ok.sh moved 2>/dev/null; echo "tree-rename-out d/ok.sh=$?"
+echo P > newfile; mv newfile d/json.py 2>/dev/null; echo "tree-rename-in d/json.py=$?"
+rm -f d/ok.sh 2>/dev/null; echo "tree-unlink d/ok.sh=$?"
+python3 -c 'open("d/util.py", "x").write("P")' 2>/dev/null; echo "tree-py-create d/util.py=$?"
+if [ -n "$BB" ]; then
+	"$BB" sh -c 'echo P > d/json2.py' 2>/dev/null; echo "tree-bb-create d/json2.py=$?"
+	"$BB" mkdir d/sub2 2>/dev/null; echo "tree-bb-mkdir d/sub2=$?"
+fi
 echo fine > fine; echo "benign=$?"
 S
 for mode in guard enforce; do
@@ -80,7 +96,7 @@ for mode in guard enforce; do
 		*=*) n=$((n + 1)) ;;
 		esac
 	done <<<"$out"
-	want=$((4 * 4 + 1 + 2)); [ -n "$BB" ] && want=$((want + 4 * 2 + 2))
+	want=$((4 * 4 + 1 + 2 + 7)); [ -n "$BB" ] && want=$((want + 4 * 2 + 2 + 2))
 	expect_eq "$mode: every write through another name failed" "$want" "$n"
 	expect_eq "$mode: the hook script and the policy unchanged" "$before" "$(state)"
 	expect_contains "$mode: the reason names the file the name leads to" "$(cat "$TMP/err")" \

@@ -135,7 +135,7 @@ struct row {
 	unsigned mode;
 	const char *a, *b, *text;
 	int src;
-	bool prot;
+	unsigned prot; /* HS_WR_PROT_A|B */
 	const char *want;
 };
 
@@ -174,6 +174,14 @@ static const struct row rows[] = {
 	{ "mknod: a regular file", { .pre = "n" }, HS_WR_MKNOD, 0, S_IFREG, "n", 0, 0, 0, 0, "create n P" },
 	{ "mknod: a fifo", { .pre = "n" }, HS_WR_MKNOD, 0, S_IFIFO, "n", 0, 0, 0, 0, "mknod n P" },
 	{ "mknod: a silent temp file", { .pre = "z.tmp" }, HS_WR_MKNOD, 0, 0, "z.tmp", 0, 0, 0, 0, "" },
+	/* names in a protected tree however the path names them */
+	{ "unlink: in a protected tree", { .pre = "x" }, HS_WR_UNLINK, 0, 0, "f", 0, 0, 0, HS_WR_PROT_A, "delete f P" },
+	{ "mkdir: in a protected tree", { .post = "n" }, HS_WR_MKDIR, 0, 0, "n", 0, 0, 0, HS_WR_PROT_A, "mkdir n Pp" },
+	{ "open: a new file in a protected tree", { .pre = "x" }, HS_WR_OPEN, RW, 0, "n", 0, 0, 0, HS_WR_PROT_A, "create n P" },
+	{ "rename: out of a protected tree", { .pre = "x" }, HS_WR_RENAME, 0, 0, "f", "n", 0, 0, HS_WR_PROT_A, "rename f n P" },
+	{ "rename: into a protected tree", { .pre = "x" }, HS_WR_RENAME, 0, 0, "f", "g", 0, 0, HS_WR_PROT_B, "overwrite g P" },
+	{ "link: a new name in a protected tree", { .pre = "x" }, HS_WR_LINK, 0, 0, "n", "f", 0, 1, HS_WR_PROT_A, "link n f P" },
+	{ "unlink: a protected name a post hook watches", { .post = "f" }, HS_WR_UNLINK, 0, 0, "f", 0, 0, 0, HS_WR_PROT_A, "delete f Pp" },
 	/* symlinks */
 	{ "symlink", { .pre = "n" }, HS_WR_SYMLINK, 0, 0, "n", 0, "f", 0, 0, "symlink n f P" },
 	{ "symlink: to a protected file", { .policy_links = "hook.sh" }, HS_WR_SYMLINK, 0, 0, "n", 0, "hook.sh", 0, 0, "symlink n hook.sh P" },
@@ -245,7 +253,7 @@ int main(void)
 		struct hs_wr_call c = {
 			.kind = r->kind, .flags = r->flags, .mode = r->mode,
 			.a = a, .b = r->b ? b : NULL, .text = r->text,
-			.src = r->src, .prot_target = r->prot,
+			.src = r->src, .prot = r->prot,
 			.want = HS_WR_PRE | HS_WR_POST, .fin = fin,
 		};
 
