@@ -56,7 +56,9 @@ static const char *open_op(const struct hs_wr_ops *o, void *x,
 	if (p->exists < 0)
 		return NULL;
 	if (!p->exists) {
-		if (!(fl & O_CREAT) || o->temp_silent(x, c->a))
+		/* a temp file is silent, but not in a protected tree */
+		if (!(fl & O_CREAT) ||
+		    (!(c->prot & HS_WR_PROT_A) && o->temp_silent(x, c->a)))
 			return NULL;
 		return "create";
 	}
@@ -248,7 +250,7 @@ void hs_wr_classify(const struct hs_wr_ops *o, void *x,
 		if (!m || lstat(c->a, &sb) == 0)
 			return;
 		if ((c->mode & S_IFMT) == 0 || S_ISREG((mode_t)c->mode)) {
-			if (!o->temp_silent(x, c->a))
+			if ((c->prot & HS_WR_PROT_A) || !o->temp_silent(x, c->a))
 				add(p, "create", c->a, NULL, hs_wr_stage_as_pre(m));
 		} else {
 			add(p, "mknod", c->a, NULL, hs_wr_stage_as_pre(m));

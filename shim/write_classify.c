@@ -374,10 +374,11 @@ unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
 		break;
 	case HS_WK_MKTEMP:
 		/* The call makes the name; the template names the place.
-		 * Only a protected place is judged. */
+		 * Only a protected place is judged (a hook's path filter
+		 * with writes.judge_temp_files, or a protected tree). */
 		if (!(want & HS_W_PRE) ||
 		    named(t, c->dirfd, c->path, false, t->path) < 0 ||
-		    !temp_judged(t->path))
+		    (!temp_judged(t->path) && !t->prot))
 			return 0;
 		t->op = "create";
 		t->post_path = t->path;

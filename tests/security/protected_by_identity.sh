@@ -77,6 +77,8 @@ mv d/ok.sh moved 2>/dev/null; echo "tree-rename-out d/ok.sh=$?"
 echo P > newfile; mv newfile d/json.py 2>/dev/null; echo "tree-rename-in d/json.py=$?"
 rm -f d/ok.sh 2>/dev/null; echo "tree-unlink d/ok.sh=$?"
 python3 -c 'open("d/util.py", "x").write("P")' 2>/dev/null; echo "tree-py-create d/util.py=$?"
+python3 -c 'import tempfile; tempfile.mkstemp(dir="d")' 2>/dev/null; echo "tree-py-mkstemp d/tmp*=$?"
+mktemp d/tmp.XXXXXX >/dev/null 2>&1; echo "tree-mktemp d/tmp.*=$?"
 if [ -n "$BB" ]; then
 	"$BB" sh -c 'echo P > d/json2.py' 2>/dev/null; echo "tree-bb-create d/json2.py=$?"
 	"$BB" mkdir d/sub2 2>/dev/null; echo "tree-bb-mkdir d/sub2=$?"
@@ -96,7 +98,7 @@ for mode in guard enforce; do
 		*=*) n=$((n + 1)) ;;
 		esac
 	done <<<"$out"
-	want=$((4 * 4 + 1 + 2 + 7)); [ -n "$BB" ] && want=$((want + 4 * 2 + 2 + 2))
+	want=$((4 * 4 + 1 + 2 + 9)); [ -n "$BB" ] && want=$((want + 4 * 2 + 2 + 2))
 	expect_eq "$mode: every write through another name failed" "$want" "$n"
 	expect_eq "$mode: the hook script and the policy unchanged" "$before" "$(state)"
 	expect_contains "$mode: the reason names the file the name leads to" "$(cat "$TMP/err")" \

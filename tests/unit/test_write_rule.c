@@ -178,6 +178,7 @@ static const struct row rows[] = {
 	{ "unlink: in a protected tree", { .pre = "x" }, HS_WR_UNLINK, 0, 0, "f", 0, 0, 0, HS_WR_PROT_A, "delete f P" },
 	{ "mkdir: in a protected tree", { .post = "n" }, HS_WR_MKDIR, 0, 0, "n", 0, 0, 0, HS_WR_PROT_A, "mkdir n Pp" },
 	{ "open: a new file in a protected tree", { .pre = "x" }, HS_WR_OPEN, RW, 0, "n", 0, 0, 0, HS_WR_PROT_A, "create n P" },
+	{ "open: a temp file in a protected tree is no silent one", { .pre = "x" }, HS_WR_OPEN, RW, 0, "x.tmp", 0, 0, 0, HS_WR_PROT_A, "create x.tmp P" },
 	{ "rename: out of a protected tree", { .pre = "x" }, HS_WR_RENAME, 0, 0, "f", "n", 0, 0, HS_WR_PROT_A, "rename f n P" },
 	{ "rename: into a protected tree", { .pre = "x" }, HS_WR_RENAME, 0, 0, "f", "g", 0, 0, HS_WR_PROT_B, "overwrite g P" },
 	{ "link: a new name in a protected tree", { .pre = "x" }, HS_WR_LINK, 0, 0, "n", "f", 0, 1, HS_WR_PROT_A, "link n f P" },
