@@ -46,6 +46,21 @@ static void print_block(const char *label, const char *text)
 		printf("\n");
 }
 
+/* Which mechanism asked the hooks about a call: the log's "via". */
+static const char *judged_by(const char *via)
+{
+	if (!via)
+		return "the shim, in the process that made the call";
+	if (strcmp(via, "floor") == 0)
+		return "the syscall floor (a process without the shim: a "
+		       "static program, raw syscalls)";
+	if (strcmp(via, "wrapper") == 0)
+		return "a PATH wrapper (hookshim wrap)";
+	if (strcmp(via, "run") == 0)
+		return "hookshim run, before starting it";
+	return via;
+}
+
 static void explain_exec(int n, const cJSON *o)
 {
 	const char *decision = str(o, "decision"), *cmd = str(o, "command");
@@ -63,14 +78,23 @@ static void explain_exec(int n, const cJSON *o)
 	} else {
 		bool nested = cJSON_IsTrue(cJSON_GetObjectItem(o, "nested"));
 
+		const char *via = str(o, "via");
+
 		if (nested)
 			printf("    a nested exec, inside a tool call\n");
+		else if (via && strcmp(via, "wrapper") == 0)
+			printf("    a tool call: a wrapped tool (hookshim wrap) "
+			       "ran\n");
+		else if (via && strcmp(via, "run") == 0)
+			printf("    a tool call: the command hookshim run "
+			       "starts\n");
 		else if (argv && hs_command_shell_index(argv) >= 0)
 			printf("    a tool call: the agent ran a shell with a "
 			       "command string\n");
 		else
 			printf("    a tool call: every exec counts "
 			       "(\"tool_calls\": \"every-exec\")\n");
+		printf("    judged by %s\n", judged_by(via));
 		if (wr)
 			printf("    the model's command, out of %s's wrapper "
 			       "(%s)\n", str(wr, "agent"), str(wr, "shape"));

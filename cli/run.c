@@ -62,6 +62,7 @@ static bool judge_cmd(struct hs_session *s, char **cmd, int *code, char **id)
 	memset(&req, 0, sizeof(req));
 	req.op = "exec";
 	req.phase = "pre";
+	req.via = "run";
 	req.nested = 0;
 	req.pid = getpid();
 	req.cwd = getcwd(cwd, sizeof(cwd)) ? cwd : NULL;

@@ -228,6 +228,7 @@ int wrapper_main(int argc, char **argv)
 	memset(&req, 0, sizeof(req));
 	req.op = "exec";
 	req.phase = "pre";
+	req.via = "wrapper";
 	req.nested = nested;
 	req.pid = getpid();
 	req.cwd = getcwd(cwd, sizeof(cwd)) ? cwd : NULL;

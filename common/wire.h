@@ -118,7 +118,11 @@ extern const char HS_EXE_MARK[];
 					     publishes (path) */          \
 	X(TEMP_PUBLISH, 'q', STR, temp_publish) /* pre write: the rename \
 					     of this temp file onto path  \
-					     (supervisor/atomic_save.h) */
+					     (supervisor/atomic_save.h) */\
+	X(VIA, 'b', STR, via)             /* who asks, when not the shim:  \
+					     "floor", "wrapper" (a PATH   \
+					     wrapper), "run" (hookshim    \
+					     run's own command) */
 
 /* Every field of an answer, besides ID (the tool_use_id, tagged as in
  * the request). Answers are small and each end keeps them its own way

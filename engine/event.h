@@ -39,6 +39,7 @@ struct hs_event {
 
 	const char *cwd;
 	pid_t pid;
+	const char *via; /* who asked (common/wire.h): NULL for the shim */
 	const char *session_id;
 	const char *root;
 	const char *root_alias; /* config/model.h; NULL when none */

@@ -186,6 +186,7 @@ static bool decide_one(struct hs_floor *f, struct hs_fl_call *c,
 	memset(&req, 0, sizeof(req));
 	req.op = (char *)e->op;
 	req.phase = "pre";
+	req.via = "floor";
 	req.nested = -1;
 	req.pid = c->tgid;
 	req.cwd = c->cwd[0] ? c->cwd : NULL;

@@ -180,6 +180,7 @@ static void post_one(struct hs_fpost *p, struct rec *r)
 	memset(&req, 0, sizeof(req));
 	req.op = "write";
 	req.phase = r->ok ? "post" : "post-failure";
+	req.via = "floor";
 	req.nested = -1;
 	req.pid = r->tgid;
 	req.cwd = r->cwd;

@@ -172,6 +172,9 @@ void hs_log_event(struct hs_session *s, const struct hs_event *ev,
 	if (ev->pid)
 		cJSON_AddNumberToObject(o, "pid", ev->pid);
 	add_opt_str(o, "cwd", ev->cwd);
+	/* who asked: the floor, a PATH wrapper, hookshim run; none said is
+	 * the shim in the process that made the call */
+	add_opt_str(o, "via", ev->via);
 	if (ev->kind == HS_KIND_SESSION_START) /* what the hooks read */
 		add_opt_str(o, "transcript_path", ev->transcript_path);
 	if (ev->op & HS_OP_EXEC) {

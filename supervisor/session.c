@@ -188,6 +188,7 @@ static int build_event(struct hs_session *s, const struct hs_msg *req,
 	ev->nested = req->nested > 0;
 	ev->cwd = req->cwd ? req->cwd : s->root;
 	ev->pid = (pid_t)req->pid;
+	ev->via = req->via;
 	ev->session_id = s->id;
 	ev->root = s->root;
 	ev->root_alias = s->root_alias;

@@ -32,3 +32,25 @@ expect_contains "explain names the env capture" "$out" "not a tool call: Claude 
 expect_contains "explain says where the text came from" "$out" "out of claude-code's wrapper (eval-chain)"
 expect_contains "explain shows the text the hook received" "$out" "the hook received: echo 'it'\"'\"'s' && true"
 hs explain 2>/dev/null; expect_eq "explain without a log is a usage error" 64 "$?"
+
+# Issue 26 item 5: explain names the mechanism that judged each call (the
+# log's "via"): hookshim run's own command, a PATH wrapper (it used to say
+# "every exec counts"), the shim in the process, the syscall floor.
+hs wrap "$TMP/wr" git >/dev/null 2>&1
+PATH=$TMP/wr:$PATH hs run -c hooks.json --log via.log -- busybox sh -c 'git --version; true' >/dev/null 2>&1
+out=$(hs explain via.log)
+expect_contains "explain: a wrapped tool is one" "$out" "a tool call: a wrapped tool (hookshim wrap) ran"
+expect_contains "explain: ...judged by the wrapper" "$out" "judged by a PATH wrapper (hookshim wrap)"
+expect_not_contains "explain: ...not 'every exec counts'" "$out" "every exec counts"
+hs run -c hooks.json --log via2.log -- bash -c 'true' >/dev/null 2>&1
+expect_contains "explain: hookshim run's own command" "$(hs explain via2.log)" "judged by hookshim run, before starting it"
+hs run -c hooks.json --log via3.log -- busybox sh -c '/bin/bash -c "echo hi"; true' >/dev/null 2>&1
+expect_contains "explain: the shim in the process" "$(hs explain via3.log)" "judged by the shim, in the process that made the call"
+RAW=$HOOKSHIM_PROBES/exec_static_rawexec
+if [ -x "$RAW" ] && hs run --enforce -c hooks.json -- true 2>/dev/null; then
+	hs run -c hooks.json --log via4.log -- "$RAW" /bin/busybox sh -c 'echo x' >/dev/null 2>&1
+	expect_contains "explain: the syscall floor" "$(hs explain via4.log)" "judged by the syscall floor"
+	expect_eq "the log says who asked" "floor" "$(jq -r 'select(.event == "pre") | .via' via4.log)"
+else
+	skip "explain via the floor: no floor or no static probe"
+fi
