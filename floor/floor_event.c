@@ -338,21 +338,13 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		r.follow = follow;
 		break;
 	case K_UNLINK:
-		if (name_of(x, k, tid, k->dirfd, k->path, parents, a) < 0)
-			return;
-		r.kind = HS_WR_UNLINK;
-		r.prot = hs_fscope_in_tree(sc, a) ? HS_WR_PROT_A : 0;
-		break;
 	case K_MKDIR:
-		if (name_of(x, k, tid, k->dirfd, k->path, parents, a) < 0)
-			return;
-		r.kind = HS_WR_MKDIR;
-		r.prot = hs_fscope_in_tree(sc, a) ? HS_WR_PROT_A : 0;
-		break;
 	case K_MKNOD:
 		if (name_of(x, k, tid, k->dirfd, k->path, parents, a) < 0)
 			return;
-		r.kind = HS_WR_MKNOD;
+		r.kind = k->kind == K_UNLINK  ? HS_WR_UNLINK
+			 : k->kind == K_MKDIR ? HS_WR_MKDIR
+					      : HS_WR_MKNOD;
 		r.prot = hs_fscope_in_tree(sc, a) ? HS_WR_PROT_A : 0;
 		break;
 	case K_SYMLINK:
