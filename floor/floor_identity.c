@@ -56,20 +56,6 @@ static bool status_field(const char *st, const char *name, char *out,
 	return false;
 }
 
-static ssize_t read_small(const char *path, char *buf, size_t cap)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, cap - 1);
-	close(fd);
-	if (n >= 0)
-		buf[n] = '\0';
-	return n;
-}
-
 static bool ns_of(const char *proc, const char *ns, char out[NS_LEN])
 {
 	char p[64];
@@ -111,7 +97,7 @@ struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags)
 	if (!(filter_flags & SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV))
 		return NULL;
 	s = calloc(1, sizeof(*s));
-	if (!s || read_small("/proc/self/status", st, sizeof(st)) <= 0 ||
+	if (!s || hs_fl_read_small("/proc/self/status", st, sizeof(st)) <= 0 ||
 	    !fs_id(st, "Uid", s->uid, sizeof(s->uid)) ||
 	    !fs_id(st, "Gid", s->gid, sizeof(s->gid)) ||
 	    !status_field(st, "Groups", s->groups, sizeof(s->groups)) ||
@@ -126,7 +112,7 @@ struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags)
 		if (!ns_of("/proc/self", namespaces[i], s->ns[i]))
 			goto fail;
 	/* no LSM: the read fails, for callers too, and "" stands for it */
-	if (read_small("/proc/self/attr/current", s->lsm, sizeof(s->lsm)) < 0)
+	if (hs_fl_read_small("/proc/self/attr/current", s->lsm, sizeof(s->lsm)) < 0)
 		s->lsm[0] = '\0';
 	return s;
 fail:

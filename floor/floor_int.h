@@ -76,9 +76,12 @@ void hs_fl_in_root(char *p, size_t cap);
  * the name in it (a dangling symlink there followed one hop). */
 int hs_fl_abs_in_root(pid_t tid, int dirfd, const char *path, int follow,
 		      uint64_t resolve, char *out);
-/* The process (thread group) tid belongs to, or -1. */
 /* The number after `key` ("\nTgid:") in a small /proc file, or -1. */
 long hs_fl_proc_field(const char *path, const char *key);
+/* A small file (a /proc entry) into buf, NUL-terminated: the bytes read,
+ * or -1 when it cannot be opened or read. */
+ssize_t hs_fl_read_small(const char *path, char *buf, size_t cap);
+/* The process (thread group) tid belongs to, or -1. */
 pid_t hs_fl_tgid(pid_t tid);
 /* The caller's working directory, or -1 (HS_PATH_TOOLONG: too deep). */
 int hs_fl_cwd(pid_t tid, char *out);

@@ -269,20 +269,27 @@ int hs_fl_abs_in_root(pid_t tid, int dirfd, const char *path, int follow,
 	return join(out, dir, name, false);
 }
 
+ssize_t hs_fl_read_small(const char *path, char *buf, size_t cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, cap - 1);
+	close(fd);
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
 long hs_fl_proc_field(const char *path, const char *key)
 {
 	char buf[1024];
 	const char *t;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
+	if (hs_fl_read_small(path, buf, sizeof(buf)) <= 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	t = strstr(buf, key);
 	return t ? strtol(t + strlen(key), NULL, 10) : -1;
 }

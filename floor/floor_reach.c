@@ -81,17 +81,10 @@ static int stat_of(pid_t pid, pid_t *ppid, pid_t *pgid)
 {
 	char p[40], buf[1024], *q;
 	long pp, pg;
-	ssize_t n;
-	int fd;
 
 	snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
-	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+	if (hs_fl_read_small(p, buf, sizeof(buf)) <= 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	if (!(q = strrchr(buf, ')')) ||
 	    sscanf(q + 1, " %*c %ld %ld", &pp, &pg) != 2)
 		return -1;
