@@ -36,6 +36,7 @@ struct globs {
 static struct {
 	bool parsed;
 	bool tree_ids; /* "@DEV:INO/" lines: a protected tree's directories */
+	bool file_ids; /* other '@' lines: protected files' identities */
 	struct globs inc, exc, pre, post, rd, stage;
 	/* literal paths, not globs; and "@DEV:INO", the identity of one
 	 * that has other names (no room for a set of their own: the
@@ -162,6 +163,7 @@ static void parse(char *text, const char *end)
 		    (l[0] == '^' && l[1] == '/') || (l[0] == '&' && l[1])) {
 			add(gs, l); /* kept with its tag */
 			F.tree_ids |= l[0] == '@' && l[hs_len(l) - 1] == '/';
+			F.file_ids |= l[0] == '@' && l[hs_len(l) - 1] != '/';
 		}
 		else if (gs == &F.prot ? l[1] == '/' : gs && !hs_same(l + 1, "*"))
 			add(gs, l + 1);
@@ -413,13 +415,8 @@ bool hs_wscope_in_tree(int dirfd, const char *path)
 bool hs_wscope_protected_target(int dirfd, const char *path, int atflags)
 {
 	struct stat sb;
-	bool any = false;
 
-	if (!F.prot.n)
-		return false;
-	for (unsigned i = 0; i < F.prot.n && !any; i++)
-		any = F.prot.e[i].g[0] == '@';
-	if (!any || fstatat(dirfd, path, &sb, atflags) != 0 ||
+	if (!F.file_ids || fstatat(dirfd, path, &sb, atflags) != 0 ||
 	    !S_ISREG(sb.st_mode))
 		return false;
 	return id_is_protected(&sb, false);
