@@ -221,10 +221,8 @@ static bool kernel_name(const char *p)
  * (a symlink made before the session, or a symlinked directory above
  * it)? Only the calls that write an existing file's content: opens for
  * writing (all but O_CREAT|O_EXCL's), truncate. */
-static bool to_protected(const struct hs_wcall *c, unsigned active)
+static bool to_protected(const struct hs_wcall *c)
 {
-	if (!(active & HS_W_PRE))
-		return false;
 	switch (c->kind) {
 	case HS_WK_OPEN:
 	case HS_WK_REOPEN:
@@ -254,7 +252,7 @@ static unsigned protected_names(const struct hs_wcall *c, unsigned active)
 	case HS_WK_OPEN:
 	case HS_WK_REOPEN:
 	case HS_WK_TRUNC:
-		return to_protected(c, active) ||
+		return to_protected(c) ||
 				       hs_wscope_in_tree(c->dirfd, c->path)
 			       ? HS_WR_PROT_A
 			       : 0;
