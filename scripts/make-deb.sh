@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 arch=$(dpkg --print-architecture)
 stage=$top/$build/deb/root
 rm -rf "$top/$build/deb"
-make -s -C "$top" BUILD="$build" install DESTDIR="$stage" PREFIX=/usr >/dev/null
+make -s --no-print-directory -C "$top" BUILD="$build" install DESTDIR="$stage" PREFIX=/usr >/dev/null
 
 # Depends: the package of every shared library either binary needs (by
 # the path ldd gives, or the file it resolves to: /lib is /usr/lib here)

@@ -57,20 +57,20 @@ fi
 
 # --- make install / make uninstall ----------------------------------------
 DEST=$TMP/dest
-make -s -C "$HOOKSHIM_TOP" BUILD="$(basename "$BUILD_DIR")" install DESTDIR="$DEST" PREFIX=/usr >/dev/null 2>&1
+make -s --no-print-directory -C "$HOOKSHIM_TOP" BUILD="$(basename "$BUILD_DIR")" install DESTDIR="$DEST" PREFIX=/usr >/dev/null 2>&1
 for f in bin/hookshim lib/libhookshim.so share/man/man1/hookshim.1 \
 	share/bash-completion/completions/hookshim share/zsh/vendor-completions/_hookshim \
 	share/doc/hookshim/README.md; do
 	check "make install: /usr/$f" test -f "$DEST/usr/$f"
 done
-make -s -C "$HOOKSHIM_TOP" BUILD="$(basename "$BUILD_DIR")" uninstall DESTDIR="$DEST" PREFIX=/usr >/dev/null 2>&1
+make -s --no-print-directory -C "$HOOKSHIM_TOP" BUILD="$(basename "$BUILD_DIR")" uninstall DESTDIR="$DEST" PREFIX=/usr >/dev/null 2>&1
 expect_eq "make uninstall: no file left" "" "$(find "$DEST" -type f)"
 
 # --- make deb ----------------------------------------------------------------
 if ! command -v dpkg-deb >/dev/null || ! command -v dpkg >/dev/null; then
 	skip "deb: no dpkg here"; exit 0
 fi
-deb=$(make -s -C "$HOOKSHIM_TOP" BUILD="$(basename "$BUILD_DIR")" deb 2>"$TMP/deb.err" | tail -1)
+deb=$(make -s --no-print-directory -C "$HOOKSHIM_TOP" BUILD="$(basename "$BUILD_DIR")" deb 2>"$TMP/deb.err" | tail -1)
 check "make deb: a package ($deb)" test -f "$deb"
 [ -f "$deb" ] || { note "$(cat "$TMP/deb.err")"; exit 0; }
 expect_eq "deb: its name" hookshim "$(dpkg-deb -f "$deb" Package)"
