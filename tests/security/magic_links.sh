@@ -6,7 +6,11 @@
 export HOME=$TMP/home; mkdir -p "$HOME" secrets
 echo '{"hooks":{"PreToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(secrets/**)","command":"exit 2"}]}]}}' > policy.json
 echo keep > secrets/k
-before=$(ls -la secrets | sha256sum)
+# secrets/ itself and what is in it, to the second: not its parent's
+# entry (`ls -la` listed "..", whose mtime, shown to the minute, changes
+# when agent.sh is written: the check failed when a minute turned over)
+tree() { (ls -lA --time-style=full-iso secrets; stat -c '%Y %s %h' secrets) | sha256sum; }
+before=$(tree)
 cat > agent.sh <<'S'
 mknod secrets/p p 2>/dev/null; echo "mknod=$?"
 mkfifo secrets/q 2>/dev/null; echo "mkfifo=$?"
@@ -30,4 +34,4 @@ for k in mknod mkfifo pyfifo pymknod bbmknod selfcwd pidcwd threadself selfroot 
 	case "$out" in *"$k=0"*) fail "$k went through";; *"$k="*) pass "$k denied";; *) fail "$k: no result";; esac
 done
 expect_contains "a benign write through /proc/self/cwd works" "$out" "benign=0"
-expect_eq "secrets/ unchanged" "$before" "$(ls -la secrets | sha256sum)"
+expect_eq "secrets/ unchanged" "$before" "$(tree)"
