@@ -116,8 +116,6 @@ static cJSON *run_json(const struct hs_hook_run *r)
 {
 	cJSON *o = cJSON_CreateObject();
 	const struct hs_hook *h = r->hook;
-	static const char *const status[] = { "exited", "signaled", "timeout",
-					      "spawn_failed" };
 
 	cJSON_AddStringToObject(o, "source", h->source);
 	cJSON_AddStringToObject(o, "dialect", hs_dialect_name(h->dialect));
@@ -127,7 +125,9 @@ static cJSON *run_json(const struct hs_hook_run *r)
 		cJSON_AddStringToObject(o, "name", h->name);
 	cJSON_AddStringToObject(o, "command", h->command);
 	cJSON_AddStringToObject(o, "tool_name", r->tool_name);
-	cJSON_AddStringToObject(o, "status", status[r->res.status]);
+	cJSON_AddStringToObject(o, "status", hs_run_status_name(r->res.status));
+	if (r->res.http_status)
+		cJSON_AddNumberToObject(o, "http_status", r->res.http_status);
 	if (r->res.status == HS_RUN_EXITED)
 		cJSON_AddNumberToObject(o, "exit_code", r->res.exit_code);
 	else
@@ -175,14 +175,19 @@ static void print_run(size_t i, const struct hs_hook_run *r)
 	printf("hook %zu: [%s] %s %s (matcher \"%s\", tool %s)\n", i,
 	       hs_dialect_name(h->dialect), h->source, h->event_name,
 	       h->matcher.pattern ? h->matcher.pattern : "", r->tool_name);
-	printf("    command: %s\n", h->command);
-	if (r->res.status == HS_RUN_EXITED)
+	printf("    %s: %s\n", h->action == HS_ACTION_HTTP ? "url" : "command",
+	       h->command);
+	if (r->res.status == HS_RUN_EXITED && r->res.http_status)
+		printf("    HTTP %d in %ld ms\n", r->res.http_status,
+		       r->res.duration_ms);
+	else if (r->res.status == HS_RUN_EXITED)
 		printf("    exit %d in %ld ms\n", r->res.exit_code,
 		       r->res.duration_ms);
 	else
 		printf("    %s after %ld ms\n",
 		       r->res.status == HS_RUN_TIMEOUT ? "timed out"
 		       : r->res.status == HS_RUN_SIGNALED ? "crashed"
+		       : r->res.status == HS_RUN_HTTP_FAILED ? "request failed"
 							   : "could not start",
 		       r->res.duration_ms);
 	print_indented("stdout", r->res.out);

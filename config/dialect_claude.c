@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../common/glob.h"
+#include "http_handler.h"
 #include "loadkit.h"
 #include "../engine/decide.h"
 #include "../engine/payload.h"
@@ -165,6 +166,7 @@ static int load_claude(struct hs_load *ld, const cJSON *doc)
 	static const struct hs_nested_rules rules = {
 		.if_field = true,
 		.inside_notice = true,
+		.http = true,
 	};
 	const cJSON *off = cJSON_GetObjectItemCaseSensitive(doc,
 							    "disableAllHooks");
@@ -177,6 +179,8 @@ static int load_claude(struct hs_load *ld, const cJSON *doc)
 	 * included: it is the session's environment, not the hooks'. */
 	if (env)
 		hs_load_session_env(ld, env);
+	/* they constrain every file's http hooks, this one's or not */
+	hs_load_http_lists(ld, doc);
 	/* permission rules are not hooks: disableAllHooks leaves them */
 	load_permissions(ld, cJSON_GetObjectItemCaseSensitive(doc,
 							       "permissions"));

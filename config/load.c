@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "dialect.h"
+#include "http_handler.h"
 #include "jsonfile.h"
 #include "content_use.h"
 #include "loadkit.h"
@@ -301,6 +302,7 @@ static int by_priority(const void *a, const void *b)
 
 void hs_config_finish(struct hs_config *cfg)
 {
+	hs_http_finish(cfg);
 	hs_content_use_mark(cfg);
 	if (cfg->nhooks > 1)
 		qsort(cfg->hooks, cfg->nhooks, sizeof(cfg->hooks[0]),

@@ -86,6 +86,7 @@ struct hs_nested_rules {
 	bool if_field;       /* Claude's per-handler "if" */
 	bool inside_notice;  /* say so when an event only the agent sees */
 	int max_timeout_s;   /* 0 = none */
+	bool http;           /* Claude's "type": "http" handlers */
 };
 
 int hs_load_nested(struct hs_load *ld, const cJSON *doc,

@@ -34,6 +34,11 @@ void hs_hook_free(struct hs_hook *h)
 	free(h->rule.tool);
 	free(h->rule.pattern);
 	free(h->command);
+	if (h->http) {
+		free_strv(h->http->headers);
+		free_strv(h->http->allowed_env);
+		free(h->http);
+	}
 	free(h->work_dir);
 	free_strv(h->env);
 	free(h->name);
@@ -65,6 +70,12 @@ void hs_config_free(struct hs_config *cfg)
 	free(cfg->root_alias);
 	free(cfg->claude.why_hooks);
 	free(cfg->claude.why_rules);
+	for (size_t i = 0; i < cfg->http.nurls; i++)
+		free(cfg->http.urls[i]);
+	free(cfg->http.urls);
+	for (size_t i = 0; i < cfg->http.nenv; i++)
+		free(cfg->http.env[i]);
+	free(cfg->http.env);
 	memset(cfg, 0, sizeof(*cfg));
 }
 

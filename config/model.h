@@ -45,7 +45,18 @@ enum hs_kind {
 
 enum hs_on_error { HS_ONERR_IGNORE, HS_ONERR_FAIL, HS_ONERR_BLOCK };
 
-enum hs_action_type { HS_ACTION_COMMAND, HS_ACTION_BUILTIN };
+enum hs_action_type { HS_ACTION_COMMAND, HS_ACTION_BUILTIN, HS_ACTION_HTTP };
+
+/* Claude Code's "http" handler (config/http_handler.c, engine/http_hook.c):
+ * the payload POSTed to the hook's url (its `command`). */
+struct hs_http {
+	char **headers;     /* "Name: value template", NULL-terminated */
+	char **allowed_env; /* "allowedEnvVars" as written; NULL = none,
+			     * narrowed by httpHookAllowedEnvVars when the
+			     * config is finished */
+	int headers_line;   /* of "headers" in its file; 0 when none */
+	int headers_col;
+};
 
 /* Claude Code's per-handler "if" in permission-rule syntax: Tool(pattern). */
 struct hs_rule {
@@ -64,7 +75,9 @@ struct hs_hook {
 	struct hs_rule rule;
 
 	enum hs_action_type action;
-	char *command;     /* shell text, or built-in name for HS_ACTION_BUILTIN */
+	char *command;     /* shell text, built-in name for HS_ACTION_BUILTIN,
+			    * the url for HS_ACTION_HTTP */
+	struct hs_http *http; /* HS_ACTION_HTTP only */
 	const char *shell; /* "/bin/sh" or "/bin/bash"; static storage */
 	int timeout_ms;
 	enum hs_on_error on_error;
@@ -242,6 +255,15 @@ struct hs_config {
 		bool hooks_only, rules_only, off_managed, off_others;
 		char *why_hooks, *why_rules; /* the files that said it */
 	} claude;
+	/* allowedHttpHookUrls and httpHookAllowedEnvVars, merged over
+	 * every file that says them (Claude Code merges the arrays across
+	 * settings sources); applied to the http hooks when the config is
+	 * finished (config/http_handler.c). NULL = not said anywhere. */
+	struct {
+		char **urls, **env;
+		size_t nurls, nenv;
+		bool urls_set, env_set;
+	} http;
 };
 
 void hs_config_init(struct hs_config *cfg, const char *root);

@@ -6,12 +6,17 @@
 #include <string.h>
 
 #include "../common/glob.h"
+#include "http_handler.h"
 #include "loadkit.h"
 
 static const char *const handler_keys[] = { "type", "command", "timeout",
 					   "if", "nested", "content", "async",
 					   "statusMessage", "once", "shell",
 					   "failClosed", NULL };
+static const char *const http_keys[] = { "type", "url", "headers",
+					"allowedEnvVars", "timeout", "if",
+					"nested", "content", "statusMessage",
+					"once", "failClosed", NULL };
 static const char *const group_keys[] = { "matcher", "hooks", NULL };
 
 static bool own_event(const struct hs_load *ld, const char *name)
@@ -51,43 +56,55 @@ static int load_handler(struct hs_load *ld, const struct hs_nested_rules *r,
 			const char *where)
 {
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(hd, "type");
-	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(hd, "command");
 	const cJSON *cond = cJSON_GetObjectItemCaseSensitive(hd, "if");
 	const cJSON *nested = cJSON_GetObjectItemCaseSensitive(hd, "nested");
 	const cJSON *content = cJSON_GetObjectItemCaseSensitive(hd, "content");
 	const char *matcher = m ? m->valuestring : NULL;
+	const char *field = "command";
+	const cJSON *cmd;
 	struct hs_hook *h;
 	enum hs_match_kind kind;
-	bool b;
+	bool b, http = false;
 
 	if (!cJSON_IsObject(hd)) {
 		hs_load_diag(ld, HS_DIAG_ERROR, hd, "%s: a handler must be an "
 			     "object (skipped)", where);
 		return -1;
 	}
-	if (type && !(cJSON_IsString(type) &&
-		      strcmp(type->valuestring, "command") == 0)) {
+	if (r->http && cJSON_IsString(type) &&
+	    strcmp(type->valuestring, "http") == 0) {
+		http = true;
+		field = "url";
+	} else if (type && !(cJSON_IsString(type) &&
+			     strcmp(type->valuestring, "command") == 0)) {
 		hs_load_diag(ld, HS_DIAG_ERROR, type, "%s: handler type %s cannot "
-			     "run outside the agent; only \"command\" is "
+			     "run outside the agent; only \"command\"%s %s "
 			     "supported (skipped)", where,
-			     cJSON_IsString(type) ? type->valuestring : "?");
+			     cJSON_IsString(type) ? type->valuestring : "?",
+			     r->http ? " and \"http\"" : "",
+			     r->http ? "are" : "is");
 		return -1;
 	}
-	hs_load_unknown_keys(ld, hd, handler_keys, where);
+	hs_load_unknown_keys(ld, hd, http ? http_keys : handler_keys, where);
+	cmd = cJSON_GetObjectItemCaseSensitive(hd, field);
 	if (!cmd) {
-		hs_load_diag(ld, HS_DIAG_ERROR, hd, "%s: missing \"command\" "
-			     "(skipped)", where);
+		hs_load_diag(ld, HS_DIAG_ERROR, hd, "%s: missing \"%s\" "
+			     "(skipped)", where, field);
 		return -1;
 	}
 	if (!cJSON_IsString(cmd) || !*cmd->valuestring) {
-		hs_load_diag(ld, HS_DIAG_ERROR, cmd, "%s: \"command\" must be a "
-			     "non-empty string (skipped)", where);
+		hs_load_diag(ld, HS_DIAG_ERROR, cmd, "%s: \"%s\" must be a "
+			     "non-empty string (skipped)", where, field);
 		return -1;
 	}
 	h = hs_load_new_hook(ld, event);
 	if (!h)
 		return -1;
 	h->command = strdup(cmd->valuestring);
+	if (http && hs_load_http_handler(ld, h, hd, where) < 0) {
+		hs_load_drop_last(ld);
+		return -1;
+	}
 	hs_jsonpos_find(ld->pos, cmd, &h->cmd_line, &h->cmd_col);
 	if (m)
 		hs_jsonpos_find(ld->pos, m, &h->match_line, &h->match_col);

@@ -133,6 +133,11 @@ static bool run_failed(struct hs_hook_run *run, struct hs_outcome *out)
 				label(run->hook, buf, sizeof(buf)),
 				run->hook->source, strerror(r->spawn_errno));
 		return true;
+	case HS_RUN_HTTP_FAILED:
+		hs_outcome_warn(out, "hook %s (%s) failed: %s (non-blocking)",
+				label(run->hook, buf, sizeof(buf)),
+				run->hook->source, r->err ? r->err : "");
+		return true;
 	default:
 		return false;
 	}

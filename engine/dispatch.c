@@ -12,6 +12,7 @@
 #include "../config/dialect.h"
 #include "../config/session_env.h"
 #include "decide.h"
+#include "http_hook.h"
 #include "match.h"
 #include "payload.h"
 #include "protect.h"
@@ -243,6 +244,13 @@ static void run_hook(const struct hs_config *cfg, const struct hs_event *ev,
 		return;
 	}
 	env = hook_env(cfg, h, ev, run->tool_name);
+	if (h->action == HS_ACTION_HTTP) {
+		hs_http_run(h, env, input ? input : "", input ? strlen(input) : 0,
+			    ev->kind == HS_KIND_SESSION_END, &run->res);
+		free_env(env);
+		free(input);
+		return;
+	}
 	spec.shell = h->shell;
 	spec.command = h->command;
 	spec.cwd = hook_cwd(h, ev);

@@ -122,6 +122,16 @@ void hs_run_kill_all(bool and_later)
 	pthread_mutex_unlock(&running_mu);
 }
 
+bool hs_run_ended(bool at_session_end)
+{
+	bool ended;
+
+	pthread_mutex_lock(&running_mu);
+	ended = ending || (calls_ending && !at_session_end);
+	pthread_mutex_unlock(&running_mu);
+	return ended;
+}
+
 bool hs_run_is_hook(pid_t pid, pid_t pgid)
 {
 	bool found = false;
@@ -586,12 +596,29 @@ int hs_run(const struct hs_run_spec *spec, struct hs_run_result *res)
 	return 0;
 }
 
+const char *hs_run_status_name(enum hs_run_status st)
+{
+	switch (st) {
+	case HS_RUN_EXITED: return "exited";
+	case HS_RUN_SIGNALED: return "signaled";
+	case HS_RUN_TIMEOUT: return "timeout";
+	case HS_RUN_SPAWN_FAILED: return "spawn_failed";
+	case HS_RUN_HTTP_FAILED: return "http_failed";
+	}
+	return "?";
+}
+
 const char *hs_run_failure(const struct hs_run_result *r, char *buf,
 			   size_t cap)
 {
 	const char *abbrev;
 
 	switch (r->status) {
+	case HS_RUN_HTTP_FAILED:
+		snprintf(buf, cap, "%.*s", (int)strcspn(r->err ? r->err : "",
+							 "\n"),
+			 r->err ? r->err : "");
+		return buf;
 	case HS_RUN_TIMEOUT:
 		snprintf(buf, cap, "timed out after %ld ms", r->duration_ms);
 		return buf;

@@ -30,7 +30,13 @@ enum hs_run_status {
 	HS_RUN_SIGNALED,
 	HS_RUN_TIMEOUT,      /* killed at its timeout */
 	HS_RUN_SPAWN_FAILED, /* spawn_errno says why */
+	HS_RUN_HTTP_FAILED,  /* an http hook's request brought no usable
+			      * answer; err says why (http_hook.h) */
 };
+
+/* "exited", "signaled", "timeout", "spawn_failed", "http_failed": the
+ * status's name in logs and in `hookshim test --json`. */
+const char *hs_run_status_name(enum hs_run_status st);
 
 struct hs_run_result {
 	enum hs_run_status status;
@@ -44,6 +50,7 @@ struct hs_run_result {
 	size_t err_len;
 	bool err_truncated;
 	long duration_ms;
+	int http_status; /* an http hook's response status; 0 if none */
 };
 
 int hs_run(const struct hs_run_spec *spec, struct hs_run_result *res);
@@ -65,6 +72,10 @@ void hs_run_result_free(struct hs_run_result *res);
 bool hs_run_is_hook(pid_t pid, pid_t pgid);
 /* Is any hook running in this process now? */
 bool hs_run_any(void);
+/* Has hs_run_kill_all ended hooks like this one (a SessionEnd hook's
+ * run: at_session_end) -- for a hook that is not a process, which polls
+ * (http_hook.c)? */
+bool hs_run_ended(bool at_session_end);
 
 /* Kills the process group of every hook running in this process, and of
  * every one started from now on except SessionEnd's (at_session_end), or

@@ -19,6 +19,9 @@ fi
 [ -f /usr/include/pcre2.h ] || missing="$missing libpcre2-dev"
 # SHA-256 for the trust records of project hook files (config/trust.c)
 [ -f /usr/include/nettle/sha2.h ] || missing="$missing nettle-dev"
+# libcurl for http hooks (engine/http_hook.c)
+[ -n "$(ls /usr/include/curl/curl.h /usr/include/*/curl/curl.h 2>/dev/null)" ] ||
+	missing="$missing libcurl4-openssl-dev"
 command -v jq >/dev/null 2>&1 || missing="$missing jq"
 # The man page is help2man's, over the binary's own help (make all).
 command -v help2man >/dev/null 2>&1 || missing="$missing help2man"

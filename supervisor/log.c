@@ -35,16 +35,6 @@ static const char *kind_name(const struct hs_event *ev)
 	}
 }
 
-static const char *run_status_name(enum hs_run_status st)
-{
-	switch (st) {
-	case HS_RUN_EXITED: return "exited";
-	case HS_RUN_SIGNALED: return "signaled";
-	case HS_RUN_TIMEOUT: return "timeout";
-	default: return "spawn_failed";
-	}
-}
-
 static void add_opt_str(cJSON *o, const char *k, const char *v)
 {
 	if (v)
@@ -67,7 +57,12 @@ static cJSON *log_runs(const struct hs_outcome *out)
 		add_opt_str(o, "command", r->hook->command);
 		add_opt_str(o, "tool", r->tool_name);
 		cJSON_AddStringToObject(o, "status",
-					run_status_name(r->res.status));
+					hs_run_status_name(r->res.status));
+		if (r->hook->action == HS_ACTION_HTTP)
+			cJSON_AddStringToObject(o, "type", "http");
+		if (r->res.http_status)
+			cJSON_AddNumberToObject(o, "http_status",
+						r->res.http_status);
 		if (r->res.status == HS_RUN_EXITED)
 			cJSON_AddNumberToObject(o, "exit_code",
 						r->res.exit_code);

@@ -2,6 +2,7 @@
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 
+#include "../../config/http_handler.h"
 #include "../../config/loadkit.h"
 #include "../../config/jsonfile.h"
 #include "../../config/load.h"
@@ -177,8 +178,47 @@ static void test_events(void)
 	CHECK("event Bogus unknown", hs_event_parse("Bogus", &k, &mask, &ops) < 0);
 }
 
+/* allowedHttpHookUrls patterns: '*' is any run of characters, '/' too. */
+static void test_http_urls(void)
+{
+	CHECK("http url: exact", hs_http_url_matches("http://a/h", "http://a/h"));
+	CHECK("http url: not a prefix", !hs_http_url_matches("http://a/h", "http://a/hx"));
+	CHECK("http url: * crosses /", hs_http_url_matches("https://p.example/*", "https://p.example/v1/hook"));
+	CHECK("http url: * port", hs_http_url_matches("http://127.0.0.1:*/hook", "http://127.0.0.1:8080/hook"));
+	CHECK("http url: host is not a suffix", !hs_http_url_matches("https://p.example/*", "https://p.example.evil/x"));
+	CHECK("http url: two stars", hs_http_url_matches("*://*.corp/*", "https://p.corp/a"));
+	CHECK("http url: empty pattern", !hs_http_url_matches("", "http://a"));
+	CHECK("http url: backtracks", hs_http_url_matches("*ab*ab", "xabyabab"));
+}
+
+static const char *env_refs(const char *s)
+{
+	static char out[128];
+	size_t at = 0, name, len, end, n = 0;
+
+	out[0] = '\0';
+	while (hs_http_env_ref(s, &at, &name, &len, &end) && n < 100)
+		n += (size_t)snprintf(out + n, sizeof(out) - n, "%.*s@%zu;",
+				      (int)len, s + name, end);
+	return out;
+}
+
+/* $NAME and ${NAME} in header values; anything else is text. */
+static void test_http_env_refs(void)
+{
+	CHECK_STR("env ref: $A", "TOKEN@6;", env_refs("$TOKEN"));
+	CHECK_STR("env ref: ${A}", "TOKEN@15;", env_refs("Bearer ${TOKEN}"));
+	CHECK_STR("env ref: two", "A@2;B_1@9;", env_refs("$A-${B_1}"));
+	CHECK_STR("env ref: $1 is text", "", env_refs("cost $1"));
+	CHECK_STR("env ref: unclosed brace", "", env_refs("${A"));
+	CHECK_STR("env ref: lone $", "", env_refs("$ and $"));
+	CHECK_STR("env ref: name ends at -", "A@2;", env_refs("$A-"));
+}
+
 int main(void)
 {
+	test_http_urls();
+	test_http_env_refs();
 	test_claude_matchers();
 	test_memcode_matchers();
 	test_globs();
