@@ -32,8 +32,10 @@ static void print_hook(const struct hs_hook *h)
 	printf("  %-8s %-20s %.*s%s  (%gs%s)%s\n", hs_dialect_name(h->dialect),
 	       matcher_text(h), (int)(n > 60 ? 60 : n), h->command,
 	       n > 60 ? "..." : "", h->timeout_ms / 1000.0, prio, rule);
-	printf("           from %s%s%s\n", h->source, h->name ? ", hook " : "",
-	       h->name ? h->name : "");
+	printf("           from %s%s%s%s\n", h->source, h->name ? ", hook " : "",
+	       h->name ? h->name : "",
+	       h->managed ? " (managed: no other file removes or weakens it)"
+			  : "");
 	if (h->content_pre)
 		printf("           reads the content: its writes are staged, "
 		       "asked at close (docs/staged-writes.md)\n");
@@ -41,6 +43,26 @@ static void print_hook(const struct hs_hook *h)
 		printf("           names %s in its script: reads are events for "
 		       "it (README, \"Read events\")\n",
 		       hs_dialect_ops(h->dialect)->tools.read);
+}
+
+/* The administrator's layer and what it locks (config/load.h). */
+static void print_managed(const struct hs_config *cfg)
+{
+	if (!cfg->managed.nfiles && !cfg->managed.errors)
+		return;
+	printf("\nmanaged policy: %zu file(s), loaded first%s\n",
+	       cfg->managed.nfiles,
+	       cfg->managed.errors ? "; HAS ERRORS: hookshim run refuses to "
+				     "start"
+				   : "");
+	for (size_t i = 0; i < cfg->managed.nlocks; i++)
+		printf("  locked hookshim.%s  (%s)\n", cfg->managed.locks[i].key,
+		       cfg->managed.locks[i].file);
+	if (cfg->managed.hooks_only)
+		printf("  allowManagedHooksOnly  (%s): no other file's hooks "
+		       "load\n", cfg->managed.why_hooks_only);
+	printf("  (other files add hooks; none removes, reorders or weakens "
+	       "the managed ones)\n");
 }
 
 /* The settings "env", as hooks and the agent get it; values of names that
@@ -247,7 +269,9 @@ int cmd_check(int argc, char **argv)
 	printf("%zu hook(s) from %zu file(s), root %s\n", cfg.nhooks,
 	       cfg.nsources, cfg.root);
 	for (size_t i = 0; i < cfg.nsources; i++)
-		printf("  read %s\n", cfg.sources[i]);
+		printf("  read %s%s\n", cfg.sources[i],
+		       i < cfg.managed.nfiles ? "  (managed)" : "");
+	print_managed(&cfg);
 	/* Group by event name in first-seen order. */
 	for (size_t i = 0; i < cfg.nhooks; i++) {
 		bool first = true;

@@ -158,6 +158,8 @@ int hs_cli_load(const struct hs_cli *cli, struct hs_config *cfg)
 	hs_config_init(cfg, root);
 	cfg->root_alias = logical_root(cli->root, root);
 	cfg->trust_project = cli->trust_project;
+	/* the administrator's first, whatever else is named */
+	hs_config_load_managed(cfg);
 	for (int i = 0; i < cli->nfiles; i++)
 		hs_config_load_file(cfg, cli->files[i], cli->file_dialects[i],
 				    false);

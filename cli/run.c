@@ -193,6 +193,14 @@ static bool config_usable(const struct hs_config *cfg, bool ci)
 
 	hs_config_print_diags(stderr, cfg);
 	hs_config_diag_counts(cfg, &errors, &warnings);
+	if (cfg->managed.errors) {
+		/* never part of an administrator's policy */
+		fprintf(stderr, "hookshim: not starting: %zu error(s) in the "
+				"managed policy (an administrator's file is "
+				"used whole or not at all)\n",
+			cfg->managed.errors);
+		return false;
+	}
 	if (!errors)
 		return true;
 	hs_config_diag_summary(cfg, summary, sizeof(summary));
@@ -358,7 +366,15 @@ int cmd_run(int argc, char **argv)
 	{
 		bool explicit_mode;
 
-		if (o.mode)
+		const char *lock = hs_config_locked(&cfg, "mode");
+
+		if (o.mode && lock && o.mode != cfg.settings.mode)
+			fprintf(stderr, "hookshim: warning: --%s: the mode is "
+					"locked by the managed policy (%s): "
+					"ignored\n",
+				o.mode == HS_MODE_GUARD ? "guard" : "enforce",
+				lock);
+		else if (o.mode)
 			cfg.settings.mode = o.mode;
 		cfg.settings.enforce = hs_settings_want_enforce(
 			&cfg.settings, hs_run_report_ci(&o.report),

@@ -206,26 +206,40 @@ static void merge_list(struct hs_load *ld, const cJSON *a, const char *what,
 	free(add);
 }
 
-void hs_load_http_lists(struct hs_load *ld, const cJSON *doc)
+static void merge_lists(struct hs_load *ld, const cJSON *doc,
+			struct hs_http_lists *l)
 {
-	struct hs_config *cfg = ld->cfg;
-
 	merge_list(ld, cJSON_GetObjectItemCaseSensitive(doc,
 							"allowedHttpHookUrls"),
-		   "allowedHttpHookUrls", &cfg->http.urls, &cfg->http.nurls,
-		   &cfg->http.urls_set);
+		   "allowedHttpHookUrls", &l->urls, &l->nurls, &l->urls_set);
 	merge_list(ld, cJSON_GetObjectItemCaseSensitive(doc,
 							"httpHookAllowedEnvVars"),
-		   "httpHookAllowedEnvVars", &cfg->http.env, &cfg->http.nenv,
-		   &cfg->http.env_set);
+		   "httpHookAllowedEnvVars", &l->env, &l->nenv, &l->env_set);
 }
 
-static bool url_allowed(const struct hs_config *cfg, const char *url)
+void hs_load_http_lists(struct hs_load *ld, const cJSON *doc)
 {
-	if (!cfg->http.urls_set)
+	size_t diags = ld->cfg->ndiags;
+
+	merge_lists(ld, doc, &ld->cfg->http);
+	/* a managed file's word holds for the managed hooks too; said once */
+	if (ld->managed && ld->cfg->ndiags == diags)
+		merge_lists(ld, doc, &ld->cfg->http_managed);
+}
+
+/* The lists a hook answers to: the managed files' for a managed hook. */
+static const struct hs_http_lists *lists(const struct hs_config *cfg,
+					 const struct hs_hook *h)
+{
+	return h->managed ? &cfg->http_managed : &cfg->http;
+}
+
+static bool url_allowed(const struct hs_http_lists *l, const char *url)
+{
+	if (!l->urls_set)
 		return true;
-	for (size_t i = 0; i < cfg->http.nurls; i++)
-		if (hs_http_url_matches(cfg->http.urls[i], url))
+	for (size_t i = 0; i < l->nurls; i++)
+		if (hs_http_url_matches(l->urls[i], url))
 			return true;
 	return false;
 }
@@ -242,12 +256,12 @@ static bool in_list(char **v, size_t n, const char *s)
  * to variables outside it said once. */
 static void narrow_env(struct hs_config *cfg, struct hs_hook *h)
 {
+	const struct hs_http_lists *l = lists(cfg, h);
 	char **v = h->http->allowed_env;
 	size_t kept = 0;
 
 	for (size_t i = 0; v && v[i]; i++) {
-		if (!cfg->http.env_set ||
-		    in_list(cfg->http.env, cfg->http.nenv, v[i]))
+		if (!l->env_set || in_list(l->env, l->nenv, v[i]))
 			v[kept++] = v[i];
 		else
 			free(v[i]);
@@ -266,7 +280,7 @@ static void narrow_env(struct hs_config *cfg, struct hs_hook *h)
 						  "which %s: it is sent empty",
 						  (int)strcspn(*hd, ":"), *hd,
 						  (int)len, *hd + name,
-						  cfg->http.env_set
+						  l->env_set
 						  ? "allowedEnvVars and "
 						    "httpHookAllowedEnvVars do "
 						    "not both list"
@@ -282,7 +296,8 @@ void hs_http_finish(struct hs_config *cfg)
 	for (size_t i = 0; i < cfg->nhooks; i++) {
 		struct hs_hook *h = &cfg->hooks[i];
 
-		if (h->action == HS_ACTION_HTTP && !url_allowed(cfg, h->command)) {
+		if (h->action == HS_ACTION_HTTP &&
+		    !url_allowed(lists(cfg, h), h->command)) {
 			hs_config_diag_at(cfg, HS_DIAG_ERROR, h->source,
 					  h->cmd_line, h->cmd_col,
 					  "http hook %s: no allowedHttpHookUrls "

@@ -187,8 +187,14 @@ static bool administrators(struct hs_config *cfg, const char *path)
 {
 	struct stat sb;
 
-	if (stat(path, &sb) < 0)
-		return errno == ENOENT;
+	if (stat(path, &sb) < 0 && errno == ENOENT)
+		return true;
+	if (stat(path, &sb) < 0) {
+		/* there, but not to be read: never as if it were not */
+		hs_config_diag(cfg, HS_DIAG_ERROR, "%s: %s: a managed settings "
+			       "file that cannot be read", path, strerror(errno));
+		return false;
+	}
 	if (sb.st_uid == 0 && !(sb.st_mode & (S_IWGRP | S_IWOTH)))
 		return true;
 	hs_config_diag(cfg, HS_DIAG_ERROR, "%s: a managed settings file must "
@@ -216,6 +222,12 @@ static int load_dir(struct hs_config *cfg, char *pattern,
 
 	*slash = '\0';
 	n = scandir(pattern, &names, json_file, alphasort);
+	if (n < 0 && errno != ENOENT && errno != ENOTDIR) {
+		hs_config_diag(cfg, HS_DIAG_ERROR, "%s: %s: a managed settings "
+			       "directory that cannot be read", pattern,
+			       strerror(errno));
+		rc = -1;
+	}
 	for (int i = 0; i < n; i++) {
 		char *path = NULL;
 
@@ -291,10 +303,122 @@ int hs_config_load_default(struct hs_config *cfg)
 	return rc ? -1 : 0;
 }
 
+/* The managed layer's directory: /etc/hookshim whenever it exists, so
+ * no environment steps around an administrator's policy; where it does
+ * not, $HOOKSHIM_SYSCONFDIR/hookshim (tests, packagers' staging). */
+static char *managed_dir(void)
+{
+	const char *alt = getenv("HOOKSHIM_SYSCONFDIR");
+	struct stat sb;
+	char *d = NULL;
+
+	if (lstat("/etc/hookshim", &sb) == 0 || !alt || alt[0] != '/')
+		return strdup("/etc/hookshim");
+	if (asprintf(&d, "%s/hookshim", alt) < 0)
+		return NULL;
+	return d;
+}
+
+int hs_config_load_managed(struct hs_config *cfg)
+{
+	size_t files = cfg->nsources, diags = cfg->ndiags;
+	char *dir = managed_dir(), *one = NULL, *many = NULL;
+	int rc = 0;
+
+	cfg->managed.loading = true;
+	if (!dir || asprintf(&one, "%s/managed.json", dir) < 0 ||
+	    asprintf(&many, "%s/managed.d/*.json", dir) < 0) {
+		hs_config_diag(cfg, HS_DIAG_FATAL, "the managed policy: out of "
+			       "memory");
+		rc = -1;
+	} else {
+		if (!administrators(cfg, one) ||
+		    load_file(cfg, one, HS_CLAUDE, true, true) < 0)
+			rc = -1;
+		rc |= load_dir(cfg, many, HS_CLAUDE, true);
+	}
+	free(dir);
+	free(one);
+	free(many);
+	cfg->managed.loading = false;
+	cfg->managed.nfiles = cfg->nsources - files;
+	for (size_t i = diags; i < cfg->ndiags; i++)
+		cfg->managed.errors += cfg->diags[i].error;
+	/* its allowManagedHooksOnly is the layer's, applied when the config
+	 * is finished; what Claude Code's own files say starts afresh */
+	cfg->managed.hooks_only = cfg->claude.hooks_only;
+	cfg->managed.rules_only = cfg->claude.rules_only;
+	cfg->managed.all_off = cfg->claude.off_managed;
+	cfg->managed.why_hooks_only = cfg->claude.why_hooks;
+	cfg->claude.why_hooks = NULL;
+	free(cfg->claude.why_rules);
+	memset(&cfg->claude, 0, sizeof(cfg->claude));
+	return rc;
+}
+
+static bool permission_rule(const struct hs_hook *h)
+{
+	return h->action == HS_ACTION_BUILTIN && h->command &&
+	       strncmp(h->command, "permissions.", 12) == 0;
+}
+
+/* The managed layer's Claude Code keys, as Claude Code reads them in its
+ * managed settings: allowManagedHooksOnly (the other files' hooks are
+ * not loaded), allowManagedPermissionRulesOnly (nor their permission
+ * rules), disableAllHooks (no hook at all), each said once. A locked
+ * on_hook_failure holds for every hook, whatever another file's handler
+ * says with "failClosed". */
+static void managed_finish(struct hs_config *cfg)
+{
+	size_t kept = 0, gone = 0, off = 0;
+	const char *locked = hs_config_locked(cfg, "on_hook_failure");
+	const char *why = cfg->managed.why_hooks_only;
+
+	for (size_t i = 0; i < cfg->nhooks; i++) {
+		struct hs_hook *h = &cfg->hooks[i];
+		bool rule = permission_rule(h);
+
+		if (cfg->managed.all_off && !rule) {
+			hs_hook_free(h);
+			off++;
+			continue;
+		}
+		if (!h->managed && (rule ? cfg->managed.rules_only
+					 : cfg->managed.hooks_only)) {
+			hs_hook_free(h);
+			gone++;
+			continue;
+		}
+		if (locked && !h->managed && h->fail_closed >= 0) {
+			hs_config_diag_at(cfg, HS_DIAG_WARNING, h->source,
+					  h->cmd_line, h->cmd_col, "\"failClosed\": "
+					  "%s: on_hook_failure is locked by the "
+					  "managed policy (%s): ignored",
+					  h->fail_closed ? "true" : "false",
+					  locked);
+			h->fail_closed = -1;
+		}
+		cfg->hooks[kept++] = *h;
+	}
+	cfg->nhooks = kept;
+	if (gone)
+		hs_config_diag(cfg, HS_DIAG_WARNING, "allowManagedHooksOnly / "
+			       "allowManagedPermissionRulesOnly in the managed "
+			       "policy%s%s%s: %zu hook(s) or rule(s) of the other "
+			       "files not loaded", why ? " (" : "", why ? why : "",
+			       why ? ")" : "", gone);
+	if (off)
+		hs_config_diag(cfg, HS_DIAG_WARNING, "disableAllHooks in the "
+			       "managed policy: %zu hook(s) not loaded", off);
+}
+
+/* The administrator's hooks first, whatever the others' priorities. */
 static int by_priority(const void *a, const void *b)
 {
 	const struct hs_hook *x = a, *y = b;
 
+	if (x->managed != y->managed)
+		return x->managed ? -1 : 1;
 	if (x->priority != y->priority)
 		return x->priority > y->priority ? -1 : 1;
 	return x->order - y->order;
@@ -302,6 +426,7 @@ static int by_priority(const void *a, const void *b)
 
 void hs_config_finish(struct hs_config *cfg)
 {
+	managed_finish(cfg);
 	hs_http_finish(cfg);
 	hs_content_use_mark(cfg);
 	if (cfg->nhooks > 1)

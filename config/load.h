@@ -10,6 +10,13 @@
 int hs_config_load_file(struct hs_config *cfg, const char *path, int dialect,
 			bool optional);
 
+/* The administrator's layer, before any other file: /etc/hookshim/
+ * managed.json, then managed.d/ *.json in lexical order (where
+ * /etc/hookshim does not exist, $HOOKSHIM_SYSCONFDIR/hookshim instead);
+ * hookshim's own format; root's files only. Its diagnostics are counted
+ * in cfg->managed.errors. */
+int hs_config_load_managed(struct hs_config *cfg);
+
 /* A dialect's documented locations, in its documented order. */
 int hs_config_import(struct hs_config *cfg, enum hs_dialect dialect);
 

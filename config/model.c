@@ -18,6 +18,14 @@ void hs_config_init(struct hs_config *cfg, const char *root)
 	cfg->settings.notices = true;
 }
 
+const char *hs_config_locked(const struct hs_config *cfg, const char *key)
+{
+	for (size_t i = 0; i < cfg->managed.nlocks; i++)
+		if (strcmp(cfg->managed.locks[i].key, key) == 0)
+			return cfg->managed.locks[i].file;
+	return NULL;
+}
+
 static void free_strv(char **v)
 {
 	if (!v)
@@ -45,6 +53,16 @@ void hs_hook_free(struct hs_hook *h)
 	free(h->source);
 }
 
+static void free_lists(struct hs_http_lists *l)
+{
+	for (size_t i = 0; i < l->nurls; i++)
+		free(l->urls[i]);
+	free(l->urls);
+	for (size_t i = 0; i < l->nenv; i++)
+		free(l->env[i]);
+	free(l->env);
+}
+
 void hs_config_free(struct hs_config *cfg)
 {
 	for (size_t i = 0; i < cfg->nhooks; i++)
@@ -70,12 +88,14 @@ void hs_config_free(struct hs_config *cfg)
 	free(cfg->root_alias);
 	free(cfg->claude.why_hooks);
 	free(cfg->claude.why_rules);
-	for (size_t i = 0; i < cfg->http.nurls; i++)
-		free(cfg->http.urls[i]);
-	free(cfg->http.urls);
-	for (size_t i = 0; i < cfg->http.nenv; i++)
-		free(cfg->http.env[i]);
-	free(cfg->http.env);
+	free(cfg->managed.why_hooks_only);
+	for (size_t i = 0; i < cfg->managed.nlocks; i++) {
+		free(cfg->managed.locks[i].key);
+		free(cfg->managed.locks[i].file);
+	}
+	free(cfg->managed.locks);
+	free_lists(&cfg->http);
+	free_lists(&cfg->http_managed);
 	memset(cfg, 0, sizeof(*cfg));
 }
 

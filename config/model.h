@@ -255,18 +255,43 @@ struct hs_config {
 		bool hooks_only, rules_only, off_managed, off_others;
 		char *why_hooks, *why_rules; /* the files that said it */
 	} claude;
+	/* The administrator's layer: <sysconfdir>/hookshim/managed.json
+	 * and managed.d/ *.json, loaded first and always
+	 * (hs_config_load_managed). Its hooks are marked managed; what its
+	 * "hookshim" object sets is locked: a later file that sets it again
+	 * is said and ignored (config/settings.c). */
+	struct {
+		bool loading;   /* hs_config_load_managed is reading them */
+		size_t nfiles;  /* managed files loaded */
+		size_t errors;  /* error diagnostics in them: `run` refuses
+				 * to start rather than drop any of it */
+		bool hooks_only; /* allowManagedHooksOnly in one of them */
+		bool rules_only; /* allowManagedPermissionRulesOnly */
+		bool all_off;    /* disableAllHooks in one of them */
+		char *why_hooks_only; /* the file that said it */
+		struct hs_lock {
+			char *key;  /* "mode", "writes.exclude", ... */
+			char *file; /* the managed file that set it */
+		} *locks;
+		size_t nlocks;
+	} managed;
 	/* allowedHttpHookUrls and httpHookAllowedEnvVars, merged over
 	 * every file that says them (Claude Code merges the arrays across
 	 * settings sources); applied to the http hooks when the config is
-	 * finished (config/http_handler.c). NULL = not said anywhere. */
-	struct {
+	 * finished (config/http_handler.c). An administrator's hooks answer
+	 * to the managed files' lists alone (http_managed): no other file's
+	 * list drops them or strips their headers. */
+	struct hs_http_lists {
 		char **urls, **env;
 		size_t nurls, nenv;
-		bool urls_set, env_set;
-	} http;
+		bool urls_set, env_set; /* said somewhere (else: no limit) */
+	} http, http_managed;
 };
 
 void hs_config_init(struct hs_config *cfg, const char *root);
+/* The managed file that locks hookshim setting `key` ("mode",
+ * "writes.exclude"), or NULL. */
+const char *hs_config_locked(const struct hs_config *cfg, const char *key);
 void hs_config_free(struct hs_config *cfg);
 enum { HS_FAILURE_AUTO, HS_FAILURE_DENY, HS_FAILURE_ALLOW };
 /* Resolves fail_closed: "on_hook_failure" when set, else deny in

@@ -52,6 +52,124 @@ static void replace_list(char ***slot, char **v)
 	*slot = v;
 }
 
+static bool managed_hooks(const struct hs_config *cfg)
+{
+	for (size_t i = 0; i < cfg->nhooks; i++)
+		if (cfg->hooks[i].managed)
+			return true;
+	return false;
+}
+
+static bool is_str(const cJSON *v, const char *s)
+{
+	return cJSON_IsString(v) && strcmp(v->valuestring, s) == 0;
+}
+
+/* Would value v of `key` hide calls from hooks that see them now, or
+ * let through what they would deny? */
+static bool narrows(const char *key, const cJSON *v)
+{
+	if (strcmp(key, "floor") == 0)
+		return is_str(v, "off");
+	if (strcmp(key, "io_uring") == 0 || strcmp(key, "on_hook_failure") == 0 ||
+	    strcmp(key, "ask_default") == 0)
+		return is_str(v, "allow");
+	if (strcmp(key, "mode") == 0)
+		return is_str(v, "guard");
+	if (strcmp(key, "writes.agent_only") == 0)
+		return cJSON_IsTrue(v);
+	return strcmp(key, "floor_allow") == 0 ||
+	       strcmp(key, "writes.exclude") == 0;
+}
+
+/* The managed layer's settings hold (model.h, cfg->managed): in one of
+ * its files each key is recorded as locked; in any other file a locked
+ * key, or a value that would weaken the managed hooks (a floor switched
+ * off, floor_allow, io_uring allowed, writes excluded or narrowed to the
+ * agent's own, guard mode, failures or asks that allow), is said and
+ * ignored. True when the caller is to skip `key`. */
+static bool locked(struct hs_load *ld, const cJSON *v, const char *key)
+{
+	struct hs_config *cfg = ld->cfg;
+	const char *by = hs_config_locked(cfg, key);
+	bool admin = cfg->managed.loading;
+	struct hs_lock *l;
+
+	if (by && !admin) {
+		hs_load_diag(ld, HS_DIAG_WARNING, v, "hookshim.%s is locked by "
+			     "the managed policy (%s): ignored", key, by);
+		return true;
+	}
+	if (by) /* a later managed file's word: its file says it now */
+		for (size_t i = 0; i < cfg->managed.nlocks; i++) {
+			l = &cfg->managed.locks[i];
+			if (l->file == by) {
+				char *f = strdup(ld->src);
+
+				if (f) {
+					free(l->file);
+					l->file = f;
+				}
+				return false;
+			}
+		}
+	if (admin) {
+		char *k = strdup(key), *f = strdup(ld->src);
+
+		l = k && f ? realloc(cfg->managed.locks,
+				     (cfg->managed.nlocks + 1) * sizeof(*l))
+			   : NULL;
+		if (!l) {
+			/* a lock lost is the policy open: the layer fails */
+			free(k);
+			free(f);
+			hs_load_diag(ld, HS_DIAG_ERROR, v, "hookshim.%s: out of "
+				     "memory to lock it", key);
+			return false;
+		}
+		cfg->managed.locks = l;
+		l[cfg->managed.nlocks].key = k;
+		l[cfg->managed.nlocks++].file = f;
+		return false;
+	}
+	if (!narrows(key, v) || !managed_hooks(cfg))
+		return false;
+	hs_load_diag(ld, HS_DIAG_WARNING, v, "hookshim.%s would hide calls "
+		     "from the managed policy's hooks: ignored", key);
+	return true;
+}
+
+/* writes.include from a file outside the managed layer when that layer
+ * has hooks: added to the scope (the root when none is set), never
+ * narrowing it. */
+static void widen_list(char ***slot, char **v)
+{
+	size_t n = 0, k = 0;
+	char **all;
+
+	if (!v)
+		return;
+	while (*slot && (*slot)[n])
+		n++;
+	while (v[k])
+		k++;
+	all = calloc(n + k + 2, sizeof(*all));
+	if (!all) {
+		for (size_t i = 0; i < k; i++)
+			free(v[i]);
+		free(v);
+		return;
+	}
+	if (!*slot)
+		all[n++] = strdup("**");
+	else
+		memcpy(all, *slot, n * sizeof(*all));
+	memcpy(all + n, v, k * sizeof(*all));
+	free(*slot);
+	free(v);
+	*slot = all;
+}
+
 static int parse_errno(const cJSON *v)
 {
 	if (cJSON_IsNumber(v) && v->valueint > 0)
@@ -87,10 +205,20 @@ static void load_writes(struct hs_load *ld, const cJSON *w)
 	}
 	cJSON_ArrayForEach(v, w)
 	{
+		char key[64];
 		size_t f;
 
 		if (hs_json_comment_key(v->string))
 			continue;
+		snprintf(key, sizeof(key), "writes.%s", v->string);
+		if (locked(ld, v, key))
+			continue;
+		if (strcmp(v->string, "include") == 0 &&
+		    !ld->cfg->managed.loading && managed_hooks(ld->cfg)) {
+			widen_list(&s->write_include,
+				   string_list(ld, v, "writes.include"));
+			continue;
+		}
 		if (strcmp(v->string, "include") == 0) {
 			replace_list(&s->write_include,
 				     string_list(ld, v, "writes.include"));
@@ -189,7 +317,8 @@ int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 	{
 		const char *k = v->string;
 
-		if (hs_json_comment_key(k))
+		if (hs_json_comment_key(k) ||
+		    (strcmp(k, "writes") != 0 && locked(ld, v, k)))
 			continue;
 		if (strcmp(k, "deny_exit") == 0) {
 			if (cJSON_IsNumber(v) && v->valueint >= 0 &&

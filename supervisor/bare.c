@@ -189,7 +189,10 @@ int cmd_supervise(int argc, char **argv)
 	if (hs_cli_env_config(&cli, &cfgs) < 0 || hs_cli_load(&cli, &cfg) < 0)
 		return fail(a.fd, "!cannot load the config");
 	for (size_t i = 0; i < cfg.ndiags; i++)
-		if (cfg.diags[i].fatal) {
+		if (cfg.diags[i].fatal ||
+		    (cfg.managed.errors && cfg.diags[i].error)) {
+			/* and any error of the managed policy's: it is used
+			 * whole or not at all */
 			char msg[600];
 
 			snprintf(msg, sizeof(msg), "!%s", cfg.diags[i].text);

@@ -170,8 +170,13 @@ void hs_log_event(struct hs_session *s, const struct hs_event *ev,
 	/* who asked: the floor, a PATH wrapper, hookshim run; none said is
 	 * the shim in the process that made the call */
 	add_opt_str(o, "via", ev->via);
-	if (ev->kind == HS_KIND_SESSION_START) /* what the hooks read */
+	if (ev->kind == HS_KIND_SESSION_START) { /* what the hooks read */
 		add_opt_str(o, "transcript_path", ev->transcript_path);
+		/* the trust model the session runs in, for an audit */
+		cJSON_AddStringToObject(o, "mode", s->cfg->settings.enforce
+							   ? "enforce"
+							   : "guard");
+	}
 	if (ev->op & HS_OP_EXEC) {
 		cJSON *argv = cJSON_AddArrayToObject(o, "argv");
 
