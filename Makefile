@@ -50,7 +50,7 @@ PROBE_BIN := $(PROBE_SRC:tests/probes/%.c=$(BUILD)/probes/%) \
 HOOKSHIM := $(BUILD)/bin/hookshim
 SHIM     := $(BUILD)/lib/libhookshim.so
 MANPAGE  := $(BUILD)/man/hookshim.1
-VERSION  := $(shell sed -n 's/^\#define HOOKSHIM_VERSION "\(.*\)"/\1/p' cli/main.c)
+VERSION  := $(shell sed -n 's/^\#define HOOKSHIM_VERSION "\(.*\)"/\1/p' common/version.h)
 
 .PHONY: all deps test test-asan demo bench install uninstall deb clean
 all: deps $(HOOKSHIM) $(SHIM) $(MANPAGE)

@@ -4,6 +4,10 @@
  * each hook took — built by the same code that reports a live session
  * (supervisor/report.c), so both say the same.
  *
+ * FILE may also be an OTLP JSON-lines file (the "otlp" setting's
+ * "file": one ExportLogsServiceRequest a line), read back into records
+ * (supervisor/otlp_record.c).
+ *
  * WHEN is a time as the log writes it (2026-12-02T01:02:03Z, or any
  * prefix of one) or an age: 30s, 10m, 2h, 1d. */
 #include <cjson/cJSON.h>
@@ -15,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../supervisor/otlp_record.h"
 #include "../supervisor/report.h"
 #include "cli.h"
 
@@ -151,6 +156,28 @@ static bool wanted(const struct log_opts *o, const cJSON *rec)
 	return true;
 }
 
+/* One record into the report and out; `line` is its text as read, or
+ * NULL for one made from an OTLP request. */
+static void show(const struct log_opts *o, struct hs_report *rep,
+		 const cJSON *rec, const char *line, bool color)
+{
+	char *text;
+
+	if (!wanted(o, rec))
+		return;
+	hs_report_add(rep, rec);
+	if (o->json && line) {
+		puts(line);
+	} else if (o->json) {
+		text = cJSON_PrintUnformatted(rec);
+		if (text)
+			puts(text);
+		free(text);
+	} else if (!o->summary) {
+		hs_report_line(stdout, rec, color);
+	}
+}
+
 int cmd_log(int argc, char **argv)
 {
 	struct log_opts o;
@@ -190,12 +217,15 @@ int cmd_log(int argc, char **argv)
 			cJSON_Delete(rec);
 			continue;
 		}
-		if (wanted(&o, rec)) {
-			hs_report_add(&rep, rec);
-			if (o.json)
-				puts(line);
-			else if (!o.summary)
-				hs_report_line(stdout, rec, color);
+		if (cJSON_GetObjectItemCaseSensitive(rec, "resourceLogs")) {
+			/* the OTLP file format: a request a line */
+			cJSON *all = hs_otlp_records(rec), *r;
+
+			cJSON_ArrayForEach(r, all)
+				show(&o, &rep, r, NULL, color);
+			cJSON_Delete(all);
+		} else {
+			show(&o, &rep, rec, line, color);
 		}
 		cJSON_Delete(rec);
 	}

@@ -6,9 +6,8 @@
 #include "../config/dialect.h"
 #include "cli.h"
 #include "verbs.h"
+#include "../common/version.h"
 #include "../common/wire.h"
-
-#define HOOKSHIM_VERSION "0.1.0"
 
 __attribute__((used)) const char HS_EXE_MARK[] = "hookshim " HOOKSHIM_VERSION;
 

@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "run_report.h"
 #include "../supervisor/agent.h"
+#include "../supervisor/log.h"
 #include "../floor/floor.h"
 #include "../supervisor/outer.h"
 #include "../supervisor/server.h"
@@ -35,6 +36,9 @@ extern char **environ;
 /* The same once the agent was terminated: hooks still running are killed
  * first, so this is only for their threads to answer. */
 #define ABRUPT_GRACE_MS 500
+/* How long the last OpenTelemetry records may take to reach the
+ * collector once the session is over (supervisor/otlp.h). */
+#define EXPORT_GRACE_MS 2000
 
 /* ---- CMD itself as a tool call ---- */
 
@@ -410,6 +414,7 @@ int cmd_run(int argc, char **argv)
 
 	hs_agent_take_signals(&ss);
 	hs_agent_on_terminate(terminated, &s);
+	hs_log_export_start(&s);
 	fire(&s, HS_KIND_SESSION_START);
 	/* CMD stays the agent even when it is `sh -c STR` and was judged
 	 * like a tool call: `hookshim run -- sh -c 'claude'` or `-- sh -c
@@ -445,6 +450,8 @@ int cmd_run(int argc, char **argv)
 		hs_session_ending(&s);
 		hs_run_kill_all(true);
 	}
+	/* the last records to the collector: briefly when terminated */
+	hs_log_export_stop(&s, abrupt ? ABRUPT_GRACE_MS : EXPORT_GRACE_MS);
 	if (pid > 0)
 		code = -1;
 	hs_wrap_dir_remove(wrap_dir, set->wrap_tools);

@@ -78,6 +78,9 @@ void hs_config_free(struct hs_config *cfg)
 	free_strv(cfg->settings.write_exclude);
 	free_strv(cfg->settings.wrap_tools);
 	free(cfg->settings.bot_id);
+	free(cfg->settings.otlp_endpoint);
+	free_strv(cfg->settings.otlp_headers);
+	free(cfg->settings.otlp_file);
 	for (size_t i = 0; i < cfg->nenv; i++) {
 		free(cfg->env[i].name);
 		free(cfg->env[i].value);

@@ -152,6 +152,13 @@ struct hs_settings {
 				    * namespace other than the session's
 				    * (hs_settings_floor_defaults) */
 	char *bot_id;       /* MEMOH_BOT_ID */
+	/* "otlp": every decision exported as an OpenTelemetry log record
+	 * (supervisor/otlp.c). Given here, the OTEL_EXPORTER_OTLP_*
+	 * environment is not read. */
+	bool otlp_set;
+	char *otlp_endpoint; /* base URL; "/v1/logs" is appended */
+	char **otlp_headers; /* "Name: value", NULL-terminated */
+	char *otlp_file;     /* OTLP JSON lines, one request a line */
 	bool strict_config; /* `run` refuses to start on any config error
 			     * (CI: --ci and CI=true imply it) */
 };

@@ -288,6 +288,68 @@ static void load_floor_allow(struct hs_load *ld, const cJSON *v)
 	ld->cfg->settings.floor_allow_set = true;
 }
 
+/* "otlp": {"endpoint": URL, "headers": {NAME: VALUE}, "file": PATH}, a
+ * whole: a later file's replaces an earlier one's. */
+static void load_otlp(struct hs_load *ld, const cJSON *o)
+{
+	struct hs_settings *s = &ld->cfg->settings;
+	const cJSON *v;
+
+	if (!cJSON_IsObject(o)) {
+		hs_load_diag(ld, HS_DIAG_ERROR, o, "hookshim.otlp must be an "
+			     "object (ignored)");
+		return;
+	}
+	free(s->otlp_endpoint);
+	free(s->otlp_file);
+	replace_list(&s->otlp_headers, calloc(1, sizeof(char *)));
+	s->otlp_endpoint = s->otlp_file = NULL;
+	s->otlp_set = true;
+	cJSON_ArrayForEach(v, o)
+	{
+		const char *k = v->string;
+
+		if (hs_json_comment_key(k))
+			continue;
+		if ((strcmp(k, "endpoint") == 0 || strcmp(k, "file") == 0) &&
+		    !(cJSON_IsString(v) && *v->valuestring))
+			hs_load_diag(ld, HS_DIAG_ERROR, v, "hookshim.otlp.%s must "
+				     "be a non-empty string (ignored)", k);
+		else if (strcmp(k, "endpoint") == 0 &&
+			 strncmp(v->valuestring, "http://", 7) != 0 &&
+			 strncmp(v->valuestring, "https://", 8) != 0)
+			hs_load_diag(ld, HS_DIAG_ERROR, v, "hookshim.otlp.endpoint "
+				     "must be an http:// or https:// URL "
+				     "(ignored)");
+		else if (strcmp(k, "endpoint") == 0)
+			s->otlp_endpoint = strdup(v->valuestring);
+		else if (strcmp(k, "file") == 0)
+			s->otlp_file = strdup(v->valuestring);
+		else if (strcmp(k, "headers") == 0 && cJSON_IsObject(v)) {
+			const cJSON *h;
+			size_t n = 0;
+			char **l = calloc((size_t)cJSON_GetArraySize(v) + 1,
+					  sizeof(*l));
+
+			cJSON_ArrayForEach(h, v)
+				if (l && cJSON_IsString(h) &&
+				    !strpbrk(h->string, ": \r\n") &&
+				    !strpbrk(h->valuestring, "\r\n") &&
+				    asprintf(&l[n], "%s: %s", h->string,
+					     h->valuestring) >= 0)
+					n++;
+				else
+					hs_load_diag(ld, HS_DIAG_ERROR, h,
+						     "hookshim.otlp.headers.%s "
+						     "must be a one-line string "
+						     "(ignored)", h->string);
+			replace_list(&s->otlp_headers, l);
+		} else
+			hs_load_diag(ld, HS_DIAG_ERROR, v, "unknown field "
+				     "hookshim.otlp.%s (ignored)", k);
+	}
+}
+
 /* A string setting with a fixed set of values: its index, or -1 after
  * saying which values there are. */
 static int choice(struct hs_load *ld, const cJSON *v, const char *a,
@@ -392,6 +454,8 @@ int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 					     "(default kept)");
 		} else if (strcmp(k, "floor_allow") == 0) {
 			load_floor_allow(ld, v);
+		} else if (strcmp(k, "otlp") == 0) {
+			load_otlp(ld, v);
 		} else if (strcmp(k, "bot_id") == 0) {
 			if (cJSON_IsString(v)) {
 				free(s->bot_id);

@@ -16,6 +16,7 @@
 #include "match.h"
 #include "payload.h"
 #include "protect.h"
+#include "traceparent.h"
 
 extern char **environ;
 
@@ -132,16 +133,25 @@ static char **hook_env(const struct hs_config *cfg, const struct hs_hook *h,
 		extra++;
 	if (settings_env)
 		extra += cfg->nenv;
-	env = calloc(n + extra + 3, sizeof(*env));
+	env = calloc(n + extra + 4, sizeof(*env));
 	if (!env)
 		return NULL;
 	for (char **e = environ; *e; e++) {
 		if ((in_outer ? outer_dropped(*e)
 			      : strncmp(*e, "HOOKSHIM_", 9) == 0 ||
 					strncmp(*e, "LD_PRELOAD=", 11) == 0) ||
+		    strncmp(*e, "TRACEPARENT=", 12) == 0 ||
 		    (settings_env && hs_session_env_sets(cfg, *e)))
 			continue;
 		env[i++] = strdup(*e);
+	}
+	{
+		/* this call's span of the session's trace (traceparent.h) */
+		char tp[56];
+
+		if (hs_traceparent(ev->session_id, ev->tool_use_id, tp) &&
+		    asprintf(&env[i], "TRACEPARENT=%s", tp) >= 0)
+			i++;
 	}
 	for (size_t k = 0; settings_env && k < cfg->nenv; k++)
 		if (asprintf(&env[i], "%s=%s", cfg->env[k].name,

@@ -219,8 +219,17 @@ static struct curl_slist *request_headers(const struct hs_hook *h,
 	struct curl_slist *l = curl_slist_append(NULL, "Content-Type: "
 						       "application/json");
 
+	const char *tp = env_value(env, "TRACEPARENT", 11);
+	char *trace = NULL;
+
 	/* no "Expect: 100-continue" wait before a large payload */
 	l = add_header(l, "Expect:");
+	/* the call's span, for a policy service's own traces
+	 * (traceparent.h); dispatch.c put it in the hook's environment */
+	if (tp && asprintf(&trace, "traceparent: %s", tp) >= 0) {
+		l = add_header(l, trace);
+		free(trace);
+	}
 	for (char **t = h->http->headers; l && t && *t; t++) {
 		const char *bad = NULL;
 		char *v = fill_header(h, env, *t, &bad);

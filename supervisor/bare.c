@@ -26,6 +26,7 @@
 #include "../engine/write_filter.h"
 #include "../common/wire.h"
 #include "../cli/cli.h"
+#include "log.h"
 #include "outer.h"
 #include "server.h"
 #include "session.h"
@@ -223,6 +224,7 @@ int cmd_supervise(int argc, char **argv)
 		hs_session_close(&s);
 		return fail(a.fd, "!cannot listen");
 	}
+	hs_log_export_start(&s);
 	fire(&s, HS_KIND_SESSION_START);
 	if (send_env(a.fd, &s, &cfg, sock, bin, lib) < 0)
 		a.pid = 0; /* nobody listens: end the session now */
@@ -231,9 +233,11 @@ int cmd_supervise(int argc, char **argv)
 		wait_gone(a.pid);
 	fire(&s, HS_KIND_SESSION_END);
 	if (!hs_supervisor_stop(sv, STOP_GRACE_MS)) {
+		hs_log_export_stop(&s, 500);
 		hs_session_leave_transcript(&s);
 		return 0; /* threads still hold the config: just exit */
 	}
+	hs_log_export_stop(&s, 2000);
 	hs_session_close(&s);
 	hs_outer_free(outer);
 	hs_config_free(&cfg);

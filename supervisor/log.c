@@ -10,6 +10,7 @@
 
 #include "../config/dialect.h"
 #include "notice.h"
+#include "otlp.h"
 #include "report.h"
 
 void hs_log_timestamp(char *buf, size_t cap)
@@ -83,11 +84,13 @@ static cJSON *log_runs(const struct hs_outcome *out)
 	return arr;
 }
 
-/* One line: o as JSON, written under the lock; o is consumed. */
+/* One line: o as JSON, written under the lock, and to the export; o is
+ * consumed. */
 static void write_line(struct hs_session *s, cJSON *o)
 {
 	char *line = s->log_fd >= 0 ? cJSON_PrintUnformatted(o) : NULL;
 
+	hs_otlp_emit(s->otlp, o);
 	cJSON_Delete(o);
 	if (!line)
 		return;
@@ -126,7 +129,7 @@ void hs_log_internal(struct hs_session *s, const struct hs_msg *req,
 {
 	cJSON *o, *argv;
 
-	if (s->log_fd < 0)
+	if (s->log_fd < 0 && !s->otlp)
 		return;
 	o = line_start(s);
 	cJSON_AddStringToObject(o, "event", "pre");
@@ -151,7 +154,7 @@ void hs_log_event(struct hs_session *s, const struct hs_event *ev,
 
 	/* A notice needs a denial, a hook that ran or context: without a
 	 * log or a report, nothing else is worth a record. */
-	if (s->log_fd < 0 && !s->report &&
+	if (s->log_fd < 0 && !s->report && !s->otlp &&
 	    !(s->notices && (out->nruns || out->context ||
 			     out->verdict == HS_DENY)))
 		return;
@@ -239,7 +242,7 @@ void hs_log_refused(struct hs_session *s, pid_t pid, const char *cwd,
 {
 	cJSON *o;
 
-	if (s->log_fd < 0 && !s->report && !s->notices)
+	if (s->log_fd < 0 && !s->report && !s->notices && !s->otlp)
 		return;
 	o = line_start(s);
 	cJSON_AddStringToObject(o, "event", "pre");
@@ -256,5 +259,37 @@ void hs_log_refused(struct hs_session *s, pid_t pid, const char *cwd,
 		hs_report_add(s->report, o);
 	if (s->notices)
 		hs_notice(s->notices, o);
+	write_line(s, o);
+}
+
+void hs_log_export_start(struct hs_session *s)
+{
+	char err[256];
+
+	s->otlp = hs_otlp_start(&s->cfg->settings, s->id, err, sizeof(err));
+	if (!s->otlp && err[0])
+		fprintf(stderr, "hookshim: OpenTelemetry export: %s\n", err);
+}
+
+void hs_log_export_stop(struct hs_session *s, long ms)
+{
+	struct hs_otlp_summary sum;
+	cJSON *o;
+
+	if (!hs_otlp_stop(s->otlp, ms, &sum))
+		return;
+	if (sum.dropped)
+		fprintf(stderr, "hookshim: OpenTelemetry export to %s: %zu "
+				"record(s) sent, %zu not delivered%s%s\n",
+			sum.where, sum.sent, sum.dropped,
+			sum.error[0] ? ": " : "", sum.error);
+	o = line_start(s);
+	cJSON_AddStringToObject(o, "event", "otlp_export");
+	/* not exported itself: the export is over */
+	cJSON_AddStringToObject(o, "destination", sum.where);
+	cJSON_AddNumberToObject(o, "sent", (double)sum.sent);
+	cJSON_AddNumberToObject(o, "dropped", (double)sum.dropped);
+	if (sum.error[0])
+		cJSON_AddStringToObject(o, "error", sum.error);
 	write_line(s, o);
 }

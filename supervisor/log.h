@@ -32,4 +32,14 @@ void hs_log_internal(struct hs_session *s, const struct hs_msg *req,
 void hs_log_refused(struct hs_session *s, pid_t pid, const char *cwd,
 		    const char *call, const char *path, const char *reason);
 
+/* Starts the OpenTelemetry export the config or the OTEL_* environment
+ * asks for (otlp.h): every record this file writes goes there too, log
+ * or no log. A line on stderr when it cannot. */
+void hs_log_export_start(struct hs_session *s);
+
+/* Sends what is queued, waiting at most `ms` for the collector, and
+ * stops; what was not delivered is said on stderr and in the log (an
+ * "otlp_export" record). Nothing when no export runs. */
+void hs_log_export_stop(struct hs_session *s, long ms);
+
 #endif

@@ -20,6 +20,7 @@
 #include "../engine/decide.h"
 #include "atomic_save.h"
 #include "log.h"
+#include "otlp.h"
 #include "outer.h"
 #include "prompt.h"
 #include "transcript.h"
@@ -102,6 +103,9 @@ void hs_session_leave_transcript(struct hs_session *s)
 
 void hs_session_close(struct hs_session *s)
 {
+	hs_log_export_stop(s, 0); /* stopped already where a session ends */
+	hs_otlp_free(s->otlp);  /* no thread decides any more */
+	s->otlp = NULL;
 	hs_transcript_close(s->transcript);
 	s->transcript = NULL;
 	if (s->log_fd >= 0)

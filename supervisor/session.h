@@ -20,6 +20,7 @@ struct hs_report;
 struct hs_notices;
 struct hs_outer;
 struct hs_transcript;
+struct hs_otlp;
 
 struct hs_session {
 	const struct hs_config *cfg; /* borrowed, immutable */
@@ -33,6 +34,7 @@ struct hs_session {
 	pthread_mutex_t log_mu;
 	pthread_mutex_t ask_mu; /* one prompt on the terminal at a time */
 	struct hs_transcript *transcript; /* transcript_path, or NULL */
+	struct hs_otlp *otlp; /* OpenTelemetry export, or NULL (otlp.h) */
 	unsigned long next_id;
 	bool ending;         /* hs_session_ending: answers are denials */
 	struct hs_atomic_saves atomic; /* atomic saves judged at their temp
