@@ -151,15 +151,28 @@ static char *place_path(const struct hs_config *cfg,
 }
 
 /* Whether a hook file that came with the project (a place under the
- * root) may load: one the user has trusted as it is now, or any under
- * --trust-project. An untrusted one is an error, so CI mode and
- * strict_config refuse to start, and a plain run starts without it and
- * says so. A missing file is nothing to trust. */
+ * root) may load: none under "project_files": "never" (a managed
+ * policy's way to keep repositories' hooks out), else one the user has
+ * trusted as it is now, or any under --trust-project. An untrusted one
+ * is an error, so CI mode and strict_config refuse to start, and a plain
+ * run starts without it and says so. A missing file is nothing to
+ * trust. */
 static bool trusted(struct hs_config *cfg, const char *path)
 {
-	const char *why;
+	const char *why, *lock;
 
-	if (cfg->trust_project || access(path, F_OK) < 0)
+	if (access(path, F_OK) < 0)
+		return true;
+	if (cfg->settings.project_never) {
+		/* said as a warning: the policy's own word, not a mistake */
+		lock = hs_config_locked(cfg, "project_files");
+		hs_config_diag(cfg, HS_DIAG_WARNING, "%s: not loaded: a "
+			       "project's own hook files are off (project_files: "
+			       "never%s%s)", path, lock ? ", " : "",
+			       lock ? lock : "");
+		return false;
+	}
+	if (cfg->trust_project)
 		return true;
 	switch (hs_trust_check(path)) {
 	case HS_TRUST_OK:

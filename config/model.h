@@ -159,6 +159,8 @@ struct hs_settings {
 	char *otlp_endpoint; /* base URL; "/v1/logs" is appended */
 	char **otlp_headers; /* "Name: value", NULL-terminated */
 	char *otlp_file;     /* OTLP JSON lines, one request a line */
+	bool project_never; /* "project_files": "never": a project's own
+			     * hook files never load, trusted or not */
 	bool strict_config; /* `run` refuses to start on any config error
 			     * (CI: --ci and CI=true imply it) */
 };

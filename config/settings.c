@@ -456,6 +456,9 @@ int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 			load_floor_allow(ld, v);
 		} else if (strcmp(k, "otlp") == 0) {
 			load_otlp(ld, v);
+		} else if (strcmp(k, "project_files") == 0) {
+			if ((c = choice(ld, v, "trusted", "never")) >= 0)
+				s->project_never = c == 1;
 		} else if (strcmp(k, "bot_id") == 0) {
 			if (cJSON_IsString(v)) {
 				free(s->bot_id);

@@ -109,6 +109,28 @@ check "project exclude: the managed write deny holds" test ! -e secrets/p
 expect_contains "project exclude: ...with the managed hook's reason" "$out" "managed: secrets/ is read-only"
 rm -f .hookshim/hooks.json
 
+# project_files never: a repository's own hook file never loads, trusted
+# or not, --trust-project or not; no other file turns it back on
+echo '{"hookshim": {"project_files": "never"}}' > "$M/managed.d/15-projects.json"
+cat > .hookshim/hooks.json <<'J'
+{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+  "command": "touch project-hook-ran; exit 0"}]}]}}
+J
+"$HOOKSHIM" trust >/dev/null 2>&1
+echo '{"hookshim": {"project_files": "trusted"}}' > "$HOME/trusting.json"
+mkdir -p "$HOME/.config/hookshim" && cp "$HOME/trusting.json" "$HOME/.config/hookshim/hooks.json"
+out=$("$HOOKSHIM" run --trust-project -- bash -c 'bash -c "echo hi"' 2>&1)
+check "project_files never: the trusted project hook did not run" test ! -e project-hook-ran
+expect_contains "project_files never: said" "$out" \
+	".hookshim/hooks.json: not loaded: a project's own hook files are off (project_files: never, $M/managed.d/15-projects.json)"
+expect_contains "project_files never: the user's file cannot turn it back" "$out" \
+	"hookshim.project_files is locked by the managed policy"
+# the control: without it, the same trusted file's hook runs
+rm -f "$M/managed.d/15-projects.json" "$HOME/.config/hookshim/hooks.json"
+"$HOOKSHIM" run -- bash -c 'bash -c "echo hi"' >/dev/null 2>&1
+check "control: without project_files never, the trusted project hook runs" test -e project-hook-ran
+rm -f project-hook-ran .hookshim/hooks.json
+
 # allowManagedHooksOnly: no other file's hooks load
 cat > "$M/managed.d/20-only.json" <<'J'
 {"allowManagedHooksOnly": true}
