@@ -41,7 +41,7 @@ static void print_hook(const struct hs_hook *h)
 		       "asked at close (docs/staged-writes.md)\n");
 	if (h->read_named && h->matcher.kind == HS_MATCH_ALL)
 		printf("           names %s in its script: reads are events for "
-		       "it (README, \"Read events\")\n",
+		       "it (docs/how-it-works.md, \"Read events\")\n",
 		       hs_dialect_ops(h->dialect)->tools.read);
 }
 

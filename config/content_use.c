@@ -12,7 +12,7 @@
  *
  * The same reading tells which catch-all pre hooks want reads: one whose
  * script compares tool_name with 'Read' is a Read hook, though its
- * matcher ("" or "*") names no tool (README, "Read events"). */
+ * matcher ("" or "*") names no tool (docs/how-it-works.md, "Read events"). */
 #include "content_use.h"
 
 #include <stdio.h>

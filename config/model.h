@@ -202,7 +202,7 @@ const char *hs_floor_allow_name(int i);
  * "strict" and with "floor": "require", guard otherwise. */
 enum { HS_MODE_AUTO = 0, HS_MODE_GUARD = 1, HS_MODE_ENFORCE = 2 };
 
-/* How bad a diagnostic is (README, "Configuration reference"). */
+/* How bad a diagnostic is (docs/configuration.md). */
 enum hs_diag_level {
 	/* Harmless: everything loads and fires as written, or as the
 	 * dialect documents (an event only the agent sees, a capped

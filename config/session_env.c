@@ -3,7 +3,7 @@
  * environment at start-up (over what the shell gave it), so both its
  * hooks and the commands its Bash tool runs see them. hookshim gives them
  * to the hooks of Claude-dialect files and, under `hookshim run`, to the
- * agent's environment too (README, "Configuration reference"). */
+ * agent's environment too (docs/configuration.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 # FUZZ_BUILD (build-fuzz), FUZZ_SECONDS (60), FUZZ_RSS_MB (2048) and
 # FUZZ_ARGS (more libFuzzer flags) come from the environment. New inputs
 # go to $FUZZ_BUILD/corpus/NAME and crashes to $FUZZ_BUILD/artifacts/NAME;
-# the committed corpus only changes by hand (see the README's Fuzzing).
+# the committed corpus only changes by hand (see docs/performance.md, Fuzzing).
 set -u
 cd "$(dirname "$0")/.."
 B=${FUZZ_BUILD:-build-fuzz}

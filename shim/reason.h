@@ -9,8 +9,8 @@
  * reason reaches whoever reads the program's error (an agent's model, in
  * a traceback). Once: a later EACCES on the thread reads as usual.
  * Runtimes that keep their own errno table (node's libuv, linked in
- * statically; Bun) never call these: README, "Why a denial says what it
- * says". */
+ * statically; Bun) never call these: docs/how-it-works.md, the table
+ * of what carries the reason to the model. */
 #ifndef HOOKSHIM_SHIM_REASON_H
 #define HOOKSHIM_SHIM_REASON_H
 

@@ -100,7 +100,7 @@ expect_contains "codex-patch: ... and for the shell's apply_patch" \
 	"$(cat "$HLOG")" "[\"Write\",\"$dir/secrets/via-shell\",\"create\"]"
 # Codex writes an update in place (open O_WRONLY|O_TRUNC) from its own
 # process, not a shell: an edit, as the shim names an agent's in-place
-# replace of a non-empty file (README, "Edit or Write").
+# replace of a non-empty file (docs/dialects.md, "Edit or Write").
 expect_contains "codex-patch: ... and for the denied update, as an Edit" \
 	"$(cat "$HLOG")" "[\"Edit\",\"$dir/secrets/old\",\"edit\"]"
 expect_eq "codex-patch: one Write or Edit event per patched file, nothing else" 4 \

@@ -15,7 +15,7 @@
 #    (Claude Code and Qwen Code edit only what was read) and writes a new
 #    one. A hook matching only Edit fires for the edit, not for the
 #    new file; one matching only Write fires for both, the edit with
-#    tool_name Edit (README, "Edit or Write").
+#    tool_name Edit (docs/dialects.md, "Edit or Write").
 . "$HOOKSHIM_TOP/tests/lib.sh"
 . "$HOOKSHIM_TOP/tests/e2e/agents.sh"
 e2e_require e2e-own-writes

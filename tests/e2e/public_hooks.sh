@@ -133,7 +133,7 @@ never() {
 # Where an agent's own file tool carries a denial's reason: the denied
 # call's result, or (node agents: libuv's own error table; Claude Code's
 # Bun, whose reads the floor denies: floor/floor_pending.c) the
-# result of the next tool call, which hookshim prefixes with it (README,
+# result of the next tool call, which hookshim prefixes with it (docs/how-it-works.md,
 # "what carries the reason to the model"). own N: both texts.
 own() { printf '%s\n%s' "$(res "$1")" "$(res $(($1 + 1)))"; }
 

@@ -4,7 +4,7 @@
 # takes its error text from libuv's own table, so each denial's reason
 # reaches the model with the result of the agent's next tool call (shim/
 # reason.c). Claude Code is not run here: its Read tool reads with raw
-# syscalls, which the shim does not see (README, "Read events").
+# syscalls, which the shim does not see (docs/how-it-works.md, "Read events").
 . "$HOOKSHIM_TOP/tests/lib.sh"
 . "$HOOKSHIM_TOP/tests/e2e/agents.sh"
 e2e_require e2e-read-reasons

@@ -64,7 +64,7 @@ $(said b)" "$(err two)"
 	expect_contains "$conf: a tool-role process's denial is on its own stderr" "$(err tool)" \
 		"hookshim: write to $ROOT/secrets/t denied"
 	expect_eq "$conf: ... and not kept for the next tool call" "" "$(err last)"
-	# the limit (README): a static agent's static tool shell is still
+	# the limit (docs/limits.md): a static agent's static tool shell is still
 	# "agent" to the floor, so its denial is said there and again next
 	expect_contains "$conf: a denial inside a static tool shell: on its stderr" \
 		"$(err intool)" "hookshim: write to $ROOT/secrets/q denied"

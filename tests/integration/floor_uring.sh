@@ -7,7 +7,7 @@
 #   and denied (by the floor for the static build, by the shim for the
 #   dynamic one); its write elsewhere lands.
 # - With "io_uring": "allow" the ring works and its writes are not seen
-#   by anyone: the limit the README states.
+#   by anyone: the limit docs/limits.md states.
 # - Without the floor nothing refuses io_uring: the same, unseen.
 . "$HOOKSHIM_TOP/tests/lib.sh"
 export HOME=$TMP/home; mkdir -p "$HOME"

@@ -60,7 +60,7 @@ DEST=$TMP/dest
 make -s --no-print-directory -C "$HOOKSHIM_TOP" BUILD="$(basename "$BUILD_DIR")" install DESTDIR="$DEST" PREFIX=/usr >/dev/null 2>&1
 for f in bin/hookshim lib/libhookshim.so share/man/man1/hookshim.1 \
 	share/bash-completion/completions/hookshim share/zsh/vendor-completions/_hookshim \
-	share/doc/hookshim/README.md; do
+	share/doc/hookshim/README.md share/doc/hookshim/docs/team.md; do
 	check "make install: /usr/$f" test -f "$DEST/usr/$f"
 done
 make -s --no-print-directory -C "$HOOKSHIM_TOP" BUILD="$(basename "$BUILD_DIR")" uninstall DESTDIR="$DEST" PREFIX=/usr >/dev/null 2>&1

@@ -1,5 +1,5 @@
 # A catch-all PreToolUse hook (matcher "" or "*") does not make reads
-# events by itself (README, "Read events": a config without Read hooks
+# events by itself (docs/how-it-works.md, "Read events": a config without Read hooks
 # pays nothing), unless its command or script compares tool_name with the
 # read tool as a quoted word ('Read'), as disler's pre_tool_use.py does
 # (`tool_name in ['Read', 'Edit', ...]`, matcher ""): then it is a Read

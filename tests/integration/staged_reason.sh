@@ -1,6 +1,6 @@
 # A staged write denied at its close (a content hook said no,
 # docs/staged-writes.md) carries the hook's reason as a denial at open
-# does (README, "what carries the reason to the model"): python3's
+# does (docs/how-it-works.md, "what carries the reason to the model"): python3's
 # OSError text from strerror, and for node, whose libuv has its own errno
 # table, the stderr of the agent's next tool call, once. Found by
 # tests/e2e/public_hooks.sh: pi's own Write of a file holding a key was

@@ -1,5 +1,5 @@
-# The README's "Running hookshim across a team" example, as written: its
-# managed.json is taken from the README, only its two URLs pointed at
+# The team example of docs/team.md ("Running hookshim across a team"), as
+# written: its managed.json is taken from the page, only its URLs pointed at
 # services started here -- the Cedar policy service
 # (policy-service/server.mjs) and the OTLP receiver that decodes with the
 # official definitions (otlp-receiver/receiver.cjs). Checked: the policy
@@ -26,10 +26,10 @@ RECV=$!
 for _ in $(seq 100); do [ -s "$TMP/otlp.port" ] && break; sleep 0.1; done
 OTLP=http://127.0.0.1:$(cat "$TMP/otlp.port")
 
-# the README's block after "ships one file", URLs replaced
+# the page's block after "ships one file", URLs replaced
 awk '/ships one file/ { f = 1 } f && /^```json/ { p = 1; next } p && /^```/ { exit } p' \
-	"$HOOKSHIM_TOP/README.md" > "$TMP/readme.json"
-check "the README has the example" test -s "$TMP/readme.json"
+	"$HOOKSHIM_TOP/docs/team.md" > "$TMP/readme.json"
+check "docs/team.md has the example" test -s "$TMP/readme.json"
 sed -e "s|https://policy.example.com/v1/hook|$PS_BASE/hook|" \
     -e "s|https://policy.example.com/\*|http://127.0.0.1:*|" \
     -e "s|https://otel.example.com:4318|$OTLP|" \

@@ -83,7 +83,7 @@ for d in claude memcode mnemoai memoh; do
 	has $d 'echo y >> f' pre f append; has $d 'echo y >> f' post f append
 	# sed and git are started by the session's own command here (role
 	# agent, not a shell): a non-empty file replaced in place is an edit
-	# (README, "Edit or Write"); the shell's own redirections stay writes.
+	# (docs/dialects.md, "Edit or Write"); the shell's own redirections stay writes.
 	case_ $d sed 'sed -i s/x/z/ f'
 	has $d 'sed -i' pre f edit; has $d 'sed -i' post f edit
 	hasnt $d 'sed -i (temp file silent)' $'\tsed'

@@ -6,7 +6,7 @@
 # lands. With "floor_allow": ["namespaces", "mount"] (what an agent's
 # sandbox needs) the limit is back, shown: the write straight into
 # secrets/ is denied (the floor, a static busybox); the same write through
-# the namespace's bind mount lands. README "Limits", under the floor.
+# the namespace's bind mount lands. docs/limits.md, "Under the floor".
 . "$HOOKSHIM_TOP/tests/lib.sh"
 export HOME=$TMP/home; mkdir -p "$HOME"
 [ -x "$HOOKSHIM" ] || { skip "mount alias: no hookshim build"; exit 0; }

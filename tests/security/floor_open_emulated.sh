@@ -109,7 +109,7 @@ for c in follow-all follow-decoy; do
 	[ $c = follow-all ] && check "floor race ($c): the opens through the flipping link mostly work" \
 		test "$(cat "$ROOT/okdir/x" 2>/dev/null | wc -c)" -gt $((N / 10))
 done
-# The limit (README, "Under the floor"): by default an open no hook was
+# The limit (docs/limits.md, "Under the floor"): by default an open no hook was
 # asked about continues in the kernel, so a decoy name that no hook
 # watches, swapped for a denied one, can still land. Shown, when it does
 # (it is a race: a run that lands nothing proves nothing either way).

@@ -102,7 +102,7 @@ expect_eq "follow race (no floor): python3 through a flipping l/x lands nothing 
 # Deterministic: a hook on okdir/ points l at secrets/ before it allows,
 # so a call made by its name after the check would land in secrets/. A
 # pinned call lands in okdir/, where it was judged; freopen, which libc
-# opens by the name (README, "Writes around a filter"), shows the limit.
+# opens by the name (docs/limits.md, "Writes around a filter"), shows the limit.
 printf '{"hookshim":{"floor":"off","writes":{"follow_symlinks":true}},"hooks":{"PreToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(secrets/**)","command":"echo no >&2; exit 2"},{"type":"command","if":"Write(okdir/**)","command":"ln -sfn secrets %s/l; exit 0"}]}]}}\n' \
 	"$ROOT" > "$TMP/flip-hook.json"
 flipped() { # python code writing through l/NAME; prints where it landed
@@ -118,7 +118,7 @@ expect_eq "... os.link() too" "okdir: x secrets: " \
 	"$(flipped 'import os; open("src", "w").write("r"); os.link("src", "l/x")')"
 rm -f "$ROOT/src"
 # the limit: freopen opens inside libc, by the name, after the check
-expect_eq "limit: freopen is made by its name: it lands in secrets/ (README, Writes around a filter)" \
+expect_eq "limit: freopen is made by its name: it lands in secrets/ (docs/limits.md, Writes around a filter)" \
 	"okdir: secrets: y " \
 	"$(flipped '
 import ctypes

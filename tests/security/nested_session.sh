@@ -69,7 +69,7 @@ if command -v busybox >/dev/null; then
 	check "floor: static env -i: rm -rf still denied (the floor judges the unknown shim's exec)" test -e victim
 	HOOKSHIM_TEST_NO_FLOOR=1 hsrun 'busybox env -i PATH=/usr/bin:/bin '"$HOOKSHIM"' run -c '"$TMP"'/e.json -- bash write.sh'
 	if [ "$before" = "$(tree_hash)" ]; then fail "no floor: static env -i is the documented limit, expected to pass"
-	else pass "no floor: static env -i drops the shim (README Limits: a process that drops LD_PRELOAD)"; fi
+	else pass "no floor: static env -i drops the shim (docs/limits.md: a process that drops LD_PRELOAD)"; fi
 	rm -f secrets/f; before=$(tree_hash)
 else
 	skip "nested: busybox missing"

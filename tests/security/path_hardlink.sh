@@ -40,7 +40,7 @@ else
 	skip "hard link, floor: busybox-static not installed"
 fi
 
-# The limit (README): a hard link made before the session is another name
+# The limit (docs/limits.md): a hard link made before the session is another name
 # for the same file that nothing maps back to secrets/.
 ln "$ROOT/secrets/f" "$ROOT/old_link"
 hsrun -- bash -c 'echo P >> old_link'

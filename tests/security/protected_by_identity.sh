@@ -117,7 +117,7 @@ done
 # a flip after the judging is caught at the descriptor the supervisor
 # opened, before its O_TRUNC. (By default an open no hook was asked about
 # continues in the kernel, which walks the name again: the decoy-swap
-# limit of README's Limits, "Under the floor".)
+# limit of docs/limits.md, "Under the floor".)
 if [ -z "$BB" ]; then
 	skip "identity/race: no static busybox or no syscall floor"
 else
