@@ -38,6 +38,9 @@ int hs_cli_option(struct hs_cli *cli, int argc, char **argv, int *i);
  * LD_PRELOAD session, a PATH wrapper outside a session. *copy holds the
  * strings the options point into; free it after loading. */
 int hs_cli_env_config(struct hs_cli *cli, char **copy);
+/* Levenshtein distance of a and b, capped at 64: for "did you mean". */
+size_t hs_cli_distance(const char *a, const char *b);
+
 /* Loads what the options name (or hookshim's defaults) and finishes it. */
 int hs_cli_load(const struct hs_cli *cli, struct hs_config *cfg);
 void hs_cli_free(struct hs_cli *cli);

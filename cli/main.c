@@ -26,8 +26,7 @@ static const struct {
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-/* Levenshtein distance of a and b, capped: for "did you mean". */
-static size_t distance(const char *a, const char *b)
+size_t hs_cli_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b), row[64], prev, tmp;
 
@@ -67,7 +66,7 @@ static const char *nearest(const char *word)
 			continue;
 		d = strncmp(commands[i].name, word, strlen(word)) == 0 && *word
 			    ? 1
-			    : distance(word, commands[i].name);
+			    : hs_cli_distance(word, commands[i].name);
 		if (d < bd) {
 			bd = d;
 			best = commands[i].name;

@@ -16,6 +16,8 @@
 	X(test, cmd_test, "test [-c FILE]... EVENT --tool NAME [--command " \
 			  "CMD|--file PATH] [--input JSON]  decide one call "  \
 			  "as live", hs_usage_test)                            \
+	X(init, cmd_init, "init [--preset NAME]... [-o FILE]  write a starter " \
+			  "policy", hs_usage_init)                             \
 	X(trust, cmd_trust, "trust [FILE...]  load the project's hook files, " \
 			    "as they are now", hs_usage_trust)                 \
 	X(wrap, cmd_wrap, "wrap DIR TOOL...  create PATH wrappers",          \

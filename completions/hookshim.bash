@@ -37,13 +37,18 @@ _hookshim()
 	*:--root)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return ;;
-	*:-c | *:--config | *:--log | *:--junit | *:--input-file)
+	init:--preset)
+		COMPREPLY=($(compgen -W "$(command hookshim init --list 2>/dev/null)" -- "$cur"))
+		return ;;
+	*:-c | *:--config | *:--log | *:--junit | *:--input-file | init:-o | init:--output)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then
+		# a word starting with - or --, not a hyphenated word's tail
 		words=$(command hookshim help "$verb" 2>/dev/null |
-			grep -o -- '--\?[a-zA-Z][a-zA-Z-]*' | grep '^-' | sort -u)
+			grep -oE -- '(^|[^a-zA-Z0-9-])--?[a-zA-Z][a-zA-Z-]*' |
+			sed -E 's/^[^-]*//' | sort -u)
 		COMPREPLY=($(compgen -W "$words" -- "$cur"))
 		return
 	fi

@@ -11,8 +11,9 @@ BUILD_DIR=$(dirname "$(dirname "$HOOKSHIM")")
 MAN=$BUILD_DIR/man/hookshim.1
 verbs=$("$HOOKSHIM" --help | sed -n 's/^  hookshim \([a-z][a-z]*\) .*/\1/p')
 check "the help lists verbs" test -n "$verbs"
-# every option a verb's help names
-options() { "$HOOKSHIM" help "$1" | grep -o -- '--\?[a-zA-Z][a-zA-Z-]*' | grep '^-' | sort -u; }
+# every option a verb's help names: a word starting with - or --, not
+# the tail of a hyphenated word ("force-push")
+options() { "$HOOKSHIM" help "$1" | grep -oE -- '(^|[^a-zA-Z0-9-])--?[a-zA-Z][a-zA-Z-]*' | sed -E 's/^[^-]*//' | sort -u; }
 
 # --- the man page ----------------------------------------------------------
 if [ ! -f "$MAN" ]; then
