@@ -456,6 +456,22 @@ int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 			load_floor_allow(ld, v);
 		} else if (strcmp(k, "otlp") == 0) {
 			load_otlp(ld, v);
+		} else if (strcmp(k, "allow_managed_hooks_only") == 0) {
+			/* Claude Code's allowManagedHooksOnly, by hookshim's
+			 * naming: the managed layer's word only */
+			bool b;
+
+			if (!ld->cfg->managed.loading)
+				hs_load_diag(ld, HS_DIAG_ERROR, v, "hookshim."
+					     "allow_managed_hooks_only means "
+					     "something only in a managed file "
+					     "(ignored)");
+			else if (hs_load_bool(ld, v, "hookshim", &b) && b) {
+				ld->cfg->claude.hooks_only = true;
+				if (!ld->cfg->claude.why_hooks)
+					ld->cfg->claude.why_hooks =
+						strdup(ld->src);
+			}
 		} else if (strcmp(k, "project_files") == 0) {
 			if ((c = choice(ld, v, "trusted", "never")) >= 0)
 				s->project_never = c == 1;

@@ -133,8 +133,9 @@ rm -f project-hook-ran .hookshim/hooks.json
 
 # allowManagedHooksOnly: no other file's hooks load
 cat > "$M/managed.d/20-only.json" <<'J'
-{"allowManagedHooksOnly": true}
+{"hookshim": {"allow_managed_hooks_only": true}}
 J
+echo '{"hookshim": {"allow_managed_hooks_only": true}}' > "$TMP/user-only.json"
 cat > "$TMP/user.json" <<'J'
 {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
   "command": "touch user-hook-ran; exit 0"}]}]}}
@@ -143,7 +144,15 @@ out=$("$HOOKSHIM" run -c "$TMP/user.json" -- bash -c 'bash -c "echo hi"' 2>&1)
 check "allowManagedHooksOnly: the user's hook did not run" test ! -e user-hook-ran
 expect_contains "allowManagedHooksOnly: said" "$out" \
 	"allowManagedHooksOnly / allowManagedPermissionRulesOnly in the managed policy ($M/managed.d/20-only.json): 1 hook(s) or rule(s) of the other files not loaded"
+echo '{"allowManagedHooksOnly": true}' > "$M/managed.d/20-only.json"
+rm -f user-hook-ran
+"$HOOKSHIM" run -c "$TMP/user.json" -- bash -c 'bash -c "echo hi"' >/dev/null 2>&1
+check "allowManagedHooksOnly (Claude Code's name): the same" test ! -e user-hook-ran
 rm -f "$M/managed.d/20-only.json"
+out=$("$HOOKSHIM" check -c "$TMP/user.json" -c "$TMP/user-only.json" 2>&1)
+
+expect_contains "allow_managed_hooks_only elsewhere: an error" "$out" \
+	"user-only.json:1:15: hookshim.allow_managed_hooks_only means something only in a managed file (ignored)"
 
 # check: the layer, its files and its locks
 out=$("$HOOKSHIM" check -c "$TMP/user.json" 2>&1)
