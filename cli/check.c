@@ -10,6 +10,7 @@
 #include "../engine/protect.h"
 #include "../engine/write_filter.h"
 #include "../floor/floor.h"
+#include "../supervisor/otlp.h"
 #include "cli.h"
 
 static const char *matcher_text(const struct hs_hook *h)
@@ -296,6 +297,12 @@ int cmd_check(int argc, char **argv)
 	print_scope(&cfg);
 	print_protected(prot);
 	print_floor(&cfg);
+	{
+		char where[600];
+
+		hs_otlp_describe(&cfg.settings, where, sizeof(where));
+		printf("decisions exported (OpenTelemetry): %s\n", where);
+	}
 	/* The same lines `run` prints on stderr (config/diagnostics.h). */
 	if (cfg.ndiags) {
 		printf("\n");

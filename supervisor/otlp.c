@@ -80,48 +80,22 @@ static void add_header(void *arg, const char *k, const char *v)
 	free(line);
 }
 
-/* Where to send: the settings' "otlp", else the environment. 0 with
- * nothing to do, 1 to export, -1 with err set. */
-static int destination(struct hs_otlp *x, const struct hs_settings *s,
-		       char *err, size_t cap)
+/* The collector's logs URL (malloc'd, or NULL for none) from the
+ * settings' "otlp" or, without it, the environment. 0 with nothing to
+ * send there, 1 with *url set, -1 with err set. Opens nothing. */
+static int collector(const struct hs_settings *s, char **url, char *err,
+		     size_t cap)
 {
 	const char *exp = getenv("OTEL_LOGS_EXPORTER");
 	const char *ep, *proto;
 
+	*url = NULL;
 	if (s->otlp_set) {
-		if (s->otlp_endpoint &&
-		    asprintf(&x->url, "%s%sv1/logs", s->otlp_endpoint,
-			     s->otlp_endpoint[strlen(s->otlp_endpoint) - 1] ==
-					     '/'
-				     ? ""
-				     : "/") < 0)
+		ep = s->otlp_endpoint;
+		if (ep && asprintf(url, "%s%sv1/logs", ep,
+				   ep[strlen(ep) - 1] == '/' ? "" : "/") < 0)
 			return -1;
-		for (char **h = s->otlp_headers; h && *h; h++) {
-			struct curl_slist *n = curl_slist_append(x->headers, *h);
-
-			x->headers = n ? n : x->headers;
-		}
-		if (s->otlp_file) {
-			struct stat sb;
-
-			/* never a FIFO or a device: nothing may block here */
-			x->file = open(s->otlp_file, O_WRONLY | O_APPEND |
-						      O_CREAT | O_CLOEXEC |
-						      O_NOFOLLOW | O_NONBLOCK, 0600);
-			if (x->file >= 0 &&
-			    (fstat(x->file, &sb) < 0 || !S_ISREG(sb.st_mode))) {
-				close(x->file);
-				x->file = -1;
-				errno = EINVAL;
-			}
-			if (x->file < 0) {
-				snprintf(err, cap, "otlp.file %s: %s", s->otlp_file,
-					 errno == EINVAL ? "not a regular file"
-							 : strerror(errno));
-				return -1;
-			}
-		}
-		return x->url || x->file >= 0;
+		return *url != NULL;
 	}
 	if (exp && strcmp(exp, "none") == 0)
 		return 0;
@@ -132,31 +106,93 @@ static int destination(struct hs_otlp *x, const struct hs_settings *s,
 	}
 	proto = env2("OTEL_EXPORTER_OTLP_LOGS_PROTOCOL",
 		     "OTEL_EXPORTER_OTLP_PROTOCOL");
-	if ((ep = getenv("OTEL_EXPORTER_OTLP_LOGS_ENDPOINT")) && *ep)
-		x->url = strdup(ep); /* the logs endpoint: as it is */
-	else if ((ep = getenv("OTEL_EXPORTER_OTLP_ENDPOINT")) && *ep) {
-		if (asprintf(&x->url, "%s%sv1/logs", ep,
-			     ep[strlen(ep) - 1] == '/' ? "" : "/") < 0)
-			return -1;
-	} else if (exp) /* said "otlp" and nothing more: the default */
-		x->url = strdup("http://localhost:4318/v1/logs");
-	else
-		return 0;
 	if (proto && strcmp(proto, "http/json") != 0 &&
 	    strcmp(proto, "http/protobuf") != 0) {
 		snprintf(err, cap, "OTEL_EXPORTER_OTLP_PROTOCOL=%s: hookshim "
 			 "speaks OTLP/HTTP; not exporting", proto);
 		return -1;
 	}
-	/* OTEL_EXPORTER_OTLP_HEADERS, then the logs-only ones */
-	hs_otlp_pairs(getenv("OTEL_EXPORTER_OTLP_HEADERS"), add_header,
-		      &x->headers);
-	hs_otlp_pairs(getenv("OTEL_EXPORTER_OTLP_LOGS_HEADERS"), add_header,
-		      &x->headers);
-	x->timeout_ms = env_num("OTEL_EXPORTER_OTLP_LOGS_TIMEOUT",
-				env_num("OTEL_EXPORTER_OTLP_TIMEOUT", 10000, 1),
-				1);
-	return x->url ? 1 : -1;
+	if ((ep = getenv("OTEL_EXPORTER_OTLP_LOGS_ENDPOINT")) && *ep)
+		*url = strdup(ep); /* the logs endpoint: as it is */
+	else if ((ep = getenv("OTEL_EXPORTER_OTLP_ENDPOINT")) && *ep) {
+		if (asprintf(url, "%s%sv1/logs", ep,
+			     ep[strlen(ep) - 1] == '/' ? "" : "/") < 0)
+			return -1;
+	} else if (exp) /* said "otlp" and nothing more: the default */
+		*url = strdup("http://localhost:4318/v1/logs");
+	else
+		return 0;
+	return *url ? 1 : -1;
+}
+
+/* Where to send (collector() and the settings' file) and how: headers,
+ * timeout, the file opened. 0 with nothing to do, 1 to export, -1 with
+ * err set. */
+static int destination(struct hs_otlp *x, const struct hs_settings *s,
+		       char *err, size_t cap)
+{
+	if (collector(s, &x->url, err, cap) < 0)
+		return -1;
+	if (s->otlp_set) {
+		for (char **h = s->otlp_headers; h && *h; h++) {
+			struct curl_slist *n = curl_slist_append(x->headers, *h);
+
+			x->headers = n ? n : x->headers;
+		}
+	} else if (x->url) {
+		/* OTEL_EXPORTER_OTLP_HEADERS, then the logs-only ones */
+		hs_otlp_pairs(getenv("OTEL_EXPORTER_OTLP_HEADERS"), add_header,
+			      &x->headers);
+		hs_otlp_pairs(getenv("OTEL_EXPORTER_OTLP_LOGS_HEADERS"),
+			      add_header, &x->headers);
+		x->timeout_ms = env_num("OTEL_EXPORTER_OTLP_LOGS_TIMEOUT",
+					env_num("OTEL_EXPORTER_OTLP_TIMEOUT",
+						10000, 1),
+					1);
+	}
+	if (s->otlp_set && s->otlp_file) {
+		struct stat sb;
+
+		/* never a FIFO or a device: nothing may block here */
+		x->file = open(s->otlp_file, O_WRONLY | O_APPEND | O_CREAT |
+					      O_CLOEXEC | O_NOFOLLOW |
+					      O_NONBLOCK,
+			       0600);
+		if (x->file >= 0 &&
+		    (fstat(x->file, &sb) < 0 || !S_ISREG(sb.st_mode))) {
+			close(x->file);
+			x->file = -1;
+			errno = EINVAL;
+		}
+		if (x->file < 0) {
+			snprintf(err, cap, "otlp.file %s: %s", s->otlp_file,
+				 errno == EINVAL ? "not a regular file"
+						 : strerror(errno));
+			return -1;
+		}
+	}
+	return x->url || x->file >= 0;
+}
+
+void hs_otlp_describe(const struct hs_settings *s, char *buf, size_t cap)
+{
+	char *url = NULL, err[256] = "";
+	int r = collector(s, &url, err, sizeof(err));
+	const char *file = s->otlp_set ? s->otlp_file : NULL;
+
+	if (r < 0)
+		snprintf(buf, cap, "not exported: %s", err);
+	else if (!url && !file)
+		snprintf(buf, cap, "off (no \"otlp\" setting, no "
+			 "OTEL_EXPORTER_OTLP_ENDPOINT)");
+	else
+		snprintf(buf, cap, "OTLP/HTTP JSON%s%s%s%s%s (%s)",
+			 url ? " to " : "", url ? url : "",
+			 url && file ? "," : "", file ? " OTLP file " : "",
+			 file ? file : "",
+			 s->otlp_set ? "the \"otlp\" setting"
+				     : "the OTEL_* environment");
+	free(url);
 }
 
 static void x_free(struct hs_otlp *x)

@@ -34,6 +34,9 @@ struct hs_otlp;
 struct hs_otlp *hs_otlp_start(const struct hs_settings *s,
 			      const char *session_id, char *err, size_t cap);
 
+/* Where a session would export to, in words, for `hookshim check`. */
+void hs_otlp_describe(const struct hs_settings *s, char *buf, size_t cap);
+
 /* Queues one record of supervisor/log.c's (not consumed). */
 void hs_otlp_emit(struct hs_otlp *x, const cJSON *record);
 

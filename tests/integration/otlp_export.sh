@@ -98,6 +98,9 @@ spans=$(records "$REC" | jq -r 'select(.attributes[] | select(.key == "event.nam
 expect_eq "traceparent: a span per call" 3 "$spans"
 expect_contains "the log says what was sent" "$(jq -c 'select(.event == "otlp_export")' "$TMP/log.jsonl")" '"sent":5,"dropped":0'
 expect_eq "nothing said on stderr when all was sent" "" "$(grep -i opentelemetry "$TMP/run.err")"
+expect_contains "check says where decisions go" \
+	"$(OTEL_EXPORTER_OTLP_ENDPOINT=$URL "$HOOKSHIM" check -c hooks.json 2>&1)" \
+	"decisions exported (OpenTelemetry): OTLP/HTTP JSON to $URL/v1/logs (the OTEL_* environment)"
 
 # OTEL_EXPORTER_OTLP_LOGS_ENDPOINT is used as it is
 receiver logs-endpoint
