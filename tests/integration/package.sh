@@ -98,5 +98,18 @@ check "deb: the installed hookshim denies what its policy denies" test -e "$TMP/
 expect_contains "deb: ...with the hook's reason" "$out" "no rm -rf"
 expect_contains "deb: its doctor finds the installed shim" \
 	"$(env -u HOOKSHIM_LIB "$R/usr/bin/hookshim" doctor 2>&1)" "$R/usr/lib/libhookshim.so"
+expect_contains "deb: ... and libcurl (http hooks, the export)" "$(dpkg-deb -f "$deb" Depends)" "libcurl4"
+# `make demo` from the installed files: a real agent under the installed
+# hookshim and shim, its report checked (exit 0), when the agents install
+. "$HOOKSHIM_TOP/tests/e2e/agents.sh"
+if e2e_install; then
+	out=$(env -u HOOKSHIM_LIB HOOKSHIM="$R/usr/bin/hookshim" DEMO_AGENT=pi \
+		NO_COLOR=1 timeout -k 10 300 "$HOOKSHIM_TOP/examples/demo.sh" 2>&1)
+	rc=$?
+	expect_eq "deb: the demo runs from the installed files, every check held" 0 "$rc"
+	[ "$rc" = 0 ] || printf '%s\n' "$out" | tail -15 | sed 's/^/# /'
+else
+	skip "deb: the demo from the installed files: $E2E_SKIP_REASON"
+fi
 dpkg --root="$R" --force-not-root --force-script-chrootless -r hookshim > "$TMP/dpkg.out" 2>&1
 check "deb: dpkg removes it" test ! -e "$R/usr/bin/hookshim"
