@@ -30,11 +30,13 @@ const char hs_usage_init[] =
 	"                and ~/.ssh\n"
 	"  destructive   no recursive delete of / or ~, mkfs, dd onto a disk,\n"
 	"                fork bombs, recursive chmod/chown of /\n"
-	"  force-push    no forced git push, in any of its spellings\n"
+	"  force-push    no forced git push (--force, --force-with-lease, a\n"
+	"                short option with f, a +refspec)\n"
 	"  outside-root  no recursive rm of anything outside the project root\n"
+	"                (every rm of the command, its cd's followed)\n"
 	"  ci            settings for CI: every program a tool call, a failed\n"
 	"                hook denies, any config error stops the run\n"
-	"The hook scripts read the payload with jq.\n";
+	"The hook scripts read the payload with jq; without jq each denies.\n";
 
 /* One preset: the hook it adds (event, matcher, script), the extra
  * handlers' "if" rules (each runs the same script), and its script. */
@@ -50,8 +52,10 @@ static const char secrets_sh[] =
 	"# PreToolUse on Write|Edit (hookshim init --preset secrets): agents do\n"
 	"# not write credentials. Edit the names to your project's; what this\n"
 	"# prints on stderr before exit 2 is the reason the model reads.\n"
+	"command -v jq >/dev/null || { echo \"secrets: jq is missing, so this policy cannot judge the write\" >&2; exit 2; }\n"
 	"path=$(jq -r '.tool_input.file_path // \"\"')\n"
 	"case \"${path##*/}\" in\n"
+	".env.example | .env.sample | .env.template) ;;\n"
 	".env | .env.* | *.pem | *.key | *.p12 | *.pfx | id_rsa* | id_ecdsa* | id_ed25519*)\n"
 	"\techo \"secrets: $path holds credentials; agents do not write it\" >&2\n"
 	"\texit 2 ;;\n"
@@ -68,26 +72,31 @@ static const char destructive_sh[] =
 	"# PreToolUse on Bash (hookshim init --preset destructive): commands that\n"
 	"# destroy beyond undo. Add your own lines; the message is the reason the\n"
 	"# model reads.\n"
-	"cmd=$(jq -r '.tool_input.command // \"\"')\n"
+	"command -v jq >/dev/null || { echo \"destructive: jq is missing, so this policy cannot judge the command\" >&2; exit 2; }\n"
+	"cmd=$(jq -r '.tool_input.command // \"\"' | tr '\\n' ' ')\n"
 	"deny() { echo \"destructive: $1 is blocked by policy: $cmd\" >&2; exit 2; }\n"
 	"has() { printf '%s\\n' \"$cmd\" | grep -Eq \"$1\"; }\n"
-	"S='(^|[;&|[:space:]])'  # a command's start\n"
-	"E='([[:space:];&|]|$)'  # a word's end\n"
-	"has \"${S}rm[[:space:]]+((-[a-zA-Z]*[rR][a-zA-Z]*|--recursive|-f|--force)[[:space:]]+)+(/|/\\\\*|~|~/|~/\\\\*|\\\\\\$HOME|\\\\\\$HOME/)$E\" &&\n"
+	"S='(^|[;&|(`/[:space:]])'  # where a command starts (\"/\" too: /bin/rm)\n"
+	"E='([[:space:];&|)`]|$)'   # where a word ends\n"
+	"HOME_='\\$\\{?HOME\\}?'       # $HOME or ${HOME}\n"
+	"has \"${S}rm([[:space:]]+-[^[:space:]]*)*[[:space:]]+(-[^[:space:]]*[rR][^[:space:]]*|--recursive)([[:space:]]+-[^[:space:]]*)*[[:space:]]+\\\"?(/|/\\*|~|~/|~/\\*|$HOME_|$HOME_/|$HOME_/\\*)\\\"?$E\" &&\n"
 	"\tdeny \"a recursive delete of / or of the home directory\"\n"
-	"has \"${S}mkfs(\\\\.[a-z0-9]+)?[[:space:]]\" && deny \"making a filesystem\"\n"
+	"has \"${S}mkfs(\\.[a-z0-9]+)?[[:space:]]\" && deny \"making a filesystem\"\n"
 	"has \"${S}dd[[:space:]].*of=/dev/(sd|nvme|hd|vd|xvd|mmcblk)\" && deny \"dd onto a disk\"\n"
 	"printf '%s\\n' \"$cmd\" | grep -Fq ':(){ :|:& };:' && deny \"a fork bomb\"\n"
-	"has \"${S}(chmod|chown)[[:space:]]+(-[a-zA-Z]*R[a-zA-Z]*[[:space:]]+)+[^[:space:]]+[[:space:]]+/$E\" &&\n"
+	"has \"${S}(chmod|chown)[[:space:]]+(-[^[:space:]]*[[:space:]]+)*-[^[:space:]]*R[^[:space:]]*[[:space:]]+([^[:space:]]+[[:space:]]+)?/$E\" &&\n"
 	"\tdeny \"a recursive chmod or chown of /\"\n"
 	"exit 0\n";
 
 static const char force_push_sh[] =
 	"#!/bin/sh\n"
-	"# PreToolUse on Bash (hookshim init --preset force-push): no force-push,\n"
-	"# whatever the model reasons itself into.\n"
-	"cmd=$(jq -r '.tool_input.command // \"\"')\n"
-	"if printf '%s\\n' \"$cmd\" | grep -Eq 'git([[:space:]]+-[^[:space:]]+)*[[:space:]]+push[^|;&]*([[:space:]]--force|[[:space:]]-f([[:space:]]|$)|[[:space:]]--force-with-lease|[[:space:]]\\+[^[:space:]]+)'; then\n"
+	"# PreToolUse on Bash (hookshim init --preset force-push): no forced git\n"
+	"# push -- --force, --force-with-lease, -f (alone or among short options),\n"
+	"# a +refspec -- whatever the model reasons itself into.\n"
+	"command -v jq >/dev/null || { echo \"force-push: jq is missing, so this policy cannot judge the command\" >&2; exit 2; }\n"
+	"cmd=$(jq -r '.tool_input.command // \"\"' | tr '\\n\\\\' '  ')\n"
+	"opt='([[:space:]]+(-[Cc][[:space:]]+[^[:space:]]+|-[^[:space:]]+))*'\n"
+	"if printf '%s\\n' \"$cmd\" | grep -Eq \"git$opt[[:space:]]+push[^;&|]*[[:space:]](--force|--force-with-lease|-[a-zA-Z]*f[a-zA-Z]*|\\+[^[:space:]]+)([[:space:]=;&|]|$)\"; then\n"
 	"\techo \"force-push is blocked by policy: $cmd\" >&2\n"
 	"\texit 2\n"
 	"fi\n"
@@ -96,32 +105,76 @@ static const char force_push_sh[] =
 static const char outside_root_sh[] =
 	"#!/bin/bash\n"
 	"# PreToolUse on Bash (hookshim init --preset outside-root): no recursive\n"
-	"# rm of anything outside the project root, or of the root itself.\n"
-	"set -u\n"
+	"# rm of anything outside the project root, or of the root itself. Every\n"
+	"# rm of the command is checked, its cd's followed; a target that names a\n"
+	"# variable or a command substitution cannot be placed and is refused.\n"
+	"command -v jq >/dev/null || { echo \"outside-root: jq is missing, so this policy cannot judge the command\" >&2; exit 2; }\n"
 	"input=$(cat)\n"
 	"cmd=$(jq -r '.tool_input.command // \"\"' <<<\"$input\")\n"
 	"cwd=$(jq -r '.cwd // \"\"' <<<\"$input\")\n"
 	"root=${CLAUDE_PROJECT_DIR:-$cwd}\n"
-	"[[ \"$cmd\" =~ (^|[;\\&|[:space:]])rm[[:space:]] ]] || exit 0\n"
-	"read -ra words <<<\"${cmd#*rm }\"\n"
-	"recursive=0 targets=()\n"
-	"for w in \"${words[@]}\"; do\n"
+	"deny() { echo \"rm -r outside the project root is blocked by policy: $1 (root: $root)\" >&2; exit 2; }\n"
+	"# the words, the shell's separators words of their own\n"
+	"read -ra words <<<\"$(printf '%s' \"$cmd\" | tr '\\n' ';' | sed -E 's/(&&|\\|\\||[;&|()])/ \\1 /g')\"\n"
+	"n=${#words[@]} i=0 here=$cwd\n"
+	"at_start=1 # the word is a command's name, not an argument (\"echo rm\")\n"
+	"while [ \"$i\" -lt \"$n\" ]; do\n"
+	"\tw=${words[i]}\n"
 	"\tcase \"$w\" in\n"
-	"\t';'|'&&'|'||'|'|') break ;;\n"
-	"\t--recursive|-*[rR]*) recursive=1 ;;\n"
-	"\t-*) ;;\n"
-	"\t*) targets+=(\"$w\") ;;\n"
+	"\t';' | '&&' | '||' | '|' | '&' | '(' | ')' | then | do | else | '!') at_start=2 ;;\n"
+	"\tsudo | env | exec | command | nohup | nice | time | xargs | *=*) [ \"$at_start\" = 0 ] || at_start=2 ;;\n"
 	"\tesac\n"
-	"done\n"
-	"[ \"$recursive\" = 1 ] || exit 0\n"
-	"for t in \"${targets[@]}\"; do\n"
-	"\tt=${t%\\\"}; t=${t#\\\"}; t=${t%\\'}; t=${t#\\'}\n"
-	"\tcase \"$t\" in /*) abs=$t ;; \"~\"*) abs=$HOME${t#\\~} ;; *) abs=$cwd/$t ;; esac\n"
-	"\tabs=$(realpath -m -- \"$abs\")\n"
-	"\tif [ \"$abs\" = \"$root\" ] || [[ \"$abs\" != \"$root\"/* ]]; then\n"
-	"\t\techo \"rm -r outside the project root is blocked by policy: $t is $abs (root: $root)\" >&2\n"
-	"\t\texit 2\n"
+	"\tif [ \"$at_start\" = 2 ]; then # a word before the command's name\n"
+	"\t\tat_start=1\n"
+	"\t\ti=$((i + 1))\n"
+	"\t\tcontinue\n"
 	"\tfi\n"
+	"\tif [ \"$at_start\" = 0 ]; then\n"
+	"\t\ti=$((i + 1))\n"
+	"\t\tcontinue\n"
+	"\tfi\n"
+	"\tat_start=0\n"
+	"\tif [ \"$w\" = cd ]; then\n"
+	"\t\td=${words[i + 1]:-${HOME:-/}}\n"
+	"\t\tcase \"$d\" in\n"
+	"\t\t*'$'* | *'`'*) here= ;;\n"
+	"\t\t/*) here=$d ;;\n"
+	"\t\t'~'*) here=${HOME:-}${d#\\~} ;;\n"
+	"\t\t*) [ -n \"$here\" ] && here=$here/$d ;;\n"
+	"\t\tesac\n"
+	"\t\t[ -n \"$here\" ] && here=$(realpath -m -- \"$here\")\n"
+	"\telif [ \"$w\" = rm ] || [[ \"$w\" == */rm ]]; then\n"
+	"\t\trecursive=0 targets=()\n"
+	"\t\tfor ((j = i + 1; j < n; j++)); do\n"
+	"\t\t\ta=${words[j]}\n"
+	"\t\t\tcase \"$a\" in\n"
+	"\t\t\t';' | '&&' | '||' | '|' | '&' | '(' | ')') break ;;\n"
+	"\t\t\t--recursive) recursive=1 ;;\n"
+	"\t\t\t--*) ;;\n"
+	"\t\t\t-*) [[ \"$a\" == *[rR]* ]] && recursive=1 ;;\n"
+	"\t\t\t*) targets+=(\"$a\") ;;\n"
+	"\t\t\tesac\n"
+	"\t\tdone\n"
+	"\t\tfor t in \"${targets[@]}\"; do\n"
+	"\t\t\t[ \"$recursive\" = 1 ] || break\n"
+	"\t\t\tt=${t%\\\"}; t=${t#\\\"}; t=${t%\\'}; t=${t#\\'}\n"
+	"\t\t\tcase \"$t\" in *'$'* | *'`'*) deny \"$t names a variable or a command: where it points cannot be told\" ;; esac\n"
+	"\t\t\tcase \"$t\" in\n"
+	"\t\t\t/*) abs=$t ;;\n"
+	"\t\t\t'~'*) abs=${HOME:-}${t#\\~} ;;\n"
+	"\t\t\t*) [ -n \"$here\" ] || deny \"$t comes after a cd that cannot be followed\"\n"
+	"\t\t\t   abs=$here/$t ;;\n"
+	"\t\t\tesac\n"
+	"\t\t\tabs=$(realpath -m -- \"$abs\")\n"
+	"\t\t\tif [ \"$abs\" = \"$root\" ] || [[ \"$abs\" != \"$root\"/* ]]; then\n"
+	"\t\t\t\tdeny \"$t is $abs\"\n"
+	"\t\t\tfi\n"
+	"\t\tdone\n"
+	"\t\ti=$j\n"
+	"\t\tat_start=1 # j is a separator (or the end)\n"
+	"\t\tcontinue\n"
+	"\tfi\n"
+	"\ti=$((i + 1))\n"
 	"done\n"
 	"exit 0\n";
 
@@ -284,7 +337,7 @@ int cmd_init(int argc, char **argv)
 	};
 	const struct preset *chosen[NPRESETS];
 	const char *out = ".hookshim/hooks.json";
-	char root[PATH_MAX], file[PATH_MAX], dir[PATH_MAX], cmd_dir[PATH_MAX];
+	char root[PATH_MAX], file[PATH_MAX], dir[PATH_MAX], cmd_dir[PATH_MAX + 40];
 	char *json, hex[HS_TRUST_HEX], err[PATH_MAX + 128];
 	size_t n = 0;
 	bool force = false;
@@ -367,12 +420,21 @@ int cmd_init(int argc, char **argv)
 			perror(hooks);
 			return 1;
 		}
-		if (strncmp(real, root, strlen(root)) == 0 &&
+		/* the project's own file: from the root, whatever the
+		 * checkout's path; another (-o): by its absolute path, which
+		 * holds whatever directory `run -c` starts in */
+		if (strcmp(out, ".hookshim/hooks.json") == 0 &&
+		    strncmp(real, root, strlen(root)) == 0 &&
 		    real[strlen(root)] == '/')
 			snprintf(cmd_dir, sizeof(cmd_dir),
 				 "\"$CLAUDE_PROJECT_DIR\"%s", real + strlen(root));
-		else
-			snprintf(cmd_dir, sizeof(cmd_dir), "%s", real);
+		else if (!strchr(real, '\''))
+			snprintf(cmd_dir, sizeof(cmd_dir), "'%s'", real);
+		else {
+			fprintf(stderr, "hookshim init: %s: a quote in the path "
+				"(choose another -o)\n", real);
+			return 1;
+		}
 		for (size_t i = 0; i < n && !rc; i++) {
 			char path[PATH_MAX + 64];
 

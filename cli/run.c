@@ -312,7 +312,7 @@ int cmd_run(int argc, char **argv)
 	const struct hs_settings *set;
 	int status = 0, code = 1;
 	pid_t pid;
-	bool drained, abrupt;
+	bool drained, floor_done, abrupt;
 
 	if (parse_args(argc, argv, &o) < 0) {
 		hs_cli_free(&o.cli);
@@ -408,13 +408,14 @@ int cmd_run(int argc, char **argv)
 				   .write = session_write_filter(&cfg, outer),
 				   .cfg = &cfg };
 	envp = hs_agent_environ(&se);
+	/* before any thread of the session can log */
+	hs_log_export_start(&s);
 	sv = envp ? hs_supervisor_start(&s, sock) : NULL;
 	if (!sv)
 		goto out_env;
 
 	hs_agent_take_signals(&ss);
 	hs_agent_on_terminate(terminated, &s);
-	hs_log_export_start(&s);
 	fire(&s, HS_KIND_SESSION_START);
 	/* CMD stays the agent even when it is `sh -c STR` and was judged
 	 * like a tool call: `hookshim run -- sh -c 'claude'` or `-- sh -c
@@ -439,12 +440,15 @@ int cmd_run(int argc, char **argv)
 	else
 		hs_floor_settle(floor, STOP_GRACE_MS);
 	fire(&s, HS_KIND_SESSION_END);
-	hs_floor_stop(floor, abrupt ? ABRUPT_GRACE_MS : STOP_GRACE_MS);
+	/* a floor thread still deciding holds the session as a request does */
+	floor_done = hs_floor_stop(floor, abrupt ? ABRUPT_GRACE_MS
+						 : STOP_GRACE_MS);
 	hs_floor_plan_free(&fp);
 	if (abrupt)
 		hs_run_kill_all(false);
 	drained = hs_supervisor_stop(sv, abrupt ? ABRUPT_GRACE_MS
-					       : STOP_GRACE_MS);
+					       : STOP_GRACE_MS) &&
+		  floor_done;
 	if (!drained) {
 		/* Nothing the session started may outlive it. */
 		hs_session_ending(&s);

@@ -573,10 +573,10 @@ void hs_floor_settle(struct hs_floor *f, int grace_ms)
 		hs_fpost_settle(f->post, grace_ms);
 }
 
-void hs_floor_stop(struct hs_floor *f, int grace_ms)
+bool hs_floor_stop(struct hs_floor *f, int grace_ms)
 {
 	if (!f)
-		return;
+		return true;
 	if (write(f->wake[1], "x", 1) < 0) {
 		/* our own empty pipe */
 	}
@@ -592,12 +592,12 @@ void hs_floor_stop(struct hs_floor *f, int grace_ms)
 			fprintf(stderr, "hookshim: the syscall floor's receiver "
 					"is held (reading a caller's memory); "
 					"ending without it\n");
-			return; /* threads still use f: leave it to exit() */
+			return false; /* threads still use f: leave it to exit() */
 		}
 	}
 	if (!hs_inflight_drain(&f->deciding, grace_ms) ||
 	    !hs_fpost_stop(f->post, grace_ms))
-		return; /* threads still use f: leave it to exit() */
+		return false; /* threads still use f: leave it to exit() */
 	/* Closing the listener answers whatever is left (processes the
 	 * agent left behind) with ENOSYS. */
 	close(f->lfd);
@@ -608,4 +608,5 @@ void hs_floor_stop(struct hs_floor *f, int grace_ms)
 	hs_fl_self_free(f->self);
 	hs_inflight_destroy(&f->deciding);
 	free(f);
+	return true;
 }

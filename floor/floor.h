@@ -120,7 +120,7 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 void hs_floor_settle(struct hs_floor *f, int grace_ms);
 /* Stops serving (after the agent ended); calls still in flight from
  * processes left behind are answered first, for up to grace_ms. */
-void hs_floor_stop(struct hs_floor *f, int grace_ms);
+bool hs_floor_stop(struct hs_floor *f, int grace_ms);
 
 /* The cookie as HOOKSHIM_FLAGS carries it ("c=<decimal>"). */
 #define HS_FLOOR_COOKIE_BITS 62

@@ -220,11 +220,11 @@ int cmd_supervise(int argc, char **argv)
 	hs_session_keep_transcript(&s, NULL);
 	cfg.protect = prot = hs_protect_new(&cfg, NULL, NULL);
 	snprintf(sock, sizeof(sock), "hookshim-%s", s.id);
+	hs_log_export_start(&s); /* before any thread of the session logs */
 	if (!(sv = hs_supervisor_start(&s, sock))) {
 		hs_session_close(&s);
 		return fail(a.fd, "!cannot listen");
 	}
-	hs_log_export_start(&s);
 	fire(&s, HS_KIND_SESSION_START);
 	if (send_env(a.fd, &s, &cfg, sock, bin, lib) < 0)
 		a.pid = 0; /* nobody listens: end the session now */

@@ -104,14 +104,6 @@ static int collector(const struct hs_settings *s, char **url, char *err,
 			 "\"otlp\" only; not exporting", exp);
 		return -1;
 	}
-	proto = env2("OTEL_EXPORTER_OTLP_LOGS_PROTOCOL",
-		     "OTEL_EXPORTER_OTLP_PROTOCOL");
-	if (proto && strcmp(proto, "http/json") != 0 &&
-	    strcmp(proto, "http/protobuf") != 0) {
-		snprintf(err, cap, "OTEL_EXPORTER_OTLP_PROTOCOL=%s: hookshim "
-			 "speaks OTLP/HTTP; not exporting", proto);
-		return -1;
-	}
 	if ((ep = getenv("OTEL_EXPORTER_OTLP_LOGS_ENDPOINT")) && *ep)
 		*url = strdup(ep); /* the logs endpoint: as it is */
 	else if ((ep = getenv("OTEL_EXPORTER_OTLP_ENDPOINT")) && *ep) {
@@ -122,6 +114,18 @@ static int collector(const struct hs_settings *s, char **url, char *err,
 		*url = strdup("http://localhost:4318/v1/logs");
 	else
 		return 0;
+	/* only once there is somewhere to send: another tool's setting
+	 * is none of ours */
+	proto = env2("OTEL_EXPORTER_OTLP_LOGS_PROTOCOL",
+		     "OTEL_EXPORTER_OTLP_PROTOCOL");
+	if (proto && strcmp(proto, "http/json") != 0 &&
+	    strcmp(proto, "http/protobuf") != 0) {
+		snprintf(err, cap, "OTEL_EXPORTER_OTLP_PROTOCOL=%s: hookshim "
+			 "speaks OTLP/HTTP; not exporting", proto);
+		free(*url);
+		*url = NULL;
+		return -1;
+	}
 	return *url ? 1 : -1;
 }
 
@@ -183,8 +187,13 @@ void hs_otlp_describe(const struct hs_settings *s, char *buf, size_t cap)
 	if (r < 0)
 		snprintf(buf, cap, "not exported: %s", err);
 	else if (!url && !file)
-		snprintf(buf, cap, "off (no \"otlp\" setting, no "
-			 "OTEL_EXPORTER_OTLP_ENDPOINT)");
+		snprintf(buf, cap, "off (%s)",
+			 s->otlp_set ? "the \"otlp\" setting names no endpoint "
+				       "and no file"
+			 : getenv("OTEL_LOGS_EXPORTER")
+				 ? "OTEL_LOGS_EXPORTER=none"
+				 : "no \"otlp\" setting, no "
+				   "OTEL_EXPORTER_OTLP_ENDPOINT");
 	else
 		snprintf(buf, cap, "OTLP/HTTP JSON%s%s%s%s%s (%s)",
 			 url ? " to " : "", url ? url : "",

@@ -47,11 +47,31 @@ decide 2 Bash 'git push origin +main'
 decide 0 Bash 'git push origin main'
 decide 2 Bash 'rm -r ../other'
 decide 0 Bash 'rm -r ./build'
+# spellings a first version let through (review): each denied now
+decide 2 Bash '/bin/rm -rf /'
+decide 2 Bash '(rm -rf ~)'
+decide 2 Bash 'rm -rf "$HOME"'
+decide 2 Bash 'rm -rf $HOME/*'
+decide 2 Bash 'git -C . push -f'
+decide 2 Bash 'git -c core.x=1 push --force'
+decide 2 Bash 'git push -fu origin main'
+decide 2 Bash 'terraform init && rm -rf ../x'
+decide 2 Bash 'rm -f a && rm -rf ../x'
+decide 2 Bash 'cd .. && rm -rf proj'
+decide 0 Bash 'echo rm -rf ..'
+decide 0 Bash 'git rm -r docs'
+decide 0 Bash 'git push -u origin feature-f'
 decide 2 Write .env
+decide 0 Write .env.example
 decide 2 Write config/.env.production
 decide 2 Write certs/server.key
 decide 2 Write secrets/token
 decide 0 Write src/main.c
+
+# without jq a preset cannot judge: it denies, and says why
+out=$(echo '{}' | PATH=/nonexistent /bin/sh .hookshim/hooks/secrets.sh 2>&1); rc=$?
+expect_eq "no jq: the preset denies" 2 "$rc"
+expect_contains "no jq: says why" "$out" "jq is missing"
 
 # live, with real bash and git: denied with the reason, nothing happened
 before=$(git -C ../remote.git rev-parse main)
@@ -86,6 +106,9 @@ expect_eq "init --preset ci: CI settings" every-exec "$(jq -r .hookshim.tool_cal
 expect_eq "init --preset ci,secrets: one hook group" 1 "$(jq '.hooks.PreToolUse | length' policy.json)"
 out=$("$HOOKSHIM" check -c policy.json 2>&1)
 expect_contains "init -o: checks clean" "$out" "0 errors, 0 warnings"
+# its scripts by absolute path: found from any directory
+(cd / && "$HOOKSHIM" test -c "$TMP/other/policy.json" PreToolUse --tool Write --file "$TMP/other/.env" >/dev/null 2>&1)
+expect_eq "init -o: judged from another directory (scripts by absolute path)" 2 "$?"
 out=$("$HOOKSHIM" init --preset secret 2>&1); rc=$?
 expect_eq "a misspelt preset: exit 64" 64 "$rc"
 expect_contains "a misspelt preset: did you mean" "$out" "no preset 'secret'; did you mean 'secrets'?"
