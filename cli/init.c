@@ -16,6 +16,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "../config/load.h"
 #include "../config/trust.h"
 #include "cli.h"
 
@@ -325,6 +326,19 @@ static char *policy_json(const struct preset **chosen, size_t n,
 	return out ? tidy(out) : NULL;
 }
 
+/* Does the managed policy keep a project's own hook files out? */
+static bool projects_off(const char *root)
+{
+	struct hs_config cfg;
+	bool off;
+
+	hs_config_init(&cfg, root);
+	hs_config_load_managed(&cfg);
+	off = cfg.settings.project_never;
+	hs_config_free(&cfg);
+	return off;
+}
+
 int cmd_init(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -340,7 +354,7 @@ int cmd_init(int argc, char **argv)
 	char root[PATH_MAX], file[PATH_MAX], dir[PATH_MAX], cmd_dir[PATH_MAX + 40];
 	char *json, hex[HS_TRUST_HEX], err[PATH_MAX + 128];
 	size_t n = 0;
-	bool force = false;
+	bool force = false, named = false;
 	int c, rc = 0;
 
 	opterr = 0;
@@ -462,8 +476,13 @@ int cmd_init(int argc, char **argv)
 	for (size_t i = 0; i < n; i++)
 		printf("%s %s", i ? "," : "", chosen[i]->name);
 	printf(")\n");
-	/* the project's own file loads only trusted: the user wrote it */
-	if (strcmp(out, ".hookshim/hooks.json") == 0) {
+	/* the project's own file loads only trusted: the user wrote it;
+	 * unless an administrator keeps project files out altogether */
+	if (strcmp(out, ".hookshim/hooks.json") == 0 && projects_off(root)) {
+		printf("  the managed policy keeps a project's own hook files "
+		       "out (project_files: never): name it with -c\n");
+		named = true;
+	} else if (strcmp(out, ".hookshim/hooks.json") == 0) {
 		if (hs_trust_set(file, false, hex, err, sizeof(err)) < 0) {
 			fprintf(stderr, "hookshim init: trust: %s\n", err);
 			return 1;
@@ -472,8 +491,11 @@ int cmd_init(int argc, char **argv)
 		       "without -c (edit it, then `hookshim trust` again)\n");
 	}
 	{
-		bool named = strcmp(out, ".hookshim/hooks.json") != 0;
-		const char *c = named ? " -c " : "", *f = named ? out : "";
+		const char *c, *f;
+
+		named |= strcmp(out, ".hookshim/hooks.json") != 0;
+		c = named ? " -c " : "";
+		f = named ? out : "";
 
 		printf("next:\n  hookshim check%s%s\n", c, f);
 		for (size_t i = 0; i < n; i++)

@@ -269,7 +269,7 @@ static void narrow_env(struct hs_config *cfg, struct hs_hook *h)
 	if (v)
 		v[kept] = NULL;
 	for (char **hd = h->http->headers; hd && *hd; hd++) {
-		size_t at = 0, name, len, end;
+		size_t at = strcspn(*hd, ":"), name, len, end; /* the value */
 
 		while (hs_http_env_ref(*hd, &at, &name, &len, &end))
 			if (!hs_http_env_allowed(h, *hd + name, len))

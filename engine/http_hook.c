@@ -125,7 +125,8 @@ static const char *env_value(char *const *env, const char *name, size_t len)
 static char *fill_header(const struct hs_hook *h, char *const *env,
 			 const char *t, const char **bad)
 {
-	size_t at = 0, from = 0, name, len, end, n = 0;
+	/* the value only: "Name: value", and a name is never filled */
+	size_t at = strcspn(t, ":"), from = 0, name, len, end, n = 0;
 	char *out = NULL;
 	FILE *f = open_memstream(&out, &n);
 

@@ -35,7 +35,7 @@ hooks() {
  {"type":"http","url":"$2","timeout":${TIMEOUT:-20}${3:+,$3}}]}]}}
 J
 }
-hooks hooks.json "$BASE/hook" '"headers":{"X-Team":"team-$TEAM","X-Secret":"${SECRET}"},"allowedEnvVars":["TEAM"]'
+hooks hooks.json "$BASE/hook" '"headers":{"X-Team":"team-$TEAM","X-Secret":"${SECRET}","X-$TEAM":"named"},"allowedEnvVars":["TEAM"]'
 
 # check: the hook listed, the unlisted variable said where it is written
 out=$("$HOOKSHIM" check -c hooks.json 2>&1); rc=$?
@@ -69,6 +69,8 @@ expect_eq "request: \$TEAM filled (allowedEnvVars lists it)" team-blue \
 	"$(jq -r '.headers["x-team"]' <<<"$line")"
 expect_eq "request: \${SECRET} sent empty (not listed)" "" \
 	"$(jq -r '.headers["x-secret"]' <<<"$line")"
+expect_eq "request: a header's name is never filled" named \
+	"$(jq -r '.headers["x-$team"]' <<<"$line")"
 # the log says which kind of hook decided, and its HTTP status
 rec=$(jq -c 'select(.decision == "deny")' "$TMP/log.jsonl" | tail -1)
 expect_eq "log: the run is an http hook's" http "$(jq -r '.hooks[0].type' <<<"$rec")"

@@ -125,6 +125,10 @@ expect_contains "project_files never: said" "$out" \
 	".hookshim/hooks.json: not loaded: a project's own hook files are off (project_files: never, $M/managed.d/15-projects.json)"
 expect_contains "project_files never: the user's file cannot turn it back" "$out" \
 	"hookshim.project_files is locked by the managed policy"
+# init under it: says the project's file will not load, hints -c
+out=$(cd "$TMP" && mkdir -p initproj && cd initproj && "$HOOKSHIM" init 2>&1)
+expect_contains "project_files never: init says so" "$out" "keeps a project's own hook files out (project_files: never): name it with -c"
+expect_contains "project_files never: init's hints name the file" "$out" "hookshim check -c .hookshim/hooks.json"
 # the control: without it, the same trusted file's hook runs
 rm -f "$M/managed.d/15-projects.json" "$HOME/.config/hookshim/hooks.json"
 "$HOOKSHIM" run -- bash -c 'bash -c "echo hi"' >/dev/null 2>&1
