@@ -260,8 +260,7 @@ int cmd_check(int argc, char **argv)
 		if (r < 0)
 			return 64;
 		if (r == 0) {
-			fprintf(stderr, "hookshim check: unexpected '%s'\n",
-				argv[i]);
+			hs_cli_bad_arg("check", argv[i], hs_usage_check);
 			return 64;
 		}
 	}

@@ -41,6 +41,11 @@ int hs_cli_env_config(struct hs_cli *cli, char **copy);
 /* Levenshtein distance of a and b, capped at 64: for "did you mean". */
 size_t hs_cli_distance(const char *a, const char *b);
 
+/* An argument `verb` does not take, said on stderr: "unexpected" for a
+ * word, "unknown option" for an option, with "did you mean" the nearest
+ * option its help (`usage`) names. The caller returns 64. */
+void hs_cli_bad_arg(const char *verb, const char *arg, const char *usage);
+
 /* Loads what the options name (or hookshim's defaults) and finishes it. */
 int hs_cli_load(const struct hs_cli *cli, struct hs_config *cfg);
 void hs_cli_free(struct hs_cli *cli);

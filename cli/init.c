@@ -393,9 +393,8 @@ int cmd_init(int argc, char **argv)
 		case 'h':
 			return usage(stdout);
 		default:
-			fprintf(stderr, "hookshim init: unknown option '%s'\n",
-				argv[optind - 1]);
-			return usage(stderr);
+			hs_cli_bad_arg("init", argv[optind - 1], hs_usage_init);
+			return 64;
 		}
 	}
 	if (optind < argc) {

@@ -108,7 +108,7 @@ static int parse_log_args(int argc, char **argv, struct log_opts *o)
 				return -1;
 			}
 		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "hookshim log: unknown option '%s'\n", a);
+			hs_cli_bad_arg("log", a, hs_usage_log);
 			return -1;
 		} else if (!o->file) {
 			o->file = a;

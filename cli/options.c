@@ -1,4 +1,5 @@
 /* The config options every subcommand shares. */
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,6 +141,46 @@ static char *logical_root(const char *named, const char *root)
 	    strcmp(real, root) != 0)
 		return NULL;
 	return strdup(logical);
+}
+
+void hs_cli_bad_arg(const char *verb, const char *arg, const char *usage)
+{
+	size_t alen = strcspn(arg, "="), bd = 3;
+	char word[64], best[64] = "";
+
+	if (arg[0] != '-') {
+		fprintf(stderr, "hookshim %s: unexpected '%s'\n", verb, arg);
+		return;
+	}
+	/* every option the verb's help names: a word starting with - or
+	 * --, not a hyphenated word's tail ("force-push") */
+	for (const char *p = usage; *p; p++) {
+		size_t n = 0, d;
+
+		if (*p != '-' || (p > usage && (isalnum((unsigned char)p[-1]) ||
+						 p[-1] == '-')))
+			continue;
+		while ((isalnum((unsigned char)p[n]) || p[n] == '-') &&
+		       n < sizeof(word) - 1)
+			n++;
+		if (n < 2 || p[n - 1] == '-')
+			continue;
+		memcpy(word, p, n);
+		word[n] = '\0';
+		p += n - 1;
+		d = strncmp(word, arg, alen) == 0 && alen > 2
+			    ? 1
+			    : hs_cli_distance(word, alen < 63 ? strndupa(arg, alen)
+							      : arg);
+		if (d < bd) {
+			bd = d;
+			snprintf(best, sizeof(best), "%s", word);
+		}
+	}
+	fprintf(stderr, "hookshim %s: unknown option '%s'", verb, arg);
+	if (best[0])
+		fprintf(stderr, "; did you mean '%s'?", best);
+	fprintf(stderr, " (hookshim help %s)\n", verb);
 }
 
 int hs_cli_load(const struct hs_cli *cli, struct hs_config *cfg)

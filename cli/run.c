@@ -280,8 +280,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		} else if (strncmp(argv[i], "--log=", 6) == 0) {
 			o->log = argv[i] + 6;
 		} else if (argv[i][0] == '-') {
-			fprintf(stderr, "hookshim run: unknown option '%s'\n",
-				argv[i]);
+			hs_cli_bad_arg("run", argv[i], hs_usage_run);
 			return -1;
 		} else {
 			break;

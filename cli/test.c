@@ -101,7 +101,7 @@ static int parse_args(int argc, char **argv, struct hs_cli *cli,
 		} else if (a[0] != '-' && !t->event)
 			t->event = a;
 		else {
-			fprintf(stderr, "hookshim test: unexpected '%s'\n", a);
+			hs_cli_bad_arg("test", a, hs_usage_test);
 			return -1;
 		}
 	}

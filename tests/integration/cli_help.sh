@@ -55,3 +55,15 @@ out=$(hs log l.jsonl --tool=Bash --since=1d --json)
 expect_contains "log: --tool= --since=" "$out" '"decision":"deny"'
 out=$(hs check --config=p.json --import=claude --root="$TMP" 2>&1)
 expect_contains "check: --config= --import= --root=" "$out" "from p.json"
+
+# a misspelt option: exit 64, "did you mean" the nearest option the
+# verb's help names (issue 26 item 2)
+for vo in "run --trust-projet --trust-project" "check --importt --import" \
+	"log --deniedd --denied" "test --tol --tool" "init --prest --preset"; do
+	set -- $vo
+	out=$("$HOOKSHIM" "$1" "$2" x -- true 2>&1); rc=$?
+	expect_eq "$1 $2: exit 64" 64 "$rc"
+	expect_contains "$1 $2: did you mean $3" "$out" "unknown option '$2'; did you mean '$3'? (hookshim help $1)"
+done
+out=$("$HOOKSHIM" run --zzzzzz -- true 2>&1)
+expect_not_contains "an option near none: no guess" "$out" "did you mean"
