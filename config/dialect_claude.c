@@ -106,12 +106,6 @@ static void managed_locks(struct hs_load *ld, const cJSON *doc)
 	}
 }
 
-static bool permission_rule(const struct hs_hook *h)
-{
-	return h->action == HS_ACTION_BUILTIN && h->command &&
-	       strncmp(h->command, "permissions.", 12) == 0;
-}
-
 /* Claude Code's hierarchy, once every settings file of --import claude
  * is loaded: managed hooks hold whatever the others say;
  * allowManagedHooksOnly / allowManagedPermissionRulesOnly in a managed
@@ -124,7 +118,7 @@ static void claude_after_import(struct hs_config *cfg, size_t first)
 
 	for (size_t i = first; i < cfg->nhooks; i++) {
 		struct hs_hook *h = &cfg->hooks[i];
-		bool rule = permission_rule(h);
+		bool rule = hs_hook_is_permission_rule(h);
 		int why = -1;
 
 		if (h->dialect != HS_CLAUDE)

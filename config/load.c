@@ -369,12 +369,6 @@ int hs_config_load_managed(struct hs_config *cfg)
 	return rc;
 }
 
-static bool permission_rule(const struct hs_hook *h)
-{
-	return h->action == HS_ACTION_BUILTIN && h->command &&
-	       strncmp(h->command, "permissions.", 12) == 0;
-}
-
 /* The managed layer's Claude Code keys, as Claude Code reads them in its
  * managed settings: allowManagedHooksOnly (the other files' hooks are
  * not loaded), allowManagedPermissionRulesOnly (nor their permission
@@ -389,7 +383,7 @@ static void managed_finish(struct hs_config *cfg)
 
 	for (size_t i = 0; i < cfg->nhooks; i++) {
 		struct hs_hook *h = &cfg->hooks[i];
-		bool rule = permission_rule(h);
+		bool rule = hs_hook_is_permission_rule(h);
 
 		if (cfg->managed.all_off && !rule) {
 			hs_hook_free(h);

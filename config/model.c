@@ -35,6 +35,12 @@ static void free_strv(char **v)
 	free(v);
 }
 
+bool hs_hook_is_permission_rule(const struct hs_hook *h)
+{
+	return h->action == HS_ACTION_BUILTIN && h->command &&
+	       strncmp(h->command, "permissions.", 12) == 0;
+}
+
 void hs_hook_free(struct hs_hook *h)
 {
 	free(h->event_name);

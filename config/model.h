@@ -332,6 +332,9 @@ void hs_config_vdiag_at(struct hs_config *cfg, enum hs_diag_level level,
 			const char *src, int line, int col, const char *fmt,
 			va_list ap) __attribute__((format(printf, 6, 0)));
 struct hs_hook *hs_config_add_hook(struct hs_config *cfg);
+/* Is h one of Claude Code's "permissions" rules, loaded as a built-in
+ * hook (config/dialect_claude.c), rather than a hook a file wrote? */
+bool hs_hook_is_permission_rule(const struct hs_hook *h);
 /* Frees what a hook owns (not the hook itself, which lives in an array). */
 void hs_hook_free(struct hs_hook *h);
 bool hs_config_has_fatal(const struct hs_config *cfg);

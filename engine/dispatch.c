@@ -201,7 +201,7 @@ static void run_builtin(const struct hs_hook *h, const char *payload,
 	memset(res, 0, sizeof(*res));
 	res->status = HS_RUN_EXITED;
 	res->err = strdup("");
-	if (strncmp(h->command, "permissions.", 12) == 0) {
+	if (hs_hook_is_permission_rule(h)) {
 		/* a Claude permissions rule (config/dialect_claude.c):
 		 * "permissions.deny RULE" or "permissions.ask RULE" */
 		bool deny = strncmp(h->command + 12, "deny ", 5) == 0;
