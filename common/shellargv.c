@@ -32,14 +32,15 @@ static bool long_opt_takes_arg(const char *a)
 	return hs_same(a, "--rcfile") || hs_same(a, "--init-file");
 }
 
+/* A shell's options, as the shell reads them: whether -c and -s are
+ * among them; returns the index of the first operand (argv[i] NULL when
+ * there is none). */
 HS_CHILD_PATH
-int hs_shell_operand(char *const argv[])
+static int scan_options(char *const argv[], bool *has_c, bool *has_s)
 {
-	bool has_c = false;
 	int i;
 
-	if (!argv || !argv[0])
-		return -1;
+	*has_c = *has_s = false;
 	for (i = 1; argv[i]; i++) {
 		const char *a = argv[i];
 
@@ -56,12 +57,56 @@ int hs_shell_operand(char *const argv[])
 		}
 		for (const char *p = a + 1; *p; p++) {
 			if (*p == 'c' && a[0] == '-')
-				has_c = true;
+				*has_c = true;
+			else if (*p == 's' && a[0] == '-')
+				*has_s = true;
 			else if ((*p == 'o' || *p == 'O') && argv[i + 1])
 				i++; /* -o pipefail, -O extglob */
 		}
 	}
+	return i;
+}
+
+HS_CHILD_PATH
+int hs_shell_operand(char *const argv[])
+{
+	bool has_c, has_s;
+	int i;
+
+	if (!argv || !argv[0])
+		return -1;
+	i = scan_options(argv, &has_c, &has_s);
 	if (!has_c || !argv[i])
 		return -1;
 	return i;
+}
+
+HS_CHILD_PATH
+bool hs_shell_reads_stdin(char *const argv[])
+{
+	bool has_c, has_s;
+	int i;
+
+	if (!argv || !argv[0] || !hs_shell_name(argv[0]))
+		return false;
+	i = scan_options(argv, &has_c, &has_s);
+	return !has_c && (has_s || !argv[i]);
+}
+
+HS_CHILD_PATH
+bool hs_chain_name(const char *path)
+{
+	/* not pointers: see envfix.c's table */
+	static const char chains[][8] = { "env", "nohup", "nice", "setsid",
+					  "timeout", "stdbuf", "ionice",
+					  "chrt", "taskset", "xargs", "time" };
+	const char *name;
+
+	if (!path)
+		return false;
+	name = hs_base(path);
+	for (size_t i = 0; i < sizeof(chains) / sizeof(chains[0]); i++)
+		if (hs_same(name, chains[i]))
+			return true;
+	return false;
 }

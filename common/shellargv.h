@@ -18,4 +18,16 @@ bool hs_shell_name(const char *path);
  * or no operand. argv[0] is not examined. */
 int hs_shell_operand(char *const argv[]);
 
+/* Is argv a shell that reads its commands from standard input: a shell
+ * with neither -c nor a script operand (`bash`, `sh -i`, `bash -l`), or
+ * with -s (`bash -s ARGS`)? A persistent shell an agent feeds one command
+ * a line, or `… | sh`: what it runs never appears in an argv. */
+bool hs_shell_reads_stdin(char *const argv[]);
+
+/* Is `path`'s basename a program that runs its operands as a command,
+ * changing nothing a hook would judge about it: env, nohup, nice, setsid,
+ * timeout, stdbuf, ionice, chrt, taskset, xargs, time. Beneath a
+ * hand-off (docs/agents.md) what they run is judged, not they. */
+bool hs_chain_name(const char *path);
+
 #endif

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "agents.h"
+#include "handoff.h"
 #include "strbuf.h"
 #include "unwrap.h"
 
@@ -100,7 +101,22 @@ char *hs_command_explain(char *const argv[], char *const envp[],
 		why->agent = how.agent->name;
 		why->shape = hs_shape_name(how.shape);
 	}
-	return cmd ? cmd : strdup(argv[i]);
+	/* no agent's wrapper: a script handing on one of its arguments */
+	if (!cmd && (cmd = hs_handoff_unwrap(argv[i], argv + i + 1)) && why) {
+		why->agent = "any";
+		why->shape = "argument-handoff";
+	}
+	if (why && cmd)
+		why->beneath = hs_handoff_opaque(cmd);
+	if (!cmd) {
+		cmd = strdup(argv[i]);
+		/* the script reads arguments the hook is not shown */
+		if (why && cmd)
+			why->beneath = hs_handoff_opaque(cmd) ||
+				       (argv[i + 1] && argv[i + 2] &&
+					hs_handoff_uses_params(cmd));
+	}
+	return cmd;
 }
 
 const char *hs_shape_name(unsigned shape)

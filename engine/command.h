@@ -7,6 +7,8 @@
  *   - STR that is an agent's wrapper (engine/unwrap.h, docs/agents.md:
  *     Claude Code's `... && eval 'CMD' < /dev/null && pwd -P >| FILE`,
  *     Codex's `... exec SHELL -c 'CMD'`, Gemini CLI's subshell) -> CMD
+ *   - STR that hands one of the shell's arguments to eval or an inner
+ *     shell, around inert setup (engine/handoff.h) -> that argument
  *   - anything else -> the argv, shell-quoted and joined by spaces.
  * Pure functions: no I/O, no globals; results are malloc'd.
  */
@@ -53,8 +55,13 @@ char *hs_command_text(char *const argv[], char *const envp[]);
 
 /* Which wrapper the text came out of: both NULL when none. */
 struct hs_command_why {
-	const char *agent; /* profile name, "claude-code" */
-	const char *shape; /* "eval-chain", "exec-shell", ... */
+	const char *agent; /* profile name, "claude-code"; "any" for an
+			    * argument hand-off (engine/handoff.h) */
+	const char *shape; /* "eval-chain", "exec-shell", ...,
+			    * "argument-handoff" */
+	/* the text runs a string the hook did not see (a hand-off that
+	 * could not be unwrapped): what the shell runs is judged too */
+	bool beneath;
 };
 
 /* hs_command_text, also saying why (why may be NULL). */

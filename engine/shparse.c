@@ -97,13 +97,29 @@ static bool parse_trailing_redirs(struct sh_ps *p, struct hs_sh_cmd *c)
 static bool parse_command(struct sh_ps *p, struct hs_sh_cmd *c);
 static void free_cmd(struct hs_sh_cmd *c);
 
-/* A function's body: a compound command, parsed for its extent. */
-static bool parse_func_body(struct sh_ps *p)
+/* A function's body: a compound command, kept as c's body (a list of
+ * that one command), so what the function runs can be looked at. */
+static bool parse_func_body(struct sh_ps *p, struct hs_sh_cmd *c)
 {
-	struct hs_sh_cmd body = { 0 };
-	bool ok = parse_command(p, &body) && body.kind != HS_SH_SIMPLE;
+	struct hs_sh_list *l = calloc(1, sizeof(*l));
+	struct hs_sh_pipe *pp = l ? calloc(1, sizeof(*pp)) : NULL;
+	struct hs_sh_cmd *body = pp ? calloc(1, sizeof(*body)) : NULL;
+	bool ok;
 
-	free_cmd(&body);
+	if (!body) {
+		free(l);
+		free(pp);
+		return false;
+	}
+	pp->cmds = body;
+	pp->ncmds = 1;
+	l->pipes = pp;
+	l->n = 1;
+	c->body = l;
+	c->kind = HS_SH_FUNC;
+	ok = parse_command(p, body) && body->kind != HS_SH_SIMPLE;
+	pp->start = body->start;
+	pp->end = pp->next_end = body->end;
 	return ok;
 }
 
@@ -141,7 +157,6 @@ static bool parse_body(struct sh_ps *p, struct hs_sh_list **out, bool in_paren)
 /* if/while/until/for/select/case/[[, at their keyword. */
 static bool parse_keyword_compound(struct sh_ps *p, struct hs_sh_cmd *c)
 {
-	struct hs_sh_list *tmp = NULL;
 	bool ok = false;
 
 	if (sh_at_word(p, "if")) {
@@ -164,8 +179,8 @@ static bool parse_keyword_compound(struct sh_ps *p, struct hs_sh_cmd *c)
 	c->kind = HS_SH_OTHER;
 	if (sh_at_word(p, "while") || sh_at_word(p, "until")) {
 		p->i += 5;
-		ok = parse_body(p, &tmp, false) && sh_expect_word(p, "do") &&
-		     parse_body(p, &tmp, false) && sh_expect_word(p, "done");
+		ok = parse_body(p, &c->body, false) && sh_expect_word(p, "do") &&
+		     parse_body(p, &c->body, false) && sh_expect_word(p, "done");
 	} else if (sh_at_word(p, "for") || sh_at_word(p, "select")) {
 		struct hs_sh_word w = { 0 };
 
@@ -193,7 +208,7 @@ static bool parse_keyword_compound(struct sh_ps *p, struct hs_sh_cmd *c)
 		sh_skip_blanks(p);
 		if (sh_at(p, 0) == ';')
 			p->i++;
-		ok = sh_expect_word(p, "do") && parse_body(p, &tmp, false) &&
+		ok = sh_expect_word(p, "do") && parse_body(p, &c->body, false) &&
 		     sh_expect_word(p, "done");
 	} else if (sh_at_word(p, "case")) {
 		struct hs_sh_word w = { 0 };
@@ -223,13 +238,9 @@ static bool parse_keyword_compound(struct sh_ps *p, struct hs_sh_cmd *c)
 			}
 			p->i++;
 			sh_skip_newlines(p);
-			if (sh_at(p, 0) != ';' && !sh_at_word(p, "esac")) {
-				struct hs_sh_list *l = hs_sh_parse_list(p, false);
-
-				if (!l)
-					return false;
-				hs_sh_free_list(l);
-			}
+			if (sh_at(p, 0) != ';' && !sh_at_word(p, "esac") &&
+			    !parse_body(p, &c->body, false))
+				return false;
 			sh_skip_newlines(p);
 			if (sh_at(p, 0) == ';' && sh_at(p, 1) == ';')
 				p->i += sh_at(p, 2) == '&' ? 3 : 2;
@@ -261,7 +272,6 @@ static bool parse_keyword_compound(struct sh_ps *p, struct hs_sh_cmd *c)
 		p->i += 2;
 		ok = true;
 	}
-	hs_sh_free_list(tmp);
 	return ok;
 }
 
@@ -326,8 +336,7 @@ static bool parse_simple(struct sh_ps *p, struct hs_sh_cmd *c)
 				return false;
 			p->i++;
 			sh_skip_newlines(p);
-			c->kind = HS_SH_OTHER;
-			return parse_func_body(p);
+			return parse_func_body(p, c);
 		}
 	}
 	return c->nwords || c->nassigns || c->nredirs;
@@ -374,7 +383,14 @@ static bool parse_command(struct sh_ps *p, struct hs_sh_cmd *c)
 		p->i += 8;
 		sh_skip_blanks(p);
 		ok = sh_scan_word(p, &w, false);
-		sh_free_word(&w);
+		if (ok) {
+			c->words = sh_grow(c->words, &c->nwords, sizeof(w), p);
+			if (p->fail) {
+				sh_free_word(&w);
+				return false;
+			}
+			c->words[c->nwords - 1] = w;
+		}
 		sh_skip_blanks(p);
 		if (ok && sh_at(p, 0) == '(') {
 			p->i++;
@@ -383,8 +399,7 @@ static bool parse_command(struct sh_ps *p, struct hs_sh_cmd *c)
 			p->i++;
 		}
 		sh_skip_newlines(p);
-		ok = ok && parse_func_body(p);
-		c->kind = HS_SH_OTHER;
+		ok = ok && parse_func_body(p, c);
 	} else {
 		p->depth--;
 		ok = parse_simple(p, c);

@@ -8,7 +8,8 @@
  * substitution (for their extent only), the operators && || ; & | |& and
  * newlines, redirections and here-documents, ( … ) and { …; } groups, and
  * the compound commands if/while/until/for/select/case/[[ ]]/(( )) and
- * function definitions (as opaque commands: only their extent matters).
+ * function definitions (their bodies kept: engine/handoff.c looks at
+ * what they run; [[ ]] and (( )) for their extent only).
  * Anything it cannot parse makes the whole parse fail, and a failed parse
  * is never unwrapped: showing the full script is always the safe answer.
  *
@@ -41,7 +42,10 @@ enum hs_sh_kind {
 	HS_SH_SUBSHELL, /* ( body ) */
 	HS_SH_GROUP,    /* { body; } */
 	HS_SH_IF,       /* if body then ... fi: body holds every branch */
-	HS_SH_OTHER,    /* loops, case, [[ ]], (( )), function definitions */
+	HS_SH_OTHER,    /* loops and case (body: every list inside, in
+			 * order), [[ ]], (( )) */
+	HS_SH_FUNC,     /* a function definition: words[0] its name, body
+			 * a list of its one compound command */
 };
 
 struct hs_sh_list;
@@ -55,8 +59,8 @@ struct hs_sh_cmd {
 	size_t nwords;
 	struct hs_sh_redir *redirs;
 	size_t nredirs;
-	/* SUBSHELL, GROUP, IF: the commands inside, in order; for IF the
-	 * conditions and branches one after the other. body_start/body_end
+	/* SUBSHELL, GROUP, IF, OTHER, FUNC: the commands inside, in order;
+	 * for IF the conditions and branches one after the other. body_start/body_end
 	 * are the source between the opening and closing token. */
 	struct hs_sh_list *body;
 	size_t body_start, body_end;

@@ -86,7 +86,7 @@ static bool is_snapshot_source(const struct hs_agent *a,
 	size_t argi;
 	const char *n = cmd_name(c, &argi);
 
-	return n && (strcmp(n, "source") == 0 || strcmp(n, ".") == 0) &&
+	return a && n && (strcmp(n, "source") == 0 || strcmp(n, ".") == 0) &&
 	       argi + 1 == c->nwords && !c->nassigns &&
 	       glob(a->snapshot, c->words[argi].value) && redirs_inert(c);
 }
@@ -444,6 +444,13 @@ char *hs_unwrap(const char *script, char *const envp[],
 	}
 	hs_sh_free(l);
 	return out;
+}
+
+bool hs_unwrap_inert(const struct hs_sh_cmd *c)
+{
+	bool snap = false;
+
+	return inert_cmd(NULL, c, &snap);
 }
 
 bool hs_unwrap_script_is(const char *pattern, const char *script)

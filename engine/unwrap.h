@@ -28,4 +28,9 @@ bool hs_unwrap_snapshot_check(const struct hs_agent *a, const char *script);
  * struct hs_agent_internal)? */
 bool hs_unwrap_script_is(const char *pattern, const char *script);
 
+/* Is c inert setup (docs/agents.md, rule 2): it runs no program and
+ * leaves nothing to run later? No agent's snapshot counts here. */
+struct hs_sh_cmd;
+bool hs_unwrap_inert(const struct hs_sh_cmd *c);
+
 #endif

@@ -1,0 +1,41 @@
+/* Hand-offs: a shell that runs text it was handed rather than text it
+ * contains (docs/agents.md, "Hand-offs"). Two questions, both answered by
+ * structure over the parser of engine/shparse.h:
+ *
+ *   - hs_handoff_unwrap: is `SHELL -c SCRIPT NAME ARGS…` a script that
+ *     hands a string made of its arguments to eval or to an inner shell's
+ *     -c, with only inert setup around that one carrier (`eval "$1"`,
+ *     `cmd=$3; exec "$2" -c "$cmd"`, `f() { eval "$1"; }; f "$2"`, an
+ *     `env -i … bash -c "$1"` chain)? Then that string is the tool call,
+ *     exactly what runs; whatever hides it is provably harmless.
+ *   - hs_handoff_opaque: does a command text run a string the hook was
+ *     not shown as text (eval or an inner shell's -c of an expansion, a
+ *     command word that is an expansion, a shell reading its commands
+ *     from stdin, a script that does not parse)? Then what it runs is
+ *     judged too: the shim gives its shell the role "handoff", in which
+ *     every program started is a tool call (shim/exec_decide.c,
+ *     floor/floor_exec.c).
+ *
+ * Pure: no I/O, no globals; results are malloc'd. Not for the shim. */
+#ifndef HOOKSHIM_ENGINE_HANDOFF_H
+#define HOOKSHIM_ENGINE_HANDOFF_H
+
+#include <stdbool.h>
+
+/* The string `script` hands to eval or an inner shell, given its
+ * positional parameters (params[0] is $0; NULL-terminated; may be just
+ * {NULL}), or NULL when script is not such a hand-off, the string is
+ * empty, or its value cannot be known exactly. */
+char *hs_handoff_unwrap(const char *script, char *const params[]);
+
+/* Does `text`, run by a shell, run a string the hook did not see? */
+bool hs_handoff_opaque(const char *text);
+
+/* Does script name a positional parameter ($1…$9, ${N}, $@, $*)? Read
+ * as text (quotes ignored), so it may say yes too often, never no. A
+ * script shown as it is whose arguments it reads takes data the hook
+ * did not see -- `busybox env "$1" -f x`, `xargs "$2"` -- so what it runs
+ * is judged too. */
+bool hs_handoff_uses_params(const char *script);
+
+#endif

@@ -1,0 +1,260 @@
+/* engine/handoff.c: a script that hands one of its arguments to eval or
+ * an inner shell, and texts that run strings their hook did not see. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/command.h"
+#include "engine/handoff.h"
+#include "engine/strbuf.h"
+#include "check.h"
+
+#define P(...) ((char *const[]){ __VA_ARGS__, NULL })
+
+static void unwraps(const char *name, const char *want, const char *script,
+		    char *const params[])
+{
+	char *got = hs_handoff_unwrap(script, params);
+
+	CHECK_STR(name, want, got);
+	free(got);
+}
+
+static void opaque(const char *name, bool want, const char *text)
+{
+	CHECK(name, hs_handoff_opaque(text) == want);
+}
+
+static void handoffs(void)
+{
+	char *cmd = (char *)"rm -f victim.txt";
+
+	unwraps("eval \"$1\"", cmd, "eval \"$1\"", P("x", cmd));
+	unwraps("eval \"${1}\"", cmd, "eval \"${1}\"", P("x", cmd));
+	unwraps("eval \"$@\" joins by spaces", "rm -f a", "eval \"$@\"",
+		P("x", "rm", "-f", "a"));
+	unwraps("eval \"$*\"", "rm -f a", "eval \"$*\"", P("x", "rm", "-f a"));
+	unwraps("\"$1\" -c \"$2\" (the shell from an argument)", cmd,
+		"\"$1\" -c \"$2\"", P("x", "/bin/bash", cmd));
+	unwraps("through a variable, exec SHELL -c", cmd,
+		"cmd=\"$2\"; exec \"$1\" -c \"$cmd\"",
+		P("x", "/bin/bash", cmd));
+	unwraps("\"$shell\" -c \"$command$args\"", "ls -la /tmp",
+		"shell=$1\ncommand=$2\nargs=$3\n\"$shell\" -c \"$command$args\"",
+		P("W", "bash", "ls -la", " /tmp"));
+	unwraps("a function: f() { eval \"$1\"; }; f \"$1\"", cmd,
+		"f() { eval \"$1\"; }; f \"$1\"", P("x", cmd));
+	unwraps("function f { local c=\"$1\"; bash -c \"$c\"; }", cmd,
+		"function f { local c=\"$1\"; bash -c \"$c\"; }\nf \"$2\"",
+		P("x", "unused", cmd));
+	unwraps("an exec chain: env -i HOME=/tmp bash -c \"$1\"", cmd,
+		"env -i HOME=/tmp bash -c \"$1\"", P("x", cmd));
+	unwraps("exec nohup timeout 10 setsid bash -lc \"$1\"", cmd,
+		"exec nohup timeout -s KILL 10 setsid bash -lc \"$1\"",
+		P("x", cmd));
+	unwraps("inert setup around it, cd included", cmd,
+		"set -e; export LANG=C; cd \"$2\" && eval \"$1\" </dev/null; "
+		"rc=$?; exit $rc",
+		P("x", cmd, "/tmp"));
+	unwraps("$12 is ${1}2", "ls2", "eval \"$12\"",
+		P("x", "ls", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j",
+		  "k", "l"));
+	unwraps("${12} is the twelfth", "l", "eval \"${12}\"",
+		P("x", "ls", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j",
+		  "l"));
+	unwraps("command eval", cmd, "command eval \"$1\"", P("x", cmd));
+	unwraps("the inner shell's own arguments stay its own", cmd,
+		"exec \"$2\" -c \"$1\" rm -rf v", P("x", cmd, "bash"));
+	unwraps("a literal in the string", "cd /w && rm -f victim.txt",
+		"eval \"cd /w && $1\"", P("x", cmd));
+
+	/* not hand-offs: shown as they are */
+	unwraps("no arguments: nothing handed in", NULL, "eval \"$1\"",
+		P(NULL));
+	unwraps("an empty string", NULL, "eval \"$1\"", P("x", ""));
+	unwraps("unquoted: split and globbed", NULL, "eval $1", P("x", cmd));
+	unwraps("more after the carrier", NULL, "eval \"$1\"; rm -rf v",
+		P("x", "ls"));
+	unwraps("more before the carrier", NULL, "rm -rf v; eval \"$1\"",
+		P("x", "ls"));
+	unwraps("two carriers", NULL, "eval \"$1\"; eval \"$2\"",
+		P("x", "ls", "pwd"));
+	unwraps("in the background", NULL, "eval \"$1\" &", P("x", "ls"));
+	unwraps("a default", NULL, "eval \"${1:-ls}\"", P("x", cmd));
+	unwraps("a substitution", NULL, "eval \"$(echo \"$1\")\"", P("x", cmd));
+	unwraps("set -- changes $1", NULL, "set -- 'rm -rf /'; eval \"$1\"",
+		P("x", "ls"));
+	unwraps("shift", NULL, "shift; eval \"$1\"", P("x", "ls", cmd));
+	unwraps("read", NULL, "read c; eval \"$c\"", P("x", "ls"));
+	unwraps("printf -v", NULL, "printf -v c %s \"$1\"; eval \"$c\"",
+		P("x", "ls"));
+	unwraps("a variable set in a branch", NULL,
+		"x=$1; if true; then x='rm -rf /'; fi; eval \"$x\"",
+		P("x", "ls"));
+	unwraps("a variable from the environment", NULL, "eval \"$CMD\"",
+		P("x", "ls"));
+	unwraps("a builtin's name taken by a function", NULL,
+		"true() { rm -rf v; }; true; eval \"$1\"", P("x", "ls"));
+	unwraps("a loop (a watchdog)", NULL,
+		"while kill -0 \"$2\"; do sleep 1; done; eval \"$1\"",
+		P("x", "ls", "1"));
+	unwraps("source", NULL, "source \"$1\"", P("x", "f.sh"));
+	unwraps("exec \"$@\" is a program, not a string", NULL, "exec \"$@\"",
+		P("x", "rm", "-rf", "v"));
+	unwraps("a carrier inside a branch", NULL,
+		"if [ -n \"$1\" ]; then eval \"$1\"; fi", P("x", "ls"));
+}
+
+static void opacity(void)
+{
+	opaque("plain command", false, "ls -la");
+	opaque("a loop over literals", false,
+	       "for f in *.c; do gcc -c \"$f\"; done");
+	opaque("eval of literal text", false, "eval 'ls -la'");
+	opaque("bash -c of literal text", false, "bash -c 'echo hi'");
+	opaque("a substitution as an argument", false,
+	       "git commit -m \"$(cat msg)\"");
+	opaque("find -exec", false, "find . -name x -exec rm {} \\;");
+	opaque("a script file", false, "bash ./build.sh");
+	opaque("a substitution assigned", false, "x=$(date); echo $x");
+	opaque("the command word an expansion", true, "$CC -o x x.c");
+	opaque("\"$shell\" -c \"$cmd\"", true, "\"$shell\" -c \"$cmd\"");
+	opaque("bash -c \"$x\"", true, "bash -c \"$x\"");
+	opaque("eval \"$x\"", true, "eval \"$x\"");
+	opaque("eval of literal text that hands on", true,
+	       "eval 'eval \"$1\"'");
+	opaque("bash -c literal that hands on", true,
+	       "bash -c 'eval \"$1\"' _ ls");
+	opaque("a shell fed on stdin", true,
+	       "echo cm0gLXJmIHg= | base64 -d | sh");
+	opaque("bash -s", true, "bash -s < script");
+	opaque("in a function", true, "f() { \"$@\"; }; f ls");
+	opaque("in a loop", true, "while true; do eval \"$x\"; done");
+	opaque("in a case", true, "case $a in x) eval \"$b\";; esac");
+	opaque("trap of an expansion", true, "trap \"$x\" EXIT");
+	opaque("env chain to an expansion", true, "env -i A=1 $prog");
+	opaque("source of an expansion", true, "source \"$f\"");
+	opaque("a script that does not parse", true, "echo \"unterminated");
+}
+
+/* ---- property: random commands through generated hand-offs ---- */
+
+static unsigned long long rng = 0x2545f4914f6cdd1dull;
+
+static unsigned pick(unsigned n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (unsigned)(rng % n);
+}
+
+static char *random_command(void)
+{
+	static const char *const words[] = {
+		"ls", "-la", "rm", "-rf", "build/", "git", "push", "--force",
+		"'*.c'", "a\\ b", "\"$HOME\"", "\"$1\"", "${X:-y}",
+		"$(date +%s)", "'it'\\''s'", "\"say \\\"hi\\\"\"", "'a)b'",
+		"100%", "é", "'&&'", "\"; rm\"", "x=1", "--", "|", "&&", ";",
+		"<<'EOF'\nline\nEOF\n", "> out", "2>&1", "'\n'",
+	};
+	struct hs_strbuf b = { 0 };
+	unsigned n = 1 + pick(6);
+
+	hs_sb_adds(&b, pick(2) ? "echo" : "grep");
+	for (unsigned k = 0; k < n; k++) {
+		hs_sb_addc(&b, ' ');
+		hs_sb_adds(&b, words[pick(sizeof(words) / sizeof(words[0]))]);
+	}
+	if (pick(2))
+		hs_sb_adds(&b, " && echo done");
+	return hs_sb_take(&b);
+}
+
+/* Hand-off shapes no agent in the tests uses, each run as
+ * `bash -c SHAPE W x /bin/bash CMD`: $2 the shell, $3 the command. */
+static const char *const shapes[] = {
+	"eval \"$3\"",
+	"c=\"$3\"; eval \"$c\"",
+	"export X=1\nshell=$2\n\"$shell\" -c \"$3\"",
+	"f() { eval \"$1\"; }\nf \"$3\"",
+	"function g { local s=\"$1\" c=\"$2\"; exec \"$s\" -c \"$c\"; }; "
+	"g \"$2\" \"$3\"",
+	"set -euo pipefail; env -i PATH=/usr/bin:/bin \"$2\" -c \"$3\"",
+	"{ :; } >/dev/null 2>&1; command eval \"$3\" </dev/null; exit $?",
+	"exec timeout 600 nohup \"$2\" -lc \"$3\"",
+	"cmd=$3; if [ -n \"$cmd\" ]; then :; fi; builtin eval \"$cmd\"",
+	"h() { f() { eval \"$1\"; }; f \"$1\"; }; h \"$3\"",
+};
+
+/* Each made hostile: what the hook would not see must keep it from
+ * being unwrapped. */
+static const char *const hostile[] = {
+	"eval \"$3\"; rm -rf victim",
+	"rm -rf victim; eval \"$3\"",
+	"c=\"$3\"; if true; then c='rm -rf victim'; fi; eval \"$c\"",
+	"f() { rm -rf victim; eval \"$1\"; }\nf \"$3\"",
+	"set -- x y 'rm -rf victim'; eval \"$3\"",
+	"eval $3",
+	"true() { rm -rf victim; }; true; eval \"$3\"",
+	"eval \"$3\" & rm -rf victim",
+	"while :; do rm -rf victim; break; done; eval \"$3\"",
+	"exec \"$2\" -c \"$3\"; rm -rf victim",
+};
+
+static void property(void)
+{
+	int bad = 0, hbad = 0, obad = 0, n = 0;
+	char first[400] = "", hfirst[400] = "";
+
+	for (int k = 0; k < 400; k++) {
+		char *cmd = random_command();
+
+		for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+			char *got = hs_handoff_unwrap(
+				shapes[s], P("W", "x", "/bin/bash", cmd));
+
+			if ((!got || strcmp(got, cmd) != 0) && !bad++)
+				snprintf(first, sizeof(first), "%s <- %s",
+					 shapes[s], cmd);
+			free(got);
+			n++;
+		}
+		for (size_t s = 0; s < sizeof(hostile) / sizeof(hostile[0]);
+		     s++) {
+			char *got = hs_handoff_unwrap(
+				hostile[s], P("W", "x", "/bin/bash", cmd));
+			char *shown = hs_command_text(
+				P("bash", "-c", (char *)hostile[s], "W", "x",
+				  "/bin/bash", cmd),
+				NULL);
+
+			if (got && !hbad++)
+				snprintf(hfirst, sizeof(hfirst), "%s", hostile[s]);
+			/* shown whole, and judged beneath: what it runs */
+			if (!shown || strcmp(shown, hostile[s]) != 0 ||
+			    (strstr(hostile[s], "$3") &&
+			     !hs_handoff_opaque(shown)))
+				obad++;
+			free(got);
+			free(shown);
+		}
+		free(cmd);
+	}
+	CHECK("4,000 random commands through 10 hand-off shapes come back "
+	      "exactly", bad == 0 && n == 4000);
+	if (bad)
+		printf("# %d wrong, the first: [%s]\n", bad, first);
+	CHECK("no hostile hand-off is unwrapped", hbad == 0);
+	if (hbad)
+		printf("# the first: [%s]\n", hfirst);
+	CHECK("every hostile hand-off is shown whole and judged beneath",
+	      obad == 0);
+}
+
+int main(void)
+{
+	handoffs();
+	opacity();
+	property();
+	CHECK_DONE();
+}
