@@ -85,6 +85,11 @@ static void explain_exec(int n, const cJSON *o)
 		else if (via && strcmp(via, "wrapper") == 0)
 			printf("    a tool call: a wrapped tool (hookshim wrap) "
 			       "ran\n");
+		else if (cJSON_IsTrue(cJSON_GetObjectItem(o,
+							  "beneath_handoff")))
+			printf("    a tool call: a program started by a shell "
+			       "beneath a hand-off, whose commands no hook "
+			       "saw as text (docs/agents.md)\n");
 		else if (via && strcmp(via, "run") == 0)
 			printf("    a tool call: the command hookshim run "
 			       "starts\n");
@@ -95,12 +100,20 @@ static void explain_exec(int n, const cJSON *o)
 			printf("    a tool call: every exec counts "
 			       "(\"tool_calls\": \"every-exec\")\n");
 		printf("    judged by %s\n", judged_by(via));
-		if (wr)
+		if (wr && strcmp(str(wr, "shape") ? str(wr, "shape") : "",
+				 "argument-handoff") == 0)
+			printf("    the string its script hands to eval or a "
+			       "shell, from its arguments (argument-handoff)\n");
+		else if (wr)
 			printf("    the model's command, out of %s's wrapper "
 			       "(%s)\n", str(wr, "agent"), str(wr, "shape"));
 		else if (argv && hs_command_shell_index(argv) >= 0)
 			printf("    no agent wrapper: the script as it is\n");
 		print_block("the hook received", cmd ? cmd : "");
+		if (cJSON_IsTrue(cJSON_GetObjectItem(o, "handoff")))
+			printf("    it runs a string the hook did not see: "
+			       "every program its shell starts is judged "
+			       "too\n");
 		printf("    %s, %d hook%s ran: %s%s%s\n",
 		       ev && strcmp(ev, "pre") == 0 ? "PreToolUse" : ev ? ev : "?",
 		       cJSON_GetArraySize(hooks),

@@ -89,6 +89,9 @@ extern const char HS_EXE_MARK[];
 					     "classify" (exec: only asks   \
 					     whether it is a tool call) */\
 	X(NESTED, 'n', TRI, nested)       /* started inside a command */     \
+	X(BENEATH, 'B', TRI, beneath)     /* exec: by a shell beneath a      \
+					     hand-off (role "handoff",    \
+					     docs/agents.md) */           \
 	X(PID, 'i', NUM, pid)                                                 \
 	X(ID, 'u', STR, id)               /* tool_use_id of a pre and post */\
 	X(CWD, 'c', STR, cwd)                                                 \
@@ -138,7 +141,12 @@ extern const char HS_EXE_MARK[];
 					     one of the agent's own shells */\
 	X(UPDATED, 'U', STR, updated)     /* an allowed exec: the command a   \
 					     hook rewrote the call's shell \
-					     command to (updatedInput) */
+					     command to (updatedInput) */ \
+	X(HANDOFF, 'H', NUM, handoff)     /* an allowed exec: 1 when its text \
+					     runs a string its hook did   \
+					     not see, so what its shell   \
+					     runs is judged too (role     \
+					     "handoff", docs/agents.md) */
 
 enum hs_field {
 	HS_F_END = 0,

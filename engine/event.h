@@ -22,6 +22,7 @@ struct hs_event {
 	bool failed;   /* HS_KIND_POST: the failure variant */
 	unsigned op;   /* one HS_OP_* */
 	bool nested;   /* started inside a running command */
+	bool beneath;  /* an exec by a shell beneath a hand-off */
 
 	/* HS_OP_EXEC */
 	const char *command;       /* what the model asked for */

@@ -188,10 +188,12 @@ static bool decide_one(struct hs_floor *f, struct hs_fl_call *c,
 	req.phase = "pre";
 	req.via = "floor";
 	req.nested = -1;
+	req.beneath = -1;
 	req.pid = c->tgid;
 	req.cwd = c->cwd[0] ? c->cwd : NULL;
 	if (strcmp(e->op, "exec") == 0) {
 		req.nested = c->nested;
+		req.beneath = c->beneath ? 1 : -1;
 		req.exe = c->exe;
 		req.argv = c->argv;
 		for (req.argv_count = 0; c->argv[req.argv_count];

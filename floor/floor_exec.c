@@ -20,7 +20,8 @@
  *   - otherwise the floor decides, with the shim's scope rules: an
  *     agent-role caller running a shell with a command string (or, with
  *     tool_calls "every-exec", anything) makes a tool call; a tool-role
- *     caller's execs are nested events, when nested execs are enabled.
+ *     caller's execs are nested events, when nested execs are enabled;
+ *     a handoff-role caller's are tool calls (docs/agents.md).
  * The caller's role is HOOKSHIM_ROLE in its initial environment.
  *
  * And the shim's question (common/wire.h, HS_FLOOR_ASK): a shim that the
@@ -43,6 +44,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "../common/shellargv.h"
 #include "../common/wire.h"
 #include "../engine/command.h"
 #include "../engine/dispatch.h"
@@ -114,16 +116,18 @@ static bool env_has_shim(pid_t tid, uint64_t envp, uint64_t cookie)
 	return shim && ours;
 }
 
-/* The role a question tells (HOOKSHIM_ROLE in its envp): "tool" or
- * "agent", the first entry only. */
-static bool asked_as_tool(pid_t tid, uint64_t envp)
+/* The role a question tells (HOOKSHIM_ROLE in its envp): "tool",
+ * "handoff" or "agent", the first entry only, into role. */
+static void asked_role(pid_t tid, uint64_t envp, char *role, size_t cap)
 {
 	uint64_t first;
 	char s[32];
 
-	return hs_fl_read(tid, envp, &first, sizeof(first)) == 0 && first &&
-	       hs_fl_read_str(tid, first, s, sizeof(s)) == 0 &&
-	       strcmp(s, HS_ENV_ROLE "=tool") == 0;
+	role[0] = '\0';
+	if (hs_fl_read(tid, envp, &first, sizeof(first)) == 0 && first &&
+	    hs_fl_read_str(tid, first, s, sizeof(s)) == 0 &&
+	    strncmp(s, HS_ENV_ROLE "=", sizeof(HS_ENV_ROLE)) == 0)
+		snprintf(role, cap, "%.15s", s + sizeof(HS_ENV_ROLE));
 }
 
 static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
@@ -136,7 +140,7 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	uint64_t envp_p = at ? a[3] : a[2];
 	int dirfd = at ? (int)a[0] : AT_FDCWD;
 	char path[PATH_MAX], role[16];
-	bool tool;
+	bool tool, handoff;
 	int dyn;
 
 	/* notified for floor_pending.c alone (a policy on writes only); a
@@ -177,13 +181,13 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	    !__atomic_exchange_n(x->agent_started, 1, __ATOMIC_ACQ_REL))
 		return HS_FL_CONTINUE;
 	if (c->asked)
-		tool = asked_as_tool(tid, envp_p);
+		asked_role(tid, envp_p, role, sizeof(role));
 	else if (!x->enforce && hs_fl_has_shim(tid, c->tgid, x->cookie))
 		return HS_FL_CONTINUE;
-	else
-		tool = hs_fl_environ(c->tgid, "HOOKSHIM_ROLE", role,
-				     sizeof(role)) &&
-		       strcmp(role, "tool") == 0;
+	else if (!hs_fl_environ(c->tgid, "HOOKSHIM_ROLE", role, sizeof(role)))
+		role[0] = '\0';
+	tool = strcmp(role, "tool") == 0;
+	handoff = c->beneath = strcmp(role, "handoff") == 0;
 	if (tool) {
 		if (!set->nested_exec &&
 		    !(hs_config_interest(x->cfg) & HS_INTEREST_EXEC_NESTED))
@@ -196,7 +200,14 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 		return HS_FL_GONE;
 	if (!c->argv[0])
 		return HS_FL_CONTINUE;
-	if (!c->nested && !set->all_execs && hs_command_shell_index(c->argv) < 0)
+	/* beneath a hand-off every program is a tool call, but env, nohup,
+	 * … and a shell fed on stdin only pass the role on (the shim's
+	 * rule, shim/exec_decide.c; a shim in the new image takes it up) */
+	if (handoff && (hs_chain_name(c->argv[0]) ||
+			hs_shell_reads_stdin(c->argv)))
+		return HS_FL_CONTINUE;
+	if (!c->nested && !handoff && !set->all_execs &&
+	    hs_command_shell_index(c->argv) < 0)
 		return HS_FL_CONTINUE; /* the agent running a program: no event */
 	if (hs_fl_cwd(tid, c->cwd) < 0)
 		c->cwd[0] = '\0';

@@ -245,6 +245,7 @@ struct hs_fl_call {
 	char **argv;
 	char exe[PATH_MAX];
 	int nested;            /* hs_msg.nested */
+	bool beneath;          /* hs_msg.beneath: a handoff-role caller */
 	char cwd[PATH_MAX];
 	bool asked; /* the shim's question (floor_exec.c): answered, never run */
 	char *notice; /* floor_pending.c: written to the caller's notice_fd

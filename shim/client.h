@@ -20,6 +20,7 @@ struct hs_reply {
 	bool hidden;        /* ... because the agent's sandbox hides it */
 	bool said;          /* the floor wrote the reason to our stderr */
 	bool tool_call;     /* classify: the exec is a tool call */
+	bool handoff;       /* an exec: what its shell runs is judged too */
 	int deny_exit;      /* from the reply, else the session's flags */
 	int deny_errno;
 	char reason[4096];

@@ -112,8 +112,7 @@ char **hs_env_build(char **slots, size_t nslots, char *buf, size_t cap,
 	for (int i = 0; i < HS_EV_COUNT; i++)
 		if (st->env[i])
 			slots[n++] = (char *)st->env[i];
-	s = put(&pos, end, HS_ENV_ROLE "=",
-		role == HS_ROLE_TOOL ? "tool" : "agent");
+	s = put(&pos, end, HS_ENV_ROLE "=", hs_role_name(role));
 	if (s)
 		slots[n++] = s;
 	if (checked && (s = put(&pos, end, HS_ENV_CHECKED "=", checked)))

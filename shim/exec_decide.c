@@ -8,7 +8,12 @@
  *     still becomes role "tool" (no event): its reads are not the
  *     agent's;
  *   - a tool-role process' execs are nested events, sent only when nested
- *     execs are enabled for the session. */
+ *     execs are enabled for the session;
+ *   - hand-offs (docs/agents.md): a tool call whose text runs a string
+ *     its hook did not see (the supervisor's answer says so), and a shell
+ *     the agent feeds on its stdin, take role "handoff", in
+ *     which every program started is a tool call of its own (env, nohup
+ *     and the like pass the role on instead) and its child "tool". */
 #include "exec.h"
 
 #include <errno.h>
@@ -19,6 +24,7 @@
 
 #include "../common/wire.h"
 #include "../common/plainstr.h"
+#include "../common/shellargv.h"
 #include "floor_calls.h"
 #include "reason.h"
 
@@ -30,6 +36,26 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 
 	*nested = false;
 	*child_role = st->role;
+	/* A shell fed its commands on stdin (a persistent shell on a pipe
+	 * or a terminal, `… | sh`, `bash -s`) by the agent or beneath a
+	 * hand-off: no command to show yet; every program it starts is
+	 * judged (docs/agents.md). */
+	if (st->role != HS_ROLE_TOOL && hs_exec_interest(st) &&
+	    hs_shell_reads_stdin(argv)) {
+		*child_role = HS_ROLE_HANDOFF;
+		/* with every exec a tool call, the shell is one too */
+		return st->role == HS_ROLE_AGENT && st->all_execs;
+	}
+	if (st->role == HS_ROLE_HANDOFF) {
+		/* beneath a hand-off: every program is a tool call, but
+		 * env, nohup, … only carry it on */
+		if (!hs_exec_interest(st))
+			return false;
+		if (hs_chain_name(argv && argv[0] ? argv[0] : exe))
+			return false;
+		*child_role = HS_ROLE_TOOL;
+		return true;
+	}
 	if (st->role == HS_ROLE_AGENT &&
 	    (st->all_execs || hs_shell_command(exe, argv) >= 0)) {
 		/* a tool call: its stderr (the model's tool result) carries
@@ -58,7 +84,7 @@ static void floor_decides(const char *exe, char *const argv[],
 {
 	int saved = errno;
 
-	switch (hs_floor_ask_exec(exe, argv, hs_st.role == HS_ROLE_TOOL)) {
+	switch (hs_floor_ask_exec(exe, argv, hs_st.role)) {
 	case 0:
 		break;
 	case HS_FLOOR_ASK_DENIED:
@@ -93,10 +119,15 @@ void hs_exec_decide(const char *exe, char *const argv[],
 	if (st->interest & HS_INTEREST_EXEC_PRE) {
 		req = (struct hs_msg){
 			.op = "exec", .phase = "pre", .nested = d->nested,
+			.beneath = st->role == HS_ROLE_HANDOFF ? 1 : -1,
 			.id = d->id, .exe = exe, .argv = argv,
 		};
 		hs_ask_or_floor(&req, &d->rep);
 		d->deny = d->rep.deny;
+		/* a tool call whose text hands on a string its hook did not
+		 * see: what its shell runs is judged too */
+		if (d->rep.handoff && !d->nested && !d->deny)
+			d->child_role = HS_ROLE_HANDOFF;
 		if (d->rep.hidden)
 			floor_decides(exe, argv, d);
 		if (d->rep.id[0])

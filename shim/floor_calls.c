@@ -11,12 +11,16 @@
 #include "../common/wire.h"
 #include "write.h"
 
-int hs_floor_ask_exec(const char *exe, char *const argv[], bool tool)
+int hs_floor_ask_exec(const char *exe, char *const argv[], enum hs_role role)
 {
 	static const char tool_role[] = HS_ENV_ROLE "=tool";
 	static const char agent_role[] = HS_ENV_ROLE "=agent";
+	static const char handoff_role[] = HS_ENV_ROLE "=handoff";
 	/* read by the floor, never written */
-	const char *envp[2] = { tool ? tool_role : agent_role, NULL };
+	const char *envp[2] = { role == HS_ROLE_TOOL	  ? tool_role
+				: role == HS_ROLE_HANDOFF ? handoff_role
+							  : agent_role,
+				NULL };
 	long r = hs_raw_call6(SYS_execveat, AT_FDCWD, (long)exe, (long)argv,
 			      (long)envp, HS_FLOOR_ASK_FLAGS,
 			      (long)HS_FLOOR_ASK(hs_st.cookie));

@@ -80,12 +80,12 @@ static inline bool hs_ck_on(void)
  * execveat of exe with argv and HS_FLOOR_ASK_FLAGS, the floor's question
  * marker in args[5] (common/wire.h), which the floor judges as it judges
  * a caller without the shim and answers itself -- the image is never
- * replaced. `tool`: we are a tool call's process (HOOKSHIM_ROLE=tool in
- * the envp it is told; the floor reads nothing else from there). 0:
+ * replaced. `role`: ours (HOOKSHIM_ROLE in the envp it is told; the
+ * floor reads nothing else from there). 0:
  * allowed; 1: denied (the floor wrote the reason to our stderr); -1:
  * nobody judged it (ENOSYS: the supervisor is gone; EINVAL: no floor saw
  * it). Async-signal-safe. */
-int hs_floor_ask_exec(const char *exe, char *const argv[], bool tool);
+int hs_floor_ask_exec(const char *exe, char *const argv[], enum hs_role role);
 
 /* Asks the floor for this agent's denials it decided itself (Bun's raw
  * openat: the shim never saw them), before exec'ing exe with argv, a

@@ -80,16 +80,22 @@ fail:
 	return NULL;
 }
 
-/* HOOKSHIM_ROLE=tool for children a raw parent-style exec would start
- * (libc-made children get it from envfix anyway). Reuses the slot of an
- * existing role or stale marker; else a new array. */
-static void env_set_role(void)
+/* HOOKSHIM_ROLE=tool (or handoff) for children a raw parent-style exec
+ * would start (libc-made children get it from envfix anyway). Reuses the
+ * slot of an existing role or stale marker; else a new array. */
+static void env_set_role(enum hs_role r)
 {
-	static char role[] = HS_ENV_ROLE "=tool";
+	/* allocated, never freed: bash writes into environ's strings (it
+	 * splits NAME=VALUE in place), and the shim's written data must
+	 * stay within one page (shim/layout.ld) */
+	char *role = strdup(r == HS_ROLE_HANDOFF ? HS_ENV_ROLE "=handoff"
+						 : HS_ENV_ROLE "=tool");
 	static const char *const slot[] = { HS_ENV_ROLE "=", HS_ENV_CHECKED "=" };
 	size_t n = 0;
 	char **nenv;
 
+	if (!role)
+		return;
 	for (size_t k = 0; k < 2; k++) {
 		for (char **ep = environ; ep && *ep; ep++) {
 			if (strncmp(*ep, slot[k], strlen(slot[k])) == 0) {
@@ -158,7 +164,7 @@ static __attribute__((noinline, cold)) void judge_self(void)
 		hs_st.reads = false; /* a tool call's reads are not the agent's */
 		hs_st.reads_slow = hs_st.cookie &&
 				   (hs_st.interest & HS_INTEREST_READ_PRE);
-		env_set_role();
+		env_set_role(d.child_role);
 	}
 	free(argv);
 	free(buf);

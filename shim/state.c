@@ -206,8 +206,10 @@ static void load(struct hs_state *st)
 	put_env(HS_EV_URING, "UV_USE_IO_URING", "0");
 	parse_flags(st, v.flags);
 	st->checked = v.checked;
-	st->role = v.role && hs_same(v.role, "tool") ? HS_ROLE_TOOL
-							 : HS_ROLE_AGENT;
+	st->role = !v.role			? HS_ROLE_AGENT
+		   : hs_same(v.role, "tool")	? HS_ROLE_TOOL
+		   : hs_same(v.role, "handoff") ? HS_ROLE_HANDOFF
+						: HS_ROLE_AGENT;
 	st->inert = v.off && v.off[0] && !hs_same(v.off, "0");
 	st->exe = NULL;
 	if (!st->inert && st->sock[0])

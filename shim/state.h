@@ -27,7 +27,16 @@
  * after the HS_HOT statics so that its first bytes share their page. */
 #define HS_ARENA __attribute__((section(".bss.hs_arena")))
 
-enum hs_role { HS_ROLE_AGENT = 0, HS_ROLE_TOOL = 1 };
+/* HANDOFF: a shell beneath a hand-off (shim/exec_decide.c), whose every
+ * program is judged as a tool call. */
+enum hs_role { HS_ROLE_AGENT = 0, HS_ROLE_TOOL = 1, HS_ROLE_HANDOFF = 2 };
+
+/* HOOKSHIM_ROLE's value for a role. */
+static inline const char *hs_role_name(enum hs_role r)
+{
+	return r == HS_ROLE_TOOL ? "tool" : r == HS_ROLE_HANDOFF ? "handoff"
+								 : "agent";
+}
 
 /* Variables envfix always writes into a child, in this order. */
 enum hs_envvar {

@@ -191,6 +191,12 @@ void hs_log_event(struct hs_session *s, const struct hs_event *ev,
 			cJSON_AddStringToObject(w, "agent", why->agent);
 			cJSON_AddStringToObject(w, "shape", why->shape);
 		}
+		/* its text runs a string the hook did not see: what it runs
+		 * is judged too (engine/handoff.h) */
+		if (why && why->beneath && !ev->nested)
+			cJSON_AddBoolToObject(o, "handoff", true);
+		if (ev->beneath)
+			cJSON_AddBoolToObject(o, "beneath_handoff", true);
 		add_opt_str(o, "exe", ev->exe);
 		for (size_t i = 0; ev->argv && ev->argv[i]; i++)
 			cJSON_AddItemToArray(argv,

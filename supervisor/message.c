@@ -35,6 +35,7 @@ void hs_msg_free(struct hs_msg *m)
 	}
 	memset(m, 0, sizeof(*m));
 	m->nested = -1;
+	m->beneath = -1;
 }
 
 void hs_answer_free(struct hs_answer *a)
@@ -140,6 +141,7 @@ int hs_msg_read(int fd, struct hs_msg *m)
 
 	memset(m, 0, sizeof(*m));
 	m->nested = -1;
+	m->beneath = -1;
 	for (;;) {
 		int tag;
 		uint32_t len;
@@ -190,6 +192,8 @@ int hs_answer_write(int fd, const struct hs_answer *a)
 	hs_wire_putnum(&w, HS_F_DENY_ERRNO, a->deny_errno);
 	if (a->tool_call)
 		hs_wire_putnum(&w, HS_F_TOOL_CALL, 1);
+	if (a->handoff)
+		hs_wire_putnum(&w, HS_F_HANDOFF, 1);
 	return hs_wire_finish(&w);
 }
 
@@ -234,6 +238,8 @@ int hs_answer_read(int fd, struct hs_answer *a)
 				a->deny_errno = (int)n;
 			break;
 		case HS_F_TOOL_CALL: a->tool_call = to_long(v) == 1; free(v);
+			break;
+		case HS_F_HANDOFF: a->handoff = to_long(v) == 1; free(v);
 			break;
 		default: free(v); break;
 		}

@@ -24,6 +24,8 @@ struct hs_answer {
 	int deny_errno;
 	bool tool_call;          /* classify: a tool call, not the agent's own shell */
 	char *updated;           /* an allowed exec: its shell command, rewritten */
+	bool handoff;            /* an allowed exec: what its shell runs is
+				  * judged too (engine/handoff.h) */
 };
 
 void hs_msg_free(struct hs_msg *m);

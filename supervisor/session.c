@@ -17,6 +17,7 @@
 #include "../common/shellargv.h"
 #include "../common/wire.h"
 #include "../engine/command.h"
+#include "../engine/handoff.h"
 #include "../engine/decide.h"
 #include "atomic_save.h"
 #include "log.h"
@@ -190,6 +191,7 @@ static int build_event(struct hs_session *s, const struct hs_msg *req,
 		return -1;
 	}
 	ev->nested = req->nested > 0;
+	ev->beneath = req->beneath > 0;
 	ev->cwd = req->cwd ? req->cwd : s->root;
 	ev->pid = (pid_t)req->pid;
 	ev->via = req->via;
@@ -298,6 +300,14 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 	if (ans->verdict == HS_ALLOW && ev.kind == HS_KIND_PRE &&
 	    ev.op == HS_OP_EXEC && out.updated_command)
 		ans->updated = strdup(out.updated_command);
+	/* what runs a string its hook did not see has what it runs judged
+	 * too (engine/handoff.h): said to the shim, which gives its shell
+	 * the role "handoff" */
+	if (ans->verdict == HS_ALLOW && ev.kind == HS_KIND_PRE &&
+	    ev.op == HS_OP_EXEC && !ev.nested)
+		ans->handoff = out.updated_command
+				       ? hs_handoff_opaque(out.updated_command)
+				       : why.beneath;
 	if (ev.stage == HS_STAGE_OPEN && ev.kind == HS_KIND_PRE &&
 	    ans->verdict == HS_ALLOW)
 		hs_staged_allowed(&s->staged, id, ev.path);

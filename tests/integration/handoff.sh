@@ -1,0 +1,150 @@
+# Hand-offs (issue 25, items 1 and 2; docs/agents.md "Hand-offs"): a shell
+# that runs a string it was handed rather than one it contains. An agent
+# whose wrapper hands the model's command to eval or to an inner shell
+# from its own arguments, a wrapper no rule knows (a watchdog loop), an
+# exec chain through `env -i`, a persistent shell the agent feeds on a
+# pipe, `bash -s`, a model's own `… | base64 -d | sh`: in each, a denied
+# command never runs, its reason reaches the tool's output, an allowed one
+# runs, and the hook is shown the command itself -- exactly, once, where
+# the shape can be unwrapped. Real bash, python3, a static busybox; guard
+# and enforce mode.
+. "$HOOKSHIM_TOP/tests/lib.sh"
+export HOME=$TMP/home; mkdir -p "$HOME"
+unset CI GITHUB_ACTIONS
+mkdir -p .hookshim
+cat > .hookshim/guard.sh <<'G'
+#!/bin/bash
+c=$(jq -r .tool_input.command)
+printf '%s\n--\n' "$c" >> "$HS_SEEN"
+case "$c" in *"rm -f victim"*) echo "hookshim-test: victim.txt is kept" >&2; exit 2;; esac
+exit 0
+G
+chmod +x .hookshim/guard.sh
+cat > hooks.json <<'J'
+{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+  {"type": "command", "command": "bash .hookshim/guard.sh"}]}]}}
+J
+export HS_SEEN=$TMP/seen
+
+# The agent: runs one argv (or feeds a shell on stdin), as the agents do.
+cat > agent.py <<'P'
+import json, os, subprocess, sys
+case = json.load(open(sys.argv[1]))
+open("victim.txt", "w").write("v")
+if "stdin" in case:
+    r = subprocess.run(case["argv"], input=case["stdin"], capture_output=True, text=True)
+else:
+    r = subprocess.run(case["argv"], capture_output=True, text=True)
+print(json.dumps({"rc": r.returncode, "out": r.stdout, "err": r.stderr,
+                  "victim": os.path.exists("victim.txt"),
+                  "allowed": os.path.exists("allowed.txt")}))
+P
+WATCHDOG='shell=$2
+command=$3
+( while kill -0 "$1" 2>/dev/null; do sleep 2; done ) &
+watch=$!
+ps -o ppid= -p $$ >/dev/null
+"$shell" -c "$command"
+rc=$?
+kill $watch 2>/dev/null
+exit $rc'
+# name|exact|argv as JSON with CMD where the model's command goes
+cat > shapes.txt <<S
+eval-arg|exact|["bash","-c","eval \"\$1\"","agent","CMD"]
+var-shell|exact|["bash","-c","cmd=\"\$2\"; exec \"\$1\" -c \"\$cmd\"","agent","/bin/bash","CMD"]
+function|exact|["bash","-c","run() { local c=\"\$1\"; eval \"\$c\"; }\nrun \"\$1\"","agent","CMD"]
+env-chain|exact|["bash","-c","set -e; env -i PATH=/usr/bin:/bin HOME=/tmp bash -c \"\$1\"","agent","CMD"]
+watchdog|beneath|["/bin/bash","-c",$(printf '%s' "$WATCHDOG" | jq -Rs .),"WATCH","$$","/bin/bash","CMD"]
+eval-unquoted|beneath|["sh","-c","eval \$1","agent","CMD"]
+runtime-env-chain|beneath|["bash","-c","sleep 0; env -i PATH=/usr/bin:/bin bash -c \"\$1\"","agent","CMD"]
+S
+run_case() { # MODE SHAPE-JSON CMD -> result JSON on stdout
+	jq -cn --argjson a "$2" --arg c "$3" '{argv: [$a[] | if . == "CMD" then $c else . end]}' > case.json
+	rm -f allowed.txt "$HS_SEEN"
+	"$HOOKSHIM" run "$1" -c hooks.json --log log.jsonl -- python3 agent.py case.json 2>/dev/null
+}
+for mode in --guard --enforce; do
+	while IFS='|' read -r name how argv; do
+		r=$(run_case "$mode" "$argv" "rm -f victim.txt")
+		expect_eq "$mode $name: the denied command did not run" true "$(jq -r .victim <<<"$r")"
+		expect_contains "$mode $name: its reason is in the tool's output" \
+			"$(jq -r .err <<<"$r")" "victim.txt is kept"
+		if [ "$how" = exact ]; then
+			expect_eq "$mode $name: the hook saw exactly the command, once" \
+				"rm -f victim.txt" "$(sed '/^--$/d' "$HS_SEEN")"
+		fi
+		r=$(run_case "$mode" "$argv" "touch allowed.txt")
+		expect_eq "$mode $name: an allowed command ran" true "$(jq -r .allowed <<<"$r")"
+		if [ "$how" = exact ]; then
+			expect_eq "$mode $name: ... and the hook saw it exactly, once" \
+				"touch allowed.txt" "$(sed '/^--$/d' "$HS_SEEN")"
+		else
+			# shown whole first, then what it ran
+			expect_contains "$mode $name: the program it ran was judged" \
+				"$(cat "$HS_SEEN")" "touch allowed.txt"
+		fi
+	done < shapes.txt
+done
+
+# The log and explain say why: the unwrap's shape, and what ran beneath.
+run_case --guard '["bash","-c","eval \"$1\"","a","CMD"]' "true" >/dev/null
+expect_eq "the log names the argument hand-off" "argument-handoff" \
+	"$(jq -r 'select(.event=="pre") | .wrapper.shape' log.jsonl | head -1)"
+run_case --guard '["sh","-c","eval $1","a","CMD"]' "rm -f victim.txt" >/dev/null
+ex=$("$HOOKSHIM" explain log.jsonl)
+expect_contains "explain: the opaque script's programs are judged too" "$ex" \
+	"every program its shell starts is judged too"
+expect_contains "explain: the program beneath is a tool call of its own" "$ex" \
+	"a program started by a shell beneath a hand-off"
+
+# A persistent shell the agent feeds one command a line, and bash -s.
+cat > persistent.py <<'P'
+import os, subprocess, sys
+open("victim.txt", "w").write("v")
+sh = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                      stderr=subprocess.PIPE, text=True)
+out, err = sh.communicate("echo first\nrm -f victim.txt\necho still here > allowed.txt\ncat allowed.txt\n")
+print("victim", os.path.exists("victim.txt"))
+print("out", out.replace("\n", "|"))
+print("err", err.replace("\n", "|"))
+P
+for mode in --guard --enforce; do
+	for sh in "bash" "bash -s" "sh" "bash -i"; do
+		rm -f allowed.txt "$HS_SEEN"
+		# shellcheck disable=SC2086
+		out=$("$HOOKSHIM" run $mode -c hooks.json -- python3 persistent.py $sh 2>/dev/null)
+		expect_contains "$mode persistent '$sh': rm -f victim.txt did not run" "$out" "victim True"
+		expect_contains "$mode persistent '$sh': the reason reached its stderr" "$out" "victim.txt is kept"
+		expect_contains "$mode persistent '$sh': the shell went on with the next command" \
+			"$out" "out first|still here|"
+	done
+done
+
+# The model's own command hands a string to a shell on stdin: judged.
+r=$(run_case --guard '["bash","-c","CMD"]' "echo cm0gLWYgdmljdGltLnR4dA== | base64 -d | sh")
+expect_eq "a model's '… | base64 -d | sh' does not delete" true "$(jq -r .victim <<<"$r")"
+r=$(run_case --enforce '["bash","-c","CMD"]' "printf 'rm -f victim.txt\n' | bash -s")
+expect_eq "enforce: a model's '… | bash -s' does not delete" true "$(jq -r .victim <<<"$r")"
+
+# Beneath a hand-off, a static program's own exec is the floor's: judged
+# with the role the shim gave it (HOOKSHIM_ROLE=handoff).
+if command -v busybox >/dev/null && ! ldd "$(command -v busybox)" >/dev/null 2>&1; then
+	r=$(run_case --enforce '["bash","-c","sleep 0; busybox env \"$1\" -f victim.txt","a","CMD"]' "rm")
+	expect_eq "enforce: a static env beneath a hand-off cannot run the denied rm" \
+		true "$(jq -r .victim <<<"$r")"
+else
+	skip "no static busybox"
+fi
+
+# Ordinary commands are not hand-offs: a script's programs stay nested.
+r=$(run_case --guard '["bash","-c","CMD"]' 'for f in a b; do ls >/dev/null; done; git --version >/dev/null')
+expect_eq "a plain command fires once, its programs stay nested" \
+	'for f in a b; do ls >/dev/null; done; git --version >/dev/null' "$(sed '/^--$/d' "$HS_SEEN")"
+
+# The limit (docs/limits.md): a static shell runs its applets in its own
+# process, so a persistent static busybox sh's rm is no exec at all.
+if command -v busybox >/dev/null && ! ldd "$(command -v busybox)" >/dev/null 2>&1; then
+	out=$("$HOOKSHIM" run --enforce -c hooks.json -- python3 persistent.py busybox sh 2>/dev/null)
+	expect_contains "limit: a static busybox sh fed on stdin runs its rm applet in-process" \
+		"$out" "victim False"
+fi
