@@ -74,6 +74,9 @@ $(BUILD)/obj/shim-objs/%.o: %.c | deps
 		-fvisibility=hidden -fno-stack-protector \
 		-fno-tree-loop-distribute-patterns -MMD -MP -c $< -o $@
 
+# The built-in agent profiles are in the binary (config/agents_builtin.c).
+$(BUILD)/obj/config/agents_builtin.o: config/agents.json
+
 $(HOOKSHIM): $(CLI_OBJ) $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS_CLI) -o $@ $^ $(LDLIBS_CLI)

@@ -98,6 +98,24 @@ static void print_protected(const struct hs_protect *p)
 	       "root or a directory above it is denied too)\n");
 }
 
+/* The agent profiles in force (config/agent_profile.h): only when a user
+ * or an administrator added some, with where each came from. */
+static void print_agents(const struct hs_config *cfg)
+{
+	if (!cfg->agents.n)
+		return;
+	printf("\nagent profiles (docs/agents.md):\n");
+	for (size_t i = 0; i < cfg->agents.n; i++) {
+		const struct hs_agent *a = &cfg->agents.v[i];
+
+		printf("  %-14s %zu own shell(s), %zu hand-off(s)%s%s  (%s)\n",
+		       a->name, a->ninternal, a->nhandoffs,
+		       a->shapes ? ", wrapper " : "",
+		       a->shapes ? hs_shape_name(a->shapes & -a->shapes) : "",
+		       a->source);
+	}
+}
+
 /* Where writes are events (engine/write_filter.c): the root, or the
  * writes.include entries, plus what hooks' "if" rules name outside it. */
 static void print_scope(const struct hs_config *cfg)
@@ -294,6 +312,7 @@ int cmd_check(int argc, char **argv)
 	print_env(&cfg);
 	cfg.protect = prot = hs_protect_new(&cfg, NULL, NULL);
 	print_scope(&cfg);
+	print_agents(&cfg);
 	print_protected(prot);
 	print_floor(&cfg);
 	{

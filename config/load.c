@@ -433,6 +433,10 @@ static int by_priority(const void *a, const void *b)
 
 void hs_config_finish(struct hs_config *cfg)
 {
+	char *dir = managed_dir();
+
+	hs_config_load_agents(cfg, dir);
+	free(dir);
 	managed_finish(cfg);
 	hs_http_finish(cfg);
 	hs_content_use_mark(cfg);

@@ -71,6 +71,9 @@ static void free_lists(struct hs_http_lists *l)
 
 void hs_config_free(struct hs_config *cfg)
 {
+	if (hs_agents() == &cfg->agents)
+		hs_agents_use(NULL);
+	hs_agent_set_free(&cfg->agents);
 	for (size_t i = 0; i < cfg->nhooks; i++)
 		hs_hook_free(&cfg->hooks[i]);
 	free(cfg->hooks);

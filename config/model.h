@@ -7,6 +7,7 @@
 #ifndef HOOKSHIM_CONFIG_MODEL_H
 #define HOOKSHIM_CONFIG_MODEL_H
 
+#include "agent_profile.h"
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -234,6 +235,10 @@ struct hs_protect;
 struct hs_config {
 	struct hs_hook *hooks;
 	size_t nhooks;
+	/* the agent profiles users and administrators added, with the
+	 * built-ins they did not replace; empty: the built-ins alone
+	 * (config/agent_profiles.c) */
+	struct hs_agent_set agents;
 	struct hs_settings settings;
 	struct hs_diag *diags;
 	size_t ndiags;

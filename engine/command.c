@@ -1,13 +1,14 @@
 /* From an exec's argv to the command a hook sees; see command.h.
  *
  * A wrapper is recognised by structure (engine/unwrap.c over the agent
- * profiles of engine/agents.c), and only when every part of it around
+ * profiles of config/agents.json, applied by engine/unwrap.c), and only when every part of it around
  * the model's command is the agent's own inert setup. Anything else is
  * shown as the full script, which is always the safe answer: a guard
  * that sees more text can only match more. */
 #include "command.h"
 #include "../common/shellargv.h"
 
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,6 +81,32 @@ char *hs_command_quote_argv(char *const argv[])
 	return hs_sb_take(&b);
 }
 
+/* A profile's argument hand-off (agent_profile.h): the whole script
+ * matches its glob and the parameter it names is there. */
+static char *profile_handoff(char *const argv[], int i,
+			     struct hs_command_why *why)
+{
+	const struct hs_agent_set *set = hs_agents();
+	size_t nparams = 0;
+
+	while (argv[i + 1 + nparams])
+		nparams++;
+	for (size_t k = 0; k < set->n; k++)
+		for (size_t j = 0; j < set->v[k].nhandoffs; j++) {
+			const struct hs_agent_handoff *h = &set->v[k].handoffs[j];
+
+			if ((size_t)h->command >= nparams ||
+			    fnmatch(h->script, argv[i], 0) != 0)
+				continue;
+			if (why) {
+				why->agent = set->v[k].name;
+				why->shape = "profile-handoff";
+			}
+			return strdup(argv[i + 1 + h->command]);
+		}
+	return NULL;
+}
+
 char *hs_command_text(char *const argv[], char *const envp[])
 {
 	return hs_command_explain(argv, envp, NULL);
@@ -101,7 +128,10 @@ char *hs_command_explain(char *const argv[], char *const envp[],
 		why->agent = how.agent->name;
 		why->shape = hs_shape_name(how.shape);
 	}
-	/* no agent's wrapper: a script handing on one of its arguments */
+	/* no agent's wrapper: a script of a profile's that hands on one of
+	 * its arguments, or any script that only does that */
+	if (!cmd)
+		cmd = profile_handoff(argv, i, why);
 	if (!cmd && (cmd = hs_handoff_unwrap(argv[i], argv + i + 1)) && why) {
 		why->agent = "any";
 		why->shape = "argument-handoff";
@@ -119,19 +149,37 @@ char *hs_command_explain(char *const argv[], char *const envp[],
 	return cmd;
 }
 
-const char *hs_shape_name(unsigned shape)
+/* Does internal entry `in` of agent a say argv (a shell whose -c string
+ * is argv[i]) is one of its own shells? */
+static bool internal_is(const struct hs_agent *a,
+			const struct hs_agent_internal *in, char *const argv[],
+			int i)
 {
-	switch (shape) {
-	case HS_SHAPE_EVAL_CHAIN: return "eval-chain";
-	case HS_SHAPE_EXEC_SHELL: return "exec-shell";
-	case HS_SHAPE_SUBSHELL_TRAP: return "subshell-trap";
-	case HS_SHAPE_SOURCE_REST: return "source-rest";
-	default: return "";
+	size_t n = 0;
+
+	if (in->shell && strcmp(in->shell, argv[0]) != 0)
+		return false;
+	if (in->argv) {
+		while (argv[n] && in->argv[n] &&
+		       fnmatch(in->argv[n], argv[n], 0) == 0)
+			n++;
+		return !argv[n] && !in->argv[n];
 	}
+	if (argv[i + 1])
+		return false; /* no arguments after the script */
+	if (in->script)
+		return hs_unwrap_script_is(in->script, argv[i]);
+	if (in->snapshot_check)
+		return hs_unwrap_snapshot_check(a, argv[i]);
+	for (size_t k = 0; in->contains && in->contains[k]; k++)
+		if (!strstr(argv[i], in->contains[k]))
+			return false;
+	return in->contains != NULL;
 }
 
 const char *hs_command_agent_internal(char *const argv[])
 {
+	const struct hs_agent_set *set = hs_agents();
 	int i;
 
 	if (!argv || !argv[0] || !hs_command_is_shell(argv[0]))
@@ -139,16 +187,11 @@ const char *hs_command_agent_internal(char *const argv[])
 	i = hs_command_shell_index(argv);
 	if (i < 0)
 		return NULL;
-	for (const struct hs_agent *a = hs_agents; a->name; a++) {
-		for (const struct hs_agent_internal *in = a->internal;
-		     in && in->what; in++) {
-			if (in->shell && strcmp(in->shell, argv[0]) != 0)
-				continue;
-			if (in->match ? in->match(argv, i)
-				      : !argv[i + 1] &&
-					hs_unwrap_script_is(in->script, argv[i]))
-				return in->what;
-		}
-	}
+	for (size_t k = 0; k < set->n; k++)
+		for (size_t j = 0; j < set->v[k].ninternal; j++)
+			if (internal_is(&set->v[k], &set->v[k].internal[j],
+					argv, i))
+				return set->v[k].internal[j].what;
 	return NULL;
 }
+

@@ -31,7 +31,7 @@ int hs_command_shell_index(char *const argv[]);
 char *hs_command_unwrap(const char *script, char *const envp[]);
 
 /* Shells an agent starts for itself, which no agent's own hooks report
- * (engine/agents.c: Claude Code's `bash -c env`, its snapshot login
+ * (config/agents.json: Claude Code's `bash -c env`, its snapshot login
  * shell and IDE probe, Codex's snapshot creation and check, Qwen Code's
  * `command -v` and parent walk). Only an exact argv or script shape
  * counts, and each is one that runs nothing a hook would guard, so a
@@ -68,7 +68,5 @@ struct hs_command_why {
 char *hs_command_explain(char *const argv[], char *const envp[],
 			 struct hs_command_why *why);
 
-/* A HS_SHAPE_* value's name. */
-const char *hs_shape_name(unsigned shape);
 
 #endif

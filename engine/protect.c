@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../common/pathfold.h"
+#include "../config/agent_profile.h"
 #include "../config/trust.h"
 #include "hook_runtime.h"
 #include "hook_scripts.h"
@@ -125,6 +126,10 @@ struct hs_protect *hs_protect_new(const struct hs_config *cfg,
 		*strrchr(trust, '/') = '\0';
 		hs_protect_put(p, trust, HS_PROT_TREE, "trust records");
 	}
+	/* What the next session takes for the agent's own shells: a profile
+	 * the agent wrote could make any command one (agent_profile.h). */
+	if (cfg->nsources && hs_agents_user_dir(trust, sizeof(trust)))
+		hs_protect_put(p, trust, HS_PROT_TREE, "agent profiles");
 	return p;
 }
 

@@ -422,7 +422,10 @@ char *hs_unwrap(const char *script, char *const envp[],
 
 	if (!script || !(l = hs_sh_parse(script)))
 		return NULL;
-	for (const struct hs_agent *a = hs_agents; !out && a->name; a++) {
+	const struct hs_agent_set *set = hs_agents();
+
+	for (size_t k = 0; !out && k < set->n; k++) {
+		const struct hs_agent *a = &set->v[k];
 		unsigned s = 0;
 
 		if ((a->shapes & HS_SHAPE_EVAL_CHAIN) &&

@@ -169,7 +169,7 @@ HS_VIS void perror(const char *s)
  *
  * Only a tool call takes them. Agents run shells of their own between
  * two of the model's commands (Claude Code's snapshot shell and `which`,
- * Qwen Code's `command -v`: engine/agents.c), which the shim cannot tell
+ * Qwen Code's `command -v`: config/agents.json), which the shim cannot tell
  * from a tool call; the supervisor can, and is asked -- only while a
  * denial waits, so an agent pays nothing otherwise. And taken once: the
  * text lives in a page shared with the agent's fork children

@@ -2,7 +2,7 @@
 # static busybox "agent", as Codex is static), handed to the agent's next
 # tool call (floor/floor_pending.c): the supervisor writes it to the
 # stderr of the agent's next shell with a command string, once; not to one
-# of the agent's own shells (`sh -c env`, engine/agents.c), nor to an exec
+# of the agent's own shells (`sh -c env`, config/agents.json), nor to an exec
 # that is no tool call (`busybox sh -c`: argv[0] is no shell name, for the
 # floor as for the shim), nor twice. A denial in a tool-role process is
 # not kept (its stderr is the tool's result already). Write hooks only:

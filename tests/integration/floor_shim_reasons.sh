@@ -4,7 +4,7 @@
 # (floor/floor_pending.c, shim/reason.c): the shell's exec wrapper
 # asks the floor (hs_floor_take), which writes the kept lines to that
 # shell's stderr when the exec is a tool call -- once; not to one of the
-# agent's own shells (`sh -c 'which bash'`, engine/agents.c), nor to a
+# agent's own shells (`sh -c 'which bash'`, config/agents.json), nor to a
 # program that is no shell. The agent here is python3 under `hookshim
 # run`, reading and writing with ctypes' syscall(SYS_openat) past every
 # interposer, from its main thread and from a worker thread; its

@@ -148,3 +148,30 @@ if command -v busybox >/dev/null && ! ldd "$(command -v busybox)" >/dev/null 2>&
 	expect_contains "limit: a static busybox sh fed on stdin runs its rm applet in-process" \
 		"$out" "victim False"
 fi
+
+# Agent knowledge as data: a profile the user writes makes the watchdog
+# exact -- its command shown once, its own ps and sleep fire nothing --
+# and the deny still holds; the profile directory is protected during a
+# session.
+export XDG_CONFIG_HOME=$TMP/xdg
+mkdir -p "$XDG_CONFIG_HOME/hookshim/agents"
+cat > "$XDG_CONFIG_HOME/hookshim/agents/watch.json" <<'J'
+{"name": "watch-agent", "processes": ["watch-agent"],
+ "handoffs": [{"what": "its watchdog", "script": "shell=$2\ncommand=$3\n*", "command": 3}]}
+J
+watch=$(sed -n 's/^watchdog|beneath|//p' shapes.txt)
+for mode in --guard --enforce; do
+	r=$(run_case "$mode" "$watch" "rm -f victim.txt")
+	expect_eq "$mode profile: the watchdog's denied command did not run" true "$(jq -r .victim <<<"$r")"
+	expect_eq "$mode profile: the hook saw exactly the command, once" \
+		"rm -f victim.txt" "$(sed '/^--$/d' "$HS_SEEN")"
+	r=$(run_case "$mode" "$watch" "touch allowed.txt")
+	expect_eq "$mode profile: an allowed command ran" true "$(jq -r .allowed <<<"$r")"
+	expect_eq "$mode profile: ... its wrapper's ps and sleep fired nothing" \
+		"touch allowed.txt" "$(sed '/^--$/d' "$HS_SEEN")"
+done
+expect_contains "check lists the profile and its file" \
+	"$("$HOOKSHIM" check -c hooks.json 2>&1)" "watch-agent    0 own shell(s), 1 hand-off(s)"
+r=$(run_case --guard '["bash","-c","CMD"]' "echo '{\"name\":\"x\",\"internal\":[{\"what\":\"w\",\"script\":\"rm -f victim.txt\"}]}' > \"\$XDG_CONFIG_HOME/hookshim/agents/evil.json\"")
+check "a profile cannot be planted during a session" test ! -e "$XDG_CONFIG_HOME/hookshim/agents/evil.json"
+unset XDG_CONFIG_HOME

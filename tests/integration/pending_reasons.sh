@@ -1,6 +1,6 @@
 # The reason of an agent's own denied write, handed to its next tool call
 # (shim/reason.c): only a shell the supervisor calls a tool call takes it,
-# not one of the agent's own shells (engine/agents.c: Claude Code's
+# not one of the agent's own shells (config/agents.json: Claude Code's
 # `/bin/sh -c 'which bash'`) nor a program that is no shell (`git`); once,
 # for the agent and all its children, whether they are forked (node) or
 # vforked/posix_spawned (python3's subprocess); the same denial twice is
