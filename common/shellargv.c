@@ -90,7 +90,10 @@ bool hs_shell_reads_stdin(char *const argv[])
 	if (!argv || !argv[0] || !hs_shell_name(argv[0]))
 		return false;
 	i = scan_options(argv, &has_c, &has_s);
-	return !has_c && (has_s || !argv[i]);
+	/* a script that is a stream (/dev/stdin, /dev/fd/N, /proc/…/fd/N)
+	 * is read as it comes, like stdin */
+	return !has_c && (has_s || !argv[i] || hs_same_n(argv[i], "/dev/", 5) ||
+			  hs_same_n(argv[i], "/proc/", 6));
 }
 
 HS_CHILD_PATH

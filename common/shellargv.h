@@ -19,9 +19,10 @@ bool hs_shell_name(const char *path);
 int hs_shell_operand(char *const argv[]);
 
 /* Is argv a shell that reads its commands from standard input: a shell
- * with neither -c nor a script operand (`bash`, `sh -i`, `bash -l`), or
- * with -s (`bash -s ARGS`)? A persistent shell an agent feeds one command
- * a line, or `… | sh`: what it runs never appears in an argv. */
+ * with neither -c nor a script operand (`bash`, `sh -i`, `bash -l`), with
+ * -s (`bash -s ARGS`), or whose script is a stream (`bash /dev/stdin`,
+ * /dev/fd/N, /proc/self/fd/N)? A persistent shell an agent feeds one
+ * command a line, or `… | sh`: what it runs never appears in an argv. */
 bool hs_shell_reads_stdin(char *const argv[]);
 
 /* Is `path`'s basename a program that runs its operands as a command,

@@ -107,6 +107,18 @@ static char *profile_handoff(char *const argv[], int i,
 	return NULL;
 }
 
+/* bash, sh or dash, whose parameter rules engine/handoff.c follows. */
+static bool bourne(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	b = b ? b + 1 : path;
+	if (*b == '-')
+		b++;
+	return strcmp(b, "bash") == 0 || strcmp(b, "sh") == 0 ||
+	       strcmp(b, "dash") == 0;
+}
+
 char *hs_command_text(char *const argv[], char *const envp[])
 {
 	return hs_command_explain(argv, envp, NULL);
@@ -117,6 +129,7 @@ char *hs_command_explain(char *const argv[], char *const envp[],
 {
 	int i = hs_command_shell_index(argv);
 	struct hs_unwrap_how how = { 0 };
+	bool exact = true;
 	char *cmd;
 
 	if (why)
@@ -129,23 +142,21 @@ char *hs_command_explain(char *const argv[], char *const envp[],
 		why->shape = hs_shape_name(how.shape);
 	}
 	/* no agent's wrapper: a script of a profile's that hands on one of
-	 * its arguments, or any script that only does that */
+	 * its arguments, or any bash or sh script that only does that */
 	if (!cmd)
 		cmd = profile_handoff(argv, i, why);
-	if (!cmd && (cmd = hs_handoff_unwrap(argv[i], argv + i + 1)) && why) {
+	if (!cmd && bourne(argv[0]) &&
+	    (cmd = hs_handoff_unwrap(argv[i], argv + i + 1, &exact)) && why) {
 		why->agent = "any";
 		why->shape = "argument-handoff";
 	}
-	if (why && cmd)
-		why->beneath = hs_handoff_opaque(cmd);
-	if (!cmd) {
+	if (!cmd)
 		cmd = strdup(argv[i]);
-		/* the script reads arguments the hook is not shown */
-		if (why && cmd)
-			why->beneath = hs_handoff_opaque(cmd) ||
-				       (argv[i + 1] && argv[i + 2] &&
-					hs_handoff_uses_params(cmd));
-	}
+	/* what runs a string the hook did not see, or reads arguments it is
+	 * not shown, has what it runs judged too */
+	if (why && cmd)
+		why->beneath = !exact || hs_handoff_opaque(cmd) ||
+			       (argv[i + 1] && hs_handoff_uses_params(cmd));
 	return cmd;
 }
 

@@ -30,6 +30,8 @@ struct var {
 
 struct scope {
 	const char *script;
+	bool *exact; /* cleared when the string alone may not be all that
+		      * runs: the script defines functions */
 	char *const *params; /* $0 $1 …, NULL-terminated */
 	size_t nparams;
 	struct var vars[MAX_VARS];
@@ -288,26 +290,6 @@ static bool is_any(const char *s, const char *const *names)
 static const char *const declares[] = { "export", "declare", "typeset",
 					"readonly", "local", NULL };
 
-/* Does any command of l (at any depth) change a variable or the
- * positional parameters? Setup inside a group or a branch must not: its
- * effect would depend on the branch taken. */
-static bool touches_vars(const struct hs_sh_list *l)
-{
-	static const char *const changers[] = { "export", "declare", "typeset",
-		"readonly", "local", "unset", "set", "printf", "read",
-		"shift", NULL };
-
-	for (size_t i = 0; l && i < l->n; i++)
-		for (size_t j = 0; j < l->pipes[i].ncmds; j++) {
-			const struct hs_sh_cmd *c = &l->pipes[i].cmds[j];
-
-			if (c->nassigns || is_any(literal(c, 0), changers) ||
-			    touches_vars(c->body))
-				return true;
-		}
-	return false;
-}
-
 static bool is_func(struct scope *sc, const char *name, size_t *at)
 {
 	for (size_t k = 0; name && k < sc->nfuncs; k++)
@@ -318,94 +300,102 @@ static bool is_func(struct scope *sc, const char *name, size_t *at)
 	return false;
 }
 
-/* A setup command: inert, and its effect on variables followed. */
+/* A name the unwrap may follow: lower case, so none of the shell's own
+ * (IFS, PS4, BASH_ENV, PATH, CDPATH, PROMPT_COMMAND, …), which change
+ * what the carried string does. */
+static bool clean_name(const char *s, size_t n)
+{
+	if (!n || (s[0] >= '0' && s[0] <= '9'))
+		return false;
+	for (size_t k = 0; k < n; k++)
+		if (!(s[k] == '_' || (s[k] >= 'a' && s[k] <= 'z') ||
+		      (s[k] >= '0' && s[k] <= '9')))
+			return false;
+	return true;
+}
+
+/* NAME=VALUE of a clean name whose value is known or not followed. */
+static bool clean_assign(struct scope *sc, const struct hs_sh_word *w)
+{
+	const char *s = sc->script + w->start;
+	size_t n = w->end - w->start, k = 0;
+
+	while (k < n && name_char(s[k], k == 0))
+		k++;
+	return !w->runs && clean_name(s, k) && assign(sc, s, n);
+}
+
+/* `exit`/`return` with nothing, digits or $? */
+static bool status_word(struct scope *sc, const struct hs_sh_word *w)
+{
+	const char *s = sc->script + w->start;
+	size_t n = w->end - w->start;
+
+	if ((n == 2 && memcmp(s, "$?", 2) == 0) ||
+	    (n == 4 && memcmp(s, "\"$?\"", 4) == 0))
+		return true;
+	return w->value && strspn(w->value, "0123456789") == strlen(w->value);
+}
+
+/* A setup command, from a short list of what runs nothing and changes
+ * nothing the carried string depends on but the variables followed:
+ * assignments and declarations (no options) of clean names, `set` of
+ * options, `unset`, `true`, `:`, `exit`/`return` with a status. No
+ * redirection, no group or branch, nothing else -- `[ -v 'a[$(…)]' ]`,
+ * `: "${x:=…}"` and `PS4=…; set -x` run code with no exec to see. */
 static bool setup(struct scope *sc, const struct hs_sh_cmd *c)
 {
 	const char *name = literal(c, 0);
-	bool decl = is_any(name, declares);
 	size_t at;
 
-	/* a function of the script named like a builtin is not that
-	 * builtin; nor can a group's or a branch's commands be told apart
-	 * from one once a function exists */
-	if (is_func(sc, name, &at) ||
-	    (sc->nfuncs && c->kind != HS_SH_SIMPLE))
-		return false;
-	if (c->kind == HS_SH_GROUP || c->kind == HS_SH_IF)
-		return !touches_vars(c->body) && hs_unwrap_inert(c);
-	if (c->kind != HS_SH_SIMPLE)
-		return false;
-	/* `local` is inert like declare, which unwrap.c's list names; so is
-	 * `cd` (it runs no program) */
-	if (!decl && !(name && strcmp(name, "cd") == 0 && !c->nassigns &&
-		       !c->nredirs) &&
-	    !hs_unwrap_inert(c))
-		return false;
-	for (size_t k = 0; k < c->nwords; k++)
-		if (c->words[k].runs)
-			return false;
-	if (decl && (c->nredirs || c->nassigns))
+	if (c->kind != HS_SH_SIMPLE || c->nredirs || is_func(sc, name, &at))
 		return false;
 	if (!c->nwords) {
-		for (size_t k = 0; k < c->nassigns; k++) {
-			const struct hs_sh_word *a = &c->assigns[k];
-
-			if (a->runs ||
-			    !assign(sc, sc->script + a->start, a->end - a->start))
+		for (size_t k = 0; k < c->nassigns; k++)
+			if (!clean_assign(sc, &c->assigns[k]))
 				return false;
-		}
 		return true;
 	}
-	if (c->nassigns) /* X=1 true: temporary, not followed */
+	if (c->nassigns || !name)
 		return false;
-	if (decl) {
-		for (size_t k = 1; k < c->nwords; k++) {
-			const struct hs_sh_word *a = &c->words[k];
-			const char *v = hs_sh_value(a);
-
-			if (a->runs)
-				return false;
-			if (v && v[0] == '-') { /* -n, -a, -A: not followed */
-				if (strpbrk(v, "naAI"))
-					return false;
-				continue;
-			}
-			if (!assign(sc, sc->script + a->start, a->end - a->start))
-				return false;
-		}
+	if (is_any(name, declares)) {
+		for (size_t k = 1; k < c->nwords; k++)
+			if (!clean_assign(sc, &c->words[k]) &&
+			    !(c->words[k].value &&
+			      clean_name(c->words[k].value,
+					 strlen(c->words[k].value))))
+				return false; /* options, special names */
 		return true;
 	}
-	if (strcmp(name ? name : "", "cd") == 0) /* runs no program */
-		return true;
-	if (strcmp(name ? name : "", "unset") == 0) {
+	if (strcmp(name, "unset") == 0) {
 		for (size_t k = 1; k < c->nwords; k++) {
 			const char *v = literal(c, k);
 
-			if (!v)
-				return false;
-			if (v[0] != '-' && !var_set(sc, v, strlen(v), NULL))
+			if (!v || !clean_name(v, strlen(v)) ||
+			    !var_set(sc, v, strlen(v), NULL))
 				return false;
 		}
 		return true;
 	}
-	if (strcmp(name ? name : "", "set") == 0) {
+	if (strcmp(name, "set") == 0) {
 		/* options only: `set -- …` or an operand changes $1… */
 		for (size_t k = 1; k < c->nwords; k++) {
 			const char *v = literal(c, k);
 
 			if (!v || (v[0] != '-' && v[0] != '+') || !v[1] ||
-			    strcmp(v, "--") == 0)
+			    strcmp(v, "--") == 0 || strchr(v, 'x'))
 				return false;
 			if (v[strlen(v) - 1] == 'o' && k + 1 < c->nwords)
 				k++; /* -o NAME, -euo NAME */
 		}
 		return true;
 	}
-	if (strcmp(name ? name : "", "printf") == 0)
-		for (size_t k = 1; k < c->nwords; k++)
-			if (!literal(c, k) || strncmp(literal(c, k), "-v", 2) == 0)
-				return false;
-	return true;
+	if (strcmp(name, "true") == 0 || strcmp(name, ":") == 0)
+		return c->nwords == 1;
+	if (strcmp(name, "exit") == 0 || strcmp(name, "return") == 0)
+		return c->nwords == 1 ||
+		       (c->nwords == 2 && status_word(sc, &c->words[1]));
+	return false;
 }
 
 /* Past `command`, `builtin`, `exec` and run-its-operand programs with
@@ -430,18 +420,15 @@ static int skip_prefixes(char *const v[])
 			continue;
 		}
 		if (strcmp(p, "env") == 0) {
+			/* no NAME=VALUE: PATH, BASH_ENV or BASH_FUNC_x%% would
+			 * change what the command runs */
 			for (k++; v[k]; k++) {
 				if (strcmp(v[k], "-i") == 0 || strcmp(v[k], "-") == 0 ||
 				    strcmp(v[k], "--ignore-environment") == 0)
 					continue;
-				if (strcmp(v[k], "-u") == 0 && v[k + 1]) {
-					k++;
-					continue;
-				}
-				if (v[k][0] == '-')
+				if (v[k][0] == '-' || strchr(v[k], '='))
 					return -1;
-				if (!strchr(v[k], '='))
-					break;
+				break;
 			}
 			continue;
 		}
@@ -492,6 +479,18 @@ static bool carrier_shape(struct scope *sc, const struct hs_sh_cmd *c)
 static bool list_handoff(struct scope *sc, const struct hs_sh_list *l,
 			 char **out);
 
+/* A shell the unwrap knows the rules of, at a system path: not zsh or
+ * ksh (`$12` is the twelfth parameter there), not a program of any
+ * directory that happens to be called bash. */
+static bool plain_shell(const char *p)
+{
+	static const char *const ok[] = { "bash", "sh", "dash", "/bin/bash",
+		"/bin/sh", "/bin/dash", "/usr/bin/bash", "/usr/bin/sh",
+		"/usr/bin/dash", NULL };
+
+	return is_any(p, ok);
+}
+
 /* Are v[0, k) only `command` and `builtin` (which eval may follow)? */
 static bool only_builtin_prefix(char *const v[], int k)
 {
@@ -514,22 +513,25 @@ static char *carrier(struct scope *sc, const struct hs_sh_cmd *c)
 		if (!c->redirs[r].target.value ||
 		    strncmp(c->redirs[r].op, "<<", 2) == 0)
 			return NULL;
-	for (size_t r = 0; r < c->nassigns; r++)
-		if (c->assigns[r].runs)
-			return NULL;
+	if (c->nassigns) /* BASH_ENV=… eval: not the string alone */
+		return NULL;
 	for (size_t i = 0; i < c->nwords; i++)
 		if (!expand_word(sc, &c->words[i], &w))
 			goto done;
 	if (!w.n || (k = skip_prefixes(w.v)) < 0 || !w.v[k])
 		goto done;
 	if (strcmp(w.v[k], "eval") == 0 && only_builtin_prefix(w.v, k)) {
-		for (size_t i = (size_t)k + 1; i < w.n; i++) {
-			if (i > (size_t)k + 1)
+		size_t from = (size_t)k + 1;
+
+		if (w.v[from] && strcmp(w.v[from], "--") == 0)
+			from++; /* eval's end of options */
+		for (size_t i = from; i < w.n; i++) {
+			if (i > from)
 				hs_sb_addc(&b, ' ');
 			hs_sb_adds(&b, w.v[i]);
 		}
 		out = hs_sb_take(&b);
-	} else if (hs_shell_name(w.v[k]) &&
+	} else if (plain_shell(w.v[k]) &&
 		   (j = hs_shell_operand(w.v + k)) >= 0) {
 		out = strdup(w.v[k + j]);
 	} else if (k == 0 && is_func(sc, w.v[0], &at) &&
@@ -538,7 +540,8 @@ static char *carrier(struct scope *sc, const struct hs_sh_cmd *c)
 		 * as $1…, in a scope of its own */
 		const struct hs_sh_cmd *def = sc->funcs[at].def;
 		const struct hs_sh_cmd *body = &def->body->pipes[0].cmds[0];
-		struct scope in = { .script = sc->script, .calls = sc->calls + 1 };
+		struct scope in = { .script = sc->script, .exact = sc->exact,
+				    .calls = sc->calls + 1 };
 		char *pv[MAX_WORDS + 1];
 
 		pv[0] = sc->params[0];
@@ -582,6 +585,12 @@ static bool list_handoff(struct scope *sc, const struct hs_sh_list *l,
 		if (c->kind == HS_SH_FUNC) {
 			const char *n = literal(c, 0);
 
+			/* a function can stand in for any command the string
+			 * names (`ls() { …; }`, `eval() { …; }`,
+			 * command_not_found_handle): shown, and judged
+			 * beneath */
+			*sc->exact = false;
+
 			if (!n || sc->nfuncs >= MAX_FUNCS || !c->body ||
 			    c->body->n != 1 ||
 			    !(sc->funcs[sc->nfuncs].name = strdup(n)))
@@ -605,12 +614,15 @@ fail:
 	return false;
 }
 
-char *hs_handoff_unwrap(const char *script, char *const params[])
+char *hs_handoff_unwrap(const char *script, char *const params[],
+			bool *exact)
 {
-	struct scope sc = { .script = script, .params = params };
+	struct scope sc = { .script = script, .params = params,
+			    .exact = exact };
 	struct hs_sh_list *l;
 	char *out = NULL;
 
+	*exact = true;
 	if (!script || !params || !params[0])
 		return NULL; /* no arguments: nothing handed in */
 	while (params[sc.nparams])
@@ -627,9 +639,56 @@ char *hs_handoff_unwrap(const char *script, char *const params[])
 
 static bool text_opaque(const char *text, int depth);
 
-static bool list_opaque(const struct hs_sh_list *l, int depth);
+static bool list_opaque(const char *text, const struct hs_sh_list *l,
+			int depth);
 
-static bool cmd_opaque(const struct hs_sh_cmd *c, int depth)
+/* A file whose content is a stream, not a script anyone could read
+ * beforehand: /dev/stdin, /dev/fd/N, /proc/self/fd/N, a fifo. */
+static bool stream_path(const char *p)
+{
+	return strncmp(p, "/dev/", 5) == 0 || strncmp(p, "/proc/", 6) == 0;
+}
+
+/* Programs that run other programs from their arguments. Beneath one,
+ * any argument naming a shell is a hand-off: `xargs -0
+ * sh -c`, `busybox sh`, `command -p sh`, `stdbuf -o0 sh`. */
+static bool runner(const char *p)
+{
+	static const char *const names[] = { "env", "nohup", "nice", "setsid",
+		"timeout", "stdbuf", "ionice", "chrt", "taskset", "xargs", "time",
+		"busybox", "command", "builtin", "exec", "sudo", "doas", "su",
+		"runuser", "flock", "watch", "unshare", "nsenter", "chroot",
+		"script", "strace", "ltrace", "parallel", "find", "fakeroot",
+		"proot", "bwrap", "firejail", "systemd-run", "setpriv", NULL };
+	const char *b = strrchr(p, '/');
+
+	return is_any(b ? b + 1 : p, names);
+}
+
+static bool runs_shell_word(const char *p)
+{
+	const char *b = strrchr(p, '/');
+
+	b = b ? b + 1 : p;
+	return hs_shell_name(b) || strcmp(b, "hush") == 0;
+}
+
+/* An assignment to a variable whose value the shell runs or reads as a
+ * script: prompts (PS4 under set -x), PROMPT_COMMAND, BASH_ENV, ENV. */
+static bool code_var(const struct hs_sh_word *w, const char *script)
+{
+	static const char *const names[] = { "PS0=", "PS1=", "PS2=", "PS3=",
+		"PS4=", "PROMPT_COMMAND=", "BASH_ENV=", "ENV=", NULL };
+
+	for (size_t k = 0; names[k]; k++)
+		if (w->end - w->start >= strlen(names[k]) &&
+		    memcmp(script + w->start, names[k], strlen(names[k])) == 0)
+			return true;
+	return false;
+}
+
+static bool cmd_opaque(const char *text, const struct hs_sh_cmd *c,
+		       int depth)
 {
 	char *v[MAX_WORDS + 1];
 	struct hs_strbuf b = { 0 };
@@ -637,8 +696,14 @@ static bool cmd_opaque(const struct hs_sh_cmd *c, int depth)
 	int k, j;
 	bool r;
 
-	if (c->body && list_opaque(c->body, depth))
+	if (c->body && list_opaque(text, c->body, depth))
 		return true;
+	for (size_t a = 0; a < c->nassigns; a++)
+		if (code_var(&c->assigns[a], text))
+			return true;
+	for (size_t a = 0; a < c->nwords; a++) /* export PS4=… */
+		if (code_var(&c->words[a], text))
+			return true;
 	if (c->kind != HS_SH_SIMPLE || !c->nwords)
 		return false;
 	/* the words up to the first one whose value is not its text */
@@ -649,10 +714,15 @@ static bool cmd_opaque(const struct hs_sh_cmd *c, int depth)
 	v[n] = NULL;
 	if (!n)
 		return true; /* the command word is an expansion */
+	if (runner(v[0]))
+		for (size_t a = 1; a < n; a++)
+			if (runs_shell_word(v[a]))
+				return true;
 	k = skip_prefixes(v);
 	if (k < 0)
-		return n < c->nwords; /* a prefix not followed: only if it
-				       * runs something not shown */
+		/* a prefix not followed: opaque when it runs something
+		 * not shown */
+		return n < c->nwords;
 	if (!v[k])
 		return true; /* what the prefix runs is an expansion */
 	if (strcmp(v[k], "eval") == 0 || strcmp(v[k], "trap") == 0) {
@@ -668,22 +738,28 @@ static bool cmd_opaque(const struct hs_sh_cmd *c, int depth)
 		return r;
 	}
 	if (strcmp(v[k], "source") == 0 || strcmp(v[k], ".") == 0)
-		return n < c->nwords;
-	if (!hs_shell_name(v[k]))
+		return n < c->nwords || !v[k + 1] || stream_path(v[k + 1]);
+	if (!hs_shell_name(v[k]) && strcmp(v[k], "hush") != 0)
 		return false;
 	if (n < c->nwords)
 		return true; /* a shell with an expanded option or string */
 	if (hs_shell_reads_stdin(v + k))
 		return true;
 	j = hs_shell_operand(v + k);
-	return j >= 0 && text_opaque(v[k + j], depth + 1);
+	if (j < 0) { /* a script file: opaque when it is a stream */
+		for (j = 1; v[k + j] && v[k + j][0] == '-'; j++)
+			;
+		return v[k + j] && stream_path(v[k + j]);
+	}
+	return text_opaque(v[k + j], depth + 1);
 }
 
-static bool list_opaque(const struct hs_sh_list *l, int depth)
+static bool list_opaque(const char *text, const struct hs_sh_list *l,
+			int depth)
 {
 	for (size_t i = 0; l && i < l->n; i++)
 		for (size_t j = 0; j < l->pipes[i].ncmds; j++)
-			if (cmd_opaque(&l->pipes[i].cmds[j], depth))
+			if (cmd_opaque(text, &l->pipes[i].cmds[j], depth))
 				return true;
 	return false;
 }
@@ -695,9 +771,12 @@ static bool text_opaque(const char *text, int depth)
 
 	if (depth > 8)
 		return true;
+	/* prompt expansion of data (${x@P}) and indirection (${!x}) */
+	if (strstr(text, "@P}") || strstr(text, "${!"))
+		return true;
 	if (!(l = hs_sh_parse(text)))
 		return true; /* what it runs cannot be told */
-	r = list_opaque(l, depth);
+	r = list_opaque(text, l, depth);
 	hs_sh_free(l);
 	return r;
 }
@@ -707,13 +786,47 @@ bool hs_handoff_opaque(const char *text)
 	return !text || text_opaque(text, 0);
 }
 
+/* Is the word `w` at s (a word boundary before it) there? */
+static bool has_word(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = s; (p = strstr(p, w)); p++)
+		if ((p == s || !name_char(p[-1], false)) &&
+		    !name_char(p[n], false))
+			return true;
+	return false;
+}
+
 bool hs_handoff_uses_params(const char *script)
 {
-	for (const char *p = script; p && (p = strchr(p, '$')); p++) {
+	if (!script)
+		return false;
+	for (const char *p = script; (p = strchr(p, '$')); p++) {
 		const char *q = p[1] == '{' ? p + 2 : p + 1;
 
-		if ((*q >= '1' && *q <= '9') || *q == '@' || *q == '*')
+		if ((*q >= '0' && *q <= '9') || *q == '@' || *q == '*' ||
+		    *q == '#' || (p[1] == '{' && *q == '!'))
 			return true;
 	}
-	return false;
+	/* `for a; do`, `for a do`: a loop over "$@" */
+	for (const char *p = script; (p = strstr(p, "for")); p++) {
+		const char *q = p + 3;
+
+		if (p != script && name_char(p[-1], false))
+			continue;
+		if (*q != ' ' && *q != '\t')
+			continue;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (!name_char(*q, true))
+			continue;
+		while (name_char(*q, false))
+			q++;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q == ';' || *q == '\n' || strncmp(q, "do", 2) == 0)
+			return true;
+	}
+	return has_word(script, "shift") || has_word(script, "getopts");
 }

@@ -25,17 +25,22 @@
 /* The string `script` hands to eval or an inner shell, given its
  * positional parameters (params[0] is $0; NULL-terminated; may be just
  * {NULL}), or NULL when script is not such a hand-off, the string is
- * empty, or its value cannot be known exactly. */
-char *hs_handoff_unwrap(const char *script, char *const params[]);
+ * empty, or its value cannot be known exactly. Only for bash, sh and
+ * dash scripts. *exact is cleared when the string is shown but may not
+ * be all that runs (the script defines functions): then what the shell
+ * runs is judged too. */
+char *hs_handoff_unwrap(const char *script, char *const params[],
+			bool *exact);
 
 /* Does `text`, run by a shell, run a string the hook did not see? */
 bool hs_handoff_opaque(const char *text);
 
-/* Does script name a positional parameter ($1…$9, ${N}, $@, $*)? Read
- * as text (quotes ignored), so it may say yes too often, never no. A
- * script shown as it is whose arguments it reads takes data the hook
- * did not see -- `busybox env "$1" -f x`, `xargs "$2"` -- so what it runs
- * is judged too. */
+/* Does script read its positional parameters ($0…$9, ${N}, ${!#}, $@,
+ * $*, $#, `for NAME;`, shift, getopts)? Read as text (quotes ignored),
+ * so it may say yes too often, never no. A text that reads arguments the
+ * hook is not shown -- `busybox env "$1" -f x`, `rm -f "$0"`, a carried
+ * `rm -f "$2"` -- takes data the hook did not see, so what it runs is
+ * judged too. */
 bool hs_handoff_uses_params(const char *script);
 
 #endif

@@ -40,8 +40,9 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 	 * or a terminal, `… | sh`, `bash -s`) by the agent or beneath a
 	 * hand-off: no command to show yet; every program it starts is
 	 * judged (docs/agents.md). */
+	/* by what runs, not by argv[0]: `exec -a bash PROG` is PROG */
 	if (st->role != HS_ROLE_TOOL && hs_exec_interest(st) &&
-	    hs_shell_reads_stdin(argv)) {
+	    hs_shell_name(exe) && hs_shell_reads_stdin(argv)) {
 		*child_role = HS_ROLE_HANDOFF;
 		/* with every exec a tool call, the shell is one too */
 		return st->role == HS_ROLE_AGENT && st->all_execs;
@@ -51,7 +52,7 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 		 * env, nohup, … only carry it on */
 		if (!hs_exec_interest(st))
 			return false;
-		if (hs_chain_name(argv && argv[0] ? argv[0] : exe))
+		if (hs_chain_name(exe)) /* `exec -a nohup rm` is rm */
 			return false;
 		*child_role = HS_ROLE_TOOL;
 		return true;
@@ -128,8 +129,14 @@ void hs_exec_decide(const char *exe, char *const argv[],
 		 * see: what its shell runs is judged too */
 		if (d->rep.handoff && !d->nested && !d->deny)
 			d->child_role = HS_ROLE_HANDOFF;
-		if (d->rep.hidden)
+		if (d->rep.hidden) {
 			floor_decides(exe, argv, d);
+			/* the floor tells no hand-off (the agent's sandbox
+			 * hides the supervisor): what this tool call runs is
+			 * judged too */
+			if (!d->nested && !d->deny)
+				d->child_role = HS_ROLE_HANDOFF;
+		}
 		if (d->rep.id[0])
 			memcpy(d->id, d->rep.id, sizeof(d->id));
 	} else {

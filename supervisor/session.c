@@ -128,6 +128,36 @@ static bool is_post_phase(const struct hs_msg *req)
 /* The event a request describes. Strings stay owned by req; `command`
  * (to free) and `id` (caller's buffer) are computed here. -1 when the
  * request is not something hooks see. */
+static const char *base_name(const char *p)
+{
+	const char *b = strrchr(p, '/');
+
+	return b ? b + 1 : p;
+}
+
+/* The command text of an exec: for a program whose argv[0] names
+ * another program than the one that runs (`exec -a nohup rm …`), the
+ * program that runs, so a hook reads what runs. */
+static char *program_text(const struct hs_msg *req,
+			  struct hs_command_why *why)
+{
+	size_t n = 0;
+	char **v, *text;
+
+	if (!req->exe || hs_command_shell_index(req->argv) >= 0 ||
+	    strcmp(base_name(req->exe), base_name(req->argv[0])) == 0)
+		return hs_command_explain(req->argv, NULL, why);
+	while (req->argv[n])
+		n++;
+	if (!(v = malloc((n + 1) * sizeof(*v))))
+		return NULL;
+	memcpy(v, req->argv, (n + 1) * sizeof(*v));
+	v[0] = (char *)req->exe;
+	text = hs_command_explain(v, NULL, why);
+	free(v);
+	return text;
+}
+
 static int build_event(struct hs_session *s, const struct hs_msg *req,
 		       struct hs_event *ev, char **command, char *id,
 		       size_t idcap, struct hs_command_why *why)
@@ -162,7 +192,7 @@ static int build_event(struct hs_session *s, const struct hs_msg *req,
 		ev->op = HS_OP_EXEC;
 		ev->argv = req->argv;
 		ev->exe = req->exe ? req->exe : req->argv[0];
-		*command = hs_command_explain(req->argv, NULL, why);
+		*command = program_text(req, why);
 		if (!*command)
 			return -1;
 		ev->command = *command;

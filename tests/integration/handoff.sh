@@ -52,8 +52,9 @@ exit $rc'
 cat > shapes.txt <<S
 eval-arg|exact|["bash","-c","eval \"\$1\"","agent","CMD"]
 var-shell|exact|["bash","-c","cmd=\"\$2\"; exec \"\$1\" -c \"\$cmd\"","agent","/bin/bash","CMD"]
-function|exact|["bash","-c","run() { local c=\"\$1\"; eval \"\$c\"; }\nrun \"\$1\"","agent","CMD"]
-env-chain|exact|["bash","-c","set -e; env -i PATH=/usr/bin:/bin HOME=/tmp bash -c \"\$1\"","agent","CMD"]
+env-chain|exact|["bash","-c","set -e; exec env -i bash -c \"\$1\"","agent","CMD"]
+function|beneath|["bash","-c","run() { local c=\"\$1\"; eval \"\$c\"; }\nrun \"\$1\"","agent","CMD"]
+env-path-chain|beneath|["bash","-c","set -e; env -i PATH=/usr/bin:/bin HOME=/tmp bash -c \"\$1\"","agent","CMD"]
 watchdog|beneath|["/bin/bash","-c",$(printf '%s' "$WATCHDOG" | jq -Rs .),"WATCH","$$","/bin/bash","CMD"]
 eval-unquoted|beneath|["sh","-c","eval \$1","agent","CMD"]
 runtime-env-chain|beneath|["bash","-c","sleep 0; env -i PATH=/usr/bin:/bin bash -c \"\$1\"","agent","CMD"]
@@ -125,6 +126,30 @@ r=$(run_case --guard '["bash","-c","CMD"]' "echo cm0gLWYgdmljdGltLnR4dA== | base
 expect_eq "a model's '… | base64 -d | sh' does not delete" true "$(jq -r .victim <<<"$r")"
 r=$(run_case --enforce '["bash","-c","CMD"]' "printf 'rm -f victim.txt\n' | bash -s")
 expect_eq "enforce: a model's '… | bash -s' does not delete" true "$(jq -r .victim <<<"$r")"
+
+# What a review tried (each ran a command the hook was not shown, on the
+# build before): a function standing in for the command the string
+# names, argv[0] passed off as a chain program or a shell, a shell that
+# reads a stream as its script, a runner's shell.
+B64=$(printf 'rm -f victim.txt' | base64)
+for mode in --guard --enforce; do
+	r=$(run_case "$mode" '["bash","-c","ls() { rm -f victim.txt; }; eval \"$1\"","_","CMD"]' "ls")
+	expect_eq "$mode a function standing in for the shown command cannot delete" true "$(jq -r .victim <<<"$r")"
+	r=$(run_case "$mode" '["bash","-c","CMD"]' "echo $(printf 'exec -a nohup rm -f victim.txt' | base64) | base64 -d | bash")
+	expect_eq "$mode exec -a nohup rm beneath a hand-off is judged as rm" true "$(jq -r .victim <<<"$r")"
+	for tail in "bash /dev/stdin" "env -- sh" "command -p sh" "stdbuf -o0 sh" "xargs -0 sh -c"; do
+		r=$(run_case "$mode" '["bash","-c","CMD"]' "echo $B64 | base64 -d | $tail")
+		expect_eq "$mode '… | $tail' does not delete" true "$(jq -r .victim <<<"$r")"
+	done
+done
+# the agent's own sandbox hides the supervisor: the floor decides, and
+# what the tool call runs is judged too
+if unshare -rn true 2>/dev/null; then
+	r=$(run_case --guard '["unshare","-rn","bash","-c","CMD"]' "echo $B64 | base64 -d | sh")
+	expect_eq "guard: a sandboxed tool call's stdin shell does not delete" true "$(jq -r .victim <<<"$r")"
+else
+	skip "no unprivileged user namespaces here"
+fi
 
 # Beneath a hand-off, a static program's own exec is the floor's: judged
 # with the role the shim gave it (HOOKSHIM_ROLE=handoff).

@@ -13,9 +13,23 @@
 static void unwraps(const char *name, const char *want, const char *script,
 		    char *const params[])
 {
-	char *got = hs_handoff_unwrap(script, params);
+	bool exact;
+	char *got = hs_handoff_unwrap(script, params, &exact);
 
 	CHECK_STR(name, want, got);
+	free(got);
+}
+
+/* What a hook is shown for `bash -c SCRIPT PARAMS…`, and whether what it
+ * runs is judged too. */
+static void shown(const char *name, const char *want, bool beneath,
+		  char *const argv[])
+{
+	struct hs_command_why why;
+	char *got = hs_command_explain(argv, NULL, &why);
+
+	CHECK_STR(name, want, got);
+	CHECK(name, why.beneath == beneath);
 	free(got);
 }
 
@@ -46,15 +60,15 @@ static void handoffs(void)
 	unwraps("function f { local c=\"$1\"; bash -c \"$c\"; }", cmd,
 		"function f { local c=\"$1\"; bash -c \"$c\"; }\nf \"$2\"",
 		P("x", "unused", cmd));
-	unwraps("an exec chain: env -i HOME=/tmp bash -c \"$1\"", cmd,
-		"env -i HOME=/tmp bash -c \"$1\"", P("x", cmd));
+	unwraps("an exec chain: env -i bash -c \"$1\"", cmd,
+		"env -i bash -c \"$1\"", P("x", cmd));
+	unwraps("eval -- \"$1\"", cmd, "eval -- \"$1\"", P("x", cmd));
 	unwraps("exec nohup timeout 10 setsid bash -lc \"$1\"", cmd,
 		"exec nohup timeout -s KILL 10 setsid bash -lc \"$1\"",
 		P("x", cmd));
-	unwraps("inert setup around it, cd included", cmd,
-		"set -e; export LANG=C; cd \"$2\" && eval \"$1\" </dev/null; "
-		"rc=$?; exit $rc",
-		P("x", cmd, "/tmp"));
+	unwraps("setup around it", cmd,
+		"set -eu; export lang=C; declare rc; eval \"$1\"; exit $?",
+		P("x", cmd));
 	unwraps("$12 is ${1}2", "ls2", "eval \"$12\"",
 		P("x", "ls", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j",
 		  "k", "l"));
@@ -104,6 +118,72 @@ static void handoffs(void)
 		"if [ -n \"$1\" ]; then eval \"$1\"; fi", P("x", "ls"));
 }
 
+/* A review's attacks on the unwrap (each ran a command the hook was not
+ * shown): now never unwrapped, or shown and judged beneath. */
+static void attacks(void)
+{
+	char *rm = (char *)"rm -f victim.txt";
+
+	shown("a function standing in for the command: judged beneath", "ls",
+	      true, P("bash", "-c", "ls() { rm -f victim.txt; }; eval \"$1\"",
+		      "_", "ls"));
+	shown("a function named eval: judged beneath", "ls", true,
+	      P("bash", "-c", "eval() { rm -f v; }; eval \"$1\"", "_", "ls"));
+	shown("command_not_found_handle: judged beneath", "nosuch", true,
+	      P("bash", "-c", "command_not_found_handle() { rm -f v; }; "
+		"eval \"$1\"", "_", "nosuch"));
+	unwraps("BASH_ENV on the inner shell", NULL,
+		"BASH_ENV='$(rm -f v)' bash -c \"$1\"", P("_", "echo hi"));
+	unwraps("env NAME=V on the inner shell", NULL,
+		"env 'BASH_FUNC_ls%%=() { rm -f v; }' bash -c \"$1\"",
+		P("_", "ls"));
+	unwraps("export BASH_ENV in the setup", NULL,
+		"export BASH_ENV=/tmp/x; bash -c \"$1\"", P("_", "ls"));
+	unwraps("PATH in the setup", NULL, "PATH=/tmp/evil; eval \"$1\"",
+		P("_", "ls"));
+	unwraps("a shell of another directory", NULL, "/tmp/evil/bash -c \"$1\"",
+		P("_", "ls"));
+	unwraps("zsh's rules are not bash's", NULL, "zsh -c \"$1\"",
+		P("_", "ls"));
+	unwraps("PS4 and set -x", NULL,
+		"PS4='$(rm -f v)'; set -x; eval \"$1\"", P("_", "ls"));
+	unwraps("declare -i", NULL, "declare -i x; x=\"$2\"; eval \"$1\"",
+		P("_", "ls", "a[$(rm -f v)]"));
+	unwraps("arithmetic in the setup", NULL,
+		"x='a[$(rm -f v)]'; : $((x)); eval \"$1\"", P("_", "ls"));
+	unwraps("[ -v 'a[$(…)]' ] in the setup", NULL,
+		"[ -v 'a[$(rm -f v)]' ]; eval \"$1\"", P("_", "ls"));
+	unwraps("${y@P} in the setup", NULL,
+		"y='$(rm -f v)'; : \"${y@P}\"; eval \"$1\"", P("_", "ls"));
+	unwraps("IFS and \"$*\"", NULL, "IFS=';'; eval \"$*\"",
+		P("_", "echo", rm));
+	unwraps("declare -l", NULL, "declare -l x; x=\"$1\"; eval \"$x\"",
+		P("_", "RM -F VICTIM.TXT"));
+	unwraps("${x:=…} in the setup", NULL,
+		"x=; : \"${x:=;rm -f v}\"; eval \"echo hi$x\"", P("_", "ls"));
+	unwraps("cd moves where it runs", NULL, "cd \"$2\"; eval \"$1\"",
+		P("_", "ls", "/"));
+	shown("zsh: $12 is the twelfth, not shown as bash reads it",
+	      "eval \"$12\"", true,
+	      P("zsh", "-c", "eval \"$12\"", "_", "echo hi", "a", "b", "c",
+		"d", "e", "f", "g", "h", "i", "j", rm));
+	shown("the carried string reads $2: judged beneath", "rm -f \"$2\"",
+	      true, P("bash", "-c", "eval \"$1\"", "_", "rm -f \"$2\"",
+		      "victim.txt"));
+	shown("... and through the inner shell's arguments", "rm -f \"$1\"",
+	      true, P("bash", "-c", "exec bash -c \"$1\" \"$2\" \"$3\"", "_",
+		      "rm -f \"$1\"", "n", "victim.txt"));
+	shown("rm -f \"$0\": judged beneath", "rm -f \"$0\"", true,
+	      P("bash", "-c", "rm -f \"$0\"", "victim.txt"));
+	shown("for a; do: judged beneath", "for a; do rm -f \"$a\"; done",
+	      true, P("bash", "-c", "for a; do rm -f \"$a\"; done", "_",
+		      "victim.txt"));
+	shown("${!#}: judged beneath", "rm -f \"${!#}\"", true,
+	      P("bash", "-c", "rm -f \"${!#}\"", "_", "victim.txt"));
+	shown("an exact hand-off is not judged beneath", "ls -la", false,
+	      P("bash", "-c", "eval \"$1\"", "_", "ls -la"));
+}
+
 static void opacity(void)
 {
 	opaque("plain command", false, "ls -la");
@@ -134,6 +214,20 @@ static void opacity(void)
 	opaque("env chain to an expansion", true, "env -i A=1 $prog");
 	opaque("source of an expansion", true, "source \"$f\"");
 	opaque("a script that does not parse", true, "echo \"unterminated");
+	opaque("bash /dev/stdin", true, "echo X | base64 -d | bash /dev/stdin");
+	opaque(". /dev/stdin", true, "echo X | base64 -d | . /dev/stdin");
+	opaque("sh /proc/self/fd/0", true, "cat f | sh /proc/self/fd/0");
+	opaque("env -- sh", true, "echo X | env -- sh");
+	opaque("command -p sh", true, "echo X | command -p sh");
+	opaque("stdbuf -o0 sh", true, "echo X | stdbuf -o0 sh");
+	opaque("xargs -0 sh -c", true, "printf 'x' | xargs -0 sh -c");
+	opaque("busybox sh", true, "echo X | busybox sh");
+	opaque("PS4 with set -x", true,
+	       "y=$(echo X); PS4='$(eval \"$y\")'; set -x; :");
+	opaque("${y@P}", true, "y=$(echo X); : \"${y@P}\"");
+	opaque("${!x}", true, "x=y; echo \"${!x}\"");
+	opaque("a script file is not", false, "bash ./build.sh --fast");
+	opaque("git's words are not", false, "git commit -m 'use bash and eval'");
 }
 
 /* ---- property: random commands through generated hand-offs ---- */
@@ -175,14 +269,14 @@ static char *random_command(void)
 static const char *const shapes[] = {
 	"eval \"$3\"",
 	"c=\"$3\"; eval \"$c\"",
-	"export X=1\nshell=$2\n\"$shell\" -c \"$3\"",
+	"export x=1\nshell=$2\n\"$shell\" -c \"$3\"",
 	"f() { eval \"$1\"; }\nf \"$3\"",
 	"function g { local s=\"$1\" c=\"$2\"; exec \"$s\" -c \"$c\"; }; "
 	"g \"$2\" \"$3\"",
-	"set -euo pipefail; env -i PATH=/usr/bin:/bin \"$2\" -c \"$3\"",
-	"{ :; } >/dev/null 2>&1; command eval \"$3\" </dev/null; exit $?",
+	"set -euo pipefail; env -i \"$2\" -c \"$3\"",
+	"true; command eval \"$3\" </dev/null; exit $?",
 	"exec timeout 600 nohup \"$2\" -lc \"$3\"",
-	"cmd=$3; if [ -n \"$cmd\" ]; then :; fi; builtin eval \"$cmd\"",
+	"cmd=$3; readonly cmd; builtin eval -- \"$cmd\"",
 	"h() { f() { eval \"$1\"; }; f \"$1\"; }; h \"$3\"",
 };
 
@@ -210,8 +304,9 @@ static void property(void)
 		char *cmd = random_command();
 
 		for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+			bool exact;
 			char *got = hs_handoff_unwrap(
-				shapes[s], P("W", "x", "/bin/bash", cmd));
+				shapes[s], P("W", "x", "/bin/bash", cmd), &exact);
 
 			if ((!got || strcmp(got, cmd) != 0) && !bad++)
 				snprintf(first, sizeof(first), "%s <- %s",
@@ -221,8 +316,9 @@ static void property(void)
 		}
 		for (size_t s = 0; s < sizeof(hostile) / sizeof(hostile[0]);
 		     s++) {
+			bool exact;
 			char *got = hs_handoff_unwrap(
-				hostile[s], P("W", "x", "/bin/bash", cmd));
+				hostile[s], P("W", "x", "/bin/bash", cmd), &exact);
 			char *shown = hs_command_text(
 				P("bash", "-c", (char *)hostile[s], "W", "x",
 				  "/bin/bash", cmd),
@@ -254,6 +350,7 @@ static void property(void)
 int main(void)
 {
 	handoffs();
+	attacks();
 	opacity();
 	property();
 	CHECK_DONE();
