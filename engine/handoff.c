@@ -764,6 +764,35 @@ static bool list_opaque(const char *text, const struct hs_sh_list *l,
 	return false;
 }
 
+/* Is the word `w` at s (a word boundary before it) there? */
+static bool has_word(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = s; (p = strstr(p, w)); p++)
+		if ((p == s || !name_char(p[-1], false)) &&
+		    !name_char(p[n], false))
+			return true;
+	return false;
+}
+
+/* A command substitution, $(…) or `…`, anywhere in text. */
+static bool substitutes(const char *text)
+{
+	for (const char *p = text; (p = strstr(p, "$(")); p++)
+		if (p[2] != '(')
+			return true;
+	return strchr(text, '`') != NULL;
+}
+
+/* Somewhere bash evaluates arithmetic: $((…)), ((…)), let, [[ … ]],
+ * declare -i, test -v. */
+static bool arithmetic(const char *text)
+{
+	return strstr(text, "((") || strstr(text, "[[") || strstr(text, "-v ") ||
+	       has_word(text, "let") || strstr(text, "-i ");
+}
+
 static bool text_opaque(const char *text, int depth)
 {
 	struct hs_sh_list *l;
@@ -771,8 +800,11 @@ static bool text_opaque(const char *text, int depth)
 
 	if (depth > 8)
 		return true;
-	/* prompt expansion of data (${x@P}) and indirection (${!x}) */
-	if (strstr(text, "@P}") || strstr(text, "${!"))
+	/* prompt expansion of data (${x@P}), indirection (${!x}), and
+	 * arithmetic beside a substitution: bash evaluates an array
+	 * subscript's $(…) in `: $((x))` when x came from data */
+	if (strstr(text, "@P}") || strstr(text, "${!") ||
+	    (substitutes(text) && arithmetic(text)))
 		return true;
 	if (!(l = hs_sh_parse(text)))
 		return true; /* what it runs cannot be told */
@@ -784,18 +816,6 @@ static bool text_opaque(const char *text, int depth)
 bool hs_handoff_opaque(const char *text)
 {
 	return !text || text_opaque(text, 0);
-}
-
-/* Is the word `w` at s (a word boundary before it) there? */
-static bool has_word(const char *s, const char *w)
-{
-	size_t n = strlen(w);
-
-	for (const char *p = s; (p = strstr(p, w)); p++)
-		if ((p == s || !name_char(p[-1], false)) &&
-		    !name_char(p[n], false))
-			return true;
-	return false;
 }
 
 bool hs_handoff_uses_params(const char *script)

@@ -226,6 +226,12 @@ static void opacity(void)
 	       "y=$(echo X); PS4='$(eval \"$y\")'; set -x; :");
 	opaque("${y@P}", true, "y=$(echo X); : \"${y@P}\"");
 	opaque("${!x}", true, "x=y; echo \"${!x}\"");
+	opaque("arithmetic on data from a substitution", true,
+	       "x=$(echo X | base64 -d); : $((x))");
+	opaque("[[ ]] on data from a substitution", true,
+	       "x=$(cat f); [[ $x -eq 1 ]]");
+	opaque("arithmetic alone is not", false, "echo $((1 + 2))");
+	opaque("a substitution alone is not", false, "kill $(pgrep sleep)");
 	opaque("a script file is not", false, "bash ./build.sh --fast");
 	opaque("git's words are not", false, "git commit -m 'use bash and eval'");
 }
