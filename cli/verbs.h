@@ -29,6 +29,8 @@
 	  hs_usage_doctor)                                                   \
 	X(explain, cmd_explain, "explain LOG  why each exec of a --log was " \
 				"or was not a tool call", hs_usage_explain)    \
+	X(learn, cmd_learn, "learn [-o FILE] -- AGENT...  draft a profile "  \
+			    "of an agent from what it runs", hs_usage_learn)   \
 	/* internal verbs: one tool call, for post hooks; a denied          \
 	 * posix_spawn's stand-in; a bare LD_PRELOAD's session */          \
 	X(__exec, cmd_exec, NULL, hs_usage_none)                             \

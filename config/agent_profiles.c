@@ -534,8 +534,17 @@ bool hs_agents_user_dir(char *buf, size_t cap)
 
 void hs_config_load_agents(struct hs_config *cfg, const char *managed_dir)
 {
+	static const struct hs_agent_set none;
 	struct hs_agent_set *set = &cfg->agents;
 	char dir[4096], *p = NULL;
+
+	/* hookshim learn: every shell shown as it is. Turning profiles off
+	 * only shows more (an agent's own shells fire hooks), so the
+	 * environment may ask it. */
+	if (getenv("HOOKSHIM_NO_PROFILES")) {
+		hs_agents_use(&none);
+		return;
+	}
 
 	if (managed_dir && asprintf(&p, "%s/agents/*.json", managed_dir) >= 0)
 		load_glob(cfg, p, set);

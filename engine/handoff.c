@@ -714,11 +714,13 @@ static bool cmd_opaque(const char *text, const struct hs_sh_cmd *c,
 	v[n] = NULL;
 	if (!n)
 		return true; /* the command word is an expansion */
-	if (runner(v[0]))
-		for (size_t a = 1; a < n; a++)
+	k = skip_prefixes(v);
+	/* a prefix not followed to the letter, or a runner it does not
+	 * know: any shell among its words */
+	if (k < 0 || (v[k] && runner(v[k])))
+		for (size_t a = k < 0 ? 1 : (size_t)k + 1; a < n; a++)
 			if (runs_shell_word(v[a]))
 				return true;
-	k = skip_prefixes(v);
 	if (k < 0)
 		/* a prefix not followed: opaque when it runs something
 		 * not shown */

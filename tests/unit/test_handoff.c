@@ -233,6 +233,9 @@ static void opacity(void)
 	opaque("arithmetic alone is not", false, "echo $((1 + 2))");
 	opaque("a substitution alone is not", false, "kill $(pgrep sleep)");
 	opaque("a script file is not", false, "bash ./build.sh --fast");
+	opaque("exec of a shell with literal text is not", false,
+	       "exec '/bin/bash' -c 'echo hi'");
+	opaque("nohup sh -c literal is not", false, "nohup sh -c 'make all'");
 	opaque("git's words are not", false, "git commit -m 'use bash and eval'");
 }
 

@@ -1,0 +1,67 @@
+# hookshim learn on real agents (issue 25, item 4): each agent is told to
+# run two known commands, first plain, then under `hookshim learn
+# --command …`; the draft profile must load cleanly, list no command of
+# the model's as the agent's own, and -- put in place of the agent's
+# built-in profile -- keep every shell of the agent's own from firing a
+# hook, so that each command a hook sees carries a command of the
+# model's (exactly the model's commands for an agent that wraps nothing).
+# What a draft cannot learn, an agent's wrapper shape, it lists for the
+# user under "_wrapped_commands".
+. "$HOOKSHIM_TOP/tests/lib.sh"
+. "$HOOKSHIM_TOP/tests/e2e/agents.sh"
+e2e_require smoke
+unset CI GITHUB_ACTIONS
+cat > "$TMP/hooks.json" <<'J'
+{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+  "command": "jq -c .tool_input.command >> \"$SEEN\""}]}]}}
+J
+export SEEN=$TMP/seen
+declare -A builtin=([claude-2.1.100]=claude-code [qwen]=qwen-code [codex]=codex)
+declare -A exact=([qwen]=1)
+for a in ${E2E_LEARN_AGENTS:-claude-2.1.100 qwen codex}; do
+	e2e_script "$TMP/s.json" '{"tool":"shell","input":{"command":"echo learn-one"}}' \
+		'{"tool":"shell","input":{"command":"echo learn-two"}}' '{"text":"done"}'
+	# the plain agent first: it runs both and the model sees their output
+	rm -f "$TMP"/rec-*.jsonl
+	e2e_server_start "$TMP/s.json" "$TMP/rec-plain.jsonl"
+	e2e_agent "$a" "run them" >/dev/null 2>&1
+	plain=$(e2e_results "$TMP/rec-plain.jsonl" | grep -o 'learn-[a-z]*' | tr '\n' ' ')
+	e2e_server_stop
+	if [[ $plain != *learn-one* || $plain != *learn-two* ]]; then
+		skip "$a: the plain agent did not run both commands here"
+		continue
+	fi
+	e2e_server_start "$TMP/s.json" "$TMP/rec-learn.jsonl"
+	AGENT_PREFIX=("$HOOKSHIM" learn --command 'echo learn-one' --command 'echo learn-two'
+		--name "${builtin[$a]}" -o "$TMP/$a.json" --force --)
+	e2e_agent "$a" "run them" >/dev/null 2>"$TMP/learn.err"
+	AGENT_PREFIX=()
+	learned=$(e2e_results "$TMP/rec-learn.jsonl" | grep -o 'learn-[a-z]*' | tr '\n' ' ')
+	e2e_server_stop
+	expect_eq "$a: under learn the model sees what it saw plain" "$plain" "$learned"
+	check "$a: learn wrote a draft" test -s "$TMP/$a.json"
+	expect_eq "$a: no command of the model's is called the agent's own" "" \
+		"$(jq -r '.internal[]? | tostring | select(test("learn-"))' "$TMP/$a.json")"
+	mkdir -p "$TMP/xdg-$a/hookshim/agents"
+	cp "$TMP/$a.json" "$TMP/xdg-$a/hookshim/agents/"
+	out=$(XDG_CONFIG_HOME=$TMP/xdg-$a "$HOOKSHIM" check -c "$TMP/hooks.json" 2>&1)
+	expect_contains "$a: the draft loads, replacing the built-in" "$out" \
+		"  ${builtin[$a]} "
+	expect_contains "$a: ... from its file" "$out" "xdg-$a/hookshim/agents/$a.json"
+	expect_not_contains "$a: ... with no error" "$out" "agent profile:"
+	# the draft in place of the built-in profile
+	rm -f "$SEEN"
+	e2e_server_start "$TMP/s.json" "$TMP/rec-run.jsonl"
+	AGENT_ENV=(XDG_CONFIG_HOME="$TMP/xdg-$a" SEEN="$SEEN")
+	AGENT_PREFIX=("$HOOKSHIM" run -c "$TMP/hooks.json" --)
+	e2e_agent "$a" "run them" >/dev/null 2>&1
+	AGENT_PREFIX=() AGENT_ENV=()
+	e2e_server_stop
+	expect_eq "$a: under the draft every command a hook saw carries the model's" "" \
+		"$(grep -v 'learn-' "$SEEN" 2>/dev/null)"
+	expect_eq "$a: ... and both were seen" 2 "$(grep -c 'learn-' "$SEEN" 2>/dev/null)"
+	if [ -n "${exact[$a]:-}" ]; then
+		expect_eq "$a: exactly the model's commands" \
+			"$(printf '"echo learn-one"\n"echo learn-two"')" "$(cat "$SEEN")"
+	fi
+done
