@@ -87,13 +87,35 @@ bool hs_shell_reads_stdin(char *const argv[])
 	bool has_c, has_s;
 	int i;
 
-	if (!argv || !argv[0] || !hs_shell_name(argv[0]))
+	/* whether it is a shell is the caller's to say, by the program
+	 * that runs (`exec -a foo bash` is bash) */
+	if (!argv || !argv[0])
 		return false;
 	i = scan_options(argv, &has_c, &has_s);
 	/* a script that is a stream (/dev/stdin, /dev/fd/N, /proc/…/fd/N)
 	 * is read as it comes, like stdin */
 	return !has_c && (has_s || !argv[i] || hs_same_n(argv[i], "/dev/", 5) ||
 			  hs_same_n(argv[i], "/proc/", 6));
+}
+
+/* Is path in a system directory, where a program is what its name
+ * says? A `nice` or `bash` made elsewhere (a symlink to python) is not
+ * taken at its name. */
+HS_CHILD_PATH
+bool hs_system_path(const char *path)
+{
+	static const char dirs[][16] = { "/bin/", "/usr/bin/", "/usr/local/bin/",
+					 "/sbin/", "/usr/sbin/" };
+
+	if (!path)
+		return false;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		size_t n = hs_len(dirs[i]);
+
+		if (hs_starts(path, dirs[i]) && hs_base(path) == path + n)
+			return true;
+	}
+	return false;
 }
 
 HS_CHILD_PATH

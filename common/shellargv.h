@@ -22,8 +22,14 @@ int hs_shell_operand(char *const argv[]);
  * with neither -c nor a script operand (`bash`, `sh -i`, `bash -l`), with
  * -s (`bash -s ARGS`), or whose script is a stream (`bash /dev/stdin`,
  * /dev/fd/N, /proc/self/fd/N)? A persistent shell an agent feeds one
- * command a line, or `… | sh`: what it runs never appears in an argv. */
+ * command a line, or `… | sh`: what it runs never appears in an argv.
+ * Only the options are read: whether the program is a shell is for the
+ * caller to say by the program that runs, not argv[0]. */
 bool hs_shell_reads_stdin(char *const argv[]);
+
+/* Is path a file of /bin, /usr/bin, /usr/local/bin, /sbin or /usr/sbin
+ * (directly), where a program is what its name says? */
+bool hs_system_path(const char *path);
 
 /* Is `path`'s basename a program that runs its operands as a command,
  * changing nothing a hook would judge about it: env, nohup, nice, setsid,

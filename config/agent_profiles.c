@@ -7,11 +7,12 @@
  * built-in one of its name; a managed one is not replaced by a user's. */
 #include "agent_profile.h"
 
-#include <glob.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cjson/cJSON.h>
 
@@ -363,6 +364,8 @@ static void parse_doc(struct ctx *x, const cJSON *root,
 	} else {
 		n = (size_t)cJSON_GetArraySize(list);
 	}
+	if (!n)
+		return; /* realloc(p, 0) would free p */
 	{
 		struct hs_agent *v = realloc(set->v, (set->n + n) * sizeof(*v));
 
@@ -453,23 +456,51 @@ static bool has_name(const struct hs_agent_set *set, size_t upto,
 	return false;
 }
 
-static void load_glob(struct hs_config *cfg, const char *pattern,
-		      struct hs_agent_set *set)
+static int json_name(const struct dirent *d)
 {
-	glob_t g;
+	size_t n = strlen(d->d_name);
 
-	if (glob(pattern, 0, NULL, &g) != 0)
-		return;
-	for (size_t i = 0; i < g.gl_pathc; i++) {
-		char err[512];
+	return d->d_name[0] != '.' && n > 5 &&
+	       strcmp(d->d_name + n - 5, ".json") == 0;
+}
+
+/* A managed profile speaks for the administrator as managed.json does:
+ * root's and writable by no one else, or not used. */
+static bool root_only(struct hs_config *cfg, const char *path)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_uid == 0 &&
+	    !(sb.st_mode & (S_IWGRP | S_IWOTH)))
+		return true;
+	hs_config_diag(cfg, HS_DIAG_ERROR, "%s: a managed agent profile must "
+		       "be root's and writable by no one else: not loaded",
+		       path);
+	return false;
+}
+
+/* Every *.json of dir, in name order (scandir: no glob of a name that
+ * holds glob characters). */
+static void load_dir(struct hs_config *cfg, const char *dir, bool managed,
+		     struct hs_agent_set *set)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, json_name, alphasort);
+
+	for (int i = 0; i < n; i++) {
+		char path[4096], err[512];
 		int missing = 0;
 		struct hs_jsonpos pos = { 0 };
-		struct ctx x = { .cfg = cfg, .src = g.gl_pathv[i], .pos = &pos };
-		cJSON *root = hs_json_read_file(g.gl_pathv[i], err, sizeof(err),
-						&missing, &pos);
+		struct ctx x = { .cfg = cfg, .src = path, .pos = &pos };
+		cJSON *root;
 		size_t before = set->n;
 
-		if (!root) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
+		free(names[i]);
+		if (managed && !root_only(cfg, path))
+			continue;
+		if (!(root = hs_json_read_file(path, err, sizeof(err), &missing,
+					       &pos))) {
 			hs_config_diag(cfg, HS_DIAG_ERROR, "%s", err);
 			continue;
 		}
@@ -492,7 +523,8 @@ static void load_glob(struct hs_config *cfg, const char *pattern,
 		cJSON_Delete(root);
 		hs_jsonpos_free(&pos);
 	}
-	globfree(&g);
+	if (n >= 0)
+		free(names);
 }
 
 /* A copy of built-in profile b. */
@@ -525,7 +557,7 @@ bool hs_agents_user_dir(char *buf, size_t cap)
 
 	if (xdg && xdg[0] == '/')
 		n = snprintf(buf, cap, "%s/hookshim/agents", xdg);
-	else if (home && home[0])
+	else if (home && home[0] == '/')
 		n = snprintf(buf, cap, "%s/.config/hookshim/agents", home);
 	else
 		return false;
@@ -546,14 +578,11 @@ void hs_config_load_agents(struct hs_config *cfg, const char *managed_dir)
 		return;
 	}
 
-	if (managed_dir && asprintf(&p, "%s/agents/*.json", managed_dir) >= 0)
-		load_glob(cfg, p, set);
+	if (managed_dir && asprintf(&p, "%s/agents", managed_dir) >= 0)
+		load_dir(cfg, p, true, set);
 	free(p);
-	p = NULL;
-	if (hs_agents_user_dir(dir, sizeof(dir)) &&
-	    asprintf(&p, "%s/*.json", dir) >= 0)
-		load_glob(cfg, p, set);
-	free(p);
+	if (hs_agents_user_dir(dir, sizeof(dir)))
+		load_dir(cfg, dir, false, set);
 	if (!set->n)
 		return; /* the built-ins, as they are */
 	/* then each built-in none of those replaced */

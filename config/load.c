@@ -319,7 +319,7 @@ int hs_config_load_default(struct hs_config *cfg)
 /* The managed layer's directory: /etc/hookshim whenever it exists, so
  * no environment steps around an administrator's policy; where it does
  * not, $HOOKSHIM_SYSCONFDIR/hookshim (tests, packagers' staging). */
-static char *managed_dir(void)
+char *hs_config_managed_dir(void)
 {
 	const char *alt = getenv("HOOKSHIM_SYSCONFDIR");
 	struct stat sb;
@@ -335,7 +335,7 @@ static char *managed_dir(void)
 int hs_config_load_managed(struct hs_config *cfg)
 {
 	size_t files = cfg->nsources, diags = cfg->ndiags;
-	char *dir = managed_dir(), *one = NULL, *many = NULL;
+	char *dir = hs_config_managed_dir(), *one = NULL, *many = NULL;
 	int rc = 0;
 
 	cfg->managed.loading = true;
@@ -433,7 +433,7 @@ static int by_priority(const void *a, const void *b)
 
 void hs_config_finish(struct hs_config *cfg)
 {
-	char *dir = managed_dir();
+	char *dir = hs_config_managed_dir();
 
 	hs_config_load_agents(cfg, dir);
 	free(dir);

@@ -17,6 +17,10 @@ int hs_config_load_file(struct hs_config *cfg, const char *path, int dialect,
  * in cfg->managed.errors. */
 int hs_config_load_managed(struct hs_config *cfg);
 
+/* The managed layer's directory (malloc'd): /etc/hookshim whenever it
+ * exists, else $HOOKSHIM_SYSCONFDIR/hookshim when that is set. */
+char *hs_config_managed_dir(void);
+
 /* A dialect's documented locations, in its documented order. */
 int hs_config_import(struct hs_config *cfg, enum hs_dialect dialect);
 

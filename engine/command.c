@@ -127,6 +127,12 @@ char *hs_command_text(char *const argv[], char *const envp[])
 char *hs_command_explain(char *const argv[], char *const envp[],
 			 struct hs_command_why *why)
 {
+	return hs_command_explain_as(argv, argv ? argv[0] : NULL, envp, why);
+}
+
+char *hs_command_explain_as(char *const argv[], const char *exe,
+			    char *const envp[], struct hs_command_why *why)
+{
 	int i = hs_command_shell_index(argv);
 	struct hs_unwrap_how how = { 0 };
 	bool exact = true;
@@ -145,7 +151,9 @@ char *hs_command_explain(char *const argv[], char *const envp[],
 	 * its arguments, or any bash or sh script that only does that */
 	if (!cmd)
 		cmd = profile_handoff(argv, i, why);
-	if (!cmd && bourne(argv[0]) &&
+	/* the program that runs decides the rules, not argv[0]: zsh as
+	 * `dash` reads $12 as the twelfth parameter */
+	if (!cmd && bourne(argv[0]) && bourne(exe ? exe : argv[0]) &&
 	    (cmd = hs_handoff_unwrap(argv[i], argv + i + 1, &exact)) && why) {
 		why->agent = "any";
 		why->shape = "argument-handoff";
@@ -188,7 +196,31 @@ static bool internal_is(const struct hs_agent *a,
 	return in->contains != NULL;
 }
 
+static bool runs_as(const struct hs_agent *a, char *const names[]);
+
+/* An agent's own shells are its own only when it starts them. */
+static bool caller_ok(const struct hs_agent *a, char *const caller[])
+{
+	return !caller || runs_as(a, caller);
+}
+
+/* Is one of names a process of a's? */
+static bool runs_as(const struct hs_agent *a, char *const names[])
+{
+	for (size_t n = 0; names[n]; n++)
+		for (size_t k = 0; a->processes && a->processes[k]; k++)
+			if (strcmp(names[n], a->processes[k]) == 0)
+				return true;
+	return false;
+}
+
 const char *hs_command_agent_internal(char *const argv[])
+{
+	return hs_command_agent_internal_of(argv, NULL);
+}
+
+const char *hs_command_agent_internal_of(char *const argv[],
+					 char *const caller[])
 {
 	const struct hs_agent_set *set = hs_agents();
 	int i;
@@ -199,7 +231,8 @@ const char *hs_command_agent_internal(char *const argv[])
 	if (i < 0)
 		return NULL;
 	for (size_t k = 0; k < set->n; k++)
-		for (size_t j = 0; j < set->v[k].ninternal; j++)
+		for (size_t j = 0; caller_ok(&set->v[k], caller) &&
+				   j < set->v[k].ninternal; j++)
 			if (internal_is(&set->v[k], &set->v[k].internal[j],
 					argv, i))
 				return set->v[k].internal[j].what;

@@ -39,6 +39,14 @@ char *hs_command_unwrap(const char *script, char *const envp[]);
  * log and `hookshim explain`; NULL for a tool call. */
 const char *hs_command_agent_internal(char *const argv[]);
 
+/* The same, only for the profiles one of whose processes is among
+ * `caller` (the basenames of the calling process's executable and its
+ * command line's first two words): an agent's own shells are its own
+ * only when that agent starts them, so a model's command under another
+ * agent cannot pass for one. caller NULL: any profile. */
+const char *hs_command_agent_internal_of(char *const argv[],
+					 char *const caller[]);
+
 /* Is an agent's exec of argv a tool call of the model's: a shell running
  * a command string (with `every_exec`, any program) that is not one of
  * the agent's own shells (hs_command_agent_internal). The rule that
@@ -67,6 +75,11 @@ struct hs_command_why {
 /* hs_command_text, also saying why (why may be NULL). */
 char *hs_command_explain(char *const argv[], char *const envp[],
 			 struct hs_command_why *why);
+
+/* The same for an exec of program `exe` (the one that runs, whatever
+ * argv[0] says). */
+char *hs_command_explain_as(char *const argv[], const char *exe,
+			    char *const envp[], struct hs_command_why *why);
 
 
 #endif

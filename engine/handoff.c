@@ -378,14 +378,22 @@ static bool setup(struct scope *sc, const struct hs_sh_cmd *c)
 		return true;
 	}
 	if (strcmp(name, "set") == 0) {
-		/* options only: `set -- …` or an operand changes $1… */
+		/* a short list of options: errexit, nounset, pipefail; not
+		 * -k (NAME=V words become the environment), not -x (PS4),
+		 * not an operand or `--` (they change $1…) */
+		static const char *const longs[] = { "errexit", "nounset",
+						     "pipefail", NULL };
+
 		for (size_t k = 1; k < c->nwords; k++) {
 			const char *v = literal(c, k);
 
 			if (!v || (v[0] != '-' && v[0] != '+') || !v[1] ||
-			    strcmp(v, "--") == 0 || strchr(v, 'x'))
+			    strspn(v + 1, "euo") != strlen(v + 1))
 				return false;
-			if (v[strlen(v) - 1] == 'o' && k + 1 < c->nwords)
+			if (v[strlen(v) - 1] == 'o' &&
+			    (k + 1 >= c->nwords || !is_any(literal(c, k + 1), longs)))
+				return false;
+			if (v[strlen(v) - 1] == 'o')
 				k++; /* -o NAME, -euo NAME */
 		}
 		return true;
@@ -778,6 +786,16 @@ static bool has_word(const char *s, const char *w)
 	return false;
 }
 
+/* Names of the environment a shell runs as code, set however (`for
+ * BASH_ENV in …`, read, printf -v, export -f): read as text. */
+static bool env_code(const char *text)
+{
+	return strstr(text, "BASH_ENV") || strstr(text, "PROMPT_COMMAND") ||
+	       strstr(text, "PS4") || strstr(text, "BASH_FUNC") ||
+	       ((has_word(text, "export") || has_word(text, "declare") ||
+		 has_word(text, "typeset")) && strstr(text, " -f"));
+}
+
 /* A command substitution, $(…) or `…`, anywhere in text. */
 static bool substitutes(const char *text)
 {
@@ -806,7 +824,7 @@ static bool text_opaque(const char *text, int depth)
 	 * arithmetic beside a substitution: bash evaluates an array
 	 * subscript's $(…) in `: $((x))` when x came from data */
 	if (strstr(text, "@P}") || strstr(text, "${!") ||
-	    (substitutes(text) && arithmetic(text)))
+	    (substitutes(text) && arithmetic(text)) || env_code(text))
 		return true;
 	if (!(l = hs_sh_parse(text)))
 		return true; /* what it runs cannot be told */
@@ -850,5 +868,7 @@ bool hs_handoff_uses_params(const char *script)
 		if (*q == ';' || *q == '\n' || strncmp(q, "do", 2) == 0)
 			return true;
 	}
-	return has_word(script, "shift") || has_word(script, "getopts");
+	return has_word(script, "shift") || has_word(script, "getopts") ||
+	       strstr(script, "BASH_ARGV") || strstr(script, "BASH_ARGC") ||
+	       strstr(script, "/cmdline");
 }

@@ -11,6 +11,7 @@
 
 #include "../common/pathfold.h"
 #include "../config/agent_profile.h"
+#include "../config/load.h"
 #include "../config/trust.h"
 #include "hook_runtime.h"
 #include "hook_scripts.h"
@@ -130,6 +131,15 @@ struct hs_protect *hs_protect_new(const struct hs_config *cfg,
 	 * the agent wrote could make any command one (agent_profile.h). */
 	if (cfg->nsources && hs_agents_user_dir(trust, sizeof(trust)))
 		hs_protect_put(p, trust, HS_PROT_TREE, "agent profiles");
+	if (cfg->nsources) {
+		char *m = hs_config_managed_dir();
+
+		if (m && snprintf(trust, sizeof(trust), "%s/agents", m) <
+				 (int)sizeof(trust))
+			hs_protect_put(p, trust, HS_PROT_TREE,
+				       "managed agent profiles");
+		free(m);
+	}
 	return p;
 }
 

@@ -203,9 +203,9 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	/* beneath a hand-off every program is a tool call, but env, nohup,
 	 * … and a shell fed on stdin only pass the role on (the shim's
 	 * rule, shim/exec_decide.c; a shim in the new image takes it up) */
-	if (handoff && (hs_chain_name(c->exe) ||
-			(hs_shell_name(c->exe) &&
-			 hs_shell_reads_stdin(c->argv))))
+	if (handoff && hs_system_path(c->exe) &&
+	    (hs_chain_name(c->exe) ||
+	     (hs_shell_name(c->exe) && hs_shell_reads_stdin(c->argv))))
 		return HS_FL_CONTINUE;
 	if (!c->nested && !handoff && !set->all_execs &&
 	    hs_command_shell_index(c->argv) < 0)

@@ -42,7 +42,8 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 	 * judged (docs/agents.md). */
 	/* by what runs, not by argv[0]: `exec -a bash PROG` is PROG */
 	if (st->role != HS_ROLE_TOOL && hs_exec_interest(st) &&
-	    hs_shell_name(exe) && hs_shell_reads_stdin(argv)) {
+	    hs_shell_name(exe) && hs_system_path(exe) &&
+	    hs_shell_reads_stdin(argv)) {
 		*child_role = HS_ROLE_HANDOFF;
 		/* with every exec a tool call, the shell is one too */
 		return st->role == HS_ROLE_AGENT && st->all_execs;
@@ -52,9 +53,15 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 		 * env, nohup, … only carry it on */
 		if (!hs_exec_interest(st))
 			return false;
-		if (hs_chain_name(exe)) /* `exec -a nohup rm` is rm */
+		/* by the program that runs: `exec -a nohup rm` is rm, and
+		 * a `nice` outside the system's directories is not nice */
+		if (hs_chain_name(exe) && hs_system_path(exe))
 			return false;
-		*child_role = HS_ROLE_TOOL;
+		/* a shell judged beneath a hand-off hands off again: its
+		 * environment may carry code (BASH_ENV, exported
+		 * functions) that its text does not show */
+		*child_role = hs_shell_name(exe) ? HS_ROLE_HANDOFF
+						 : HS_ROLE_TOOL;
 		return true;
 	}
 	if (st->role == HS_ROLE_AGENT &&

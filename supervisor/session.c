@@ -146,7 +146,7 @@ static char *program_text(const struct hs_msg *req,
 
 	if (!req->exe || hs_command_shell_index(req->argv) >= 0 ||
 	    strcmp(base_name(req->exe), base_name(req->argv[0])) == 0)
-		return hs_command_explain(req->argv, NULL, why);
+		return hs_command_explain_as(req->argv, req->exe, NULL, why);
 	while (req->argv[n])
 		n++;
 	if (!(v = malloc((n + 1) * sizeof(*v))))
@@ -156,6 +156,36 @@ static char *program_text(const struct hs_msg *req,
 	text = hs_command_explain(v, NULL, why);
 	free(v);
 	return text;
+}
+
+/* Which of the agents' own shells argv is, if its caller is that
+ * agent: the names the caller runs as (its executable's basename, its
+ * command line's first two words'), from /proc while it waits for us. */
+static const char *agent_internal(const struct hs_msg *req)
+{
+	char path[64], exe[PATH_MAX], cmd[4096], *names[4] = { NULL };
+	size_t n = 0, len = 0;
+	ssize_t r;
+	int fd;
+
+	if (req->pid <= 0)
+		return NULL;
+	snprintf(path, sizeof(path), "/proc/%ld/exe", req->pid);
+	if ((r = readlink(path, exe, sizeof(exe) - 1)) > 0) {
+		exe[r] = '\0';
+		names[n++] = (char *)base_name(exe);
+	}
+	snprintf(path, sizeof(path), "/proc/%ld/cmdline", req->pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		r = read(fd, cmd, sizeof(cmd) - 1);
+		close(fd);
+		len = r > 0 ? (size_t)r : 0;
+	}
+	cmd[len] = '\0';
+	for (size_t at = 0; at < len && n < 3; at += strlen(cmd + at) + 1)
+		names[n++] = (char *)base_name(cmd + at);
+	names[n] = NULL;
+	return hs_command_agent_internal_of(req->argv, names);
 }
 
 static int build_event(struct hs_session *s, const struct hs_msg *req,
@@ -183,8 +213,10 @@ static int build_event(struct hs_session *s, const struct hs_msg *req,
 			return -1;
 		/* The agent's own shells are no tool call; the log says
 		 * so, for `hookshim explain`. */
-		if (req->nested <= 0 &&
-		    (internal = hs_command_agent_internal(req->argv))) {
+		/* never beneath a hand-off: what runs there is the
+		 * model's, whatever it looks like */
+		if (req->nested <= 0 && req->beneath <= 0 &&
+		    (internal = agent_internal(req))) {
 			if (ev->kind == HS_KIND_PRE)
 				hs_log_internal(s, req, internal);
 			return -1;

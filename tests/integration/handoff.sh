@@ -131,17 +131,44 @@ expect_eq "enforce: a model's '… | bash -s' does not delete" true "$(jq -r .vi
 # build before): a function standing in for the command the string
 # names, argv[0] passed off as a chain program or a shell, a shell that
 # reads a stream as its script, a runner's shell.
-B64=$(printf 'rm -f victim.txt' | base64)
+B64=$(printf 'rm -f victim.txt' | base64 -w0)
 for mode in --guard --enforce; do
 	r=$(run_case "$mode" '["bash","-c","ls() { rm -f victim.txt; }; eval \"$1\"","_","CMD"]' "ls")
 	expect_eq "$mode a function standing in for the shown command cannot delete" true "$(jq -r .victim <<<"$r")"
-	r=$(run_case "$mode" '["bash","-c","CMD"]' "echo $(printf 'exec -a nohup rm -f victim.txt' | base64) | base64 -d | bash")
+	r=$(run_case "$mode" '["bash","-c","CMD"]' "echo $(printf 'exec -a nohup rm -f victim.txt' | base64 -w0) | base64 -d | bash")
 	expect_eq "$mode exec -a nohup rm beneath a hand-off is judged as rm" true "$(jq -r .victim <<<"$r")"
 	for tail in "bash /dev/stdin" "env -- sh" "command -p sh" "stdbuf -o0 sh" "xargs -0 sh -c"; do
 		r=$(run_case "$mode" '["bash","-c","CMD"]' "echo $B64 | base64 -d | $tail")
 		expect_eq "$mode '… | $tail' does not delete" true "$(jq -r .victim <<<"$r")"
 	done
 done
+# A second review's: set -k turning a word into BASH_ENV, code carried in
+# the environment of a shell judged as exact, a stdin shell under another
+# argv[0], an agent's own shell's shape used beneath a hand-off or by
+# another agent, a run-its-operand program's name on another program,
+# BASH_ARGV.
+for mode in --guard --enforce; do
+	r=$(run_case "$mode" '["bash","-c","CMD"]' "echo $B64 | base64 -d | bash -c 'set -k; exec bash -c \"\$1\" x BASH_ENV=/dev/stdin' _ true")
+	expect_eq "$mode set -k BASH_ENV=/dev/stdin cannot delete" true "$(jq -r .victim <<<"$r")"
+	r=$(run_case "$mode" '["bash","-c","CMD"]' "echo 'rm -f vic''tim.txt' | BASH_ENV=/dev/stdin bash -c true")
+	expect_eq "$mode BASH_ENV on an inner shell cannot delete" true "$(jq -r .victim <<<"$r")"
+	r=$(run_case "$mode" '["bash","-c","CMD"]' "echo $B64 | base64 -d | (exec -a foo bash)")
+	expect_eq "$mode a stdin shell under another argv[0] cannot delete" true "$(jq -r .victim <<<"$r")"
+	r=$(run_case "$mode" '["bash","-c","CMD"]' "echo $(printf '%s' "bash -c -l 'SNAPSHOT_FILE=/x/shell-snapshots/snapshot-1; rm -f victim.txt'" | base64 -w0) | base64 -d | sh")
+	expect_eq "$mode an agent's own shell's shape beneath a hand-off is judged" true "$(jq -r .victim <<<"$r")"
+done
+r=$(run_case --guard '["bash","-c","CMD"]' "rm -f victim.txt # '# Snapshot file' __codex_snapshot_command printf '\\0' # Functions")
+expect_eq "Codex's own-shell markers under another agent are a tool call" true "$(jq -r .victim <<<"$r")"
+mkdir -p fakebin && ln -sf "$(command -v python3)" fakebin/nice
+r=$(run_case --guard '["bash","-c","CMD"]' "echo $(printf '%s' "$TMP/fakebin/nice -c 'import os' victim.txt" | base64 -w0) | base64 -d | sh")
+expect_contains "a 'nice' that is python is judged as itself" "$(cat "$HS_SEEN")" "fakebin/nice -c"
+r=$(run_case --guard '["bash","-c","echo victim.txt | xargs \"$BASH_ARGV\" -f","_","CMD"]' "rm")
+expect_eq "BASH_ARGV: what the script runs is judged" true "$(jq -r .victim <<<"$r")"
+if command -v zsh >/dev/null; then
+	r=$(run_case --guard '["bash","-c","CMD"]' "exec -a dash zsh -c 'eval \"\$1\"' _ 'rm -f victim.txt'")
+	expect_eq "zsh started as dash is not read by bash's rules" true "$(jq -r .victim <<<"$r")"
+fi
+
 # the agent's own sandbox hides the supervisor: the floor decides, and
 # what the tool call runs is judged too
 if unshare -rn true 2>/dev/null; then

@@ -125,6 +125,39 @@ static void user_files(void)
 		      named("watch-agent")->nhandoffs == 1);
 	hs_config_free(&cfg);
 	CHECK("freed: the built-ins again", hs_agents()->n == 5 && !named("watch-agent"));
+	/* a file with only an error, then one with no profile: nothing
+	 * freed twice (realloc(p, 0)) */
+	write_file(dir, "10-watch.json", "{\"name\": 5}\n");
+	write_file(dir, "20-pi.json", "{\"agents\": []}\n");
+	write_file(dir, "30-bad.json", "{\"name\": \"ok\"}\n");
+	write_file(dir, "40-twice.json", "{\"agents\": []}\n");
+	hs_config_init(&cfg, "/tmp");
+	hs_config_load_agents(&cfg, NULL);
+	CHECK("an empty list after an error: the next profile still loads",
+	      named("ok") != NULL);
+	hs_config_free(&cfg);
+	/* a managed profile anyone may write is not the administrator's */
+	{
+		char mdir[700], mag[720];
+
+		snprintf(mdir, sizeof(mdir), "%s/managed", tmpl);
+		snprintf(mag, sizeof(mag), "%s/agents", mdir);
+		mkdir(mdir, 0755);
+		mkdir(mag, 0755);
+		write_file(mag, "m.json", "{\"name\": \"managed-one\"}\n");
+		chmod(write_file(mag, "w.json", "{\"name\": \"writable\"}\n"), 0666);
+		hs_config_init(&cfg, "/tmp");
+		hs_config_load_agents(&cfg, mdir);
+		CHECK("a managed profile, root's: used", named("managed-one") != NULL);
+		CHECK("a managed profile writable by others: not used",
+		      !named("writable") &&
+			      said(&cfg, "a managed agent profile must be root's"));
+		hs_config_free(&cfg);
+		unlink(write_file(mag, "m.json", ""));
+		unlink(write_file(mag, "w.json", ""));
+		rmdir(mag);
+		rmdir(mdir);
+	}
 	unlink(write_file(dir, "10-watch.json", ""));
 	unlink(write_file(dir, "20-pi.json", ""));
 	unlink(write_file(dir, "30-bad.json", ""));

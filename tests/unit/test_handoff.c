@@ -180,6 +180,34 @@ static void attacks(void)
 		      "victim.txt"));
 	shown("${!#}: judged beneath", "rm -f \"${!#}\"", true,
 	      P("bash", "-c", "rm -f \"${!#}\"", "_", "victim.txt"));
+	unwraps("set -k (NAME=V words become the environment)", NULL,
+		"set -k; exec bash -c \"$1\" x BASH_ENV=/dev/stdin",
+		P("_", "true"));
+	unwraps("set -o keyword", NULL, "set -o keyword; eval \"$1\"",
+		P("_", "true"));
+	unwraps("set -euo pipefail still is setup", "true",
+		"set -euo pipefail; eval \"$1\"", P("_", "true"));
+	opaque("BASH_ENV set by a loop", true,
+	       "for BASH_ENV in /dev/stdin; do export BASH_ENV; done; "
+	       "echo X | bash -c true");
+	opaque("an exported function", true,
+	       "ls() { rm -f v; }; export -f ls; bash -c ls");
+	opaque("BASH_ENV as a prefix", true,
+	       "echo X | BASH_ENV=/dev/stdin bash -c true");
+	shown("BASH_ARGV reads the arguments: judged beneath",
+	      "echo victim.txt | xargs \"$BASH_ARGV\" -f", true,
+	      P("bash", "-c", "echo victim.txt | xargs \"$BASH_ARGV\" -f", "_",
+		"rm"));
+	{
+		struct hs_command_why why;
+		char *t = hs_command_explain_as(
+			P("dash", "-c", "eval \"$1\"", "_", "ls"), "/usr/bin/zsh",
+			NULL, &why);
+
+		CHECK_STR("zsh started as dash: not unwrapped", "eval \"$1\"", t);
+		CHECK("... and judged beneath", why.beneath);
+		free(t);
+	}
 	shown("an exact hand-off is not judged beneath", "ls -la", false,
 	      P("bash", "-c", "eval \"$1\"", "_", "ls -la"));
 }
