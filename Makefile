@@ -228,6 +228,8 @@ fuzz-build: $(FUZZ_BIN)
 fuzz-deps: deps
 	@scripts/ensure-deps.sh fuzz
 
+$(FUZZ_BUILD)/obj/config/agents_builtin.o: config/agents.json
+
 $(FUZZ_BUILD)/obj/%.o: %.c | fuzz-deps
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link \
