@@ -137,14 +137,22 @@ static const char *base_name(const char *p)
 
 /* The command text of an exec: for a program whose argv[0] names
  * another program than the one that runs (`exec -a nohup rm …`), the
- * program that runs, so a hook reads what runs. */
+ * program that runs, so a hook reads what runs -- but a multi-call
+ * binary (busybox) runs the applet its argv[0] names, so that stays. */
 static char *program_text(const struct hs_msg *req,
 			  struct hs_command_why *why)
 {
 	size_t n = 0;
 	char **v, *text;
 
-	if (!req->exe || hs_command_shell_index(req->argv) >= 0 ||
+	/* a multi-call binary runs the program argv[0] names */
+	static const char *const multi[] = { "busybox", "toybox", "coreutils",
+					     NULL };
+	bool multicall = false;
+
+	for (size_t k = 0; req->exe && multi[k]; k++)
+		multicall |= strcmp(base_name(req->exe), multi[k]) == 0;
+	if (!req->exe || multicall || hs_command_shell_index(req->argv) >= 0 ||
 	    strcmp(base_name(req->exe), base_name(req->argv[0])) == 0)
 		return hs_command_explain_as(req->argv, req->exe, NULL, why);
 	while (req->argv[n])
