@@ -13,7 +13,8 @@
  *     its hook did not see (the supervisor's answer says so), and a shell
  *     the agent feeds on its stdin, take role "handoff", in
  *     which every program started is a tool call of its own (env, nohup
- *     and the like pass the role on instead) and its child "tool". */
+ *     and the like pass the role on instead), its child "tool" -- or
+ *     "handoff" again when it is a shell. */
 #include "exec.h"
 
 #include <errno.h>
@@ -39,8 +40,8 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 	/* A shell fed its commands on stdin (a persistent shell on a pipe
 	 * or a terminal, `… | sh`, `bash -s`) by the agent or beneath a
 	 * hand-off: no command to show yet; every program it starts is
-	 * judged (docs/agents.md). */
-	/* by what runs, not by argv[0]: `exec -a bash PROG` is PROG */
+	 * judged (docs/agents.md). Known by the program that runs, not by
+	 * argv[0] (`exec -a bash PROG` is PROG). */
 	if (st->role != HS_ROLE_TOOL && hs_exec_interest(st) &&
 	    hs_shell_name(exe) && hs_system_path(exe) &&
 	    hs_shell_reads_stdin(argv)) {
