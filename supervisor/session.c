@@ -166,32 +166,58 @@ static char *program_text(const struct hs_msg *req,
 	return text;
 }
 
-/* Which of the agents' own shells argv is, if its caller is that
- * agent: the names the caller runs as (its executable's basename, its
- * command line's first two words'), from /proc while it waits for us. */
-static const char *agent_internal(const struct hs_msg *req)
+/* The names process pid runs as into names[*n…]: its executable's
+ * basename and its command line's first two words'. Returns its parent's
+ * pid (0 when unknown). */
+static long names_of(long pid, char exe[PATH_MAX], char cmd[4096],
+		     char *names[], size_t *n)
 {
-	char path[64], exe[PATH_MAX], cmd[4096], *names[4] = { NULL };
-	size_t n = 0, len = 0;
+	char path[64], stat[512], *p;
 	ssize_t r;
+	size_t len = 0;
+	long ppid = 0;
 	int fd;
 
-	if (req->pid <= 0)
-		return NULL;
-	snprintf(path, sizeof(path), "/proc/%ld/exe", req->pid);
-	if ((r = readlink(path, exe, sizeof(exe) - 1)) > 0) {
+	snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
+	if ((r = readlink(path, exe, PATH_MAX - 1)) > 0) {
 		exe[r] = '\0';
-		names[n++] = (char *)base_name(exe);
+		names[(*n)++] = (char *)base_name(exe);
 	}
-	snprintf(path, sizeof(path), "/proc/%ld/cmdline", req->pid);
+	snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
-		r = read(fd, cmd, sizeof(cmd) - 1);
+		r = read(fd, cmd, 4095);
 		close(fd);
 		len = r > 0 ? (size_t)r : 0;
 	}
 	cmd[len] = '\0';
-	for (size_t at = 0; at < len && n < 3; at += strlen(cmd + at) + 1)
-		names[n++] = (char *)base_name(cmd + at);
+	for (size_t at = 0, w = 0; at < len && w < 2; at += strlen(cmd + at) + 1, w++)
+		names[(*n)++] = (char *)base_name(cmd + at);
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		r = read(fd, stat, sizeof(stat) - 1);
+		close(fd);
+		stat[r > 0 ? r : 0] = '\0';
+		if ((p = strrchr(stat, ')')))
+			sscanf(p + 1, " %*c %ld", &ppid);
+	}
+	return ppid;
+}
+
+/* Which of the agents' own shells argv is, if that agent started it: the
+ * caller, or its parent when the caller is the new image judging itself
+ * (a static agent's child, shim/init.c), runs as one of the profile's
+ * processes. Read from /proc while the caller waits for us. */
+static const char *agent_internal(const struct hs_msg *req)
+{
+	char exe[2][PATH_MAX], cmd[2][4096], *names[8] = { NULL };
+	size_t n = 0;
+	long ppid;
+
+	if (req->pid <= 0)
+		return NULL;
+	ppid = names_of(req->pid, exe[0], cmd[0], names, &n);
+	if (ppid > 1)
+		names_of(ppid, exe[1], cmd[1], names, &n);
 	names[n] = NULL;
 	return hs_command_agent_internal_of(req->argv, names);
 }

@@ -24,7 +24,7 @@ rc=$?
 expect_eq "learn exits 0" 0 "$rc"
 expect_contains "learn says where the draft went" "$(cat learn.err)" "wrote draft.json"
 expect_eq "the draft is named after the agent's script" agent "$(jq -r .name draft.json)"
-expect_eq "its processes" '["python3","agent.py"]' "$(jq -c .processes draft.json)"
+expect_eq "its processes: the script node or python runs" '["agent.py"]' "$(jq -c .processes draft.json)"
 expect_eq "the watchdog: a hand-off of parameter \$3" 3 "$(jq -r '.handoffs[0].command' draft.json)"
 expect_eq "the probe through /bin/sh: the agent's own" '/bin/sh|["*","-c","uname -r"]' \
 	"$(jq -r '.internal[0].shell + "|" + (.internal[0].argv | tojson)' draft.json)"
