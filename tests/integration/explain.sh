@@ -18,7 +18,10 @@ true'
 /bin/sh -c 'ps aux | grep -E "code|cursor|windsurf|idea|pycharm" | grep -v grep' >/dev/null
 /bin/bash -c -l "source $snap 2>/dev/null || true && shopt -u extglob 2>/dev/null || true && eval 'echo '\"'\"'it'\"'\"'\"'\"'\"'\"'\"'\"'s'\"'\"' && true' < /dev/null && pwd -P >| $TMP/claude-1a2b-cwd"
 A
-hs run -c hooks.json --log s.log -- bash agent.sh >/dev/null 2>&1
+# an agent's own shells count only when that agent starts them: the fake
+# agent runs as `claude` (docs/agents.md)
+ln -sf "$(command -v bash)" claude
+hs run -c hooks.json --log s.log -- ./claude agent.sh >/dev/null 2>&1
 expect_eq "the hook saw only the model's command, once" "echo 'it'\"'\"'s' && true" "$(cat seen.txt)"
 expect_eq "three shells logged as the agent's own" 3 \
 	"$(jq -r 'select(.decision == "agent_internal") | .reason' s.log | wc -l)"
