@@ -95,20 +95,25 @@ static char *digits_folded(const char *s)
 	return out;
 }
 
-/* At s, a run of hex digits, at least 4 with a digit and a letter among
- * them, not inside a word: a uuid's part, a random name's. */
-static bool hexish(const char *s, size_t *n)
+static bool alnum(char c)
 {
-	bool digit = false, letter = false;
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z');
+}
+
+/* At s (after `prev`), a token of at least 4 hex digits standing alone
+ * between non-alphanumerics: a uuid's part (`01a23e2f`, `adbf`, `7462`
+ * -- any of which may be letters or digits the next time), a random
+ * name's, a long number. */
+static bool hexish(char prev, const char *s, size_t *n)
+{
 	size_t k = 0;
 
-	while ((s[k] >= '0' && s[k] <= '9') || (s[k] >= 'a' && s[k] <= 'f')) {
-		digit |= s[k] <= '9';
-		letter |= s[k] >= 'a';
+	if (alnum(prev))
+		return false;
+	while ((s[k] >= '0' && s[k] <= '9') || (s[k] >= 'a' && s[k] <= 'f'))
 		k++;
-	}
-	if (k < 4 || !digit || !letter ||
-	    (s[k] >= 'g' && s[k] <= 'z') || (s[k] >= 'A' && s[k] <= 'Z'))
+	if (k < 4 || alnum(s[k]))
 		return false;
 	*n = k;
 	return true;
@@ -121,7 +126,7 @@ static char *glob_of(const char *s, bool digits)
 {
 	size_t cap = strlen(s) * 6 + 1;
 	char *out = malloc(cap), *o = out;
-	const char *home = digits ? getenv("HOME") : NULL;
+	const char *home = digits ? getenv("HOME") : NULL, *start = s;
 	size_t hl = home ? strlen(home) : 0, n;
 
 	if (!out)
@@ -132,7 +137,7 @@ static char *glob_of(const char *s, bool digits)
 			s += hl;
 			continue;
 		}
-		if (digits && hexish(s, &n)) { /* a uuid's, a temp name's */
+		if (digits && hexish(s > start ? s[-1] : ' ', s, &n)) {
 			*o++ = '*';
 			s += n;
 			continue;

@@ -1,4 +1,7 @@
-/* Hand-offs; see handoff.h and docs/agents.md.
+/* Hand-offs, the unwrap; see handoff.h and docs/agents.md. The other
+ * question, whether a text is opaque, is opaque.c's. (A little over 600
+ * lines: one evaluator, whose scope, expansion, setup and carrier rules
+ * are read together.)
  *
  * The unwrap is a tiny evaluator over the parsed script: it follows the
  * script's positional parameters through assignments and function calls
@@ -17,11 +20,12 @@
 #include "shparse.h"
 #include "strbuf.h"
 #include "unwrap.h"
+#include "handoff_int.h"
 
 #define MAX_VARS 32
 #define MAX_FUNCS 8
 #define MAX_CALLS 4
-#define MAX_WORDS 256
+#define MAX_WORDS HS_HO_MAX_WORDS
 
 struct var {
 	char *name;
@@ -112,7 +116,7 @@ static void scope_free(struct scope *sc)
 		free(sc->funcs[k].name);
 }
 
-static bool name_char(char c, bool first)
+bool hs_ho_name_char(char c, bool first)
 {
 	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	       (!first && c >= '0' && c <= '9');
@@ -139,7 +143,7 @@ static bool param(struct scope *sc, const char *s, size_t n, size_t *i,
 	} else if (from < n && s[from] == '*') {
 		len = 1;
 	} else {
-		while (from + len < n && name_char(s[from + len], len == 0))
+		while (from + len < n && hs_ho_name_char(s[from + len], len == 0))
 			len++;
 	}
 	if (!len || (braced && (from + len >= n || s[from + len] != '}')))
@@ -262,7 +266,7 @@ static bool assign(struct scope *sc, const char *s, size_t n)
 	struct words w = { .n = 0 };
 	char *v = NULL;
 
-	while (k < n && name_char(s[k], k == 0))
+	while (k < n && hs_ho_name_char(s[k], k == 0))
 		k++;
 	if (!k || k >= n || s[k] != '=' || (k + 1 < n && s[k + 1] == '('))
 		return k && k == n; /* a bare NAME declares nothing known */
@@ -279,7 +283,7 @@ static const char *literal(const struct hs_sh_cmd *c, size_t k)
 	return k < c->nwords ? hs_sh_value(&c->words[k]) : NULL;
 }
 
-static bool is_any(const char *s, const char *const *names)
+bool hs_ho_is_any(const char *s, const char *const *names)
 {
 	for (; s && *names; names++)
 		if (strcmp(s, *names) == 0)
@@ -320,7 +324,7 @@ static bool clean_assign(struct scope *sc, const struct hs_sh_word *w)
 	const char *s = sc->script + w->start;
 	size_t n = w->end - w->start, k = 0;
 
-	while (k < n && name_char(s[k], k == 0))
+	while (k < n && hs_ho_name_char(s[k], k == 0))
 		k++;
 	return !w->runs && clean_name(s, k) && assign(sc, s, n);
 }
@@ -358,7 +362,7 @@ static bool setup(struct scope *sc, const struct hs_sh_cmd *c)
 	}
 	if (c->nassigns || !name)
 		return false;
-	if (is_any(name, declares)) {
+	if (hs_ho_is_any(name, declares)) {
 		for (size_t k = 1; k < c->nwords; k++)
 			if (!clean_assign(sc, &c->words[k]) &&
 			    !(c->words[k].value &&
@@ -391,7 +395,7 @@ static bool setup(struct scope *sc, const struct hs_sh_cmd *c)
 			    strspn(v + 1, "euo") != strlen(v + 1))
 				return false;
 			if (v[strlen(v) - 1] == 'o' &&
-			    (k + 1 >= c->nwords || !is_any(literal(c, k + 1), longs)))
+			    (k + 1 >= c->nwords || !hs_ho_is_any(literal(c, k + 1), longs)))
 				return false;
 			if (v[strlen(v) - 1] == 'o')
 				k++; /* -o NAME, -euo NAME */
@@ -409,7 +413,7 @@ static bool setup(struct scope *sc, const struct hs_sh_cmd *c)
 /* Past `command`, `builtin`, `exec` and run-its-operand programs with
  * their options: the index of the command they run, or -1 when a prefix
  * is not one this knows to the letter. */
-static int skip_prefixes(char *const v[])
+int hs_ho_skip_prefixes(char *const v[])
 {
 	int k = 0;
 
@@ -481,7 +485,7 @@ static bool carrier_shape(struct scope *sc, const struct hs_sh_cmd *c)
 
 	if (c->kind != HS_SH_SIMPLE || !c->nwords)
 		return false;
-	return !n || is_any(n, heads) || hs_shell_name(n) || is_func(sc, n, &at);
+	return !n || hs_ho_is_any(n, heads) || hs_shell_name(n) || is_func(sc, n, &at);
 }
 
 static bool list_handoff(struct scope *sc, const struct hs_sh_list *l,
@@ -496,7 +500,7 @@ static bool plain_shell(const char *p)
 		"/bin/sh", "/bin/dash", "/usr/bin/bash", "/usr/bin/sh",
 		"/usr/bin/dash", NULL };
 
-	return is_any(p, ok);
+	return hs_ho_is_any(p, ok);
 }
 
 /* Are v[0, k) only `command` and `builtin` (which eval may follow)? */
@@ -526,7 +530,7 @@ static char *carrier(struct scope *sc, const struct hs_sh_cmd *c)
 	for (size_t i = 0; i < c->nwords; i++)
 		if (!expand_word(sc, &c->words[i], &w))
 			goto done;
-	if (!w.n || (k = skip_prefixes(w.v)) < 0 || !w.v[k])
+	if (!w.n || (k = hs_ho_skip_prefixes(w.v)) < 0 || !w.v[k])
 		goto done;
 	if (strcmp(w.v[k], "eval") == 0 && only_builtin_prefix(w.v, k)) {
 		size_t from = (size_t)k + 1;
@@ -641,234 +645,4 @@ char *hs_handoff_unwrap(const char *script, char *const params[],
 	hs_sh_free(l);
 	scope_free(&sc);
 	return out;
-}
-
-/* ---- opacity ---- */
-
-static bool text_opaque(const char *text, int depth);
-
-static bool list_opaque(const char *text, const struct hs_sh_list *l,
-			int depth);
-
-/* A file whose content is a stream, not a script anyone could read
- * beforehand: /dev/stdin, /dev/fd/N, /proc/self/fd/N, a fifo. */
-static bool stream_path(const char *p)
-{
-	return strncmp(p, "/dev/", 5) == 0 || strncmp(p, "/proc/", 6) == 0;
-}
-
-/* Programs that run other programs from their arguments. Beneath one,
- * any argument naming a shell is a hand-off: `xargs -0
- * sh -c`, `busybox sh`, `command -p sh`, `stdbuf -o0 sh`. */
-static bool runner(const char *p)
-{
-	static const char *const names[] = { "env", "nohup", "nice", "setsid",
-		"timeout", "stdbuf", "ionice", "chrt", "taskset", "xargs", "time",
-		"busybox", "command", "builtin", "exec", "sudo", "doas", "su",
-		"runuser", "flock", "watch", "unshare", "nsenter", "chroot",
-		"script", "strace", "ltrace", "parallel", "find", "fakeroot",
-		"proot", "bwrap", "firejail", "systemd-run", "setpriv", NULL };
-	const char *b = strrchr(p, '/');
-
-	return is_any(b ? b + 1 : p, names);
-}
-
-static bool runs_shell_word(const char *p)
-{
-	const char *b = strrchr(p, '/');
-
-	b = b ? b + 1 : p;
-	return hs_shell_name(b) || strcmp(b, "hush") == 0;
-}
-
-/* An assignment to a variable whose value the shell runs or reads as a
- * script: prompts (PS4 under set -x), PROMPT_COMMAND, BASH_ENV, ENV. */
-static bool code_var(const struct hs_sh_word *w, const char *script)
-{
-	static const char *const names[] = { "PS0=", "PS1=", "PS2=", "PS3=",
-		"PS4=", "PROMPT_COMMAND=", "BASH_ENV=", "ENV=", NULL };
-
-	for (size_t k = 0; names[k]; k++)
-		if (w->end - w->start >= strlen(names[k]) &&
-		    memcmp(script + w->start, names[k], strlen(names[k])) == 0)
-			return true;
-	return false;
-}
-
-static bool cmd_opaque(const char *text, const struct hs_sh_cmd *c,
-		       int depth)
-{
-	char *v[MAX_WORDS + 1];
-	struct hs_strbuf b = { 0 };
-	size_t n = 0;
-	int k, j;
-	bool r;
-
-	if (c->body && list_opaque(text, c->body, depth))
-		return true;
-	for (size_t a = 0; a < c->nassigns; a++)
-		if (code_var(&c->assigns[a], text))
-			return true;
-	for (size_t a = 0; a < c->nwords; a++) /* export PS4=… */
-		if (code_var(&c->words[a], text))
-			return true;
-	if (c->kind != HS_SH_SIMPLE || !c->nwords)
-		return false;
-	/* the words up to the first one whose value is not its text */
-	while (n < c->nwords && n < MAX_WORDS && c->words[n].value) {
-		v[n] = c->words[n].value;
-		n++;
-	}
-	v[n] = NULL;
-	if (!n)
-		return true; /* the command word is an expansion */
-	k = skip_prefixes(v);
-	/* a prefix not followed to the letter, or a runner it does not
-	 * know: any shell among its words */
-	if (k < 0 || (v[k] && runner(v[k])))
-		for (size_t a = k < 0 ? 1 : (size_t)k + 1; a < n; a++)
-			if (runs_shell_word(v[a]))
-				return true;
-	if (k < 0)
-		/* a prefix not followed: opaque when it runs something
-		 * not shown */
-		return n < c->nwords;
-	if (!v[k])
-		return true; /* what the prefix runs is an expansion */
-	if (strcmp(v[k], "eval") == 0 || strcmp(v[k], "trap") == 0) {
-		if (n < c->nwords)
-			return true;
-		for (size_t i = (size_t)k + 1; i < n; i++) {
-			if (i > (size_t)k + 1)
-				hs_sb_addc(&b, ' ');
-			hs_sb_adds(&b, v[i]);
-		}
-		r = b.s && text_opaque(b.s, depth + 1);
-		hs_sb_free(&b);
-		return r;
-	}
-	if (strcmp(v[k], "source") == 0 || strcmp(v[k], ".") == 0)
-		return n < c->nwords || !v[k + 1] || stream_path(v[k + 1]);
-	if (!hs_shell_name(v[k]) && strcmp(v[k], "hush") != 0)
-		return false;
-	if (n < c->nwords)
-		return true; /* a shell with an expanded option or string */
-	if (hs_shell_reads_stdin(v + k))
-		return true;
-	j = hs_shell_operand(v + k);
-	if (j < 0) { /* a script file: opaque when it is a stream */
-		for (j = 1; v[k + j] && v[k + j][0] == '-'; j++)
-			;
-		return v[k + j] && stream_path(v[k + j]);
-	}
-	return text_opaque(v[k + j], depth + 1);
-}
-
-static bool list_opaque(const char *text, const struct hs_sh_list *l,
-			int depth)
-{
-	for (size_t i = 0; l && i < l->n; i++)
-		for (size_t j = 0; j < l->pipes[i].ncmds; j++)
-			if (cmd_opaque(text, &l->pipes[i].cmds[j], depth))
-				return true;
-	return false;
-}
-
-/* Is the word `w` at s (a word boundary before it) there? */
-static bool has_word(const char *s, const char *w)
-{
-	size_t n = strlen(w);
-
-	for (const char *p = s; (p = strstr(p, w)); p++)
-		if ((p == s || !name_char(p[-1], false)) &&
-		    !name_char(p[n], false))
-			return true;
-	return false;
-}
-
-/* Names of the environment a shell runs as code, set however (`for
- * BASH_ENV in …`, read, printf -v, export -f): read as text. */
-static bool env_code(const char *text)
-{
-	return strstr(text, "BASH_ENV") || strstr(text, "PROMPT_COMMAND") ||
-	       strstr(text, "PS4") || strstr(text, "BASH_FUNC") ||
-	       ((has_word(text, "export") || has_word(text, "declare") ||
-		 has_word(text, "typeset")) && strstr(text, " -f"));
-}
-
-/* A command substitution, $(…) or `…`, anywhere in text. */
-static bool substitutes(const char *text)
-{
-	for (const char *p = text; (p = strstr(p, "$(")); p++)
-		if (p[2] != '(')
-			return true;
-	return strchr(text, '`') != NULL;
-}
-
-/* Somewhere bash evaluates arithmetic: $((…)), ((…)), let, [[ … ]],
- * declare -i, test -v. */
-static bool arithmetic(const char *text)
-{
-	return strstr(text, "((") || strstr(text, "[[") || strstr(text, "-v ") ||
-	       has_word(text, "let") || strstr(text, "-i ");
-}
-
-static bool text_opaque(const char *text, int depth)
-{
-	struct hs_sh_list *l;
-	bool r;
-
-	if (depth > 8)
-		return true;
-	/* prompt expansion of data (${x@P}), indirection (${!x}), and
-	 * arithmetic beside a substitution: bash evaluates an array
-	 * subscript's $(…) in `: $((x))` when x came from data */
-	if (strstr(text, "@P}") || strstr(text, "${!") ||
-	    (substitutes(text) && arithmetic(text)) || env_code(text))
-		return true;
-	if (!(l = hs_sh_parse(text)))
-		return true; /* what it runs cannot be told */
-	r = list_opaque(text, l, depth);
-	hs_sh_free(l);
-	return r;
-}
-
-bool hs_handoff_opaque(const char *text)
-{
-	return !text || text_opaque(text, 0);
-}
-
-bool hs_handoff_uses_params(const char *script)
-{
-	if (!script)
-		return false;
-	for (const char *p = script; (p = strchr(p, '$')); p++) {
-		const char *q = p[1] == '{' ? p + 2 : p + 1;
-
-		if ((*q >= '0' && *q <= '9') || *q == '@' || *q == '*' ||
-		    *q == '#' || (p[1] == '{' && *q == '!'))
-			return true;
-	}
-	/* `for a; do`, `for a do`: a loop over "$@" */
-	for (const char *p = script; (p = strstr(p, "for")); p++) {
-		const char *q = p + 3;
-
-		if (p != script && name_char(p[-1], false))
-			continue;
-		if (*q != ' ' && *q != '\t')
-			continue;
-		while (*q == ' ' || *q == '\t')
-			q++;
-		if (!name_char(*q, true))
-			continue;
-		while (name_char(*q, false))
-			q++;
-		while (*q == ' ' || *q == '\t')
-			q++;
-		if (*q == ';' || *q == '\n' || strncmp(q, "do", 2) == 0)
-			return true;
-	}
-	return has_word(script, "shift") || has_word(script, "getopts") ||
-	       strstr(script, "BASH_ARGV") || strstr(script, "BASH_ARGC") ||
-	       strstr(script, "/cmdline");
 }

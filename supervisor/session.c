@@ -20,6 +20,7 @@
 #include "../engine/handoff.h"
 #include "../engine/decide.h"
 #include "atomic_save.h"
+#include "caller.h"
 #include "log.h"
 #include "otlp.h"
 #include "outer.h"
@@ -128,104 +129,6 @@ static bool is_post_phase(const struct hs_msg *req)
 /* The event a request describes. Strings stay owned by req; `command`
  * (to free) and `id` (caller's buffer) are computed here. -1 when the
  * request is not something hooks see. */
-static const char *base_name(const char *p)
-{
-	const char *b = strrchr(p, '/');
-
-	return b ? b + 1 : p;
-}
-
-/* The command text of an exec: for a program whose argv[0] names
- * another program than the one that runs (`exec -a nohup rm …`), the
- * program that runs, so a hook reads what runs -- but a multi-call
- * binary (busybox) runs the applet its argv[0] names, so that stays. */
-static char *program_text(const struct hs_msg *req,
-			  struct hs_command_why *why)
-{
-	size_t n = 0;
-	char **v, *text;
-
-	/* a multi-call binary runs the program argv[0] names */
-	static const char *const multi[] = { "busybox", "toybox", "coreutils",
-					     NULL };
-	bool multicall = false;
-
-	for (size_t k = 0; req->exe && multi[k]; k++)
-		multicall |= strcmp(base_name(req->exe), multi[k]) == 0;
-	if (!req->exe || multicall || hs_command_shell_index(req->argv) >= 0 ||
-	    strcmp(base_name(req->exe), base_name(req->argv[0])) == 0)
-		return hs_command_explain_as(req->argv, req->exe, NULL, why);
-	while (req->argv[n])
-		n++;
-	if (!(v = malloc((n + 1) * sizeof(*v))))
-		return NULL;
-	memcpy(v, req->argv, (n + 1) * sizeof(*v));
-	v[0] = (char *)req->exe;
-	text = hs_command_explain(v, NULL, why);
-	free(v);
-	return text;
-}
-
-/* The names process pid runs as into names[*n…]: its executable's
- * basename and its command line's first two words'. Returns its parent's
- * pid (0 when unknown). */
-static long names_of(long pid, char exe[PATH_MAX], char cmd[4096],
-		     char *names[], size_t *n)
-{
-	char path[64], stat[512], *p;
-	ssize_t r;
-	size_t len = 0;
-	long ppid = 0;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
-	if ((r = readlink(path, exe, PATH_MAX - 1)) > 0) {
-		exe[r] = '\0';
-		names[(*n)++] = (char *)base_name(exe);
-	}
-	snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
-		r = read(fd, cmd, 4095);
-		close(fd);
-		len = r > 0 ? (size_t)r : 0;
-	}
-	cmd[len] = '\0';
-	for (size_t at = 0, w = 0; at < len && w < 2; at += strlen(cmd + at) + 1, w++)
-		names[(*n)++] = (char *)base_name(cmd + at);
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
-		r = read(fd, stat, sizeof(stat) - 1);
-		close(fd);
-		stat[r > 0 ? r : 0] = '\0';
-		if ((p = strrchr(stat, ')')))
-			sscanf(p + 1, " %*c %ld", &ppid);
-	}
-	return ppid;
-}
-
-/* Which of the agents' own shells argv is, if that agent started it: the
- * caller, or its parent when the caller is the new image judging itself
- * (a static agent's child, shim/init.c), runs as one of the profile's
- * processes. Read from /proc while the caller waits for us. */
-static const char *agent_internal(const struct hs_msg *req)
-{
-	char exe[2][PATH_MAX], cmd[2][4096], *names[8] = { NULL };
-	size_t n = 0;
-	long ppid;
-
-	if (req->pid <= 0)
-		return NULL;
-	/* `hookshim test` decides in this process: no agent to ask, the
-	 * call is taken as any agent's */
-	if (req->pid == (long)getpid())
-		return hs_command_agent_internal(req->argv);
-	ppid = names_of(req->pid, exe[0], cmd[0], names, &n);
-	if (ppid > 1)
-		names_of(ppid, exe[1], cmd[1], names, &n);
-	names[n] = NULL;
-	return hs_command_agent_internal_of(req->argv, names);
-}
-
 static int build_event(struct hs_session *s, const struct hs_msg *req,
 		       struct hs_event *ev, char **command, char *id,
 		       size_t idcap, struct hs_command_why *why)
@@ -254,7 +157,7 @@ static int build_event(struct hs_session *s, const struct hs_msg *req,
 		/* never beneath a hand-off: what runs there is the
 		 * model's, whatever it looks like */
 		if (req->nested <= 0 && req->beneath <= 0 &&
-		    (internal = agent_internal(req))) {
+		    (internal = hs_caller_agent_internal(req))) {
 			if (ev->kind == HS_KIND_PRE)
 				hs_log_internal(s, req, internal);
 			return -1;
@@ -262,7 +165,7 @@ static int build_event(struct hs_session *s, const struct hs_msg *req,
 		ev->op = HS_OP_EXEC;
 		ev->argv = req->argv;
 		ev->exe = req->exe ? req->exe : req->argv[0];
-		*command = program_text(req, why);
+		*command = hs_caller_command_text(req, why);
 		if (!*command)
 			return -1;
 		ev->command = *command;
