@@ -23,7 +23,10 @@ static char *value_text(const cJSON *v)
 	if (cJSON_IsBool(v))
 		return strdup(cJSON_IsTrue(v) ? "true" : "false");
 	if (cJSON_IsNumber(v)) {
-		if (v->valuedouble == (double)(long long)v->valuedouble)
+		/* a double past long long's range has no such integer (the
+		 * cast is undefined: found by fuzz/fuzz_config.c) */
+		if (v->valuedouble > -9.2e18 && v->valuedouble < 9.2e18 &&
+		    v->valuedouble == (double)(long long)v->valuedouble)
 			snprintf(buf, sizeof(buf), "%lld",
 				 (long long)v->valuedouble);
 		else
