@@ -26,6 +26,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "../common/plainstr.h"
 #include "../common/shellargv.h"
 #include "cli.h"
 
@@ -50,13 +51,6 @@ static int usage(FILE *f)
 {
 	fputs(hs_usage_learn, f);
 	return f == stderr ? 64 : 0;
-}
-
-static const char *base(const char *p)
-{
-	const char *b = strrchr(p, '/');
-
-	return b ? b + 1 : p;
 }
 
 /* One top-level shell the agent ran. */
@@ -362,8 +356,8 @@ static bool add_contains(cJSON *e, const char *script)
  * `python3 agent.py` "agent"; else the executable's basename. */
 static bool interpreter(const char *p)
 {
-	return strncmp(base(p), "node", 4) == 0 || strcmp(base(p), "bun") == 0 ||
-	       strcmp(base(p), "deno") == 0 || strncmp(base(p), "python", 6) == 0;
+	return strncmp(hs_base(p), "node", 4) == 0 || strcmp(hs_base(p), "bun") == 0 ||
+	       strcmp(hs_base(p), "deno") == 0 || strncmp(hs_base(p), "python", 6) == 0;
 }
 
 static const char *default_name(char *const agent[])
@@ -372,8 +366,8 @@ static const char *default_name(char *const agent[])
 	char *dot;
 
 	if (!agent[1] || agent[1][0] == '-' || !interpreter(agent[0]))
-		return base(agent[0]);
-	snprintf(name, sizeof(name), "%s", base(agent[1]));
+		return hs_base(agent[0]);
+	snprintf(name, sizeof(name), "%s", hs_base(agent[1]));
 	if ((dot = strrchr(name, '.')) && dot != name)
 		*dot = '\0';
 	return name;
@@ -395,7 +389,7 @@ static cJSON *draft(const struct seen *seen, const char *name,
 	procs = cJSON_AddArrayToObject(o, "processes");
 	cJSON_AddItemToArray(procs, cJSON_CreateString(
 		agent[1] && agent[1][0] != '-' && interpreter(agent[0])
-			? base(agent[1]) : base(agent[0])));
+			? hs_base(agent[1]) : hs_base(agent[0])));
 	handoffs = cJSON_CreateArray();
 	internal = cJSON_CreateArray();
 	wrappers = cJSON_CreateArray();

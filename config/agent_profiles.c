@@ -400,7 +400,8 @@ static struct hs_agent_set builtin;
 static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
 static const struct hs_agent_set *in_use;
 
-static void parse_builtin(void)
+/* The built-in profiles (config/agents.json) appended to set. */
+static void parse_builtin_into(struct hs_agent_set *set)
 {
 	char err[256];
 	struct ctx x = { .src = "built-in" };
@@ -409,8 +410,13 @@ static void parse_builtin(void)
 					 err, sizeof(err));
 
 	if (root)
-		parse_doc(&x, root, &builtin);
+		parse_doc(&x, root, set);
 	cJSON_Delete(root);
+}
+
+static void parse_builtin(void)
+{
+	parse_builtin_into(&builtin);
 }
 
 const struct hs_agent_set *hs_agents(void)
@@ -454,6 +460,29 @@ static bool has_name(const struct hs_agent_set *set, size_t upto,
 		if (strcmp(set->v[k].name, name) == 0)
 			return true;
 	return false;
+}
+
+/* Drops set->v[from…] whose name an earlier profile has: the earlier
+ * holds. Said as a warning when cfg is given (a file's profile), not for
+ * a built-in one a file replaced. */
+static void drop_given(struct hs_config *cfg, struct hs_agent_set *set,
+		       size_t from)
+{
+	for (size_t k = from; k < set->n;) {
+		if (!has_name(set, k, set->v[k].name)) {
+			k++;
+			continue;
+		}
+		if (cfg)
+			hs_config_diag(cfg, HS_DIAG_WARNING, "%s: agent profile "
+				       "\"%s\" is already given; this one is "
+				       "not used", set->v[k].source,
+				       set->v[k].name);
+		agent_free(&set->v[k]);
+		memmove(&set->v[k], &set->v[k + 1],
+			(set->n - k - 1) * sizeof(set->v[0]));
+		set->n--;
+	}
 }
 
 static int json_name(const struct dirent *d)
@@ -505,49 +534,12 @@ static void load_dir(struct hs_config *cfg, const char *dir, bool managed,
 			continue;
 		}
 		parse_doc(&x, root, set);
-		/* an earlier file's profile of the same name holds */
-		for (size_t k = before; k < set->n;) {
-			if (!has_name(set, k, set->v[k].name)) {
-				k++;
-				continue;
-			}
-			hs_config_diag(cfg, HS_DIAG_WARNING, "%s: agent profile "
-				       "\"%s\" is already given; this one is "
-				       "not used", set->v[k].source,
-				       set->v[k].name);
-			agent_free(&set->v[k]);
-			memmove(&set->v[k], &set->v[k + 1],
-				(set->n - k - 1) * sizeof(set->v[0]));
-			set->n--;
-		}
+		drop_given(cfg, set, before);
 		cJSON_Delete(root);
 		hs_jsonpos_free(&pos);
 	}
 	if (n >= 0)
 		free(names);
-}
-
-/* A copy of built-in profile b. */
-static bool copy_builtin(const struct hs_agent *b, struct hs_agent *a)
-{
-	cJSON *o;
-	char err[256];
-	struct ctx x = { .src = "built-in" };
-	cJSON *root = hs_json_parse_text("built-in agent profiles",
-					 hs_agents_json, strlen(hs_agents_json),
-					 err, sizeof(err));
-	bool ok = false;
-
-	cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(root, "agents")) {
-		const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "name");
-
-		if (cJSON_IsString(n) && strcmp(n->valuestring, b->name) == 0) {
-			ok = parse_agent(&x, o, a);
-			break;
-		}
-	}
-	cJSON_Delete(root);
-	return ok;
 }
 
 bool hs_agents_user_dir(char *buf, size_t cap)
@@ -569,6 +561,7 @@ void hs_config_load_agents(struct hs_config *cfg, const char *managed_dir)
 	static const struct hs_agent_set none;
 	struct hs_agent_set *set = &cfg->agents;
 	char dir[4096], *p = NULL;
+	size_t before;
 
 	/* hookshim learn: every shell shown as it is. Turning profiles off
 	 * only shows more (an agent's own shells fire hooks), so the
@@ -586,18 +579,8 @@ void hs_config_load_agents(struct hs_config *cfg, const char *managed_dir)
 	if (!set->n)
 		return; /* the built-ins, as they are */
 	/* then each built-in none of those replaced */
-	pthread_once(&builtin_once, parse_builtin);
-	for (size_t k = 0; k < builtin.n; k++) {
-		struct hs_agent *v;
-
-		if (has_name(set, set->n, builtin.v[k].name))
-			continue;
-		v = realloc(set->v, (set->n + 1) * sizeof(*v));
-		if (!v)
-			break;
-		set->v = v;
-		if (copy_builtin(&builtin.v[k], &set->v[set->n]))
-			set->n++;
-	}
+	before = set->n;
+	parse_builtin_into(set);
+	drop_given(NULL, set, before);
 	hs_agents_use(set);
 }

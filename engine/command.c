@@ -6,6 +6,7 @@
  * shown as the full script, which is always the safe answer: a guard
  * that sees more text can only match more. */
 #include "command.h"
+#include "../common/plainstr.h"
 #include "../common/shellargv.h"
 
 #include <fnmatch.h>
@@ -110,9 +111,8 @@ static char *profile_handoff(char *const argv[], int i,
 /* bash, sh or dash, whose parameter rules engine/handoff.c follows. */
 static bool bourne(const char *path)
 {
-	const char *b = strrchr(path, '/');
+	const char *b = hs_base(path);
 
-	b = b ? b + 1 : path;
 	if (*b == '-')
 		b++;
 	return strcmp(b, "bash") == 0 || strcmp(b, "sh") == 0 ||

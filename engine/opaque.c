@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/plainstr.h"
 #include "../common/shellargv.h"
 #include "handoff_int.h"
 #include "shparse.h"
@@ -37,17 +38,12 @@ static bool runner(const char *p)
 		"runuser", "flock", "watch", "unshare", "nsenter", "chroot",
 		"script", "strace", "ltrace", "parallel", "find", "fakeroot",
 		"proot", "bwrap", "firejail", "systemd-run", "setpriv", NULL };
-	const char *b = strrchr(p, '/');
-
-	return hs_ho_is_any(b ? b + 1 : p, names);
+	return hs_ho_is_any(hs_base(p), names);
 }
 
 static bool runs_shell_word(const char *p)
 {
-	const char *b = strrchr(p, '/');
-
-	b = b ? b + 1 : p;
-	return hs_shell_name(b) || strcmp(b, "hush") == 0;
+	return hs_shell_name(p) || strcmp(hs_base(p), "hush") == 0;
 }
 
 /* An assignment to a variable whose value the shell runs or reads as a

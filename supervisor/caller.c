@@ -11,12 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *base_name(const char *p)
-{
-	const char *b = strrchr(p, '/');
-
-	return b ? b + 1 : p;
-}
+#include "../common/plainstr.h"
 
 /* The command text of an exec: for a program whose argv[0] names
  * another program than the one that runs (`exec -a nohup rm …`), the
@@ -34,9 +29,9 @@ char *hs_caller_command_text(const struct hs_msg *req,
 	bool multicall = false;
 
 	for (size_t k = 0; req->exe && multi[k]; k++)
-		multicall |= strcmp(base_name(req->exe), multi[k]) == 0;
+		multicall |= strcmp(hs_base(req->exe), multi[k]) == 0;
 	if (!req->exe || multicall || hs_command_shell_index(req->argv) >= 0 ||
-	    strcmp(base_name(req->exe), base_name(req->argv[0])) == 0)
+	    strcmp(hs_base(req->exe), hs_base(req->argv[0])) == 0)
 		return hs_command_explain_as(req->argv, req->exe, NULL, why);
 	while (req->argv[n])
 		n++;
@@ -64,7 +59,7 @@ static long names_of(long pid, char exe[PATH_MAX], char cmd[4096],
 	snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
 	if ((r = readlink(path, exe, PATH_MAX - 1)) > 0) {
 		exe[r] = '\0';
-		names[(*n)++] = (char *)base_name(exe);
+		names[(*n)++] = (char *)hs_base(exe);
 	}
 	snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
@@ -74,7 +69,7 @@ static long names_of(long pid, char exe[PATH_MAX], char cmd[4096],
 	}
 	cmd[len] = '\0';
 	for (size_t at = 0, w = 0; at < len && w < 2; at += strlen(cmd + at) + 1, w++)
-		names[(*n)++] = (char *)base_name(cmd + at);
+		names[(*n)++] = (char *)hs_base(cmd + at);
 	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
 		r = read(fd, stat, sizeof(stat) - 1);
@@ -102,6 +97,10 @@ const char *hs_caller_agent_internal(const struct hs_msg *req)
 	 * call is taken as any agent's */
 	if (req->pid == (long)getpid())
 		return hs_command_agent_internal(req->argv);
+	/* the /proc reads only for a shell some profile calls its own: a
+	 * tool call (nearly every one) matches none */
+	if (!hs_command_agent_internal(req->argv))
+		return NULL;
 	ppid = names_of(req->pid, exe[0], cmd[0], names, &n);
 	if (ppid > 1)
 		names_of(ppid, exe[1], cmd[1], names, &n);
