@@ -238,13 +238,16 @@ bool hs_flags_next(const char **s, char *key, long *val);
  * which no kernel accepts (EINVAL, should the floor let it continue),
  * and HS_FLOOR_ASK(cookie) in args[5]. Not the cookie, so the BPF
  * notifies it; the floor judges it as a caller without the shim and
- * answers 0 (allowed) or 1 (denied) without running it
+ * answers 0 (allowed), 1 (denied) or 2 (allowed, a hand-off: what its
+ * shell runs is judged too) without running it
  * (floor/floor_exec.c). Knowing it gives nothing: the cookie is
  * readable by the session's processes anyway, and the question only
  * gets an answer, never an exec. */
 #define HS_FLOOR_ASK(cookie) ((cookie) ^ 1)
 #define HS_FLOOR_ASK_FLAGS 0x40000000
 #define HS_FLOOR_ASK_DENIED 1
+/* allowed, and what its shell runs is judged too (a hand-off) */
+#define HS_FLOOR_ASK_HANDOFF 2
 /* The other question (shim/floor_calls.h, hs_floor_take): an agent with
  * the shim about to exec a shell with a command string asks for the
  * floor's denials of its raw calls, which its shim never saw. The same

@@ -68,11 +68,16 @@ static bool respond(int lfd, uint64_t id, int error, bool cont)
 }
 
 /* The shim's question (floor_exec.c): the verdict as the syscall's
- * result, the exec never run. */
-static void answer_question(int lfd, uint64_t id, bool allow)
+ * result, the exec never run; an allowed tool call whose text hands on
+ * a string its hook did not see says so, as the supervisor's answer
+ * would (engine/handoff.h). */
+static void answer_question(int lfd, uint64_t id, bool allow, bool handoff)
 {
 	struct seccomp_notif_resp r = {
-		.id = id, .val = allow ? 0 : HS_FLOOR_ASK_DENIED,
+		.id = id,
+		.val = !allow	 ? HS_FLOOR_ASK_DENIED
+		       : handoff ? HS_FLOOR_ASK_HANDOFF
+				 : 0,
 	};
 
 	(void)hs_fl_send(lfd, &r);
@@ -265,6 +270,8 @@ static int decide_events(struct hs_floor *f, struct hs_fl_call *c)
 
 		if (i == 0 && ans.id) /* the post is the same tool call */
 			snprintf(c->post.id, sizeof(c->post.id), "%s", ans.id);
+		if (i == 0)
+			c->handoff = ok && ans.handoff;
 		if (!ok) {
 			err = ans.deny_errno > 0 ? ans.deny_errno : EACCES;
 			/* only a caller still waiting reads a message */
@@ -344,8 +351,10 @@ static void answer(struct hs_floor *f, struct job *j, enum hs_fl_verdict v,
 		} else if (c->asked && v != HS_FL_GONE) {
 			/* a shim that cannot reach us asks (hs_floor_ask_exec):
 			 * the verdict is the answer, nothing runs */
-			answer_question(f->lfd, c->n.id,
-					v != HS_FL_DECIDE || !decide_events(f, c));
+			bool ok = v != HS_FL_DECIDE || !decide_events(f, c);
+
+			answer_question(f->lfd, c->n.id, ok,
+					v == HS_FL_DECIDE && c->handoff);
 		} else if (v == HS_FL_DECIDE && (err = decide_events(f, c))) {
 			respond(f->lfd, c->n.id, err, false);
 		} else if (v != HS_FL_GONE &&

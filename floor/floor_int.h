@@ -248,6 +248,7 @@ struct hs_fl_call {
 	bool beneath;          /* hs_msg.beneath: a handoff-role caller */
 	char cwd[PATH_MAX];
 	bool asked; /* the shim's question (floor_exec.c): answered, never run */
+	bool handoff; /* decided: allowed, and what it runs is judged too */
 	char *notice; /* floor_pending.c: written to the caller's notice_fd
 		       * (its stderr, or the descriptor a question names)
 		       * first */

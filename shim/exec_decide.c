@@ -96,6 +96,9 @@ static void floor_decides(const char *exe, char *const argv[],
 	switch (hs_floor_ask_exec(exe, argv, hs_st.role)) {
 	case 0:
 		break;
+	case HS_FLOOR_ASK_HANDOFF:
+		d->rep.handoff = true;
+		break;
 	case HS_FLOOR_ASK_DENIED:
 		d->deny = true;
 		d->rep.deny = true;
@@ -138,11 +141,12 @@ void hs_exec_decide(const char *exe, char *const argv[],
 		if (d->rep.handoff && !d->nested && !d->deny)
 			d->child_role = HS_ROLE_HANDOFF;
 		if (d->rep.hidden) {
+			/* the agent's sandbox hides the supervisor: the
+			 * floor judges it, and says a hand-off as the
+			 * supervisor does */
+			d->rep.handoff = false;
 			floor_decides(exe, argv, d);
-			/* the floor tells no hand-off (the agent's sandbox
-			 * hides the supervisor): what this tool call runs is
-			 * judged too */
-			if (!d->nested && !d->deny)
+			if (d->rep.handoff && !d->nested && !d->deny)
 				d->child_role = HS_ROLE_HANDOFF;
 		}
 		if (d->rep.id[0])

@@ -25,7 +25,7 @@ int hs_floor_ask_exec(const char *exe, char *const argv[], enum hs_role role)
 			      (long)envp, HS_FLOOR_ASK_FLAGS,
 			      (long)HS_FLOOR_ASK(hs_st.cookie));
 
-	if (r == 0 || r == HS_FLOOR_ASK_DENIED)
+	if (r == 0 || r == HS_FLOOR_ASK_DENIED || r == HS_FLOOR_ASK_HANDOFF)
 		return (int)r;
 	if (r > 0) /* not the floor's answer: nobody judged it */
 		errno = EINVAL;

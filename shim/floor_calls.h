@@ -81,10 +81,11 @@ static inline bool hs_ck_on(void)
  * marker in args[5] (common/wire.h), which the floor judges as it judges
  * a caller without the shim and answers itself -- the image is never
  * replaced. `role`: ours (HOOKSHIM_ROLE in the envp it is told; the
- * floor reads nothing else from there). 0:
- * allowed; 1: denied (the floor wrote the reason to our stderr); -1:
- * nobody judged it (ENOSYS: the supervisor is gone; EINVAL: no floor saw
- * it). Async-signal-safe. */
+ * floor reads nothing else from there). 0: allowed;
+ * HS_FLOOR_ASK_HANDOFF: allowed, and what it runs is judged too;
+ * HS_FLOOR_ASK_DENIED: denied (the floor wrote the reason to our
+ * stderr); -1: nobody judged it (ENOSYS: the supervisor is gone;
+ * EINVAL: no floor saw it). Async-signal-safe. */
 int hs_floor_ask_exec(const char *exe, char *const argv[], enum hs_role role);
 
 /* Asks the floor for this agent's denials it decided itself (Bun's raw

@@ -174,6 +174,14 @@ fi
 if unshare -rn true 2>/dev/null; then
 	r=$(run_case --guard '["unshare","-rn","bash","-c","CMD"]' "echo $B64 | base64 -d | sh")
 	expect_eq "guard: a sandboxed tool call's stdin shell does not delete" true "$(jq -r .victim <<<"$r")"
+	# ... and says a hand-off as the supervisor does: an exact command
+	# fires its hook once, not again for what it runs
+	r=$(run_case --guard '["unshare","-rn","bash","-c","CMD"]' "touch allowed.txt; cat /dev/null")
+	expect_eq "guard: a sandboxed tool call ran" true "$(jq -r .allowed <<<"$r")"
+	expect_eq "guard: ... its hook saw it exactly, once (the floor said: no hand-off)" \
+		"touch allowed.txt; cat /dev/null" "$(sed '/^--$/d' "$HS_SEEN")"
+	r=$(run_case --guard '["unshare","-rn","bash","-c","CMD"]' 'eval "$(echo rm -f victim.txt)"')
+	expect_eq "guard: a sandboxed eval of a substitution: what it runs is judged" true "$(jq -r .victim <<<"$r")"
 else
 	skip "no unprivileged user namespaces here"
 fi
