@@ -55,7 +55,8 @@ static int usage(FILE *f)
 
 /* One top-level shell the agent ran. */
 struct shell {
-	char *argv0, *script, *key; /* key: argv0 NUL script, numbers as # */
+	char *argv0, *script, *key; /* key: the script, numbers as # */
+	char **opts;                /* the words between argv0 and it */
 	char **params;              /* $0 $1 …, NULL-terminated */
 	size_t nparams, seen;
 	bool handoff;               /* shown whole, what it runs judged */
@@ -113,9 +114,19 @@ static bool hexish(char prev, const char *s, size_t *n)
 	return true;
 }
 
-/* s as an fnmatch pattern matching itself, each run of digits `[0-9]*`
- * and the user's home directory `*` when `digits` (they differ from
- * machine to machine). */
+static size_t digit_run(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] >= '0' && s[n] <= '9')
+		n++;
+	return n;
+}
+
+/* s as an fnmatch pattern matching itself; with `digits`, each run of
+ * three digits or more (a pid, a port, a time) `[0-9]*` and the user's
+ * home directory `*`: they differ from run to run and machine to
+ * machine; `2>/dev/null`, `env -0` and `\0` stay as they are. */
 static char *glob_of(const char *s, bool digits)
 {
 	size_t cap = strlen(s) * 6 + 1;
@@ -136,11 +147,10 @@ static char *glob_of(const char *s, bool digits)
 			s += n;
 			continue;
 		}
-		if (digits && *s >= '0' && *s <= '9') {
+		if (digits && digit_run(s) >= 3) {
 			memcpy(o, "[0-9]*", 6);
 			o += 6;
-			while (*s >= '0' && *s <= '9')
-				s++;
+			s += digit_run(s);
 			continue;
 		}
 		if (strchr("*?[\\", *s))
@@ -153,6 +163,18 @@ static char *glob_of(const char *s, bool digits)
 
 /* --command: the model's commands the user had the agent run */
 static char **expected;
+
+/* Are the n words at v the options sh was started with? */
+static bool same_opts(const struct shell *sh, char *const v[], int n)
+{
+	int k = 0;
+
+	if (!sh->opts)
+		return false;
+	while (k < n && sh->opts[k] && strcmp(sh->opts[k], v[k]) == 0)
+		k++;
+	return k == n && !sh->opts[k];
+}
 
 static void add_shell(struct seen *seen, const cJSON *argv, bool handoff,
 		      bool unwrapped)
@@ -179,6 +201,7 @@ static void add_shell(struct seen *seen, const cJSON *argv, bool handoff,
 	for (size_t k = 0; k < seen->n; k++) {
 		sh = &seen->v[k];
 		if (strcmp(sh->argv0, v[0]) == 0 && strcmp(sh->key, folded) == 0 &&
+		    same_opts(sh, v + 1, i - 1) &&
 		    sh->nparams == (size_t)(n - i - 1)) {
 			sh->seen++;
 			for (size_t c = 0; expected && expected[c]; c++)
@@ -214,6 +237,9 @@ static void add_shell(struct seen *seen, const cJSON *argv, bool handoff,
 	sh->argv0 = v[0];
 	sh->script = v[i];
 	sh->key = folded;
+	sh->opts = calloc((size_t)i, sizeof(*sh->opts));
+	for (int k = 1; sh->opts && k < i; k++)
+		sh->opts[k - 1] = v[k];
 	sh->nparams = (size_t)(n - i - 1);
 	sh->params = calloc(sh->nparams + 1, sizeof(*sh->params));
 	for (size_t p = 0; sh->params && p < sh->nparams; p++)
@@ -221,7 +247,7 @@ static void add_shell(struct seen *seen, const cJSON *argv, bool handoff,
 	if (!sh->params)
 		sh->nparams = 0;
 	for (int k = 1; k < n; k++)
-		if (k != i && (k <= i || !sh->params))
+		if (k != i && (k < i ? !sh->opts : !sh->params))
 			free(v[k]);
 	free(v);
 	sh->seen = 1;
@@ -444,7 +470,13 @@ static cJSON *draft(const struct seen *seen, const char *name,
 			cJSON *av = cJSON_AddArrayToObject(e, "argv");
 
 			cJSON_AddItemToArray(av, cJSON_CreateString("*"));
-			cJSON_AddItemToArray(av, cJSON_CreateString("-c"));
+			/* its options as they were: `-l -c`, `-c -l` */
+			for (size_t w = 0; sh->opts && sh->opts[w]; w++) {
+				g = glob_of(sh->opts[w], false);
+				cJSON_AddItemToArray(
+					av, cJSON_CreateString(g ? g : ""));
+				free(g);
+			}
 			g = glob_of(sh->script, true);
 			cJSON_AddItemToArray(av, cJSON_CreateString(g ? g : ""));
 			free(g);
@@ -476,6 +508,9 @@ static void seen_free(struct seen *seen)
 		free(sh->argv0);
 		free(sh->script);
 		free(sh->key);
+		for (size_t w = 0; sh->opts && sh->opts[w]; w++)
+			free(sh->opts[w]);
+		free(sh->opts);
 		for (size_t p = 0; p < sh->nparams; p++)
 			free(sh->params[p]);
 		free(sh->params);

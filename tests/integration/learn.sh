@@ -1,6 +1,6 @@
 # hookshim learn (issue 25, item 4): an agent no profile knows -- its
-# every command handed to a watchdog script as an argument, a probe of its
-# own through /bin/sh before each -- is run once under learn; the draft
+# every command handed to a watchdog script as an argument, probes of its
+# own through /bin/sh and bash --norc before each -- is run once under learn; the draft
 # profile it writes, put in the user's profile directory, makes the next
 # session exact: the hook sees each model command once, the probe and the
 # watchdog's own ps and sleep fire nothing, and a deny still holds.
@@ -15,6 +15,7 @@ WATCHDOG = ('shell=$2\ncommand=$3\n( while kill -0 "$1" 2>/dev/null; do sleep 1;
             'kill $watch 2>/dev/null\nexit $rc')
 for cmd in sys.argv[1:]:
     subprocess.run(["/bin/sh", "-c", "uname -r"], capture_output=True)
+    subprocess.run(["/bin/bash", "--norc", "-c", "kill -0 %d 2>/dev/null" % os.getpid()])
     r = subprocess.run(["/bin/bash", "-c", WATCHDOG, "WATCH", str(os.getpid()),
                         "/bin/bash", cmd], capture_output=True, text=True)
     print(cmd, "->", r.returncode, r.stderr.strip())
@@ -28,6 +29,10 @@ expect_eq "its processes: the script node or python runs" '["agent.py"]' "$(jq -
 expect_eq "the watchdog: a hand-off of parameter \$3" 3 "$(jq -r '.handoffs[0].command' draft.json)"
 expect_eq "the probe through /bin/sh: the agent's own" '/bin/sh|["*","-c","uname -r"]' \
 	"$(jq -r '.internal[0].shell + "|" + (.internal[0].argv | tojson)' draft.json)"
+# (a pid of four digits or more is a hex-like word: `*`)
+expect_eq "a shell's options are kept, its pid made a wildcard, 2>/dev/null not" \
+	'["*","--norc","-c","kill -0 * 2>/dev/null"]' \
+	"$(jq -c '.internal[] | select(.argv[1] == "--norc") | .argv | .[3] |= sub("\\[0-9\\]\\*"; "*")' draft.json)"
 "$HOOKSHIM" learn -o draft.json -- true 2>err.txt
 expect_eq "no overwrite without --force" 1 "$?"
 
