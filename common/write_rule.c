@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "temp_name.h"
@@ -67,7 +68,23 @@ static const char *open_op(const struct hs_wr_ops *o, void *x,
 		return NULL; /* EEXIST, or a fifo/device/dir: no file write */
 	if (fl & O_TRUNC)
 		return o->replace_op(x, &p->sb);
-	return fl & O_APPEND ? "append" : "modify";
+	if (fl & O_APPEND)
+		return "append";
+	/* A file written whole without O_TRUNC: Bun opens O_WRONLY|O_CREAT,
+	 * writes, then ftruncates to the length (opencode's write and edit
+	 * tools); Copilot CLI opens O_WRONLY, ftruncates to 0, writes. From
+	 * the agent's own process a write-only open of an existing file is
+	 * the replacement an O_TRUNC open is (replace_op, asked as for a
+	 * non-empty file, says whose process it is); a shell's `1<>f`, an
+	 * O_RDWR database, any tool call's stays "modify". */
+	if ((fl & O_ACCMODE) == O_WRONLY) {
+		struct stat full = p->sb;
+
+		full.st_size = full.st_size ? full.st_size : 1;
+		if (strcmp(o->replace_op(x, &full), "edit") == 0)
+			return o->replace_op(x, &p->sb);
+	}
+	return "modify";
 }
 
 /* A new temp file whose name says which file its atomic save publishes

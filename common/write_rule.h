@@ -9,8 +9,9 @@
  * rule decides the rest, looking at the names (lstat/stat, never
  * touching) only as far as it needs:
  *   - an open fires only when it will write a regular file: "create"
- *     (O_CREAT, the file absent), "overwrite"/"edit" (O_TRUNC: the
- *     caller's replace_op), "append", "modify"; O_EXCL on an existing
+ *     (O_CREAT, the file absent), "overwrite"/"edit" (O_TRUNC, or
+ *     O_WRONLY from the agent's own process: the caller's replace_op),
+ *     "append", "modify"; O_EXCL on an existing
  *     file, fifos, devices fire nothing;
  *   - a new file whose name looks like a temp file (common/temp_name.h),
  *     or that mkstemp made, fires nothing unless writes.judge_temp_files

@@ -101,8 +101,11 @@ for d in claude memcode mnemoai memoh; do
 	has $d 'rm -rf' pre d1/d2 rmdir; has $d 'rm -rf' pre d1 rmdir
 	case_ $d ln 'ln -s f l1'
 	has $d 'ln -s' pre l1 symlink f
+	# truncate opens O_WRONLY without O_TRUNC, then ftruncates: as Bun
+	# and Copilot CLI write a whole file, so from a process of the
+	# agent's an edit too
 	case_ $d truncate 'truncate -s 0 h'
-	has $d truncate pre h modify
+	has $d truncate pre h edit
 	case_ $d tar "tar xf $TMP/t.tar"
 	has $d 'tar x' pre t/a create; has $d 'tar x' pre t/sub/b create; has $d 'tar x' pre t/sub mkdir
 	case_ $d python "python3 -c \"
