@@ -15,7 +15,8 @@
 # Agents: claude (Claude Code 2.1.332, native Bun binary), claude-2.1.100
 # and claude-2.0.0 (Claude Code's node cli.js, npm aliases claude-code-V),
 # gemini (Gemini CLI), qwen (Qwen Code), codex (Codex, static musl binary)
-# and pi (pi-coding-agent, node).  Each agent is exec'ed directly: [env -i] [timeout] PREFIX... AGENT,
+# pi (pi-coding-agent, node), opencode (a Bun-compiled binary) and copilot
+# (GitHub Copilot CLI, a node single-executable binary).  Each agent is exec'ed directly: [env -i] [timeout] PREFIX... AGENT,
 # so with a prefix of `hookshim run -c F --` hookshim's child is the agent
 # binary itself (the claude ELF, or node running pi's cli.js).
 #
@@ -41,7 +42,7 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then exit 0; fi
 E2E_DIR=${HOOKSHIM_TOP:?HOOKSHIM_TOP unset}/tests/e2e
 E2E_WORK=${TMP:-$(mktemp -d /tmp/hookshim-e2e.XXXXXX)}/.e2e
 mkdir -p "$E2E_WORK"
-E2E_AGENTS=${E2E_AGENTS:-claude claude-2.1.100 claude-2.0.0 gemini qwen codex pi}
+E2E_AGENTS=${E2E_AGENTS:-claude claude-2.1.100 claude-2.0.0 gemini qwen codex pi opencode copilot}
 E2E_TIMEOUT=${E2E_TIMEOUT:-180}
 E2E_PI_API=${E2E_PI_API:-openai-completions}
 # Claude Code ships its native (Bun) binary in a per-platform optional
@@ -55,6 +56,13 @@ E2E_GEMINI_CLI=$E2E_DIR/node_modules/@google/gemini-cli/bundle/gemini.js
 E2E_QWEN_CLI=$E2E_DIR/node_modules/@qwen-code/qwen-code/cli.js
 case $_e2e_arch in x64*) _e2e_triple=x86_64 ;; *) _e2e_triple=aarch64 ;; esac
 E2E_CODEX_BIN=$E2E_DIR/node_modules/@openai/codex-linux-${_e2e_arch%-musl}/vendor/$_e2e_triple-unknown-linux-musl/bin/codex
+# opencode and Copilot CLI ship their binaries in per-platform packages.
+E2E_OPENCODE_BIN=$E2E_DIR/node_modules/opencode-linux-$_e2e_arch/bin/opencode
+case $_e2e_arch in
+*-musl) _e2e_copilot=linuxmusl-${_e2e_arch%-musl} ;;
+*) _e2e_copilot=linux-$_e2e_arch ;;
+esac
+E2E_COPILOT_BIN=$E2E_DIR/node_modules/@github/copilot-$_e2e_copilot/copilot
 # Older Claude Code versions (node cli.js), as npm aliases claude-code-V.
 E2E_CLAUDE_OLD="2.1.100 2.0.0"
 E2E_SKIP_REASON=
@@ -72,7 +80,8 @@ _e2e_agents_present() {
 	local v
 	[ -x "$E2E_CLAUDE_BIN" ] && [ -f "$E2E_PI_CLI" ] &&
 		[ -f "$E2E_GEMINI_CLI" ] && [ -f "$E2E_QWEN_CLI" ] &&
-		[ -x "$E2E_CODEX_BIN" ] || return 1
+		[ -x "$E2E_CODEX_BIN" ] && [ -x "$E2E_OPENCODE_BIN" ] &&
+		[ -x "$E2E_COPILOT_BIN" ] || return 1
 	for v in $E2E_CLAUDE_OLD; do
 		[ -f "$E2E_DIR/node_modules/claude-code-$v/cli.js" ] || return 1
 	done
@@ -332,6 +341,47 @@ e2e_codex() {
 		"${mode[@]}" --ephemeral "$@" "$prompt" </dev/null
 }
 
+# e2e_opencode PROMPT [ARGS...]: opencode (a Bun-compiled binary) `run`,
+# with a provider "fake" (OpenAI-compatible chat completions) in the config
+# file OPENCODE_CONFIG names (not under XDG_CONFIG_HOME, which a test may
+# set for hookshim); permissions allow every tool, and the
+# models.dev catalogue, auto-update and LSP downloads are off, and the
+# npm install of its plugin package it tries at start goes to a closed
+# loopback port (it goes on without; nothing leaves the machine).
+e2e_opencode() {
+	local prompt=$1; shift
+	[ -n "$E2E_PORT" ] || { echo "e2e_opencode: no model server" >&2; return 125; }
+	local h; h=$(_e2e_home opencode)
+	cat >"$h/opencode.json" <<-EOF
+	{"provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "name": "fake",
+	   "options": {"baseURL": "http://127.0.0.1:$E2E_PORT/v1", "apiKey": "sk-hookshim-e2e"},
+	   "models": {"fake-model": {"name": "fake-model", "tool_call": true}}}},
+	 "model": "fake/fake-model", "autoupdate": false, "share": "disabled",
+	 "permission": {"bash": "allow", "edit": "allow", "webfetch": "deny"}}
+	EOF
+	_e2e_exec \
+		HOME="$h" USER=root SHELL=/bin/bash OPENCODE_CONFIG="$h/opencode.json" \
+		OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1 \
+		OPENCODE_DISABLE_LSP_DOWNLOAD=1 npm_config_registry=http://127.0.0.1:9/ \
+		-- "$E2E_OPENCODE_BIN" run "$@" "$prompt" </dev/null
+}
+
+# e2e_copilot PROMPT [ARGS...]: GitHub Copilot CLI (a node single-executable
+# binary) in prompt mode, offline with its own "bring your own key" provider
+# (OpenAI chat completions, COPILOT_PROVIDER_BASE_URL); every tool allowed.
+e2e_copilot() {
+	local prompt=$1; shift
+	[ -n "$E2E_PORT" ] || { echo "e2e_copilot: no model server" >&2; return 125; }
+	local h; h=$(_e2e_home copilot)
+	_e2e_exec \
+		HOME="$h" COPILOT_HOME="$h/.copilot" USER=root SHELL=/bin/bash \
+		COPILOT_OFFLINE=true COPILOT_AUTO_UPDATE=false \
+		COPILOT_PROVIDER_BASE_URL="http://127.0.0.1:$E2E_PORT/v1" \
+		COPILOT_PROVIDER_API_KEY=sk-hookshim-e2e COPILOT_MODEL=fake-model \
+		-- "$E2E_COPILOT_BIN" -p "$prompt" --allow-all-tools \
+		--disable-client-telemetry "$@" </dev/null
+}
+
 # e2e_agent NAME PROMPT [ARGS...]
 e2e_agent() {
 	local a=$1; shift
@@ -344,6 +394,8 @@ e2e_agent() {
 	qwen) e2e_qwen "$@" ;;
 	codex) e2e_codex "$@" ;;
 	pi) e2e_pi "$@" ;;
+	opencode) e2e_opencode "$@" ;;
+	copilot) e2e_copilot "$@" ;;
 	*) echo "e2e_agent: unknown agent $a" >&2; return 125 ;;
 	esac
 }
@@ -357,5 +409,7 @@ e2e_agent_argv() {
 	qwen) echo "$(command -v node) $E2E_QWEN_CLI -p PROMPT --yolo" ;;
 	codex) echo "$E2E_CODEX_BIN exec --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox --ephemeral PROMPT" ;;
 	pi) echo "$(command -v node) $E2E_PI_CLI -p --provider hookshim-fake --model fake-model --no-session PROMPT" ;;
+	opencode) echo "$E2E_OPENCODE_BIN run PROMPT" ;;
+	copilot) echo "$E2E_COPILOT_BIN -p PROMPT --allow-all-tools --disable-client-telemetry" ;;
 	esac
 }

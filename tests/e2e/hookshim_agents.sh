@@ -1,4 +1,4 @@
-# End to end: real agents (Claude Code, pi) under `hookshim run` with a
+# End to end: real agents ($E2E_AGENTS, tests/e2e/agents.sh) under `hookshim run` with a
 # Claude-Code-format hooks file, driven by the fake model server.  One agent
 # session per agent runs every case; the same script without hookshim is the
 # baseline (exit status, unchanged output, and proof each case would have
@@ -168,9 +168,11 @@ for agent in $E2E_AGENTS; do
 		# errno, the only channel an open() has; the hook's reason goes
 		# to the agent's stderr and hookshim's log.
 		# Codex's apply_patch reports "Failed to write file PATH",
-		# dropping the errno.
+		# dropping the errno; opencode (Bun) "PermissionDenied:
+		# FileSystem.writeFile (PATH)".
 		refused="permission denied"
 		[ "$agent" = codex ] && refused="failed to write file"
+		[ "$agent" = opencode ] && refused="permissiondenied: filesystem.writefile"
 		expect_contains "$t: (e) the model sees the write refused" \
 			"$(res 4 | tr A-Z a-z)" "$refused"
 	fi

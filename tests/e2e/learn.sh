@@ -16,9 +16,14 @@ cat > "$TMP/hooks.json" <<'J'
   "command": "jq -c .tool_input.command >> \"$SEEN\""}]}]}}
 J
 export SEEN=$TMP/seen
-declare -A builtin=([claude-2.1.100]=claude-code [qwen]=qwen-code [codex]=codex)
-declare -A exact=([qwen]=1)
-for a in ${E2E_LEARN_AGENTS:-claude-2.1.100 qwen codex}; do
+# the profile each draft is named as: the built-in one it replaces
+# (opencode has none: an agent hookshim knows nothing of)
+declare -A builtin=([claude-2.1.100]=claude-code [qwen]=qwen-code [codex]=codex
+	[copilot]=copilot [opencode]=opencode)
+declare -A exact=([qwen]=1 [copilot]=1 [opencode]=1)
+# agents whose shipped own-shell entries are learn's drafts, word for word
+declare -A same=([copilot]=1)
+for a in ${E2E_LEARN_AGENTS:-claude-2.1.100 qwen codex copilot opencode}; do
 	e2e_script "$TMP/s.json" '{"tool":"shell","input":{"command":"echo learn-one"}}' \
 		'{"tool":"shell","input":{"command":"echo learn-two"}}' '{"text":"done"}'
 	# the plain agent first: it runs both and the model sees their output
@@ -45,7 +50,13 @@ for a in ${E2E_LEARN_AGENTS:-claude-2.1.100 qwen codex}; do
 	mkdir -p "$TMP/xdg-$a/hookshim/agents"
 	cp "$TMP/$a.json" "$TMP/xdg-$a/hookshim/agents/"
 	out=$(XDG_CONFIG_HOME=$TMP/xdg-$a "$HOOKSHIM" check -c "$TMP/hooks.json" 2>&1)
-	expect_contains "$a: the draft loads, replacing the built-in" "$out" \
+	if [ -n "${same[$a]:-}" ]; then
+		expect_eq "$a: the draft's own shells are the shipped profile's" \
+			"$(jq -c --arg n "${builtin[$a]}" '[.agents[] | select(.name == $n) | .internal[].argv]' \
+				"$HOOKSHIM_TOP/config/agents.json")" \
+			"$(jq -c '[.internal[]?.argv]' "$TMP/$a.json")"
+	fi
+	expect_contains "$a: the draft loads, by the built-in's name" "$out" \
 		"  ${builtin[$a]} "
 	expect_contains "$a: ... from its file" "$out" "xdg-$a/hookshim/agents/$a.json"
 	expect_not_contains "$a: ... with no error" "$out" "agent profile:"

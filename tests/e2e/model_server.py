@@ -57,7 +57,8 @@ DEFAULT_FINAL = "SCRIPT-EXHAUSTED: no more scripted turns."
 TOOL_ALIASES = {
     "shell": ["Bash", "bash", "shell", "run_shell_command", "exec_command",
               "execute_command", "run_command", "terminal", "local_shell"],
-    "write": ["Write", "write", "write_file", "create_file", "WriteFile"],
+    "write": ["Write", "write", "write_file", "create_file", "WriteFile",
+              "create"],
     "edit": ["Edit", "edit", "replace", "edit_file", "str_replace",
              "apply_patch"],
     "read": ["Read", "read", "read_file", "ReadFile", "view"],
@@ -68,8 +69,8 @@ KEY_ALIASES = [
     ["command", "cmd"],
     ["file_path", "path", "filePath", "absolute_path", "filename"],
     ["content", "contents", "file_text"],
-    ["old_string", "oldText", "old_str", "old_text"],
-    ["new_string", "newText", "new_str", "new_text"],
+    ["old_string", "oldText", "old_str", "old_text", "oldString"],
+    ["new_string", "newText", "new_str", "new_text", "newString"],
     ["description", "desc"],
 ]
 

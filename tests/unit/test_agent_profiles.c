@@ -29,7 +29,7 @@ static void builtins(void)
 	const struct hs_agent *c = named("claude-code"), *x = named("codex");
 	const struct hs_agent *g = named("gemini-cli"), *q = named("qwen-code");
 
-	CHECK("five built-in profiles", hs_agents()->n == 5);
+	CHECK("six built-in profiles", hs_agents()->n == 6);
 	CHECK("claude-code: eval-chain, its cwd file, 8 own shells",
 	      c && c->shapes == HS_SHAPE_EVAL_CHAIN && c->cwd_file &&
 		      c->ninternal == 8 && c->carry_var);
@@ -41,6 +41,9 @@ static void builtins(void)
 		      g->bg_var && g->bg_trap && g->guard);
 	CHECK("qwen-code: two own shells, through /bin/sh",
 	      q && q->ninternal == 2 && strcmp(q->internal[0].shell, "/bin/sh") == 0);
+	CHECK("copilot: its login-environment shell, by argv with -l",
+	      named("copilot") && named("copilot")->ninternal == 1 &&
+		      strcmp(named("copilot")->internal[0].argv[1], "-l") == 0);
 	CHECK("the agent by its process", hs_agent_by_process("/x/bin/claude") == c);
 	CHECK("an unknown process has no profile",
 	      hs_agent_by_process("/usr/bin/mystery-agent") == NULL);
@@ -124,7 +127,7 @@ static void user_files(void)
 	      said(&cfg, "agent profile \"watch-agent\" is already given") &&
 		      named("watch-agent")->nhandoffs == 1);
 	hs_config_free(&cfg);
-	CHECK("freed: the built-ins again", hs_agents()->n == 5 && !named("watch-agent"));
+	CHECK("freed: the built-ins again", hs_agents()->n == 6 && !named("watch-agent"));
 	/* a file with only an error, then one with no profile: nothing
 	 * freed twice (realloc(p, 0)) */
 	write_file(dir, "10-watch.json", "{\"name\": 5}\n");
