@@ -82,6 +82,10 @@ static void explain_exec(int n, const cJSON *o)
 
 		if (nested)
 			printf("    a nested exec, inside a tool call\n");
+		else if (cJSON_IsTrue(cJSON_GetObjectItem(o, "stdin_line")))
+			printf("    a tool call: a command a shell fed on its "
+			       "stdin read, judged before the shell had it "
+			       "(docs/agents.md)\n");
 		else if (via && strcmp(via, "wrapper") == 0)
 			printf("    a tool call: a wrapped tool (hookshim wrap) "
 			       "ran\n");
@@ -107,6 +111,8 @@ static void explain_exec(int n, const cJSON *o)
 		else if (wr)
 			printf("    the model's command, out of %s's wrapper "
 			       "(%s)\n", str(wr, "agent"), str(wr, "shape"));
+		else if (cJSON_IsTrue(cJSON_GetObjectItem(o, "stdin_line")))
+			printf("    the command as the shell read it\n");
 		else if (argv && hs_command_shell_index(argv) >= 0)
 			printf("    no agent wrapper: the script as it is\n");
 		print_block("the hook received", cmd ? cmd : "");

@@ -92,6 +92,12 @@ extern const char HS_EXE_MARK[];
 	X(BENEATH, 'B', TRI, beneath)     /* exec: by a shell beneath a      \
 					     hand-off (role "handoff",    \
 					     docs/agents.md) */           \
+	X(LINE, 'l', NUM, line)           /* exec: a command a shell fed on  \
+					     stdin read (shim/stdin_line.h),\
+					     as argv [SHELL, -c, TEXT]; 1: \
+					     it may stop inside a command  \
+					     (then answer MORE), 2: judge  \
+					     it as it is */               \
 	X(PID, 'i', NUM, pid)                                                 \
 	X(ID, 'u', STR, id)               /* tool_use_id of a pre and post */\
 	X(CWD, 'c', STR, cwd)                                                 \
@@ -146,7 +152,17 @@ extern const char HS_EXE_MARK[];
 					     runs a string its hook did   \
 					     not see, so what its shell   \
 					     runs is judged too (role     \
-					     "handoff", docs/agents.md) */
+					     "handoff", docs/agents.md) */\
+	X(MORE, 'M', NUM, more)           /* a LINE request that stops inside\
+					     a command: with LINE 1 send it\
+					     again with the next line,    \
+					     nothing judged; with LINE 2  \
+					     it was judged unfinished */  \
+	X(KEEPS, 'K', NUM, keeps)         /* an allowed LINE: it leaves code \
+					     behind (a function, an alias, \
+					     a trap): what every later    \
+					     command of the shell runs is \
+					     judged too */
 
 enum hs_field {
 	HS_F_END = 0,

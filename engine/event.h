@@ -23,6 +23,7 @@ struct hs_event {
 	unsigned op;   /* one HS_OP_* */
 	bool nested;   /* started inside a running command */
 	bool beneath;  /* an exec by a shell beneath a hand-off */
+	bool line;     /* a command a shell fed on stdin read */
 
 	/* HS_OP_EXEC */
 	const char *command;       /* what the model asked for */

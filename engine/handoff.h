@@ -35,6 +35,15 @@ char *hs_handoff_unwrap(const char *script, char *const params[],
 /* Does `text`, run by a shell, run a string the hook did not see? */
 bool hs_handoff_opaque(const char *text);
 
+/* Does `text` leave code behind in the shell that runs it, for a later
+ * command to run unseen: a function, an alias, a trap, a `hash -p`, an
+ * `enable -f`, a sourced file's definitions, an eval (which may define
+ * any of them), exported or declared functions? Yes when in doubt (it
+ * does not parse, a command word is an expansion). For a shell that
+ * reads one command after another (shim/stdin_line.c): after such a
+ * command, what each later one runs is judged too. */
+bool hs_handoff_leaves_code(const char *text);
+
 /* Does script read its positional parameters ($0…$9, ${N}, ${!#}, $@,
  * $*, $#, `for NAME;`, shift, getopts)? Read as text (quotes ignored),
  * so it may say yes too often, never no. A text that reads arguments the

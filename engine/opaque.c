@@ -237,3 +237,58 @@ bool hs_handoff_uses_params(const char *script)
 	       strstr(script, "BASH_ARGV") || strstr(script, "BASH_ARGC") ||
 	       strstr(script, "/cmdline");
 }
+
+/* Builtins that keep code for later, and the prefixes that run one. */
+static bool keeps_code_word(const char *w)
+{
+	static const char *const words[] = { "alias", "trap", "hash", "enable",
+					     "source", ".", "eval", NULL };
+
+	for (size_t i = 0; words[i]; i++)
+		if (strcmp(w, words[i]) == 0)
+			return true;
+	return false;
+}
+
+static bool list_keeps(const struct hs_sh_list *l);
+
+static bool cmd_keeps(const struct hs_sh_cmd *c)
+{
+	size_t k = 0;
+	const char *w;
+
+	if (c->kind == HS_SH_FUNC)
+		return true;
+	if (c->body && list_keeps(c->body))
+		return true;
+	if (c->kind != HS_SH_SIMPLE)
+		return false;
+	for (; k < c->nwords; k++) {
+		if (!(w = c->words[k].value))
+			return true; /* an expanded command word: any of them */
+		if (strcmp(w, "builtin") != 0 && strcmp(w, "command") != 0)
+			return keeps_code_word(w);
+	}
+	return false;
+}
+
+static bool list_keeps(const struct hs_sh_list *l)
+{
+	for (size_t i = 0; l && i < l->n; i++)
+		for (size_t j = 0; j < l->pipes[i].ncmds; j++)
+			if (cmd_keeps(&l->pipes[i].cmds[j]))
+				return true;
+	return false;
+}
+
+bool hs_handoff_leaves_code(const char *text)
+{
+	struct hs_sh_list *l;
+	bool r;
+
+	if (!text || env_code(text) || !(l = hs_sh_parse(text)))
+		return true;
+	r = list_keeps(l);
+	hs_sh_free(l);
+	return r;
+}

@@ -73,7 +73,9 @@ void sh_take_newline(struct sh_ps *p)
 		const char *d = p->hd[k].delim;
 		size_t dn = strlen(d);
 
-		while (sh_at(p, 0)) {
+		bool closed = false;
+
+		while (!closed && sh_at(p, 0)) {
 			const char *line = p->s + p->i;
 			size_t n = strcspn(line, "\n");
 			const char *l = line;
@@ -82,9 +84,10 @@ void sh_take_newline(struct sh_ps *p)
 				while (*l == '\t')
 					l++;
 			p->i += n + (line[n] == '\n');
-			if ((size_t)(line + n - l) == dn && memcmp(l, d, dn) == 0)
-				break;
+			closed = (size_t)(line + n - l) == dn &&
+				 memcmp(l, d, dn) == 0;
 		}
+		p->hd_open |= !closed;
 		free(p->hd[k].delim);
 	}
 	p->nhd = 0;
@@ -337,8 +340,10 @@ bool sh_scan_word(struct sh_ps *p, struct hs_sh_word *w, bool assign)
 		} else if (c == '\'') {
 			const char *q = strchr(p->s + p->i + 1, '\'');
 
-			if (!q)
+			if (!q) {
+				p->i = p->n; /* open to the end: it wants more */
 				goto fail;
+			}
 			hs_sb_add(&v, p->s + p->i + 1, (size_t)(q - p->s) - p->i - 1);
 			p->i = (size_t)(q - p->s) + 1;
 		} else if (c == '$' && sh_at(p, 1) == '\'') {
@@ -371,8 +376,10 @@ bool sh_scan_word(struct sh_ps *p, struct hs_sh_word *w, bool assign)
 			}
 			p->i++;
 		} else if (c == '\\') {
-			if (!sh_at(p, 1))
+			if (!sh_at(p, 1)) {
+				p->i = p->n; /* a line continued */
 				goto fail;
+			}
 			if (sh_at(p, 1) != '\n')
 				hs_sb_addc(&v, sh_at(p, 1));
 			p->i += 2;

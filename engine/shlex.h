@@ -24,6 +24,7 @@ struct sh_ps {
 		bool strip_tabs;
 	} hd[SH_MAX_HEREDOCS];
 	size_t nhd;
+	bool hd_open; /* a here-document's body ran to the end unclosed */
 };
 
 

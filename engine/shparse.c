@@ -517,16 +517,23 @@ void hs_sh_free_list(struct hs_sh_list *l)
 	free(l);
 }
 
-struct hs_sh_list *hs_sh_parse(const char *script)
+/* *more: the text stops inside a command (the parse ran out of input,
+ * or a here-document is still open) */
+static struct hs_sh_list *parse(const char *script, bool *more)
 {
 	struct sh_ps p = { .s = script };
 	struct hs_sh_list *l;
 
+	*more = false;
 	if (!script)
 		return NULL;
 	p.n = strlen(script);
 	l = hs_sh_parse_list(&p, false);
-	sh_skip_newlines(&p);
+	if (l)
+		sh_skip_newlines(&p);
+	/* a failed parse stops where it failed: at the end, it wanted
+	 * more (an open `if`, quote or group, a trailing `&&` or `\`) */
+	*more = (!l && !p.fail && p.i >= p.n) || p.hd_open || p.nhd > 0;
 	for (size_t k = 0; k < p.nhd; k++)
 		free(p.hd[k].delim);
 	if (l && (p.fail || p.i >= p.n + 1 || sh_at(&p, 0))) {
@@ -534,6 +541,21 @@ struct hs_sh_list *hs_sh_parse(const char *script)
 		return NULL;
 	}
 	return l;
+}
+
+struct hs_sh_list *hs_sh_parse(const char *script)
+{
+	bool more;
+
+	return parse(script, &more);
+}
+
+bool hs_sh_needs_more(const char *script)
+{
+	bool more;
+
+	hs_sh_free_list(parse(script, &more));
+	return more;
 }
 
 void hs_sh_free(struct hs_sh_list *l)

@@ -96,6 +96,12 @@ struct hs_sh_list {
  * parser understands, or on allocation failure. */
 struct hs_sh_list *hs_sh_parse(const char *script);
 void hs_sh_free(struct hs_sh_list *l);
+/* Does script stop inside a command, so that a shell reading it line by
+ * line would read on: an `if`, loop, group, quote or substitution still
+ * open, a trailing `&&`, `|` or backslash, a here-document whose
+ * delimiter line has not come? False for a whole script, and for one that
+ * fails before its end (a syntax error no more input mends). */
+bool hs_sh_needs_more(const char *script);
 
 /* The value of w if known and not a reserved word's use, else NULL. */
 const char *hs_sh_value(const struct hs_sh_word *w);

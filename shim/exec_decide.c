@@ -14,7 +14,10 @@
  *     the agent feeds on its stdin, take role "handoff", in
  *     which every program started is a tool call of its own (env, nohup
  *     and the like pass the role on instead), its child "tool" -- or
- *     "handoff" again when it is a shell. */
+ *     "handoff" again when it is a shell;
+ *   - a shell fed on a pipe judges each command it reads (stdin_line.h):
+ *     while it runs one allowed as seen, its programs are that tool
+ *     call's (as role "tool"); one denied, they fail with its reason. */
 #include "exec.h"
 
 #include <errno.h>
@@ -28,28 +31,34 @@
 #include "../common/shellargv.h"
 #include "floor_calls.h"
 #include "reason.h"
+#include "stdin_line.h"
 
 HS_CHILD_PATH
 bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 		   enum hs_role *child_role)
 {
 	const struct hs_state *st = hs_state();
+	enum hs_role role = st->role;
 
+	/* a shell fed on stdin running a command judged exactly as it read
+	 * it (stdin_line.h): what it starts is that tool call's */
+	if (role == HS_ROLE_HANDOFF && hs_line_verdict() == HS_LINE_EXACT)
+		role = HS_ROLE_TOOL;
 	*nested = false;
-	*child_role = st->role;
+	*child_role = role;
 	/* A shell fed its commands on stdin (a persistent shell on a pipe
 	 * or a terminal, `… | sh`, `bash -s`) by the agent or beneath a
 	 * hand-off: no command to show yet; every program it starts is
 	 * judged (docs/agents.md). Known by the program that runs, not by
 	 * argv[0] (`exec -a bash PROG` is PROG). */
-	if (st->role != HS_ROLE_TOOL && hs_exec_interest(st) &&
+	if (role != HS_ROLE_TOOL && hs_exec_interest(st) &&
 	    hs_shell_name(exe) && hs_system_path(exe) &&
 	    hs_shell_reads_stdin(argv)) {
 		*child_role = HS_ROLE_HANDOFF;
 		/* with every exec a tool call, the shell is one too */
-		return st->role == HS_ROLE_AGENT && st->all_execs;
+		return role == HS_ROLE_AGENT && st->all_execs;
 	}
-	if (st->role == HS_ROLE_HANDOFF) {
+	if (role == HS_ROLE_HANDOFF) {
 		/* beneath a hand-off: every program is a tool call, but
 		 * env, nohup, … only carry it on */
 		if (!hs_exec_interest(st))
@@ -65,7 +74,7 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 						 : HS_ROLE_TOOL;
 		return true;
 	}
-	if (st->role == HS_ROLE_AGENT &&
+	if (role == HS_ROLE_AGENT &&
 	    (st->all_execs || hs_shell_command(exe, argv) >= 0)) {
 		/* a tool call: its stderr (the model's tool result) carries
 		 * the agent's own denials, if any (reason.h) */
@@ -77,7 +86,7 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 			*child_role = HS_ROLE_TOOL;
 		return hs_exec_interest(st);
 	}
-	if (!hs_exec_interest(st) || st->role == HS_ROLE_AGENT)
+	if (!hs_exec_interest(st) || role == HS_ROLE_AGENT)
 		return false; /* the agent starting a program: still the agent */
 	if (!hs_nested_enabled(st))
 		return false;
@@ -124,6 +133,21 @@ void hs_exec_decide(const char *exe, char *const argv[],
 	d->deny = d->post = false;
 	d->id[0] = '\0';
 	d->rep.updated[0] = '\0'; /* hs_ask fills it; nothing else does */
+	if (st->role == HS_ROLE_HANDOFF && hs_exec_interest(st) &&
+	    hs_line_verdict() == HS_LINE_DENIED) {
+		/* a program of a command the shell read on stdin and a hook
+		 * denied: it fails as that command's would (stdin_line.c
+		 * wrote the reason when it judged the command) */
+		d->event = d->deny = true;
+		d->nested = false;
+		d->child_role = HS_ROLE_TOOL;
+		d->rep.deny = d->rep.said = true;
+		d->rep.hidden = false;
+		d->rep.deny_exit = hs_line_deny_exit();
+		d->rep.deny_errno = st->deny_errno;
+		d->rep.reason[0] = '\0';
+		return;
+	}
 	d->event = hs_exec_event(exe, argv, &d->nested, &d->child_role);
 	if (!d->event)
 		return;

@@ -35,9 +35,7 @@ static bool marker_is_ours(const char *m)
 	return false;
 }
 
-/* /proc/self/cmdline as an argv; malloc is fine this early (single thread,
- * ordinary context). NULL on failure. */
-static char **read_cmdline(char **bufp)
+char **hs_read_cmdline(char **bufp)
 {
 	size_t cap = 4096, len = 0, n = 0;
 	char *buf = malloc(cap), **argv;
@@ -126,7 +124,7 @@ static __attribute__((noinline, cold)) void judge_self(void)
 {
 	const struct hs_state *st = hs_state();
 	struct hs_decision d;
-	char *buf = NULL, **argv = read_cmdline(&buf);
+	char *buf = NULL, **argv = hs_read_cmdline(&buf);
 
 	if (!argv)
 		return;

@@ -9,7 +9,8 @@
  *            are the agent's read events, read_event.c), END (the calls
  *            that end a write, by hand in write.c), REASON (the
  *            error-message functions that carry a hook's reason,
- *            reason.c); labels for test_symbols
+ *            reason.c), LINE (read: the commands a shell fed on stdin
+ *            reads, stdin_line.c); labels for test_symbols
  *   real     FWD: the interposer forwards to the next definition, which
  *            gets a slot in real.c's table (HS_REAL(name)), resolved in
  *            the constructor in one walk of the loaded objects; OWN: the
@@ -132,6 +133,7 @@
 	X(strerror_r, "", REASON, FWD)                                   \
 	X(__xpg_strerror_r, "", REASON, FWD)                             \
 	X(strerror_l, "", REASON, FWD)                                   \
-	X(perror, "", REASON, FWD)
+	X(perror, "", REASON, FWD)                                       \
+	X(read, "", LINE, FWD)
 
 #endif

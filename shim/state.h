@@ -126,6 +126,10 @@ static inline const struct hs_state *hs_state(void)
 const char *hs_exe(void);
 /* Is this process image a shell (by hs_exe's base name)? */
 bool hs_exe_is_shell(void);
+/* /proc/self/cmdline as an argv (free *bufp and the result); NULL on
+ * failure. Allocates: ordinary context only (the constructor, a shell's
+ * read). */
+char **hs_read_cmdline(char **bufp);
 
 /* Does an exec by this process need anything from the shim at all? */
 static inline bool hs_exec_watched(const struct hs_state *st)

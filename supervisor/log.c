@@ -195,8 +195,10 @@ void hs_log_event(struct hs_session *s, const struct hs_event *ev,
 		 * is judged too (engine/handoff.h) */
 		if (why && why->beneath && !ev->nested)
 			cJSON_AddBoolToObject(o, "handoff", true);
-		if (ev->beneath)
+		if (ev->beneath && !ev->line)
 			cJSON_AddBoolToObject(o, "beneath_handoff", true);
+		if (ev->line)
+			cJSON_AddBoolToObject(o, "stdin_line", true);
 		add_opt_str(o, "exe", ev->exe);
 		for (size_t i = 0; ev->argv && ev->argv[i]; i++)
 			cJSON_AddItemToArray(argv,

@@ -194,6 +194,10 @@ int hs_answer_write(int fd, const struct hs_answer *a)
 		hs_wire_putnum(&w, HS_F_TOOL_CALL, 1);
 	if (a->handoff)
 		hs_wire_putnum(&w, HS_F_HANDOFF, 1);
+	if (a->more)
+		hs_wire_putnum(&w, HS_F_MORE, 1);
+	if (a->keeps)
+		hs_wire_putnum(&w, HS_F_KEEPS, 1);
 	return hs_wire_finish(&w);
 }
 
@@ -240,6 +244,10 @@ int hs_answer_read(int fd, struct hs_answer *a)
 		case HS_F_TOOL_CALL: a->tool_call = to_long(v) == 1; free(v);
 			break;
 		case HS_F_HANDOFF: a->handoff = to_long(v) == 1; free(v);
+			break;
+		case HS_F_MORE: a->more = to_long(v) == 1; free(v);
+			break;
+		case HS_F_KEEPS: a->keeps = to_long(v) == 1; free(v);
 			break;
 		default: free(v); break;
 		}

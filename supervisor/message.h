@@ -26,6 +26,8 @@ struct hs_answer {
 	char *updated;           /* an allowed exec: its shell command, rewritten */
 	bool handoff;            /* an allowed exec: what its shell runs is
 				  * judged too (engine/handoff.h) */
+	bool more;               /* a stdin line that stops inside a command */
+	bool keeps;              /* an allowed stdin line leaves code behind */
 };
 
 void hs_msg_free(struct hs_msg *m);

@@ -18,6 +18,7 @@
 #include "../common/wire.h"
 #include "../engine/command.h"
 #include "../engine/handoff.h"
+#include "../engine/shparse.h"
 #include "../engine/decide.h"
 #include "atomic_save.h"
 #include "caller.h"
@@ -195,6 +196,7 @@ static int build_event(struct hs_session *s, const struct hs_msg *req,
 	}
 	ev->nested = req->nested > 0;
 	ev->beneath = req->beneath > 0;
+	ev->line = req->line > 0 && ev->op == HS_OP_EXEC;
 	ev->cwd = req->cwd ? req->cwd : s->root;
 	ev->pid = (pid_t)req->pid;
 	ev->via = req->via;
@@ -228,6 +230,22 @@ static void allow(const struct hs_session *s, struct hs_answer *ans)
 	ans->verdict = HS_ALLOW;
 	ans->deny_exit = s->cfg->settings.deny_exit;
 	ans->deny_errno = s->cfg->settings.deny_errno;
+}
+
+/* A command a shell fed on stdin read (shim/stdin_line.c), asked about
+ * line by line, that is not whole yet (an `if` still open, a
+ * here-document): asked with LINE 1 it waits for its next line, nothing
+ * judged or logged; with LINE 2 it is judged as it is and the answer
+ * says it was unfinished (MORE), so that the shim judges it again with
+ * its next line. */
+static bool line_unfinished(const struct hs_msg *req)
+{
+	int i;
+
+	return req->line > 0 && req->op && strcmp(req->op, "exec") == 0 &&
+	       req->argv && req->argv[0] &&
+	       (i = hs_command_shell_index(req->argv)) >= 0 &&
+	       hs_sh_needs_more(req->argv[i]);
 }
 
 /* This session's own hooks. */
@@ -360,8 +378,8 @@ static bool classify_only(const struct hs_msg *req, struct hs_answer *ans,
 	return true;
 }
 
-static void decide(struct hs_session *s, const struct hs_msg *req,
-		   struct hs_answer *ans)
+static void decide_judged(struct hs_session *s, const struct hs_msg *req,
+			  struct hs_answer *ans)
 {
 	struct hs_answer up;
 	struct hs_msg own;
@@ -396,6 +414,26 @@ static void decide(struct hs_session *s, const struct hs_msg *req,
 	join_context(ans, up.context);
 	up.context = NULL;
 	hs_answer_free(&up);
+}
+
+static void decide(struct hs_session *s, const struct hs_msg *req,
+		   struct hs_answer *ans)
+{
+	bool unfinished = line_unfinished(req);
+	int i;
+
+	if (unfinished && req->line == 1) {
+		allow(s, ans);
+		ans->more = true;
+		return;
+	}
+	decide_judged(s, req, ans);
+	ans->more = unfinished;
+	/* code left behind for a later command of the shell to run */
+	if (req->line > 0 && ans->verdict == HS_ALLOW && req->argv &&
+	    (i = hs_command_shell_index(req->argv)) >= 0)
+		ans->keeps = hs_handoff_leaves_code(ans->updated ? ans->updated
+								 : req->argv[i]);
 }
 
 void hs_session_decide(struct hs_session *s, const struct hs_msg *req,

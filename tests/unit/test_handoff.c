@@ -5,6 +5,7 @@
 
 #include "engine/command.h"
 #include "engine/handoff.h"
+#include "engine/shparse.h"
 #include "engine/strbuf.h"
 #include "check.h"
 
@@ -384,11 +385,56 @@ static void property(void)
 	      obad == 0);
 }
 
+/* A shell reading commands line by line (shim/stdin_line.c): when does
+ * a text stop inside a command, and which commands leave code behind? */
+static void lines(void)
+{
+	static const char *const more[] = {
+		"if true; then", "for i in 1 2; do", "while :; do echo",
+		"{ echo a", "( echo a", "f() {", "case x in", "echo a &&",
+		"echo a ||", "echo a |", "echo a >", "echo a \\",
+		"echo 'abc", "echo \"abc", "echo $(ls", "echo `ls",
+		"echo ${x", "[[ -f x", "cat <<E", "cat <<E\nbody",
+		"cat <<-'E'\n\tbody", NULL,
+	};
+	static const char *const whole[] = {
+		"echo a", "if true; then echo; fi", "cat <<E\nbody\nE",
+		"echo a \\\nb", "echo 'a\nb'", "for i in 1; do :; done",
+		"echo \\\\", "f() { :; }", "", "# a comment", NULL,
+	};
+	static const char *const broken[] = { "fi", "done", "echo )", "}",
+					      "echo a;;", NULL };
+
+	for (size_t i = 0; more[i]; i++)
+		CHECK(more[i], hs_sh_needs_more(more[i]));
+	for (size_t i = 0; whole[i]; i++)
+		CHECK(whole[i], !hs_sh_needs_more(whole[i]));
+	/* a syntax error no more input mends: judged as it is */
+	for (size_t i = 0; broken[i]; i++)
+		CHECK(broken[i], !hs_sh_needs_more(broken[i]));
+
+	CHECK("a function is left behind", hs_handoff_leaves_code("g() { rm -f \"$1\"; }"));
+	CHECK("... inside a group", hs_handoff_leaves_code("{ f() { :; }; }"));
+	CHECK("an alias", hs_handoff_leaves_code("alias ls='rm -rf x'"));
+	CHECK("a trap", hs_handoff_leaves_code("trap 'rm -f x' EXIT"));
+	CHECK("hash -p", hs_handoff_leaves_code("hash -p /tmp/x ls"));
+	CHECK("a sourced file", hs_handoff_leaves_code(". .venv/bin/activate"));
+	CHECK("builtin alias", hs_handoff_leaves_code("builtin alias x=y"));
+	CHECK("an eval", hs_handoff_leaves_code("eval 'f() { :; }'"));
+	CHECK("export -f", hs_handoff_leaves_code("export -f g"));
+	CHECK("an expanded command word", hs_handoff_leaves_code("$cmd x"));
+	CHECK("unparseable", hs_handoff_leaves_code("if"));
+	CHECK("a plain command leaves nothing", !hs_handoff_leaves_code("ls -la; cd src"));
+	CHECK("an assignment leaves nothing to run", !hs_handoff_leaves_code("x=1; export Y=2"));
+	CHECK("a loop leaves nothing", !hs_handoff_leaves_code("for f in *; do rm \"$f\"; done"));
+}
+
 int main(void)
 {
 	handoffs();
 	attacks();
 	opacity();
+	lines();
 	property();
 	CHECK_DONE();
 }
