@@ -15,7 +15,8 @@
 # Agents: claude (Claude Code 2.1.332, native Bun binary), claude-2.1.100
 # and claude-2.0.0 (Claude Code's node cli.js, npm aliases claude-code-V),
 # gemini (Gemini CLI), qwen (Qwen Code), codex (Codex, static musl binary)
-# pi (pi-coding-agent, node), opencode (a Bun-compiled binary) and copilot
+# qwen-0.15.10 (an older Qwen Code, npm alias qwen-code-V), pi
+# (pi-coding-agent, node), opencode (a Bun-compiled binary) and copilot
 # (GitHub Copilot CLI, a node single-executable binary).  Each agent is exec'ed directly: [env -i] [timeout] PREFIX... AGENT,
 # so with a prefix of `hookshim run -c F --` hookshim's child is the agent
 # binary itself (the claude ELF, or node running pi's cli.js).
@@ -42,7 +43,7 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then exit 0; fi
 E2E_DIR=${HOOKSHIM_TOP:?HOOKSHIM_TOP unset}/tests/e2e
 E2E_WORK=${TMP:-$(mktemp -d /tmp/hookshim-e2e.XXXXXX)}/.e2e
 mkdir -p "$E2E_WORK"
-E2E_AGENTS=${E2E_AGENTS:-claude claude-2.1.100 claude-2.0.0 gemini qwen codex pi opencode copilot}
+E2E_AGENTS=${E2E_AGENTS:-claude claude-2.1.100 claude-2.0.0 gemini qwen qwen-0.15.10 codex pi opencode copilot}
 E2E_TIMEOUT=${E2E_TIMEOUT:-180}
 E2E_PI_API=${E2E_PI_API:-openai-completions}
 # Claude Code ships its native (Bun) binary in a per-platform optional
@@ -63,8 +64,10 @@ case $_e2e_arch in
 *) _e2e_copilot=linux-$_e2e_arch ;;
 esac
 E2E_COPILOT_BIN=$E2E_DIR/node_modules/@github/copilot-$_e2e_copilot/copilot
-# Older Claude Code versions (node cli.js), as npm aliases claude-code-V.
+# Older Claude Code versions (node cli.js), as npm aliases claude-code-V,
+# and an older Qwen Code, qwen-code-V.
 E2E_CLAUDE_OLD="2.1.100 2.0.0"
+E2E_QWEN_OLD="0.15.10"
 E2E_SKIP_REASON=
 E2E_SERVER_PID=
 E2E_PORT=
@@ -84,6 +87,9 @@ _e2e_agents_present() {
 		[ -x "$E2E_COPILOT_BIN" ] || return 1
 	for v in $E2E_CLAUDE_OLD; do
 		[ -f "$E2E_DIR/node_modules/claude-code-$v/cli.js" ] || return 1
+	done
+	for v in $E2E_QWEN_OLD; do
+		[ -f "$E2E_DIR/node_modules/qwen-code-$v/cli.js" ] || return 1
 	done
 }
 
@@ -295,8 +301,9 @@ e2e_gemini() {
 
 # e2e_qwen PROMPT [ARGS...]: Qwen Code in print mode, OpenAI-compatible
 # chat completions (OPENAI_BASE_URL/OPENAI_API_KEY/OPENAI_MODEL).
+# E2E_QWEN_CLI_RUN: another version's cli.js (qwen-V in e2e_agent).
 e2e_qwen() {
-	local prompt=$1; shift
+	local prompt=$1 cli=${E2E_QWEN_CLI_RUN:-$E2E_QWEN_CLI}; shift
 	[ -n "$E2E_PORT" ] || { echo "e2e_qwen: no model server" >&2; return 125; }
 	local h
 	h=$(_e2e_settings_home qwen .qwen '{"security":{"auth":{"selectedType":"openai"}},"privacy":{"usageStatisticsEnabled":false},"general":{"disableAutoUpdate":true}}')
@@ -305,7 +312,7 @@ e2e_qwen() {
 		OPENAI_API_KEY=sk-hookshim-e2e OPENAI_MODEL=fake-model \
 		OPENAI_BASE_URL="http://127.0.0.1:$E2E_PORT/v1" \
 		QWEN_CODE_SUPPRESS_YOLO_WARNING=1 \
-		-- "$(command -v node)" "$E2E_QWEN_CLI" -p "$prompt" --yolo \
+		-- "$(command -v node)" "$cli" -p "$prompt" --yolo \
 		"$@" </dev/null
 }
 
@@ -392,6 +399,9 @@ e2e_agent() {
 			"$E2E_DIR/node_modules/claude-code-${a#claude-}/cli.js" -- "$@" ;;
 	gemini) e2e_gemini "$@" ;;
 	qwen) e2e_qwen "$@" ;;
+	qwen-[0-9]*)
+		E2E_QWEN_CLI_RUN=$E2E_DIR/node_modules/qwen-code-${a#qwen-}/cli.js \
+			e2e_qwen "$@" ;;
 	codex) e2e_codex "$@" ;;
 	pi) e2e_pi "$@" ;;
 	opencode) e2e_opencode "$@" ;;
@@ -407,6 +417,7 @@ e2e_agent_argv() {
 	claude-[0-9]*) echo "$(command -v node) $E2E_DIR/node_modules/claude-code-${1#claude-}/cli.js -p PROMPT --dangerously-skip-permissions" ;;
 	gemini) echo "$(command -v node) $E2E_GEMINI_CLI -p PROMPT --yolo -m gemini-2.5-flash" ;;
 	qwen) echo "$(command -v node) $E2E_QWEN_CLI -p PROMPT --yolo" ;;
+	qwen-[0-9]*) echo "$(command -v node) $E2E_DIR/node_modules/qwen-code-${1#qwen-}/cli.js -p PROMPT --yolo" ;;
 	codex) echo "$E2E_CODEX_BIN exec --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox --ephemeral PROMPT" ;;
 	pi) echo "$(command -v node) $E2E_PI_CLI -p --provider hookshim-fake --model fake-model --no-session PROMPT" ;;
 	opencode) echo "$E2E_OPENCODE_BIN run PROMPT" ;;

@@ -19,11 +19,11 @@ export SEEN=$TMP/seen
 # the profile each draft is named as: the built-in one it replaces
 # (opencode has none: an agent hookshim knows nothing of)
 declare -A builtin=([claude-2.1.100]=claude-code [qwen]=qwen-code [codex]=codex
-	[copilot]=copilot [opencode]=opencode)
-declare -A exact=([qwen]=1 [copilot]=1 [opencode]=1)
+	[copilot]=copilot [opencode]=opencode [qwen-0.15.10]=qwen-code)
+declare -A exact=([qwen]=1 [copilot]=1 [opencode]=1 [qwen-0.15.10]=1)
 # agents whose shipped own-shell entries are learn's drafts, word for word
 declare -A same=([copilot]=1)
-for a in ${E2E_LEARN_AGENTS:-claude-2.1.100 qwen codex copilot opencode}; do
+for a in ${E2E_LEARN_AGENTS:-claude-2.1.100 qwen qwen-0.15.10 codex copilot opencode}; do
 	e2e_script "$TMP/s.json" '{"tool":"shell","input":{"command":"echo learn-one"}}' \
 		'{"tool":"shell","input":{"command":"echo learn-two"}}' '{"text":"done"}'
 	# the plain agent first: it runs both and the model sees their output

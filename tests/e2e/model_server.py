@@ -25,7 +25,8 @@ uses (command/cmd, file_path/path, content, old_string/oldText, ...).
 
 Which turn a main-loop request gets is computed from the conversation it
 carries, not from a counter: turn N = the number of assistant turns already in
-its history.  So retried requests get the same answer, and side requests
+its history (a text-only assistant message right before a user prompt, an
+agent's own canned exchange, is not one).  So retried requests get the same answer, and side requests
 (title/topic generation, quota checks, bash-prefix classification: requests
 without tools) never consume a turn; they get a short harmless text.
 
@@ -193,8 +194,27 @@ def count_assistant_turns(api, body):
         roles = ["assistant" if c.get("role") == "model" else c.get("role")
                  for c in body.get("contents") or [] if isinstance(c, dict)]
     else:
-        roles = [m.get("role") for m in body.get("messages") or []
-                 if isinstance(m, dict)]
+        roles = []
+        for m in body.get("messages") or []:
+            if not isinstance(m, dict):
+                continue
+            r, c = m.get("role"), m.get("content")
+            blocks = [b.get("type") for b in c
+                      if isinstance(b, dict)] if isinstance(c, list) else []
+            if r == "assistant" and not m.get("tool_calls") and \
+                    "tool_use" not in blocks:
+                r = "assistant-text"
+            elif r == "user" and "tool_result" not in blocks:
+                r = "prompt"
+            roles.append(r)
+        # an agent's own exchange before the prompt (Qwen Code 0.15 sends
+        # its context as a user message and a canned assistant "Got it")
+        # is no turn of the script's: a text-only assistant message
+        # followed by a prompt is left out
+        roles = [r for i, r in enumerate(roles)
+                 if not (r == "assistant-text" and i + 1 < len(roles) and
+                         roles[i + 1] == "prompt")]
+        roles = ["assistant" if r == "assistant-text" else r for r in roles]
     n, prev = 0, None
     for r in roles:
         if r == "assistant" and prev != "assistant":

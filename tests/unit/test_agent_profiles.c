@@ -39,8 +39,8 @@ static void builtins(void)
 	CHECK("gemini-cli: subshell-trap with its four marks",
 	      g && g->shapes == HS_SHAPE_SUBSHELL_TRAP && g->bg_file &&
 		      g->bg_var && g->bg_trap && g->guard);
-	CHECK("qwen-code: two own shells, through /bin/sh",
-	      q && q->ninternal == 2 && strcmp(q->internal[0].shell, "/bin/sh") == 0);
+	CHECK("qwen-code: three own shells, through /bin/sh",
+	      q && q->ninternal == 3 && strcmp(q->internal[0].shell, "/bin/sh") == 0);
 	CHECK("copilot: its login-environment shell, by argv with -l",
 	      named("copilot") && named("copilot")->ninternal == 1 &&
 		      strcmp(named("copilot")->internal[0].argv[1], "-l") == 0);
