@@ -97,7 +97,8 @@ extern const char HS_EXE_MARK[];
 					     as argv [SHELL, -c, TEXT]; 1: \
 					     it may stop inside a command  \
 					     (then answer MORE), 2: judge  \
-					     it as it is */               \
+					     it as it is, 3: only say      \
+					     whether it stops inside one */\
 	X(PID, 'i', NUM, pid)                                                 \
 	X(ID, 'u', STR, id)               /* tool_use_id of a pre and post */\
 	X(CWD, 'c', STR, cwd)                                                 \

@@ -38,11 +38,18 @@ bool hs_handoff_opaque(const char *text);
 /* Does `text` leave code behind in the shell that runs it, for a later
  * command to run unseen: a function, an alias, a trap, a `hash -p`, an
  * `enable -f`, a sourced file's definitions, an eval (which may define
- * any of them), exported or declared functions? Yes when in doubt (it
+ * any of them), exported or declared functions, a `read` or `mapfile`
+ * (a line of the shell's input taken as data)? Yes when in doubt (it
  * does not parse, a command word is an expansion). For a shell that
  * reads one command after another (shim/stdin_line.c): after such a
  * command, what each later one runs is judged too. */
 bool hs_handoff_leaves_code(const char *text);
+
+/* Does `text` evaluate data as code where an earlier command of the same
+ * shell may have left it: arithmetic (an array subscript's `$(…)` runs:
+ * `x='a[$(rm …)]'` then `echo $((x))`), `${!x}`, `${x@P}`? For a shell
+ * that reads one command after another: what it runs is judged too. */
+bool hs_handoff_evaluates_data(const char *text);
 
 /* Does script read its positional parameters ($0…$9, ${N}, ${!#}, $@,
  * $*, $#, `for NAME;`, shift, getopts)? Read as text (quotes ignored),

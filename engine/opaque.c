@@ -241,8 +241,11 @@ bool hs_handoff_uses_params(const char *script)
 /* Builtins that keep code for later, and the prefixes that run one. */
 static bool keeps_code_word(const char *w)
 {
+	/* read, mapfile: a line of the shell's own input taken as data,
+	 * which a later expansion may run */
 	static const char *const words[] = { "alias", "trap", "hash", "enable",
-					     "source", ".", "eval", NULL };
+					     "source", ".", "eval", "read",
+					     "mapfile", "readarray", NULL };
 
 	for (size_t i = 0; words[i]; i++)
 		if (strcmp(w, words[i]) == 0)
@@ -291,4 +294,10 @@ bool hs_handoff_leaves_code(const char *text)
 	r = list_keeps(l);
 	hs_sh_free(l);
 	return r;
+}
+
+bool hs_handoff_evaluates_data(const char *text)
+{
+	return !text || arithmetic(text) || strstr(text, "$[") ||
+	       strstr(text, "${!") || strstr(text, "@P}");
 }

@@ -237,6 +237,18 @@ static bool scan_dollar(struct sh_ps *p, struct hs_sh_word *w)
 		p->i += 2;
 		return scan_cmdsub(p);
 	}
+	if (c == '[') { /* $[…], bash's old arithmetic: to its `]` */
+		int depth = 0;
+
+		for (p->i += 2; sh_at(p, 0) != ']' || depth; p->i++) {
+			if (!sh_at(p, 0))
+				return false; /* at the end: it wants more */
+			depth += sh_at(p, 0) == '[' ? 1
+				 : sh_at(p, 0) == ']' ? -1 : 0;
+		}
+		p->i++;
+		return true;
+	}
 	p->i++;
 	if (sh_is_name_char(c, true)) {
 		while (sh_is_name_char(sh_at(p, 0), false))

@@ -253,8 +253,12 @@ static bool parse_keyword_compound(struct sh_ps *p, struct hs_sh_cmd *c)
 		ok = true;
 	} else if (sh_at_word(p, "[[")) {
 		/* Inside [[ ]] the operators are the test's, not the shell's:
-		 * only the extent matters. */
-		for (p->i += 2, sh_skip_blanks(p); !sh_at_word(p, "]]"); sh_skip_blanks(p)) {
+		 * only the extent matters, and a `]]` inside parentheses (a
+		 * =~ regex's) does not end it. */
+		int paren = 0;
+
+		for (p->i += 2, sh_skip_blanks(p);
+		     paren > 0 || !sh_at_word(p, "]]"); sh_skip_blanks(p)) {
 			struct hs_sh_word w = { 0 };
 
 			if (!sh_at(p, 0))
@@ -262,6 +266,8 @@ static bool parse_keyword_compound(struct sh_ps *p, struct hs_sh_cmd *c)
 			if (sh_at(p, 0) == '\n') {
 				sh_take_newline(p);
 			} else if (strchr("()<>&|!", sh_at(p, 0))) {
+				paren += sh_at(p, 0) == '(' ? 1
+					 : sh_at(p, 0) == ')' ? -1 : 0;
 				p->i++;
 			} else {
 				if (!sh_scan_word(p, &w, false))

@@ -21,10 +21,15 @@
  * nothing of it runs, not even a builtin or a function it would define
  * (an agent's end marker on the same line does not run either: most put
  * theirs on a line of its own); a carried command the shell has begun to
- * read cannot be taken back: every program it starts fails instead. A
- * rewrite (updatedInput) is what the shell reads. A command that leaves
- * code behind (a function, an alias, a trap) makes what every later
- * command runs judged too.
+ * read cannot be taken back: every program it starts fails instead (a
+ * denied first piece is replaced, and the rest of that command taken as
+ * it comes). A rewrite (updatedInput) is what the shell reads. A command
+ * that leaves code behind (a function, an alias, a trap, a `read` of this
+ * input) makes what every later command runs judged too. NUL bytes are
+ * left out (the shell skips them; the hook sees what runs); while fd 0 is
+ * another file than the stream (`… done < list`) reads pass through; past
+ * LINE_CAP the shell's input passes through for good, every program
+ * judged.
  *
  * Only in the shell process itself (not its forks: `( read x )`), only on
  * a pipe or a socket (a shell seeks back in a file it reads; a terminal is
@@ -50,9 +55,11 @@
 #include "real.h"
 #include "state.h"
 
-/* A command longer than this is not held back: its bytes pass through
- * and every program it starts is judged. */
-#define LINE_CAP 65536
+/* A command longer than this (a here-document writing a big file) is
+ * not held back: the shell's input passes through from there on, and
+ * every program it starts is judged (the shell's commands can no longer
+ * be told apart). */
+#define LINE_CAP (4u << 20)
 /* How long a command that stops inside itself (an open `if`) waits for
  * its next line before it is judged as it is: the shell waits for that
  * line too, so the agent has sent it or is about to; the bound is for a
@@ -70,15 +77,20 @@ static bool keeps;
 static int mode;
 static pid_t mode_pid;
 static char *shell0; /* our argv[0], for the request */
+static dev_t dev0;   /* what fd 0 was then: a `read x < file` the shell */
+static ino_t ino0;   /* makes meanwhile is no command */
 
 static struct {
-	char buf[LINE_CAP + 2];
+	char *buf;
+	size_t cap;       /* of buf, 0 until the first command */
 	size_t len;       /* bytes of the command read so far */
 	size_t off;       /* handed to the shell so far */
 	bool ready;       /* judged: buf[off, len) is the shell's */
 	bool carry;       /* judged unfinished: the next line is judged
 			   * with this text before it */
-	bool passthrough; /* an over-long line: through until its end */
+	bool swallow;     /* denied before the shell had any of it, and
+			   * unfinished: the rest is taken, never given */
+	bool gave_up;     /* LINE_CAP passed: everything passes through */
 } L;
 
 enum hs_line_verdict hs_line_verdict(void)
@@ -95,8 +107,37 @@ static bool stdin_is_stream(void)
 {
 	struct stat sb;
 
-	return fstat(0, &sb) == 0 &&
-	       (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode));
+	if (fstat(0, &sb) != 0 ||
+	    !(S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode)))
+		return false;
+	dev0 = sb.st_dev;
+	ino0 = sb.st_ino;
+	return true;
+}
+
+/* Is fd 0 still the stream the commands come on? */
+static bool stdin_same(void)
+{
+	struct stat sb;
+
+	return fstat(0, &sb) == 0 && sb.st_dev == dev0 && sb.st_ino == ino0;
+}
+
+/* Room for n more bytes and a NUL after them; false past LINE_CAP. */
+static bool room(size_t n)
+{
+	size_t cap = L.cap ? L.cap : 4096;
+	char *b;
+
+	if (L.len + n + 2 <= L.cap)
+		return true;
+	while (cap < L.len + n + 2)
+		cap *= 2;
+	if (cap > LINE_CAP + 2 || !(b = realloc(L.buf, cap)))
+		return false;
+	L.buf = b;
+	L.cap = cap;
+	return true;
 }
 
 /* Is this process a shell the agent (or a hand-off) feeds on stdin? */
@@ -158,10 +199,15 @@ static void say_denied(void)
 		hs_write_str(2, "\n");
 }
 
-/* A denied command the shell has none of yet is not given to it: it
- * reads `(exit N)` instead, a command that fails as the denied one
- * would, so that nothing of it runs, builtins (a function it would
- * define, `kill`) included. */
+/* What the shell reads in place of a denied command it has none of yet:
+ * `(exit N)`, a command that fails as the denied one would, so that
+ * nothing of it runs, builtins (a function it would define, `kill`)
+ * included. */
+static struct {
+	char text[32];
+	size_t len, off;
+} D;
+
 static void deny_text(void)
 {
 	char num[24];
@@ -169,20 +215,18 @@ static void deny_text(void)
 
 	hs_utoa((unsigned long)(deny_exit & 255), num);
 	k = strlen(num);
-	memcpy(L.buf, "(exit ", 6);
-	memcpy(L.buf + 6, num, k);
-	memcpy(L.buf + 6 + k, ")\n", 2);
-	L.len = 6 + k + 2;
+	memcpy(D.text, "(exit ", 6);
+	memcpy(D.text + 6, num, k);
+	memcpy(D.text + 6 + k, ")\n", 2);
+	D.len = 6 + k + 2;
+	D.off = 0;
 }
 
-/* The verdict on buf[0, len): true when the supervisor wants the next
- * line first (asked only when `final` is false). A final text that is
- * still unfinished (a slow writer: `for …; do` alone) is judged as it
- * is, what it runs is judged too, and it is carried: the next line is
- * judged with it, so that the whole command is seen once it is whole. */
-static bool judge(bool final)
+/* Asks about buf[0, len) as a command the shell read (LINE `line`: 1 it
+ * may stop inside itself, 2 judge it as it is, 3 only say whether it
+ * stops inside itself). */
+static void ask(int line, struct hs_reply *rep)
 {
-	struct hs_reply rep;
 	char id[64], *argv[4];
 	char last = L.buf[L.len - 1];
 	size_t n = L.len - (last == '\n');
@@ -196,10 +240,22 @@ static bool judge(bool final)
 	hs_make_id(id);
 	req = (struct hs_msg){
 		.op = "exec", .phase = "pre", .nested = 0, .beneath = 1,
-		.line = final ? 2 : 1, .id = id, .exe = hs_exe(), .argv = argv,
+		.line = line, .id = id, .exe = hs_exe(), .argv = argv,
 	};
-	hs_ask_or_floor(&req, &rep);
+	hs_ask_or_floor(&req, rep);
 	L.buf[n] = last;
+}
+
+/* The verdict on buf[0, len): true when the supervisor wants the next
+ * line first (asked only when `final` is false). A final text that is
+ * still unfinished (a slow writer: `for …; do` alone) is judged as it
+ * is, what it runs is judged too, and it is carried: the next line is
+ * judged with it, so that the whole command is seen once it is whole. */
+static bool judge(bool final)
+{
+	struct hs_reply rep;
+
+	ask(final ? 2 : 1, &rep);
 	if (!final && rep.more && !rep.failed)
 		return true;
 	L.carry = final && rep.more && !rep.failed;
@@ -209,8 +265,17 @@ static bool judge(bool final)
 		memcpy(reason, rep.reason, strlen(rep.reason) + 1);
 		if (!rep.said)
 			say_denied();
-		if (!L.off && !L.carry)
+		if (!L.off) {
+			/* the shell has none of it: it reads `(exit N)`, and
+			 * an unfinished rest is taken as it comes, never
+			 * given */
 			deny_text();
+			L.swallow = L.carry;
+			if (L.carry)
+				L.off = L.len;
+			else
+				L.len = 0;
+		}
 		return false;
 	}
 	keeps |= rep.keeps;
@@ -233,6 +298,17 @@ static bool judge(bool final)
 		 * (at most 4095 bytes: client.c) */
 		size_t k = strlen(rep.updated);
 
+		L.len = 0;
+		if (!room(k + 1)) {
+			static const char why[] = "hookshim: no memory for a "
+				"rewritten command; not run";
+
+			verdict = HS_LINE_DENIED;
+			memcpy(reason, why, sizeof(why));
+			say_denied();
+			deny_text();
+			return false;
+		}
 		memcpy(L.buf, rep.updated, k);
 		L.buf[k] = '\n';
 		L.len = k + 1;
@@ -240,38 +316,76 @@ static bool judge(bool final)
 	return false;
 }
 
-/* Reads the next command whole and judges it. >0: L.ready; 0: end of
- * input with nothing read; -1: the read failed (errno: EINTR, EAGAIN...),
- * what was read so far kept for the next call. */
-static ssize_t next_command(void)
+/* Appends the next line of input to buf (NUL bytes left out: the shell
+ * skips them, and the hook must see what the shell runs). 1: a line, or
+ * the end of input after part of one (*eof); 0: the end of input and
+ * nothing new; -1: the read failed (errno), what came kept; -2: past
+ * LINE_CAP. */
+static int read_line(bool *eof)
 {
-	bool eof = false;
+	size_t start = L.len;
 	ssize_t r;
 
 	for (;;) {
-		while (!eof) {
-			if (L.len >= LINE_CAP) {
-				/* too long to hold: what it runs is judged */
-				verdict = HS_LINE_HANDOFF;
-				L.passthrough = L.buf[L.len - 1] != '\n';
-				L.carry = false;
-				L.ready = true;
-				return (ssize_t)(L.len - L.off);
-			}
-			r = HS_REAL(read)(0, L.buf + L.len, 1);
-			if (r < 0)
-				return -1;
-			if (r == 0) {
-				if (L.len == L.off) {
-					L.len = L.off = 0;
-					L.carry = false;
-					return 0;
-				}
-				eof = true;
-				break;
-			}
-			if (L.buf[L.len++] == '\n')
-				break;
+		if (!room(1))
+			return -2;
+		r = HS_REAL(read)(0, L.buf + L.len, 1);
+		if (r < 0)
+			return -1;
+		if (r == 0) {
+			*eof = true;
+			return L.len > start || L.len > L.off ? 1 : 0;
+		}
+		if (!L.buf[L.len])
+			continue;
+		if (L.buf[L.len++] == '\n')
+			return 1;
+	}
+}
+
+/* Past LINE_CAP (or out of memory): what was read is handed over as it
+ * is, and from here on the shell's input passes through, every program
+ * it starts judged. */
+static void give_up(void)
+{
+	verdict = HS_LINE_HANDOFF;
+	keeps = L.gave_up = true;
+	L.carry = L.swallow = false;
+	L.ready = true;
+}
+
+/* Reads the next command whole and judges it. >0: L.ready (or D holds
+ * a denied command's text); 0: end of input; -1: the read failed
+ * (errno: EINTR, EAGAIN...), what was read kept for the next call. */
+static ssize_t next_command(void)
+{
+	bool eof = false;
+	struct hs_reply rep;
+	int r;
+
+	for (;;) {
+		r = read_line(&eof);
+		if (r == -2) {
+			give_up();
+			return 1;
+		}
+		if (r < 0)
+			return -1;
+		if (r == 0) {
+			L.len = L.off = 0;
+			L.carry = L.swallow = false;
+			return 0;
+		}
+		if (L.swallow) {
+			/* the rest of a denied command, taken until whole */
+			ask(3, &rep);
+			if (!eof && rep.more && !rep.failed)
+				continue;
+			L.len = L.off = 0;
+			L.carry = L.swallow = false;
+			if (eof)
+				return 0;
+			continue;
 		}
 		/* asked first as it is: only a command that stops inside
 		 * itself waits for its next line */
@@ -282,8 +396,8 @@ static ssize_t next_command(void)
 			break;
 		}
 	}
-	L.ready = true;
-	return (ssize_t)(L.len - L.off);
+	L.ready = L.off < L.len;
+	return 1;
 }
 
 static ssize_t line_read(char *out, size_t n)
@@ -291,14 +405,24 @@ static ssize_t line_read(char *out, size_t n)
 	size_t k;
 	ssize_t r;
 
-	if (!L.ready && L.passthrough) {
-		r = HS_REAL(read)(0, out, n);
-		if (r > 0 && memchr(out, '\n', (size_t)r))
-			L.passthrough = false;
-		return r;
+	/* fd 0 is another file now (`while read l; do …; done < list`):
+	 * the shell reads data, not commands */
+	if (!stdin_same())
+		return HS_REAL(read)(0, out, n);
+	if (L.gave_up)
+		goto through;
+	if (D.off == D.len && !L.ready) {
+		if ((r = next_command()) <= 0)
+			return r;
+		if (L.gave_up && !L.ready)
+			goto through;
 	}
-	if (!L.ready && (r = next_command()) <= 0)
-		return r;
+	if (D.off < D.len) {
+		k = D.len - D.off < n ? D.len - D.off : n;
+		memcpy(out, D.text + D.off, k);
+		D.off += k;
+		return (ssize_t)k;
+	}
 	k = L.len - L.off < n ? L.len - L.off : n;
 	memcpy(out, L.buf + L.off, k);
 	L.off += k;
@@ -308,6 +432,16 @@ static ssize_t line_read(char *out, size_t n)
 			L.len = L.off = 0;
 	}
 	return (ssize_t)k;
+through:
+	if (L.ready && L.off < L.len) { /* what was held, first */
+		k = L.len - L.off < n ? L.len - L.off : n;
+		memcpy(out, L.buf + L.off, k);
+		L.off += k;
+		if (L.off == L.len)
+			L.ready = false, L.len = L.off = 0;
+		return (ssize_t)k;
+	}
+	return HS_REAL(read)(0, out, n);
 }
 
 HS_VIS ssize_t read(int fd, void *buf, size_t n)

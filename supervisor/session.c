@@ -420,20 +420,25 @@ static void decide(struct hs_session *s, const struct hs_msg *req,
 		   struct hs_answer *ans)
 {
 	bool unfinished = line_unfinished(req);
+	const char *text;
 	int i;
 
-	if (unfinished && req->line == 1) {
+	/* 3: the rest of a denied command, only whether it is whole yet */
+	if ((unfinished && req->line == 1) || req->line == 3) {
 		allow(s, ans);
-		ans->more = true;
+		ans->more = unfinished;
 		return;
 	}
 	decide_judged(s, req, ans);
 	ans->more = unfinished;
-	/* code left behind for a later command of the shell to run */
-	if (req->line > 0 && ans->verdict == HS_ALLOW && req->argv &&
-	    (i = hs_command_shell_index(req->argv)) >= 0)
-		ans->keeps = hs_handoff_leaves_code(ans->updated ? ans->updated
-								 : req->argv[i]);
+	if (req->line <= 0 || ans->verdict != HS_ALLOW || !req->argv ||
+	    (i = hs_command_shell_index(req->argv)) < 0)
+		return;
+	text = ans->updated ? ans->updated : req->argv[i];
+	/* code left behind for a later command of the shell to run, and
+	 * data an earlier one left that this one evaluates as code */
+	ans->keeps = hs_handoff_leaves_code(text);
+	ans->handoff |= hs_handoff_evaluates_data(text);
 }
 
 void hs_session_decide(struct hs_session *s, const struct hs_msg *req,

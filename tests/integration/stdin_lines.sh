@@ -19,6 +19,20 @@ command -v jq >/dev/null || { skip "stdin lines: jq missing"; exit 0; }
 cat > agent.py <<'P'
 import os, subprocess, sys, time
 args = sys.argv[1:]
+if args and args[0] == "--raw":
+    # --raw TEXT...: each TEXT written as it is ("@NUL@" a NUL byte,
+    # "@PAD@" $PAD x's), $SLOW_GAP s apart, then the end of input; all
+    # output printed
+    p = subprocess.Popen(["/bin/bash"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    for t in args[1:]:
+        t = t.replace("@NUL@", "\0").replace("@PAD@", "x" * int(os.environ.get("PAD", "0")))
+        p.stdin.write(t.encode()); p.stdin.flush()
+        time.sleep(float(os.environ.get("SLOW_GAP", "0")))
+    p.stdin.close()
+    sys.stdout.write(p.stdout.read().decode(errors="replace"))
+    print("shell exit", p.wait())
+    sys.exit(0)
 same = "--same-line" in args
 slow = "--slow" in args
 shell = "/bin/bash"
@@ -125,6 +139,39 @@ check "slower writer: the command inside the if did not run" test -f victim.txt
 expect_contains "slower writer: the hook saw the first piece alone" "$(seen_cmds)" "$(printf 'if true; then\n')"
 expect_contains "slower writer: ... and the whole" "$(seen_cmds)" 'if true; then\nrm -f victim.txt\nfi'
 expect_contains "slower writer: its reason reached the output" "$out" "victim.txt is kept"
+# a denied first piece the shell has none of yet: nothing of it runs
+echo v > victim.txt
+SLOW_GAP=2.5 run --raw $'echo pwned > victim.txt; {\n' $':; }\n'
+expect_eq "slower writer, denied first piece: its redirection did not run" v "$(cat victim.txt)"
+
+# a NUL byte: the shell skips it, so the hook sees the line without it
+echo v > victim.txt
+run --raw $'echo hi@NUL@; rm -f victim.txt\n'
+check "NUL: the denied rest of the line did not run" test -f victim.txt
+expect_contains "NUL: the hook saw the line as the shell runs it" "$(seen_cmds)" "echo hi; rm -f victim.txt"
+
+# data the shell reads with fd 0 redirected is no command
+printf '%s\n' 'rm -f victim.txt' 'plain' > list
+run 'while read -r l; do echo "got[$l]"; done < list'
+expect_contains "a loop reading a file gets its lines as they are" "$out" "got[rm -f victim.txt]"
+expect_eq "... and no hook sees them" 'while read -r l; do echo "got[$l]"; done < list' "$(seen_cmds)"
+
+# data `read` takes from the agent's own stream cannot lower the verdict
+# of the command that reads it: what that command runs is judged
+run --raw $'read -r x; bash -c "$(echo ${x#\\# } | base64 -d)"\n' "# $(printf 'rm -f victim.txt' | base64)"$'\n'
+check "a command that reads its next line: what it runs is judged" test -f victim.txt
+
+# a command past the 4 MiB a shim holds (a function hiding rm behind a
+# long comment): from there on the input passes through and every
+# program is judged
+PAD=4500000 run --raw 'ls() { rm -f vict""im.txt; } # @PAD@'$'\n' $'ls\n'
+check "past the cap: a function left behind cannot run the denied rm" test -f victim.txt
+expect_contains "... its reason reached the output" "$out" "victim.txt is kept"
+
+# a variable an earlier command left, evaluated as code by arithmetic
+run 'x="a[\$(rm -f vict""im.txt)]"' 'echo $((x))'
+check "arithmetic over a variable left behind: what it runs is judged" test -f victim.txt
+expect_contains "... the hook saw the rm" "$(seen_cmds)" "rm -f victim.txt"
 
 # dash reads its input in blocks; it gets one command at a time
 if [ -x /bin/dash ]; then

@@ -1,6 +1,8 @@
 /* engine/handoff.c: a script that hands one of its arguments to eval or
  * an inner shell, and texts that run strings their hook did not see. */
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "engine/command.h"
@@ -429,12 +431,91 @@ static void lines(void)
 	CHECK("a loop leaves nothing", !hs_handoff_leaves_code("for f in *; do rm \"$f\"; done"));
 }
 
+/* What bash -n says of text: 1 it wants more input (an unexpected end),
+ * 0 otherwise (whole, or an error more input does not mend); -1 no bash. */
+static int bash_wants_more(const char *text)
+{
+	int err[2], st;
+	char buf[512];
+	ssize_t n, got = 0;
+	pid_t pid;
+
+	if (access("/bin/bash", X_OK) != 0 || pipe(err) != 0)
+		return -1;
+	if ((pid = fork()) == 0) {
+		dup2(err[1], 2);
+		close(err[0]);
+		execl("/bin/bash", "bash", "-n", "-c", text, (char *)NULL);
+		_exit(127);
+	}
+	close(err[1]);
+	while ((n = read(err[0], buf + got, sizeof(buf) - 1 - (size_t)got)) > 0)
+		got += n;
+	close(err[0]);
+	buf[got] = '\0';
+	waitpid(pid, &st, 0);
+	return strstr(buf, "unexpected end of file") ||
+	       strstr(buf, "unexpected EOF") ||
+	       strstr(buf, "delimited by end-of-file");
+}
+
+/* Differential, against bash itself: every prefix (up to a line's end)
+ * of commands in many shapes; where bash would read on, so must the
+ * shim (otherwise the rest of the command is judged apart from it). */
+static void lines_vs_bash(void)
+{
+	static const char *const cmds[] = {
+		"if true; then\n  echo a\nelif false; then\n  echo b\nelse\n  echo c\nfi",
+		"for i in 1 2; do\n  case $i in\n    1) echo one ;;\n    *) echo x ;;\n  esac\ndone",
+		"while read -r l; do\n  echo \"$l\"\ndone <<'E'\na\nb\nE",
+		"f() {\n  local x=$(\n    echo in\n  )\n  echo \"$x\"\n}",
+		"echo 'multi\nline\nquote' && echo \"two\nlines\"",
+		"echo a \\\n  b \\\n  c",
+		"x=$((1 +\n 2)); echo $[x +\n 1]",
+		"[[ a =~ (b|\nc) ]] && echo m",
+		"{ echo a\n  echo b; } | cat",
+		"( cd /tmp\n  ls ) || echo no",
+		"cat <<-EOF\n\tone\n\tEOF",
+		"echo $(echo `echo\n deep`)",
+		"select x in a b; do\n break\ndone",
+		"until false; do\n break\ndone",
+		"echo ${x:-\ndefault}",
+		"a=(1\n 2\n 3); echo ${a[@]}",
+		NULL,
+	};
+	int disagree = 0, checked = 0;
+
+	for (size_t c = 0; cmds[c]; c++) {
+		const char *t = cmds[c];
+
+		for (const char *nl = strchr(t, '\n'); nl; nl = strchr(nl + 1, '\n')) {
+			char *prefix = strndup(t, (size_t)(nl - t));
+			int b = bash_wants_more(prefix);
+
+			if (b < 0) {
+				free(prefix);
+				return;
+			}
+			checked++;
+			if (b && !hs_sh_needs_more(prefix)) {
+				printf("FAIL bash reads on after %s\n", prefix);
+				disagree++;
+			}
+			free(prefix);
+		}
+		CHECK(t, !hs_sh_needs_more(t) && bash_wants_more(t) == 0);
+	}
+	CHECK("where bash reads on, the shim does too (prefixes of every shape)",
+	      checked > 30 && disagree == 0);
+}
+
 int main(void)
 {
 	handoffs();
 	attacks();
 	opacity();
 	lines();
+	lines_vs_bash();
 	property();
 	CHECK_DONE();
 }
