@@ -70,7 +70,10 @@ struct seen {
 	size_t n;
 };
 
-/* s with every run of digits as one '#': PIDs and temp names vary. */
+static size_t digit_run(const char *s);
+
+/* s with every run of three digits or more as one '#': PIDs and temp
+ * names vary (the same runs glob_of makes wildcards of). */
 static char *digits_folded(const char *s)
 {
 	char *out = malloc(strlen(s) + 1), *o = out;
@@ -78,10 +81,9 @@ static char *digits_folded(const char *s)
 	if (!out)
 		return NULL;
 	while (*s) {
-		if (*s >= '0' && *s <= '9') {
+		if (digit_run(s) >= 3) {
 			*o++ = '#';
-			while (*s >= '0' && *s <= '9')
-				s++;
+			s += digit_run(s);
 		} else {
 			*o++ = *s++;
 		}

@@ -157,6 +157,7 @@ static bool env_code(const char *text)
 {
 	return strstr(text, "BASH_ENV") || strstr(text, "PROMPT_COMMAND") ||
 	       strstr(text, "PS4") || strstr(text, "BASH_FUNC") ||
+	       strstr(text, "BASH_ALIASES") || strstr(text, "BASH_CMDS") ||
 	       ((has_word(text, "export") || has_word(text, "declare") ||
 		 has_word(text, "typeset")) && strstr(text, " -f"));
 }
@@ -266,10 +267,13 @@ static bool cmd_keeps(const struct hs_sh_cmd *c)
 		return true;
 	if (c->kind != HS_SH_SIMPLE)
 		return false;
+	/* past the words that run a builtin: builtin, command, time, and
+	 * their options (command -p, time -p, --) */
 	for (; k < c->nwords; k++) {
 		if (!(w = c->words[k].value))
 			return true; /* an expanded command word: any of them */
-		if (strcmp(w, "builtin") != 0 && strcmp(w, "command") != 0)
+		if (strcmp(w, "builtin") != 0 && strcmp(w, "command") != 0 &&
+		    strcmp(w, "time") != 0 && w[0] != '-')
 			return keeps_code_word(w);
 	}
 	return false;

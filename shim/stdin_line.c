@@ -233,7 +233,7 @@ static void ask(int line, struct hs_reply *rep)
 	struct hs_msg req;
 
 	L.buf[n] = '\0'; /* the hook is shown the command, not its newline */
-	argv[0] = shell0;
+	argv[0] = (char *)hs_exe(); /* a shell by its program, not its name */
 	argv[1] = (char *)"-c";
 	argv[2] = L.buf;
 	argv[3] = NULL;
@@ -405,10 +405,14 @@ static ssize_t line_read(char *out, size_t n)
 	size_t k;
 	ssize_t r;
 
-	/* fd 0 is another file now (`while read l; do …; done < list`):
-	 * the shell reads data, not commands */
-	if (!stdin_same())
+	/* fd 0 is another file now (`while read l; do …; done < list`,
+	 * `exec < cmds`): what the shell reads there no hook sees, so what
+	 * it runs is judged */
+	if (!stdin_same()) {
+		if (verdict != HS_LINE_DENIED)
+			verdict = HS_LINE_HANDOFF;
 		return HS_REAL(read)(0, out, n);
+	}
 	if (L.gave_up)
 		goto through;
 	if (D.off == D.len && !L.ready) {

@@ -546,7 +546,9 @@ static void decide_as(struct hs_session *s, const struct hs_msg *req,
 	bool publish = req->stage && strcmp(req->stage, "publish") == 0;
 
 	*ticketed = false;
-	if (!s->tickets || !pre || tgid <= 0) {
+	/* a command a shell read on stdin is no exec: it gives no ticket
+	 * (LINE 1 and 3 answers run no hook) and takes none */
+	if (!s->tickets || !pre || tgid <= 0 || req->line > 0) {
 		hs_session_decide(s, req, ans);
 		return;
 	}
@@ -561,6 +563,14 @@ static void decide_as(struct hs_session *s, const struct hs_msg *req,
 		allow(s, ans);
 		ans->id = id;
 		*ticketed = true;
+		/* as judged: what a tool call that hands off runs is judged
+		 * too, whoever asked first */
+		if (strcmp(req->op, "exec") == 0 && req->argv && req->argv[0]) {
+			struct hs_command_why why = { 0 };
+
+			free(hs_caller_command_text(req, &why));
+			ans->handoff = why.beneath && req->nested <= 0;
+		}
 		return;
 	}
 	hs_session_decide(s, req, ans);

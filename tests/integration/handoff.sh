@@ -186,6 +186,21 @@ else
 	skip "no unprivileged user namespaces here"
 fi
 
+# In enforce mode a raw exec (no libc: the floor judges it and hands the
+# new image's shim a ticket) keeps the hand-off: what it runs is judged
+cat > rawexec.py <<'P'
+import ctypes, os, sys
+argv = [b"bash", b"-c", sys.argv[1].encode()]
+A = (ctypes.c_char_p * 4)(*argv, None)
+env = [("%s=%s" % kv).encode() for kv in os.environ.items()]
+E = (ctypes.c_char_p * (len(env) + 1))(*env, None)
+ctypes.CDLL(None).syscall(59, b"/bin/bash", A, E)
+P
+echo v > victim.txt
+"$HOOKSHIM" run --enforce -c hooks.json -- python3 rawexec.py \
+	"eval \"\$(echo $(printf 'rm -f victim.txt' | base64) | base64 -d)\"" >/dev/null 2>&1
+check "enforce: a raw exec of a hand-off keeps it (what it runs is judged)" test -f victim.txt
+
 # Beneath a hand-off, a static program's own exec is the floor's: judged
 # with the role the shim gave it (HOOKSHIM_ROLE=handoff).
 if command -v busybox >/dev/null && ! ldd "$(command -v busybox)" >/dev/null 2>&1; then

@@ -168,6 +168,30 @@ PAD=4500000 run --raw 'ls() { rm -f vict""im.txt; } # @PAD@'$'\n' $'ls\n'
 check "past the cap: a function left behind cannot run the denied rm" test -f victim.txt
 expect_contains "... its reason reached the output" "$out" "victim.txt is kept"
 
+# the shell made to read its commands from a file the hook never saw
+printf 'rm -f victim.txt\n' > cmds
+run --raw $'exec < cmds\n'
+check "exec < file: the commands read from it are judged as programs" test -f victim.txt
+
+# code left behind by ways a name is not a function: bash's command hash
+# and alias tables, builtins run through time and command -p
+for how in 'BASH_CMDS[ls]=/bin/rm' 'time eval "ls() { rm \"\$@\"; }"' \
+	'command -p eval "ls() { rm \"\$@\"; }"'; do
+	run "$how" 'ls vic""tim.txt'
+	check "left behind by $how: the later rm is judged" test -f victim.txt
+done
+
+# a shell started under another name is a shell all the same
+cat > named.py <<'P'
+import subprocess
+p = subprocess.Popen(["worker"], executable="/bin/bash", stdin=subprocess.PIPE,
+                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+out, _ = p.communicate(b'f() { rm "$@"; }\nf vic""tim.txt\n')
+print(out.decode())
+P
+"$HOOKSHIM" run -c hooks.json -- python3 named.py >/dev/null 2>&1
+check "a shell named worker: a function it defines cannot run the denied rm" test -f victim.txt
+
 # a variable an earlier command left, evaluated as code by arithmetic
 run 'x="a[\$(rm -f vict""im.txt)]"' 'echo $((x))'
 check "arithmetic over a variable left behind: what it runs is judged" test -f victim.txt
