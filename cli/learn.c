@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 
 #include "../common/plainstr.h"
 #include "../common/shellargv.h"
@@ -165,6 +166,13 @@ static char *glob_of(const char *s, bool digits)
 
 /* --command: the model's commands the user had the agent run */
 static char **expected;
+
+/* The names the agent runs as that its command line did not show: a
+ * node agent may set its process title (Claude Code 2.0.0 runs as
+ * `claude`), which is what the supervisor sees when it asks whose shell
+ * it is (supervisor/caller.c). */
+static char titles[4][64];
+static size_t ntitles;
 
 /* Are the n words at v the options sh was started with? */
 static bool same_opts(const struct shell *sh, char *const v[], int n)
@@ -418,6 +426,11 @@ static cJSON *draft(const struct seen *seen, const char *name,
 	cJSON_AddItemToArray(procs, cJSON_CreateString(
 		agent[1] && agent[1][0] != '-' && interpreter(agent[0])
 			? hs_base(agent[1]) : hs_base(agent[0])));
+	/* and the names it took while it ran (its process title) */
+	for (size_t k = 0; k < ntitles; k++)
+		if (strcmp(titles[k], cJSON_GetArrayItem(procs, 0)->valuestring))
+			cJSON_AddItemToArray(procs,
+					     cJSON_CreateString(titles[k]));
 	handoffs = cJSON_CreateArray();
 	internal = cJSON_CreateArray();
 	wrappers = cJSON_CreateArray();
@@ -522,6 +535,55 @@ static void seen_free(struct seen *seen)
 
 /* `hookshim run --log LOG -c POLICY -- AGENT…` with no profile in force;
  * its exit status. */
+static void note_title(const char *name)
+{
+	/* (the hooks, children of `hookshim run` too, run through sh) */
+	if (!name[0] || interpreter(name) || hs_shell_name(name) ||
+	    strcmp(name, "hookshim") == 0 || strcmp(name, "true") == 0 ||
+	    strlen(name) >= sizeof(titles[0]))
+		return;
+	for (size_t k = 0; k < ntitles; k++)
+		if (strcmp(titles[k], name) == 0)
+			return;
+	if (ntitles < sizeof(titles) / sizeof(titles[0]))
+		memcpy(titles[ntitles++], name, strlen(name) + 1);
+}
+
+/* The first word of the command line of each child of `run` (the agent
+ * under `hookshim run`), as the kernel shows it now. */
+static void sample_agent(pid_t run)
+{
+	char path[300], buf[512], *p;
+	struct dirent *e;
+	long ppid;
+	ssize_t r;
+	DIR *d = opendir("/proc");
+	int fd;
+
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		r = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[r > 0 ? r : 0] = '\0';
+		if (!(p = strrchr(buf, ')')) || sscanf(p + 1, " %*c %ld", &ppid) != 1 ||
+		    ppid != (long)run)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		r = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[r > 0 ? r : 0] = '\0';
+		note_title(hs_base(buf));
+	}
+	if (d)
+		closedir(d);
+}
+
 static int observe(const char *log, const char *policy, char *const agent[])
 {
 	char self[PATH_MAX];
@@ -558,9 +620,17 @@ static int observe(const char *log, const char *policy, char *const agent[])
 		perror("hookshim learn: fork");
 		return -1;
 	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
+	/* while it runs, the names its process takes (note_title) */
+	for (;;) {
+		pid_t r = waitpid(pid, &st, WNOHANG);
+
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR)
 			return -1;
+		sample_agent(pid);
+		usleep(100 * 1000);
+	}
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
