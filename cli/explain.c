@@ -114,7 +114,11 @@ static void explain_exec(int n, const cJSON *o)
 		else if (cJSON_IsTrue(cJSON_GetObjectItem(o, "stdin_line")))
 			printf("    the command as the shell read it\n");
 		else if (argv && hs_command_shell_index(argv) >= 0)
-			printf("    no agent wrapper: the script as it is\n");
+			printf("    no agent wrapper: the script as it is (an "
+			       "agent no profile names gets its scripts "
+			       "shown whole and its own shells judged as "
+			       "tool calls; `hookshim learn` drafts a "
+			       "profile: docs/agents.md)\n");
 		print_block("the hook received", cmd ? cmd : "");
 		if (cJSON_IsTrue(cJSON_GetObjectItem(o, "handoff")))
 			printf("    it runs a string the hook did not see: "

@@ -33,6 +33,10 @@ expect_contains "explain names the IDE probe" "$out" "not a tool call: Claude Co
 expect_contains "explain names the snapshot shell" "$out" "not a tool call: Claude Code's shell-snapshot login shell"
 expect_contains "explain names the env capture" "$out" "not a tool call: Claude Code's environment capture"
 expect_contains "explain says where the text came from" "$out" "out of claude-code's wrapper (eval-chain)"
+# an agent no profile names: explain says what that costs and what to do
+printf '%s\n' '{"ts":"x","event":"pre","op":"exec","pid":1,"argv":["/bin/bash","-c","ls"],"command":"ls","decision":"allow","hooks":[]}' > noprofile.log
+expect_contains "explain: without a profile, the script whole, and learn" \
+	"$(hs explain noprofile.log)" "hookshim learn\` drafts a profile"
 expect_contains "explain shows the text the hook received" "$out" "the hook received: echo 'it'\"'\"'s' && true"
 hs explain 2>/dev/null; expect_eq "explain without a log is a usage error" 64 "$?"
 
