@@ -71,6 +71,37 @@ struct seen {
 	size_t n;
 };
 
+/* The agent's pids, seen while it ran (sample_agent): a script that
+ * names one (Copilot CLI's marker `__…_snapshot_<pid in hex>_…__`) names
+ * another the next time. */
+static long agent_pids[8];
+static size_t npids;
+
+/* At s (after `prev`), a word that is one of agent_pids, in decimal or
+ * hex, standing alone between non-alphanumerics. */
+static bool alnum(char c);
+
+static bool agent_pid(char prev, const char *s, size_t *n)
+{
+	char dec[24], hex[24];
+	size_t k;
+
+	if (alnum(prev))
+		return false;
+	for (size_t i = 0; i < npids; i++) {
+		snprintf(dec, sizeof(dec), "%ld", agent_pids[i]);
+		snprintf(hex, sizeof(hex), "%lx", agent_pids[i]);
+		for (const char *w = dec; w; w = w == dec ? hex : NULL) {
+			k = strlen(w);
+			if (strncmp(s, w, k) == 0 && !alnum(s[k])) {
+				*n = k;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 static size_t digit_run(const char *s);
 
 /* s with every run of three digits or more as one '#': PIDs and temp
@@ -145,7 +176,8 @@ static char *glob_of(const char *s, bool digits)
 			s += hl;
 			continue;
 		}
-		if (digits && hexish(s > start ? s[-1] : ' ', s, &n)) {
+		if (digits && (agent_pid(s > start ? s[-1] : ' ', s, &n) ||
+			       hexish(s > start ? s[-1] : ' ', s, &n))) {
 			*o++ = '*';
 			s += n;
 			continue;
@@ -583,6 +615,16 @@ static void sample_agent(pid_t run)
 		    !proc_file(e->d_name, "cmdline", buf, sizeof(buf)))
 			continue;
 		note_title(hs_base(buf));
+		{
+			long pid = atol(e->d_name);
+			size_t k = 0;
+
+			while (k < npids && agent_pids[k] != pid)
+				k++;
+			if (k == npids && npids < sizeof(agent_pids) /
+							 sizeof(agent_pids[0]))
+				agent_pids[npids++] = pid;
+		}
 	}
 	if (d)
 		closedir(d);
