@@ -29,6 +29,7 @@
 
 #include "../common/plainstr.h"
 #include "../common/shellargv.h"
+#include "../common/wire.h"
 #include "cli.h"
 
 const char hs_usage_learn[] =
@@ -581,39 +582,28 @@ static void note_title(const char *name)
 		memcpy(titles[ntitles++], name, strlen(name) + 1);
 }
 
-/* /proc/PID/WHAT into buf, NUL-terminated; false if unreadable. */
-static bool proc_file(const char *pid, const char *what, char *buf,
-		      size_t cap)
-{
-	char path[300];
-	ssize_t r;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%s/%s", pid, what);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return false;
-	r = read(fd, buf, cap - 1);
-	close(fd);
-	buf[r > 0 ? r : 0] = '\0';
-	return true;
-}
-
 /* The first word of the command line of each child of `run` (the agent
  * under `hookshim run`), as the kernel shows it now. */
 static void sample_agent(pid_t run)
 {
-	char buf[512], *p;
+	char path[300], buf[512];
+	struct hs_proc_stat st;
 	struct dirent *e;
-	long ppid;
+	ssize_t r;
 	DIR *d = opendir("/proc");
+	int fd;
 
 	while (d && (e = readdir(d))) {
 		if (e->d_name[0] < '1' || e->d_name[0] > '9' ||
-		    !proc_file(e->d_name, "stat", buf, sizeof(buf)) ||
-		    !(p = strrchr(buf, ')')) ||
-		    sscanf(p + 1, " %*c %ld", &ppid) != 1 || ppid != (long)run ||
-		    !proc_file(e->d_name, "cmdline", buf, sizeof(buf)))
+		    hs_proc_stat(atol(e->d_name), &st) < 0 ||
+		    st.ppid != (long)run)
 			continue;
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		r = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[r > 0 ? r : 0] = '\0';
 		note_title(hs_base(buf));
 		{
 			long pid = atol(e->d_name);

@@ -50,10 +50,10 @@ char *hs_caller_command_text(const struct hs_msg *req,
 static long names_of(long pid, char exe[PATH_MAX], char cmd[4096],
 		     char *names[], size_t *n)
 {
-	char path[64], stat[512], *p;
+	char path[64];
+	struct hs_proc_stat st;
 	ssize_t r;
 	size_t len = 0;
-	long ppid = 0;
 	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
@@ -70,15 +70,7 @@ static long names_of(long pid, char exe[PATH_MAX], char cmd[4096],
 	cmd[len] = '\0';
 	for (size_t at = 0, w = 0; at < len && w < 2; at += strlen(cmd + at) + 1, w++)
 		names[(*n)++] = (char *)hs_base(cmd + at);
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
-		r = read(fd, stat, sizeof(stat) - 1);
-		close(fd);
-		stat[r > 0 ? r : 0] = '\0';
-		if ((p = strrchr(stat, ')')))
-			sscanf(p + 1, " %*c %ld", &ppid);
-	}
-	return ppid;
+	return hs_proc_stat(pid, &st) == 0 ? st.ppid : 0;
 }
 
 /* Which of the agents' own shells argv is, if that agent started it: the
