@@ -143,6 +143,19 @@ static void print_scope(const struct hs_config *cfg)
 			printf("%s%s", e == s->write_exclude ? "; except " : ", ",
 			       *e);
 	printf("\n");
+	/* writes.agent_anywhere (common/agent_place.h) */
+	if (!s->agent_anywhere) {
+		printf("the agent's own writes: as the commands' "
+		       "(writes.agent_anywhere is off)\n");
+		return;
+	}
+	printf("the agent's own writes: anywhere but its own places (~/.NAME, "
+	       "~/.NAME.*, ~/.config/NAME, ~/.local/share/NAME for its own "
+	       "name and its profile's; ~/.cache, ~/.local/state; /tmp, "
+	       "/var/tmp, /dev/shm, $TMPDIR");
+	for (char **e = s->agent_state; e && *e; e++)
+		printf(", %s", *e);
+	printf(")\n");
 }
 
 /* What a pre hook that fails (crashes, is killed, times out, is missing,

@@ -401,6 +401,10 @@ int cmd_run(int argc, char **argv)
 	if (set->wrap_tools && set->wrap_tools[0])
 		wrap_dir = hs_wrap_dir_make(set->wrap_tools);
 	tool_call = hs_command_shell_index(o.cmd) >= 0;
+	/* the places of the program we start are its own */
+	free(cfg.agent_name);
+	cfg.agent_name = strrchr(o.cmd[0], '/') ? strdup(strrchr(o.cmd[0], '/') + 1)
+					       : strdup(o.cmd[0]);
 	se = (struct hs_agent_env){ .sock = sock, .session = s.id,
 				   .root = cfg.root, .bin = bin, .lib = lib,
 				   .flags = flags, .wrap_dir = wrap_dir,

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../common/pathfold.h"
+#include "../common/write_rule.h"
 #include "../config/dialect.h"
 #include "../engine/dispatch.h"
 #include "../engine/payload.h"
@@ -335,7 +336,9 @@ static int build_write(struct hs_test_call *c, const struct hs_config *cfg,
 	np = take_str(t->input, tk, "new_path");
 	if (np && abs_path(c->new_path, c->cwd, np, sc) < 0)
 		return -1;
-	if (!(pre ? hs_fscope_pre(sc, c->path) : hs_fscope_post(sc, c->path))) {
+	/* the agent's own tool (its name unknown here): beyond the scope
+	 * too, as its writes are live (writes.agent_anywhere) */
+	if (!hs_fscope_sides(sc, c->path, pre ? HS_WR_PRE : HS_WR_POST, "")) {
 		none(c, "%s is outside what the session's write filter lets "
 			"through (its scope and the %s hooks' path filters): "
 			"no hook is asked", c->path, pre ? "pre" : "post");

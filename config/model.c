@@ -14,6 +14,7 @@ void hs_config_init(struct hs_config *cfg, const char *root)
 	cfg->settings.deny_exit = 126;
 	cfg->settings.deny_errno = EACCES;
 	cfg->settings.stage_content = true;
+	cfg->settings.agent_anywhere = true;
 	cfg->settings.ask_default = 2; /* HS_DENY */
 	cfg->settings.notices = true;
 }
@@ -85,6 +86,7 @@ void hs_config_free(struct hs_config *cfg)
 	free(cfg->sources);
 	free_strv(cfg->settings.write_include);
 	free_strv(cfg->settings.write_exclude);
+	free_strv(cfg->settings.agent_state);
 	free_strv(cfg->settings.wrap_tools);
 	free(cfg->settings.bot_id);
 	free(cfg->settings.otlp_endpoint);
@@ -98,6 +100,7 @@ void hs_config_free(struct hs_config *cfg)
 	free(cfg->env);
 	free(cfg->root);
 	free(cfg->root_alias);
+	free(cfg->agent_name);
 	free(cfg->claude.why_hooks);
 	free(cfg->claude.why_rules);
 	free(cfg->managed.why_hooks_only);

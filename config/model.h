@@ -125,6 +125,11 @@ struct hs_settings {
 	bool agent_writes_only; /* narrow write events to the agent's own */
 	char **write_include;   /* globs; NULL = the session root */
 	char **write_exclude;
+	bool agent_anywhere;    /* the agent's own writes are events outside
+				 * the scope too (writes.agent_anywhere,
+				 * default on): common/agent_place.h */
+	char **agent_state;     /* writes.agent_state: more places of the
+				 * agent's own state (globs) */
 	bool follow_symlinks;
 	bool judge_temp_files; /* temp-looking names a pre glob names fire */
 	bool stage_content; /* writes.stage_content: writes a content-reading
@@ -254,6 +259,10 @@ struct hs_config {
 	 * root /w/proj); NULL otherwise. Paths written through it are judged
 	 * as under the root. */
 	char *root_alias;
+	/* The name of the program a session starts (`hookshim run -- CMD`'s
+	 * basename), whose places are the agent's own (common/agent_place.h);
+	 * NULL when none is known. */
+	char *agent_name;
 	/* The files self-protection covers (engine/protect.h): set by
 	 * whoever starts a session from this config, before it is shared,
 	 * and freed by them; NULL outside a session. */

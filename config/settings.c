@@ -78,8 +78,11 @@ static bool narrows(const char *key, const cJSON *v)
 		return is_str(v, "guard");
 	if (strcmp(key, "writes.agent_only") == 0)
 		return cJSON_IsTrue(v);
+	if (strcmp(key, "writes.agent_anywhere") == 0)
+		return cJSON_IsFalse(v);
 	return strcmp(key, "floor_allow") == 0 ||
-	       strcmp(key, "writes.exclude") == 0;
+	       strcmp(key, "writes.exclude") == 0 ||
+	       strcmp(key, "writes.agent_state") == 0;
 }
 
 /* The managed layer's settings hold (model.h, cfg->managed): in one of
@@ -191,6 +194,7 @@ static void load_writes(struct hs_load *ld, const cJSON *w)
 		size_t off;
 	} flags[] = {
 		{ "agent_only", offsetof(struct hs_settings, agent_writes_only) },
+		{ "agent_anywhere", offsetof(struct hs_settings, agent_anywhere) },
 		{ "follow_symlinks", offsetof(struct hs_settings, follow_symlinks) },
 		{ "judge_temp_files", offsetof(struct hs_settings, judge_temp_files) },
 		{ "stage_content", offsetof(struct hs_settings, stage_content) },
@@ -227,6 +231,11 @@ static void load_writes(struct hs_load *ld, const cJSON *w)
 		if (strcmp(v->string, "exclude") == 0) {
 			replace_list(&s->write_exclude,
 				     string_list(ld, v, "writes.exclude"));
+			continue;
+		}
+		if (strcmp(v->string, "agent_state") == 0) {
+			replace_list(&s->agent_state,
+				     string_list(ld, v, "writes.agent_state"));
 			continue;
 		}
 		for (f = 0; f < sizeof(flags) / sizeof(flags[0]); f++)

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../config/agent_profile.h"
 #include "../config/dialect.h"
 #include "event.h"
 #include "match.h"
@@ -439,6 +440,54 @@ static void runtime_lines(struct hs_strbuf *b, const struct hs_protect *p)
 	}
 }
 
+/* The agent's own writes outside the scope (common/agent_place.h,
+ * writes.agent_anywhere): "A*" makes them events anywhere, but in the
+ * places 'a' lines name -- the temp directories, the XDG cache and state
+ * trees, writes.agent_state -- and the places of the agents 'n' lines
+ * name (every profile's process names, the dialects' own agents) and of
+ * the writing program itself, under the home directory the '~' line
+ * gives. */
+static void agent_lines(struct hs_strbuf *b, const struct hs_config *cfg,
+			const char *home)
+{
+	/* the dialects' own agents, and npm (its cache and logs: an agent
+	 * started by npx, Claude Code's update check) */
+	static const char *const own[] = { "claude", "codex", "gemini",
+					   "memcode", "mnemoai", "npm" };
+	static const char *const temps[] = { "/tmp", "/var/tmp", "/dev/shm" };
+	const struct hs_agent_set *set = hs_agents();
+	const char *tmpdir = getenv("TMPDIR");
+	const char *root = cfg->root ? cfg->root : "/";
+
+	hs_sb_adds(b, "A*\n");
+	for (size_t i = 0; i < sizeof(temps) / sizeof(temps[0]); i++)
+		line(b, 'a', temps[i], "/**");
+	if (tmpdir && tmpdir[0] == '/' && strcmp(tmpdir, "/") != 0)
+		line(b, 'a', tmpdir, "/**");
+	if (home && home[0] == '/' && !strchr(home, '\n') &&
+	    strlen(home) < 1024) {
+		hs_sb_adds(b, "~"); /* a literal path, not a glob */
+		hs_sb_adds(b, home);
+		hs_sb_adds(b, "\n");
+		line(b, 'a', home, "/.cache/**");
+		line(b, 'a', home, "/.local/state/**");
+		for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+			line_once(b, 'n', own[i], strlen(own[i]));
+		if (cfg->agent_name && cfg->agent_name[0] &&
+		    !strchr(cfg->agent_name, '/') &&
+		    !strchr(cfg->agent_name, '\n') &&
+		    strlen(cfg->agent_name) < 256)
+			line_once(b, 'n', cfg->agent_name,
+				  strlen(cfg->agent_name));
+		for (size_t i = 0; i < set->n; i++)
+			for (char **p = set->v[i].processes; p && *p; p++)
+				if ((*p)[0] && !strchr(*p, '/') &&
+				    !strchr(*p, '\n') && strlen(*p) < 256)
+					line_once(b, 'n', *p, strlen(*p));
+	}
+	scope_globs(b, 'a', cfg->settings.agent_state, root, cfg->root_alias);
+}
+
 char *hs_write_filter(const struct hs_config *cfg)
 {
 	const struct hs_settings *s = &cfg->settings;
@@ -484,12 +533,16 @@ char *hs_write_filter(const struct hs_config *cfg)
 		line(&b, '-', home, tail);
 		free(tail);
 	}
+	if (s->agent_anywhere)
+		agent_lines(&b, cfg, home);
 	if (b.failed || b.len > HS_WRITE_FILTER_MAX / 2) {
 		/* Too long for the shim: back to the root, every hook. */
 		hs_sb_free(&b);
 		hs_sb_adds(&b, "hsw1\n");
 		alias_line(&b, cfg);
 		line(&b, '+', strcmp(root, "/") ? root : "", "/**");
+		if (s->agent_anywhere)
+			agent_lines(&b, cfg, home);
 	}
 	for (size_t i = 0; i < cfg->nhooks; i++) {
 		const struct hs_hook *h = &cfg->hooks[i];

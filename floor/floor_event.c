@@ -119,23 +119,56 @@ static const char *replace_op(pid_t tid, const struct stat *sb)
 struct rule_ctx {
 	const struct hs_floor_ctx *x;
 	pid_t tid;
+	/* the caller as the agent's own process: its name (comm), "" when
+	 * unknown; looked up on the first write beyond the scope */
+	int agent; /* -1 not looked up, 0 another process, 1 the agent */
+	char comm[32];
 };
+
+/* Is the caller the agent's own process (no role "tool" or "handoff" in
+ * its environment: the role the shim goes by, state.h), and its name:
+ * the thread group's comm, the title an agent sets (a thread's own may
+ * be a pool's)? In enforce mode the name is not asked: a process sets
+ * its own (a title "ssh" would make ~/.ssh its place), so only the
+ * profiles' names count there. */
+static const char *agent_of(struct rule_ctx *r)
+{
+	char role[16], path[48];
+	pid_t tgid;
+	ssize_t n;
+
+	if (r->agent < 0) {
+		r->agent = !hs_fl_environ(r->tid, "HOOKSHIM_ROLE", role,
+					  sizeof(role)) ||
+			   (strcmp(role, "tool") != 0 &&
+			    strcmp(role, "handoff") != 0);
+		r->comm[0] = '\0';
+		tgid = hs_fl_tgid(r->tid);
+		snprintf(path, sizeof(path), "/proc/%d/comm",
+			 (int)(tgid > 0 ? tgid : r->tid));
+		n = r->agent && !r->x->enforce
+			    ? hs_fl_read_small(path, r->comm, sizeof(r->comm))
+			    : -1;
+		if (n > 0 && r->comm[n - 1] == '\n')
+			r->comm[n - 1] = '\0';
+	}
+	return r->agent ? r->comm : NULL;
+}
 
 /* The write filter's sides for abs. Its pre globs hold the content
  * hooks' too ('%' lines), so a content hook alone also says PRE: the
  * floor cannot stage, it asks any pre hook at the call. */
 static unsigned op_match(void *v, const char *abs, unsigned want)
 {
-	const struct hs_fscope *sc = ((struct rule_ctx *)v)->x->scope;
-	unsigned m = 0;
+	struct rule_ctx *r = v;
+	const struct hs_fscope *sc = r->x->scope;
+	unsigned m = hs_fscope_sides(sc, abs, want, NULL);
 
-	if ((want & HS_WR_PRE) && hs_fscope_pre(sc, abs)) {
-		m |= HS_WR_PRE;
-		if (hs_fscope_stage(sc, abs))
-			m |= HS_WR_STAGE;
-	}
-	if ((want & HS_WR_POST) && hs_fscope_post(sc, abs))
-		m |= HS_WR_POST;
+	/* beyond the scope, the agent's own writes may still fire */
+	if ((m & want & (HS_WR_PRE | HS_WR_POST)) !=
+		    (want & (HS_WR_PRE | HS_WR_POST)) &&
+	    hs_fscope_agent_any(sc) && agent_of(r))
+		m = hs_fscope_sides(sc, abs, want, agent_of(r));
 	return m;
 }
 
@@ -293,7 +326,7 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	 * directories are resolved all the same (the shim's rule) */
 	int parents = follow ? HS_FL_PARENTS : 0;
 	char a[PATH_MAX], b[PATH_MAX];
-	struct rule_ctx rx = { x, tid };
+	struct rule_ctx rx = { x, tid, -1, "" };
 	struct hs_wr_call r = {
 		.want = HS_WR_PRE | (hs_fscope_any_post(sc) ? HS_WR_POST : 0),
 		.flags = (int)k->flags, .mode = k->mode, .a = a, .b = b,

@@ -101,9 +101,16 @@ void hs_fscope_free(struct hs_fscope *sc);
 bool hs_fscope_in_scope(const struct hs_fscope *sc, const char *abs);
 /* May a pre (post) hook fire for a write to abs? */
 bool hs_fscope_pre(const struct hs_fscope *sc, const char *abs);
+/* The sides (HS_WR_PRE, HS_WR_POST, HS_WR_STAGE: common/write_rule.h) of
+ * want that may fire for a write to abs. agent: the writer is the
+ * agent's own process and that its name (/proc/PID/comm; "" unknown),
+ * whose writes beyond the scope are events too (writes.agent_anywhere,
+ * but its own places: common/agent_place.h); NULL: any other process. */
+unsigned hs_fscope_sides(const struct hs_fscope *sc, const char *abs,
+			 unsigned want, const char *agent);
+/* Are the agent's own writes events beyond the scope ('A' lines)? */
+bool hs_fscope_agent_any(const struct hs_fscope *sc);
 bool hs_fscope_post(const struct hs_fscope *sc, const char *abs);
-/* May a content hook (one that reads tool_input.content) fire for it? */
-bool hs_fscope_stage(const struct hs_fscope *sc, const char *abs);
 /* May a Read hook fire for the agent's open for reading of abs: in scope
  * as writes are, and matching a '(' line (the shim's hs_rscope_match)? */
 bool hs_fscope_read(const struct hs_fscope *sc, const char *abs);

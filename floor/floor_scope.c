@@ -12,7 +12,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../common/agent_place.h"
 #include "../common/glob.h"
+#include "../common/write_rule.h"
 #include "../common/pathfold.h"
 
 struct globs {
@@ -30,6 +32,11 @@ struct hs_fscope {
 	struct globs prot; /* '!' lines: protected files, literal paths */
 	struct globs trees; /* '^' lines: protected trees (hook_runtime.h) */
 	struct globs pdirs, pnames; /* '&' lines: PATH directories, names */
+	/* the agent's own writes beyond the scope (common/agent_place.h):
+	 * 'A' where, 'a' not there, 'n' names whose places are its own
+	 * under home ('~') */
+	struct globs ainc, aexc, names;
+	char *home;
 	struct ident {
 		unsigned long long dev, ino;
 		bool multi; /* "+": it had other names at session start */
@@ -90,6 +97,16 @@ static void parse_line(struct hs_fscope *sc, const char *l)
 	case '<': gs = &sc->pre; break;
 	case '>': gs = &sc->post; break;
 	case '(': gs = &sc->rd; break;
+	case 'A': gs = &sc->ainc; break;
+	case 'a': gs = &sc->aexc; break;
+	case 'n':
+		if (l[1])
+			add(&sc->names, l + 1);
+		return;
+	case '~':
+		if (l[1] == '/' && !sc->home)
+			sc->home = strdup(l + 1);
+		return;
 	case '!':
 		if (l[1] == '/')
 			add(&sc->prot, l + 1);
@@ -166,6 +183,10 @@ void hs_fscope_free(struct hs_fscope *sc)
 	free_globs(&sc->trees);
 	free_globs(&sc->pdirs);
 	free_globs(&sc->pnames);
+	free_globs(&sc->ainc);
+	free_globs(&sc->aexc);
+	free_globs(&sc->names);
+	free(sc->home);
 	free(sc->ids);
 	free(sc->root);
 	free(sc->alias);
@@ -349,13 +370,77 @@ bool hs_fscope_in_scope(const struct hs_fscope *sc, const char *abs)
 		 (sc->exc.n && any(sc, &sc->exc, abs)));
 }
 
-/* In scope, and some hook of that side (pre or post globs) may fire. */
-static bool fires(const struct hs_fscope *sc, const struct globs *side,
-		  const char *abs)
+/* Is abs one of the agent's own places: an 'a' glob, a place of a name
+ * the filter gives or of the writer's own (comm)? */
+static bool agent_own(const struct hs_fscope *sc, const char *abs,
+		      const char *comm)
+{
+	bool at_home = sc->home && under(abs, sc->home);
+
+	for (size_t i = 0; i < sc->aexc.n; i++)
+		if (!(at_home &&
+		      hs_agent_glob_above_home(sc->aexc.g[i], sc->home)) &&
+		    glob_at(sc, sc->aexc.g[i], abs))
+			return true;
+	if (!sc->home)
+		return false;
+	if (hs_agent_base_dir(abs, sc->home))
+		return true;
+	for (size_t i = 0; i < sc->names.n; i++)
+		if (hs_agent_place(abs, sc->home, sc->names.g[i],
+				   strlen(sc->names.g[i])))
+			return true;
+	return comm && hs_agent_place(abs, sc->home, comm, strlen(comm));
+}
+
+bool hs_fscope_agent_any(const struct hs_fscope *sc)
+{
+	return sc->ainc.all || sc->ainc.n;
+}
+
+/* The agent's own write beyond the scope (writes.agent_anywhere), as
+ * the shim's agent_scope (shim/write_scope.c) judges it. */
+static bool agent_scope(const struct hs_fscope *sc, const char *abs,
+			const char *comm)
+{
+	return hs_fscope_agent_any(sc) && !sc->exc.all && !pseudo(abs) &&
+	       any(sc, &sc->ainc, abs) &&
+	       !(sc->exc.n && any(sc, &sc->exc, abs)) &&
+	       !agent_own(sc, abs, comm);
+}
+
+/* In scope, and some hook of that side (pre or post globs) may fire.
+ * agent: the writer is the agent's own process, of that comm (""
+ * unknown); NULL: another process. */
+static bool fires_by(const struct hs_fscope *sc, const struct globs *side,
+		     const char *abs, const char *agent)
 {
 	if (!side->all && !side->n)
 		return false;
-	return any(sc, side, abs) && hs_fscope_in_scope(sc, abs);
+	return any(sc, side, abs) &&
+	       (hs_fscope_in_scope(sc, abs) ||
+		(agent && agent_scope(sc, abs, agent)));
+}
+
+static bool fires(const struct hs_fscope *sc, const struct globs *side,
+		  const char *abs)
+{
+	return fires_by(sc, side, abs, NULL);
+}
+
+unsigned hs_fscope_sides(const struct hs_fscope *sc, const char *abs,
+			 unsigned want, const char *agent)
+{
+	unsigned m = 0;
+
+	if ((want & HS_WR_PRE) && (hs_fscope_protected_file(sc, abs) ||
+				   fires_by(sc, &sc->pre, abs, agent)))
+		m |= HS_WR_PRE;
+	if ((m & HS_WR_PRE) && fires_by(sc, &sc->stage, abs, agent))
+		m |= HS_WR_STAGE;
+	if ((want & HS_WR_POST) && fires_by(sc, &sc->post, abs, agent))
+		m |= HS_WR_POST;
+	return m;
 }
 
 bool hs_fscope_pre(const struct hs_fscope *sc, const char *abs)
@@ -367,11 +452,6 @@ bool hs_fscope_pre(const struct hs_fscope *sc, const char *abs)
 bool hs_fscope_post(const struct hs_fscope *sc, const char *abs)
 {
 	return fires(sc, &sc->post, abs);
-}
-
-bool hs_fscope_stage(const struct hs_fscope *sc, const char *abs)
-{
-	return fires(sc, &sc->stage, abs);
 }
 
 bool hs_fscope_read(const struct hs_fscope *sc, const char *abs)

@@ -32,6 +32,7 @@
 #include "floor_calls.h"
 #include "reason.h"
 #include "stdin_line.h"
+#include "write_scope.h"
 
 HS_CHILD_PATH
 bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
@@ -80,9 +81,10 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 		 * the agent's own denials, if any (reason.h) */
 		hs_pending_offer(exe, argv, 2);
 		/* With no exec hook there is no event, but when the agent's
-		 * reads are events the shell must still take role "tool",
-		 * so that its reads are not the agent's (read_event.c). */
-		if (hs_exec_interest(st) || st->reads)
+		 * reads, or its writes beyond the scope, are events the
+		 * shell must still take role "tool", so that they are not
+		 * the agent's (read_event.c, write_scope.h). */
+		if (hs_exec_interest(st) || st->reads || hs_wscope_beyond())
 			*child_role = HS_ROLE_TOOL;
 		return hs_exec_interest(st);
 	}

@@ -5,11 +5,14 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <errno.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/agent_place.h"
 #include "../common/glob.h"
 #include "../common/pathfold.h"
 #include "../common/wire.h"
@@ -30,6 +33,14 @@ struct globs {
 	bool all;        /* "*": any path in scope */
 };
 
+/* The agent's own writes beyond the scope: 'A' where, 'a' not there,
+ * 'n' names whose places are its own (common/agent_place.h) under home
+ * (the '~' line). */
+struct agent_scope {
+	struct globs ainc, aexc, names;
+	const char *home;
+};
+
 /* Only this header is static: the text and the globs go to the arena
  * (state.h), so a process touches as much storage as its filter is long,
  * in the page the rest of its start-up state shares. */
@@ -38,6 +49,9 @@ static struct {
 	bool tree_ids; /* "@DEV:INO/" lines: a protected tree's directories */
 	bool file_ids; /* other '@' lines: protected files' identities */
 	struct globs inc, exc, pre, post, rd, stage;
+	/* the agent's own writes beyond the scope, in the arena when the
+	 * filter has its lines (the page above has no room) */
+	struct agent_scope *ag;
 	/* literal paths, not globs; and "@DEV:INO", the identity of one
 	 * that has other names (no room for a set of their own: the
 	 * written data must stay in one page, layout.ld) */
@@ -61,10 +75,24 @@ static unsigned literal_prefix(const char *g)
 	return (unsigned)n;
 }
 
+/* F.ag, taken from the arena at its first line; NULL without room (then
+ * the agent's writes beyond the scope are not events: the older rule). */
+HS_START_PATH
+static struct agent_scope *agent_set(void)
+{
+	if (!F.ag && (F.ag = hs_arena_take(sizeof(*F.ag),
+					   _Alignof(struct agent_scope))))
+		memset(F.ag, 0, sizeof(*F.ag));
+	return F.ag;
+}
+
 HS_START_PATH
 static struct globs *set_of(char tag)
 {
 	switch (tag) {
+	case 'A': return agent_set() ? &F.ag->ainc : NULL;
+	case 'a': return agent_set() ? &F.ag->aexc : NULL;
+	case 'n': return agent_set() ? &F.ag->names : NULL;
 	case '+': return &F.inc;
 	case '-': return &F.exc;
 	case '<': return &F.pre;
@@ -94,8 +122,12 @@ static void set_option(char o)
 HS_START_PATH
 static bool place_sets(void)
 {
+	struct globs none = { 0 };
+	struct globs *ainc = F.ag ? &F.ag->ainc : &none,
+		     *aexc = F.ag ? &F.ag->aexc : &none,
+		     *names = F.ag ? &F.ag->names : &none;
 	struct globs *sets[] = { &F.inc, &F.exc, &F.pre, &F.post, &F.rd,
-				 &F.stage, &F.prot };
+				 &F.stage, &F.prot, ainc, aexc, names };
 	const int nsets = sizeof(sets) / sizeof(sets[0]);
 	unsigned total = 0;
 	struct wglob *e;
@@ -104,7 +136,9 @@ static bool place_sets(void)
 		total += sets[i]->n;
 	e = hs_arena_take(total * sizeof(*e), _Alignof(struct wglob));
 	for (int i = 0; i < nsets; i++) {
-		if (!e && sets[i] != &F.exc)
+		/* (what says "not here" never widens to everywhere) */
+		if (!e && sets[i] != &F.exc && sets[i] != aexc &&
+		    sets[i] != names)
 			sets[i]->all |= sets[i]->n > 0;
 		sets[i]->e = e;
 		if (e)
@@ -118,7 +152,7 @@ HS_START_PATH
 static void add(struct globs *gs, const char *g)
 {
 	gs->e[gs->n].g = g;
-	if (gs == &F.prot) /* a literal: all of it */
+	if (gs == &F.prot || (F.ag && gs == &F.ag->names)) /* a literal */
 		gs->e[gs->n++].plen = (unsigned)hs_len(g);
 	else
 		gs->e[gs->n++].plen = g ? literal_prefix(g)
@@ -142,12 +176,17 @@ static void parse(char *text, const char *end)
 			set_option(l[1]);
 		else if (!gs && l[0] == '=' && l[1] == '/')
 			hs_path_alias(l + 1);
+		else if (!gs && l[0] == '~' && l[1] == '/' && agent_set())
+			F.ag->home = l + 1;
+		else if (l[0] == 'n' && !l[1])
+			continue;
 		else if ((gs == &F.prot && l[0] == '@') ||
 			 (l[0] == '^' && l[1] == '/') || (l[0] == '&' && l[1]))
 			gs->n++;
 		else if (gs == &F.prot && l[1] != '/')
 			continue; /* not an absolute path: nothing to match */
-		else if (gs && gs != &F.prot && hs_same(l + 1, "*"))
+		else if (gs && gs != &F.prot && l[0] != 'n' &&
+			 hs_same(l + 1, "*"))
 			gs->all = true;
 		else if (gs)
 			gs->n++;
@@ -165,7 +204,9 @@ static void parse(char *text, const char *end)
 			F.tree_ids |= l[0] == '@' && l[hs_len(l) - 1] == '/';
 			F.file_ids |= l[0] == '@' && l[hs_len(l) - 1] != '/';
 		}
-		else if (gs == &F.prot ? l[1] == '/' : gs && !hs_same(l + 1, "*"))
+		else if (gs == &F.prot ? l[1] == '/'
+			 : l[0] == 'n' ? gs && l[1] != '\0'
+				       : gs && !hs_same(l + 1, "*"))
 			add(gs, l + 1);
 	}
 	if (root)
@@ -492,6 +533,76 @@ static bool in_scope(const char *abs)
 	       !(F.exc.n && any(&F.exc, abs));
 }
 
+/* This process's name into out (32 bytes): /proc/self/comm, the thread
+ * group's (the title an agent sets, else its executable's name; a
+ * thread's own, PR_GET_NAME, may be a pool's). Raw calls: no interposer
+ * of ours runs, errno is kept. */
+static size_t own_comm(char *out)
+{
+	int e = errno;
+	long fd = syscall(SYS_openat, AT_FDCWD, "/proc/self/comm",
+			  O_RDONLY | O_CLOEXEC);
+	long n = -1;
+
+	if (fd >= 0) {
+		n = syscall(SYS_read, (int)fd, out, 31);
+		syscall(SYS_close, (int)fd);
+	}
+	errno = e;
+	if (n <= 0)
+		return 0;
+	if (out[n - 1] == '\n')
+		n--;
+	out[n] = '\0';
+	return (size_t)n;
+}
+
+/* Is abs one of the agent's own places: an 'a' glob, a place of a name
+ * the filter gives, or of this program's own name? */
+static bool agent_own(const char *abs)
+{
+	const struct agent_scope *a = F.ag;
+	char comm[32];
+	size_t n;
+
+	bool at_home = a->home && hs_path_under(abs, a->home);
+
+	for (unsigned i = 0; i < a->aexc.n; i++)
+		if (!(at_home &&
+		      hs_agent_glob_above_home(a->aexc.e[i].g, a->home)) &&
+		    glob_at(&a->aexc, i, abs))
+			return true;
+	if (!a->home)
+		return false;
+	if (hs_agent_base_dir(abs, a->home))
+		return true;
+	for (unsigned i = 0; i < a->names.n; i++)
+		if (hs_agent_place(abs, a->home, a->names.e[i].g,
+				   a->names.e[i].plen))
+			return true;
+	return (n = own_comm(comm)) > 0 &&
+	       hs_agent_place(abs, a->home, comm, n);
+}
+
+HS_CHILD_PATH
+bool hs_wscope_beyond(void)
+{
+	if (!hs_wscope_active())
+		return false;
+	return F.ag && (F.ag->ainc.all || F.ag->ainc.n);
+}
+
+/* May this process's writes to abs fire as the agent's own beyond the
+ * scope ('A' lines: writes.agent_anywhere)? Only the agent's process
+ * (its role, state.h); never /dev, /proc, /sys or an exclusion. */
+static bool agent_scope(const char *abs)
+{
+	return hs_st.role == HS_ROLE_AGENT && F.ag &&
+	       (F.ag->ainc.all || F.ag->ainc.n) && !F.exc.all && !pseudo(abs) &&
+	       any(&F.ag->ainc, abs) &&
+	       !(F.exc.n && any(&F.exc, abs)) && !agent_own(abs);
+}
+
 /* What the hooks' globs and the scope say. */
 static unsigned hooks_match(const char *abs, unsigned want)
 {
@@ -508,7 +619,7 @@ static unsigned hooks_match(const char *abs, unsigned want)
 		w &= ~HS_W_PRE;
 	if ((w & HS_W_POST) && !any(&F.post, abs))
 		w &= ~HS_W_POST;
-	return w && in_scope(abs) ? w : 0;
+	return w && (in_scope(abs) || agent_scope(abs)) ? w : 0;
 }
 
 bool hs_rscope_match(const char *abs)
@@ -579,7 +690,9 @@ static bool dir_live(const char *dir)
 	if (any_ids())
 		return true;
 	return any_below(&F.prot, dir, dn) || runtime_dir_under(dir, false) ||
-	       (any_below(&F.inc, dir, dn) &&
+	       ((any_below(&F.inc, dir, dn) ||
+		 (hs_st.role == HS_ROLE_AGENT && F.ag &&
+		  any_below(&F.ag->ainc, dir, dn))) &&
 		(any_below(&F.pre, dir, dn) || any_below(&F.post, dir, dn) ||
 		 any_below(&F.stage, dir, dn)));
 }

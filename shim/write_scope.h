@@ -28,6 +28,15 @@
  *   oq     quiet: no denial message on a terminal stderr
  *   =PATH  the session root's logical name (a literal path): absolute
  *          paths through it are judged as under the root (shim/path.h)
+ * The agent's own writes beyond the scope (writes.agent_anywhere):
+ *   AGLOB  the agent's own process (role "agent") writes there as in
+ *          scope ("A*": anywhere), but in its own places:
+ *   aGLOB  a place of the agent's own (temp directories, the XDG cache
+ *          and state trees, writes.agent_state); one above the home
+ *          directory does not cover the home (a home in /tmp)
+ *   nNAME  a name whose places under home are the agent's own
+ *          (common/agent_place.h), as is the writing process's own name
+ *   ~PATH  the home directory those places are under (a literal path)
  * Globs use common/glob.c in path mode ("*" stops at '/', "**" does not).
  * A path fires nothing unless it is in scope and matches a < or > line, so
  * a hook narrowed to secrets/ costs other writes one glob match. /dev,
@@ -63,6 +72,12 @@ void hs_wscope_reset(void);
 /* HS_W_PRE|HS_W_POST: what the session wants to hear about writes at
  * all (interest bits and role), before any path is looked at. */
 unsigned hs_wscope_active(void);
+
+/* Are the agent's own writes events beyond the scope in this session
+ * ('A' lines: writes.agent_anywhere, with a write hook)? Then a shell
+ * the agent starts takes role "tool" even with no exec hook, so that its
+ * writes are not the agent's. */
+bool hs_wscope_beyond(void);
 
 /* What a write to `abs` (absolute, folded) may fire, within `want`.
  * A protected file fires HS_W_PRE whatever the scope says. */

@@ -211,8 +211,14 @@ _e2e_exec() {
 		timeout -k 10 "$E2E_TIMEOUT" "${AGENT_PREFIX[@]}" "$@"
 }
 
+# _e2e_home NAME: a fresh home directory for the agent; E2E_AGENT_HOME
+# names it instead (a test that must know it before the agent runs).
 _e2e_home() {
 	local h
+	if [ -n "${E2E_AGENT_HOME:-}" ]; then
+		mkdir -p "$E2E_AGENT_HOME" && echo "$E2E_AGENT_HOME"
+		return
+	fi
 	h=$(mktemp -d "$E2E_WORK/home-$1.XXXXXX")
 	echo "$h"
 }
@@ -359,15 +365,20 @@ e2e_opencode() {
 	local prompt=$1; shift
 	[ -n "$E2E_PORT" ] || { echo "e2e_opencode: no model server" >&2; return 125; }
 	local h; h=$(_e2e_home opencode)
-	cat >"$h/opencode.json" <<-EOF
+	# its config where opencode keeps it (~/.config/opencode): a file
+	# elsewhere that it rewrites would be a write of the agent's beyond
+	# its own places (common/agent_place.h)
+	mkdir -p "$h/.config/opencode"
+	cat >"$h/.config/opencode/opencode.json" <<-EOF
 	{"provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "name": "fake",
 	   "options": {"baseURL": "http://127.0.0.1:$E2E_PORT/v1", "apiKey": "sk-hookshim-e2e"},
 	   "models": {"fake-model": {"name": "fake-model", "tool_call": true}}}},
 	 "model": "fake/fake-model", "autoupdate": false, "share": "disabled",
-	 "permission": {"bash": "allow", "edit": "allow", "webfetch": "deny"}}
+	 "permission": {"bash": "allow", "edit": "allow", "webfetch": "deny",
+	   "external_directory": "allow"}}
 	EOF
 	_e2e_exec \
-		HOME="$h" USER=root SHELL=/bin/bash OPENCODE_CONFIG="$h/opencode.json" \
+		HOME="$h" USER=root SHELL=/bin/bash OPENCODE_CONFIG="$h/.config/opencode/opencode.json" \
 		OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1 \
 		OPENCODE_DISABLE_LSP_DOWNLOAD=1 npm_config_registry=http://127.0.0.1:9/ \
 		-- "$E2E_OPENCODE_BIN" run "$@" "$prompt" </dev/null

@@ -197,8 +197,12 @@ expect_eq "ask: with ask_default allow live allows" "allow" "$live"
 # What live sends no request for runs no hook in test either, and says why.
 out=$("$HOOKSHIM" test -c claude-log.json PreToolUse --tool Bash --command env 2>&1)
 expect_contains "the agent's own shell (bash -c env): no request live" "$out" "no request live: an agent's own shell"
+# the agent's own Write is an event anywhere (writes.agent_anywhere) but
+# in its own places, such as the temp directories
+: > "$LOG"; "$HOOKSHIM" test -c claude-log.json PreToolUse --tool Write --file /tmp/hookshim-test-live-x >/dev/null 2>&1
+check "a write to the agent's own places (/tmp): no hook in test, as live" test ! -s "$LOG"
 : > "$LOG"; "$HOOKSHIM" test -c claude-log.json PreToolUse --tool Write --file /etc/hostname-x >/dev/null 2>&1
-check "a write outside the root: no hook in test, as live" test ! -s "$LOG"
+check "the agent's write outside the root (/etc): its hook runs in test, as live" test -s "$LOG"
 echo '{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"cat >> \"$LOG\""}]}]}}' > star.json
 : > "$LOG"; out=$("$HOOKSHIM" test -c star.json PreToolUse --tool Read --file new-claude.txt 2>&1)
 check "a catch-all hook gets no Read in test, as live" test ! -s "$LOG"
