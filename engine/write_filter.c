@@ -328,8 +328,25 @@ const char *hs_write_unwatched(const struct hs_config *cfg,
 		}
 	}
 	for (char **e = cfg->settings.write_exclude; e && *e; e++) {
-		/* an entry with a wildcard excludes only part of its place */
-		if (strcspn(*e, "*?[\\") != strlen(*e))
+		size_t len = strlen(*e), w = strcspn(*e, "*?[\\");
+
+		/* "P/" "**" with P literal excludes P and all below it (P
+		 * relative to the root, as the entry is); any other wildcard
+		 * excludes only part of its place */
+		if (len > 3 && w == len - 2 && strcmp(*e + w - 1, "/**") == 0) {
+			char lit[PATH_MAX];
+
+			snprintf(lit, sizeof(lit), "%s%.*s",
+				 memchr(*e, '/', w - 1) ? "" : "/", (int)(w - 1),
+				 *e);
+			if (literal_place(lit, root, ex, sizeof(ex)) &&
+			    under(place, ex)) {
+				snprintf(why, n, "writes.exclude has \"%s\"", *e);
+				return why;
+			}
+			continue;
+		}
+		if (w != len)
 			continue;
 		/* a bare name: that name at any depth, and what is below */
 		if (!strchr(*e, '/') &&

@@ -129,22 +129,26 @@ expect_eq "dead rules: run prints exactly check's warnings" \
 out=$(hs test -c dead-rules.json PreToolUse --tool Bash --command ls 2>&1)
 expect_contains "dead rules: test says them too" "$out" 'matcher "WebFetch" names no tool call'
 # a Write/Edit rule for a place whose writes are never events: an agent's
-# own state directory, a writes.exclude entry (a wildcard entry excludes
-# only part of its place: no warning)
+# own state directory, a writes.exclude entry or one "P/**" (another
+# wildcard entry excludes only part of its place: no warning)
 cat > unwatched.json <<'J'
-{"hookshim": {"writes": {"exclude": ["vendor", "gen/*.c"]}},
+{"hookshim": {"writes": {"exclude": ["vendor", "gen/*.c", "build/**", "out/*/**"]}},
  "hooks": {"PreToolUse": [{"matcher": "Write|Edit", "hooks": [
   {"type": "command", "command": "exit 2", "if": "Write(~/.claude/settings.json)"},
   {"type": "command", "command": "exit 2", "if": "Edit(vendor/lib/**)"},
   {"type": "command", "command": "exit 2", "if": "Edit(gen/x.c)"},
-  {"type": "command", "command": "exit 2", "if": "Edit(src/**)"}]}]}}
+  {"type": "command", "command": "exit 2", "if": "Edit(src/**)"},
+  {"type": "command", "command": "exit 2", "if": "Write(build/gen/x.h)"},
+  {"type": "command", "command": "exit 2", "if": "Write(out/a.txt)"}]}]}}
 J
 out=$(hs check -c unwatched.json 2>&1)
 expect_contains "unwatched: an agent's state directory" "$out" \
 	'unwatched.json:3:44: "if": Write(~/.claude/settings.json) names a place whose writes are never events: ~/.claude is an agent'"'"'s own state, never a tool'"'"'s write (loaded, never fires)'
 expect_contains "unwatched: a writes.exclude entry" "$out" \
 	'unwatched.json:4:44: "if": Edit(vendor/lib/**) names a place whose writes are never events: writes.exclude has "vendor"'
-expect_contains "unwatched: only those two" "$out" "0 errors, 2 warnings"
+expect_contains "unwatched: a writes.exclude entry P/** hides all below P" "$out" \
+	'unwatched.json:7:44: "if": Write(build/gen/x.h) names a place whose writes are never events: writes.exclude has "build/**"'
+expect_contains "unwatched: only those three (another wildcard hides part of its place)" "$out" "0 errors, 3 warnings"
 expect_not_contains "unwatched: the scope does not list a place never watched" \
 	"$(grep '^writes judged' <<<"$out")" ".claude"
 err=$(hs run -c unwatched.json -- true 2>&1)
