@@ -1,6 +1,7 @@
 /* hookshim check: what is loaded, grouped by event, then every
  * diagnostic and their counts; exits 1 when any is an error. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../config/dialect.h"
@@ -121,6 +122,7 @@ static void print_agents(const struct hs_config *cfg)
 static void print_scope(const struct hs_config *cfg)
 {
 	const struct hs_settings *s = &cfg->settings;
+	char names[512], *filter;
 
 	printf("\nwrites judged: ");
 	if (s->write_include && s->write_include[0])
@@ -149,10 +151,18 @@ static void print_scope(const struct hs_config *cfg)
 		       "(writes.agent_anywhere is off)\n");
 		return;
 	}
+	filter = hs_write_filter(cfg);
+	hs_write_filter_names(filter, names, sizeof(names));
+	free(filter);
 	printf("the agent's own writes: anywhere but its own places (~/.NAME, "
-	       "~/.NAME.*, ~/.config/NAME, ~/.local/share/NAME for its own "
-	       "name and its profile's; ~/.cache, ~/.local/state; /tmp, "
-	       "/var/tmp, /dev/shm, $TMPDIR");
+	       "~/.NAME.*, ~/.config/NAME, ~/.local/share/NAME, "
+	       "~/.cache/NAME, ~/.local/state/NAME for NAME %s, the program "
+	       "`run` starts%s; ~/.cache, ~/.local/state, "
+	       "~/.config/configstore, __pycache__; /tmp, /var/tmp, "
+	       "/dev/shm, $TMPDIR", names,
+	       cfg->settings.enforce ? ""
+				     : " and, in guard mode, the writer's own "
+				       "name");
 	for (char **e = s->agent_state; e && *e; e++)
 		printf(", %s", *e);
 	printf(")\n");

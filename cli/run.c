@@ -17,6 +17,7 @@
 #include "../engine/dispatch.h"
 #include "../engine/protect.h"
 #include "../engine/write_filter.h"
+#include "../common/shellargv.h"
 #include "../common/wire.h"
 #include "cli.h"
 #include "run_report.h"
@@ -157,6 +158,28 @@ static int plan_floor(struct hs_config *cfg, const struct hs_outer *outer,
 }
 
 /* ---- the session ---- */
+
+/* The name of the program CMD starts, whose places are the agent's own
+ * (common/agent_place.h): past the programs that only start another
+ * (env, nohup, timeout...: common/shellargv.h), their options and
+ * NAME=VALUE words; NULL when none is left. */
+static char *agent_name_of(char **cmd)
+{
+	for (; *cmd; cmd++) {
+		const char *base = strrchr(*cmd, '/') ? strrchr(*cmd, '/') + 1
+						      : *cmd;
+
+		if (hs_chain_name(*cmd) || (*cmd)[0] == '-' ||
+		    strchr(*cmd, '='))
+			continue;
+		/* timeout's duration, nice's number */
+		if (base[0] >= '0' && base[0] <= '9' &&
+		    strspn(base, "0123456789.smhd") == strlen(base))
+			continue;
+		return strdup(base);
+	}
+	return NULL;
+}
 
 /* HOOKSHIM_WRITE: ours, or joined with the outer session's. */
 static char *session_write_filter(const struct hs_config *cfg,
@@ -403,8 +426,7 @@ int cmd_run(int argc, char **argv)
 	tool_call = hs_command_shell_index(o.cmd) >= 0;
 	/* the places of the program we start are its own */
 	free(cfg.agent_name);
-	cfg.agent_name = strrchr(o.cmd[0], '/') ? strdup(strrchr(o.cmd[0], '/') + 1)
-					       : strdup(o.cmd[0]);
+	cfg.agent_name = agent_name_of(o.cmd);
 	se = (struct hs_agent_env){ .sock = sock, .session = s.id,
 				   .root = cfg.root, .bin = bin, .lib = lib,
 				   .flags = flags, .wrap_dir = wrap_dir,

@@ -61,24 +61,3 @@ bool hs_agent_glob_above_home(const char *glob, const char *home)
 	return home && n > 0 && strncmp(home, glob, n) == 0 &&
 	       (home[n] == '/' || home[n] == '\0');
 }
-
-bool hs_agent_base_dir(const char *abs, const char *home)
-{
-	static const char base[][16] = { ".config", ".local", ".local/share",
-					 ".local/state", ".cache" };
-	size_t hn;
-
-	if (!abs || !home || home[0] != '/')
-		return false;
-	hn = strlen(home);
-	while (hn > 1 && home[hn - 1] == '/')
-		hn--;
-	if (hn == 1)
-		hn = 0;
-	if (strncmp(abs, home, hn) != 0 || abs[hn] != '/')
-		return false;
-	for (size_t i = 0; i < sizeof(base) / sizeof(base[0]); i++)
-		if (strcmp(abs + hn + 1, base[i]) == 0)
-			return true;
-	return false;
-}

@@ -25,12 +25,6 @@
 bool hs_agent_place(const char *abs, const char *home, const char *name,
 		    size_t n);
 
-/* Is abs one of the XDG base directories themselves under home
- * (HOME/.config, HOME/.local, HOME/.local/share, HOME/.local/state,
- * HOME/.cache): made by an agent on the way to its places, never a
- * tool's file. */
-bool hs_agent_base_dir(const char *abs, const char *home);
-
 /* Does glob (an 'a' line of the write filter: a temp directory's) name
  * a place at or above home by its literal part? Such a place does not
  * make the home directory below it the agent's own: a home or a project

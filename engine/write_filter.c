@@ -460,12 +460,39 @@ static void runtime_lines(struct hs_strbuf *b, const struct hs_protect *p)
 /* The agent's own writes outside the scope (common/agent_place.h,
  * writes.agent_anywhere): "A*" makes them events anywhere, but in the
  * places 'a' lines name -- the temp directories, the XDG cache and state
- * trees, writes.agent_state -- and the places of the agents 'n' lines
- * name (every profile's process names, the dialects' own agents) and of
- * the writing program itself, under the home directory the '~' line
- * gives. */
+ * trees, Python's bytecode caches, writes.agent_state -- and the places
+ * of the agents 'n' lines name (the program `run` starts, every
+ * profile's process names, the dialects' own agents, npm) under the home
+ * directory the '~' line gives; in guard mode ("oc") the writing
+ * program's own name counts too (a process sets its own: not believed in
+ * enforce mode). At most AGENT_BUDGET bytes: writes.agent_state entries
+ * that do not fit are left out (their writes are then judged: more
+ * events, never fewer), so that the rest of the filter keeps its room. */
+#define AGENT_BUDGET 1400
+
+/* p with its trailing slashes off (not "/"), into out; false when it is
+ * not an absolute path that fits, or holds a newline. */
+static bool clean_dir(const char *p, char *out, size_t cap)
+{
+	size_t n;
+
+	if (!p || p[0] != '/' || strchr(p, '\n') || (n = strlen(p)) >= cap ||
+	    n >= 1024)
+		return false;
+	memcpy(out, p, n + 1);
+	while (n > 1 && out[n - 1] == '/')
+		out[--n] = '\0';
+	return true;
+}
+
+static bool plain_name(const char *p)
+{
+	return p && p[0] && !strchr(p, '/') && !strchr(p, '\n') &&
+	       strlen(p) < 256;
+}
+
 static void agent_lines(struct hs_strbuf *b, const struct hs_config *cfg,
-			const char *home)
+			const char *home_env)
 {
 	/* the dialects' own agents, and npm (its cache and logs: an agent
 	 * started by npx, Claude Code's update check) */
@@ -473,36 +500,69 @@ static void agent_lines(struct hs_strbuf *b, const struct hs_config *cfg,
 					   "memcode", "mnemoai", "npm" };
 	static const char *const temps[] = { "/tmp", "/var/tmp", "/dev/shm" };
 	const struct hs_agent_set *set = hs_agents();
-	const char *tmpdir = getenv("TMPDIR");
 	const char *root = cfg->root ? cfg->root : "/";
+	char home[1024], tmpdir[1024];
+	struct hs_strbuf a = { 0 }, extra = { 0 };
 
-	hs_sb_adds(b, "A*\n");
+	hs_sb_adds(&a, "A*\n");
+	if (!cfg->settings.enforce)
+		hs_sb_adds(&a, "oc\n");
 	for (size_t i = 0; i < sizeof(temps) / sizeof(temps[0]); i++)
-		line(b, 'a', temps[i], "/**");
-	if (tmpdir && tmpdir[0] == '/' && strcmp(tmpdir, "/") != 0)
-		line(b, 'a', tmpdir, "/**");
-	if (home && home[0] == '/' && !strchr(home, '\n') &&
-	    strlen(home) < 1024) {
-		hs_sb_adds(b, "~"); /* a literal path, not a glob */
-		hs_sb_adds(b, home);
-		hs_sb_adds(b, "\n");
-		line(b, 'a', home, "/.cache/**");
-		line(b, 'a', home, "/.local/state/**");
+		line(&a, 'a', temps[i], "/**");
+	if (clean_dir(getenv("TMPDIR"), tmpdir, sizeof(tmpdir)) &&
+	    strcmp(tmpdir, "/") != 0)
+		line(&a, 'a', tmpdir, "/**");
+	/* the bytecode an interpreter caches beside what it imports */
+	line(&a, 'a', NULL, "/**/__pycache__/**");
+	if (clean_dir(home_env, home, sizeof(home)) && strcmp(home, "/") != 0) {
+		hs_sb_adds(&a, "~"); /* a literal path, not a glob */
+		hs_sb_adds(&a, home);
+		hs_sb_adds(&a, "\n");
+		line(&a, 'a', home, "/.cache/**");
+		line(&a, 'a', home, "/.local/state/**");
+		/* update notifiers' state (Gemini CLI's, many node CLIs') */
+		line(&a, 'a', home, "/.config/configstore/**");
 		for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
-			line_once(b, 'n', own[i], strlen(own[i]));
-		if (cfg->agent_name && cfg->agent_name[0] &&
-		    !strchr(cfg->agent_name, '/') &&
-		    !strchr(cfg->agent_name, '\n') &&
-		    strlen(cfg->agent_name) < 256)
-			line_once(b, 'n', cfg->agent_name,
+			line_once(&a, 'n', own[i], strlen(own[i]));
+		if (plain_name(cfg->agent_name))
+			line_once(&a, 'n', cfg->agent_name,
 				  strlen(cfg->agent_name));
 		for (size_t i = 0; i < set->n; i++)
 			for (char **p = set->v[i].processes; p && *p; p++)
-				if ((*p)[0] && !strchr(*p, '/') &&
-				    !strchr(*p, '\n') && strlen(*p) < 256)
-					line_once(b, 'n', *p, strlen(*p));
+				if (plain_name(*p))
+					line_once(&a, 'n', *p, strlen(*p));
 	}
-	scope_globs(b, 'a', cfg->settings.agent_state, root, cfg->root_alias);
+	scope_globs(&extra, 'a', cfg->settings.agent_state, root,
+		    cfg->root_alias);
+	if (!a.failed && a.s)
+		hs_sb_adds(b, a.s);
+	if (!extra.failed && extra.s && a.len + extra.len <= AGENT_BUDGET)
+		hs_sb_adds(b, extra.s);
+	hs_sb_free(&a);
+	hs_sb_free(&extra);
+}
+
+/* The 'n' names the filter text gives, as "a, b and c" into out (for
+ * `hookshim check`). */
+void hs_write_filter_names(const char *filter, char *out, size_t cap)
+{
+	size_t len = 0, count = 0;
+
+	out[0] = '\0';
+	for (const char *l = filter; l && *l && len + 1 < cap;) {
+		const char *e = strchr(l, '\n');
+		size_t n = e ? (size_t)(e - l) : strlen(l);
+
+		if (l[0] == 'n' && n > 1)
+			len += (size_t)snprintf(out + len, cap - len, "%s%.*s",
+						count++ ? ", " : "",
+						(int)(n - 1), l + 1);
+		if (!e)
+			break;
+		l = e + 1;
+	}
+	if (len >= cap)
+		out[cap - 1] = '\0';
 }
 
 char *hs_write_filter(const struct hs_config *cfg)

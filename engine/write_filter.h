@@ -22,6 +22,9 @@
  * failure. */
 char *hs_write_filter(const struct hs_config *cfg);
 
+/* The agent names ('n' lines) of a write filter, "a, b, c" into out. */
+void hs_write_filter_names(const char *filter, char *out, size_t cap);
+
 /* The pattern of h's "if" rule when it names a place outside the root by
  * an absolute or home path (a Write rule on ~/.ssh and below): the write
  * filter watches that place too. NULL otherwise. */

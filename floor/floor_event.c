@@ -128,9 +128,10 @@ struct rule_ctx {
 /* Is the caller the agent's own process (no role "tool" or "handoff" in
  * its environment: the role the shim goes by, state.h), and its name:
  * the thread group's comm, the title an agent sets (a thread's own may
- * be a pool's)? In enforce mode the name is not asked: a process sets
- * its own (a title "ssh" would make ~/.ssh its place), so only the
- * profiles' names count there. */
+ * be a pool's)? The name only where the filter says it counts ("oc",
+ * guard mode): a process sets its own (a title "ssh" would make ~/.ssh
+ * its place), so in enforce mode only the supervisor's names count, as
+ * in the shim. */
 static const char *agent_of(struct rule_ctx *r)
 {
 	char role[16], path[48];
@@ -146,7 +147,7 @@ static const char *agent_of(struct rule_ctx *r)
 		tgid = hs_fl_tgid(r->tid);
 		snprintf(path, sizeof(path), "/proc/%d/comm",
 			 (int)(tgid > 0 ? tgid : r->tid));
-		n = r->agent && !r->x->enforce
+		n = r->agent && hs_fscope_own_name(r->x->scope)
 			    ? hs_fl_read_small(path, r->comm, sizeof(r->comm))
 			    : -1;
 		if (n > 0 && r->comm[n - 1] == '\n')

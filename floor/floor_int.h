@@ -148,6 +148,9 @@ bool hs_fscope_follow(const struct hs_fscope *sc);
 bool hs_fscope_quiet(const struct hs_fscope *sc);
 bool hs_fscope_agent_only(const struct hs_fscope *sc);
 bool hs_fscope_judge_temps(const struct hs_fscope *sc);
+/* "oc": does the writer's own name (its comm) name the agent's own
+ * places? Guard mode only. */
+bool hs_fscope_own_name(const struct hs_fscope *sc);
 
 /* ---- floor_event.c: what one notification asks ---- */
 

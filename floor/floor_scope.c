@@ -44,7 +44,7 @@ struct hs_fscope {
 	} *ids;            /* '@' lines: "DEV:INO[+/]" */
 	size_t nids;
 	bool any_multi, any_dir;
-	bool follow, quiet, agent_only, judge_temps;
+	bool follow, quiet, agent_only, judge_temps, own_name;
 };
 
 static void add(struct globs *gs, const char *g)
@@ -127,6 +127,7 @@ static void parse_line(struct hs_fscope *sc, const char *l)
 		sc->follow |= l[1] == 'f';
 		sc->quiet |= l[1] == 'q';
 		sc->judge_temps |= l[1] == 't';
+		sc->own_name |= l[1] == 'c';
 		return;
 	case '=':
 		if (l[1] == '/' && !sc->alias)
@@ -384,8 +385,6 @@ static bool agent_own(const struct hs_fscope *sc, const char *abs,
 			return true;
 	if (!sc->home)
 		return false;
-	if (hs_agent_base_dir(abs, sc->home))
-		return true;
 	for (size_t i = 0; i < sc->names.n; i++)
 		if (hs_agent_place(abs, sc->home, sc->names.g[i],
 				   strlen(sc->names.g[i])))
@@ -495,3 +494,4 @@ bool hs_fscope_follow(const struct hs_fscope *sc) { return sc->follow; }
 bool hs_fscope_quiet(const struct hs_fscope *sc) { return sc->quiet; }
 bool hs_fscope_agent_only(const struct hs_fscope *sc) { return sc->agent_only; }
 bool hs_fscope_judge_temps(const struct hs_fscope *sc) { return sc->judge_temps; }
+bool hs_fscope_own_name(const struct hs_fscope *sc) { return sc->own_name; }

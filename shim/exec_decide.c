@@ -52,12 +52,18 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 	 * hand-off: no command to show yet; every program it starts is
 	 * judged (docs/agents.md). Known by the program that runs, not by
 	 * argv[0] (`exec -a bash PROG` is PROG). */
-	if (role != HS_ROLE_TOOL && hs_exec_interest(st) &&
-	    hs_shell_name(exe) && hs_system_path(exe) &&
+	if (role != HS_ROLE_TOOL && hs_shell_name(exe) && hs_system_path(exe) &&
 	    hs_shell_reads_stdin(argv)) {
-		*child_role = HS_ROLE_HANDOFF;
-		/* with every exec a tool call, the shell is one too */
-		return role == HS_ROLE_AGENT && st->all_execs;
+		if (hs_exec_interest(st)) {
+			*child_role = HS_ROLE_HANDOFF;
+			/* with every exec a tool call, the shell is one too */
+			return role == HS_ROLE_AGENT && st->all_execs;
+		}
+		/* no exec hook: nothing to judge in what it reads, but its
+		 * writes and reads are the commands', not the agent's */
+		if (st->reads || hs_wscope_beyond())
+			*child_role = HS_ROLE_TOOL;
+		return false;
 	}
 	if (role == HS_ROLE_HANDOFF) {
 		/* beneath a hand-off: every program is a tool call, but

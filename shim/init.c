@@ -172,7 +172,11 @@ static void self_check(void)
 {
 	const struct hs_state *st = hs_state();
 
-	if (!hs_exec_watched(st) || !hs_exec_interest(st))
+	/* with no exec hook, a shell must still take role "tool" when the
+	 * agent's reads or its writes beyond the scope are events
+	 * (exec_decide.c): no question is asked for it */
+	if (!hs_exec_watched(st) ||
+	    !(hs_exec_interest(st) || st->reads || hs_wscope_beyond()))
 		return;
 	if (marker_is_ours(st->checked)) {
 		/* Consumed: should this process later replace itself by a

@@ -18,6 +18,7 @@
 #include "../common/wire.h"
 #include "../common/plainstr.h"
 #include "path.h"
+#include "real.h"
 #include "state.h"
 
 /* One glob of a set. Every path g matches starts with its first plen
@@ -114,6 +115,7 @@ static void set_option(char o)
 	F.o.follow |= o == 'f';
 	F.o.quiet |= o == 'q';
 	F.o.judge_temps |= o == 't';
+	F.o.own_name |= o == 'c';
 }
 
 /* Gives each set room for the n globs the first pass counted, in one
@@ -540,13 +542,13 @@ static bool in_scope(const char *abs)
 static size_t own_comm(char *out)
 {
 	int e = errno;
-	long fd = syscall(SYS_openat, AT_FDCWD, "/proc/self/comm",
-			  O_RDONLY | O_CLOEXEC);
+	long fd = HS_REAL(syscall)(SYS_openat, AT_FDCWD, "/proc/self/comm",
+				   O_RDONLY | O_CLOEXEC);
 	long n = -1;
 
 	if (fd >= 0) {
-		n = syscall(SYS_read, (int)fd, out, 31);
-		syscall(SYS_close, (int)fd);
+		n = HS_REAL(syscall)(SYS_read, (int)fd, out, 31);
+		HS_REAL(syscall)(SYS_close, (int)fd);
 	}
 	errno = e;
 	if (n <= 0)
@@ -574,13 +576,11 @@ static bool agent_own(const char *abs)
 			return true;
 	if (!a->home)
 		return false;
-	if (hs_agent_base_dir(abs, a->home))
-		return true;
 	for (unsigned i = 0; i < a->names.n; i++)
 		if (hs_agent_place(abs, a->home, a->names.e[i].g,
 				   a->names.e[i].plen))
 			return true;
-	return (n = own_comm(comm)) > 0 &&
+	return F.o.own_name && (n = own_comm(comm)) > 0 &&
 	       hs_agent_place(abs, a->home, comm, n);
 }
 

@@ -26,6 +26,8 @@
  *   oa     only the agent's own writes (role "agent"), not its tools'
  *   of     follow symlinks before deciding
  *   oq     quiet: no denial message on a terminal stderr
+ *   oc     the writing program's own name names the agent's own places
+ *          too (guard mode only: a process sets its name itself)
  *   =PATH  the session root's logical name (a literal path): absolute
  *          paths through it are judged as under the root (shim/path.h)
  * The agent's own writes beyond the scope (writes.agent_anywhere):
@@ -60,6 +62,7 @@ struct hs_wopts {
 	bool follow;
 	bool quiet;
 	bool judge_temps; /* writes.judge_temp_files */
+	bool own_name;    /* "oc": the writer's own name names its places */
 };
 
 /* Parses the filter cached in hs_st into the arena; idempotent, called

@@ -216,10 +216,13 @@ _e2e_exec() {
 _e2e_home() {
 	local h
 	if [ -n "${E2E_AGENT_HOME:-}" ]; then
-		mkdir -p "$E2E_AGENT_HOME" && echo "$E2E_AGENT_HOME"
-		return
+		h=$E2E_AGENT_HOME
+		mkdir -p "$h"
+	else
+		h=$(mktemp -d "$E2E_WORK/home-$1.XXXXXX")
 	fi
-	h=$(mktemp -d "$E2E_WORK/home-$1.XXXXXX")
+	# the XDG base directories every desktop's home has
+	mkdir -p "$h/.config" "$h/.local/share" "$h/.local/state" "$h/.cache"
 	echo "$h"
 }
 

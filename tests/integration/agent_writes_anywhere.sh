@@ -56,8 +56,10 @@ w("inside", "inside.txt")
 r = subprocess.run(["/bin/sh", "-c", "echo t > \"$HOME/notes/tool.txt\""])
 print("tool=%d" % r.returncode)
 PY
+# (a home has ~/.config and ~/.local/share, as every desktop's does)
 clean() { rm -rf "$HOME/notes"/* "$HOME/other"/* "$HOME"/.bashrc "$HOME"/.python3* \
-	"$HOME"/.local "$HOME"/.cache "$HOME"/.busybox "$HOME"/.claude.json "$TMP_LOG" inside.txt; }
+	"$HOME"/.local "$HOME"/.cache "$HOME"/.busybox "$HOME"/.claude.json "$TMP_LOG" inside.txt
+	mkdir -p "$HOME/.local/share" "$HOME/.config"; }
 
 for mode in guard enforce; do
 	clean
@@ -159,3 +161,60 @@ expect_contains "check: says where the agent's own writes are judged" "$out" \
 	"the agent's own writes: anywhere but its own places"
 out=$("$HOOKSHIM" check -c off.json 2>&1)
 expect_contains "check: agent_anywhere false says so" "$out" "the agent's own writes: as the commands'"
+
+# --- what a review found (each failed before its fix) ---
+# A shell a static agent starts, and a shell fed on stdin, run the
+# model's commands: their writes are the commands', not the agent's, also
+# with no exec hook in the policy.
+clean
+if command -v busybox >/dev/null && file -L "$(command -v busybox)" | grep -q static; then
+	"$HOOKSHIM" run --no-notices -c p.json -- busybox sh -c \
+		'bash -c "echo x > \$HOME/notes/st.txt"; echo "static-child=$?"' >out.txt 2>/dev/null
+	expect_contains "a static agent's bash -c: a command's write outside the root (no event)" "$(cat out.txt)" "static-child=0"
+fi
+printf 'echo y > "$HOME/notes/ps.txt"\necho "ps=$?"\n' > cmds.txt
+out=$("$HOOKSHIM" run --no-notices -c p.json -- python3 -c '
+import subprocess, sys
+p = subprocess.run(["/bin/bash", "-s"], stdin=open("cmds.txt"), capture_output=True, text=True)
+print(p.stdout, end="")' 2>/dev/null)
+expect_contains "a persistent shell's command: its write outside the root is a command's (no event)" "$out" "ps=0"
+expect_eq "... so no hook saw either" "" "$(cat "$TMP_LOG" 2>/dev/null)"
+# enforce mode: a place of the writer's own name is not believed, by the
+# shim and the floor alike: pre and post both fire, once
+cat > post.json <<J
+{"hookshim": {"mode": "enforce"}, "hooks": {
+  "PreToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command": "$TMP/guard.sh"}]}],
+  "PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command": "echo post >> $TMP/post.log"}]}]}}
+J
+clean; rm -f "$TMP/post.log"; mkdir -p "$HOME/.zzz"
+"$HOOKSHIM" run --no-notices -c post.json -- python3 -c '
+import ctypes, os
+ctypes.CDLL(None).prctl(15, b"zzz", 0, 0, 0)
+open(os.environ["HOME"] + "/.zzz/f", "w").write("x")' 2>/dev/null
+expect_eq "enforce: a titled process's write to ~/.zzz: its pre" "$HOME/.zzz/f" "$(cat "$TMP_LOG" 2>/dev/null)"
+expect_eq "enforce: ... and its post, once" post "$(cat "$TMP/post.log" 2>/dev/null)"
+# the XDG base directories are no own places: moving one away is judged
+clean; mkdir -p "$HOME/.local/share/app"
+"$HOOKSHIM" run --no-notices -c p.json -- python3 -c '
+import os; H = os.environ["HOME"]; os.rename(H + "/.local/share", H + "/share.old")' 2>/dev/null
+expect_contains "a rename of ~/.local/share by the agent is an event" "$(cat "$TMP_LOG" 2>/dev/null)" "/.local/share"
+mv "$HOME/share.old" "$HOME/.local/share" 2>/dev/null
+# a wrapper's name is not the agent's: env FOO=1 python3 -> python3
+clean
+out=$("$HOOKSHIM" run --no-notices -c p.json -- env FOO=1 python3 agent.py 2>/dev/null)
+expect_contains "through env: ~/.env-like files are no own place of 'env'" "$(cat "$TMP_LOG")" "/notes/a.txt"
+clean
+out=$("$HOOKSHIM" run --no-notices -c p.json -- env FOO=1 python3 -c '
+import os; open(os.environ["HOME"] + "/.env", "w").write("k")' 2>/dev/null)
+expect_eq "through env: the agent's ~/.env is an event" "$HOME/.env" "$(cat "$TMP_LOG" 2>/dev/null)"
+rm -f "$HOME/.env"
+# a home written with a trailing slash is still the home (not /tmp's)
+clean
+out=$(HOME=$HOME/ "$HOOKSHIM" run --no-notices -c p.json -- python3 agent.py 2>/dev/null)
+expect_contains "HOME with a trailing slash: ~/notes is still judged" "$out" "notes=13"
+# Python's bytecode caches are the interpreter's own
+clean; mkdir -p "$HOME/lib"; echo 'X = 1' > "$HOME/lib/mymod.py"
+"$HOOKSHIM" run --no-notices -c p.json -- env -u PYTHONDONTWRITEBYTECODE python3 -c '
+import os, sys; sys.path.insert(0, os.environ["HOME"] + "/lib"); import mymod' 2>/dev/null
+check "an import's __pycache__ fires nothing" test -d "$HOME/lib/__pycache__"
+expect_eq "... no hook asked" "" "$(cat "$TMP_LOG" 2>/dev/null)"
