@@ -8,6 +8,8 @@
 #include "../config/diagnostics.h"
 #include "../config/load.h"
 #include "../config/session_env.h"
+#include "../common/wire.h"
+#include "../engine/dispatch.h"
 #include "../engine/protect.h"
 #include "../engine/write_filter.h"
 #include "../floor/floor.h"
@@ -166,6 +168,23 @@ static void print_scope(const struct hs_config *cfg)
 	for (char **e = s->agent_state; e && *e; e++)
 		printf(", %s", *e);
 	printf(")\n");
+}
+
+/* Whether connections are events (docs/network.md). */
+static void print_network(const struct hs_config *cfg)
+{
+	const struct hs_settings *s = &cfg->settings;
+
+	if (!(hs_config_interest(cfg) & HS_INTEREST_NET_PRE)) {
+		printf("connections: no event (no hook for WebFetch)\n");
+		return;
+	}
+	printf("connections judged (WebFetch): every connect of the session's "
+	       "dynamic programs, once per destination; except the agent's "
+	       "model endpoint from its environment");
+	for (char **e = s->net_exclude; e && *e; e++)
+		printf(", %s", *e);
+	printf(" (docs/network.md)\n");
 }
 
 /* What a pre hook that fails (crashes, is killed, times out, is missing,
@@ -335,6 +354,7 @@ int cmd_check(int argc, char **argv)
 	print_env(&cfg);
 	cfg.protect = prot = hs_protect_new(&cfg, NULL, NULL);
 	print_scope(&cfg);
+	print_network(&cfg);
 	print_agents(&cfg);
 	print_protected(prot);
 	print_floor(&cfg);

@@ -179,6 +179,11 @@ int cmd_explain(int argc, char **argv)
 			       str(o, "path") ? str(o, "path") : "?",
 			       str(o, "operation") ? str(o, "operation") : op,
 			       str(o, "decision") ? str(o, "decision") : "?");
+		} else if (op && strcmp(op, "connect") == 0) {
+			printf("   connect %s (%s): %s\n",
+			       str(o, "url") ? str(o, "url") : "?",
+			       str(o, "command") ? str(o, "command") : "?",
+			       str(o, "decision") ? str(o, "decision") : "?");
 		}
 		cJSON_Delete(o);
 	}

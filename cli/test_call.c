@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netdb.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -432,6 +434,78 @@ static int build_read(struct hs_test_call *c, const struct hs_config *cfg,
 	return 0;
 }
 
+/* ---- connections: shim/net.c ---- */
+
+/* tool_input.url ("https://host/", "tcp://host:port"), or host and
+ * port: the connect live would ask about. The address is the host when
+ * it is one, else the host's first address (what live connects to). */
+static int build_net(struct hs_test_call *c, const struct hs_test_spec *t,
+		     struct taken *tk)
+{
+	const char *url = take_str(t->input, tk, "url");
+	const char *host = take_str(t->input, tk, "host");
+	const char *proto = take_str(t->input, tk, "protocol");
+	const cJSON *pv = t->input ? cJSON_GetObjectItemCaseSensitive(
+					     t->input, "port")
+				   : NULL;
+	long port = cJSON_IsNumber(pv) ? (long)pv->valuedouble : -1;
+	struct addrinfo *ai = NULL, hints = { .ai_socktype = SOCK_STREAM };
+
+	if (cJSON_IsNumber(pv) && tk->n < MAX_TAKEN)
+		tk->key[tk->n++] = "port";
+	if (url && !host) {
+		const char *p = strstr(url, "://"), *end, *colon;
+
+		if (!p) {
+			fprintf(stderr, "hookshim test: tool_input.url '%s' has "
+					"no scheme://\n", url);
+			return -1;
+		}
+		if (port < 0)
+			port = strncmp(url, "https:", 6) == 0 ? 443 : 80;
+		p += 3;
+		end = p + strcspn(p, "/?#");
+		if (*p == '[') { /* [v6] */
+			const char *rb = memchr(p, ']', (size_t)(end - p));
+
+			if (!rb)
+				return -1;
+			snprintf(c->host, sizeof(c->host), "%.*s",
+				 (int)(rb - p - 1), p + 1);
+			colon = rb + 1 < end && rb[1] == ':' ? rb + 1 : NULL;
+		} else {
+			colon = memchr(p, ':', (size_t)(end - p));
+			snprintf(c->host, sizeof(c->host), "%.*s",
+				 (int)((colon ? colon : end) - p), p);
+		}
+		if (colon)
+			port = strtol(colon + 1, NULL, 10);
+	} else if (host) {
+		snprintf(c->host, sizeof(c->host), "%s", host);
+	}
+	if (!c->host[0] || port < 0 || port > 65535) {
+		none(c, "a connection names its destination: give "
+			"tool_input.url, or host and port");
+		return 0;
+	}
+	if (getaddrinfo(c->host, NULL, &hints, &ai) == 0 && ai &&
+	    getnameinfo(ai->ai_addr, ai->ai_addrlen, c->address,
+			sizeof(c->address), NULL, 0, NI_NUMERICHOST) == 0)
+		;
+	else
+		snprintf(c->address, sizeof(c->address), "%s", c->host);
+	if (ai)
+		freeaddrinfo(ai);
+	c->req[0] = (struct hs_msg){ .op = "connect", .phase = "pre",
+				     .nested = -1, .pid = getpid(),
+				     .cwd = c->cwd, .host = c->host,
+				     .address = c->address, .port = port,
+				     .proto = proto && strcmp(proto, "udp") == 0
+						      ? "udp" : "tcp" };
+	c->nreq = 1;
+	return 0;
+}
+
 /* ---- the call ---- */
 
 static unsigned call_op(const struct hs_test_spec *t)
@@ -464,8 +538,14 @@ int hs_test_call_build(struct hs_test_call *c, const struct hs_config *cfg,
 	if (t->kind == HS_KIND_PRE && (t->output || t->exit_code))
 		not_live(t->output ? "--output" : "--exit",
 			 "a pre event comes before the call has any");
+	if (op == HS_OP_NET && t->kind != HS_KIND_PRE) {
+		none(c, "a connection is judged before it is made: only "
+			"PreToolUse fires for it");
+		return 0;
+	}
 	if (op == HS_OP_OTHER) {
-		none(c, "hookshim sees commands, file writes and reads, not "
+		none(c, "hookshim sees commands, file writes, reads and "
+			"connections, not "
 			"the tool %s: no hook on it fires",
 		     t->tool ? t->tool : "of this event");
 		return 0;
@@ -481,6 +561,8 @@ int hs_test_call_build(struct hs_test_call *c, const struct hs_config *cfg,
 		rc = build_exec(c, t, &tk);
 	else if (op == HS_OP_WRITE)
 		rc = build_write(c, cfg, t, &tk, sc);
+	else if (op == HS_OP_NET)
+		rc = build_net(c, t, &tk);
 	else
 		rc = build_read(c, cfg, t, &tk, sc);
 	hs_fscope_free(sc);

@@ -46,6 +46,8 @@ struct hs_test_call {
 	char cwd[PATH_MAX];
 	char content_file[64];
 	char error[96];
+	char host[256];    /* a connection's (build_net) */
+	char address[256];
 	int content_fd;
 };
 

@@ -61,6 +61,9 @@ extern const char HS_EXE_MARK[];
 /* Some pre hook names the dialect's read tool (Claude's Read): the agent's
  * own opens for reading become events (write filter lines "(GLOB"). */
 #define HS_INTEREST_READ_PRE    32u
+/* Some pre hook may fire for a connection (the dialect's WebFetch tool:
+ * docs/network.md): the commands' connects become events. */
+#define HS_INTEREST_NET_PRE     64u
 
 /* The operation of a write whose name neither the shim nor the floor
  * could build (longer than PATH_MAX once joined to its directory, even
@@ -84,7 +87,8 @@ extern const char HS_EXE_MARK[];
  *     OPTNUM long member, bool has_member  sent when has_member
  */
 #define HS_REQUEST_FIELDS(X)                                                  \
-	X(OP, 'o', STR, op)               /* "exec", "write", "read" */              \
+	X(OP, 'o', STR, op)               /* "exec", "write", "read",        \
+					     "connect" */                 \
 	X(PHASE, 'p', STR, phase)         /* "pre", "post", "post-failure", \
 					     "classify" (exec: only asks   \
 					     whether it is a tool call) */\
@@ -132,7 +136,12 @@ extern const char HS_EXE_MARK[];
 	X(VIA, 'b', STR, via)             /* who asks, when not the shim:  \
 					     "floor", "wrapper" (a PATH   \
 					     wrapper), "run" (hookshim    \
-					     run's own command) */
+					     run's own command) */        \
+	X(HOST, 'h', STR, host)           /* connect: the name resolved, or \
+					     the address */               \
+	X(ADDRESS, 'A', STR, address)     /* connect: numeric address */    \
+	X(PORT, 'P', NUM, port)           /* connect: port */               \
+	X(PROTO, 'j', STR, proto)         /* connect: "tcp" or "udp" */
 
 /* Every field of an answer, besides ID (the tool_use_id, tagged as in
  * the request). Answers are small and each end keeps them its own way

@@ -52,6 +52,7 @@ struct hs_tool_names {
 	const char *write;  /* create or overwrite */
 	const char *modify; /* in-place change of an existing file */
 	const char *read;   /* the agent's own read of a file (opt-in) */
+	const char *net;    /* an outbound connection (Claude's WebFetch) */
 };
 
 /* What a dialect's environment variable for hook processes holds. */

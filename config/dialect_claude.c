@@ -23,7 +23,7 @@ static const struct hs_event_def claude_events[] = {
  * Write(...), Edit(...), Read(...)) hold for every call hookshim sees, as
  * a pre hook with that "if" rule would: a built-in that answers deny or
  * ask with the rule as the reason (engine/dispatch.c run_builtin). A rule
- * for a tool decided inside the agent (WebFetch, MCP tools) is loaded and
+ * for a tool decided inside the agent (WebSearch, MCP tools) is loaded and
  * said to be dead (engine/dead_rules.c). "allow" only spares the agent's
  * own prompt: hookshim asks nothing that it would spare. */
 static void load_permissions(struct hs_load *ld, const cJSON *perm)
@@ -219,7 +219,7 @@ const struct hs_dialect_ops hs_dialect_claude = {
 	.fallback = true,
 	.load = load_claude,
 	.events = claude_events,
-	.tools = { "Bash", "Write", "Edit", "Read" },
+	.tools = { "Bash", "Write", "Edit", "Read", "WebFetch" },
 	.payload = hs_payload_claude,
 	.decide = hs_decide_claude,
 	.merge = HS_MERGE_ALL,

@@ -109,6 +109,8 @@ static const char *const write_aliases[] = { "MultiEdit", "write",
 					     NULL };
 static const char *const read_aliases[] = { "read", "ReadFile", "view",
 					    NULL };
+static const char *const net_aliases[] = { "web_fetch", "fetch", "webfetch",
+					   NULL };
 
 static bool listed(const char *const *list, const char *s)
 {
@@ -129,6 +131,8 @@ unsigned hs_tool_op(const char *tool)
 			return HS_OP_WRITE;
 		if (strcmp(tool, t->read) == 0)
 			return HS_OP_READ;
+		if (strcmp(tool, t->net) == 0)
+			return HS_OP_NET;
 	}
 	if (listed(exec_aliases, tool))
 		return HS_OP_EXEC;
@@ -136,5 +140,7 @@ unsigned hs_tool_op(const char *tool)
 		return HS_OP_WRITE;
 	if (listed(read_aliases, tool))
 		return HS_OP_READ;
+	if (listed(net_aliases, tool))
+		return HS_OP_NET;
 	return HS_OP_OTHER;
 }

@@ -87,6 +87,7 @@ void hs_config_free(struct hs_config *cfg)
 	free_strv(cfg->settings.write_include);
 	free_strv(cfg->settings.write_exclude);
 	free_strv(cfg->settings.agent_state);
+	free_strv(cfg->settings.net_exclude);
 	free_strv(cfg->settings.wrap_tools);
 	free(cfg->settings.bot_id);
 	free(cfg->settings.otlp_endpoint);

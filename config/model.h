@@ -42,7 +42,9 @@ enum hs_kind {
 #define HS_OP_WRITE 2u /* a file write */
 #define HS_OP_OTHER 4u /* a tool hookshim never sees (WebFetch, Task): never fires */
 #define HS_OP_READ  8u /* a file opened for reading (opt-in: engine/dispatch.c) */
-#define HS_OP_ANY   (HS_OP_EXEC | HS_OP_WRITE | HS_OP_OTHER | HS_OP_READ)
+#define HS_OP_NET   16u /* an outbound connection (docs/network.md) */
+#define HS_OP_ANY   (HS_OP_EXEC | HS_OP_WRITE | HS_OP_OTHER | HS_OP_READ | \
+		     HS_OP_NET)
 
 enum hs_on_error { HS_ONERR_IGNORE, HS_ONERR_FAIL, HS_ONERR_BLOCK };
 
@@ -138,6 +140,8 @@ struct hs_settings {
 	bool notices;       /* a line on the terminal when a hook denies,
 			     * fails, times out or adds context */
 	char **wrap_tools;  /* tools to put behind PATH wrappers */
+	char **net_exclude; /* connections that are no events: "HOST[:PORT]"
+			     * globs (docs/network.md) */
 	int floor;          /* HS_FLOOR_AUTO/REQUIRE/OFF (floor/floor.h) */
 	int mode;           /* HS_MODE_AUTO/GUARD/ENFORCE: the trust model */
 	bool enforce;       /* the mode this session runs in, resolved by

@@ -82,7 +82,8 @@ static bool narrows(const char *key, const cJSON *v)
 		return cJSON_IsFalse(v);
 	return strcmp(key, "floor_allow") == 0 ||
 	       strcmp(key, "writes.exclude") == 0 ||
-	       strcmp(key, "writes.agent_state") == 0;
+	       strcmp(key, "writes.agent_state") == 0 ||
+	       strcmp(key, "network_exclude") == 0;
 }
 
 /* The managed layer's settings hold (model.h, cfg->managed): in one of
@@ -428,6 +429,9 @@ int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 			load_writes(ld, v);
 		} else if (strcmp(k, "wrap") == 0) {
 			replace_list(&s->wrap_tools, string_list(ld, v, "wrap"));
+		} else if (strcmp(k, "network_exclude") == 0) {
+			replace_list(&s->net_exclude,
+				     string_list(ld, v, "network_exclude"));
 		} else if (strcmp(k, "floor") == 0) {
 			/* 0 auto, 1 require, 2 off: floor/floor.h */
 			if (cJSON_IsString(v) && strcmp(v->valuestring, "off") == 0)

@@ -12,7 +12,7 @@
 
 /* The tool names a live call of this hook's dialect carries, for the
  * operations the hook takes (an exec, a write or edit, a read). */
-static size_t live_names(const struct hs_hook *h, const char *out[4])
+static size_t live_names(const struct hs_hook *h, const char *out[5])
 {
 	const struct hs_tool_names *t = &hs_dialect_ops(h->dialect)->tools;
 	const struct {
@@ -23,10 +23,11 @@ static size_t live_names(const struct hs_hook *h, const char *out[4])
 		{ t->write, HS_OP_WRITE },
 		{ t->modify, HS_OP_WRITE },
 		{ t->read, HS_OP_READ },
+		{ t->net, HS_OP_NET },
 	};
 	size_t n = 0;
 
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		bool dup = false;
 
 		if (!all[i].name || !(h->ops & all[i].op))
@@ -98,7 +99,7 @@ static bool dead_names(const struct hs_hook *h, const char *const *live,
 
 static void check_hook(struct hs_config *cfg, const struct hs_hook *h)
 {
-	const char *live[4], *through[4];
+	const char *live[5], *through[5];
 	char lv[128], dead[256];
 	size_t n = live_names(h, live), nt = 0;
 
@@ -110,7 +111,7 @@ static void check_hook(struct hs_config *cfg, const struct hs_hook *h)
 		warn(cfg, h, h->match_line, h->match_col, true,
 		     "%s matcher \"%s\" "
 		     "names no tool call hookshim sees (its calls are %s); "
-		     "other tools (WebFetch, Task, MCP tools...) are decided "
+		     "other tools (WebSearch, Task, MCP tools...) are decided "
 		     "inside the agent, not seen from outside", h->event_name,
 		     h->matcher.pattern, lv);
 		return;

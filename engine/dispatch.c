@@ -57,6 +57,10 @@ unsigned hs_config_interest(const struct hs_config *cfg)
 				    : HS_INTEREST_WRITE_POST;
 		if (pre && hs_hook_names_read(h))
 			bits |= HS_INTEREST_READ_PRE;
+		probe.op = HS_OP_NET;
+		if (pre && (h->ops & HS_OP_NET) &&
+		    hs_matcher_could_match(h, &probe))
+			bits |= HS_INTEREST_NET_PRE;
 	}
 	/* Protected files are judged with no write hook at all. */
 	if (cfg->protect && cfg->protect->n)

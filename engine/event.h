@@ -39,6 +39,13 @@ struct hs_event {
 	const char *content_file;  /* pre: a file holding the content */
 	enum hs_stage stage;       /* pre of a staged write: which hooks */
 
+	/* HS_OP_NET (docs/network.md) */
+	const char *host;          /* the name the process resolved, else
+				    * the address */
+	const char *address;       /* numeric: 127.0.0.1, ::1 */
+	int port;
+	const char *protocol;      /* "tcp" or "udp" */
+
 	const char *cwd;
 	pid_t pid;
 	const char *via; /* who asked (common/wire.h): NULL for the shim */

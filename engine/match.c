@@ -1,6 +1,7 @@
 /* Hook selection. */
 #include "match.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +150,31 @@ static bool path_matches(const char *pattern, const char *path,
 	return hs_glob_match(pattern, rel, true);
 }
 
+/* WebFetch(domain:NAME): Claude Code's rule for its WebFetch tool, here
+ * for a connection (docs/network.md): NAME a glob ("*.example.com")
+ * matched without case against the host the process resolved, or its
+ * address ("domain:127.0.0.1"). Any other form names nothing. */
+static bool net_matches(const char *pattern, const struct hs_event *ev)
+{
+	char pat[256], host[256];
+	size_t i;
+
+	if (strncmp(pattern, "domain:", 7) != 0 ||
+	    strlen(pattern + 7) >= sizeof(pat))
+		return false;
+	for (i = 0; pattern[7 + i]; i++)
+		pat[i] = (char)tolower((unsigned char)pattern[7 + i]);
+	pat[i] = '\0';
+	if (ev->host && strlen(ev->host) < sizeof(host)) {
+		for (i = 0; ev->host[i]; i++)
+			host[i] = (char)tolower((unsigned char)ev->host[i]);
+		host[i] = '\0';
+		if (hs_glob_match(pat, host, false))
+			return true;
+	}
+	return ev->address && hs_glob_match(pat, ev->address, false);
+}
+
 bool hs_rule_matches(const struct hs_rule *rule, const char *tool,
 		     const struct hs_event *ev)
 {
@@ -167,6 +193,8 @@ bool hs_rule_matches(const struct hs_rule *rule, const char *tool,
 		return arg && path_matches(rule->pattern, arg, ev->root,
 					    ev->root_alias);
 	}
+	if (ev->op == HS_OP_NET)
+		return net_matches(rule->pattern, ev);
 	return false;
 }
 

@@ -35,6 +35,8 @@ const char *hs_tool_name(const struct hs_tool_names *names,
 		return modifies_existing(ev) ? names->modify : names->write;
 	case HS_OP_READ:
 		return names->read;
+	case HS_OP_NET:
+		return names->net;
 	default:
 		return "";
 	}
@@ -82,11 +84,45 @@ static cJSON *write_input(const struct hs_hook *h, const struct hs_event *ev,
 	return in;
 }
 
+/* Input for a connection: Claude's WebFetch has {url, prompt}; a
+ * connection is a url ("https://host/" for port 443, "http://host/" for
+ * 80, else "tcp://host:port" or "udp://host:port") and what it is made of
+ * (docs/network.md). */
+static cJSON *net_input(const struct hs_event *ev)
+{
+	cJSON *in = cJSON_CreateObject();
+	const char *host = ev->host ? ev->host : "";
+	bool v6 = strchr(host, ':') != NULL, tcp = !ev->protocol ||
+						 strcmp(ev->protocol, "tcp") == 0;
+	char url[512];
+
+	if (tcp && (ev->port == 443 || ev->port == 80))
+		snprintf(url, sizeof(url), "%s://%s%s%s/",
+			 ev->port == 443 ? "https" : "http", v6 ? "[" : "",
+			 host, v6 ? "]" : "");
+	else
+		snprintf(url, sizeof(url), "%s://%s%s%s:%d",
+			 tcp ? "tcp" : "udp", v6 ? "[" : "", host, v6 ? "]" : "",
+			 ev->port);
+	cJSON_AddStringToObject(in, "url", url);
+	cJSON_AddStringToObject(in, "host", host);
+	cJSON_AddNumberToObject(in, "port", ev->port);
+	add_str(in, "address", ev->address);
+	add_str(in, "protocol", ev->protocol);
+	cJSON_AddStringToObject(in, "operation", "connect");
+	add_str(in, "command", ev->command);
+	if (ev->pid > 0)
+		cJSON_AddNumberToObject(in, "pid", ev->pid);
+	return in;
+}
+
 static cJSON *tool_input(const struct hs_hook *h, const struct hs_event *ev,
 			 const char *path_key)
 {
 	if (ev->op == HS_OP_EXEC)
 		return exec_input(ev);
+	if (ev->op == HS_OP_NET)
+		return net_input(ev);
 	if (ev->op == HS_OP_WRITE || ev->op == HS_OP_READ)
 		return write_input(h, ev, path_key); /* a read: {file_path} */
 	return cJSON_CreateObject();

@@ -30,7 +30,7 @@ static int connect_supervisor(const char *name)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;
-	while (connect(fd, (struct sockaddr *)&sa, (socklen_t)len) < 0) {
+	while (HS_REAL(connect)(fd, (struct sockaddr *)&sa, (socklen_t)len) < 0) {
 		if (errno != EINTR) {
 			int e = errno;
 

@@ -10,7 +10,8 @@
  *            that end a write, by hand in write.c), REASON (the
  *            error-message functions that carry a hook's reason,
  *            reason.c), LINE (read: the commands a shell fed on stdin
- *            reads, stdin_line.c); labels for test_symbols
+ *            reads, stdin_line.c), NET (connections and the names they
+ *            were resolved from, net.c); labels for test_symbols
  *   real     FWD: the interposer forwards to the next definition, which
  *            gets a slot in real.c's table (HS_REAL(name)), resolved in
  *            the constructor in one walk of the loaded objects; OWN: the
@@ -134,6 +135,8 @@
 	X(__xpg_strerror_r, "", REASON, FWD)                             \
 	X(strerror_l, "", REASON, FWD)                                   \
 	X(perror, "", REASON, FWD)                                       \
-	X(read, "", LINE, FWD)
+	X(read, "", LINE, FWD)                                           \
+	X(connect, "", NET, FWD)                                         \
+	X(getaddrinfo, "", NET, FWD)
 
 #endif

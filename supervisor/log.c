@@ -166,6 +166,8 @@ void hs_log_event(struct hs_session *s, const struct hs_event *ev,
 		cJSON_AddStringToObject(o, "op", "write");
 	else if (ev->op & HS_OP_READ)
 		cJSON_AddStringToObject(o, "op", "read");
+	else if (ev->op & HS_OP_NET)
+		cJSON_AddStringToObject(o, "op", "connect");
 	add_opt_str(o, "tool_use_id", ev->tool_use_id);
 	if (ev->pid)
 		cJSON_AddNumberToObject(o, "pid", ev->pid);
@@ -203,6 +205,21 @@ void hs_log_event(struct hs_session *s, const struct hs_event *ev,
 		for (size_t i = 0; ev->argv && ev->argv[i]; i++)
 			cJSON_AddItemToArray(argv,
 					     cJSON_CreateString(ev->argv[i]));
+	}
+	if (ev->op & HS_OP_NET) {
+		char url[400];
+		bool v6 = ev->host && strchr(ev->host, ':');
+
+		/* the subject reports show: what the connection reached */
+		snprintf(url, sizeof(url), "%s://%s%s%s:%d",
+			 ev->protocol ? ev->protocol : "tcp", v6 ? "[" : "",
+			 ev->host ? ev->host : "", v6 ? "]" : "", ev->port);
+		cJSON_AddStringToObject(o, "url", url);
+		add_opt_str(o, "host", ev->host);
+		add_opt_str(o, "address", ev->address);
+		cJSON_AddNumberToObject(o, "port", ev->port);
+		add_opt_str(o, "protocol", ev->protocol);
+		add_opt_str(o, "command", ev->command);
 	}
 	add_opt_str(o, "path", ev->path);
 	add_opt_str(o, "new_path", ev->new_path);

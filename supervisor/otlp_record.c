@@ -83,6 +83,11 @@ static const struct field_attr {
 	{ "cwd", "process.working_directory" },
 	{ "path", "file.path" },
 	{ "new_path", "hookshim.new_path" },
+	{ "url", "url.full" },              /* a connection (docs/network.md) */
+	{ "host", "server.address" },
+	{ "address", "network.peer.address" },
+	{ "port", "server.port" },
+	{ "protocol", "network.transport" },
 	{ "exit_code", "hookshim.exit_code" },
 	{ "duration_ms", "hookshim.duration_ms" },
 	{ NULL, NULL },
@@ -145,6 +150,7 @@ static const char *tool_name(const cJSON *rec, const cJSON *run)
 	return strcmp(op, "exec") == 0	   ? "Bash"
 	       : strcmp(op, "write") == 0 ? "Write"
 	       : strcmp(op, "read") == 0  ? "Read"
+	       : strcmp(op, "connect") == 0 ? "WebFetch"
 					  : op;
 }
 
@@ -187,8 +193,9 @@ static void body_text(char *buf, size_t cap, const cJSON *rec,
 		      const char *tool)
 {
 	const char *ev = jstr(rec, "event"), *dec = jstr(rec, "decision");
-	const char *what = jstr(rec, "command") ? jstr(rec, "command")
-						 : jstr(rec, "path");
+	const char *what = jstr(rec, "url")	  ? jstr(rec, "url")
+			   : jstr(rec, "command") ? jstr(rec, "command")
+						  : jstr(rec, "path");
 	const char *why = jstr(rec, "reason");
 
 	if (ev && strncmp(ev, "session_", 8) == 0)

@@ -112,6 +112,8 @@ const char *hs_record_tool(const cJSON *rec)
 		return "Write";
 	if (op && strcmp(op, "read") == 0)
 		return "Read";
+	if (op && strcmp(op, "connect") == 0)
+		return "WebFetch";
 	if (op && strcmp(op, "syscall") == 0) /* refused by the floor */
 		return "syscall";
 	return "-"; /* session start and end: no tool */
@@ -119,7 +121,7 @@ const char *hs_record_tool(const cJSON *rec)
 
 static const char *subject(const cJSON *rec)
 {
-	const char *s = str(rec, "command");
+	const char *s = str(rec, "url") ? str(rec, "url") : str(rec, "command");
 
 	return s ? s : str(rec, "path") ? str(rec, "path") : "";
 }

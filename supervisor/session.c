@@ -90,6 +90,7 @@ int hs_session_init(struct hs_session *s, const struct hs_config *cfg,
 	pthread_mutex_init(&s->ask_mu, NULL);
 	hs_atomic_init(&s->atomic);
 	hs_staged_init(&s->staged);
+	hs_net_cache_init(&s->net);
 	return 0;
 }
 
@@ -120,6 +121,7 @@ void hs_session_close(struct hs_session *s)
 	hs_tickets_free(s->tickets);
 	s->tickets = NULL;
 	hs_staged_destroy(&s->staged);
+	hs_net_cache_destroy(&s->net);
 }
 
 static bool is_post_phase(const struct hs_msg *req)
@@ -191,6 +193,20 @@ static int build_event(struct hs_session *s, const struct hs_msg *req,
 		ev->op = HS_OP_READ;
 		ev->path = req->path;
 		ev->operation = req->operation; /* name-too-long, or none */
+	} else if (strcmp(req->op, "connect") == 0) {
+		/* a command's outbound connection (shim/net.c): pre only */
+		if (!req->address || ev->kind != HS_KIND_PRE || req->port < 0 ||
+		    req->port > 65535)
+			return -1;
+		ev->op = HS_OP_NET;
+		ev->address = req->address;
+		ev->host = req->host && req->host[0] ? req->host : req->address;
+		ev->port = (int)req->port;
+		ev->protocol = req->proto && strcmp(req->proto, "udp") == 0
+				       ? "udp" : "tcp";
+		/* what opened it, for the hooks: informational only (the
+		 * process may have rewritten its own arguments) */
+		ev->command = *command = hs_net_command_of(req->pid);
 	} else {
 		return -1;
 	}
@@ -264,14 +280,37 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 		free(command);
 		return;
 	}
+	/* the agent's model, an excluded destination, one decided before:
+	 * no hook, no record (net_cache.h) */
+	if (ev.op == HS_OP_NET && hs_net_excluded(s->cfg, &ev)) {
+		free(command);
+		return;
+	}
+	if (ev.op == HS_OP_NET) {
+		bool deny;
+		int err;
+		char *why_not = NULL;
+
+		if (hs_net_cache_get(&s->net, &ev, &deny, &err, &why_not)) {
+			if (deny) {
+				ans->verdict = HS_DENY;
+				ans->deny_errno = err;
+				ans->reason = why_not;
+			}
+			free(command);
+			return;
+		}
+	}
 	/* A publish of a staged write whose open this session did not allow
 	 * (a forged HOOKSHIM_FDS record: staged.h) is a whole write. */
 	unissued = ev.stage == HS_STAGE_PUBLISH &&
 		   !hs_staged_confirm(&s->staged, id, ev.path);
 	if (unissued)
 		ev.stage = HS_STAGE_NONE;
-	/* Before the hooks: one reading the transcript sees its own call. */
-	hs_transcript_tool_use(s->transcript, &ev);
+	/* Before the hooks: one reading the transcript sees its own call
+	 * (the model's calls: a connection is not one of them) */
+	if (ev.op != HS_OP_NET)
+		hs_transcript_tool_use(s->transcript, &ev);
 	hs_dispatch(s->cfg, &ev, &out);
 	if (unissued)
 		hs_outcome_warn(&out, "the publish of a staged write whose "
@@ -332,8 +371,18 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 	if (ev.stage == HS_STAGE_OPEN && ev.kind == HS_KIND_PRE &&
 	    ans->verdict == HS_ALLOW)
 		hs_staged_allowed(&s->staged, id, ev.path);
-	hs_transcript_tool_result(s->transcript, &ev,
-				  ans->verdict == HS_DENY ? ans->reason : NULL);
+	if (ev.op == HS_OP_NET) {
+		/* a refused connection looks like one nobody answers */
+		if (ans->verdict == HS_DENY && !out.deny_errno)
+			ans->deny_errno = ECONNREFUSED;
+		if (!__atomic_load_n(&s->ending, __ATOMIC_ACQUIRE))
+			hs_net_cache_put(&s->net, &ev, ans->verdict == HS_DENY,
+					 ans->deny_errno, ans->reason);
+	} else {
+		hs_transcript_tool_result(s->transcript, &ev,
+					  ans->verdict == HS_DENY ? ans->reason
+								  : NULL);
+	}
 	hs_log_event(s, &ev, &out, ans->verdict == HS_DENY ? "deny" : "allow",
 		  asked, &why);
 	hs_outcome_free(&out);

@@ -12,6 +12,7 @@
 #include "../config/model.h"
 #include "../engine/dispatch.h"
 #include "atomic_save.h"
+#include "net_cache.h"
 #include "staged.h"
 #include "message.h"
 #include "tickets.h"
@@ -44,6 +45,7 @@ struct hs_session {
 	struct hs_tickets *tickets;
 	struct hs_staged staged; /* staged writes allowed at their open,
 				  * awaiting their publish (staged.h) */
+	struct hs_net_cache net; /* a decision per destination (net_cache.h) */
 	struct hs_outer *outer; /* the session we run inside (outer.h), asked
 				 * first; NULL at top level. Borrowed. */
 	/* Sees each decision's hook runs before they are freed, and its

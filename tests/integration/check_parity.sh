@@ -118,7 +118,7 @@ got=$(diag_lines <<<"$out" | sed -E 's/^hookshim: warning: dead-rules.json:([0-9
 expect_eq "dead rules: one warning each, at its line:col" \
 	"$(printf '%s\n' 4:9 6:9 8:9 11:62 13:62 14:9 20:9 23:5 | sort -n)" "$got"
 expect_contains "dead rules: a tool decided inside the agent is named as such" "$out" \
-	'dead-rules.json:4:9: PreToolUse matcher "WebFetch" names no tool call hookshim sees (its calls are Bash, Write, Edit and Read); other tools (WebFetch, Task, MCP tools...) are decided inside the agent, not seen from outside (loaded, never fires)'
+	'dead-rules.json:4:9: PreToolUse matcher "Task" names no tool call hookshim sees (its calls are Bash, Write, Edit, Read and WebFetch); other tools (WebSearch, Task, MCP tools...) are decided inside the agent, not seen from outside (loaded, never fires)'
 expect_contains "dead rules: a dead name in an exact list" "$out" \
 	'dead-rules.json:8:9: PreToolUse matcher "Task|Bash": Task is no tool call hookshim sees'
 expect_contains "dead rules: an if rule its matcher never lets through" "$out" \
@@ -127,7 +127,7 @@ err=$(hs run -c dead-rules.json -- true 2>&1)
 expect_eq "dead rules: run prints exactly check's warnings" \
 	"$(diag_lines <<<"$out")" "$(diag_lines <<<"$err")"
 out=$(hs test -c dead-rules.json PreToolUse --tool Bash --command ls 2>&1)
-expect_contains "dead rules: test says them too" "$out" 'matcher "WebFetch" names no tool call'
+expect_contains "dead rules: test says them too" "$out" 'matcher "Task" names no tool call'
 # a Write/Edit rule for a place whose writes are never events: an agent's
 # own state directory, a writes.exclude entry or one "P/**" (another
 # wildcard entry excludes only part of its place: no warning)

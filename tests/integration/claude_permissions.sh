@@ -2,7 +2,7 @@
 # item 7): "deny" and "ask" rules for Bash(...), Write(...), Edit(...) and
 # Read(...) judge every call hookshim sees -- bash, python, a static
 # busybox -- as a pre hook with that "if" rule would, with the rule as the
-# reason; a rule for a tool decided inside the agent is a warning;
+# reason; a WebFetch rule judges connections (docs/network.md);
 # disableAllHooks leaves them; `hookshim test` agrees with live.
 . "$HOOKSHIM_TOP/tests/lib.sh"
 export HOME=$TMP/home; mkdir -p "$HOME/.claude" proj/.claude proj/secrets
@@ -24,8 +24,13 @@ J
 out=$("$HOOKSHIM" check --import claude 2>&1)
 expect_contains "check lists the deny rule as a built-in" "$out" \
 	"permissions.deny Bash(rm -rf *)"
-expect_contains "a rule for a tool decided inside the agent is a warning" "$out" \
-	'settings.json:4:13: "if": WebFetch(...) names a tool none of the calls'
+# WebFetch rules judge the commands' connections (docs/network.md)
+expect_not_contains "a WebFetch rule is no dead rule: connections are calls" "$out" \
+	'WebFetch(...) names a tool none'
+out=$("$HOOKSHIM" test --import claude PreToolUse --tool WebFetch \
+	--input '{"url":"https://example.com/"}' 2>&1)
+expect_eq "test: WebFetch(domain:example.com) denies a connection to it" 2 "$?"
+expect_contains "... with the rule as the reason" "$out" "WebFetch(domain:example.com)"
 expect_contains "disableAllHooks is said" "$out" "disableAllHooks is true: no hooks loaded from it"
 expect_not_contains "allow rules are not hooks" "$out" "permissions.allow"
 

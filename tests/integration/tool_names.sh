@@ -29,6 +29,6 @@ rm -f edit.payload
 expect_eq "live: the Edit hook, same input" '{"file_path":"'"$TMP"'/nb.ipynb","operation":"edit"}' "$(jq -c .tool_input edit.payload)"
 check "live: no Notebook.* hook" test ! -e nb.payload
 # A tool hookshim never sees: no request, no hook, said so.
-out=$(hs test -c nb.json PreToolUse --tool WebFetch --input '{"url":"https://x"}' --json 2>/dev/null); rc=$?
-expect_eq "WebFetch: allowed (no hook fires live)" 0 "$rc"
-expect_contains "WebFetch: no request live, and why" "$(jq -r .no_request_live <<<"$out")" "not the tool WebFetch"
+out=$(hs test -c nb.json PreToolUse --tool WebSearch --input '{"query":"x"}' --json 2>/dev/null); rc=$?
+expect_eq "WebSearch: allowed (no hook fires live)" 0 "$rc"
+expect_contains "WebSearch: no request live, and why" "$(jq -r .no_request_live <<<"$out")" "not the tool WebSearch"

@@ -1,0 +1,214 @@
+/* See net_cache.h. */
+#include "net_cache.h"
+
+#include <ctype.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../common/glob.h"
+
+void hs_net_cache_init(struct hs_net_cache *c)
+{
+	memset(c, 0, sizeof(*c));
+	pthread_mutex_init(&c->mu, NULL);
+}
+
+void hs_net_cache_destroy(struct hs_net_cache *c)
+{
+	for (unsigned i = 0; i < HS_NET_SLOTS; i++) {
+		free(c->slot[i].key);
+		free(c->slot[i].reason);
+	}
+	pthread_mutex_destroy(&c->mu);
+}
+
+/* "PROTO HOST ADDRESS PORT", malloc'd. */
+static char *key_of(const struct hs_event *ev)
+{
+	char *k;
+
+	if (asprintf(&k, "%s %s %s %d", ev->protocol ? ev->protocol : "",
+		     ev->host ? ev->host : "", ev->address ? ev->address : "",
+		     ev->port) < 0)
+		return NULL;
+	return k;
+}
+
+bool hs_net_cache_get(struct hs_net_cache *c, const struct hs_event *ev,
+		      bool *deny, int *deny_errno, char **reason)
+{
+	char *k = key_of(ev);
+	bool found = false;
+
+	if (!k)
+		return false;
+	pthread_mutex_lock(&c->mu);
+	for (unsigned i = 0; i < HS_NET_SLOTS && !found; i++) {
+		const struct hs_net_entry *e = &c->slot[i];
+
+		if (!e->key || strcmp(e->key, k) != 0)
+			continue;
+		found = true;
+		*deny = e->deny;
+		*deny_errno = e->deny_errno;
+		*reason = e->reason ? strdup(e->reason) : NULL;
+	}
+	pthread_mutex_unlock(&c->mu);
+	free(k);
+	return found;
+}
+
+void hs_net_cache_put(struct hs_net_cache *c, const struct hs_event *ev,
+		      bool deny, int deny_errno, const char *reason)
+{
+	char *k = key_of(ev), *r = deny && reason ? strdup(reason) : NULL;
+	struct hs_net_entry *e = NULL;
+
+	if (!k) {
+		free(r);
+		return;
+	}
+	pthread_mutex_lock(&c->mu);
+	for (unsigned i = 0; i < HS_NET_SLOTS && !e; i++)
+		if (c->slot[i].key && strcmp(c->slot[i].key, k) == 0)
+			e = &c->slot[i];
+	for (unsigned i = 0; i < HS_NET_SLOTS && !e; i++)
+		if (!c->slot[i].key)
+			e = &c->slot[i];
+	if (!e) { /* full: the oldest goes */
+		e = &c->slot[c->next];
+		c->next = (c->next + 1) % HS_NET_SLOTS;
+	}
+	free(e->key);
+	free(e->reason);
+	e->key = k;
+	e->deny = deny;
+	e->deny_errno = deny_errno;
+	e->reason = r;
+	pthread_mutex_unlock(&c->mu);
+}
+
+/* Does "HOST[:PORT]" (HOST a glob, "[v6]" for an IPv6 address) name
+ * ev's destination? A missing port is any. */
+static bool names_dest(const char *spec, size_t n, int port,
+		       const struct hs_event *ev)
+{
+	char host[256], low[256];
+	const char *colon = NULL;
+	int want = -1;
+	size_t hl, i;
+
+	if (n && spec[0] == '[') { /* [v6]:port */
+		const char *end = memchr(spec, ']', n);
+
+		if (!end)
+			return false;
+		hl = (size_t)(end - spec - 1);
+		if (hl >= sizeof(host))
+			return false;
+		memcpy(host, spec + 1, hl);
+		if (end + 1 < spec + n && end[1] == ':')
+			colon = end + 1;
+	} else {
+		const char *c = memchr(spec, ':', n);
+
+		/* two colons: a bare IPv6 address, no port */
+		if (c && memchr(c + 1, ':', n - (size_t)(c + 1 - spec)))
+			c = NULL;
+		hl = c ? (size_t)(c - spec) : n;
+		if (hl >= sizeof(host))
+			return false;
+		memcpy(host, spec, hl);
+		colon = c;
+	}
+	host[hl] = '\0';
+	if (colon)
+		want = atoi(colon + 1);
+	else if (port >= 0)
+		want = port;
+	if (want >= 0 && want != ev->port)
+		return false;
+	for (i = 0; host[i]; i++)
+		host[i] = (char)tolower((unsigned char)host[i]);
+	for (i = 0; ev->host && ev->host[i] && i + 1 < sizeof(low); i++)
+		low[i] = (char)tolower((unsigned char)ev->host[i]);
+	low[ev->host ? i : 0] = '\0';
+	return (ev->host && hs_glob_match(host, low, false)) ||
+	       (ev->address && hs_glob_match(host, ev->address, false));
+}
+
+/* A URL's host and port (its scheme's default when not written) as a
+ * "HOST:PORT" spec into out. */
+static bool url_dest(const char *url, char *out, size_t cap)
+{
+	const char *p = strstr(url, "://"), *end;
+	int port;
+
+	if (!p)
+		return false;
+	port = strncmp(url, "https", 5) == 0 ? 443 : 80;
+	p += 3;
+	end = p + strcspn(p, "/?#");
+	if (memchr(p, '@', (size_t)(end - p))) /* user:pass@ */
+		p = (const char *)memchr(p, '@', (size_t)(end - p)) + 1;
+	if (end == p)
+		return false;
+	/* a port written: the spec has it; else the scheme's */
+	if ((p[0] == '[' && memchr(p, ']', (size_t)(end - p)) &&
+	     ((const char *)memchr(p, ']', (size_t)(end - p)))[1] == ':') ||
+	    (p[0] != '[' && memchr(p, ':', (size_t)(end - p))))
+		return snprintf(out, cap, "%.*s", (int)(end - p), p) <
+		       (int)cap;
+	return snprintf(out, cap, "%.*s:%d", (int)(end - p), p, port) <
+	       (int)cap;
+}
+
+bool hs_net_excluded(const struct hs_config *cfg, const struct hs_event *ev)
+{
+	/* where agents read their model's endpoint (their own docs) */
+	static const char *const model_vars[] = {
+		"ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "OPENAI_API_BASE",
+		"GOOGLE_GEMINI_BASE_URL", "GEMINI_BASE_URL",
+		"COPILOT_PROVIDER_BASE_URL", "OLLAMA_HOST", NULL
+	};
+	char spec[512];
+
+	for (int i = 0; model_vars[i]; i++) {
+		const char *v = getenv(model_vars[i]);
+
+		if (v && url_dest(v, spec, sizeof(spec)) &&
+		    names_dest(spec, strlen(spec), -1, ev))
+			return true;
+	}
+	for (char **e = cfg->settings.net_exclude; e && *e; e++)
+		if (names_dest(*e, strlen(*e), -1, ev))
+			return true;
+	return false;
+}
+
+char *hs_net_command_of(long pid)
+{
+	char path[48], buf[2048];
+	ssize_t n;
+	int fd;
+
+	if (pid <= 0)
+		return NULL;
+	snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return NULL;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return NULL;
+	while (n > 0 && buf[n - 1] == '\0')
+		n--;
+	for (ssize_t i = 0; i < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	buf[n] = '\0';
+	return strdup(buf);
+}

@@ -1,0 +1,50 @@
+/* The session's decisions on connections (docs/network.md): one per
+ * destination -- protocol, host as the process named it, address, port --
+ * so that a hook runs once per new destination, as issue 28 asks, and
+ * every later connect to it is answered from here without a spawn. A
+ * denial is kept with its reason and errno, so each refused connect
+ * still says why. A full table forgets its oldest entry: that
+ * destination is then asked again, never allowed unasked. */
+#ifndef HOOKSHIM_SUPERVISOR_NET_CACHE_H
+#define HOOKSHIM_SUPERVISOR_NET_CACHE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "../engine/event.h"
+
+#define HS_NET_SLOTS 1024
+
+struct hs_net_cache {
+	pthread_mutex_t mu;
+	struct hs_net_entry {
+		char *key;    /* NULL: free */
+		bool deny;
+		int deny_errno;
+		char *reason; /* a denial's */
+	} slot[HS_NET_SLOTS];
+	unsigned next;
+};
+
+void hs_net_cache_init(struct hs_net_cache *c);
+void hs_net_cache_destroy(struct hs_net_cache *c);
+/* The decision kept for ev's destination: true and *deny, *deny_errno,
+ * *reason (malloc'd, NULL for an allow) when there is one. */
+bool hs_net_cache_get(struct hs_net_cache *c, const struct hs_event *ev,
+		      bool *deny, int *deny_errno, char **reason);
+/* Keeps the decision for ev's destination. */
+void hs_net_cache_put(struct hs_net_cache *c, const struct hs_event *ev,
+		      bool deny, int deny_errno, const char *reason);
+
+/* Is ev's destination one that is no event: the agent's own model
+ * endpoint, as its environment names it (ANTHROPIC_BASE_URL,
+ * OPENAI_BASE_URL, ... : the session's environment is the agent's), or a
+ * hookshim.network_exclude entry ("HOST[:PORT]", HOST a glob matched
+ * without case against the host or the address)? */
+bool hs_net_excluded(const struct hs_config *cfg, const struct hs_event *ev);
+
+/* The command line of process pid, its arguments joined by spaces
+ * (malloc'd), for a connection's "command"; NULL when it is gone. */
+char *hs_net_command_of(long pid);
+
+#endif

@@ -1,0 +1,129 @@
+# Network egress as tool calls (issue 28, docs/network.md): every connect
+# a command makes is a PreToolUse event of the dialect's WebFetch tool,
+# with the host the process resolved; a hook that allows only one
+# destination lets curl, python's urllib, node's fetch and git clone
+# fetch from it byte for byte as without hookshim, and every other
+# connection fails with the hook's reason on stderr (the model's tool
+# result); each destination asks the hook once per session.
+#
+# Names come from a DNS server the test starts (tests/fixtures/
+# dns_server.py: every *.test name is 127.0.0.1), the system's resolver
+# pointed at it in a private mount namespace (root and unshare needed;
+# without them the test skips).
+. "$HOOKSHIM_TOP/tests/lib.sh"
+export HOME=$TMP/home; mkdir -p "$HOME"
+unset CI GITHUB_ACTIONS http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY no_proxy
+for p in curl node git python3 jq unshare; do
+	command -v $p >/dev/null || { skip "network: no $p"; exit 0; }
+done
+[ "$(id -u)" = 0 ] || { skip "network: a private /etc/resolv.conf needs root"; exit 0; }
+unshare -m true 2>/dev/null || { skip "network: unshare -m refused here"; exit 0; }
+
+# two web servers: A allowed, B not
+mkdir -p www && head -c 65536 /dev/urandom > www/data.bin
+git init -q src && git -C src -c user.name=t -c user.email=t@t commit -q --allow-empty -m one &&
+	git clone -q --bare src www/repo.git && git -C www/repo.git update-server-info
+port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+A=$(port); B=$(port)
+python3 -m http.server "$A" --bind 127.0.0.1 --directory www >/dev/null 2>&1 & srv_a=$!
+python3 -m http.server "$B" --bind 127.0.0.1 --directory www >/dev/null 2>&1 & srv_b=$!
+trap 'kill $srv_a $srv_b 2>/dev/null' EXIT
+for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$A/" && curl -s -o /dev/null "http://127.0.0.1:$B/" && break; sleep 0.1; done
+
+# an address of its own on the loopback, so that runs do not meet
+DNS=127.$((RANDOM % 200 + 20)).$((RANDOM % 250 + 1)).53
+printf 'nameserver %s\noptions attempts:2 timeout:1\n' $DNS > resolv.conf
+cat > hook.sh <<SH
+#!/bin/sh
+in=\$(cat)
+echo "\$in" | jq -r '[.tool_name, .tool_input.host, .tool_input.port, .tool_input.protocol, .tool_input.url] | join(" ")' >> $TMP/net.log
+port=\$(echo "\$in" | jq -r .tool_input.port); addr=\$(echo "\$in" | jq -r .tool_input.address)
+[ "\$port" = $A ] && exit 0
+[ "\$port" = 53 ] && [ "\$addr" = $DNS ] && exit 0
+echo "NET-DENIED: only port $A may be reached" >&2
+exit 2
+SH
+chmod +x hook.sh
+printf '{"hooks":{"PreToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","command":"%s/hook.sh"}]}]}}\n' "$TMP" > net.json
+
+# client.sh TARGET: each tool fetches from TARGET (HOST:PORT); one line
+# per tool, "tool rc sha", stderr kept apart
+cat > client.sh <<'SH'
+t=$1
+sum() { sha256sum | cut -c1-16; }
+curl -sS "http://$t/data.bin" >out.bin 2>>err.txt; echo "curl $? $(sum <out.bin)"
+python3 -c 'import sys, urllib.request as u; sys.stdout.buffer.write(u.urlopen("http://'"$t"'/data.bin", timeout=10).read())' >out.bin 2>>err.txt; echo "python $? $(sum <out.bin)"
+node -e 'fetch("http://'"$t"'/data.bin").then(r => r.arrayBuffer()).then(b => process.stdout.write(Buffer.from(b))).catch(e => { console.error("node:", e.cause ? e.cause.message : e.message); process.exit(3); })' >out.bin 2>>err.txt; echo "node $? $(sum <out.bin)"
+rm -rf clone; git clone -q "http://$t/repo.git" clone 2>>err.txt; echo "git $? $(git -C clone log --format=%s 2>/dev/null)"
+SH
+# in a mount namespace of its own: the resolver asks our DNS server
+ns() { rm -f dns.ready; unshare -m bash -c 'mount --bind "$1/resolv.conf" /etc/resolv.conf || exit 99
+	python3 "$2" '$DNS' "$1/dns.ready" "$1/dns.log" & dns=$!
+	for _ in $(seq 50); do [ -f "$1/dns.ready" ] && break; sleep 0.1; done
+	shift 2; "$@"; rc=$?; kill $dns; exit $rc' ns "$TMP" "$HOOKSHIM_TOP/tests/fixtures/dns_server.py" "$@"; }
+
+: > err.txt
+plain_ok=$(ns bash client.sh "allowed.test:$A")
+plain_bad=$(ns bash client.sh "evil.test:$B")
+expect_eq "plain: every tool fetches from both servers" \
+	"$(printf 'curl 0\ngit 0\nnode 0\npython 0')" "$(printf '%s\n%s\n' "$plain_ok" "$plain_bad" | cut -d' ' -f1-2 | sort -u)"
+check "plain: the names resolved through the test's DNS server" grep -q "^evil.test 1" dns.log
+
+: > err.txt; rm -f net.log
+hs_ok=$(ns "$HOOKSHIM" run --log run.jsonl -c net.json -- bash client.sh "allowed.test:$A")
+expect_eq "under hookshim: the allowed destination, byte for byte as plain" "$plain_ok" "$hs_ok"
+hs_bad=$(ns "$HOOKSHIM" run --log run2.jsonl -c net.json -- bash client.sh "evil.test:$B")
+for tool in curl python node git; do
+	rc=$(awk -v t=$tool '$1 == t { print $2 }' <<<"$hs_bad")
+	check "under hookshim: $tool's connection to evil.test:$B fails (exit $rc)" test "$rc" != 0
+done
+expect_eq "the reason reaches each tool's stderr (the model's tool result)" 4 \
+	"$(grep -c "connection to evil.test:$B denied: NET-DENIED: only port $A may be reached" err.txt)"
+expect_contains "python's own error carries it too" "$(cat err.txt)" "Connection refused by hookshim: NET-DENIED"
+expect_eq "the hook saw the destination by its name, once for four programs" 1 \
+	"$(grep -c "^WebFetch evil.test $B tcp tcp://evil.test:$B\$" net.log)"
+expect_eq "... and the allowed one once per session" 1 "$(grep -c "^WebFetch allowed.test $A tcp" net.log)"
+# glibc's resolver connects through its internal __connect, which no
+# preload sees: its queries are not events (docs/network.md, limits)
+check "the resolver's own DNS queries are no events through the shim" \
+	test -z "$(grep " 53 udp" net.log)"
+expect_eq "the log records the denial" deny \
+	"$(jq -r 'select(.op == "connect" and .host == "evil.test") | .decision' run2.jsonl | sort -u)"
+expect_contains "... with the command that connected" \
+	"$(jq -r 'select(.op == "connect" and .host == "evil.test") | .command' run2.jsonl)" "curl -sS http://evil.test:$B/data.bin"
+
+# a policy with no WebFetch hook: no connection asks anything
+printf '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"true"}]}]}}\n' > bash.json
+rm -f net.log
+out=$(ns "$HOOKSHIM" run -c bash.json -- bash client.sh "evil.test:$B")
+expect_eq "no WebFetch hook: every fetch works" "$plain_bad" "$out"
+
+# hookshim test says what live does
+out=$("$HOOKSHIM" test -c net.json PreToolUse --tool WebFetch --input "{\"url\":\"http://127.0.0.1:$B/\"}" 2>&1)
+expect_eq "test: a connection to B is denied" 2 "$?"
+"$HOOKSHIM" test -c net.json PreToolUse --tool WebFetch --input "{\"url\":\"http://127.0.0.1:$A/\"}" >/dev/null 2>&1
+expect_eq "test: a connection to A is allowed" 0 "$?"
+
+# a rule, not a script: WebFetch(domain:...) as Claude Code writes it
+printf '{"hooks":{"PreToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","if":"WebFetch(domain:*.test)","command":"echo no .test hosts >&2; exit 2"}]}]}}\n' > rule.json
+: > err.txt
+out=$(ns "$HOOKSHIM" run -c rule.json -- bash -c "curl -sS -o /dev/null http://evil.test:$B/data.bin; echo name=\$?; curl -sS -o /dev/null http://127.0.0.1:$B/data.bin; echo addr=\$?" 2>>err.txt)
+expect_contains "WebFetch(domain:*.test): a name under .test is denied" "$out" "name=7"
+expect_contains "... an address no rule names is let through" "$out" "addr=0"
+expect_contains "... with the rule's reason" "$(cat err.txt)" "no .test hosts"
+
+# what is no event: the agent's model endpoint (its environment names
+# it), network_exclude entries; check says so
+rm -f net.log
+out=$(ANTHROPIC_BASE_URL=http://127.0.0.1:$B "$HOOKSHIM" run -c net.json -- \
+	bash -c "curl -sS -o /dev/null http://127.0.0.1:$B/data.bin; echo model=\$?" 2>/dev/null)
+expect_contains "the agent's model endpoint (ANTHROPIC_BASE_URL) is no event" "$out" "model=0"
+check "... no hook asked" test ! -s net.log
+printf '{"hookshim":{"network_exclude":["127.0.0.1:%s"]},"hooks":{"PreToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","command":"%s/hook.sh"}]}]}}\n' "$B" "$TMP" > excl.json
+out=$("$HOOKSHIM" run -c excl.json -- bash -c "curl -sS -o /dev/null http://127.0.0.1:$B/data.bin; echo excl=\$?; curl -sS -o /dev/null http://[::1]:$B/ 2>/dev/null; echo v6=\$?" 2>/dev/null)
+expect_contains "network_exclude: 127.0.0.1:B is no event" "$out" "excl=0"
+expect_contains "... [::1]:B still is (another address): the hook is asked" "$(cat net.log 2>/dev/null)" "WebFetch ::1 $B tcp"
+expect_contains "check: connections judged, with the exclusions" "$("$HOOKSHIM" check -c excl.json)" \
+	"connections judged (WebFetch): every connect of the session's dynamic programs, once per destination; except the agent's model endpoint from its environment, 127.0.0.1:$B"
+expect_contains "check: no WebFetch hook, no events" "$("$HOOKSHIM" check -c bash.json)" \
+	"connections: no event (no hook for WebFetch)"
