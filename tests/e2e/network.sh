@@ -1,0 +1,89 @@
+# End to end: a real agent's commands' connections are WebFetch events
+# (issue 28, docs/network.md). The model asks for two commands:
+# `curl http://evil.test:B/secret.txt` and `curl http://allowed.test:A/ok.txt`
+# (both names resolved to the loopback by a DNS server the test starts,
+# the resolver pointed at it in a private mount namespace). A WebFetch
+# hook denies evil.test with a reason: under hookshim the model's tool
+# result is that reason, not the secret; the allowed fetch and the
+# agent's own model traffic (its endpoint in its environment) are
+# untouched, and the hook never sees the model's endpoint. The plain
+# agent runs first and must fetch both.
+. "$HOOKSHIM_TOP/tests/lib.sh"
+. "$HOOKSHIM_TOP/tests/e2e/agents.sh"
+e2e_require e2e-network
+[ -x "$HOOKSHIM" ] && command -v jq >/dev/null && command -v curl >/dev/null ||
+	{ skip "e2e-network: hookshim, jq or curl missing"; exit 0; }
+[ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null ||
+	{ skip "e2e-network: a private /etc/resolv.conf needs root and unshare"; exit 0; }
+
+mkdir -p www && echo ALLOWED-CONTENT > www/ok.txt && echo EVIL-CONTENT-7f3a > www/secret.txt
+port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+A=$(port); B=$(port)
+python3 -m http.server "$A" --bind 127.0.0.1 --directory www >/dev/null 2>&1 & srv_a=$!
+python3 -m http.server "$B" --bind 127.0.0.1 --directory www >/dev/null 2>&1 & srv_b=$!
+trap 'kill $srv_a $srv_b 2>/dev/null' EXIT
+for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$A/" && curl -s -o /dev/null "http://127.0.0.1:$B/" && break; sleep 0.1; done
+
+DNS=127.$((RANDOM % 200 + 20)).$((RANDOM % 250 + 1)).53
+printf 'nameserver %s\noptions attempts:2 timeout:1\n' $DNS > resolv.conf
+# ns.sh CMD...: CMD with the resolver asking the test's DNS server
+cat > ns.sh <<SH
+rm -f $TMP/dns.ready
+exec unshare -m bash -c 'mount --bind $TMP/resolv.conf /etc/resolv.conf || exit 99
+python3 $HOOKSHIM_TOP/tests/fixtures/dns_server.py $DNS $TMP/dns.ready $TMP/dns.log & dns=\$!
+for _ in \$(seq 50); do [ -f $TMP/dns.ready ] && break; sleep 0.1; done
+"\$@"; rc=\$?; kill \$dns; exit \$rc' ns "\$@"
+SH
+REASON="NET-DENIED: evil.test is not an allowed destination"
+cat > hook.sh <<SH
+#!/bin/sh
+in=\$(cat)
+echo "\$in" | jq -r '[.tool_input.host, .tool_input.port] | join(" ")' >> "\$1"
+[ "\$(echo "\$in" | jq -r .tool_input.host)" = evil.test ] && { echo "$REASON" >&2; exit 2; }
+exit 0
+SH
+chmod +x hook.sh
+
+for agent in ${E2E_NET_AGENTS:-claude qwen}; do
+	case " $E2E_AGENTS " in *" $agent "*) ;; *) continue ;; esac
+	t=network/$agent
+	dir=$TMP/$agent; mkdir -p "$dir"
+	e2e_script "$dir.script.json" \
+		"{\"tool\":\"shell\",\"input\":{\"command\":\"curl -sS http://evil.test:$B/secret.txt\",\"description\":\"Fetch\"}}" \
+		"{\"tool\":\"shell\",\"input\":{\"command\":\"curl -sS http://allowed.test:$A/ok.txt\",\"description\":\"Fetch\"}}" \
+		'{"text":"NET-FINAL done"}'
+	# plain first
+	e2e_server_start "$dir.script.json" "$dir.plain.rec" || { fail "$t: model server"; continue; }
+	AGENT_PREFIX=(bash "$TMP/ns.sh")
+	out=$(cd "$dir" && e2e_agent "$agent" "Fetch the two files." 2>"$dir.plain.err")
+	AGENT_PREFIX=()
+	e2e_server_stop
+	p0=$(e2e_result "$dir.plain.rec" 0); p1=$(e2e_result "$dir.plain.rec" 1)
+	if [[ "$p0" != *EVIL-CONTENT-7f3a* || "$p1" != *ALLOWED-CONTENT* ]]; then
+		skip "$t: the plain agent does not fetch both here ($(head -c 200 <<<"$p0$p1" | tr '\n' ' '))"
+		continue
+	fi
+	# under hookshim
+	printf '{"hooks":{"PreToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","command":"%s %s"}]}]}}\n' \
+		"$TMP/hook.sh" "$dir.net" > "$dir.hooks.json"
+	rm -f "$dir.net"
+	e2e_server_start "$dir.script.json" "$dir.rec" || { fail "$t: model server"; continue; }
+	model_port=$E2E_PORT
+	AGENT_PREFIX=(bash "$TMP/ns.sh" "$HOOKSHIM" run --log "$dir.log.jsonl" -c "$dir.hooks.json" --root "$dir" --)
+	out=$(cd "$dir" && e2e_agent "$agent" "Fetch the two files." 2>"$dir.err")
+	rc=$?
+	AGENT_PREFIX=()
+	e2e_server_stop
+	r0=$(e2e_result "$dir.rec" 0); r1=$(e2e_result "$dir.rec" 1)
+	expect_eq "$t: exit status" 0 "$rc"
+	expect_contains "$t: final text (the agent's own model traffic went through)" "$out" "NET-FINAL"
+	expect_contains "$t: the denied fetch's tool result is the hook's reason" "$r0" \
+		"connection to evil.test:$B denied: $REASON"
+	expect_not_contains "$t: ... and not the secret" "$r0" "EVIL-CONTENT-7f3a"
+	expect_contains "$t: the allowed fetch's result, as plain" "$r1" "ALLOWED-CONTENT"
+	expect_eq "$t: the hook saw evil.test once and allowed.test once" \
+		"$(printf 'allowed.test %s\nevil.test %s' "$A" "$B")" "$(sort "$dir.net" 2>/dev/null | uniq)"
+	check "$t: ... and never the agent's model endpoint (port $model_port)" \
+		test -n "$model_port" -a -z "$(grep " $model_port\$" "$dir.net" 2>/dev/null)"
+	[[ "$r0" == *NET-DENIED* ]] || { note "stderr: $(head -c 1500 "$dir.err")"; note "r0: $(head -c 600 <<<"$r0")"; }
+done
