@@ -179,9 +179,10 @@ static void print_network(const struct hs_config *cfg)
 		printf("connections: no event (no hook for WebFetch)\n");
 		return;
 	}
-	printf("connections judged (WebFetch): every connect of the session's "
-	       "dynamic programs, once per destination; except the agent's "
-	       "model endpoint from its environment");
+	printf("connections judged (WebFetch): every connect of the commands' "
+	       "dynamic programs%s, once per destination; except the agent's "
+	       "model endpoint from its environment",
+	       s->net_agent ? " and the agent's own" : "");
 	for (char **e = s->net_exclude; e && *e; e++)
 		printf(", %s", *e);
 	printf(" (docs/network.md)\n");

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <netdb.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -462,9 +463,13 @@ static int build_net(struct hs_test_call *c, const struct hs_test_spec *t,
 			return -1;
 		}
 		if (port < 0)
-			port = strncmp(url, "https:", 6) == 0 ? 443 : 80;
+			port = strncasecmp(url, "https:", 6) == 0 ? 443 : 80;
+		if (!proto && strncasecmp(url, "udp:", 4) == 0)
+			proto = "udp";
 		p += 3;
 		end = p + strcspn(p, "/?#");
+		if (memchr(p, '@', (size_t)(end - p))) /* user:pass@ */
+			p = (const char *)memchr(p, '@', (size_t)(end - p)) + 1;
 		if (*p == '[') { /* [v6] */
 			const char *rb = memchr(p, ']', (size_t)(end - p));
 

@@ -64,6 +64,9 @@ extern const char HS_EXE_MARK[];
 /* Some pre hook may fire for a connection (the dialect's WebFetch tool:
  * docs/network.md): the commands' connects become events. */
 #define HS_INTEREST_NET_PRE     64u
+/* ... and the agent process's own connections too (network_agent): by
+ * default only the commands' are events. */
+#define HS_INTEREST_NET_AGENT   128u
 
 /* The operation of a write whose name neither the shim nor the floor
  * could build (longer than PATH_MAX once joined to its directory, even

@@ -142,6 +142,8 @@ struct hs_settings {
 	char **wrap_tools;  /* tools to put behind PATH wrappers */
 	char **net_exclude; /* connections that are no events: "HOST[:PORT]"
 			     * globs (docs/network.md) */
+	bool net_agent;     /* network_agent: the agent's own connections
+			     * are events too */
 	int floor;          /* HS_FLOOR_AUTO/REQUIRE/OFF (floor/floor.h) */
 	int mode;           /* HS_MODE_AUTO/GUARD/ENFORCE: the trust model */
 	bool enforce;       /* the mode this session runs in, resolved by

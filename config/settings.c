@@ -429,6 +429,8 @@ int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 			load_writes(ld, v);
 		} else if (strcmp(k, "wrap") == 0) {
 			replace_list(&s->wrap_tools, string_list(ld, v, "wrap"));
+		} else if (strcmp(k, "network_agent") == 0) {
+			hs_load_bool(ld, v, "hookshim", &s->net_agent);
 		} else if (strcmp(k, "network_exclude") == 0) {
 			replace_list(&s->net_exclude,
 				     string_list(ld, v, "network_exclude"));

@@ -123,6 +123,23 @@ static void check_hook(struct hs_config *cfg, const struct hs_hook *h)
 		     "(its calls are %s), decided inside the agent; the rest "
 		     "of the matcher fires", h->event_name, h->matcher.pattern,
 		     dead, lv);
+	/* connections (docs/network.md): a WebFetch rule matches by
+	 * domain:NAME only; one with no pattern takes every connection */
+	if (h->has_rule && h->rule.tool &&
+	    strcmp(h->rule.tool, hs_dialect_ops(h->dialect)->tools.net) == 0) {
+		if (h->rule.pattern && strncmp(h->rule.pattern, "domain:", 7))
+			warn(cfg, h, h->if_line, h->if_col, true,
+			     "\"if\": %s(%s): a connection is matched by "
+			     "domain:NAME only (docs/network.md)",
+			     h->rule.tool, h->rule.pattern);
+		else if (!h->rule.pattern && h->kind == HS_KIND_PRE)
+			warn(cfg, h, h->if_line, h->if_col, false,
+			     "\"if\": %s with no domain: every connection the "
+			     "session's commands open is judged by %s "
+			     "(docs/network.md)%s", h->rule.tool,
+			     hs_hook_is_permission_rule(h) ? "this rule"
+							   : "this hook", "");
+	}
 	if (hs_write_unwatched(cfg, h, dead, sizeof(dead)))
 		warn(cfg, h, h->if_line, h->if_col, true, "\"if\": %s(%s) names "
 		     "a place whose writes are never events: %s", h->rule.tool,

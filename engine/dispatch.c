@@ -62,6 +62,8 @@ unsigned hs_config_interest(const struct hs_config *cfg)
 		    hs_matcher_could_match(h, &probe))
 			bits |= HS_INTEREST_NET_PRE;
 	}
+	if ((bits & HS_INTEREST_NET_PRE) && cfg->settings.net_agent)
+		bits |= HS_INTEREST_NET_AGENT;
 	/* Protected files are judged with no write hook at all. */
 	if (cfg->protect && cfg->protect->n)
 		bits |= HS_INTEREST_WRITE_PRE;

@@ -35,9 +35,27 @@ static const char *request_target(const struct hs_hook *h,
 	return h->event_name;
 }
 
+/* Does h name the fetch tool itself -- a matcher that lets WebFetch
+ * through but not every name (a catch-all), or a WebFetch(...) rule? A
+ * connection fires only such hooks (docs/network.md): a catch-all hook
+ * written before connections were calls does not start judging them. */
+static bool names_net(const struct hs_hook *h)
+{
+	const char *net = ops_of(h)->tools.net;
+
+	if (h->has_rule && h->rule.tool)
+		return strcmp(h->rule.tool, net) == 0 ||
+		       strcmp(h->rule.tool, "WebFetch") == 0;
+	return hs_matcher_match(&h->matcher, net) &&
+	       !hs_matcher_match(&h->matcher, "hookshim-no-such-tool");
+}
+
 bool hs_matcher_could_match(const struct hs_hook *h, const struct hs_event *ev)
 {
 	const struct hs_tool_names *tools = &ops_of(h)->tools;
+
+	if (ev->op == HS_OP_NET && tool_event(h))
+		return names_net(h);
 
 	if (ops_of(h)->matcher_on_request) {
 		if (h->ops == HS_OP_EXEC || h->ops == HS_OP_WRITE)
@@ -221,6 +239,8 @@ bool hs_hook_matches(const struct hs_hook *h, const struct hs_event *ev)
 	    !(h->post_mask & (ev->failed ? HS_POST_FAILURE : HS_POST_SUCCESS)))
 		return false;
 	if (!(h->ops & ev->op))
+		return false;
+	if (ev->op == HS_OP_NET && !names_net(h))
 		return false;
 	if (ops_of(h)->matcher_on_request)
 		return hs_matcher_match(&h->matcher, request_target(h, ev));

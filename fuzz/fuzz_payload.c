@@ -102,7 +102,7 @@ static void one(const struct hs_dialect_ops *ops, enum hs_dialect d,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const unsigned opsel[] = { HS_OP_EXEC, HS_OP_WRITE, HS_OP_OTHER,
-					  HS_OP_EXEC };
+					  HS_OP_NET };
 	struct fz f;
 	struct hs_event ev = { 0 };
 	struct hs_settings set = { .deny_exit = 126, .deny_errno = 13 };
@@ -131,6 +131,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ev.tool_use_id = or_null(fz_str(&f));
 	(void)fz_str(&f); /* was the tool name `hookshim test` gave */
 	ev.error = or_null(fz_str(&f));
+	if (ev.op == HS_OP_NET) { /* a connection: its names from the same bytes */
+		ev.host = ev.path;
+		ev.address = ev.new_path;
+		ev.port = code * 257;
+		ev.protocol = flags & 16 ? "udp" : "tcp";
+	}
 	/* Up to three words; an empty one ends the argv early. */
 	for (int i = 0; i < 3; i++) {
 		char *a = fz_str(&f);

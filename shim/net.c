@@ -1,10 +1,11 @@
 /* A command's outbound connections as events (docs/network.md, issue
  * 28): a connect(2) of a TCP or UDP socket to an IPv4 or IPv6 address,
- * by any process of the session, asks the session about (protocol, host,
- * address, port) when some pre hook may fire for the dialect's WebFetch
- * tool (HS_INTEREST_NET_PRE); the supervisor answers the agent's own
- * model endpoint and excluded destinations without a hook
- * (supervisor/net_cache.h). A denied connect
+ * by a process of a command the agent runs (role "tool" or "handoff";
+ * the agent's own too with network_agent: its model, its own fetch
+ * tool), asks the session about (protocol, host, address, port) when
+ * some pre hook names the dialect's WebFetch tool (HS_INTEREST_NET_PRE);
+ * the supervisor answers the agent's model endpoint and excluded
+ * destinations without a hook (supervisor/net_cache.h). A denied connect
  * fails with the session's answer (ECONNREFUSED) and says why on stderr,
  * which is the model's tool result.
  *
@@ -13,13 +14,17 @@
  * address itself. Allowed destinations are kept in-process, so a
  * thousand connections to one server ask once per process (and the
  * supervisor answers each new process from its own cache, without a
- * hook: supervisor/net_cache.h). Both tables take a lock by trying only:
- * a connect made while this thread holds it (a signal handler) asks, as
- * if nothing were known. */
+ * hook: supervisor/net_cache.h). Both tables share a lock held only for a
+ * copy; a connect that cannot take it soon (a signal handler interrupting
+ * its own thread) asks as if nothing were known, with the bare address.
+ * The supervisor resolves the name again itself (a process controls its
+ * own resolver) and keeps it only if it leads to the address. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <pthread.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -47,6 +52,8 @@ static unsigned names_next;
 
 static struct {
 	struct where w;
+	unsigned long host; /* the name's hash: another name for the same
+			     * address is another destination */
 	unsigned short port;
 	unsigned char udp;
 	bool used;
@@ -60,6 +67,33 @@ static bool lock_try(void)
 	return !__atomic_test_and_set(&lock_word, __ATOMIC_ACQUIRE);
 }
 
+/* The lock, waited for a while: another thread holds it only for a copy.
+ * False when it stays taken (held by this thread, interrupted by a
+ * signal handler, or by a thread that no longer exists in a fork child
+ * -- net_fork_child frees it there). */
+static bool lock_wait(void)
+{
+	for (int i = 0; i < 100000; i++)
+		if (lock_try())
+			return true;
+	return false;
+}
+
+static void net_fork_child(void)
+{
+	__atomic_clear(&lock_word, __ATOMIC_RELEASE);
+}
+
+/* FNV-1a of s: the allowed table's name key. */
+static unsigned long name_hash(const char *s)
+{
+	unsigned long h = 14695981039346656037ul;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ul;
+	return h;
+}
+
 static void unlock(void)
 {
 	__atomic_clear(&lock_word, __ATOMIC_RELEASE);
@@ -70,7 +104,9 @@ static bool wanted(void)
 {
 	const struct hs_state *st = hs_state();
 
-	return st->active && (st->interest & HS_INTEREST_NET_PRE);
+	return st->active && (st->interest & HS_INTEREST_NET_PRE) &&
+	       (st->role != HS_ROLE_AGENT ||
+		(st->interest & HS_INTEREST_NET_AGENT));
 }
 
 /* sa as a where and a port; an IPv4-mapped IPv6 address is the IPv4 one
@@ -87,7 +123,10 @@ static bool where_of(const struct sockaddr *sa, socklen_t len,
 		*port = ntohs(in->sin_port);
 		return true;
 	}
-	if (sa->sa_family == AF_INET6 && len >= sizeof(struct sockaddr_in6)) {
+	/* the kernel takes an IPv6 address without its scope id (RFC 2133's
+	 * 24 bytes) */
+	if (sa->sa_family == AF_INET6 &&
+	    len >= offsetof(struct sockaddr_in6, sin6_scope_id)) {
 		const struct sockaddr_in6 *in6 = (const void *)sa;
 
 		*port = ntohs(in6->sin6_port);
@@ -113,7 +152,7 @@ static bool same(const struct where *a, const struct where *b)
 static void name_of(const struct where *w, char *out)
 {
 	out[0] = '\0';
-	if (!lock_try())
+	if (!lock_wait())
 		return;
 	for (unsigned i = 0; i < NNAMES; i++) {
 		unsigned k = (names_next + NNAMES - 1 - i) % NNAMES;
@@ -126,7 +165,8 @@ static void name_of(const struct where *w, char *out)
 	unlock();
 }
 
-static bool was_allowed(const struct where *w, unsigned short port, bool udp)
+static bool was_allowed(const struct where *w, unsigned long host,
+			unsigned short port, bool udp)
 {
 	bool yes = false;
 
@@ -134,17 +174,19 @@ static bool was_allowed(const struct where *w, unsigned short port, bool udp)
 		return false;
 	for (unsigned i = 0; i < NALLOWED && !yes; i++)
 		yes = allowed[i].used && allowed[i].port == port &&
-		      allowed[i].udp == udp && same(&allowed[i].w, w);
+		      allowed[i].udp == udp && allowed[i].host == host &&
+		      same(&allowed[i].w, w);
 	unlock();
 	return yes;
 }
 
-static void remember_allowed(const struct where *w, unsigned short port,
-			     bool udp)
+static void remember_allowed(const struct where *w, unsigned long host,
+			     unsigned short port, bool udp)
 {
 	if (!lock_try())
 		return;
 	allowed[allowed_next].w = *w;
+	allowed[allowed_next].host = host;
 	allowed[allowed_next].port = port;
 	allowed[allowed_next].udp = udp;
 	allowed[allowed_next].used = true;
@@ -189,11 +231,11 @@ static int judge(int fd, const struct sockaddr *sa, socklen_t len)
 	    (type != SOCK_STREAM && type != SOCK_DGRAM))
 		return 0;
 	udp = type == SOCK_DGRAM;
-	if (was_allowed(&w, port, udp))
+	name_of(&w, host);
+	if (was_allowed(&w, name_hash(host), port, udp))
 		return 0;
 	if (!inet_ntop(w.fam, w.addr, addr, sizeof(addr)))
 		return 0;
-	name_of(&w, host);
 	hs_make_id(id);
 	hs_ask(&(struct hs_msg){ .op = "connect", .phase = "pre", .nested = -1,
 				 .id = id, .host = host[0] ? host : NULL,
@@ -201,7 +243,7 @@ static int judge(int fd, const struct sockaddr *sa, socklen_t len)
 				 .proto = udp ? "udp" : "tcp" },
 	       &rep);
 	if (!rep.deny) {
-		remember_allowed(&w, port, udp);
+		remember_allowed(&w, name_hash(host), port, udp);
 		return 0;
 	}
 	dest_text(host[0] ? host : addr, port, dest, sizeof(dest));
@@ -240,14 +282,22 @@ static void remember_names(const char *node, const struct addrinfo *res)
 	    inet_pton(AF_INET, node, &probe) == 1 ||
 	    inet_pton(AF_INET6, node, &probe) == 1)
 		return; /* an address is its own name */
-	while (!lock_try())
-		; /* held only for a copy, by another thread */
+	static int atfork;
+
+	if (!__atomic_exchange_n(&atfork, 1, __ATOMIC_ACQ_REL))
+		pthread_atfork(NULL, NULL, net_fork_child);
+	if (!lock_wait())
+		return;
 	for (const struct addrinfo *ai = res; ai; ai = ai->ai_next) {
 		struct where w;
 		unsigned short port;
+		unsigned last = (names_next + NNAMES - 1) % NNAMES;
 
 		if (!ai->ai_addr || !where_of(ai->ai_addr, ai->ai_addrlen, &w,
 					      &port))
+			continue;
+		/* one entry per address, not per socket type it came with */
+		if (same(&names[last].w, &w) && hs_same(names[last].name, node))
 			continue;
 		names[names_next].w = w;
 		hs_copy(names[names_next].name, node, n + 1);

@@ -1,11 +1,15 @@
 /* See net_cache.h. */
 #include "net_cache.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <fcntl.h>
+#include <netdb.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "../common/glob.h"
@@ -147,9 +151,9 @@ static bool url_dest(const char *url, char *out, size_t cap)
 	const char *p = strstr(url, "://"), *end;
 	int port;
 
-	if (!p)
-		return false;
-	port = strncmp(url, "https", 5) == 0 ? 443 : 80;
+	if (!p) /* HOST[:PORT] alone (OLLAMA_HOST's usual form) */
+		return snprintf(out, cap, "%s", url) < (int)cap && url[0];
+	port = strncasecmp(url, "https", 5) == 0 ? 443 : 80;
 	p += 3;
 	end = p + strcspn(p, "/?#");
 	if (memchr(p, '@', (size_t)(end - p))) /* user:pass@ */
@@ -187,6 +191,39 @@ bool hs_net_excluded(const struct hs_config *cfg, const struct hs_event *ev)
 		if (names_dest(*e, strlen(*e), -1, ev))
 			return true;
 	return false;
+}
+
+void hs_net_verify_host(struct hs_event *ev)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res = NULL;
+	unsigned char want[16], got[16];
+	bool found = false;
+	int fam;
+
+	if (!ev->host || !ev->address || strcmp(ev->host, ev->address) == 0)
+		return;
+	fam = strchr(ev->address, ':') ? AF_INET6 : AF_INET;
+	if (inet_pton(fam, ev->address, want) != 1) {
+		ev->host = ev->address;
+		return;
+	}
+	hints.ai_family = fam;
+	if (getaddrinfo(ev->host, NULL, &hints, &res) == 0) {
+		for (struct addrinfo *ai = res; ai && !found; ai = ai->ai_next) {
+			if (fam == AF_INET && ai->ai_family == AF_INET)
+				memcpy(got, &((struct sockaddr_in *)(void *)
+						      ai->ai_addr)->sin_addr, 4);
+			else if (fam == AF_INET6 && ai->ai_family == AF_INET6)
+				memcpy(got, &((struct sockaddr_in6 *)(void *)
+						      ai->ai_addr)->sin6_addr, 16);
+			else
+				continue;
+			found = memcmp(got, want, fam == AF_INET ? 4 : 16) == 0;
+		}
+		freeaddrinfo(res);
+	}
+	if (!found)
+		ev->host = ev->address;
 }
 
 char *hs_net_command_of(long pid)

@@ -43,6 +43,13 @@ void hs_net_cache_put(struct hs_net_cache *c, const struct hs_event *ev,
  * without case against the host or the address)? */
 bool hs_net_excluded(const struct hs_config *cfg, const struct hs_event *ev);
 
+/* The host a process says it resolved is its own to say (LOCALDOMAIN,
+ * RES_OPTIONS, its own /etc/hosts in a namespace of its own): the
+ * supervisor resolves it itself and keeps it only when the address is
+ * among its answers; otherwise the host becomes the address (a name no
+ * rule can be fooled by). */
+void hs_net_verify_host(struct hs_event *ev);
+
 /* The command line of process pid, its arguments joined by spaces
  * (malloc'd), for a connection's "command"; NULL when it is gone. */
 char *hs_net_command_of(long pid);

@@ -130,10 +130,15 @@ void hs_outer_flags(const struct hs_outer *o, const struct hs_config *cfg,
 		    char *buf, size_t len)
 {
 	const struct hs_settings *set = &cfg->settings;
+	unsigned interest = hs_config_interest(cfg) | o->interest;
 	int n;
 
+	/* everything this session runs is, to the outer one, inside one of
+	 * its commands: every connection here is asked (docs/network.md) */
+	if (o->interest & HS_INTEREST_NET_PRE)
+		interest |= HS_INTEREST_NET_AGENT;
 	n = snprintf(buf, len, "i=%u,x=%d,e=%d,s=%d,n=%d,a=%d,l=%d",
-		     hs_config_interest(cfg) | o->interest, set->deny_exit,
+		     interest, set->deny_exit,
 		     set->deny_errno, set->strict || o->strict,
 		     set->nested_exec || o->nested,
 		     set->all_execs || o->all_execs,
@@ -256,6 +261,9 @@ static bool wants(unsigned interest, bool nested, bool all_execs,
 		return !sc || fires(sc, req->path) ||
 		       (req->new_path && fires(sc, req->new_path));
 	}
+	/* a connection (docs/network.md): pre only */
+	if (strcmp(req->op, "connect") == 0)
+		return !post && (interest & HS_INTEREST_NET_PRE);
 	return false;
 }
 

@@ -264,6 +264,19 @@ static bool line_unfinished(const struct hs_msg *req)
 	       hs_sh_needs_more(req->argv[i]);
 }
 
+/* Did a hook of out fail to reach a verdict (crashed, timed out, could
+ * not start)? Its outcome is then not kept for the destination: the next
+ * connection asks again. */
+static bool any_failed(const struct hs_outcome *out)
+{
+	char buf[160];
+
+	for (size_t i = 0; i < out->nruns; i++)
+		if (hs_run_failure(&out->runs[i].res, buf, sizeof(buf)))
+			return true;
+	return false;
+}
+
 /* This session's own hooks. */
 static void decide_here(struct hs_session *s, const struct hs_msg *req,
 			struct hs_answer *ans)
@@ -280,12 +293,8 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 		free(command);
 		return;
 	}
-	/* the agent's model, an excluded destination, one decided before:
-	 * no hook, no record (net_cache.h) */
-	if (ev.op == HS_OP_NET && hs_net_excluded(s->cfg, &ev)) {
-		free(command);
-		return;
-	}
+	/* one decided before, the agent's model, an excluded destination:
+	 * no hook, no record (net_cache.h); its name verified first */
 	if (ev.op == HS_OP_NET) {
 		bool deny;
 		int err;
@@ -297,6 +306,11 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 				ans->deny_errno = err;
 				ans->reason = why_not;
 			}
+			free(command);
+			return;
+		}
+		hs_net_verify_host(&ev);
+		if (hs_net_excluded(s->cfg, &ev)) {
 			free(command);
 			return;
 		}
@@ -375,7 +389,8 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 		/* a refused connection looks like one nobody answers */
 		if (ans->verdict == HS_DENY && !out.deny_errno)
 			ans->deny_errno = ECONNREFUSED;
-		if (!__atomic_load_n(&s->ending, __ATOMIC_ACQUIRE))
+		if (!__atomic_load_n(&s->ending, __ATOMIC_ACQUIRE) &&
+		    !any_failed(&out))
 			hs_net_cache_put(&s->net, &ev, ans->verdict == HS_DENY,
 					 ans->deny_errno, ans->reason);
 	} else {

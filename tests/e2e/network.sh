@@ -20,7 +20,7 @@ mkdir -p www && echo ALLOWED-CONTENT > www/ok.txt && echo EVIL-CONTENT-7f3a > ww
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 A=$(port); B=$(port)
 python3 -m http.server "$A" --bind 127.0.0.1 --directory www >/dev/null 2>&1 & srv_a=$!
-python3 -m http.server "$B" --bind 127.0.0.1 --directory www >/dev/null 2>&1 & srv_b=$!
+python3 -m http.server "$B" --bind 0.0.0.0 --directory www >/dev/null 2>&1 & srv_b=$!
 trap 'kill $srv_a $srv_b 2>/dev/null' EXIT
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$A/" && curl -s -o /dev/null "http://127.0.0.1:$B/" && break; sleep 0.1; done
 

@@ -26,7 +26,7 @@ git init -q src && git -C src -c user.name=t -c user.email=t@t commit -q --allow
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 A=$(port); B=$(port)
 python3 -m http.server "$A" --bind 127.0.0.1 --directory www >/dev/null 2>&1 & srv_a=$!
-python3 -m http.server "$B" --bind 127.0.0.1 --directory www >/dev/null 2>&1 & srv_b=$!
+python3 -m http.server "$B" --bind 0.0.0.0 --directory www >/dev/null 2>&1 & srv_b=$!
 trap 'kill $srv_a $srv_b 2>/dev/null' EXIT
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$A/" && curl -s -o /dev/null "http://127.0.0.1:$B/" && break; sleep 0.1; done
 
@@ -70,9 +70,12 @@ expect_eq "plain: every tool fetches from both servers" \
 check "plain: the names resolved through the test's DNS server" grep -q "^evil.test 1" dns.log
 
 : > err.txt; rm -f net.log
-hs_ok=$(ns "$HOOKSHIM" run --log run.jsonl -c net.json -- bash client.sh "allowed.test:$A")
+# as a command an agent runs (a shell with a command string: a tool call);
+# the agent's own connections are its own (network_agent, below)
+cmd() { echo "bash -c 'bash client.sh $1'"; }
+hs_ok=$(ns "$HOOKSHIM" run --log run.jsonl -c net.json -- bash -c "$(cmd "allowed.test:$A")")
 expect_eq "under hookshim: the allowed destination, byte for byte as plain" "$plain_ok" "$hs_ok"
-hs_bad=$(ns "$HOOKSHIM" run --log run2.jsonl -c net.json -- bash client.sh "evil.test:$B")
+hs_bad=$(ns "$HOOKSHIM" run --log run2.jsonl -c net.json -- bash -c "$(cmd "evil.test:$B")")
 for tool in curl python node git; do
 	rc=$(awk -v t=$tool '$1 == t { print $2 }' <<<"$hs_bad")
 	check "under hookshim: $tool's connection to evil.test:$B fails (exit $rc)" test "$rc" != 0
@@ -95,7 +98,7 @@ expect_contains "... with the command that connected" \
 # a policy with no WebFetch hook: no connection asks anything
 printf '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"true"}]}]}}\n' > bash.json
 rm -f net.log
-out=$(ns "$HOOKSHIM" run -c bash.json -- bash client.sh "evil.test:$B")
+out=$(ns "$HOOKSHIM" run -c bash.json -- bash -c "$(cmd "evil.test:$B")")
 expect_eq "no WebFetch hook: every fetch works" "$plain_bad" "$out"
 
 # hookshim test says what live does
@@ -107,7 +110,7 @@ expect_eq "test: a connection to A is allowed" 0 "$?"
 # a rule, not a script: WebFetch(domain:...) as Claude Code writes it
 printf '{"hooks":{"PreToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","if":"WebFetch(domain:*.test)","command":"echo no .test hosts >&2; exit 2"}]}]}}\n' > rule.json
 : > err.txt
-out=$(ns "$HOOKSHIM" run -c rule.json -- bash -c "curl -sS -o /dev/null http://evil.test:$B/data.bin; echo name=\$?; curl -sS -o /dev/null http://127.0.0.1:$B/data.bin; echo addr=\$?" 2>>err.txt)
+out=$(ns "$HOOKSHIM" run -c rule.json -- bash -c "bash -c 'curl -sS -o /dev/null http://evil.test:$B/data.bin; echo name=\$?; curl -sS -o /dev/null http://127.0.0.1:$B/data.bin; echo addr=\$?'" 2>>err.txt)
 expect_contains "WebFetch(domain:*.test): a name under .test is denied" "$out" "name=7"
 expect_contains "... an address no rule names is let through" "$out" "addr=0"
 expect_contains "... with the rule's reason" "$(cat err.txt)" "no .test hosts"
@@ -116,14 +119,63 @@ expect_contains "... with the rule's reason" "$(cat err.txt)" "no .test hosts"
 # it), network_exclude entries; check says so
 rm -f net.log
 out=$(ANTHROPIC_BASE_URL=http://127.0.0.1:$B "$HOOKSHIM" run -c net.json -- \
-	bash -c "curl -sS -o /dev/null http://127.0.0.1:$B/data.bin; echo model=\$?" 2>/dev/null)
+	bash -c "bash -c 'curl -sS -o /dev/null http://127.0.0.1:$B/data.bin; echo model=\$?'" 2>/dev/null)
 expect_contains "the agent's model endpoint (ANTHROPIC_BASE_URL) is no event" "$out" "model=0"
 check "... no hook asked" test ! -s net.log
 printf '{"hookshim":{"network_exclude":["127.0.0.1:%s"]},"hooks":{"PreToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","command":"%s/hook.sh"}]}]}}\n' "$B" "$TMP" > excl.json
-out=$("$HOOKSHIM" run -c excl.json -- bash -c "curl -sS -o /dev/null http://127.0.0.1:$B/data.bin; echo excl=\$?; curl -sS -o /dev/null http://[::1]:$B/ 2>/dev/null; echo v6=\$?" 2>/dev/null)
+out=$("$HOOKSHIM" run -c excl.json -- bash -c "bash -c 'curl -sS -o /dev/null http://127.0.0.1:$B/data.bin; echo excl=\$?; curl -sS -o /dev/null http://[::1]:$B/ 2>/dev/null; echo v6=\$?'" 2>/dev/null)
 expect_contains "network_exclude: 127.0.0.1:B is no event" "$out" "excl=0"
 expect_contains "... [::1]:B still is (another address): the hook is asked" "$(cat net.log 2>/dev/null)" "WebFetch ::1 $B tcp"
 expect_contains "check: connections judged, with the exclusions" "$("$HOOKSHIM" check -c excl.json)" \
-	"connections judged (WebFetch): every connect of the session's dynamic programs, once per destination; except the agent's model endpoint from its environment, 127.0.0.1:$B"
+	"connections judged (WebFetch): every connect of the commands' dynamic programs, once per destination; except the agent's model endpoint from its environment, 127.0.0.1:$B"
 expect_contains "check: no WebFetch hook, no events" "$("$HOOKSHIM" check -c bash.json)" \
 	"connections: no event (no hook for WebFetch)"
+
+# --- from a review (each failed before its fix) ---
+# the agent's own connections (its model, its telemetry) are its own by
+# default; network_agent judges them too
+rm -f net.log
+out=$("$HOOKSHIM" run -c net.json -- python3 -c "
+import urllib.request as u
+try: u.urlopen('http://127.0.0.1:$B/data.bin'); print('agent=0')
+except Exception as e: print('agent=1')" 2>/dev/null)
+expect_contains "the agent's own connection is no event by default" "$out" "agent=0"
+printf '{"hookshim":{"network_agent":true},"hooks":{"PreToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","command":"%s/hook.sh"}]}]}}\n' "$TMP" > agent.json
+out=$("$HOOKSHIM" run -c agent.json -- python3 -c "
+import urllib.request as u
+try: u.urlopen('http://127.0.0.1:$B/data.bin'); print('agent=0')
+except Exception as e: print('agent=1')" 2>/dev/null)
+expect_contains "network_agent: the agent's own connection is judged, denied" "$out" "agent=1"
+# a catch-all hook written before connections were calls does not fire
+printf '{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"echo only shells and files >&2; exit 2"}]}]}}\n' > all.json
+out=$("$HOOKSHIM" run -c all.json -- python3 -c "
+import subprocess; print(subprocess.run(['curl','-sS','-o','/dev/null','http://127.0.0.1:$A/data.bin']).returncode)" 2>/dev/null)
+expect_eq "a catch-all hook: a command's connection is no event" 0 "$out"
+# a nested hookshim run keeps both sessions' policies
+printf 'curl -sS -o /dev/null http://127.0.0.1:%s/data.bin; echo nested=$?\n' "$B" > inner.sh
+out=$("$HOOKSHIM" run -c net.json -- bash -c "bash -c '\"$HOOKSHIM\" run -c bash.json -- bash -c \"bash inner.sh\"'" 2>/dev/null)
+expect_contains "nested run: the outer session's WebFetch hook still decides" "$out" "nested=7"
+# a process controls its own resolver: the name it claims is checked
+rm -f net.log
+printf '{"hooks":{"PreToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","if":"WebFetch(domain:allowed.test)","command":"exit 0"},{"type":"command","command":"%s/hook2.sh"}]}]}}\n' "$TMP" > named.json
+cat > hook2.sh <<SH
+#!/bin/sh
+h=\$(jq -r .tool_input.host); echo "\$h" >> $TMP/net.log
+[ "\$h" = allowed.test ] && exit 0
+echo "only allowed.test" >&2; exit 2
+SH
+chmod +x hook2.sh
+out=$(ns "$HOOKSHIM" run -c named.json -- bash -c "bash -c 'LOCALDOMAIN=evil.test RES_OPTIONS=ndots:3 curl -sS -o /dev/null http://allowed.test:$B/data.bin; echo forged=\$?'" 2>/dev/null)
+expect_contains "a name the resolver was steered to (LOCALDOMAIN) is judged as its address: denied" "$out" "forged=7"
+expect_eq "... the hook saw the address, not the claimed name" 127.0.0.2 "$(sort -u net.log)"
+# the shim takes an IPv6 address of the RFC 2133 length (24 bytes)
+out=$("$HOOKSHIM" run -c net.json -- bash -c "bash -c 'python3 -c \"
+import ctypes, socket, struct
+s = socket.socket(socket.AF_INET6)
+sa = struct.pack(\\\"<HH16sI\\\", socket.AF_INET6, socket.htons($B), socket.inet_pton(socket.AF_INET6, \\\"::ffff:127.0.0.1\\\"), 0)
+print(\\\"short=%d\\\" % ctypes.CDLL(None).connect(s.fileno(), sa, 24))\"'" 2>/dev/null)
+expect_contains "a 24-byte IPv6 sockaddr is judged too: denied" "$out" "short=-1"
+# a bare WebFetch permission rule: said aloud
+printf '{"permissions":{"deny":["WebFetch"]}}\n' > bare.json
+expect_contains "check: a bare WebFetch deny takes every connection, said" "$("$HOOKSHIM" check -c bare.json 2>&1)" \
+	"WebFetch with no domain: every connection the session's commands open is judged by this rule"
