@@ -1,0 +1,81 @@
+#!/bin/bash
+# Connections as events (issue 28, docs/network.md): 1,000 HTTP requests
+# to a local server, each over a new connection, made by 100 curl
+# processes (10 URLs each, "Connection: close") started by a command of
+# the agent -- plain vs hookshim with no WebFetch hook (connect's fast
+# path), with one whose rule matches no host (each process asks the
+# supervisor once, answered without a spawn), and with one that matches
+# every host (one spawn, then the session's cache) -- interleaved in the
+# same run, guard mode, medians of ROUNDS with the range, wall and CPU
+# time as ratios to plain. Every hookshim row includes the session's
+# start and end (about 5 ms).
+#
+# Usage: BUILD=build bench/net_bench.sh   (ROUNDS=5)
+set -u
+cd "$(dirname "$0")/.."
+TOP=$PWD
+. bench/lib.bash
+BUILD=${BUILD:-build}
+HS=$TOP/$BUILD/bin/hookshim
+[ -x "$HS" ] || { echo "net bench: build first"; exit 1; }
+command -v curl >/dev/null || { echo "net bench: no curl"; exit 0; }
+ROUNDS=${ROUNDS:-5}
+T=$(mktemp -d /tmp/hookshim-nbench.XXXXXX)
+export HOME=$T/home; mkdir -p "$HOME" "$T/www" "$T/proj"
+echo ok > "$T/www/ok.txt"
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+python3 -c '
+import http.server, sys, os
+os.chdir(sys.argv[2])
+class H(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *a): pass
+http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()' "$PORT" "$T/www" &
+srv=$!
+trap 'kill $srv 2>/dev/null; rm -rf "$T"' EXIT
+for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$PORT/ok.txt" && break; sleep 0.1; done
+
+printf '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"true"}]}]}}\n' > "$T/none.json"
+printf '{"hooks":{"PreToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","if":"WebFetch(domain:nothing.invalid)","command":"exit 2"}]}]}}\n' > "$T/nomatch.json"
+printf '{"hooks":{"PreToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","command":"true"}]}]}}\n' > "$T/every.json"
+urls=$(for i in $(seq 10); do printf ' http://127.0.0.1:%s/ok.txt' "$PORT"; done)
+cat > "$T/work.sh" <<SH
+for p in \$(seq 100); do curl -s -H 'Connection: close' -o /dev/null -o /dev/null -o /dev/null -o /dev/null -o /dev/null -o /dev/null -o /dev/null -o /dev/null -o /dev/null -o /dev/null $urls || exit 1; done
+SH
+
+# one MODE: "wall cpu" (MODE plain: no hookshim); the work runs as a
+# command of the agent (a shell with a command string)
+one() {
+	local TIMEFORMAT='%R %U %S' out
+	if [ "$1" = plain ]; then
+		out=$( { time bash -c "bash $T/work.sh" >/dev/null 2>&1 || echo "rc=$?"; } 2>&1 )
+	else
+		out=$( { time "$HS" run --guard --no-notices --root "$T/proj" -c "$T/$1.json" -- bash -c "bash -c 'bash $T/work.sh'" >/dev/null 2>&1 || echo "rc=$?"; } 2>&1 )
+	fi
+	grep -q '^rc=' <<<"$out" && echo "net bench: $1 run failed" >&2
+	grep -v '^rc=' <<<"$out" | awk '{ printf "%s %s\n", $1, $2 + $3 }'
+}
+
+modes="plain none nomatch every"
+declare -A wall=() cpu=()
+one plain >/dev/null # warm caches
+for _ in $(seq "$ROUNDS"); do
+	for m in $modes; do
+		read -r a b <<<"$(one "$m")"
+		wall[$m]+="$a "; cpu[$m]+="$b "
+	done
+done
+printf '%-34s %26s %26s\n' "1,000 requests, 100 curl processes" "wall s (ratio, range)" "cpu s (ratio, range)"
+pw=$(tr ' ' '\n' <<<"${wall[plain]}" | grep . | median)
+pc=$(tr ' ' '\n' <<<"${cpu[plain]}" | grep . | median)
+for m in $modes; do
+	mw=$(tr ' ' '\n' <<<"${wall[$m]}" | grep . | median)
+	mc=$(tr ' ' '\n' <<<"${cpu[$m]}" | grep . | median)
+	rw=$(tr ' ' '\n' <<<"${wall[$m]}" | grep . | awk -v p="$pw" '{ printf "%.2f\n", $1 / p }' | minmax)
+	rc=$(tr ' ' '\n' <<<"${cpu[$m]}" | grep . | awk -v p="$pc" '{ printf "%.2f\n", ($1 > 0 && p > 0) ? $1 / p : 0 }' | minmax)
+	case $m in
+	plain) label="plain" ;; none) label="no WebFetch hook" ;;
+	nomatch) label="a rule matching no host" ;; every) label="a hook on every host" ;;
+	esac
+	printf '%-34s %7.3f (%sx, %s) %7.3f (%sx, %s)\n' "$label" "$mw" \
+		"$(r "$mw" "$pw")" "$rw" "$mc" "$(r "$mc" "$pc")" "$rc"
+done
