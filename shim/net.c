@@ -243,7 +243,9 @@ static int judge(int fd, const struct sockaddr *sa, socklen_t len)
 				 .proto = udp ? "udp" : "tcp" },
 	       &rep);
 	if (!rep.deny) {
-		remember_allowed(&w, name_hash(host), port, udp);
+		/* (an allow because nobody answered is not a decision) */
+		if (!rep.failed)
+			remember_allowed(&w, name_hash(host), port, udp);
 		return 0;
 	}
 	dest_text(host[0] ? host : addr, port, dest, sizeof(dest));
