@@ -180,7 +180,7 @@ static void print_network(const struct hs_config *cfg)
 		return;
 	}
 	printf("connections judged (WebFetch): every connect of the commands' "
-	       "dynamic programs%s, once per destination; except the agent's "
+	       "programs%s, once per destination; except the agent's "
 	       "model endpoint from its environment",
 	       s->net_agent ? " and the agent's own" : "");
 	for (char **e = s->net_exclude; e && *e; e++)

@@ -42,6 +42,7 @@
 
 struct hs_floor {
 	struct hs_session *s;
+	bool net_agent;  /* the agent's own connections are events too */
 	struct hs_floor_ctx x;
 	struct hs_fscope *scope;
 	int lfd;
@@ -452,6 +453,82 @@ static bool reach(struct hs_floor *f, const struct seccomp_notif *n)
 	return true;
 }
 
+/* A connection (floor_net.c), decided on a thread of its own: the
+ * session answers from its cache or runs the hooks. */
+struct net_job {
+	struct hs_floor *f;
+	uint64_t id;
+	struct hs_fl_net d;
+};
+
+static void *net_decide(void *arg)
+{
+	struct net_job *nj = arg;
+	struct hs_floor *f = nj->f;
+	struct hs_answer ans;
+	struct hs_msg req = { .op = "connect", .phase = "pre", .nested = -1,
+			      .pid = nj->d.tgid, .address = nj->d.address,
+			      .port = nj->d.port,
+			      .proto = nj->d.udp ? "udp" : "tcp",
+			      .via = "floor" };
+
+	hs_session_decide(f->s, &req, &ans);
+	if (ans.verdict == HS_DENY && hs_fl_valid(f->lfd, nj->id)) {
+		char msg[1200];
+		int fd = hs_fl_caller_fd(nj->d.tgid, 2);
+		int n = snprintf(msg, sizeof(msg), "hookshim: connection to "
+				 "%s%s%s:%d denied: %s\n",
+				 strchr(nj->d.address, ':') ? "[" : "",
+				 nj->d.address,
+				 strchr(nj->d.address, ':') ? "]" : "",
+				 nj->d.port, ans.reason ? ans.reason : "");
+
+		if (fd >= 0) {
+			if (n > 0 && write(fd, msg, (size_t)n < sizeof(msg)
+							   ? (size_t)n
+							   : sizeof(msg) - 1) < 0) {
+				/* its stderr is gone: the errno still tells */
+			}
+			close(fd);
+		}
+		respond(f->lfd, nj->id,
+			ans.deny_errno > 0 ? ans.deny_errno : ECONNREFUSED,
+			false);
+	} else {
+		respond(f->lfd, nj->id, 0, true);
+	}
+	hs_answer_free(&ans);
+	free(nj);
+	hs_inflight_leave(&f->deciding);
+	return NULL;
+}
+
+/* A connect to judge: false for any other call. */
+static bool net(struct hs_floor *f, const struct seccomp_notif *n)
+{
+	struct net_job *nj;
+	pthread_attr_t attr;
+	pthread_t t;
+
+	if (n->data.nr != SYS_connect)
+		return false;
+	nj = calloc(1, sizeof(*nj));
+	if (!nj || !hs_fl_net_read(n, f->net_agent, &nj->d)) {
+		free(nj);
+		respond(f->lfd, n->id, 0, true);
+		return true;
+	}
+	nj->f = f;
+	nj->id = n->id;
+	hs_inflight_enter(&f->deciding, 0);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&t, &attr, net_decide, nj) != 0)
+		net_decide(nj); /* late rather than never */
+	pthread_attr_destroy(&attr);
+	return true;
+}
+
 /* Most notifications are answered here, on the receiver, with its one
  * reused job; only a call for the hooks gets a job of its own. */
 static void serve_one(struct hs_floor *f, struct job *j, const void *buf)
@@ -459,7 +536,7 @@ static void serve_one(struct hs_floor *f, struct job *j, const void *buf)
 	uint64_t id;
 
 	memcpy(&id, buf, sizeof(id)); /* struct seccomp_notif starts with id */
-	if (reach(f, buf))
+	if (reach(f, buf) || net(f, buf))
 		return;
 	if (hs_fl_exec_idle(&f->x, buf)) {
 		respond(f->lfd, id, 0, true);
@@ -527,6 +604,7 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 		return NULL;
 	}
 	f->s = s;
+	f->net_agent = hs_config_interest(s->cfg) & HS_INTEREST_NET_AGENT;
 	f->lfd = lfd;
 	f->wake[0] = f->wake[1] = -1;
 	f->notif_size = sizeof(struct seccomp_notif);

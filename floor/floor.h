@@ -52,6 +52,8 @@ enum { HS_FLOOR_AUTO = 0, HS_FLOOR_REQUIRE = 1, HS_FLOOR_OFF = 2 };
  * the agent's reads by raw syscalls as Read events, only when some pre
  * hook names the read tool (floor_read.c). */
 #define HS_FLOOR_READS  8u
+/* connect(2): a hook names the fetch tool (docs/network.md) */
+#define HS_FLOOR_NET    16u
 
 /* The open flags that make an open a write. O_TMPFILE includes
  * O_DIRECTORY, which reads use too: only its own bit counts (020000000,

@@ -212,6 +212,9 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow,
 		for (size_t i = 0; i < sizeof(execs) / sizeof(execs[0]); i++)
 			op(p, jmp | BPF_JEQ, (unsigned)execs[i], L_COOKIE,
 			   L_NEXT);
+	/* connect takes three arguments: args[5] is free for the cookie */
+	if (pl->what & HS_FLOOR_NET)
+		op(p, jmp | BPF_JEQ, SYS_connect, L_COOKIE, L_NEXT);
 	if (pl->what & HS_FLOOR_ATTRS)
 		for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++)
 			op(p, jmp | BPF_JEQ, (unsigned)attrs[i], L_COOKIE,

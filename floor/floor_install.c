@@ -211,6 +211,9 @@ int hs_floor_plan_for(struct hs_floor_plan *p, const struct hs_config *cfg,
 	/* the shim's condition for read events (shim/state.c): a Read hook */
 	if (interest & HS_INTEREST_READ_PRE)
 		p->what |= HS_FLOOR_READS;
+	/* connections: a static program's, a raw syscall's (floor_net.c) */
+	if (interest & HS_INTEREST_NET_PRE)
+		p->what |= HS_FLOOR_NET;
 	if (!p->what && !p->require)
 		return 0; /* nothing to watch: no floor, nothing to say */
 	p->cookie = new_cookie();

@@ -89,6 +89,22 @@ int hs_fl_cwd(pid_t tid, char *out);
  * into out; false when absent. */
 bool hs_fl_environ(pid_t pid, const char *name, char *out, size_t cap);
 
+/* ---- floor_net.c: a connection the floor sees (docs/network.md) ---- */
+
+struct hs_fl_net {
+	pid_t tgid;
+	char address[64]; /* numeric */
+	int port;
+	bool udp;
+};
+
+/* Is notification n a connect to judge -- an IPv4/IPv6 destination of a
+ * stream or datagram socket, by a command's process (or, agent_too, the
+ * agent's own)? Its destination into out. False for anything else (the
+ * call then continues). */
+bool hs_fl_net_read(const struct seccomp_notif *n, bool agent_too,
+		    struct hs_fl_net *out);
+
 /* ---- floor_scope.c: the shim's write filter, for the supervisor ---- */
 
 struct hs_fscope;

@@ -27,9 +27,11 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 
 #include "../common/plainstr.h"
 #include "client.h"
+#include "floor_calls.h"
 #include "real.h"
 #include "reason.h"
 #include "state.h"
@@ -256,6 +258,18 @@ static int judge(int fd, const struct sockaddr *sa, socklen_t len)
 	return -1;
 }
 
+/* The connect itself: with the cookie under a floor that judges
+ * connections, which then lets it through (floor/floor_bpf.c) -- in
+ * enforce mode it judges it again, and the session answers from this
+ * process's own request (supervisor/net_cache.h). */
+static int forward(int fd, const struct sockaddr *sa, socklen_t len)
+{
+	if (hs_ck_on() && (hs_st.interest & HS_INTEREST_NET_PRE))
+		return (int)hs_ck_call(SYS_connect, fd, (long)sa, (long)len, 0,
+				       0);
+	return HS_REAL(connect)(fd, sa, len);
+}
+
 HS_VIS int connect(int fd, const struct sockaddr *sa, socklen_t len)
 {
 	int r;
@@ -264,14 +278,14 @@ HS_VIS int connect(int fd, const struct sockaddr *sa, socklen_t len)
 	if (hs_guarded() || !sa ||
 	    (sa->sa_family != AF_INET && sa->sa_family != AF_INET6) ||
 	    !wanted())
-		return HS_REAL(connect)(fd, sa, len);
+		return forward(fd, sa, len);
 	hs_guard_enter();
 	r = judge(fd, sa, len);
 	hs_guard_leave();
 	if (r < 0)
 		return -1;
 	HS_ERRNO_RESTORE();
-	return HS_REAL(connect)(fd, sa, len);
+	return forward(fd, sa, len);
 }
 
 /* The names node resolved to, for the connects that follow. */

@@ -25,6 +25,7 @@ void hs_net_cache_destroy(struct hs_net_cache *c)
 	for (unsigned i = 0; i < HS_NET_SLOTS; i++) {
 		free(c->slot[i].key);
 		free(c->slot[i].reason);
+		free(c->granted[i]);
 	}
 	pthread_mutex_destroy(&c->mu);
 }
@@ -93,6 +94,51 @@ void hs_net_cache_put(struct hs_net_cache *c, const struct hs_event *ev,
 	e->deny_errno = deny_errno;
 	e->reason = r;
 	pthread_mutex_unlock(&c->mu);
+}
+
+static char *grant_key(const struct hs_event *ev)
+{
+	char *k;
+
+	if (asprintf(&k, "%ld %s %s %d", (long)ev->pid,
+		     ev->protocol ? ev->protocol : "",
+		     ev->address ? ev->address : "", ev->port) < 0)
+		return NULL;
+	return k;
+}
+
+void hs_net_grant(struct hs_net_cache *c, const struct hs_event *ev)
+{
+	char *k = grant_key(ev);
+
+	if (!k)
+		return;
+	pthread_mutex_lock(&c->mu);
+	for (unsigned i = 0; i < HS_NET_SLOTS; i++)
+		if (c->granted[i] && strcmp(c->granted[i], k) == 0) {
+			pthread_mutex_unlock(&c->mu);
+			free(k);
+			return;
+		}
+	free(c->granted[c->granted_next]);
+	c->granted[c->granted_next] = k;
+	c->granted_next = (c->granted_next + 1) % HS_NET_SLOTS;
+	pthread_mutex_unlock(&c->mu);
+}
+
+bool hs_net_granted(struct hs_net_cache *c, const struct hs_event *ev)
+{
+	char *k = grant_key(ev);
+	bool yes = false;
+
+	if (!k)
+		return false;
+	pthread_mutex_lock(&c->mu);
+	for (unsigned i = 0; i < HS_NET_SLOTS && !yes; i++)
+		yes = c->granted[i] && strcmp(c->granted[i], k) == 0;
+	pthread_mutex_unlock(&c->mu);
+	free(k);
+	return yes;
 }
 
 /* Does "HOST[:PORT]" (HOST a glob, "[v6]" for an IPv6 address) name

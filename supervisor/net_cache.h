@@ -24,6 +24,12 @@ struct hs_net_cache {
 		char *reason; /* a denial's */
 	} slot[HS_NET_SLOTS];
 	unsigned next;
+	/* destinations the shim of a process was allowed, by the name it
+	 * resolved ("TGID PROTO ADDRESS PORT"): the floor's notification of
+	 * that connect (enforce mode, where the cookie counts for nothing)
+	 * is the same call, not a new one on a bare address */
+	char *granted[HS_NET_SLOTS];
+	unsigned granted_next;
 };
 
 void hs_net_cache_init(struct hs_net_cache *c);
@@ -35,6 +41,11 @@ bool hs_net_cache_get(struct hs_net_cache *c, const struct hs_event *ev,
 /* Keeps the decision for ev's destination. */
 void hs_net_cache_put(struct hs_net_cache *c, const struct hs_event *ev,
 		      bool deny, int deny_errno, const char *reason);
+
+/* A process's shim was allowed ev's destination (ev->pid: its tgid);
+ * and: was it, for the floor's notification of that connect? */
+void hs_net_grant(struct hs_net_cache *c, const struct hs_event *ev);
+bool hs_net_granted(struct hs_net_cache *c, const struct hs_event *ev);
 
 /* Is ev's destination one that is no event: the agent's own model
  * endpoint, as its environment names it (ANTHROPIC_BASE_URL,

@@ -300,7 +300,16 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 		int err;
 		char *why_not = NULL;
 
+		/* the floor's notification of a connect this process's shim
+		 * was allowed (enforce mode): the same call */
+		if (req->via && strcmp(req->via, "floor") == 0 &&
+		    hs_net_granted(&s->net, &ev)) {
+			free(command);
+			return;
+		}
 		if (hs_net_cache_get(&s->net, &ev, &deny, &err, &why_not)) {
+			if (!deny && !req->via)
+				hs_net_grant(&s->net, &ev);
 			if (deny) {
 				ans->verdict = HS_DENY;
 				ans->deny_errno = err;
@@ -311,6 +320,8 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 		}
 		hs_net_verify_host(&ev);
 		if (hs_net_excluded(s->cfg, &ev)) {
+			if (!req->via)
+				hs_net_grant(&s->net, &ev);
 			free(command);
 			return;
 		}
@@ -393,6 +404,8 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 		    !any_failed(&out))
 			hs_net_cache_put(&s->net, &ev, ans->verdict == HS_DENY,
 					 ans->deny_errno, ans->reason);
+		if (ans->verdict != HS_DENY && !req->via)
+			hs_net_grant(&s->net, &ev);
 	} else {
 		hs_transcript_tool_result(s->transcript, &ev,
 					  ans->verdict == HS_DENY ? ans->reason

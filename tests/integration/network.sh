@@ -87,9 +87,10 @@ expect_eq "the hook saw the destination by its name, once for four programs" 1 \
 	"$(grep -c "^WebFetch evil.test $B tcp tcp://evil.test:$B\$" net.log)"
 expect_eq "... and the allowed one once per session" 1 "$(grep -c "^WebFetch allowed.test $A tcp" net.log)"
 # glibc's resolver connects through its internal __connect, which no
-# preload sees: its queries are not events (docs/network.md, limits)
-check "the resolver's own DNS queries are no events through the shim" \
-	test -z "$(grep " 53 udp" net.log)"
+# preload sees: the floor does, so its queries are events too, named by
+# the resolver's address (allowed by the hook above)
+check "the resolver's own DNS queries are events (the floor), by address" \
+	grep -q "^WebFetch $DNS 53 udp" net.log
 expect_eq "the log records the denial" deny \
 	"$(jq -r 'select(.op == "connect" and .host == "evil.test") | .decision' run2.jsonl | sort -u)"
 expect_contains "... with the command that connected" \
@@ -127,7 +128,7 @@ out=$("$HOOKSHIM" run -c excl.json -- bash -c "bash -c 'curl -sS -o /dev/null ht
 expect_contains "network_exclude: 127.0.0.1:B is no event" "$out" "excl=0"
 expect_contains "... [::1]:B still is (another address): the hook is asked" "$(cat net.log 2>/dev/null)" "WebFetch ::1 $B tcp"
 expect_contains "check: connections judged, with the exclusions" "$("$HOOKSHIM" check -c excl.json)" \
-	"connections judged (WebFetch): every connect of the commands' dynamic programs, once per destination; except the agent's model endpoint from its environment, 127.0.0.1:$B"
+	"connections judged (WebFetch): every connect of the commands' programs, once per destination; except the agent's model endpoint from its environment, 127.0.0.1:$B"
 expect_contains "check: no WebFetch hook, no events" "$("$HOOKSHIM" check -c bash.json)" \
 	"connections: no event (no hook for WebFetch)"
 
@@ -160,7 +161,9 @@ rm -f net.log
 printf '{"hooks":{"PreToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","if":"WebFetch(domain:allowed.test)","command":"exit 0"},{"type":"command","command":"%s/hook2.sh"}]}]}}\n' "$TMP" > named.json
 cat > hook2.sh <<SH
 #!/bin/sh
-h=\$(jq -r .tool_input.host); echo "\$h" >> $TMP/net.log
+in=\$(cat); h=\$(echo "\$in" | jq -r .tool_input.host)
+[ "\$(echo "\$in" | jq -r .tool_input.port)" = 53 ] && exit 0
+echo "\$h" >> $TMP/net.log
 [ "\$h" = allowed.test ] && exit 0
 echo "only allowed.test" >&2; exit 2
 SH
@@ -179,3 +182,33 @@ expect_contains "a 24-byte IPv6 sockaddr is judged too: denied" "$out" "short=-1
 printf '{"permissions":{"deny":["WebFetch"]}}\n' > bare.json
 expect_contains "check: a bare WebFetch deny takes every connection, said" "$("$HOOKSHIM" check -c bare.json 2>&1)" \
 	"WebFetch with no domain: every connection the session's commands open is judged by this rule"
+
+# static programs and raw syscalls: the floor judges their connects
+if command -v busybox >/dev/null && file -L "$(command -v busybox)" | grep -q static; then
+	for mode in guard enforce; do
+		sed "s/\"hooks\"/\"hookshim\":{\"mode\":\"$mode\"},\"hooks\"/" net.json > "net-$mode.json"
+		rm -f net.log; : > err.txt
+		out=$(ns "$HOOKSHIM" run -c "net-$mode.json" -- bash -c "bash -c 'busybox wget -q -O ok.bin http://allowed.test:$A/data.bin; echo ok=\$?; busybox wget -q -O bad.bin http://evil.test:$B/data.bin; echo bad=\$?'" 2>err.txt)
+		if grep -q "no syscall floor" err.txt; then skip "static wget ($mode): $(head -1 err.txt)"; continue; fi
+		expect_contains "static busybox wget ($mode): the allowed destination works" "$out" "ok=0"
+		expect_eq "... byte for byte" "$(sha256sum < www/data.bin)" "$(sha256sum < ok.bin)"
+		expect_contains "static busybox wget ($mode): the other is denied (the floor)" "$out" "bad=1"
+		expect_contains "... with the hook's reason on its stderr (by address: no lookup is seen)" "$(cat err.txt)" \
+			"connection to 127.0.0.2:$B denied: NET-DENIED"
+	done
+	# enforce mode: the shim's connect is notified too, and answered from
+	# the shim's own request -- one hook run, not one per side
+	rm -f net.log
+	ns "$HOOKSHIM" run -c net-enforce.json -- bash -c "bash -c 'curl -sS -o /dev/null http://allowed.test:$A/data.bin'" 2>/dev/null
+	expect_eq "enforce: a dynamic curl's connect asks the hook once, by its name" \
+		"WebFetch allowed.test $A tcp tcp://allowed.test:$A" "$(grep -v " 53 udp" net.log)"
+fi
+out=$("$HOOKSHIM" run -c net.json -- bash -c "bash -c 'python3 -c \"
+import ctypes, socket, struct
+s = socket.socket()
+sa = struct.pack(\\\"<HH4s8x\\\", socket.AF_INET, socket.htons($B), socket.inet_aton(\\\"127.0.0.1\\\"))
+r = ctypes.CDLL(None, use_errno=True).syscall(42, s.fileno(), sa, 16)
+print(\\\"raw=%d errno=%d\\\" % (r, ctypes.get_errno()))\"'" 2>/dev/null)
+if grep -q "raw=" <<<"$out"; then
+	expect_contains "a raw connect syscall is judged (the floor): ECONNREFUSED" "$out" "raw=-1 errno=111"
+fi
