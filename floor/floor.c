@@ -453,44 +453,51 @@ static bool reach(struct hs_floor *f, const struct seccomp_notif *n)
 	return true;
 }
 
-/* A connection (floor_net.c), decided on a thread of its own: the
- * session answers from its cache or runs the hooks. */
+/* A connection (floor_net.c), decided on a thread of its own: what is
+ * left to read of the caller, then the session's cache or the hooks. */
 struct net_job {
 	struct hs_floor *f;
 	uint64_t id;
 	struct hs_fl_net d;
 };
 
+static void net_denied(const struct hs_fl_net *d, const char *reason)
+{
+	char msg[1400];
+	size_t n = 0;
+	bool v6 = strchr(d->address, ':') != NULL;
+	int fd = hs_fl_caller_fd(d->tgid, 2);
+
+	if (fd < 0)
+		return;
+	n = (size_t)snprintf(msg, sizeof(msg), "hookshim: connection to %s%s%s:%d denied: ",
+			     v6 ? "[" : "", d->address, v6 ? "]" : "", d->port);
+	put_escaped(msg, sizeof(msg) - 1, &n, reason ? reason : "");
+	msg[n++] = '\n';
+	if (write(fd, msg, n) < 0) {
+		/* its stderr is gone: the errno still tells */
+	}
+	close(fd);
+}
+
 static void *net_decide(void *arg)
 {
 	struct net_job *nj = arg;
 	struct hs_floor *f = nj->f;
-	struct hs_answer ans;
+	struct hs_answer ans = { .verdict = HS_ALLOW };
 	struct hs_msg req = { .op = "connect", .phase = "pre", .nested = -1,
-			      .pid = nj->d.tgid, .address = nj->d.address,
-			      .port = nj->d.port,
-			      .proto = nj->d.udp ? "udp" : "tcp",
 			      .via = "floor" };
 
-	hs_session_decide(f->s, &req, &ans);
+	hs_fl_net_finish(&nj->d, f->x.agent, f->net_agent);
+	req.pid = nj->d.tgid;
+	req.address = nj->d.address;
+	req.port = nj->d.port;
+	req.proto = nj->d.udp ? "udp" : "tcp";
+	/* the agent's own connection: its own (docs/network.md) */
+	if (!nj->d.agent && hs_fl_valid(f->lfd, nj->id))
+		hs_session_decide(f->s, &req, &ans);
 	if (ans.verdict == HS_DENY && hs_fl_valid(f->lfd, nj->id)) {
-		char msg[1200];
-		int fd = hs_fl_caller_fd(nj->d.tgid, 2);
-		int n = snprintf(msg, sizeof(msg), "hookshim: connection to "
-				 "%s%s%s:%d denied: %s\n",
-				 strchr(nj->d.address, ':') ? "[" : "",
-				 nj->d.address,
-				 strchr(nj->d.address, ':') ? "]" : "",
-				 nj->d.port, ans.reason ? ans.reason : "");
-
-		if (fd >= 0) {
-			if (n > 0 && write(fd, msg, (size_t)n < sizeof(msg)
-							   ? (size_t)n
-							   : sizeof(msg) - 1) < 0) {
-				/* its stderr is gone: the errno still tells */
-			}
-			close(fd);
-		}
+		net_denied(&nj->d, ans.reason);
 		respond(f->lfd, nj->id,
 			ans.deny_errno > 0 ? ans.deny_errno : ECONNREFUSED,
 			false);
@@ -503,19 +510,23 @@ static void *net_decide(void *arg)
 	return NULL;
 }
 
-/* A connect to judge: false for any other call. */
+/* A connect to judge: false for any other call. On the receiver only
+ * its destination is read; a destination that cannot be read is refused
+ * (nothing could judge it). */
 static bool net(struct hs_floor *f, const struct seccomp_notif *n)
 {
 	struct net_job *nj;
 	pthread_attr_t attr;
 	pthread_t t;
+	int r;
 
 	if (n->data.nr != SYS_connect)
 		return false;
 	nj = calloc(1, sizeof(*nj));
-	if (!nj || !hs_fl_net_read(n, f->net_agent, &nj->d)) {
+	r = nj ? hs_fl_net_read(n, &nj->d) : -1;
+	if (r <= 0) {
 		free(nj);
-		respond(f->lfd, n->id, 0, true);
+		respond(f->lfd, n->id, r < 0 ? ECONNREFUSED : 0, r == 0);
 		return true;
 	}
 	nj->f = f;
@@ -523,6 +534,7 @@ static bool net(struct hs_floor *f, const struct seccomp_notif *n)
 	hs_inflight_enter(&f->deciding, 0);
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, 1024 * 1024);
 	if (pthread_create(&t, &attr, net_decide, nj) != 0)
 		net_decide(nj); /* late rather than never */
 	pthread_attr_destroy(&attr);

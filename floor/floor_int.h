@@ -92,18 +92,24 @@ bool hs_fl_environ(pid_t pid, const char *name, char *out, size_t cap);
 /* ---- floor_net.c: a connection the floor sees (docs/network.md) ---- */
 
 struct hs_fl_net {
-	pid_t tgid;
+	pid_t tid, tgid;
+	int fd;
 	char address[64]; /* numeric */
 	int port;
 	bool udp;
+	bool agent; /* the agent's own connection (not an event) */
 };
 
-/* Is notification n a connect to judge -- an IPv4/IPv6 destination of a
- * stream or datagram socket, by a command's process (or, agent_too, the
- * agent's own)? Its destination into out. False for anything else (the
- * call then continues). */
-bool hs_fl_net_read(const struct seccomp_notif *n, bool agent_too,
-		    struct hs_fl_net *out);
+/* On the receiver: notification n's destination, read from the caller's
+ * sockaddr only. 1: a connect to an IPv4/IPv6 address, into out; 0: no
+ * destination to judge (another family, a length the kernel refuses);
+ * -1: its sockaddr cannot be read (refuse it). */
+int hs_fl_net_read(const struct seccomp_notif *n, struct hs_fl_net *out);
+/* On the deciding thread: the rest of d -- its thread group, its
+ * socket's type (TCP when it cannot be told), whether it is the agent's
+ * own (known only through its parents: agent is the agent's pid; with
+ * agent_too never). */
+void hs_fl_net_finish(struct hs_fl_net *d, pid_t agent, bool agent_too);
 
 /* ---- floor_scope.c: the shim's write filter, for the supervisor ---- */
 

@@ -216,6 +216,40 @@ static bool url_dest(const char *url, char *out, size_t cap)
 	       (int)cap;
 }
 
+/* The system's resolvers: the nameserver lines of /etc/resolv.conf,
+ * read once (the supervisor's view, which is the session's). */
+static pthread_once_t resolvers_once = PTHREAD_ONCE_INIT;
+static char resolvers[8][64];
+static int nresolvers;
+
+static void read_resolvers(void)
+{
+	char line[256], addr[64];
+	FILE *f = fopen("/etc/resolv.conf", "re");
+
+	while (f && nresolvers < 8 && fgets(line, sizeof(line), f))
+		if (sscanf(line, " nameserver %63s", addr) == 1)
+			snprintf(resolvers[nresolvers++], sizeof(resolvers[0]),
+				 "%s", addr);
+	if (f)
+		fclose(f);
+}
+
+/* Is ev a DNS query to one of the system's resolvers? libc's resolver
+ * connects to them for every name a command looks up, which the floor
+ * sees: a policy on destinations would otherwise have to allow them by
+ * address, and one that does not would break every lookup. */
+static bool system_resolver(const struct hs_event *ev)
+{
+	if (ev->port != 53 || !ev->address)
+		return false;
+	pthread_once(&resolvers_once, read_resolvers);
+	for (int i = 0; i < nresolvers; i++)
+		if (strcmp(resolvers[i], ev->address) == 0)
+			return true;
+	return false;
+}
+
 bool hs_net_excluded(const struct hs_config *cfg, const struct hs_event *ev)
 {
 	/* where agents read their model's endpoint (their own docs) */
@@ -226,6 +260,8 @@ bool hs_net_excluded(const struct hs_config *cfg, const struct hs_event *ev)
 	};
 	char spec[512];
 
+	if (system_resolver(ev))
+		return true;
 	for (int i = 0; model_vars[i]; i++) {
 		const char *v = getenv(model_vars[i]);
 

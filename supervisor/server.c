@@ -61,6 +61,10 @@ static void *serve(void *arg)
 	    getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
 		cred.pid = 0;
 	if (hs_msg_read(c->fd, &req) == 0) {
+		/* a connection's grant (net_cache.h) is for the process the
+		 * kernel names, not the one the request says */
+		if (cred.pid > 0 && req.op && strcmp(req.op, "connect") == 0)
+			req.pid = cred.pid;
 		/* The request is in; the hooks may take as long as their
 		 * timeouts allow, so only the reply keeps a send timeout. */
 		hs_session_decide_as(sv->s, &req, HS_TICKET_SHIM, cred.pid,
