@@ -17,3 +17,19 @@ npm_project() {
 		timeout 120 npm install --silent --no-audit --no-fund >/dev/null 2>&1) &&
 		[ -f "$1/package-lock.json" ]
 }
+
+# cells WALLS CPUS PLAIN_WALLS PLAIN_CPUS (space-separated seconds of the
+# interleaved rounds): a mode's median wall and CPU time, each with its
+# ratio to plain's median and the range of the rounds' ratios, as
+# "W (Rx, lo-hi) C (Rx, lo-hi)" -- the row the interleaved benches print
+cells() {
+	local pw pc mw mc rw rc
+	pw=$(tr ' ' '\n' <<<"$3" | grep . | median)
+	pc=$(tr ' ' '\n' <<<"$4" | grep . | median)
+	mw=$(tr ' ' '\n' <<<"$1" | grep . | median)
+	mc=$(tr ' ' '\n' <<<"$2" | grep . | median)
+	rw=$(tr ' ' '\n' <<<"$1" | grep . | awk -v p="$pw" '{ printf "%.2f\n", $1 / p }' | minmax)
+	rc=$(tr ' ' '\n' <<<"$2" | grep . | awk -v p="$pc" '{ printf "%.2f\n", ($1 > 0 && p > 0) ? $1 / p : 0 }' | minmax)
+	printf '%7.3f (%sx, %s) %7.3f (%sx, %s)' "$mw" "$(r "$mw" "$pw")" "$rw" \
+		"$mc" "$(r "$mc" "$pc")" "$rc"
+}

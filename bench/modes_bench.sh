@@ -99,14 +99,8 @@ for w in $order; do
 			wall[$m]+="$a "; cpu[$m]+="$b "
 		done
 	done
-	pw=$(tr ' ' '\n' <<<"${wall[plain]}" | grep . | median)
-	pc=$(tr ' ' '\n' <<<"${cpu[plain]}" | grep . | median)
 	for m in plain guard enforce; do
-		mw=$(tr ' ' '\n' <<<"${wall[$m]}" | grep . | median)
-		mc=$(tr ' ' '\n' <<<"${cpu[$m]}" | grep . | median)
-		rw=$(tr ' ' '\n' <<<"${wall[$m]}" | grep . | awk -v p="$pw" '{ printf "%.2f\n", $1 / p }' | minmax)
-		rc=$(tr ' ' '\n' <<<"${cpu[$m]}" | grep . | awk -v p="$pc" '{ printf "%.2f\n", ($1 > 0 && p > 0) ? $1 / p : 0 }' | minmax)
-		printf '%-8s %-6s %7.3f (%sx, %s) %7.3f (%sx, %s)\n' "$w" "$m" "$mw" "$(r "$mw" "$pw")" "$rw" "$mc" "$(r "$mc" "$pc")" "$rc"
+		printf '%-8s %-6s %s\n' "$w" "$m" "$(cells "${wall[$m]}" "${cpu[$m]}" "${wall[plain]}" "${cpu[plain]}")"
 	done
 	unset wall cpu
 done

@@ -65,17 +65,10 @@ for _ in $(seq "$ROUNDS"); do
 	done
 done
 printf '%-34s %26s %26s\n' "1,000 requests, 100 curl processes" "wall s (ratio, range)" "cpu s (ratio, range)"
-pw=$(tr ' ' '\n' <<<"${wall[plain]}" | grep . | median)
-pc=$(tr ' ' '\n' <<<"${cpu[plain]}" | grep . | median)
 for m in $modes; do
-	mw=$(tr ' ' '\n' <<<"${wall[$m]}" | grep . | median)
-	mc=$(tr ' ' '\n' <<<"${cpu[$m]}" | grep . | median)
-	rw=$(tr ' ' '\n' <<<"${wall[$m]}" | grep . | awk -v p="$pw" '{ printf "%.2f\n", $1 / p }' | minmax)
-	rc=$(tr ' ' '\n' <<<"${cpu[$m]}" | grep . | awk -v p="$pc" '{ printf "%.2f\n", ($1 > 0 && p > 0) ? $1 / p : 0 }' | minmax)
 	case $m in
 	plain) label="plain" ;; none) label="no WebFetch hook" ;;
 	nomatch) label="a rule matching no host" ;; every) label="a hook on every host" ;;
 	esac
-	printf '%-34s %7.3f (%sx, %s) %7.3f (%sx, %s)\n' "$label" "$mw" \
-		"$(r "$mw" "$pw")" "$rw" "$mc" "$(r "$mc" "$pc")" "$rc"
+	printf '%-34s %s\n' "$label" "$(cells "${wall[$m]}" "${cpu[$m]}" "${wall[plain]}" "${cpu[plain]}")"
 done
