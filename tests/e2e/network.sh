@@ -17,23 +17,8 @@ e2e_require e2e-network
 	{ skip "e2e-network: a private /etc/resolv.conf needs root and unshare"; exit 0; }
 
 mkdir -p www && echo ALLOWED-CONTENT > www/ok.txt && echo EVIL-CONTENT-7f3a > www/secret.txt
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-A=$(port); B=$(port)
-python3 -m http.server "$A" --bind 127.0.0.1 --directory www >/dev/null 2>&1 & srv_a=$!
-python3 -m http.server "$B" --bind 0.0.0.0 --directory www >/dev/null 2>&1 & srv_b=$!
-trap 'kill $srv_a $srv_b 2>/dev/null' EXIT
-for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$A/" && curl -s -o /dev/null "http://127.0.0.1:$B/" && break; sleep 0.1; done
-
-DNS=127.$((RANDOM % 200 + 20)).$((RANDOM % 250 + 1)).53
-printf 'nameserver %s\noptions attempts:2 timeout:1\n' $DNS > resolv.conf
-# ns.sh CMD...: CMD with the resolver asking the test's DNS server
-cat > ns.sh <<SH
-rm -f $TMP/dns.ready
-exec unshare -m bash -c 'mount --bind $TMP/resolv.conf /etc/resolv.conf || exit 99
-python3 $HOOKSHIM_TOP/tests/fixtures/dns_server.py $DNS $TMP/dns.ready $TMP/dns.log & dns=\$!
-for _ in \$(seq 50); do [ -f $TMP/dns.ready ] && break; sleep 0.1; done
-"\$@"; rc=\$?; kill \$dns; exit \$rc' ns "\$@"
-SH
+. "$HOOKSHIM_TOP/tests/netlab.sh"
+netlab_start
 REASON="NET-DENIED: evil.test is not an allowed destination"
 cat > hook.sh <<SH
 #!/bin/sh

@@ -6,10 +6,9 @@
 # connection fails with the hook's reason on stderr (the model's tool
 # result); each destination asks the hook once per session.
 #
-# Names come from a DNS server the test starts (tests/fixtures/
-# dns_server.py: every *.test name is 127.0.0.1), the system's resolver
-# pointed at it in a private mount namespace (root and unshare needed;
-# without them the test skips).
+# Names come from a DNS server the test starts (tests/netlab.sh), the
+# system's resolver pointed at it in a private mount namespace (root and
+# unshare needed; without them the test skips).
 . "$HOOKSHIM_TOP/tests/lib.sh"
 export HOME=$TMP/home; mkdir -p "$HOME"
 unset CI GITHUB_ACTIONS http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY no_proxy
@@ -23,16 +22,8 @@ unshare -m true 2>/dev/null || { skip "network: unshare -m refused here"; exit 0
 mkdir -p www && head -c 65536 /dev/urandom > www/data.bin
 git init -q src && git -C src -c user.name=t -c user.email=t@t commit -q --allow-empty -m one &&
 	git clone -q --bare src www/repo.git && git -C www/repo.git update-server-info
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-A=$(port); B=$(port)
-python3 -m http.server "$A" --bind 127.0.0.1 --directory www >/dev/null 2>&1 & srv_a=$!
-python3 -m http.server "$B" --bind 0.0.0.0 --directory www >/dev/null 2>&1 & srv_b=$!
-trap 'kill $srv_a $srv_b 2>/dev/null' EXIT
-for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$A/" && curl -s -o /dev/null "http://127.0.0.1:$B/" && break; sleep 0.1; done
-
-# an address of its own on the loopback, so that runs do not meet
-DNS=127.$((RANDOM % 200 + 20)).$((RANDOM % 250 + 1)).53
-printf 'nameserver %s\noptions attempts:2 timeout:1\n' $DNS > resolv.conf
+. "$HOOKSHIM_TOP/tests/netlab.sh"
+netlab_start
 cat > hook.sh <<SH
 #!/bin/sh
 in=\$(cat)
@@ -57,10 +48,6 @@ node -e 'fetch("http://'"$t"'/data.bin").then(r => r.arrayBuffer()).then(b => pr
 rm -rf clone; git clone -q "http://$t/repo.git" clone 2>>err.txt; echo "git $? $(git -C clone log --format=%s 2>/dev/null)"
 SH
 # in a mount namespace of its own: the resolver asks our DNS server
-ns() { rm -f dns.ready; unshare -m bash -c 'mount --bind "$1/resolv.conf" /etc/resolv.conf || exit 99
-	python3 "$2" '$DNS' "$1/dns.ready" "$1/dns.log" & dns=$!
-	for _ in $(seq 50); do [ -f "$1/dns.ready" ] && break; sleep 0.1; done
-	shift 2; "$@"; rc=$?; kill $dns; exit $rc' ns "$TMP" "$HOOKSHIM_TOP/tests/fixtures/dns_server.py" "$@"; }
 
 : > err.txt
 plain_ok=$(ns bash client.sh "allowed.test:$A")
