@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <netdb.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -24,6 +23,7 @@
 #include "../common/write_rule.h"
 #include "../config/dialect.h"
 #include "../engine/dispatch.h"
+#include "../engine/netdest.h"
 #include "../engine/payload.h"
 #include "../engine/write_filter.h"
 #include "../floor/floor_int.h"
@@ -455,36 +455,26 @@ static int build_net(struct hs_test_call *c, const struct hs_test_spec *t,
 	if (cJSON_IsNumber(pv) && tk->n < MAX_TAKEN)
 		tk->key[tk->n++] = "port";
 	if (url && !host) {
-		const char *p = strstr(url, "://"), *end, *colon;
+		struct hs_netdest d;
 
-		if (!p) {
+		if (!strstr(url, "://")) {
 			fprintf(stderr, "hookshim test: tool_input.url '%s' has "
 					"no scheme://\n", url);
 			return -1;
 		}
-		if (port < 0)
-			port = strncasecmp(url, "https:", 6) == 0 ? 443 : 80;
-		if (!proto && strncasecmp(url, "udp:", 4) == 0)
-			proto = "udp";
-		p += 3;
-		end = p + strcspn(p, "/?#");
-		if (memchr(p, '@', (size_t)(end - p))) /* user:pass@ */
-			p = (const char *)memchr(p, '@', (size_t)(end - p)) + 1;
-		if (*p == '[') { /* [v6] */
-			const char *rb = memchr(p, ']', (size_t)(end - p));
-
-			if (!rb)
-				return -1;
-			snprintf(c->host, sizeof(c->host), "%.*s",
-				 (int)(rb - p - 1), p + 1);
-			colon = rb + 1 < end && rb[1] == ':' ? rb + 1 : NULL;
-		} else {
-			colon = memchr(p, ':', (size_t)(end - p));
-			snprintf(c->host, sizeof(c->host), "%.*s",
-				 (int)((colon ? colon : end) - p), p);
+		if (!hs_netdest_parse(url, &d)) {
+			fprintf(stderr, "hookshim test: tool_input.url '%s' "
+					"names no host\n", url);
+			return -1;
 		}
-		if (colon)
-			port = strtol(colon + 1, NULL, 10);
+		snprintf(c->host, sizeof(c->host), "%s", d.host);
+		/* a port in the url, else tool_input.port, else the scheme's */
+		if (d.port >= 0)
+			port = d.port;
+		else if (port < 0)
+			port = d.scheme_port;
+		if (!proto && d.udp)
+			proto = "udp";
 	} else if (host) {
 		snprintf(c->host, sizeof(c->host), "%s", host);
 	}

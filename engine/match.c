@@ -1,13 +1,13 @@
 /* Hook selection. */
 #include "match.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/glob.h"
 #include "../config/dialect.h"
+#include "netdest.h"
 #include "payload.h"
 
 static bool tool_event(const struct hs_hook *h)
@@ -174,23 +174,8 @@ static bool path_matches(const char *pattern, const char *path,
  * address ("domain:127.0.0.1"). Any other form names nothing. */
 static bool net_matches(const char *pattern, const struct hs_event *ev)
 {
-	char pat[256], host[256];
-	size_t i;
-
-	if (strncmp(pattern, "domain:", 7) != 0 ||
-	    strlen(pattern + 7) >= sizeof(pat))
-		return false;
-	for (i = 0; pattern[7 + i]; i++)
-		pat[i] = (char)tolower((unsigned char)pattern[7 + i]);
-	pat[i] = '\0';
-	if (ev->host && strlen(ev->host) < sizeof(host)) {
-		for (i = 0; ev->host[i]; i++)
-			host[i] = (char)tolower((unsigned char)ev->host[i]);
-		host[i] = '\0';
-		if (hs_glob_match(pat, host, false))
-			return true;
-	}
-	return ev->address && hs_glob_match(pat, ev->address, false);
+	return strncmp(pattern, "domain:", 7) == 0 &&
+	       hs_netdest_names(pattern + 7, strlen(pattern + 7), ev);
 }
 
 bool hs_rule_matches(const struct hs_rule *rule, const char *tool,

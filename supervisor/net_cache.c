@@ -2,17 +2,15 @@
 #include "net_cache.h"
 
 #include <arpa/inet.h>
-#include <ctype.h>
 #include <fcntl.h>
 #include <netdb.h>
 #include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
-#include "../common/glob.h"
+#include "../engine/netdest.h"
 
 void hs_net_cache_init(struct hs_net_cache *c)
 {
@@ -141,79 +139,18 @@ bool hs_net_granted(struct hs_net_cache *c, const struct hs_event *ev)
 	return yes;
 }
 
-/* Does "HOST[:PORT]" (HOST a glob, "[v6]" for an IPv6 address) name
- * ev's destination? A missing port is any. */
-static bool names_dest(const char *spec, size_t n, int port,
-		       const struct hs_event *ev)
+/* Does s -- "HOST[:PORT]" (HOST a glob) or a URL, whose port is its
+ * scheme's when none is written -- name ev's destination? No port: any. */
+static bool names_dest(const char *s, const struct hs_event *ev)
 {
-	char host[256], low[256];
-	const char *colon = NULL;
-	int want = -1;
-	size_t hl, i;
+	struct hs_netdest d;
+	int want;
 
-	if (n && spec[0] == '[') { /* [v6]:port */
-		const char *end = memchr(spec, ']', n);
-
-		if (!end)
-			return false;
-		hl = (size_t)(end - spec - 1);
-		if (hl >= sizeof(host))
-			return false;
-		memcpy(host, spec + 1, hl);
-		if (end + 1 < spec + n && end[1] == ':')
-			colon = end + 1;
-	} else {
-		const char *c = memchr(spec, ':', n);
-
-		/* two colons: a bare IPv6 address, no port */
-		if (c && memchr(c + 1, ':', n - (size_t)(c + 1 - spec)))
-			c = NULL;
-		hl = c ? (size_t)(c - spec) : n;
-		if (hl >= sizeof(host))
-			return false;
-		memcpy(host, spec, hl);
-		colon = c;
-	}
-	host[hl] = '\0';
-	if (colon)
-		want = atoi(colon + 1);
-	else if (port >= 0)
-		want = port;
-	if (want >= 0 && want != ev->port)
+	if (!hs_netdest_parse(s, &d))
 		return false;
-	for (i = 0; host[i]; i++)
-		host[i] = (char)tolower((unsigned char)host[i]);
-	for (i = 0; ev->host && ev->host[i] && i + 1 < sizeof(low); i++)
-		low[i] = (char)tolower((unsigned char)ev->host[i]);
-	low[ev->host ? i : 0] = '\0';
-	return (ev->host && hs_glob_match(host, low, false)) ||
-	       (ev->address && hs_glob_match(host, ev->address, false));
-}
-
-/* A URL's host and port (its scheme's default when not written) as a
- * "HOST:PORT" spec into out. */
-static bool url_dest(const char *url, char *out, size_t cap)
-{
-	const char *p = strstr(url, "://"), *end;
-	int port;
-
-	if (!p) /* HOST[:PORT] alone (OLLAMA_HOST's usual form) */
-		return snprintf(out, cap, "%s", url) < (int)cap && url[0];
-	port = strncasecmp(url, "https", 5) == 0 ? 443 : 80;
-	p += 3;
-	end = p + strcspn(p, "/?#");
-	if (memchr(p, '@', (size_t)(end - p))) /* user:pass@ */
-		p = (const char *)memchr(p, '@', (size_t)(end - p)) + 1;
-	if (end == p)
-		return false;
-	/* a port written: the spec has it; else the scheme's */
-	if ((p[0] == '[' && memchr(p, ']', (size_t)(end - p)) &&
-	     ((const char *)memchr(p, ']', (size_t)(end - p)))[1] == ':') ||
-	    (p[0] != '[' && memchr(p, ':', (size_t)(end - p))))
-		return snprintf(out, cap, "%.*s", (int)(end - p), p) <
-		       (int)cap;
-	return snprintf(out, cap, "%.*s:%d", (int)(end - p), p, port) <
-	       (int)cap;
+	want = d.port >= 0 ? d.port : d.scheme_port;
+	return (want < 0 || want == ev->port) &&
+	       hs_netdest_names(d.host, strlen(d.host), ev);
 }
 
 /* The system's resolvers: the nameserver lines of /etc/resolv.conf,
@@ -258,19 +195,16 @@ bool hs_net_excluded(const struct hs_config *cfg, const struct hs_event *ev)
 		"GOOGLE_GEMINI_BASE_URL", "GEMINI_BASE_URL",
 		"COPILOT_PROVIDER_BASE_URL", "OLLAMA_HOST", NULL
 	};
-	char spec[512];
-
 	if (system_resolver(ev))
 		return true;
 	for (int i = 0; model_vars[i]; i++) {
 		const char *v = getenv(model_vars[i]);
 
-		if (v && url_dest(v, spec, sizeof(spec)) &&
-		    names_dest(spec, strlen(spec), -1, ev))
+		if (v && names_dest(v, ev))
 			return true;
 	}
 	for (char **e = cfg->settings.net_exclude; e && *e; e++)
-		if (names_dest(*e, strlen(*e), -1, ev))
+		if (names_dest(*e, ev))
 			return true;
 	return false;
 }
