@@ -121,8 +121,9 @@ static void say_denied(struct hs_floor *f, pid_t tgid, const char *op,
 		return;
 	} else {
 		put_escaped(msg, sizeof(msg), &n,
-			    strcmp(op, "read") == 0 ? "hookshim: read of "
-						    : "hookshim: write to ");
+			    strcmp(op, "read") == 0	 ? "hookshim: read of "
+			    : strcmp(op, "connect") == 0 ? "hookshim: connection to "
+							 : "hookshim: write to ");
 		put_escaped(msg, sizeof(msg), &n, path);
 		put_escaped(msg, sizeof(msg), &n, " denied");
 		if (reason && reason[0]) {
@@ -461,23 +462,16 @@ struct net_job {
 	struct hs_fl_net d;
 };
 
-static void net_denied(const struct hs_fl_net *d, const char *reason)
+/* The shim's message for a denied connection (shim/net.c). */
+static void net_denied(struct hs_floor *f, const struct hs_fl_net *d,
+		       const char *reason)
 {
-	char msg[1400];
-	size_t n = 0;
+	char dest[96];
 	bool v6 = strchr(d->address, ':') != NULL;
-	int fd = hs_fl_caller_fd(d->tgid, 2);
 
-	if (fd < 0)
-		return;
-	n = (size_t)snprintf(msg, sizeof(msg), "hookshim: connection to %s%s%s:%d denied: ",
-			     v6 ? "[" : "", d->address, v6 ? "]" : "", d->port);
-	put_escaped(msg, sizeof(msg) - 1, &n, reason ? reason : "");
-	msg[n++] = '\n';
-	if (write(fd, msg, n) < 0) {
-		/* its stderr is gone: the errno still tells */
-	}
-	close(fd);
+	snprintf(dest, sizeof(dest), "%s%s%s:%d", v6 ? "[" : "", d->address,
+		 v6 ? "]" : "", d->port);
+	say_denied(f, d->tgid, "connect", dest, reason);
 }
 
 static void *net_decide(void *arg)
@@ -497,7 +491,7 @@ static void *net_decide(void *arg)
 	if (!nj->d.agent && hs_fl_valid(f->lfd, nj->id))
 		hs_session_decide(f->s, &req, &ans);
 	if (ans.verdict == HS_DENY && hs_fl_valid(f->lfd, nj->id)) {
-		net_denied(&nj->d, ans.reason);
+		net_denied(f, &nj->d, ans.reason);
 		respond(f->lfd, nj->id,
 			ans.deny_errno > 0 ? ans.deny_errno : ECONNREFUSED,
 			false);
