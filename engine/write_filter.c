@@ -268,9 +268,11 @@ const char *hs_write_scope_rule(const struct hs_hook *h)
 }
 
 
-/* Where agents keep their own state: never a tool's write. */
-static const char *const state_dirs[] = { ".claude", ".codex", ".memcode",
-					  ".mnemoai", ".gemini", NULL };
+/* The agents whose state directory, ~/.NAME, is never a tool's write
+ * (a '-' line for every process) and whose places are the agent's own
+ * (an 'n' line: agent_lines). */
+static const char *const state_dirs[] = { "claude", "codex", "memcode",
+					  "mnemoai", "gemini", NULL };
 
 /* The literal place a rule or scope entry names, as an absolute path
  * (rule_glob's reading: "//abs", "~/x", "/x" and "x/y" under the root),
@@ -320,9 +322,9 @@ const char *hs_write_unwatched(const struct hs_config *cfg,
 	    !literal_place(h->rule.pattern, root, place, sizeof(place)))
 		return NULL;
 	for (int i = 0; home && home[0] == '/' && state_dirs[i]; i++) {
-		snprintf(ex, sizeof(ex), "%s/%s", home, state_dirs[i]);
+		snprintf(ex, sizeof(ex), "%s/.%s", home, state_dirs[i]);
 		if (under(place, ex)) {
-			snprintf(why, n, "~/%s is an agent's own state, never "
+			snprintf(why, n, "~/.%s is an agent's own state, never "
 				 "a tool's write", state_dirs[i]);
 			return why;
 		}
@@ -494,10 +496,6 @@ static bool plain_name(const char *p)
 static void agent_lines(struct hs_strbuf *b, const struct hs_config *cfg,
 			const char *home_env)
 {
-	/* the dialects' own agents, and npm (its cache and logs: an agent
-	 * started by npx, Claude Code's update check) */
-	static const char *const own[] = { "claude", "codex", "gemini",
-					   "memcode", "mnemoai", "npm" };
 	static const char *const temps[] = { "/tmp", "/var/tmp", "/dev/shm" };
 	const struct hs_agent_set *set = hs_agents();
 	const char *root = cfg->root ? cfg->root : "/";
@@ -522,8 +520,11 @@ static void agent_lines(struct hs_strbuf *b, const struct hs_config *cfg,
 		line(&a, 'a', home, "/.local/state/**");
 		/* update notifiers' state (Gemini CLI's, many node CLIs') */
 		line(&a, 'a', home, "/.config/configstore/**");
-		for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
-			line_once(&a, 'n', own[i], strlen(own[i]));
+		for (int i = 0; state_dirs[i]; i++)
+			line_once(&a, 'n', state_dirs[i], strlen(state_dirs[i]));
+		/* npm's cache and logs: an agent started by npx, Claude
+		 * Code's update check */
+		line_once(&a, 'n', "npm", 3);
 		if (plain_name(cfg->agent_name))
 			line_once(&a, 'n', cfg->agent_name,
 				  strlen(cfg->agent_name));
@@ -605,7 +606,7 @@ char *hs_write_filter(const struct hs_config *cfg)
 	for (int i = 0; home && home[0] == '/' && state_dirs[i]; i++) {
 		char *tail;
 
-		if (asprintf(&tail, "/%s/**", state_dirs[i]) < 0)
+		if (asprintf(&tail, "/.%s/**", state_dirs[i]) < 0)
 			continue;
 		line(&b, '-', home, tail);
 		free(tail);
