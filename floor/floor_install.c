@@ -10,6 +10,9 @@
 #include "floor.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
 #include <linux/seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,27 +86,66 @@ static int recv_result(int sock, int *fd)
 	return result;
 }
 
+/* The listener's carrier: a process sharing the child's memory and
+ * descriptors but not its filter (it exists before the filter does). The
+ * filter notifies sendmsg in a session that judges connections, and
+ * nobody can answer a notification before the listener is across: the
+ * child itself could not send it. */
+struct carrier {
+	int pipe[2]; /* the child's result, in */
+	int sock;
+};
+
+static int carry(void *arg)
+{
+	struct carrier *c = arg;
+	int r = -EPIPE;
+
+	while (read(c->pipe[0], &r, sizeof(r)) < 0 && errno == EINTR)
+		;
+	send_result(c->sock, r < 0 ? r : 0, r);
+	return 0;
+}
+
 int hs_floor_enter(const struct hs_floor_plan *p)
 {
+	static char stack[16384] __attribute__((aligned(16)));
 	struct sock_fprog prog = { .len = p->len, .filter = p->code };
-	int fd;
+	struct carrier c = { .pipe = { -1, -1 }, .sock = p->sock[1] };
+	pid_t helper = -1;
+	int fd, st;
 
 	close(p->sock[0]);
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    pipe2(c.pipe, O_CLOEXEC) < 0) {
+		fd = -errno;
+		goto fail;
+	}
+	helper = clone(carry, stack + sizeof(stack),
+		       CLONE_VM | CLONE_FILES | SIGCHLD, &c);
+	if (helper < 0) {
 		fd = -errno;
 		goto fail;
 	}
 	fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, p->flags,
 			  &prog);
-	if (fd < 0) {
+	if (fd < 0)
 		fd = -errno;
-		goto fail;
-	}
-	send_result(p->sock[1], 0, fd);
-	close(fd);
+	while (write(c.pipe[1], &fd, sizeof(fd)) < 0 && errno == EINTR)
+		;
+	while (waitpid(helper, &st, 0) < 0 && errno == EINTR)
+		;
+	close(c.pipe[0]);
+	close(c.pipe[1]);
+	if (fd >= 0)
+		close(fd);
 	close(p->sock[1]);
-	return 0;
+	return fd < 0 ? fd : 0;
 fail:
+	if (c.pipe[0] >= 0) {
+		close(c.pipe[0]);
+		close(c.pipe[1]);
+	}
 	send_result(p->sock[1], fd, -1);
 	close(p->sock[1]);
 	return fd;
