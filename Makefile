@@ -67,11 +67,14 @@ $(BUILD)/obj/%.o: %.c | deps
 # The shim is built without sanitizers or extra libraries: it lives inside
 # other people's processes. No loop becomes a libc call behind our back:
 # engine/plainstr.h keeps the fork child's and start-up's string work out
-# of libc, where each page touched is a page fault of its own.
+# of libc, where each page touched is a page fault of its own. Data takes
+# the ABI's alignment, not GCC's 32 bytes for arrays: the written data
+# shares one page with the start-up arena (shim/layout.ld), and padding
+# would push it over.
 $(BUILD)/obj/shim-objs/%.o: %.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -std=gnu11 -Wall -Wextra -Werror $(OPT) -fPIC \
-		-fvisibility=hidden -fno-stack-protector \
+		-fvisibility=hidden -fno-stack-protector -malign-data=abi \
 		-fno-tree-loop-distribute-patterns -MMD -MP -c $< -o $@
 
 # The built-in agent profiles are in the binary (config/agents_builtin.c).

@@ -2,6 +2,7 @@
  * diagnostic and their counts; exits 1 when any is an error. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "../config/dialect.h"
@@ -175,17 +176,38 @@ static void print_network(const struct hs_config *cfg)
 {
 	const struct hs_settings *s = &cfg->settings;
 
-	if (!(hs_config_interest(cfg) & HS_INTEREST_NET_PRE)) {
+	unsigned in = hs_config_interest(cfg);
+
+	if (!(in & (HS_INTEREST_NET_PRE | HS_INTEREST_NET_POST))) {
 		printf("connections: no event (no hook for WebFetch)\n");
 		return;
 	}
-	printf("connections judged (WebFetch): every connect of the commands' "
-	       "programs%s, once per destination; except the agent's "
-	       "model endpoint from its environment",
-	       s->net_agent ? " and the agent's own" : "");
-	for (char **e = s->net_exclude; e && *e; e++)
-		printf(", %s", *e);
-	printf(" (docs/network.md)\n");
+	if (in & HS_INTEREST_NET_PRE) {
+		char keep[48];
+
+		if (s->net_keep < 0)
+			snprintf(keep, sizeof(keep), "once per destination");
+		else if (s->net_keep == 0)
+			snprintf(keep, sizeof(keep), "every time (no cache)");
+		else
+			snprintf(keep, sizeof(keep),
+				 "a decision kept %d s per destination",
+				 s->net_keep);
+		printf("connections judged (WebFetch): every connect and "
+		       "datagram sent of the commands' programs%s, %s; a "
+		       "denied one fails with %s; except the agent's model "
+		       "endpoint from its environment",
+		       s->net_agent ? " and the agent's own" : "", keep,
+		       s->net_deny_errno == ECONNREFUSED ? "ECONNREFUSED"
+							 : strerror(s->net_deny_errno));
+		for (char **e = s->net_exclude; e && *e; e++)
+			printf(", %s", *e);
+		printf(" (docs/network.md)\n");
+	}
+	if (in & HS_INTEREST_NET_POST)
+		printf("connections reported (PostToolUse WebFetch): when a "
+		       "program with the shim closes one, with the bytes it "
+		       "carried (docs/network.md)\n");
 }
 
 /* What a pre hook that fails (crashes, is killed, times out, is missing,

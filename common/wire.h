@@ -67,6 +67,9 @@ extern const char HS_EXE_MARK[];
 /* ... and the agent process's own connections too (network_agent): by
  * default only the commands' are events. */
 #define HS_INTEREST_NET_AGENT   128u
+/* Some post hook names the fetch tool: a connection's close is its
+ * PostToolUse, with the bytes it carried (shim/net.c). */
+#define HS_INTEREST_NET_POST    256u
 
 /* The operation of a write whose name neither the shim nor the floor
  * could build (longer than PATH_MAX once joined to its directory, even
@@ -144,7 +147,9 @@ extern const char HS_EXE_MARK[];
 					     the address */               \
 	X(ADDRESS, 'A', STR, address)     /* connect: numeric address */    \
 	X(PORT, 'P', NUM, port)           /* connect: port */               \
-	X(PROTO, 'j', STR, proto)         /* connect: "tcp" or "udp" */
+	X(PROTO, 'j', STR, proto)         /* connect: "tcp" or "udp" */    \
+	X(SENT, 'y', OPTNUM, sent)        /* post connect: bytes sent (TCP) */\
+	X(RECEIVED, 'z', OPTNUM, received) /* post connect: bytes received */
 
 /* Every field of an answer, besides ID (the tool_use_id, tagged as in
  * the request). Answers are small and each end keeps them its own way

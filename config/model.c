@@ -17,6 +17,8 @@ void hs_config_init(struct hs_config *cfg, const char *root)
 	cfg->settings.agent_anywhere = true;
 	cfg->settings.ask_default = 2; /* HS_DENY */
 	cfg->settings.notices = true;
+	cfg->settings.net_keep = -1;
+	cfg->settings.net_deny_errno = ECONNREFUSED;
 }
 
 const char *hs_config_locked(const struct hs_config *cfg, const char *key)

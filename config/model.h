@@ -144,6 +144,11 @@ struct hs_settings {
 			     * globs (docs/network.md) */
 	bool net_agent;     /* network_agent: the agent's own connections
 			     * are events too */
+	int net_keep;       /* network_cache: seconds a destination's
+			     * decision is kept; -1 the session (true), 0
+			     * never (false) */
+	int net_deny_errno; /* network_deny_errno: a denied connection's
+			     * error (ECONNREFUSED) */
 	int floor;          /* HS_FLOOR_AUTO/REQUIRE/OFF (floor/floor.h) */
 	int mode;           /* HS_MODE_AUTO/GUARD/ENFORCE: the trust model */
 	bool enforce;       /* the mode this session runs in, resolved by

@@ -187,6 +187,27 @@ static int parse_errno(const cJSON *v)
 	return -1;
 }
 
+/* A denied connection's errno: a name a client reports well, or a
+ * number. */
+static int parse_net_errno(const cJSON *v)
+{
+	static const struct {
+		const char *name;
+		int err;
+	} names[] = { { "ECONNREFUSED", ECONNREFUSED },
+		      { "ENETUNREACH", ENETUNREACH },
+		      { "EHOSTUNREACH", EHOSTUNREACH },
+		      { "ETIMEDOUT", ETIMEDOUT },
+		      { "ECONNRESET", ECONNRESET } };
+
+	for (size_t i = 0; cJSON_IsString(v) && i < sizeof(names) /
+							sizeof(names[0]);
+	     i++)
+		if (strcmp(v->valuestring, names[i].name) == 0)
+			return names[i].err;
+	return parse_errno(v);
+}
+
 static void load_writes(struct hs_load *ld, const cJSON *w)
 {
 	struct hs_settings *s = &ld->cfg->settings;
@@ -434,6 +455,28 @@ int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 		} else if (strcmp(k, "network_exclude") == 0) {
 			replace_list(&s->net_exclude,
 				     string_list(ld, v, "network_exclude"));
+		} else if (strcmp(k, "network_cache") == 0) {
+			if (cJSON_IsBool(v))
+				s->net_keep = cJSON_IsTrue(v) ? -1 : 0;
+			else if (cJSON_IsNumber(v) && v->valuedouble >= 0 &&
+				 v->valuedouble <= 86400 * 365)
+				s->net_keep = (int)v->valuedouble;
+			else
+				hs_load_diag(ld, HS_DIAG_ERROR, v, "hookshim."
+					     "network_cache must be true (the "
+					     "session), false (never) or seconds "
+					     "(default kept)");
+		} else if (strcmp(k, "network_deny_errno") == 0) {
+			if (parse_net_errno(v) > 0)
+				s->net_deny_errno = parse_net_errno(v);
+			else
+				hs_load_diag(ld, HS_DIAG_ERROR, v, "hookshim."
+					     "network_deny_errno must be "
+					     "\"ECONNREFUSED\", \"ENETUNREACH\", "
+					     "\"EHOSTUNREACH\", \"ETIMEDOUT\", "
+					     "\"ECONNRESET\", \"EACCES\", "
+					     "\"EPERM\" or a number (default "
+					     "kept)");
 		} else if (strcmp(k, "floor") == 0) {
 			/* 0 auto, 1 require, 2 off: floor/floor.h */
 			if (cJSON_IsString(v) && strcmp(v->valuestring, "off") == 0)

@@ -58,11 +58,11 @@ unsigned hs_config_interest(const struct hs_config *cfg)
 		if (pre && hs_hook_names_read(h))
 			bits |= HS_INTEREST_READ_PRE;
 		probe.op = HS_OP_NET;
-		if (pre && (h->ops & HS_OP_NET) &&
-		    hs_matcher_could_match(h, &probe))
-			bits |= HS_INTEREST_NET_PRE;
+		if ((h->ops & HS_OP_NET) && hs_matcher_could_match(h, &probe))
+			bits |= pre ? HS_INTEREST_NET_PRE : HS_INTEREST_NET_POST;
 	}
-	if ((bits & HS_INTEREST_NET_PRE) && cfg->settings.net_agent)
+	if ((bits & (HS_INTEREST_NET_PRE | HS_INTEREST_NET_POST)) &&
+	    cfg->settings.net_agent)
 		bits |= HS_INTEREST_NET_AGENT;
 	/* Protected files are judged with no write hook at all. */
 	if (cfg->protect && cfg->protect->n)

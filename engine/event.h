@@ -45,6 +45,8 @@ struct hs_event {
 	const char *address;       /* numeric: 127.0.0.1, ::1 */
 	int port;
 	const char *protocol;      /* "tcp" or "udp" */
+	bool has_bytes;            /* post: what a TCP connection carried */
+	long bytes_sent, bytes_received;
 
 	const char *cwd;
 	pid_t pid;

@@ -70,3 +70,40 @@ bool hs_netdest_names(const char *glob, size_t n, const struct hs_event *ev)
 	}
 	return ev->address && hs_glob_match(pat, ev->address, false);
 }
+
+/* The name a DNS query asks for (RFC 1035 4.1: a header saying one
+ * question of a standard query, then its labels), lowercase, into out
+ * (256 bytes); false when buf is no such query. Only letters, digits,
+ * '-' and '_' are taken: the name is a hint the supervisor resolves
+ * again before any hook sees it. */
+bool hs_dns_query_name(const unsigned char *buf, size_t n, char *out)
+{
+	size_t at = 12, k = 0;
+
+	out[0] = '\0';
+	if (n < 12 + 1 + 4 || (buf[2] & 0xf8) != 0 || buf[4] != 0 ||
+	    buf[5] != 1)
+		return false; /* a response, another opcode, not one question */
+	while (at < n && buf[at] != 0) {
+		size_t len = buf[at++];
+
+		if (len > 63 || at + len > n || k + len + 1 > 254)
+			return false;
+		for (size_t i = 0; i < len; i++) {
+			unsigned char c = buf[at + i];
+
+			if (c >= 'A' && c <= 'Z')
+				c = (unsigned char)(c - 'A' + 'a');
+			if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+			      c == '-' || c == '_'))
+				return false;
+			out[k++] = (char)c;
+		}
+		out[k++] = '.';
+		at += len;
+	}
+	if (k == 0 || at + 1 + 4 > n)
+		return false;
+	out[k - 1] = '\0';
+	return true;
+}

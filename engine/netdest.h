@@ -4,7 +4,7 @@
  * port); and whether a name written so names a connection. Shared by the
  * model-endpoint and network_exclude exclusions (supervisor/net_cache.c),
  * `hookshim test --tool WebFetch` (cli/test_call.c) and WebFetch(domain:)
- * rules (engine/match.c). */
+ * rules (engine/match.c); and the name a DNS query asks for. */
 #ifndef HOOKSHIM_ENGINE_NETDEST_H
 #define HOOKSHIM_ENGINE_NETDEST_H
 
@@ -27,5 +27,11 @@ bool hs_netdest_parse(const char *s, struct hs_netdest *d);
 /* Does glob (n bytes, matched without case) name ev's connection: its
  * host or its address? */
 bool hs_netdest_names(const char *glob, size_t n, const struct hs_event *ev);
+
+/* The name a DNS query (buf, n bytes: what a program sends to a
+ * resolver) asks for, lowercase, into out (256 bytes); false when buf is
+ * no one-question standard query. For the floor, which sees the queries
+ * a static program's resolver sends (floor/floor_net.c). */
+bool hs_dns_query_name(const unsigned char *buf, size_t n, char *out);
 
 #endif

@@ -109,7 +109,8 @@ static cJSON *net_input(const struct hs_event *ev)
 	cJSON_AddNumberToObject(in, "port", ev->port);
 	add_str(in, "address", ev->address);
 	add_str(in, "protocol", ev->protocol);
-	cJSON_AddStringToObject(in, "operation", "connect");
+	cJSON_AddStringToObject(in, "operation",
+				ev->operation ? ev->operation : "connect");
 	add_str(in, "command", ev->command);
 	if (ev->pid > 0)
 		cJSON_AddNumberToObject(in, "pid", ev->pid);
@@ -154,6 +155,17 @@ static void cap_strings(cJSON *in)
 
 static char *join_output(const struct hs_event *ev, size_t cap)
 {
+	char *text;
+
+	/* a connection's close: what it carried */
+	if (ev->op == HS_OP_NET) {
+		if (ev->has_bytes && asprintf(&text, "sent %ld bytes, received "
+						     "%ld bytes",
+					      ev->bytes_sent,
+					      ev->bytes_received) >= 0)
+			return text;
+		return strdup(ev->error ? ev->error : "closed");
+	}
 	size_t ol = ev->out ? ev->out_len : 0, el = ev->err ? ev->err_len : 0;
 	size_t n = ol + el;
 	char *s;
@@ -182,6 +194,16 @@ static cJSON *claude_response(const struct hs_event *ev)
 		cJSON_AddBoolToObject(r, "success", !ev->failed);
 		return r;
 	}
+	if (ev->op == HS_OP_NET) { /* a connection's close */
+		if (ev->has_bytes) {
+			cJSON_AddNumberToObject(r, "bytes_sent",
+						(double)ev->bytes_sent);
+			cJSON_AddNumberToObject(r, "bytes_received",
+						(double)ev->bytes_received);
+		}
+		cJSON_AddNumberToObject(r, "duration_ms", (double)ev->duration_ms);
+		return r;
+	}
 	cJSON_AddStringToObject(r, "stdout", ev->out ? ev->out : "");
 	cJSON_AddStringToObject(r, "stderr", ev->err ? ev->err : "");
 	cJSON_AddBoolToObject(r, "interrupted", ev->signo != 0);
@@ -200,6 +222,10 @@ static const char *failure_text(const struct hs_event *ev, char *buf,
 		return ev->error;
 	if (ev->op == HS_OP_WRITE) {
 		snprintf(buf, len, "the write did not complete");
+		return buf;
+	}
+	if (ev->op == HS_OP_NET) {
+		snprintf(buf, len, "the connection failed");
 		return buf;
 	}
 	if (ev->signo)

@@ -55,6 +55,7 @@ struct hs_floor {
 	bool emulate_unjudged;       /* also the opens no hook can care about */
 	int sandboxed;               /* a process entered Landlock (floor_open.c) */
 	int agent_started;           /* the agent's first exec was seen */
+	struct hs_fl_names *names;   /* what DNS queries asked (floor_net.c) */
 };
 
 static bool respond(int lfd, uint64_t id, int error, bool cont)
@@ -123,6 +124,7 @@ static void say_denied(struct hs_floor *f, pid_t tgid, const char *op,
 		put_escaped(msg, sizeof(msg), &n,
 			    strcmp(op, "read") == 0	 ? "hookshim: read of "
 			    : strcmp(op, "connect") == 0 ? "hookshim: connection to "
+			    : strcmp(op, "send") == 0	 ? "hookshim: datagram to "
 							 : "hookshim: write to ");
 		put_escaped(msg, sizeof(msg), &n, path);
 		put_escaped(msg, sizeof(msg), &n, " denied");
@@ -462,51 +464,77 @@ struct net_job {
 	struct hs_fl_net d;
 };
 
-/* The shim's message for a denied connection (shim/net.c). */
-static void net_denied(struct hs_floor *f, const struct hs_fl_net *d,
-		       const char *reason)
+/* The shim's message for a denied connection (shim/net.c): by the name
+ * the process looked up when it is known, else by address. */
+static void net_denied(struct hs_floor *f, const struct hs_fl_net *d, int i,
+		       const char *host, const char *reason)
 {
-	char dest[96];
-	bool v6 = strchr(d->address, ':') != NULL;
+	char dest[300];
+	const char *h = host[0] ? host : d->dest[i].address;
+	bool v6 = strchr(h, ':') != NULL;
 
-	snprintf(dest, sizeof(dest), "%s%s%s:%d", v6 ? "[" : "", d->address,
-		 v6 ? "]" : "", d->port);
-	say_denied(f, d->tgid, "connect", dest, reason);
+	snprintf(dest, sizeof(dest), "%s%s%s:%d", v6 ? "[" : "", h,
+		 v6 ? "]" : "", d->dest[i].port);
+	say_denied(f, d->tgid, d->send && d->udp ? "send" : "connect", dest,
+		   reason);
+}
+
+/* One destination of d: the session's answer into ans, the name its
+ * process looked up for it into host (256 bytes, "" none). */
+static void net_ask(struct hs_floor *f, const struct hs_fl_net *d, int i,
+		    char *host, struct hs_answer *ans)
+{
+	struct hs_msg req = { .op = "connect", .phase = "pre", .nested = -1,
+			      .via = "floor" };
+
+	req.pid = d->tgid;
+	req.address = d->dest[i].address;
+	req.port = d->dest[i].port;
+	req.proto = d->udp ? "udp" : "tcp";
+	req.operation = d->send && d->udp ? "send" : NULL;
+	if (hs_fl_names_host(f->names, d->tgid, req.address, host))
+		req.host = host;
+	hs_session_decide(f->s, &req, ans);
 }
 
 static void *net_decide(void *arg)
 {
 	struct net_job *nj = arg;
 	struct hs_floor *f = nj->f;
+	struct hs_fl_net *d = &nj->d;
 	struct hs_answer ans = { .verdict = HS_ALLOW };
-	struct hs_msg req = { .op = "connect", .phase = "pre", .nested = -1,
-			      .via = "floor" };
+	char host[256];
 
-	hs_fl_net_finish(&nj->d, f->x.agent, f->net_agent);
-	req.pid = nj->d.tgid;
-	req.address = nj->d.address;
-	req.port = nj->d.port;
-	req.proto = nj->d.udp ? "udp" : "tcp";
-	/* the agent's own connection: its own (docs/network.md) */
-	if (!nj->d.agent && hs_fl_valid(f->lfd, nj->id))
-		hs_session_decide(f->s, &req, &ans);
-	if (ans.verdict == HS_DENY && hs_fl_valid(f->lfd, nj->id)) {
-		net_denied(f, &nj->d, ans.reason);
+	hs_fl_net_finish(d, f->x.agent, f->net_agent);
+	hs_fl_names_add(f->names, d->tgid, d->qname);
+	/* the agent's own connection: its own (docs/network.md); a stream
+	 * socket's send names no destination but as TCP Fast Open */
+	if (!d->agent && (!d->send || d->udp || d->fastopen))
+		for (int i = 0; i < d->ndest && ans.verdict != HS_DENY &&
+				hs_fl_valid(f->lfd, nj->id);
+		     i++) {
+			hs_answer_free(&ans);
+			ans = (struct hs_answer){ .verdict = HS_ALLOW };
+			net_ask(f, d, i, host, &ans);
+			if (ans.verdict == HS_DENY)
+				net_denied(f, d, i, host, ans.reason);
+		}
+	if (ans.verdict == HS_DENY && hs_fl_valid(f->lfd, nj->id))
 		respond(f->lfd, nj->id,
 			ans.deny_errno > 0 ? ans.deny_errno : ECONNREFUSED,
 			false);
-	} else {
+	else
 		respond(f->lfd, nj->id, 0, true);
-	}
 	hs_answer_free(&ans);
 	free(nj);
 	hs_inflight_leave(&f->deciding);
 	return NULL;
 }
 
-/* A connect to judge: false for any other call. On the receiver only
- * its destination is read; a destination that cannot be read is refused
- * (nothing could judge it). */
+/* A connect, or a send that may name a destination, to judge: false for
+ * any other call. On the receiver only its destinations are read; one
+ * that cannot be read is refused (nothing could judge it). A send with
+ * none goes on at once, the name its DNS query asks for kept. */
 static bool net(struct hs_floor *f, const struct seccomp_notif *n)
 {
 	struct net_job *nj;
@@ -514,13 +542,17 @@ static bool net(struct hs_floor *f, const struct seccomp_notif *n)
 	pthread_t t;
 	int r;
 
-	if (n->data.nr != SYS_connect)
+	if (n->data.nr != SYS_connect && n->data.nr != SYS_sendto &&
+	    n->data.nr != SYS_sendmsg && n->data.nr != SYS_sendmmsg)
 		return false;
 	nj = calloc(1, sizeof(*nj));
 	r = nj ? hs_fl_net_read(n, &nj->d) : -1;
 	if (r <= 0) {
-		free(nj);
 		respond(f->lfd, n->id, r < 0 ? ECONNREFUSED : 0, r == 0);
+		if (r == 0 && nj->d.qname[0])
+			hs_fl_names_add(f->names, hs_fl_tgid(nj->d.tid),
+					nj->d.qname);
+		free(nj);
 		return true;
 	}
 	nj->f = f;
@@ -611,6 +643,7 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 	}
 	f->s = s;
 	f->net_agent = hs_config_interest(s->cfg) & HS_INTEREST_NET_AGENT;
+	f->names = hs_fl_names_new();
 	f->lfd = lfd;
 	f->wake[0] = f->wake[1] = -1;
 	f->notif_size = sizeof(struct seccomp_notif);
@@ -652,6 +685,7 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 		hs_fpost_stop(f->post, 0);
 		hs_fl_pending_free(f->x.pending);
 		hs_fl_self_free(f->self);
+		hs_fl_names_free(f->names);
 		if (f->wake[0] >= 0) {
 			close(f->wake[0]);
 			close(f->wake[1]);
@@ -701,6 +735,7 @@ bool hs_floor_stop(struct hs_floor *f, int grace_ms)
 	hs_fscope_free(f->scope);
 	hs_fl_pending_free(f->x.pending);
 	hs_fl_self_free(f->self);
+	hs_fl_names_free(f->names);
 	hs_inflight_destroy(&f->deciding);
 	free(f);
 	return true;

@@ -84,7 +84,7 @@ static const unsigned harmless_signals[] = { 0, SIGCHLD, SIGCONT, SIGURG,
 /* A tiny assembler: jumps name labels, resolved at the end. */
 enum { L_NEXT = 0, L_OPEN1, L_OPEN2, L_FLAGS, L_READ, L_PTRACE, L_PRLIMIT,
        L_SIG1, L_SIG2, L_SIGNO, L_COOKIE, L_NOTIFY, L_ALLOW, L_ENOSYS,
-       L_NSARG0, L_SETNS, L_UFFD, L_COUNT };
+       L_NSARG0, L_SETNS, L_UFFD, L_SENDTO, L_COUNT };
 
 struct asm_ins {
 	struct sock_filter f;
@@ -212,9 +212,17 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow,
 		for (size_t i = 0; i < sizeof(execs) / sizeof(execs[0]); i++)
 			op(p, jmp | BPF_JEQ, (unsigned)execs[i], L_COOKIE,
 			   L_NEXT);
-	/* connect takes three arguments: args[5] is free for the cookie */
-	if (pl->what & HS_FLOOR_NET)
+	/* connect, sendmsg and sendmmsg take at most four arguments: args[5]
+	 * is free for the cookie. sendto takes six: notified only with a
+	 * destination (args[4]; send(2) passes none), and the shim sends
+	 * its allowed ones as sendmsg. A sendmsg's destination is in a
+	 * struct BPF cannot read: notified unless cookied. */
+	if (pl->what & HS_FLOOR_NET) {
 		op(p, jmp | BPF_JEQ, SYS_connect, L_COOKIE, L_NEXT);
+		op(p, jmp | BPF_JEQ, SYS_sendmsg, L_COOKIE, L_NEXT);
+		op(p, jmp | BPF_JEQ, SYS_sendmmsg, L_COOKIE, L_NEXT);
+		op(p, jmp | BPF_JEQ, SYS_sendto, L_SENDTO, L_NEXT);
+	}
 	if (pl->what & HS_FLOOR_ATTRS)
 		for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++)
 			op(p, jmp | BPF_JEQ, (unsigned)attrs[i], L_COOKIE,
@@ -267,6 +275,11 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow,
 		op(p, jmp | BPF_JSET, NOREAD_FLAGS, L_ALLOW, L_COOKIE);
 	}
 	refused_tests(p);
+	label(p, L_SENDTO);
+	load(p, ARG_LO(4));
+	op(p, jmp | BPF_JEQ, 0, L_NEXT, L_NOTIFY);
+	load(p, ARG_HI(4));
+	op(p, jmp | BPF_JEQ, 0, L_ALLOW, L_NOTIFY);
 	label(p, L_COOKIE);
 	/* enforce mode: no value a caller presents lets it past (tickets.h:
 	 * the supervisor matches the shim's calls to their decisions) */

@@ -91,25 +91,50 @@ bool hs_fl_environ(pid_t pid, const char *name, char *out, size_t cap);
 
 /* ---- floor_net.c: a connection the floor sees (docs/network.md) ---- */
 
+#define HS_FL_NET_DESTS 8
+
 struct hs_fl_net {
 	pid_t tid, tgid;
 	int fd;
-	char address[64]; /* numeric */
-	int port;
+	int ndest; /* destinations, each once (a sendmmsg may have several) */
+	struct {
+		char address[64]; /* numeric */
+		int port;
+	} dest[HS_FL_NET_DESTS];
+	bool send;       /* sendto, sendmsg, sendmmsg: a datagram's */
+	bool fastopen;   /* ... with MSG_FASTOPEN: a stream socket's connect */
+	char qname[256]; /* the name a DNS query sent asks for, or "" */
 	bool udp;
 	bool agent; /* the agent's own connection (not an event) */
 };
 
-/* On the receiver: notification n's destination, read from the caller's
- * sockaddr only. 1: a connect to an IPv4/IPv6 address, into out; 0: no
- * destination to judge (another family, a length the kernel refuses);
- * -1: its sockaddr cannot be read (refuse it). */
+/* On the receiver: notification n's destinations, read from the
+ * caller's sockaddrs (a connect's; a send's, by sendto, sendmsg or each
+ * message of a sendmmsg), and the name a DNS query in what is sent asks
+ * for. 1: some destination with an IPv4/IPv6 address, into out; 0: none
+ * to judge (another family, a length the kernel refuses, a send with no
+ * destination -- out->qname may still be set); -1: what is needed cannot
+ * be read, or more than HS_FL_NET_DESTS destinations (refuse it). */
 int hs_fl_net_read(const struct seccomp_notif *n, struct hs_fl_net *out);
 /* On the deciding thread: the rest of d -- its thread group, its
  * socket's type (TCP when it cannot be told), whether it is the agent's
  * own (known only through its parents: agent is the agent's pid; with
  * agent_too never). */
 void hs_fl_net_finish(struct hs_fl_net *d, pid_t agent, bool agent_too);
+
+/* The names the session's DNS queries asked for (the last 64, by thread
+ * group), for the host of a later connect: the floor sees no answer, so
+ * a name is taken only when the supervisor's own resolver leads from it
+ * to the address (as the shim's getaddrinfo names are,
+ * supervisor/net_cache.h). */
+struct hs_fl_names;
+struct hs_fl_names *hs_fl_names_new(void);
+void hs_fl_names_free(struct hs_fl_names *t);
+void hs_fl_names_add(struct hs_fl_names *t, pid_t tgid, const char *name);
+/* The newest name tgid asked for that leads to address, into out (256
+ * bytes); false when none does. */
+bool hs_fl_names_host(struct hs_fl_names *t, pid_t tgid, const char *address,
+		      char *out);
 
 /* ---- floor_scope.c: the shim's write filter, for the supervisor ---- */
 

@@ -1,9 +1,13 @@
-/* A connection the floor sees (docs/network.md, issue 28): a connect(2)
- * notified because it carried no cookie -- a static program's, a raw
- * syscall's, libc's own resolver's, or in enforce mode the shim's own
- * too. Two steps: on the receiver only the destination is read from the
- * stopped caller (its sockaddr: an IPv4 or IPv6 address, an IPv4-mapped
- * one as the IPv4 one); on the deciding thread, the rest -- its socket's
+/* A connection the floor sees (docs/network.md, issue 28): a connect(2),
+ * or a sendto/sendmsg/sendmmsg with a destination (a datagram sent
+ * without a connect; TCP Fast Open), notified because it carried no
+ * cookie -- a static program's, a raw syscall's, libc's own resolver's,
+ * or in enforce mode the shim's own too. Two steps: on the receiver only
+ * the destinations are read from the stopped caller (its sockaddrs: an
+ * IPv4 or IPv6 address, an IPv4-mapped one as the IPv4 one), with the
+ * name a DNS query it sends asks for (the floor's only sight of a static
+ * program's lookups: glibc's resolver sends its queries by sendmmsg,
+ * musl's by sendto); on the deciding thread, the rest -- its socket's
  * type and whether it is the agent's own connection -- so that nothing a
  * caller can make slow (a huge environment, a descriptor that blocks
  * when opened) holds up the session.
@@ -23,61 +27,179 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "../common/wire.h"
+#include "../engine/netdest.h"
+#include "../supervisor/net_cache.h"
 
-int hs_fl_net_read(const struct seccomp_notif *n, struct hs_fl_net *out)
+/* One sockaddr of len bytes at addr, added to out's destinations unless
+ * there already: 1 added or there, 0 no destination (another family, a
+ * length the kernel refuses), -1 unreadable or one too many. */
+static int add_dest(pid_t tid, uint64_t addr, uint64_t len,
+		    struct hs_fl_net *out)
 {
 	unsigned char buf[sizeof(struct sockaddr_in6)];
-	uint64_t len = n->data.args[2];
+	char address[64] = "";
 	sa_family_t fam;
+	int port = 0;
 
-	memset(out, 0, sizeof(*out));
-	if (n->data.nr != SYS_connect)
-		return 0;
 	if (len < sizeof(sa_family_t) || len > 4096)
 		return 0; /* the kernel refuses it (EINVAL) */
 	if (len > sizeof(buf))
 		len = sizeof(buf);
 	memset(buf, 0, sizeof(buf));
-	if (hs_fl_read((pid_t)n->pid, n->data.args[1], buf, sizeof(fam)) < 0)
+	if (hs_fl_read(tid, addr, buf, sizeof(fam)) < 0)
 		return -1;
 	memcpy(&fam, buf, sizeof(fam));
 	if (fam != AF_INET && fam != AF_INET6)
 		return 0; /* a unix socket, AF_UNSPEC: no destination */
-	if (hs_fl_read((pid_t)n->pid, n->data.args[1], buf, (size_t)len) < 0)
+	if (hs_fl_read(tid, addr, buf, (size_t)len) < 0)
 		return -1;
 	if (fam == AF_INET && len >= sizeof(struct sockaddr_in)) {
 		struct sockaddr_in in;
 
 		memcpy(&in, buf, sizeof(in));
-		out->port = ntohs(in.sin_port);
-		inet_ntop(AF_INET, &in.sin_addr, out->address,
-			  sizeof(out->address));
+		port = ntohs(in.sin_port);
+		inet_ntop(AF_INET, &in.sin_addr, address, sizeof(address));
 	} else if (fam == AF_INET6 &&
 		   len >= offsetof(struct sockaddr_in6, sin6_scope_id)) {
 		struct sockaddr_in6 in6;
 
 		memcpy(&in6, buf, sizeof(in6));
-		out->port = ntohs(in6.sin6_port);
+		port = ntohs(in6.sin6_port);
 		if (IN6_IS_ADDR_V4MAPPED(&in6.sin6_addr))
-			inet_ntop(AF_INET, in6.sin6_addr.s6_addr + 12,
-				  out->address, sizeof(out->address));
+			inet_ntop(AF_INET, in6.sin6_addr.s6_addr + 12, address,
+				  sizeof(address));
 		else
-			inet_ntop(AF_INET6, &in6.sin6_addr, out->address,
-				  sizeof(out->address));
-	} else {
-		return 0; /* too short: the kernel refuses it */
+			inet_ntop(AF_INET6, &in6.sin6_addr, address,
+				  sizeof(address));
 	}
-	out->tid = (pid_t)n->pid;
-	out->fd = (int)n->data.args[0];
-	return out->address[0] ? 1 : 0;
+	if (!address[0])
+		return 0; /* too short: the kernel refuses it */
+	for (int i = 0; i < out->ndest; i++)
+		if (out->dest[i].port == port &&
+		    strcmp(out->dest[i].address, address) == 0)
+			return 1;
+	if (out->ndest == HS_FL_NET_DESTS)
+		return -1;
+	memcpy(out->dest[out->ndest].address, address, sizeof(address));
+	out->dest[out->ndest++].port = port;
+	return 1;
+}
+
+/* The first bytes of what is sent from iov (the caller's struct iovec
+ * at addr, or a plain buffer when is_iov is false), for a DNS query's
+ * name; unreadable is no name. */
+static void sent_name(pid_t tid, uint64_t addr, uint64_t len, bool is_iov,
+		      struct hs_fl_net *out)
+{
+	unsigned char buf[300];
+	struct iovec iov;
+
+	if (is_iov) {
+		if (!addr || len == 0 ||
+		    hs_fl_read(tid, addr, &iov, sizeof(iov)) < 0)
+			return;
+		addr = (uint64_t)(uintptr_t)iov.iov_base;
+		len = iov.iov_len;
+	}
+	if (!addr || len < 17)
+		return;
+	if (len > sizeof(buf))
+		len = sizeof(buf);
+	if (hs_fl_read(tid, addr, buf, (size_t)len) == 0)
+		hs_dns_query_name(buf, (size_t)len, out->qname);
+}
+
+/* A sendmsg's (or one message's of a sendmmsg) destination, and for the
+ * first message the name a DNS query in it asks for. */
+static int add_msg(pid_t tid, const struct msghdr *m, bool first,
+		   struct hs_fl_net *out)
+{
+	if (first)
+		sent_name(tid, (uint64_t)(uintptr_t)m->msg_iov, m->msg_iovlen,
+			  true, out);
+	if (!m->msg_name)
+		return 0;
+	return add_dest(tid, (uint64_t)(uintptr_t)m->msg_name, m->msg_namelen,
+			out);
+}
+
+/* A sendmmsg's messages, as many as the kernel takes (UIO_MAXIOV), read
+ * a batch at a time. */
+static int add_mmsg(pid_t tid, uint64_t at, uint64_t vlen,
+		    struct hs_fl_net *out)
+{
+	struct mmsghdr batch[32];
+	int any = 0;
+
+	if (vlen > 1024)
+		vlen = 1024;
+	for (uint64_t i = 0; i < vlen;) {
+		size_t k = vlen - i < 32 ? (size_t)(vlen - i) : 32;
+
+		if (hs_fl_read(tid, at + i * sizeof(batch[0]), batch,
+			       k * sizeof(batch[0])) < 0)
+			return -1;
+		for (size_t j = 0; j < k; j++) {
+			int r = add_msg(tid, &batch[j].msg_hdr,
+					 i + j == 0, out);
+
+			if (r < 0)
+				return -1;
+			any |= r;
+		}
+		i += k;
+	}
+	return any;
+}
+
+int hs_fl_net_read(const struct seccomp_notif *n, struct hs_fl_net *out)
+{
+	pid_t tid = (pid_t)n->pid;
+	const __u64 *a = n->data.args;
+	struct msghdr m;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	out->tid = tid;
+	out->fd = (int)a[0];
+	switch (n->data.nr) {
+	case SYS_connect:
+		r = add_dest(tid, a[1], a[2], out);
+		break;
+	case SYS_sendto:
+		out->send = true;
+		out->fastopen = (a[3] & MSG_FASTOPEN) != 0;
+		r = a[4] ? add_dest(tid, a[4], a[5], out) : 0;
+		if (r > 0 && out->dest[0].port == 53)
+			sent_name(tid, a[1], a[2], false, out);
+		break;
+	case SYS_sendmsg:
+		out->send = true;
+		out->fastopen = (a[2] & MSG_FASTOPEN) != 0;
+		if (hs_fl_read(tid, a[1], &m, sizeof(m)) < 0)
+			return -1;
+		r = add_msg(tid, &m, true, out);
+		break;
+	case SYS_sendmmsg:
+		out->send = true;
+		out->fastopen = (a[3] & MSG_FASTOPEN) != 0;
+		r = add_mmsg(tid, a[1], a[2], out);
+		break;
+	default:
+		return 0;
+	}
+	return r;
 }
 
 /* Is the socket fd of thread tid a datagram one? Through a pidfd of
@@ -161,4 +283,80 @@ void hs_fl_net_finish(struct hs_fl_net *d, pid_t agent, bool agent_too)
 		d->tgid = d->tid;
 	d->udp = is_udp(d->tid, d->fd);
 	d->agent = !agent_too && agent_own(d->tid, agent);
+}
+
+/* The names the processes' DNS queries asked for, newest last. */
+#define NAMES 64
+
+struct hs_fl_names {
+	pthread_mutex_t mu;
+	struct {
+		pid_t tgid;
+		char name[256];
+	} e[NAMES];
+	unsigned next;
+};
+
+struct hs_fl_names *hs_fl_names_new(void)
+{
+	struct hs_fl_names *t = calloc(1, sizeof(*t));
+
+	if (t)
+		pthread_mutex_init(&t->mu, NULL);
+	return t;
+}
+
+void hs_fl_names_free(struct hs_fl_names *t)
+{
+	if (!t)
+		return;
+	pthread_mutex_destroy(&t->mu);
+	free(t);
+}
+
+void hs_fl_names_add(struct hs_fl_names *t, pid_t tgid, const char *name)
+{
+	unsigned last;
+
+	if (!t || tgid <= 0 || !name[0])
+		return;
+	pthread_mutex_lock(&t->mu);
+	last = (t->next + NAMES - 1) % NAMES;
+	if (t->e[last].tgid != tgid || strcmp(t->e[last].name, name) != 0) {
+		t->e[t->next].tgid = tgid;
+		snprintf(t->e[t->next].name, sizeof(t->e[0].name), "%s", name);
+		t->next = (t->next + 1) % NAMES;
+	}
+	pthread_mutex_unlock(&t->mu);
+}
+
+bool hs_fl_names_host(struct hs_fl_names *t, pid_t tgid, const char *address,
+		      char *out)
+{
+	char cand[8][256];
+	int n = 0;
+
+	out[0] = '\0';
+	if (!t || tgid <= 0)
+		return false;
+	pthread_mutex_lock(&t->mu);
+	for (unsigned i = 0; i < NAMES && n < 8; i++) {
+		unsigned k = (t->next + NAMES - 1 - i) % NAMES;
+		bool seen = false;
+
+		if (t->e[k].tgid != tgid || !t->e[k].name[0])
+			continue;
+		for (int j = 0; j < n && !seen; j++)
+			seen = strcmp(cand[j], t->e[k].name) == 0;
+		if (!seen)
+			memcpy(cand[n++], t->e[k].name, sizeof(cand[0]));
+	}
+	pthread_mutex_unlock(&t->mu);
+	/* resolved outside the lock: a lookup may take its time */
+	for (int j = 0; j < n; j++)
+		if (hs_net_resolves_to(cand[j], address)) {
+			memcpy(out, cand[j], sizeof(cand[0]));
+			return true;
+		}
+	return false;
 }

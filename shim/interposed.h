@@ -137,6 +137,9 @@
 	X(perror, "", REASON, FWD)                                       \
 	X(read, "", LINE, FWD)                                           \
 	X(connect, "", NET, FWD)                                         \
+	X(sendto, "", NET, FWD)                                          \
+	X(sendmsg, "", NET, FWD)                                         \
+	X(sendmmsg, "", NET, FWD)                                        \
 	X(getaddrinfo, "", NET, FWD)
 
 #endif

@@ -28,10 +28,14 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/tcp.h>
 
+#include "../common/clock.h"
 #include "../common/plainstr.h"
 #include "client.h"
 #include "floor_calls.h"
+#include "net.h"
 #include "real.h"
 #include "reason.h"
 #include "state.h"
@@ -185,7 +189,7 @@ static bool was_allowed(const struct where *w, unsigned long host,
 static void remember_allowed(const struct where *w, unsigned long host,
 			     unsigned short port, bool udp)
 {
-	if (!lock_try())
+	if (hs_st.net_nokeep || !lock_try())
 		return;
 	allowed[allowed_next].w = *w;
 	allowed[allowed_next].host = host;
@@ -217,75 +221,370 @@ static void dest_text(const char *host, unsigned short port, char *out,
 	hs_copy(out + n, num, hs_len(num) + 1);
 }
 
-/* 0: let the connect go on; -1: denied, errno set. */
-static int judge(int fd, const struct sockaddr *sa, socklen_t len)
-{
-	char addr[INET6_ADDRSTRLEN], host[256], id[64], dest[300];
-	unsigned short port;
-	struct hs_reply rep;
+/* A destination as the events name it. */
+struct dest {
 	struct where w;
+	unsigned short port;
+	bool udp;
+	char host[256]; /* the name this process looked up, or "" */
+	char addr[INET6_ADDRSTRLEN];
+	char id[64]; /* the pre's tool_use_id, or "" */
+};
+
+/* Is (sa, len) on fd an event at all? d filled when it is. A send
+ * (sendto, sendmsg, sendmmsg with a destination) is one on a datagram
+ * socket, and on a stream socket only as TCP Fast Open (MSG_FASTOPEN: its
+ * connect; otherwise the kernel ignores the address). */
+static bool describe(int fd, const struct sockaddr *sa, socklen_t len,
+		     bool send, int flags, struct dest *d)
+{
 	int type = 0;
 	socklen_t tl = sizeof(type);
-	bool udp;
 
-	if (!where_of(sa, len, &w, &port) ||
+	if (!where_of(sa, len, &d->w, &d->port) ||
 	    getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) != 0 ||
 	    (type != SOCK_STREAM && type != SOCK_DGRAM))
+		return false;
+	d->udp = type == SOCK_DGRAM;
+	if (send && !d->udp && !(flags & MSG_FASTOPEN))
+		return false;
+	if (!inet_ntop(d->w.fam, d->w.addr, d->addr, sizeof(d->addr)))
+		return false;
+	name_of(&d->w, d->host);
+	d->id[0] = '\0';
+	return true;
+}
+
+/* The pre of d: 0 let the call go on, -1 denied (errno set). */
+static int ask_pre(struct dest *d, bool send)
+{
+	char dest[300];
+	struct hs_reply rep;
+	bool datagram = send && d->udp;
+
+	if (was_allowed(&d->w, name_hash(d->host), d->port, d->udp))
 		return 0;
-	udp = type == SOCK_DGRAM;
-	name_of(&w, host);
-	if (was_allowed(&w, name_hash(host), port, udp))
-		return 0;
-	if (!inet_ntop(w.fam, w.addr, addr, sizeof(addr)))
-		return 0;
-	hs_make_id(id);
+	hs_make_id(d->id);
 	hs_ask(&(struct hs_msg){ .op = "connect", .phase = "pre", .nested = -1,
-				 .id = id, .host = host[0] ? host : NULL,
-				 .address = addr, .port = port,
-				 .proto = udp ? "udp" : "tcp" },
+				 .id = d->id,
+				 .host = d->host[0] ? d->host : NULL,
+				 .address = d->addr, .port = d->port,
+				 .proto = d->udp ? "udp" : "tcp",
+				 .operation = datagram ? "send" : NULL },
 	       &rep);
 	if (!rep.deny) {
 		/* (an allow because nobody answered is not a decision) */
 		if (!rep.failed)
-			remember_allowed(&w, name_hash(host), port, udp);
+			remember_allowed(&d->w, name_hash(d->host), d->port,
+					 d->udp);
 		return 0;
 	}
-	dest_text(host[0] ? host : addr, port, dest, sizeof(dest));
-	hs_say_denied("connection to", dest, rep.reason);
+	dest_text(d->host[0] ? d->host : d->addr, d->port, dest, sizeof(dest));
+	hs_say_denied(datagram ? "datagram to" : "connection to", dest,
+		      rep.reason);
 	hs_reason_set(rep.deny_errno ? rep.deny_errno : ECONNREFUSED,
 		      rep.reason);
 	errno = rep.deny_errno ? rep.deny_errno : ECONNREFUSED;
 	return -1;
 }
 
-/* The connect itself: with the cookie under a floor that judges
- * connections, which then lets it through (floor/floor_bpf.c) -- in
- * enforce mode it judges it again, and the session answers from this
- * process's own request (supervisor/net_cache.h). */
+/* A send's destination: 0 go on, -1 denied (errno set). */
+static int judge_send(int fd, const struct sockaddr *sa, socklen_t len,
+		      int flags)
+{
+	struct dest d;
+
+	return describe(fd, sa, len, true, flags, &d) ? ask_pre(&d, true) : 0;
+}
+
+/* The session's floor judges connections: forward with the cookie,
+ * which it lets through (floor/floor_bpf.c) -- in enforce mode it judges
+ * the call again, and the session answers from this process's own
+ * request (supervisor/net_cache.h). */
+static bool cookied(void)
+{
+	return hs_ck_on() && (hs_st.interest & HS_INTEREST_NET_PRE);
+}
+
+/* The connect itself. */
 static int forward(int fd, const struct sockaddr *sa, socklen_t len)
 {
-	if (hs_ck_on() && (hs_st.interest & HS_INTEREST_NET_PRE))
+	if (cookied())
 		return (int)hs_ck_call(SYS_connect, fd, (long)sa, (long)len, 0,
 				       0);
 	return HS_REAL(connect)(fd, sa, len);
 }
 
+static bool inet(const struct sockaddr *sa)
+{
+	return sa && (sa->sa_family == AF_INET || sa->sa_family == AF_INET6);
+}
+
+/* Is sa an address this file judges, and is anything asked at all? */
+static bool judged(const struct sockaddr *sa)
+{
+	return inet(sa) && !hs_guarded() && wanted();
+}
+
+/* Does this process's connection close ask (a post hook names the
+ * fetch tool)? */
+static bool wanted_post(void)
+{
+	const struct hs_state *st = hs_state();
+
+	return st->active && (st->interest & HS_INTEREST_NET_POST) &&
+	       (st->role != HS_ROLE_AGENT ||
+		(st->interest & HS_INTEREST_NET_AGENT));
+}
+
+/* The connections this process opened that a post hook waits for: the
+ * PostToolUse fires when close() ends one, or when the process exits
+ * (hs_net_exiting). Kept by the pid that opened them, so that a fork
+ * child's copy, or a vfork child sharing the table, reports nothing. */
+#define NCONNS 64
+
+static struct conn {
+	pid_t pid; /* 0: free */
+	int fd;
+	long t0;
+	struct dest d;
+} conns[NCONNS];
+
+static void track(int fd, const struct dest *d)
+{
+	pid_t me = getpid();
+
+	unsigned at = NCONNS;
+
+	if (!lock_try())
+		return;
+	/* the descriptor's old entry (closed unseen: dup2, close_range),
+	 * else a free one (or a fork parent's, stale here) */
+	for (unsigned i = 0; i < NCONNS; i++)
+		if (conns[i].pid == me && conns[i].fd == fd)
+			at = i;
+	for (unsigned i = 0; i < NCONNS && at == NCONNS; i++)
+		if (conns[i].pid != me)
+			at = i;
+	if (at < NCONNS) {
+		conns[at] = (struct conn){ .pid = me, .fd = fd,
+					   .t0 = hs_now_ms(), .d = *d };
+		hs_st.net_conns = true;
+	}
+	unlock();
+}
+
+/* The PostToolUse of c, its socket still open: the bytes TCP carried
+ * (acknowledged by the peer, and received); a connection that failed
+ * before carrying any is a post-failure. err: the connect's own error,
+ * or -1 to read the socket's. */
+static void post(const struct conn *c, int err)
+{
+	struct tcp_info ti;
+	socklen_t tl = sizeof(ti), el = sizeof(int);
+	char id[64], why[48], num[24];
+	struct hs_reply rep;
+	struct hs_msg req = { .op = "connect", .nested = -1,
+			      .host = c->d.host[0] ? c->d.host : NULL,
+			      .address = c->d.addr, .port = c->d.port,
+			      .proto = c->d.udp ? "udp" : "tcp",
+			      .duration_ms = hs_now_ms() - c->t0 };
+
+	memset(&ti, 0, sizeof(ti));
+	if (!c->d.udp &&
+	    getsockopt(c->fd, IPPROTO_TCP, TCP_INFO, &ti, &tl) == 0 &&
+	    tl >= offsetof(struct tcp_info, tcpi_bytes_received) +
+			    sizeof(ti.tcpi_bytes_received)) {
+		req.sent = (long)ti.tcpi_bytes_acked;
+		req.received = (long)ti.tcpi_bytes_received;
+		req.has_sent = req.has_received = true;
+	}
+	if (err < 0 && getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &el) != 0)
+		err = 0;
+	/* a client that read the socket's error itself took it (curl does):
+	 * a TCP connection that never reached its peer has none */
+	if (!err && !c->d.udp && !req.sent && !req.received) {
+		struct sockaddr_storage peer;
+		socklen_t pl = sizeof(peer);
+
+		if (getpeername(c->fd, (struct sockaddr *)&peer, &pl) != 0 &&
+		    errno == ENOTCONN)
+			err = ECONNREFUSED;
+	}
+	req.phase = err && !req.sent && !req.received ? "post-failure" : "post";
+	if (err) {
+		hs_copy(why, "the connection failed: errno ", 30);
+		hs_utoa((unsigned long)err, num);
+		hs_copy(why + 29, num, hs_len(num) + 1);
+		req.error = why;
+	}
+	if (c->d.id[0]) {
+		req.id = c->d.id;
+	} else {
+		hs_make_id(id);
+		req.id = id;
+	}
+	hs_ask(&req, &rep);
+	if (rep.context[0]) {
+		/* the model reads the tool's stderr: the context goes there */
+		hs_write_str(2, rep.context);
+		hs_write_str(2, "\n");
+	}
+}
+
+/* Takes fd's entry out of the table into *c: false when it has none. */
+static bool untrack(int fd, pid_t me, struct conn *c)
+{
+	bool found = false;
+
+	if (!lock_wait())
+		return false;
+	for (unsigned i = 0; i < NCONNS && !found; i++)
+		if (conns[i].pid == me && (fd < 0 || conns[i].fd == fd)) {
+			*c = conns[i];
+			conns[i].pid = 0;
+			found = true;
+		}
+	unlock();
+	return found;
+}
+
+void hs_net_closing(int fd)
+{
+	struct conn c;
+	HS_ERRNO_SAVE();
+
+	if (!hs_guarded() && untrack(fd, getpid(), &c)) {
+		hs_guard_enter();
+		post(&c, -1);
+		hs_guard_leave();
+	}
+	HS_ERRNO_RESTORE();
+}
+
+void hs_net_exiting(void)
+{
+	struct conn c;
+	pid_t me = getpid();
+	HS_ERRNO_SAVE();
+
+	if (hs_guarded())
+		return;
+	hs_guard_enter();
+	while (untrack(-1, me, &c))
+		post(&c, -1);
+	hs_guard_leave();
+	HS_ERRNO_RESTORE();
+}
+
 HS_VIS int connect(int fd, const struct sockaddr *sa, socklen_t len)
 {
+	struct dest d;
+	bool pre, postw, event;
 	int r;
 	HS_ERRNO_SAVE();
 
-	if (hs_guarded() || !sa ||
-	    (sa->sa_family != AF_INET && sa->sa_family != AF_INET6) ||
-	    !wanted())
+	if (!inet(sa) || hs_guarded())
+		return forward(fd, sa, len);
+	pre = wanted();
+	postw = wanted_post();
+	if (!pre && !postw)
 		return forward(fd, sa, len);
 	hs_guard_enter();
-	r = judge(fd, sa, len);
+	event = describe(fd, sa, len, false, 0, &d);
+	r = event && pre ? ask_pre(&d, false) : 0;
 	hs_guard_leave();
 	if (r < 0)
 		return -1;
 	HS_ERRNO_RESTORE();
-	return forward(fd, sa, len);
+	r = forward(fd, sa, len);
+	if (event && postw) {
+		int e = errno;
+
+		if (r == 0 || e == EINPROGRESS) {
+			track(fd, &d);
+		} else if (e != EINTR && e != EALREADY && !hs_guarded()) {
+			/* failed at once: its post-failure now */
+			struct conn c = { .pid = getpid(), .fd = fd,
+					  .t0 = hs_now_ms(), .d = d };
+
+			hs_guard_enter();
+			post(&c, e);
+			hs_guard_leave();
+		}
+		errno = e;
+	}
+	return r;
+}
+
+/* sendto's six arguments leave no room for the cookie: an allowed one
+ * with a destination goes to the kernel as the sendmsg it is there (one
+ * without is not notified). */
+HS_VIS ssize_t sendto(int fd, const void *buf, size_t n, int flags,
+		      const struct sockaddr *sa, socklen_t len)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = n };
+	struct msghdr m = { .msg_name = (void *)sa, .msg_namelen = len,
+			    .msg_iov = &iov, .msg_iovlen = 1 };
+	int r;
+	HS_ERRNO_SAVE();
+
+	if (judged(sa)) {
+		hs_guard_enter();
+		r = judge_send(fd, sa, len, flags);
+		hs_guard_leave();
+		if (r < 0)
+			return -1;
+		HS_ERRNO_RESTORE();
+	}
+	if (sa && cookied())
+		return hs_ck_call(SYS_sendmsg, fd, (long)&m, flags, 0, 0);
+	return HS_REAL(sendto)(fd, buf, n, flags, sa, len);
+}
+
+HS_VIS ssize_t sendmsg(int fd, const struct msghdr *m, int flags)
+{
+	int r;
+	HS_ERRNO_SAVE();
+
+	if (m && judged(m->msg_name)) {
+		hs_guard_enter();
+		r = judge_send(fd, m->msg_name, m->msg_namelen, flags);
+		hs_guard_leave();
+		if (r < 0)
+			return -1;
+		HS_ERRNO_RESTORE();
+	}
+	if (cookied())
+		return hs_ck_call(SYS_sendmsg, fd, (long)m, flags, 0, 0);
+	return HS_REAL(sendmsg)(fd, m, flags);
+}
+
+/* Each message's destination is judged in order; the messages before a
+ * denied one are sent (the kernel's partial send: their count), or,
+ * when it is the first, the call fails. */
+HS_VIS int sendmmsg(int fd, struct mmsghdr *v, unsigned vlen, int flags)
+{
+	unsigned k = 0;
+	HS_ERRNO_SAVE();
+
+	if (v && !hs_guarded() && wanted()) {
+		hs_guard_enter();
+		for (; k < vlen; k++)
+			if (inet(v[k].msg_hdr.msg_name) &&
+			    judge_send(fd, v[k].msg_hdr.msg_name,
+				       v[k].msg_hdr.msg_namelen, flags) < 0)
+				break;
+		hs_guard_leave();
+		if (k == 0 && vlen > 0)
+			return -1;
+		vlen = k;
+		HS_ERRNO_RESTORE();
+	}
+	if (cookied())
+		return (int)hs_ck_call(SYS_sendmmsg, fd, (long)v, vlen, flags,
+				       0);
+	return HS_REAL(sendmmsg)(fd, v, vlen, flags);
 }
 
 /* The names node resolved to, for the connects that follow. */
@@ -328,7 +627,8 @@ HS_VIS int getaddrinfo(const char *node, const char *service,
 	int r = HS_REAL(getaddrinfo)(node, service, hints, res);
 	HS_ERRNO_SAVE();
 
-	if (r == 0 && node && res && *res && !hs_guarded() && wanted())
+	if (r == 0 && node && res && *res && !hs_guarded() &&
+	    (wanted() || wanted_post()))
 		remember_names(node, *res);
 	HS_ERRNO_RESTORE();
 	return r;

@@ -114,6 +114,7 @@ static void parse_flags(struct hs_state *st, const char *s)
 		case 'e': st->deny_errno = (int)v; break;
 		case 's': st->strict = v != 0; break;
 		case 'l': st->deny_on_loss = v != 0; break;
+		case 'k': st->net_nokeep = v != 0; break;
 		case 'n': st->nested = v != 0; break;
 		case 'a': st->all_execs = v != 0; break;
 		case 'c': st->cookie = (unsigned long)v; break;

@@ -62,6 +62,10 @@ struct hs_state {
 	bool deny_on_loss; /* on_supervisor_loss "deny": no verdict is a deny */
 	bool all_execs; /* every exec by the agent is a tool call (a=1) */
 	bool nested;   /* nested execs fire by default (n=1) */
+	bool net_conns; /* connections wait for their post (net.c): close()
+			 * and exit look (a bool in the padding here) */
+	bool net_nokeep; /* k=1: network_cache is not the session's, so the
+			  * process keeps no allowed destination itself */
 	unsigned long cookie; /* the syscall floor's (c=), 0 without one */
 	long sup_pid;   /* the supervisor's pid (p=), 0 if not given */
 	long sup_start; /* and its start time (t=): who may answer */

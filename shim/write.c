@@ -29,6 +29,7 @@
 #include "fdcarry.h"
 #include "floor_calls.h"
 #include "fdtrack.h"
+#include "net.h"
 #include "path.h"
 #include "real.h"
 #include "state.h"
@@ -416,6 +417,8 @@ HS_VIS int close(int fd)
 {
 	int r;
 
+	if (__builtin_expect(hs_st.net_conns, 0))
+		hs_net_closing(fd);
 	if (__builtin_expect(!hs_fdt_active() && !hs_wdir_used(), 1))
 		return HS_REAL(close)(fd);
 	hs_wdir_forget(fd);
@@ -602,6 +605,8 @@ static void report_all(void)
  * yet) and report them. */
 __attribute__((destructor)) static void write_fini(void)
 {
+	if (hs_st.net_conns)
+		hs_net_exiting();
 	if (!hs_fdt_active() || hs_guarded())
 		return;
 	fflush(NULL);
@@ -617,6 +622,8 @@ __attribute__((destructor)) static void write_fini(void)
 
 HS_VIS void _exit(int status)
 {
+	if (hs_st.net_conns)
+		hs_net_exiting();
 	if (hs_fdt_active() && !hs_guarded())
 		report_all();
 	HS_REAL(_exit)(status);
@@ -625,6 +632,8 @@ HS_VIS void _exit(int status)
 
 HS_VIS void _Exit(int status)
 {
+	if (hs_st.net_conns)
+		hs_net_exiting();
 	if (hs_fdt_active() && !hs_guarded())
 		report_all();
 	HS_REAL(_Exit)(status);

@@ -224,10 +224,15 @@ void hs_log_event(struct hs_session *s, const struct hs_event *ev,
 	add_opt_str(o, "path", ev->path);
 	add_opt_str(o, "new_path", ev->new_path);
 	add_opt_str(o, "operation", ev->operation);
+	if (ev->kind == HS_KIND_POST && ev->op == HS_OP_NET && ev->has_bytes) {
+		cJSON_AddNumberToObject(o, "bytes_sent", (double)ev->bytes_sent);
+		cJSON_AddNumberToObject(o, "bytes_received",
+					(double)ev->bytes_received);
+	}
 	if (ev->kind == HS_KIND_POST) {
 		if (ev->signo)
 			cJSON_AddNumberToObject(o, "signal", ev->signo);
-		else
+		else if (ev->op != HS_OP_NET)
 			cJSON_AddNumberToObject(o, "exit_code", ev->exit_code);
 		cJSON_AddNumberToObject(o, "duration_ms",
 					(double)ev->duration_ms);

@@ -10,11 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/clock.h"
 #include "../engine/netdest.h"
 
 void hs_net_cache_init(struct hs_net_cache *c)
 {
 	memset(c, 0, sizeof(*c));
+	c->keep = -1;
 	pthread_mutex_init(&c->mu, NULL);
 }
 
@@ -54,6 +56,8 @@ bool hs_net_cache_get(struct hs_net_cache *c, const struct hs_event *ev,
 
 		if (!e->key || strcmp(e->key, k) != 0)
 			continue;
+		if (c->keep >= 0 && hs_now_ms() - e->at >= c->keep * 1000L)
+			break; /* too old: asked again, kept anew */
 		found = true;
 		*deny = e->deny;
 		*deny_errno = e->deny_errno;
@@ -70,7 +74,8 @@ void hs_net_cache_put(struct hs_net_cache *c, const struct hs_event *ev,
 	char *k = key_of(ev), *r = deny && reason ? strdup(reason) : NULL;
 	struct hs_net_entry *e = NULL;
 
-	if (!k) {
+	if (!k || c->keep == 0) {
+		free(k);
 		free(r);
 		return;
 	}
@@ -88,6 +93,7 @@ void hs_net_cache_put(struct hs_net_cache *c, const struct hs_event *ev,
 	free(e->key);
 	free(e->reason);
 	e->key = k;
+	e->at = hs_now_ms();
 	e->deny = deny;
 	e->deny_errno = deny_errno;
 	e->reason = r;
@@ -209,36 +215,38 @@ bool hs_net_excluded(const struct hs_config *cfg, const struct hs_event *ev)
 	return false;
 }
 
-void hs_net_verify_host(struct hs_event *ev)
+bool hs_net_resolves_to(const char *name, const char *address)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res = NULL;
 	unsigned char want[16], got[16];
 	bool found = false;
-	int fam;
+	int fam = strchr(address, ':') ? AF_INET6 : AF_INET;
 
+	if (inet_pton(fam, address, want) != 1)
+		return false;
+	hints.ai_family = fam;
+	if (getaddrinfo(name, NULL, &hints, &res) != 0)
+		return false;
+	for (struct addrinfo *ai = res; ai && !found; ai = ai->ai_next) {
+		if (fam == AF_INET && ai->ai_family == AF_INET)
+			memcpy(got, &((struct sockaddr_in *)(void *)ai->ai_addr)
+					     ->sin_addr, 4);
+		else if (fam == AF_INET6 && ai->ai_family == AF_INET6)
+			memcpy(got, &((struct sockaddr_in6 *)(void *)ai->ai_addr)
+					     ->sin6_addr, 16);
+		else
+			continue;
+		found = memcmp(got, want, fam == AF_INET ? 4 : 16) == 0;
+	}
+	freeaddrinfo(res);
+	return found;
+}
+
+void hs_net_verify_host(struct hs_event *ev)
+{
 	if (!ev->host || !ev->address || strcmp(ev->host, ev->address) == 0)
 		return;
-	fam = strchr(ev->address, ':') ? AF_INET6 : AF_INET;
-	if (inet_pton(fam, ev->address, want) != 1) {
-		ev->host = ev->address;
-		return;
-	}
-	hints.ai_family = fam;
-	if (getaddrinfo(ev->host, NULL, &hints, &res) == 0) {
-		for (struct addrinfo *ai = res; ai && !found; ai = ai->ai_next) {
-			if (fam == AF_INET && ai->ai_family == AF_INET)
-				memcpy(got, &((struct sockaddr_in *)(void *)
-						      ai->ai_addr)->sin_addr, 4);
-			else if (fam == AF_INET6 && ai->ai_family == AF_INET6)
-				memcpy(got, &((struct sockaddr_in6 *)(void *)
-						      ai->ai_addr)->sin6_addr, 16);
-			else
-				continue;
-			found = memcmp(got, want, fam == AF_INET ? 4 : 16) == 0;
-		}
-		freeaddrinfo(res);
-	}
-	if (!found)
+	if (!hs_net_resolves_to(ev->host, ev->address))
 		ev->host = ev->address;
 }
 

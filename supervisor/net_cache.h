@@ -17,8 +17,10 @@
 
 struct hs_net_cache {
 	pthread_mutex_t mu;
+	int keep; /* seconds a decision is kept: -1 the session, 0 never */
 	struct hs_net_entry {
 		char *key;    /* NULL: free */
+		long at;      /* when kept (hs_now_ms) */
 		bool deny;
 		int deny_errno;
 		char *reason; /* a denial's */
@@ -60,6 +62,9 @@ bool hs_net_excluded(const struct hs_config *cfg, const struct hs_event *ev);
  * among its answers; otherwise the host becomes the address (a name no
  * rule can be fooled by). */
 void hs_net_verify_host(struct hs_event *ev);
+/* Does name resolve, by the supervisor's own resolver, to address (a
+ * numeric IPv4 or IPv6 one)? */
+bool hs_net_resolves_to(const char *name, const char *address);
 
 /* The command line of process pid, its arguments joined by spaces
  * (malloc'd), for a connection's "command"; NULL when it is gone. */

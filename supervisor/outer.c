@@ -22,7 +22,7 @@ struct hs_outer {
 	char *sock;
 	unsigned interest;
 	int deny_exit, deny_errno;
-	bool strict, deny_on_loss, nested, all_execs;
+	bool strict, deny_on_loss, nested, all_execs, net_nokeep;
 	unsigned long cookie;
 	struct hs_fscope *scope;     /* the outer's write filter */
 	struct hs_fscope *own_scope; /* ours, once hs_outer_write_filter ran */
@@ -43,6 +43,7 @@ static void parse_flags(struct hs_outer *o, const char *f)
 		case 'e': o->deny_errno = (int)v; break;
 		case 's': o->strict = v != 0; break;
 		case 'l': o->deny_on_loss = v != 0; break;
+		case 'k': o->net_nokeep = v != 0; break;
 		case 'n': o->nested = v != 0; break;
 		case 'a': o->all_execs = v != 0; break;
 		case 'c': o->cookie = (unsigned long)v; break;
@@ -137,12 +138,13 @@ void hs_outer_flags(const struct hs_outer *o, const struct hs_config *cfg,
 	 * its commands: every connection here is asked (docs/network.md) */
 	if (o->interest & HS_INTEREST_NET_PRE)
 		interest |= HS_INTEREST_NET_AGENT;
-	n = snprintf(buf, len, "i=%u,x=%d,e=%d,s=%d,n=%d,a=%d,l=%d",
+	n = snprintf(buf, len, "i=%u,x=%d,e=%d,s=%d,n=%d,a=%d,l=%d,k=%d",
 		     interest, set->deny_exit,
 		     set->deny_errno, set->strict || o->strict,
 		     set->nested_exec || o->nested,
 		     set->all_execs || o->all_execs,
-		     set->deny_on_loss || o->deny_on_loss);
+		     set->deny_on_loss || o->deny_on_loss,
+		     set->net_keep >= 0 || o->net_nokeep);
 	if (o->cookie && n > 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - (size_t)n, ",c=%lu", o->cookie);
 	/* the inner shim believes only us, the inner supervisor */
@@ -261,9 +263,10 @@ static bool wants(unsigned interest, bool nested, bool all_execs,
 		return !sc || fires(sc, req->path) ||
 		       (req->new_path && fires(sc, req->new_path));
 	}
-	/* a connection (docs/network.md): pre only */
+	/* a connection (docs/network.md), and its close */
 	if (strcmp(req->op, "connect") == 0)
-		return !post && (interest & HS_INTEREST_NET_PRE);
+		return interest & (post ? HS_INTEREST_NET_POST
+					: HS_INTEREST_NET_PRE);
 	return false;
 }
 

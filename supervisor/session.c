@@ -91,6 +91,7 @@ int hs_session_init(struct hs_session *s, const struct hs_config *cfg,
 	hs_atomic_init(&s->atomic);
 	hs_staged_init(&s->staged);
 	hs_net_cache_init(&s->net);
+	s->net.keep = cfg->settings.net_keep;
 	return 0;
 }
 
@@ -194,11 +195,18 @@ static int build_event(struct hs_session *s, const struct hs_msg *req,
 		ev->path = req->path;
 		ev->operation = req->operation; /* name-too-long, or none */
 	} else if (strcmp(req->op, "connect") == 0) {
-		/* a command's outbound connection (shim/net.c): pre only */
-		if (!req->address || ev->kind != HS_KIND_PRE || req->port < 0 ||
-		    req->port > 65535)
+		/* a command's outbound connection (shim/net.c), or a
+		 * datagram it sends without one (operation "send"); a
+		 * connection's post when it closes, with what it carried */
+		if (!req->address || req->port < 0 || req->port > 65535)
 			return -1;
+		ev->has_bytes = req->has_sent && req->has_received;
+		ev->bytes_sent = req->sent;
+		ev->bytes_received = req->received;
 		ev->op = HS_OP_NET;
+		ev->operation = req->operation &&
+					strcmp(req->operation, "send") == 0
+				? "send" : "connect";
 		ev->address = req->address;
 		ev->host = req->host && req->host[0] ? req->host : req->address;
 		ev->port = (int)req->port;
@@ -293,9 +301,18 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 		free(command);
 		return;
 	}
+	/* a connection's close: its name verified; an excluded destination
+	 * has no post as it had no pre */
+	if (ev.op == HS_OP_NET && ev.kind != HS_KIND_PRE) {
+		hs_net_verify_host(&ev);
+		if (hs_net_excluded(s->cfg, &ev)) {
+			free(command);
+			return;
+		}
+	}
 	/* one decided before, the agent's model, an excluded destination:
 	 * no hook, no record (net_cache.h); its name verified first */
-	if (ev.op == HS_OP_NET) {
+	if (ev.op == HS_OP_NET && ev.kind == HS_KIND_PRE) {
 		bool deny;
 		int err;
 		char *why_not = NULL;
@@ -396,17 +413,17 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 	if (ev.stage == HS_STAGE_OPEN && ev.kind == HS_KIND_PRE &&
 	    ans->verdict == HS_ALLOW)
 		hs_staged_allowed(&s->staged, id, ev.path);
-	if (ev.op == HS_OP_NET) {
+	if (ev.op == HS_OP_NET && ev.kind == HS_KIND_PRE) {
 		/* a refused connection looks like one nobody answers */
 		if (ans->verdict == HS_DENY && !out.deny_errno)
-			ans->deny_errno = ECONNREFUSED;
+			ans->deny_errno = s->cfg->settings.net_deny_errno;
 		if (!__atomic_load_n(&s->ending, __ATOMIC_ACQUIRE) &&
 		    !any_failed(&out))
 			hs_net_cache_put(&s->net, &ev, ans->verdict == HS_DENY,
 					 ans->deny_errno, ans->reason);
 		if (ans->verdict != HS_DENY && !req->via)
 			hs_net_grant(&s->net, &ev);
-	} else {
+	} else if (ev.op != HS_OP_NET) {
 		hs_transcript_tool_result(s->transcript, &ev,
 					  ans->verdict == HS_DENY ? ans->reason
 								  : NULL);
@@ -736,10 +753,10 @@ void hs_session_flags(const struct hs_config *cfg, char *buf, size_t len)
 	const struct hs_settings *set = &cfg->settings;
 	int n;
 
-	n = snprintf(buf, len, "i=%u,x=%d,e=%d,s=%d,n=%d,a=%d,l=%d",
+	n = snprintf(buf, len, "i=%u,x=%d,e=%d,s=%d,n=%d,a=%d,l=%d,k=%d",
 		     hs_config_interest(cfg), set->deny_exit, set->deny_errno,
 		     set->strict, set->nested_exec, set->all_execs,
-		     set->deny_on_loss);
+		     set->deny_on_loss, set->net_keep >= 0);
 	if (n > 0 && (size_t)n < len)
 		hs_session_identity(buf + n, len - (size_t)n);
 }

@@ -27,8 +27,9 @@ netlab_start
 cat > hook.sh <<SH
 #!/bin/sh
 in=\$(cat)
-echo "\$in" | jq -r '[.tool_name, .tool_input.host, .tool_input.port, .tool_input.protocol, .tool_input.url] | join(" ")' >> $TMP/net.log
-port=\$(echo "\$in" | jq -r .tool_input.port); addr=\$(echo "\$in" | jq -r .tool_input.address)
+# printf, not echo: dash's echo turns a JSON string's \\n into a newline
+printf '%s\n' "\$in" | jq -r '[.tool_name, .tool_input.host, .tool_input.port, .tool_input.protocol, .tool_input.url] | join(" ")' >> $TMP/net.log
+port=\$(printf '%s\n' "\$in" | jq -r .tool_input.port); addr=\$(printf '%s\n' "\$in" | jq -r .tool_input.address)
 [ "\$port" = $A ] && exit 0
 [ "\$port" = 53 ] && [ "\$addr" = $DNS ] && exit 0
 echo "NET-DENIED: only port $A may be reached" >&2
@@ -115,7 +116,7 @@ out=$("$HOOKSHIM" run -c excl.json -- bash -c "bash -c 'curl -sS -o /dev/null ht
 expect_contains "network_exclude: 127.0.0.1:B is no event" "$out" "excl=0"
 expect_contains "... [::1]:B still is (another address): the hook is asked" "$(cat net.log 2>/dev/null)" "WebFetch ::1 $B tcp"
 expect_contains "check: connections judged, with the exclusions" "$("$HOOKSHIM" check -c excl.json)" \
-	"connections judged (WebFetch): every connect of the commands' programs, once per destination; except the agent's model endpoint from its environment, 127.0.0.1:$B"
+	"connections judged (WebFetch): every connect and datagram sent of the commands' programs, once per destination; a denied one fails with ECONNREFUSED; except the agent's model endpoint from its environment, 127.0.0.1:$B"
 expect_contains "check: no WebFetch hook, no events" "$("$HOOKSHIM" check -c bash.json)" \
 	"connections: no event (no hook for WebFetch)"
 
@@ -180,8 +181,13 @@ if command -v busybox >/dev/null && file -L "$(command -v busybox)" | grep -q st
 		expect_contains "static busybox wget ($mode): the allowed destination works" "$out" "ok=0"
 		expect_eq "... byte for byte" "$(sha256sum < www/data.bin)" "$(sha256sum < ok.bin)"
 		expect_contains "static busybox wget ($mode): the other is denied (the floor)" "$out" "bad=1"
-		expect_contains "... with the hook's reason on its stderr (by address: no lookup is seen)" "$(cat err.txt)" \
-			"connection to 127.0.0.2:$B denied: NET-DENIED"
+		# glibc's static resolver sends its queries by sendmmsg, which
+		# the floor reads: the name the connect follows is known
+		expect_contains "... with the hook's reason on its stderr, by the name it looked up" "$(cat err.txt)" \
+			"connection to evil.test:$B denied: NET-DENIED"
+		expect_eq "... the hook saw both by their names (the floor read the DNS queries)" \
+			"$(printf 'WebFetch allowed.test %s tcp tcp://allowed.test:%s\nWebFetch evil.test %s tcp tcp://evil.test:%s' $A $A $B $B)" \
+			"$(grep -v " 53 udp" net.log | sort)"
 	done
 	# enforce mode: the shim's connect is notified too, and answered from
 	# the shim's own request -- one hook run, not one per side
@@ -210,3 +216,104 @@ if [ -x "$HOOKSHIM_PROBES/net_static_connect" ]; then
 		expect_contains "a thread connecting after its main thread exited: judged, denied" "$out" "connect=111"
 	fi
 fi
+
+# datagrams sent without a connect (sendto, sendmsg, sendmmsg) and TCP
+# Fast Open are events too: from python (the shim) and from a static
+# program (the floor), in both modes; a denied one fails with the reason
+P=$HOOKSHIM_PROBES/net_static_connect
+cat > sends.py <<PY
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for port in ($A, $B):
+    try:
+        s.sendto(b"x", ("127.0.0.1", port)); print("sendto", port, 0)
+    except OSError as e:
+        print("sendto", port, e.errno)
+try:
+    s.sendmsg([b"x"], [], 0, ("127.0.0.1", $B)); print("sendmsg", 0)
+except OSError as e:
+    print("sendmsg", e.errno)
+t = socket.socket()
+try:
+    t.sendto(b"x", socket.MSG_FASTOPEN, ("127.0.0.1", $B)); print("fastopen", 0)
+except OSError as e:
+    print("fastopen", e.errno)
+PY
+for mode in guard enforce; do
+	sed "s/\"hooks\"/\"hookshim\":{\"mode\":\"$mode\"},\"hooks\"/" net.json > "net-$mode.json"
+	rm -f net.log; : > err.txt
+	out=$("$HOOKSHIM" run -c "net-$mode.json" -- bash -c "bash -c 'python3 sends.py'" 2>err.txt)
+	expect_eq "python's datagrams ($mode): the allowed port sent, the others refused with the reason" \
+		"$(printf 'sendto %s 0\nsendto %s 111\nsendmsg 111\nfastopen 111' $A $B)" "$out"
+	expect_contains "... the reason on stderr" "$(cat err.txt)" "datagram to 127.0.0.1:$B denied: NET-DENIED"
+	expect_eq "... the hook saw each destination once: udp sends, and the Fast Open connect" \
+		"$(printf 'WebFetch 127.0.0.1 %s tcp tcp://127.0.0.1:%s\nWebFetch 127.0.0.1 %s udp udp://127.0.0.1:%s\nWebFetch 127.0.0.1 %s udp udp://127.0.0.1:%s' $B $B $A $A $B $B | sort)" \
+		"$(sort net.log)"
+	[ -x "$P" ] || continue
+	rm -f net.log; : > err.txt
+	out=$("$HOOKSHIM" run -c "net-$mode.json" -- bash -c "bash -c '$P $A sendto; $P $B sendto; $P $B sendmsg; $P $A sendmmsg; $P $B fastopen'" 2>err.txt)
+	if grep -q "no syscall floor" err.txt; then skip "static sends ($mode): $(head -1 err.txt)"; continue; fi
+	expect_eq "a static program's datagrams ($mode, the floor): allowed, refused, refused, sendmmsg both allowed, Fast Open refused" \
+		"$(printf 'connect=0\nconnect=111\nconnect=111\nconnect=2\nconnect=111')" "$out"
+	expect_contains "... the reason on stderr" "$(cat err.txt)" "datagram to 127.0.0.1:$B denied: NET-DENIED"
+	check "... each of sendmmsg's two destinations asked" grep -q "^WebFetch 127.0.0.2 $A udp" net.log
+	rm -f net.log; : > err.txt
+	out=$("$HOOKSHIM" run -c "net-$mode.json" -- bash -c "bash -c '$P $B sendmmsg'" 2>err.txt)
+	expect_eq "... a sendmmsg with a denied destination is refused as a whole (the floor cannot send part)" \
+		"connect=-111" "$out"
+	# a lookup made as musl makes it (a query by sendto, no connect):
+	# the floor reads the name it asks for, and the connect that follows
+	# is judged by it
+	rm -f net.log; : > err.txt
+	out=$(ns "$HOOKSHIM" run -c "net-$mode.json" -- bash -c "bash -c '$P $A allowed.test; $P $B evil.test'" 2>err.txt)
+	expect_eq "a musl-style lookup then connect ($mode): allowed, denied" "$(printf 'connect=0\nconnect=111')" "$out"
+	expect_eq "... the hook saw them by the names looked up" \
+		"$(printf 'WebFetch allowed.test %s tcp tcp://allowed.test:%s\nWebFetch evil.test %s tcp tcp://evil.test:%s' $A $A $B $B)" \
+		"$(grep -v " 53 udp" net.log | sort)"
+	expect_contains "... and the reason names it" "$(cat err.txt)" "connection to evil.test:$B denied"
+done
+
+# a connection's close is its PostToolUse (PostToolUseFailure when it
+# never reached its peer), with the bytes TCP carried; the denied one
+# has none, as a denied tool call has none
+cat > post.sh <<SH
+#!/bin/sh
+jq -c '[.hook_event_name, .tool_input.host, .tool_input.port, .tool_response.bytes_received, .error]' >> $TMP/post.log
+SH
+chmod +x post.sh
+printf '{"hooks":{"PreToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","command":"%s/hook.sh"}]}],"PostToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","command":"%s/post.sh"}]}],"PostToolUseFailure":[{"matcher":"WebFetch","hooks":[{"type":"command","command":"%s/post.sh"}]}]}}\n' "$TMP" "$TMP" "$TMP" > post.json
+closed=$(netlab_port)
+rm -f post.log
+ns "$HOOKSHIM" run -c post.json -- bash -c "bash -c 'curl -sS -o /dev/null http://allowed.test:$A/data.bin; curl -sS -o /dev/null http://evil.test:$B/data.bin'" >/dev/null 2>&1
+# (no pre hook: the closed port is not denied before it is tried)
+jq '{hooks: {PostToolUseFailure: .hooks.PostToolUseFailure}}' post.json > failure.json
+"$HOOKSHIM" run -c failure.json -- bash -c "bash -c 'python3 -c \"import socket; socket.create_connection((\\\"127.0.0.1\\\", $closed))\"; curl -s http://127.0.0.1:$closed/'" >/dev/null 2>&1
+got=$(jq -r 'select(.[0] == "PostToolUse") | .[3]' post.log 2>/dev/null)
+check "PostToolUse after curl's connection closed, with the bytes received (>= the 64 KiB file: $got)" \
+	test "${got:-0}" -ge 65536
+expect_eq "... by the name it looked up; none for the denied connection" \
+	"allowed.test $A" "$(jq -r 'select(.[0] == "PostToolUse") | "\(.[1]) \(.[2])"' post.log)"
+expect_eq "a connection refused by its peer: PostToolUseFailure (python's blocking connect, curl's non-blocking one)" \
+	"$(printf '["PostToolUseFailure","127.0.0.1",%s,null,"the connection failed: errno 111"]\n' $closed $closed)" \
+	"$(grep PostToolUseFailure post.log)"
+out=$("$HOOKSHIM" check -c post.json 2>&1)
+expect_contains "check says connections are reported at their close" "$out" "connections reported (PostToolUse WebFetch)"
+
+# network_cache: false asks every time, N seconds keeps a decision that
+# long; network_deny_errno is what a denied connection fails with
+for keep in false 1; do
+	sed "s/\"hooks\"/\"hookshim\":{\"network_cache\":$keep,\"network_deny_errno\":\"ENETUNREACH\"},\"hooks\"/" net.json > keep.json
+	rm -f net.log
+	out=$("$HOOKSHIM" run -c keep.json -- bash -c "bash -c 'for i in 1 2; do python3 -c \"
+import socket
+for p in ($A, $B):
+    try:
+        socket.create_connection((\\\"127.0.0.1\\\", p)).close(); print(p, 0)
+    except OSError as e:
+        print(p, e.errno)\"; [ $keep = 1 ] && sleep 1.2; done'" 2>/dev/null)
+	expect_eq "network_cache $keep: the allowed port connects, the other fails with ENETUNREACH (101)" \
+		"$(printf '%s 0\n%s 101\n%s 0\n%s 101' $A $B $A $B)" "$out"
+	expect_eq "... the hook asked again in the second process (4 runs)" 4 "$(wc -l < net.log)"
+done
+out=$(printf '{"hookshim":{"network_cache":"always"}}' > badkeep.json; "$HOOKSHIM" check -c badkeep.json 2>&1)
+expect_contains "a network_cache that is no boolean or number: file:line:col" "$out" "badkeep.json:1:"

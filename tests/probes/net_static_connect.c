@@ -4,16 +4,31 @@
  *   net_static_connect PORT leaderless connect from a second thread after
  *                                      the main thread has exited (its
  *                                      /proc/TGID entries are gone)
- * Prints "connect=0" or "connect=ERRNO". */
+ *   net_static_connect PORT sendto     a UDP datagram to 127.0.0.1:PORT by
+ *                                      sendto, without a connect
+ *   net_static_connect PORT sendmsg    ... by sendmsg
+ *   net_static_connect PORT sendmmsg   two datagrams by one sendmmsg: to
+ *                                      127.0.0.1:PORT, then to 127.0.0.2:PORT
+ *   net_static_connect PORT fastopen   TCP Fast Open: sendto(MSG_FASTOPEN)
+ *                                      on an unconnected TCP socket
+ *   net_static_connect PORT NAME       look NAME up as musl does (a query
+ *                                      by sendto to /etc/resolv.conf's
+ *                                      first nameserver, no connect), then
+ *                                      connect to its first A record
+ * Prints "connect=0" or "connect=ERRNO" (for sendmmsg the count sent, or
+ * -ERRNO). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include "tests/probes/dns_query.h"
 
 static int port;
 
@@ -35,6 +50,70 @@ static void *one(void *arg)
 	return NULL;
 }
 
+/* The sends: their result as connect= prints it. */
+static int sends(const char *how)
+{
+	struct sockaddr_in sa[2] = {
+		{ .sin_family = AF_INET, .sin_port = htons((unsigned short)port) },
+		{ .sin_family = AF_INET, .sin_port = htons((unsigned short)port) },
+	};
+	struct iovec iov = { .iov_base = "hello\n", .iov_len = 6 };
+	struct mmsghdr mm[2];
+	bool tfo = strcmp(how, "fastopen") == 0;
+	int fd = socket(AF_INET, tfo ? SOCK_STREAM : SOCK_DGRAM, 0);
+	ssize_t r;
+
+	inet_pton(AF_INET, "127.0.0.1", &sa[0].sin_addr);
+	inet_pton(AF_INET, "127.0.0.2", &sa[1].sin_addr);
+	memset(mm, 0, sizeof(mm));
+	for (int i = 0; i < 2; i++) {
+		mm[i].msg_hdr.msg_name = &sa[i];
+		mm[i].msg_hdr.msg_namelen = sizeof(sa[i]);
+		mm[i].msg_hdr.msg_iov = &iov;
+		mm[i].msg_hdr.msg_iovlen = 1;
+	}
+	if (strcmp(how, "sendmmsg") == 0) {
+		r = sendmmsg(fd, mm, 2, 0);
+		return r < 0 ? -errno : (int)r;
+	}
+	if (strcmp(how, "sendmsg") == 0)
+		r = sendmsg(fd, &mm[0].msg_hdr, 0);
+	else
+		r = sendto(fd, "hello\n", 6, tfo ? MSG_FASTOPEN : 0,
+			   (struct sockaddr *)&sa[0], sizeof(sa[0]));
+	return r < 0 ? errno : 0;
+}
+
+/* NAME's first A record into *in, asked as musl asks: 0 or -1. */
+static int lookup(const char *name, struct in_addr *in)
+{
+	unsigned char q[300], a[512];
+	char line[256], ns[64] = "";
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(53) };
+	FILE *f = fopen("/etc/resolv.conf", "r");
+	size_t n;
+	ssize_t got;
+	int fd;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!ns[0] && sscanf(line, "nameserver %63s", ns) == 1)
+			break;
+	if (f)
+		fclose(f);
+	if (!ns[0] || inet_pton(AF_INET, ns, &sa.sin_addr) != 1)
+		return -1;
+	n = dns_query(name, q);
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (sendto(fd, q, n, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    (got = recv(fd, a, sizeof(a), 0)) < (ssize_t)(n + 16))
+		return -1;
+	close(fd);
+	/* the answer's first record follows the question; its address is
+	 * its last four bytes (one A record, a compressed name) */
+	memcpy(in, a + n + 12, 4);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	pthread_t t;
@@ -44,6 +123,25 @@ int main(int argc, char **argv)
 	port = atoi(argv[1]);
 	if (strcmp(argv[2], "plain") == 0) {
 		one(NULL);
+		return 0;
+	}
+	if (strchr(argv[2], '.')) {
+		struct sockaddr_in sa = { .sin_family = AF_INET,
+					  .sin_port = htons((unsigned short)port) };
+		int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+		if (lookup(argv[2], &sa.sin_addr) < 0) {
+			printf("lookup failed\n");
+			return 1;
+		}
+		printf("connect=%d\n",
+		       connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0
+			       ? 0
+			       : errno);
+		return 0;
+	}
+	if (strcmp(argv[2], "leaderless") != 0) {
+		printf("connect=%d\n", sends(argv[2]));
 		return 0;
 	}
 	pthread_create(&t, NULL, one, (void *)1);
