@@ -8,7 +8,10 @@
 # every host (one spawn, then the session's cache) -- interleaved in the
 # same run, guard mode, medians of ROUNDS with the range, wall and CPU
 # time as ratios to plain. Every hookshim row includes the session's
-# start and end (about 5 ms).
+# start and end (about 5 ms). A second table: 20,000 UDP datagrams sent
+# without a connect (python's sendto, through the shim), and the same by a
+# static program's sendmsg (each a notification of the floor: BPF cannot
+# read sendmsg's destination), plain vs a hook on every host.
 #
 # Usage: BUILD=build bench/net_bench.sh   (ROUNDS=5)
 set -u
@@ -38,6 +41,12 @@ printf '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","co
 printf '{"hooks":{"PreToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","if":"WebFetch(domain:nothing.invalid)","command":"exit 2"}]}]}}\n' > "$T/nomatch.json"
 printf '{"hooks":{"PreToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","command":"true"}]}]}}\n' > "$T/every.json"
 urls=$(for i in $(seq 10); do printf ' http://127.0.0.1:%s/ok.txt' "$PORT"; done)
+cat > "$T/udp.py" <<PY
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(20000):
+    s.sendto(b"x", ("127.0.0.1", $PORT))
+PY
 cat > "$T/work.sh" <<SH
 for p in \$(seq 100); do curl -s -H 'Connection: close' -o /dev/null -o /dev/null -o /dev/null -o /dev/null -o /dev/null -o /dev/null -o /dev/null -o /dev/null -o /dev/null -o /dev/null $urls || exit 1; done
 SH
@@ -45,11 +54,11 @@ SH
 # one MODE: "wall cpu" (MODE plain: no hookshim); the work runs as a
 # command of the agent (a shell with a command string)
 one() {
-	local TIMEFORMAT='%R %U %S' out
+	local TIMEFORMAT='%R %U %S' out work=${WORK:-bash $T/work.sh}
 	if [ "$1" = plain ]; then
-		out=$( { time bash -c "bash $T/work.sh" >/dev/null 2>&1 || echo "rc=$?"; } 2>&1 )
+		out=$( { time bash -c "$work" >/dev/null 2>&1 || echo "rc=$?"; } 2>&1 )
 	else
-		out=$( { time "$HS" run --guard --no-notices --root "$T/proj" -c "$T/$1.json" -- bash -c "bash -c 'bash $T/work.sh'" >/dev/null 2>&1 || echo "rc=$?"; } 2>&1 )
+		out=$( { time "$HS" run --guard --no-notices --root "$T/proj" -c "$T/$1.json" -- bash -c "bash -c '$work'" >/dev/null 2>&1 || echo "rc=$?"; } 2>&1 )
 	fi
 	grep -q '^rc=' <<<"$out" && echo "net bench: $1 run failed" >&2
 	grep -v '^rc=' <<<"$out" | awk '{ printf "%s %s\n", $1, $2 + $3 }'
@@ -71,4 +80,30 @@ for m in $modes; do
 	nomatch) label="a rule matching no host" ;; every) label="a hook on every host" ;;
 	esac
 	printf '%-34s %s\n' "$label" "$(cells "${wall[$m]}" "${cpu[$m]}" "${wall[plain]}" "${cpu[plain]}")"
+done
+
+# datagrams: python (the shim: one question, then its own memory) and a
+# static program (the floor: a notification per sendmsg)
+P=$TOP/$BUILD/probes/net_static_connect
+declare -A uwall=() ucpu=()
+rows="py:plain py:every"
+[ -x "$P" ] && rows+=" st:plain st:every"
+for _ in $(seq "$ROUNDS"); do
+	for r in $rows; do
+		case ${r%%:*} in
+		py) w="python3 $T/udp.py" ;;
+		st) w="$P $PORT sendmsg20000" ;;
+		esac
+		read -r a b <<<"$(WORK=$w one "${r#*:}")"
+		uwall[$r]+="$a "; ucpu[$r]+="$b "
+	done
+done
+printf '\n%-34s %26s %26s\n' "20,000 UDP datagrams" "wall s (ratio, range)" "cpu s (ratio, range)"
+for r in $rows; do
+	case $r in
+	py:plain) label="python sendto, plain" ;; py:every) label="... a hook on every host" ;;
+	st:plain) label="static sendmsg, plain" ;; st:every) label="... a hook on every host" ;;
+	esac
+	base=${r%%:*}:plain
+	printf '%-34s %s\n' "$label" "$(cells "${uwall[$r]}" "${ucpu[$r]}" "${uwall[$base]}" "${ucpu[$base]}")"
 done

@@ -55,7 +55,7 @@ struct hs_floor {
 	bool emulate_unjudged;       /* also the opens no hook can care about */
 	int sandboxed;               /* a process entered Landlock (floor_open.c) */
 	int agent_started;           /* the agent's first exec was seen */
-	struct hs_fl_names *names;   /* what DNS queries asked (floor_net.c) */
+	struct hs_fl_netmem *names;   /* what DNS queries asked (floor_net.c) */
 };
 
 static bool respond(int lfd, uint64_t id, int error, bool cont)
@@ -519,12 +519,16 @@ static void *net_decide(void *arg)
 			if (ans.verdict == HS_DENY)
 				net_denied(f, d, i, host, ans.reason);
 		}
-	if (ans.verdict == HS_DENY && hs_fl_valid(f->lfd, nj->id))
+	if (ans.verdict == HS_DENY && hs_fl_valid(f->lfd, nj->id)) {
 		respond(f->lfd, nj->id,
 			ans.deny_errno > 0 ? ans.deny_errno : ECONNREFUSED,
 			false);
-	else
+	} else {
+		/* (an allow because a hook failed is not a decision) */
+		if (!ans.failed)
+			hs_fl_sent_keep(f->names, d, f->s->cfg->settings.net_keep);
 		respond(f->lfd, nj->id, 0, true);
+	}
 	hs_answer_free(&ans);
 	free(nj);
 	hs_inflight_leave(&f->deciding);
@@ -547,6 +551,10 @@ static bool net(struct hs_floor *f, const struct seccomp_notif *n)
 		return false;
 	nj = calloc(1, sizeof(*nj));
 	r = nj ? hs_fl_net_read(n, &nj->d) : -1;
+	/* a datagram to where its thread was lately allowed to send: at once */
+	if (r > 0 && hs_fl_sent_allowed(f->names, &nj->d,
+					f->s->cfg->settings.net_keep))
+		r = 0;
 	if (r <= 0) {
 		respond(f->lfd, n->id, r < 0 ? ECONNREFUSED : 0, r == 0);
 		if (r == 0 && nj->d.qname[0])
@@ -643,7 +651,7 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 	}
 	f->s = s;
 	f->net_agent = hs_config_interest(s->cfg) & HS_INTEREST_NET_AGENT;
-	f->names = hs_fl_names_new();
+	f->names = hs_fl_netmem_new();
 	f->lfd = lfd;
 	f->wake[0] = f->wake[1] = -1;
 	f->notif_size = sizeof(struct seccomp_notif);
@@ -685,7 +693,7 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 		hs_fpost_stop(f->post, 0);
 		hs_fl_pending_free(f->x.pending);
 		hs_fl_self_free(f->self);
-		hs_fl_names_free(f->names);
+		hs_fl_netmem_free(f->names);
 		if (f->wake[0] >= 0) {
 			close(f->wake[0]);
 			close(f->wake[1]);
@@ -735,7 +743,7 @@ bool hs_floor_stop(struct hs_floor *f, int grace_ms)
 	hs_fscope_free(f->scope);
 	hs_fl_pending_free(f->x.pending);
 	hs_fl_self_free(f->self);
-	hs_fl_names_free(f->names);
+	hs_fl_netmem_free(f->names);
 	hs_inflight_destroy(&f->deciding);
 	free(f);
 	return true;

@@ -126,15 +126,27 @@ void hs_fl_net_finish(struct hs_fl_net *d, pid_t agent, bool agent_too);
  * group), for the host of a later connect: the floor sees no answer, so
  * a name is taken only when the supervisor's own resolver leads from it
  * to the address (as the shim's getaddrinfo names are,
- * supervisor/net_cache.h). */
-struct hs_fl_names;
-struct hs_fl_names *hs_fl_names_new(void);
-void hs_fl_names_free(struct hs_fl_names *t);
-void hs_fl_names_add(struct hs_fl_names *t, pid_t tgid, const char *name);
+ * supervisor/net_cache.h). And the destinations of the datagrams lately
+ * allowed (64, by thread), so that a static program's thousandth
+ * sendmsg to one destination is answered on the receiver, without a
+ * thread: forgotten when a new name is learned (it might name one of
+ * them otherwise), kept keep seconds (network_cache: -1 the session, 0
+ * never kept). */
+struct hs_fl_netmem;
+struct hs_fl_netmem *hs_fl_netmem_new(void);
+void hs_fl_netmem_free(struct hs_fl_netmem *t);
+void hs_fl_names_add(struct hs_fl_netmem *t, pid_t tgid, const char *name);
 /* The newest name tgid asked for that leads to address, into out (256
  * bytes); false when none does. */
-bool hs_fl_names_host(struct hs_fl_names *t, pid_t tgid, const char *address,
+bool hs_fl_names_host(struct hs_fl_netmem *t, pid_t tgid, const char *address,
 		      char *out);
+/* Was every destination of d, a datagram send (no Fast Open), allowed to
+ * its thread lately? */
+bool hs_fl_sent_allowed(struct hs_fl_netmem *t, const struct hs_fl_net *d,
+			int keep);
+/* d's destinations were allowed: kept, for a UDP send. */
+void hs_fl_sent_keep(struct hs_fl_netmem *t, const struct hs_fl_net *d,
+		     int keep);
 
 /* ---- floor_scope.c: the shim's write filter, for the supervisor ---- */
 

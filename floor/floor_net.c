@@ -37,6 +37,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "../common/clock.h"
 #include "../common/wire.h"
 #include "../engine/netdest.h"
 #include "../supervisor/net_cache.h"
@@ -285,28 +286,37 @@ void hs_fl_net_finish(struct hs_fl_net *d, pid_t agent, bool agent_too)
 	d->agent = !agent_too && agent_own(d->tid, agent);
 }
 
-/* The names the processes' DNS queries asked for, newest last. */
+/* The names the processes' DNS queries asked for, newest last; and the
+ * datagrams' destinations lately allowed, by thread. */
 #define NAMES 64
+#define SENT 64
 
-struct hs_fl_names {
+struct hs_fl_netmem {
 	pthread_mutex_t mu;
 	struct {
 		pid_t tgid;
 		char name[256];
 	} e[NAMES];
 	unsigned next;
+	struct {
+		pid_t tid; /* 0: free */
+		char address[64];
+		int port;
+		long at;
+	} sent[SENT];
+	unsigned sent_next;
 };
 
-struct hs_fl_names *hs_fl_names_new(void)
+struct hs_fl_netmem *hs_fl_netmem_new(void)
 {
-	struct hs_fl_names *t = calloc(1, sizeof(*t));
+	struct hs_fl_netmem *t = calloc(1, sizeof(*t));
 
 	if (t)
 		pthread_mutex_init(&t->mu, NULL);
 	return t;
 }
 
-void hs_fl_names_free(struct hs_fl_names *t)
+void hs_fl_netmem_free(struct hs_fl_netmem *t)
 {
 	if (!t)
 		return;
@@ -314,7 +324,7 @@ void hs_fl_names_free(struct hs_fl_names *t)
 	free(t);
 }
 
-void hs_fl_names_add(struct hs_fl_names *t, pid_t tgid, const char *name)
+void hs_fl_names_add(struct hs_fl_netmem *t, pid_t tgid, const char *name)
 {
 	unsigned last;
 
@@ -326,11 +336,13 @@ void hs_fl_names_add(struct hs_fl_names *t, pid_t tgid, const char *name)
 		t->e[t->next].tgid = tgid;
 		snprintf(t->e[t->next].name, sizeof(t->e[0].name), "%s", name);
 		t->next = (t->next + 1) % NAMES;
+		/* a new name may name a kept address otherwise */
+		memset(t->sent, 0, sizeof(t->sent));
 	}
 	pthread_mutex_unlock(&t->mu);
 }
 
-bool hs_fl_names_host(struct hs_fl_names *t, pid_t tgid, const char *address,
+bool hs_fl_names_host(struct hs_fl_netmem *t, pid_t tgid, const char *address,
 		      char *out)
 {
 	char cand[8][256];
@@ -359,4 +371,53 @@ bool hs_fl_names_host(struct hs_fl_names *t, pid_t tgid, const char *address,
 			return true;
 		}
 	return false;
+}
+
+/* Is destination i of d among its thread's datagrams lately allowed? */
+static bool sent_has(const struct hs_fl_netmem *t, const struct hs_fl_net *d,
+		     int i, int keep, long now)
+{
+	for (unsigned k = 0; k < SENT; k++)
+		if (t->sent[k].tid == d->tid && t->sent[k].port == d->dest[i].port &&
+		    strcmp(t->sent[k].address, d->dest[i].address) == 0)
+			return keep < 0 || now - t->sent[k].at < keep * 1000L;
+	return false;
+}
+
+bool hs_fl_sent_allowed(struct hs_fl_netmem *t, const struct hs_fl_net *d,
+			int keep)
+{
+	long now = hs_now_ms();
+	bool all = t && keep != 0 && d->send && !d->fastopen && d->ndest > 0;
+
+	if (!all)
+		return false;
+	pthread_mutex_lock(&t->mu);
+	for (int i = 0; i < d->ndest && all; i++)
+		all = sent_has(t, d, i, keep, now);
+	pthread_mutex_unlock(&t->mu);
+	return all;
+}
+
+void hs_fl_sent_keep(struct hs_fl_netmem *t, const struct hs_fl_net *d,
+		     int keep)
+{
+	long now = hs_now_ms();
+
+	if (!t || keep == 0 || !d->send || !d->udp || d->fastopen)
+		return;
+	pthread_mutex_lock(&t->mu);
+	for (int i = 0; i < d->ndest; i++) {
+		unsigned k = t->sent_next;
+
+		if (sent_has(t, d, i, -1, now))
+			continue;
+		t->sent[k].tid = d->tid;
+		snprintf(t->sent[k].address, sizeof(t->sent[k].address), "%s",
+			 d->dest[i].address);
+		t->sent[k].port = d->dest[i].port;
+		t->sent[k].at = now;
+		t->sent_next = (k + 1) % SENT;
+	}
+	pthread_mutex_unlock(&t->mu);
 }

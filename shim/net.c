@@ -227,7 +227,7 @@ struct dest {
 	unsigned short port;
 	bool udp;
 	char host[256]; /* the name this process looked up, or "" */
-	char addr[INET6_ADDRSTRLEN];
+	char addr[INET6_ADDRSTRLEN]; /* "" until needed (numeric) */
 	char id[64]; /* the pre's tool_use_id, or "" */
 };
 
@@ -248,8 +248,8 @@ static bool describe(int fd, const struct sockaddr *sa, socklen_t len,
 	d->udp = type == SOCK_DGRAM;
 	if (send && !d->udp && !(flags & MSG_FASTOPEN))
 		return false;
-	if (!inet_ntop(d->w.fam, d->w.addr, d->addr, sizeof(d->addr)))
-		return false;
+	/* (the text of the address only once it is asked about) */
+	d->addr[0] = '\0';
 	name_of(&d->w, d->host);
 	d->id[0] = '\0';
 	return true;
@@ -263,6 +263,8 @@ static int ask_pre(struct dest *d, bool send)
 	bool datagram = send && d->udp;
 
 	if (was_allowed(&d->w, name_hash(d->host), d->port, d->udp))
+		return 0;
+	if (!inet_ntop(d->w.fam, d->w.addr, d->addr, sizeof(d->addr)))
 		return 0;
 	hs_make_id(d->id);
 	hs_ask(&(struct hs_msg){ .op = "connect", .phase = "pre", .nested = -1,
@@ -382,14 +384,16 @@ static void post(const struct conn *c, int err)
 {
 	struct tcp_info ti;
 	socklen_t tl = sizeof(ti), el = sizeof(int);
-	char id[64], why[48], num[24];
+	char id[64], why[48], num[24], addr[INET6_ADDRSTRLEN];
 	struct hs_reply rep;
 	struct hs_msg req = { .op = "connect", .nested = -1,
 			      .host = c->d.host[0] ? c->d.host : NULL,
-			      .address = c->d.addr, .port = c->d.port,
+			      .address = addr, .port = c->d.port,
 			      .proto = c->d.udp ? "udp" : "tcp",
 			      .duration_ms = hs_now_ms() - c->t0 };
 
+	if (!inet_ntop(c->d.w.fam, c->d.w.addr, addr, sizeof(addr)))
+		return;
 	memset(&ti, 0, sizeof(ti));
 	if (!c->d.udp &&
 	    getsockopt(c->fd, IPPROTO_TCP, TCP_INFO, &ti, &tl) == 0 &&

@@ -28,6 +28,8 @@ struct hs_answer {
 				  * judged too (engine/handoff.h) */
 	bool more;               /* a stdin line that stops inside a command */
 	bool keeps;              /* an allowed stdin line leaves code behind */
+	bool failed;             /* a connection's: a hook reached no verdict,
+				  * so the outcome is not kept (net_cache.h) */
 };
 
 void hs_msg_free(struct hs_msg *m);

@@ -417,8 +417,9 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 		/* a refused connection looks like one nobody answers */
 		if (ans->verdict == HS_DENY && !out.deny_errno)
 			ans->deny_errno = s->cfg->settings.net_deny_errno;
+		ans->failed = any_failed(&out);
 		if (!__atomic_load_n(&s->ending, __ATOMIC_ACQUIRE) &&
-		    !any_failed(&out))
+		    !ans->failed)
 			hs_net_cache_put(&s->net, &ev, ans->verdict == HS_DENY,
 					 ans->deny_errno, ans->reason);
 		if (ans->verdict != HS_DENY && !req->via)

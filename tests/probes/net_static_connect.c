@@ -7,6 +7,7 @@
  *   net_static_connect PORT sendto     a UDP datagram to 127.0.0.1:PORT by
  *                                      sendto, without a connect
  *   net_static_connect PORT sendmsg    ... by sendmsg
+ *   net_static_connect PORT sendmsgN   ... N of them (for bench/net_bench.sh)
  *   net_static_connect PORT sendmmsg   two datagrams by one sendmmsg: to
  *                                      127.0.0.1:PORT, then to 127.0.0.2:PORT
  *   net_static_connect PORT fastopen   TCP Fast Open: sendto(MSG_FASTOPEN)
@@ -76,11 +77,16 @@ static int sends(const char *how)
 		r = sendmmsg(fd, mm, 2, 0);
 		return r < 0 ? -errno : (int)r;
 	}
-	if (strcmp(how, "sendmsg") == 0)
-		r = sendmsg(fd, &mm[0].msg_hdr, 0);
-	else
+	if (strncmp(how, "sendmsg", 7) == 0) {
+		long times = how[7] ? atol(how + 7) : 1;
+
+		r = 0;
+		for (long i = 0; i < times && r >= 0; i++)
+			r = sendmsg(fd, &mm[0].msg_hdr, 0);
+	} else {
 		r = sendto(fd, "hello\n", 6, tfo ? MSG_FASTOPEN : 0,
 			   (struct sockaddr *)&sa[0], sizeof(sa[0]));
+	}
 	return r < 0 ? errno : 0;
 }
 
