@@ -337,6 +337,10 @@ void hs_report_line(FILE *f, const cJSON *rec, bool color)
 		fputs(" -> ", f);
 		put_text(f, str(rec, "new_path"), 200);
 	}
+	/* a connection's close: what it carried */
+	if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(rec, "bytes_sent")))
+		fprintf(f, " (sent %.0f, received %.0f bytes)",
+			num(rec, "bytes_sent", 0), num(rec, "bytes_received", 0));
 	if (why && deny) {
 		fputs("  — ", f);
 		put_text(f, why, 300);

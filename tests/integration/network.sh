@@ -284,7 +284,7 @@ chmod +x post.sh
 printf '{"hooks":{"PreToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","command":"%s/hook.sh"}]}],"PostToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","command":"%s/post.sh"}]}],"PostToolUseFailure":[{"matcher":"WebFetch","hooks":[{"type":"command","command":"%s/post.sh"}]}]}}\n' "$TMP" "$TMP" "$TMP" > post.json
 closed=$(netlab_port)
 rm -f post.log
-ns "$HOOKSHIM" run -c post.json -- bash -c "bash -c 'curl -sS -o /dev/null http://allowed.test:$A/data.bin; curl -sS -o /dev/null http://evil.test:$B/data.bin'" >/dev/null 2>&1
+ns "$HOOKSHIM" run --log post.jsonl -c post.json -- bash -c "bash -c 'curl -sS -o /dev/null http://allowed.test:$A/data.bin; curl -sS -o /dev/null http://evil.test:$B/data.bin'" >/dev/null 2>&1
 # (no pre hook: the closed port is not denied before it is tried)
 jq '{hooks: {PostToolUseFailure: .hooks.PostToolUseFailure}}' post.json > failure.json
 "$HOOKSHIM" run -c failure.json -- bash -c "bash -c 'python3 -c \"import socket; socket.create_connection((\\\"127.0.0.1\\\", $closed))\"; curl -s http://127.0.0.1:$closed/'" >/dev/null 2>&1
@@ -296,6 +296,8 @@ expect_eq "... by the name it looked up; none for the denied connection" \
 expect_eq "a connection refused by its peer: PostToolUseFailure (python's blocking connect, curl's non-blocking one)" \
 	"$(printf '["PostToolUseFailure","127.0.0.1",%s,null,"the connection failed: errno 111"]\n' $closed $closed)" \
 	"$(grep PostToolUseFailure post.log)"
+expect_contains "hookshim log shows the close with its counts" "$("$HOOKSHIM" log post.jsonl)" \
+	"post         WebFetch   allow connect tcp://allowed.test:$A (sent "
 out=$("$HOOKSHIM" check -c post.json 2>&1)
 expect_contains "check says connections are reported at their close" "$out" "connections reported (PostToolUse WebFetch)"
 
