@@ -319,3 +319,39 @@ for p in ($A, $B):
 done
 out=$(printf '{"hookshim":{"network_cache":"always"}}' > badkeep.json; "$HOOKSHIM" check -c badkeep.json 2>&1)
 expect_contains "a network_cache that is no boolean or number: file:line:col" "$out" "badkeep.json:1:"
+
+# enforce mode: the grant that lets the floor pass a connect the shim of
+# the same process was allowed is kept under the pid the kernel names as
+# the asker (SO_PEERCRED), never the one a request claims: a process that
+# asks in another's name (here: a static program's, whose connect by
+# address a name-based policy denies) grants it nothing
+if [ -x "$P" ]; then
+	cat > byname.sh <<SH
+#!/bin/sh
+host=\$(jq -r .tool_input.host)
+[ "\$host" = allowed.test ] && exit 0
+echo "BY-NAME: only allowed.test" >&2; exit 2
+SH
+	chmod +x byname.sh
+	printf '{"hookshim":{"mode":"enforce"},"hooks":{"PreToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","command":"%s/byname.sh"}]}]}}\n' "$TMP" > byname.json
+	cat > forge.py <<'PY'
+import os, socket, struct, sys
+def field(tag, v):
+    v = str(v).encode()
+    return tag.encode() + struct.pack("<I", len(v)) + v
+s = socket.socket(socket.AF_UNIX)
+s.connect("\0" + os.environ["HOOKSHIM_SOCK"].lstrip("@"))
+s.sendall(field("o", "connect") + field("p", "pre") + field("i", sys.argv[1]) +
+          field("h", "allowed.test") + field("A", "127.0.0.1") + field("P", sys.argv[2]) +
+          field("j", "tcp") + b"\0" + struct.pack("<I", 0))
+print("forged:", "allow" if b"allow" in s.recv(4096) else "deny")
+PY
+	rm -f go
+	out=$(ns "$HOOKSHIM" run -c byname.json -- bash -c "bash -c '$P $A after $TMP/go & python3 forge.py \$! $A; touch $TMP/go; wait'" 2>err.txt)
+	if grep -q "no syscall floor" err.txt; then
+		skip "forged grant: $(head -1 err.txt)"
+	else
+		expect_eq "a request in a static program's name (enforce): allowed for the asker, no grant for the static program's connect" \
+			"$(printf 'forged: allow\nconnect=111')" "$out"
+	fi
+fi

@@ -1,6 +1,7 @@
 /* A static program's connects for tests/integration/network.sh, from the
  * ways a caller could hide one from the floor:
  *   net_static_connect PORT plain      connect 127.0.0.1:PORT from main
+ *   net_static_connect PORT after      ... once FILE (argv[3]) exists
  *   net_static_connect PORT leaderless connect from a second thread after
  *                                      the main thread has exited (its
  *                                      /proc/TGID entries are gone)
@@ -128,6 +129,12 @@ int main(int argc, char **argv)
 		return 2;
 	port = atoi(argv[1]);
 	if (strcmp(argv[2], "plain") == 0) {
+		one(NULL);
+		return 0;
+	}
+	if (strcmp(argv[2], "after") == 0 && argc > 3) {
+		for (int i = 0; i < 1000 && access(argv[3], F_OK) != 0; i++)
+			usleep(10000);
 		one(NULL);
 		return 0;
 	}
