@@ -16,8 +16,10 @@ LDFLAGS_CLI := -Wl,--export-dynamic-symbol=hookshim_executable
 # wrapped functions go through real.c's table). No RELRO either: its
 # mprotect would split the written data over two pages, each a fault in
 # every process (shim/layout.ld); lazy binding left the PLT slots, the
-# bulk of it, writable anyway.
-LDLIBS_SHIM := -ldl -lpthread -Wl,-z,lazy -Wl,-z,norelro \
+# bulk of it, writable anyway. -z defs: lazy binding would otherwise let
+# a function the shim calls but never defines link, and fail in every
+# process the first time it is called.
+LDLIBS_SHIM := -ldl -lpthread -Wl,-z,lazy -Wl,-z,norelro -Wl,-z,defs \
 	-Wl,-z,noseparate-code -Wl,-T,shim/layout.ld
 
 # Two binaries and the wire they share (docs/architecture.md):

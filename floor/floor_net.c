@@ -42,12 +42,16 @@
 #include "../engine/netdest.h"
 #include "../supervisor/net_cache.h"
 
-/* One sockaddr of len bytes at addr, added to out's destinations unless
- * there already: 1 added or there, 0 no destination (another family, a
- * length the kernel refuses), -1 unreadable or one too many. */
-static int add_dest(pid_t tid, uint64_t addr, uint64_t len,
+/* One sockaddr of len bytes at addr (the kernel's int: its low 32 bits),
+ * added to out's destinations unless there already: 1 added or there, 0
+ * no destination (another family, a length the kernel refuses), -1
+ * unreadable or one too many. A send's AF_UNSPEC sockaddr is an IPv4
+ * one (an IPv4 UDP socket sends to it so; a connect with one is a
+ * disconnect). */
+static int add_dest(pid_t tid, uint64_t addr, uint64_t len64,
 		    struct hs_fl_net *out)
 {
+	uint64_t len = (uint32_t)len64;
 	unsigned char buf[sizeof(struct sockaddr_in6)];
 	char address[64] = "";
 	sa_family_t fam;
@@ -61,8 +65,10 @@ static int add_dest(pid_t tid, uint64_t addr, uint64_t len,
 	if (hs_fl_read(tid, addr, buf, sizeof(fam)) < 0)
 		return -1;
 	memcpy(&fam, buf, sizeof(fam));
+	if (fam == AF_UNSPEC && out->send)
+		fam = AF_INET;
 	if (fam != AF_INET && fam != AF_INET6)
-		return 0; /* a unix socket, AF_UNSPEC: no destination */
+		return 0; /* a unix socket, a connect's AF_UNSPEC: none */
 	if (hs_fl_read(tid, addr, buf, (size_t)len) < 0)
 		return -1;
 	if (fam == AF_INET && len >= sizeof(struct sockaddr_in)) {

@@ -47,6 +47,13 @@ void hs_ask(const struct hs_msg *req, struct hs_reply *rep);
  * on_supervisor_loss's. */
 void hs_ask_or_floor(const struct hs_msg *req, struct hs_reply *rep);
 
+/* Says req and waits until it is answered, keeping nothing of the
+ * answer: for a post whose hooks cannot change the call (a connection's
+ * close), with no reply on the caller's stack (close() runs on small
+ * ones). Waiting paces a burst of them by the hooks, as a command's end
+ * waits for its post hooks. Silent when nobody can be told. */
+void hs_tell(const struct hs_msg *req);
+
 /* What on_supervisor_loss says when nobody could be asked: fills rep (a
  * deny in strict mode), with the message hs_ask prints. */
 void hs_ask_lost(struct hs_reply *rep, const char *why);

@@ -116,12 +116,15 @@ static bool wanted(void)
 }
 
 /* sa as a where and a port; an IPv4-mapped IPv6 address is the IPv4 one
- * (node connects so). False for any other family. */
+ * (node connects so), and an AF_UNSPEC one an IPv4 one (an IPv4 UDP
+ * socket sends to it so; connect() never gets here with one: it is a
+ * disconnect there). False for any other family. */
 static bool where_of(const struct sockaddr *sa, socklen_t len,
 		     struct where *w, unsigned short *port)
 {
 	memset(w, 0, sizeof(*w));
-	if (sa->sa_family == AF_INET && len >= sizeof(struct sockaddr_in)) {
+	if ((sa->sa_family == AF_INET || sa->sa_family == AF_UNSPEC) &&
+	    len >= sizeof(struct sockaddr_in)) {
 		const struct sockaddr_in *in = (const void *)sa;
 
 		w->fam = AF_INET;
@@ -290,13 +293,13 @@ static int ask_pre(struct dest *d, bool send)
 	return -1;
 }
 
-/* A send's destination: 0 go on, -1 denied (errno set). */
+/* A send's destination: 0 go on, -1 denied (errno set); *d and
+ * *event say what it was, for a Fast Open connect's post. */
 static int judge_send(int fd, const struct sockaddr *sa, socklen_t len,
-		      int flags)
+		      int flags, struct dest *d, bool *event)
 {
-	struct dest d;
-
-	return describe(fd, sa, len, true, flags, &d) ? ask_pre(&d, true) : 0;
+	*event = describe(fd, sa, len, true, flags, d);
+	return *event && wanted() ? ask_pre(d, true) : 0;
 }
 
 /* The session's floor judges connections: forward with the cookie,
@@ -322,12 +325,6 @@ static bool inet(const struct sockaddr *sa)
 	return sa && (sa->sa_family == AF_INET || sa->sa_family == AF_INET6);
 }
 
-/* Is sa an address this file judges, and is anything asked at all? */
-static bool judged(const struct sockaddr *sa)
-{
-	return inet(sa) && !hs_guarded() && wanted();
-}
-
 /* Does this process's connection close ask (a post hook names the
  * fetch tool)? */
 static bool wanted_post(void)
@@ -340,9 +337,11 @@ static bool wanted_post(void)
 }
 
 /* The connections this process opened that a post hook waits for: the
- * PostToolUse fires when close() ends one, or when the process exits
- * (hs_net_exiting). Kept by the pid that opened them, so that a fork
- * child's copy, or a vfork child sharing the table, reports nothing. */
+ * PostToolUse fires when one ends (close, and the other calls that end a
+ * descriptor: dup2's target, close_range, fclose, syscall(SYS_close)), or
+ * when the process exits (hs_net_exiting). Kept by the pid that opened
+ * them, so that a fork child's copy, or a vfork child sharing the table,
+ * reports nothing. */
 #define NCONNS 64
 
 static struct conn {
@@ -352,91 +351,29 @@ static struct conn {
 	struct dest d;
 } conns[NCONNS];
 
-static void track(int fd, const struct dest *d)
+static void atfork_once(void)
 {
-	pid_t me = getpid();
+	static int atfork;
 
-	unsigned at = NCONNS;
+	if (!__atomic_exchange_n(&atfork, 1, __ATOMIC_ACQ_REL))
+		pthread_atfork(NULL, NULL, net_fork_child);
+}
 
-	if (!lock_try())
-		return;
-	/* the descriptor's old entry (closed unseen: dup2, close_range),
-	 * else a free one (or a fork parent's, stale here) */
-	for (unsigned i = 0; i < NCONNS; i++)
-		if (conns[i].pid == me && conns[i].fd == fd)
-			at = i;
-	for (unsigned i = 0; i < NCONNS && at == NCONNS; i++)
-		if (conns[i].pid != me)
-			at = i;
-	if (at < NCONNS) {
-		conns[at] = (struct conn){ .pid = me, .fd = fd,
-					   .t0 = hs_now_ms(), .d = *d };
-		hs_st.net_conns = true;
-	}
+/* Is fd one of this process's followed connections? */
+static bool tracked(int fd, pid_t me)
+{
+	bool yes = false;
+
+	if (!hs_st.net_conns || !lock_wait())
+		return false;
+	for (unsigned i = 0; i < NCONNS && !yes; i++)
+		yes = conns[i].pid == me && conns[i].fd == fd;
 	unlock();
+	return yes;
 }
 
-/* The PostToolUse of c, its socket still open: the bytes TCP carried
- * (acknowledged by the peer, and received); a connection that failed
- * before carrying any is a post-failure. err: the connect's own error,
- * or -1 to read the socket's. */
-static void post(const struct conn *c, int err)
-{
-	struct tcp_info ti;
-	socklen_t tl = sizeof(ti), el = sizeof(int);
-	char id[64], why[48], num[24], addr[INET6_ADDRSTRLEN];
-	struct hs_reply rep;
-	struct hs_msg req = { .op = "connect", .nested = -1,
-			      .host = c->d.host[0] ? c->d.host : NULL,
-			      .address = addr, .port = c->d.port,
-			      .proto = c->d.udp ? "udp" : "tcp",
-			      .duration_ms = hs_now_ms() - c->t0 };
-
-	if (!inet_ntop(c->d.w.fam, c->d.w.addr, addr, sizeof(addr)))
-		return;
-	memset(&ti, 0, sizeof(ti));
-	if (!c->d.udp &&
-	    getsockopt(c->fd, IPPROTO_TCP, TCP_INFO, &ti, &tl) == 0 &&
-	    tl >= offsetof(struct tcp_info, tcpi_bytes_received) +
-			    sizeof(ti.tcpi_bytes_received)) {
-		req.sent = (long)ti.tcpi_bytes_acked;
-		req.received = (long)ti.tcpi_bytes_received;
-		req.has_sent = req.has_received = true;
-	}
-	if (err < 0 && getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &el) != 0)
-		err = 0;
-	/* a client that read the socket's error itself took it (curl does):
-	 * a TCP connection that never reached its peer has none */
-	if (!err && !c->d.udp && !req.sent && !req.received) {
-		struct sockaddr_storage peer;
-		socklen_t pl = sizeof(peer);
-
-		if (getpeername(c->fd, (struct sockaddr *)&peer, &pl) != 0 &&
-		    errno == ENOTCONN)
-			err = ECONNREFUSED;
-	}
-	req.phase = err && !req.sent && !req.received ? "post-failure" : "post";
-	if (err) {
-		hs_copy(why, "the connection failed: errno ", 30);
-		hs_utoa((unsigned long)err, num);
-		hs_copy(why + 29, num, hs_len(num) + 1);
-		req.error = why;
-	}
-	if (c->d.id[0]) {
-		req.id = c->d.id;
-	} else {
-		hs_make_id(id);
-		req.id = id;
-	}
-	hs_ask(&req, &rep);
-	if (rep.context[0]) {
-		/* the model reads the tool's stderr: the context goes there */
-		hs_write_str(2, rep.context);
-		hs_write_str(2, "\n");
-	}
-}
-
-/* Takes fd's entry out of the table into *c: false when it has none. */
+/* Takes fd's entry (any entry of me's with fd -1) out of the table into
+ * *c: false when there is none. */
 static bool untrack(int fd, pid_t me, struct conn *c)
 {
 	bool found = false;
@@ -453,12 +390,127 @@ static bool untrack(int fd, pid_t me, struct conn *c)
 	return found;
 }
 
+/* The kernel's TCP states (include/net/tcp_states.h): linux/tcp.h, which
+ * has tcp_info's byte counts, does not name them, and netinet/tcp.h,
+ * which does, clashes with it. */
+enum { ST_SYN_SENT = 2, ST_FIN_WAIT2 = 5, ST_TIME_WAIT = 6, ST_CLOSE = 7,
+       ST_CLOSE_WAIT = 8, ST_LAST_ACK = 9, ST_CLOSING = 11 };
+
+/* TCP's counts without its control flags: the SYN is acknowledged as a
+ * byte, and so is a FIN each way once it is (states of RFC 793; a closed
+ * connection is taken as closed by FINs, so one ended by a reset counts
+ * a byte less). */
+static void tcp_counts(const struct tcp_info *ti, long *sent, long *received)
+{
+	unsigned char st = ti->tcpi_state;
+
+	*sent = (long)ti->tcpi_bytes_acked;
+	*received = (long)ti->tcpi_bytes_received;
+	if (*sent > 0)
+		(*sent)--; /* our SYN */
+	if (*sent > 0 &&
+	    (st == ST_FIN_WAIT2 || st == ST_TIME_WAIT || st == ST_CLOSE))
+		(*sent)--; /* our FIN */
+	if (*received > 0 &&
+	    (st == ST_CLOSE_WAIT || st == ST_LAST_ACK || st == ST_CLOSING ||
+	     st == ST_TIME_WAIT || st == ST_CLOSE))
+		(*received)--; /* theirs */
+}
+
+/* The PostToolUse of c, its socket still open: the bytes TCP carried
+ * (acknowledged by the peer, and received); a connection that never
+ * reached its peer is a post-failure. err: the connect's own error, or
+ * -1 to read the socket's. Told, not asked: the call is over, and the
+ * closing thread waits for nobody. */
+static void post(const struct conn *c, int err)
+{
+	struct tcp_info ti;
+	socklen_t tl = sizeof(ti), el = sizeof(int);
+	char id[64], why[48], num[24], addr[INET6_ADDRSTRLEN];
+	bool reached = true;
+	struct hs_msg req = { .op = "connect", .nested = -1,
+			      .host = c->d.host[0] ? c->d.host : NULL,
+			      .address = addr, .port = c->d.port,
+			      .proto = c->d.udp ? "udp" : "tcp",
+			      .duration_ms = hs_now_ms() - c->t0 };
+
+	if (!inet_ntop(c->d.w.fam, c->d.w.addr, addr, sizeof(addr)))
+		return;
+	memset(&ti, 0, sizeof(ti));
+	if (!c->d.udp &&
+	    getsockopt(c->fd, IPPROTO_TCP, TCP_INFO, &ti, &tl) == 0 &&
+	    tl >= offsetof(struct tcp_info, tcpi_bytes_received) +
+			    sizeof(ti.tcpi_bytes_received)) {
+		tcp_counts(&ti, &req.sent, &req.received);
+		req.has_sent = req.has_received = true;
+		/* still connecting, or closed before any byte came back
+		 * from a peer it never reached (a client that read the
+		 * socket's error itself took it: curl does) */
+		reached = ti.tcpi_state != ST_SYN_SENT &&
+			  ti.tcpi_bytes_acked + ti.tcpi_bytes_received > 0;
+		if (!reached && err < 0 && ti.tcpi_state == ST_SYN_SENT)
+			err = EINPROGRESS;
+	}
+	if (err < 0 && getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &el) != 0)
+		err = 0;
+	if (err < 0)
+		err = 0;
+	if (!reached && !err) {
+		struct sockaddr_storage peer;
+		socklen_t pl = sizeof(peer);
+
+		if (getpeername(c->fd, (struct sockaddr *)&peer, &pl) != 0 &&
+		    errno == ENOTCONN)
+			err = ECONNREFUSED;
+	}
+	req.phase = err && !reached ? "post-failure" : "post";
+	if (err) {
+		hs_copy(why, "the connection failed: errno ", 30);
+		hs_utoa((unsigned long)err, num);
+		hs_copy(why + 29, num, hs_len(num) + 1);
+		if (err == EINPROGRESS)
+			hs_copy(why, "closed before it was made", 26);
+		req.error = why;
+	}
+	if (c->d.id[0]) {
+		req.id = c->d.id;
+	} else {
+		hs_make_id(id);
+		req.id = id;
+	}
+	hs_tell(&req);
+}
+
+/* fd is followed: a new connect on it (a retry, or its number reused
+ * unseen) ends the old one first. */
+static void track(int fd, const struct dest *d, long t0)
+{
+	pid_t me = getpid();
+	unsigned at = NCONNS;
+	struct conn old;
+
+	atfork_once();
+	if (untrack(fd, me, &old))
+		post(&old, -1);
+	if (!lock_wait())
+		return;
+	for (unsigned i = 0; i < NCONNS && at == NCONNS; i++)
+		if (conns[i].pid != me) /* free, or a fork parent's */
+			at = i;
+	if (at < NCONNS) {
+		conns[at] = (struct conn){ .pid = me, .fd = fd, .t0 = t0,
+					   .d = *d };
+		hs_st.net_conns = true;
+	}
+	unlock();
+}
+
 void hs_net_closing(int fd)
 {
 	struct conn c;
 	HS_ERRNO_SAVE();
 
-	if (!hs_guarded() && untrack(fd, getpid(), &c)) {
+	if (fd >= 0 && !hs_guarded() && untrack(fd, getpid(), &c)) {
 		hs_guard_enter();
 		post(&c, -1);
 		hs_guard_leave();
@@ -481,10 +533,28 @@ void hs_net_exiting(void)
 	HS_ERRNO_RESTORE();
 }
 
+void hs_net_closing_range(unsigned lo, unsigned hi)
+{
+	pid_t me;
+	int fds[NCONNS], n = 0;
+
+	if (!hs_st.net_conns || hs_guarded() || !lock_wait())
+		return;
+	me = getpid();
+	for (unsigned i = 0; i < NCONNS; i++)
+		if (conns[i].pid == me && conns[i].fd >= 0 &&
+		    (unsigned)conns[i].fd >= lo && (unsigned)conns[i].fd <= hi)
+			fds[n++] = conns[i].fd;
+	unlock();
+	for (int i = 0; i < n; i++)
+		hs_net_closing(fds[i]);
+}
+
 HS_VIS int connect(int fd, const struct sockaddr *sa, socklen_t len)
 {
 	struct dest d;
 	bool pre, postw, event;
+	long t0;
 	int r;
 	HS_ERRNO_SAVE();
 
@@ -501,16 +571,31 @@ HS_VIS int connect(int fd, const struct sockaddr *sa, socklen_t len)
 	if (r < 0)
 		return -1;
 	HS_ERRNO_RESTORE();
+	t0 = hs_now_ms();
 	r = forward(fd, sa, len);
-	if (event && postw) {
+	if (event && postw && !hs_guarded()) {
 		int e = errno;
 
-		if (r == 0 || e == EINPROGRESS) {
-			track(fd, &d);
-		} else if (e != EINTR && e != EALREADY && !hs_guarded()) {
+		/* a retry of a connect already followed (non-blocking:
+		 * EALREADY, EISCONN, 0) keeps it; one that fails ends it */
+		if (tracked(fd, getpid())) {
+			if (r < 0 && e != EALREADY && e != EISCONN &&
+			    e != EINPROGRESS && e != EINTR) {
+				struct conn c;
+
+				if (untrack(fd, getpid(), &c)) {
+					hs_guard_enter();
+					post(&c, e);
+					hs_guard_leave();
+				}
+			}
+		} else if (r == 0 || e == EINPROGRESS || e == EINTR) {
+			/* (a connect EINTR stops goes on in the kernel) */
+			track(fd, &d, t0);
+		} else if (e != EALREADY && e != EISCONN) {
 			/* failed at once: its post-failure now */
-			struct conn c = { .pid = getpid(), .fd = fd,
-					  .t0 = hs_now_ms(), .d = d };
+			struct conn c = { .pid = getpid(), .fd = fd, .t0 = t0,
+					  .d = d };
 
 			hs_guard_enter();
 			post(&c, e);
@@ -521,47 +606,101 @@ HS_VIS int connect(int fd, const struct sockaddr *sa, socklen_t len)
 	return r;
 }
 
+/* A send's destination as the kernel may take it: IPv4, IPv6, and an
+ * AF_UNSPEC sockaddr (IPv4 to an IPv4 UDP socket). */
+static bool send_inet(const struct sockaddr *sa, socklen_t len)
+{
+	return sa && (sa->sa_family == AF_INET || sa->sa_family == AF_INET6 ||
+		      (sa->sa_family == AF_UNSPEC &&
+		       len >= sizeof(struct sockaddr_in)));
+}
+
+/* May a send go to the kernel with the cookie? Only when its destination
+ * is none or one this file judges, of a length the kernel takes as it
+ * is: anything else goes without it, and the floor sees it. */
+static bool send_cookied(const struct sockaddr *sa, socklen_t len)
+{
+	return cookied() && (!sa || (send_inet(sa, len) &&
+				     len <= sizeof(struct sockaddr_storage)));
+}
+
+/* The send is judged (a pre hook or a post hook waits for it)? */
+static bool send_asks(const struct sockaddr *sa, socklen_t len)
+{
+	return send_inet(sa, len) && !hs_guarded() &&
+	       (wanted() || wanted_post());
+}
+
+/* A Fast Open connect made by a send: followed for its post, as a
+ * connect is. */
+static void send_done(int fd, const struct dest *d, bool event, int flags,
+		      ssize_t r, long t0)
+{
+	int e = errno;
+
+	if (event && !d->udp && (flags & MSG_FASTOPEN) && wanted_post() &&
+	    !hs_guarded() && (r >= 0 || e == EINPROGRESS))
+		track(fd, d, t0);
+	errno = e;
+}
+
 /* sendto's six arguments leave no room for the cookie: an allowed one
  * with a destination goes to the kernel as the sendmsg it is there (one
- * without is not notified). */
+ * without is not notified). A length sendmsg would read otherwise (0:
+ * none at all) goes as it is. */
 HS_VIS ssize_t sendto(int fd, const void *buf, size_t n, int flags,
 		      const struct sockaddr *sa, socklen_t len)
 {
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = n };
 	struct msghdr m = { .msg_name = (void *)sa, .msg_namelen = len,
 			    .msg_iov = &iov, .msg_iovlen = 1 };
-	int r;
+	struct dest d;
+	bool event = false;
+	long t0 = 0;
+	ssize_t r;
 	HS_ERRNO_SAVE();
 
-	if (judged(sa)) {
+	if (send_asks(sa, len)) {
 		hs_guard_enter();
-		r = judge_send(fd, sa, len, flags);
+		r = judge_send(fd, sa, len, flags, &d, &event);
 		hs_guard_leave();
 		if (r < 0)
 			return -1;
 		HS_ERRNO_RESTORE();
+		t0 = hs_now_ms();
 	}
-	if (sa && cookied())
-		return hs_ck_call(SYS_sendmsg, fd, (long)&m, flags, 0, 0);
-	return HS_REAL(sendto)(fd, buf, n, flags, sa, len);
+	if (sa && len > 0 && send_cookied(sa, len))
+		r = hs_ck_call(SYS_sendmsg, fd, (long)&m, flags, 0, 0);
+	else
+		r = HS_REAL(sendto)(fd, buf, n, flags, sa, len);
+	send_done(fd, &d, event, flags, r, t0);
+	return r;
 }
 
 HS_VIS ssize_t sendmsg(int fd, const struct msghdr *m, int flags)
 {
-	int r;
+	struct dest d;
+	bool event = false;
+	long t0 = 0;
+	ssize_t r;
 	HS_ERRNO_SAVE();
 
-	if (m && judged(m->msg_name)) {
+	if (m && send_asks(m->msg_name, m->msg_namelen)) {
 		hs_guard_enter();
-		r = judge_send(fd, m->msg_name, m->msg_namelen, flags);
+		r = judge_send(fd, m->msg_name, m->msg_namelen, flags, &d,
+			       &event);
 		hs_guard_leave();
 		if (r < 0)
 			return -1;
 		HS_ERRNO_RESTORE();
+		t0 = hs_now_ms();
 	}
-	if (cookied())
-		return hs_ck_call(SYS_sendmsg, fd, (long)m, flags, 0, 0);
-	return HS_REAL(sendmsg)(fd, m, flags);
+	if (m && send_cookied(m->msg_name, m->msg_namelen))
+		r = hs_ck_call(SYS_sendmsg, fd, (long)m, flags, 0, 0);
+	else
+		r = HS_REAL(sendmsg)(fd, m, flags);
+	send_done(fd, &d, event, flags, r, t0);
+	return r;
 }
 
 /* Each message's destination is judged in order; the messages before a
@@ -569,15 +708,19 @@ HS_VIS ssize_t sendmsg(int fd, const struct msghdr *m, int flags)
  * when it is the first, the call fails. */
 HS_VIS int sendmmsg(int fd, struct mmsghdr *v, unsigned vlen, int flags)
 {
+	struct dest d;
+	bool event, cookie = cookied();
 	unsigned k = 0;
 	HS_ERRNO_SAVE();
 
 	if (v && !hs_guarded() && wanted()) {
 		hs_guard_enter();
 		for (; k < vlen; k++)
-			if (inet(v[k].msg_hdr.msg_name) &&
+			if (send_inet(v[k].msg_hdr.msg_name,
+				      v[k].msg_hdr.msg_namelen) &&
 			    judge_send(fd, v[k].msg_hdr.msg_name,
-				       v[k].msg_hdr.msg_namelen, flags) < 0)
+				       v[k].msg_hdr.msg_namelen, flags, &d,
+				       &event) < 0)
 				break;
 		hs_guard_leave();
 		if (k == 0 && vlen > 0)
@@ -585,7 +728,10 @@ HS_VIS int sendmmsg(int fd, struct mmsghdr *v, unsigned vlen, int flags)
 		vlen = k;
 		HS_ERRNO_RESTORE();
 	}
-	if (cookied())
+	for (unsigned i = 0; v && cookie && i < vlen; i++)
+		cookie = send_cookied(v[i].msg_hdr.msg_name,
+				      v[i].msg_hdr.msg_namelen);
+	if (cookie)
 		return (int)hs_ck_call(SYS_sendmmsg, fd, (long)v, vlen, flags,
 				       0);
 	return HS_REAL(sendmmsg)(fd, v, vlen, flags);
@@ -601,10 +747,7 @@ static void remember_names(const char *node, const struct addrinfo *res)
 	    inet_pton(AF_INET, node, &probe) == 1 ||
 	    inet_pton(AF_INET6, node, &probe) == 1)
 		return; /* an address is its own name */
-	static int atfork;
-
-	if (!__atomic_exchange_n(&atfork, 1, __ATOMIC_ACQ_REL))
-		pthread_atfork(NULL, NULL, net_fork_child);
+	atfork_once();
 	if (!lock_wait())
 		return;
 	for (const struct addrinfo *ai = res; ai; ai = ai->ai_next) {

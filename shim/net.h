@@ -7,6 +7,9 @@
  * connection's post, when this process opened one on it. Only when
  * hs_st.net_conns. */
 void hs_net_closing(int fd);
+/* The same for every followed descriptor from lo to hi (close_range,
+ * closefrom). */
+void hs_net_closing_range(unsigned lo, unsigned hi);
 /* The process is exiting: the posts of every connection still open. */
 void hs_net_exiting(void);
 

@@ -436,6 +436,8 @@ HS_VIS int fclose(FILE *f)
 	bool last = false;
 	int fd, r, denied = 0;
 
+	if (__builtin_expect(hs_st.net_conns, 0) && f)
+		hs_net_closing(fileno(f));
 	if (__builtin_expect(!hs_fdt_active() && !hs_wdir_used(), 1) || !f)
 		return HS_REAL(fclose)(f);
 	fd = fileno(f);
@@ -464,6 +466,8 @@ static int dup_common(int old, int new, int flags, bool three)
 	int r;
 
 	hs_wdir_forget(new);
+	if (__builtin_expect(hs_st.net_conns, 0) && old != new)
+		hs_net_closing(new);
 
 	int denied = 0;
 
@@ -513,6 +517,9 @@ HS_VIS int close_range(unsigned lo, unsigned hi, int flags)
 	int r;
 
 	hs_wdir_forget_all();
+	/* (CLOSE_RANGE_CLOEXEC closes nothing yet) */
+	if (!(flags & CLOSE_RANGE_CLOEXEC))
+		hs_net_closing_range(lo, hi);
 	r = HS_REAL(close_range)(lo, hi, flags);
 	hs_wdir_forget_all();
 	return r;
@@ -521,6 +528,8 @@ HS_VIS int close_range(unsigned lo, unsigned hi, int flags)
 HS_VIS void closefrom(int lo)
 {
 	hs_wdir_forget_all();
+	if (lo >= 0)
+		hs_net_closing_range((unsigned)lo, ~0u);
 	HS_REAL(closefrom)(lo);
 	hs_wdir_forget_all();
 }
@@ -538,6 +547,8 @@ HS_VIS long syscall(long n, ...)
 		a[i] = va_arg(ap, long);
 	va_end(ap);
 	if (n == SYS_close) {
+		if (__builtin_expect(hs_st.net_conns, 0))
+			hs_net_closing((int)a[0]);
 		hs_wdir_forget((int)a[0]);
 		if (hs_fdt_active() && !hs_guarded())
 			r = close_watched((int)a[0]);
@@ -549,6 +560,8 @@ HS_VIS long syscall(long n, ...)
 #ifdef SYS_close_range
 	if (n == SYS_close_range) {
 		hs_wdir_forget_all();
+		if (!(a[2] & CLOSE_RANGE_CLOEXEC))
+			hs_net_closing_range((unsigned)a[0], (unsigned)a[1]);
 		r = HS_REAL(syscall)(n, a[0], a[1], a[2]);
 		hs_wdir_forget_all();
 		return r;
@@ -561,6 +574,8 @@ HS_VIS long syscall(long n, ...)
 #endif
 	    n == SYS_dup3) {
 		hs_wdir_forget((int)a[1]);
+		if (__builtin_expect(hs_st.net_conns, 0) && a[0] != a[1])
+			hs_net_closing((int)a[1]);
 		r = HS_REAL(syscall)(n, a[0], a[1], a[2]);
 		hs_wdir_forget((int)a[1]);
 		return r;

@@ -136,7 +136,7 @@ void hs_outer_flags(const struct hs_outer *o, const struct hs_config *cfg,
 
 	/* everything this session runs is, to the outer one, inside one of
 	 * its commands: every connection here is asked (docs/network.md) */
-	if (o->interest & HS_INTEREST_NET_PRE)
+	if (o->interest & (HS_INTEREST_NET_PRE | HS_INTEREST_NET_POST))
 		interest |= HS_INTEREST_NET_AGENT;
 	n = snprintf(buf, len, "i=%u,x=%d,e=%d,s=%d,n=%d,a=%d,l=%d,k=%d",
 		     interest, set->deny_exit,

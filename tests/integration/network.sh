@@ -355,3 +355,50 @@ PY
 			"$(printf 'forged: allow\nconnect=111')" "$out"
 	fi
 fi
+
+# the ways a descriptor ends besides close(): each connection's post
+# fires once, when it ends, with its own counts; close(-1) ends none
+cat > ends.py <<PY
+import os, socket, time
+def fetch():
+    s = socket.create_connection(("127.0.0.1", $A))
+    s.sendall(b"GET /data.bin HTTP/1.0\r\n\r\n")
+    while s.recv(65536): pass
+    return s
+a = fetch()
+try: os.close(-1)
+except OSError: pass
+fd = a.fileno(); os.closerange(fd, fd + 1); a.detach()      # close_range
+b = fetch(); null = os.open("/dev/null", os.O_RDONLY)
+os.dup2(null, b.fileno()); print("dup2 done", flush=True)   # dup2 over it
+c = fetch(); c.close()                                      # close
+d = fetch()                                                 # open at exit
+PY
+printf '{"hooks":{"PostToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","command":"%s/post.sh"}]}]}}\n' "$TMP" > ends.json
+rm -f post.log
+"$HOOKSHIM" run -c ends.json -- bash -c "bash -c 'python3 ends.py'" >/dev/null 2>&1
+expect_eq "close_range, dup2, close and exit each end one connection: four posts, each with the whole reply" \
+	"4" "$(jq -r 'select(.[3] >= 65536) | .[0]' post.log | grep -c PostToolUse)"
+expect_eq "... and no other post (close(-1) ends none)" 4 "$(wc -l < post.log)"
+# an AF_UNSPEC destination is an IPv4 one to an IPv4 UDP socket: judged
+# (the shim, and the floor for a raw syscall); a zero length is EINVAL,
+# as without hookshim
+cat > unspec.py <<PY
+import ctypes, socket
+libc = ctypes.CDLL(None, use_errno=True)
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+sa = (ctypes.c_char * 16)(*(bytes([0, 0]) + socket.htons($B).to_bytes(2, "little") + socket.inet_aton("127.0.0.1") + bytes(8)))
+for name, call in (("libc", lambda: libc.sendto(u.fileno(), b"x", 1, 0, sa, 16)),
+                   ("raw", lambda: libc.syscall(44, u.fileno(), b"x", 1, 0, sa, 16)),
+                   ("len0", lambda: libc.sendto(u.fileno(), b"x", 1, 0, sa, 0))):
+    r = call(); print(name, r, ctypes.get_errno() if r < 0 else 0)
+PY
+plain=$(python3 unspec.py | grep len0)
+out=$("$HOOKSHIM" run -c net.json -- bash -c "bash -c 'python3 unspec.py'" 2>err.txt)
+expect_contains "an AF_UNSPEC datagram (libc): judged, denied" "$out" "libc -1 111"
+if grep -q "no syscall floor" err.txt; then
+	skip "AF_UNSPEC by a raw syscall: $(head -1 err.txt)"
+else
+	expect_contains "... by a raw syscall (the floor): denied" "$out" "raw -1 111"
+fi
+expect_contains "... a zero length: what the kernel says without hookshim" "$out" "$plain"
