@@ -474,7 +474,7 @@ static void net_denied(struct hs_floor *f, const struct hs_fl_net *d, int i,
 	bool v6 = strchr(h, ':') != NULL;
 
 	snprintf(dest, sizeof(dest), "%s%s%s:%d", v6 ? "[" : "", h,
-		 v6 ? "]" : "", d->dest[i].port);
+		 v6 ? "]" : "", d->raw ? 0 : d->dest[i].port);
 	say_denied(f, d->tgid, d->send && d->udp ? "send" : "connect", dest,
 		   reason);
 }
@@ -489,7 +489,8 @@ static void net_ask(struct hs_floor *f, const struct hs_fl_net *d, int i,
 
 	req.pid = d->tgid;
 	req.address = d->dest[i].address;
-	req.port = d->dest[i].port;
+	/* a raw socket's packet carries its own port: judged by address */
+	req.port = d->raw ? 0 : d->dest[i].port;
 	req.proto = d->udp ? "udp" : "tcp";
 	req.operation = d->send && d->udp ? "send" : NULL;
 	if (hs_fl_names_host(f->names, d->tgid, req.address, host))
@@ -506,10 +507,9 @@ static void *net_decide(void *arg)
 	char host[256];
 
 	hs_fl_net_finish(d, f->x.agent, f->net_agent);
-	hs_fl_names_add(f->names, d->tgid, d->qname);
 	/* the agent's own connection: its own (docs/network.md); a stream
 	 * socket's send names no destination but as TCP Fast Open */
-	if (!d->agent && (!d->send || d->udp || d->fastopen))
+	if (!d->agent && (!d->send || !d->stream || d->fastopen))
 		for (int i = 0; i < d->ndest && ans.verdict != HS_DENY &&
 				hs_fl_valid(f->lfd, nj->id);
 		     i++) {
@@ -527,6 +527,9 @@ static void *net_decide(void *arg)
 		/* (an allow because a hook failed is not a decision) */
 		if (!ans.failed)
 			hs_fl_sent_keep(f->names, d, f->s->cfg->settings.net_keep);
+		/* a DNS query's name, once it may go to a DNS server */
+		if (d->send && d->ndest > 0 && d->dest[0].port == 53)
+			hs_fl_names_add(f->names, d->tgid, d->qname);
 		respond(f->lfd, nj->id, 0, true);
 	}
 	hs_answer_free(&ans);
@@ -557,7 +560,11 @@ static bool net(struct hs_floor *f, const struct seccomp_notif *n)
 		r = 0;
 	if (r <= 0) {
 		respond(f->lfd, n->id, r < 0 ? ECONNREFUSED : 0, r == 0);
-		if (r == 0 && nj->d.qname[0])
+		/* a DNS query's name: sent to a DNS server (lately allowed
+		 * there), or on a socket connected to one */
+		if (r == 0 && nj->d.qname[0] &&
+		    (nj->d.ndest > 0 ? nj->d.dest[0].port == 53
+				     : hs_fl_net_dns_peer(nj->d.tid, nj->d.fd)))
 			hs_fl_names_add(f->names, hs_fl_tgid(nj->d.tid),
 					nj->d.qname);
 		free(nj);

@@ -89,7 +89,9 @@ int hs_floor_plan_for(struct hs_floor_plan *p, const struct hs_config *cfg,
 void hs_floor_plan_free(struct hs_floor_plan *p);
 
 /* Child side, async-signal-safe: no_new_privs, the filter, the listener
- * sent to the parent and closed. 0, or -errno (the parent is told). */
+ * sent to the parent and closed. 0, or -errno (the parent is told);
+ * -EPIPE when the filter is on but its listener may not have reached the
+ * parent: nothing may run under it then. */
 int hs_floor_enter(const struct hs_floor_plan *p);
 
 /* The BPF program (floor_bpf.c): malloc'd into p->code/p->len. */

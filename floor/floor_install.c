@@ -94,13 +94,20 @@ static int recv_result(int sock, int *fd)
 struct carrier {
 	int pipe[2]; /* the child's result, in */
 	int sock;
+	pid_t child;
 };
 
+/* It holds the pipe's write end too (one table of descriptors): a child
+ * that dies before writing would leave it waiting, and the parent with
+ * it. So it dies with the child. */
 static int carry(void *arg)
 {
 	struct carrier *c = arg;
 	int r = -EPIPE;
 
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 ||
+	    getppid() != c->child)
+		return 1;
 	while (read(c->pipe[0], &r, sizeof(r)) < 0 && errno == EINTR)
 		;
 	send_result(c->sock, r < 0 ? r : 0, r);
@@ -111,7 +118,8 @@ int hs_floor_enter(const struct hs_floor_plan *p)
 {
 	static char stack[16384] __attribute__((aligned(16)));
 	struct sock_fprog prog = { .len = p->len, .filter = p->code };
-	struct carrier c = { .pipe = { -1, -1 }, .sock = p->sock[1] };
+	struct carrier c = { .pipe = { -1, -1 }, .sock = p->sock[1],
+			     .child = getpid() };
 	pid_t helper = -1;
 	int fd, st;
 
@@ -133,6 +141,7 @@ int hs_floor_enter(const struct hs_floor_plan *p)
 		fd = -errno;
 	while (write(c.pipe[1], &fd, sizeof(fd)) < 0 && errno == EINTR)
 		;
+	st = -1;
 	while (waitpid(helper, &st, 0) < 0 && errno == EINTR)
 		;
 	close(c.pipe[0]);
@@ -140,6 +149,10 @@ int hs_floor_enter(const struct hs_floor_plan *p)
 	if (fd >= 0)
 		close(fd);
 	close(p->sock[1]);
+	/* a filter nobody may be listening to: the caller must not go on
+	 * under it */
+	if (fd >= 0 && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
+		return -EPIPE;
 	return fd < 0 ? fd : 0;
 fail:
 	if (c.pipe[0] >= 0) {

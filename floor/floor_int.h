@@ -104,7 +104,10 @@ struct hs_fl_net {
 	bool send;       /* sendto, sendmsg, sendmmsg: a datagram's */
 	bool fastopen;   /* ... with MSG_FASTOPEN: a stream socket's connect */
 	char qname[256]; /* the name a DNS query sent asks for, or "" */
-	bool udp;
+	bool udp;        /* a datagram socket (or raw; a send's of a type
+			  * that cannot be told) */
+	bool stream;     /* a stream socket, known to be one */
+	bool raw;        /* a raw one: its packets carry their own ports */
 	bool agent; /* the agent's own connection (not an event) */
 };
 
@@ -140,6 +143,9 @@ void hs_fl_names_add(struct hs_fl_netmem *t, pid_t tgid, const char *name);
  * bytes); false when none does. */
 bool hs_fl_names_host(struct hs_fl_netmem *t, pid_t tgid, const char *address,
 		      char *out);
+/* Is thread tid's socket fd connected to a port 53 (a DNS server)? For
+ * the names of queries sent without a destination. */
+bool hs_fl_net_dns_peer(pid_t tid, int fd);
 /* Was every destination of d, a datagram send (no Fast Open), allowed to
  * its thread lately? */
 bool hs_fl_sent_allowed(struct hs_fl_netmem *t, const struct hs_fl_net *d,

@@ -48,7 +48,7 @@
  * unreadable or one too many. A send's AF_UNSPEC sockaddr is an IPv4
  * one (an IPv4 UDP socket sends to it so; a connect with one is a
  * disconnect). */
-static int add_dest(pid_t tid, uint64_t addr, uint64_t len64,
+static int add_dest(pid_t tid, uint64_t addr, uint64_t len64, bool msg,
 		    struct hs_fl_net *out)
 {
 	uint64_t len = (uint32_t)len64;
@@ -57,6 +57,10 @@ static int add_dest(pid_t tid, uint64_t addr, uint64_t len64,
 	sa_family_t fam;
 	int port = 0;
 
+	/* a msghdr's name longer than a sockaddr_storage is cut to one (the
+	 * kernel's copy_msghdr_from_user); connect's and sendto's is EINVAL */
+	if (msg && len > sizeof(struct sockaddr_storage))
+		len = sizeof(struct sockaddr_storage);
 	if (len < sizeof(sa_family_t) || len > 4096)
 		return 0; /* the kernel refuses it (EINVAL) */
 	if (len > sizeof(buf))
@@ -138,7 +142,7 @@ static int add_msg(pid_t tid, const struct msghdr *m, bool first,
 	if (!m->msg_name)
 		return 0;
 	return add_dest(tid, (uint64_t)(uintptr_t)m->msg_name, m->msg_namelen,
-			out);
+			true, out);
 }
 
 /* A sendmmsg's messages, as many as the kernel takes (UIO_MAXIOV), read
@@ -182,12 +186,12 @@ int hs_fl_net_read(const struct seccomp_notif *n, struct hs_fl_net *out)
 	out->fd = (int)a[0];
 	switch (n->data.nr) {
 	case SYS_connect:
-		r = add_dest(tid, a[1], a[2], out);
+		r = add_dest(tid, a[1], a[2], false, out);
 		break;
 	case SYS_sendto:
 		out->send = true;
 		out->fastopen = (a[3] & MSG_FASTOPEN) != 0;
-		r = a[4] ? add_dest(tid, a[4], a[5], out) : 0;
+		r = a[4] ? add_dest(tid, a[4], a[5], false, out) : 0;
 		if (r > 0 && out->dest[0].port == 53)
 			sent_name(tid, a[1], a[2], false, out);
 		break;
@@ -201,7 +205,7 @@ int hs_fl_net_read(const struct seccomp_notif *n, struct hs_fl_net *out)
 	case SYS_sendmmsg:
 		out->send = true;
 		out->fastopen = (a[3] & MSG_FASTOPEN) != 0;
-		r = add_mmsg(tid, a[1], a[2], out);
+		r = add_mmsg(tid, a[1], (uint32_t)a[2], out);
 		break;
 	default:
 		return 0;
@@ -209,15 +213,13 @@ int hs_fl_net_read(const struct seccomp_notif *n, struct hs_fl_net *out)
 	return r;
 }
 
-/* Is the socket fd of thread tid a datagram one? Through a pidfd of
- * the thread (PIDFD_THREAD, 6.9) or its process; false (TCP) when it
- * cannot be told. Never opens the caller's descriptor by name (a FIFO
- * would block). */
-static bool is_udp(pid_t tid, int fd)
+/* A copy of thread tid's descriptor fd, through a pidfd of the thread
+ * (PIDFD_THREAD, 6.9) or its process; -1 when it cannot be had. Never
+ * opens the caller's descriptor by name (a FIFO would block). */
+static int caller_socket(pid_t tid, int fd)
 {
 	int pfd = (int)syscall(SYS_pidfd_open, tid, O_EXCL /* PIDFD_THREAD */);
-	int sfd = -1, type = 0;
-	socklen_t tl = sizeof(type);
+	int sfd = -1;
 
 	if (pfd < 0) {
 		pid_t tgid = hs_fl_tgid(tid);
@@ -228,12 +230,42 @@ static bool is_udp(pid_t tid, int fd)
 		sfd = (int)syscall(SYS_pidfd_getfd, pfd, fd, 0);
 		close(pfd);
 	}
+	return sfd;
+}
+
+/* The type of thread tid's socket fd (SOCK_STREAM, ...), or 0 when it
+ * cannot be told. */
+static int sock_type(pid_t tid, int fd)
+{
+	int sfd = caller_socket(tid, fd), type = 0;
+	socklen_t tl = sizeof(type);
+
 	if (sfd < 0)
-		return false;
+		return 0;
 	if (getsockopt(sfd, SOL_SOCKET, SO_TYPE, &type, &tl) != 0)
 		type = 0;
 	close(sfd);
-	return type == SOCK_DGRAM;
+	return type;
+}
+
+bool hs_fl_net_dns_peer(pid_t tid, int fd)
+{
+	int sfd = caller_socket(tid, fd);
+	struct sockaddr_storage peer;
+	socklen_t pl = sizeof(peer);
+	bool yes = false;
+
+	if (sfd < 0)
+		return false;
+	if (getpeername(sfd, (struct sockaddr *)&peer, &pl) == 0) {
+		if (peer.ss_family == AF_INET)
+			yes = ntohs(((struct sockaddr_in *)&peer)->sin_port) == 53;
+		else if (peer.ss_family == AF_INET6)
+			yes = ntohs(((struct sockaddr_in6 *)&peer)->sin6_port) ==
+			      53;
+	}
+	close(sfd);
+	return yes;
 }
 
 /* A command's process: role "tool" or "handoff" in its environment. */
@@ -285,10 +317,18 @@ static bool agent_own(pid_t tid, pid_t agent)
 
 void hs_fl_net_finish(struct hs_fl_net *d, pid_t agent, bool agent_too)
 {
+	int type;
+
 	d->tgid = hs_fl_tgid(d->tid);
 	if (d->tgid <= 0)
 		d->tgid = d->tid;
-	d->udp = is_udp(d->tid, d->fd);
+	type = sock_type(d->tid, d->fd);
+	/* a send on a socket of a type that cannot be told, or raw, is a
+	 * datagram's; a connect's, TCP's */
+	d->stream = type == SOCK_STREAM;
+	d->raw = type == SOCK_RAW;
+	d->udp = type == SOCK_DGRAM || type == SOCK_RAW ||
+		 (d->send && !d->stream);
 	d->agent = !agent_too && agent_own(d->tid, agent);
 }
 
@@ -311,7 +351,47 @@ struct hs_fl_netmem {
 		long at;
 	} sent[SENT];
 	unsigned sent_next;
+	/* the supervisor's own lookups: does name lead to address? each
+	 * asked once (a name is the caller's to choose, a lookup the
+	 * session's time) */
+	struct {
+		char name[256]; /* "": free */
+		char address[64];
+		bool yes;
+	} looked[NAMES];
+	unsigned looked_next;
 };
+
+/* name -> address as looked up before: 1 yes, 0 no, -1 never asked. */
+static int looked_up(struct hs_fl_netmem *t, const char *name,
+		     const char *address)
+{
+	int r = -1;
+
+	pthread_mutex_lock(&t->mu);
+	for (unsigned i = 0; i < NAMES && r < 0; i++)
+		if (strcmp(t->looked[i].name, name) == 0 &&
+		    strcmp(t->looked[i].address, address) == 0)
+			r = t->looked[i].yes;
+	pthread_mutex_unlock(&t->mu);
+	return r;
+}
+
+static void look_kept(struct hs_fl_netmem *t, const char *name,
+		      const char *address, bool yes)
+{
+	size_t n = strlen(name), a = strlen(address);
+
+	if (n >= sizeof(t->looked[0].name) ||
+	    a >= sizeof(t->looked[0].address))
+		return;
+	pthread_mutex_lock(&t->mu);
+	memcpy(t->looked[t->looked_next].name, name, n + 1);
+	memcpy(t->looked[t->looked_next].address, address, a + 1);
+	t->looked[t->looked_next].yes = yes;
+	t->looked_next = (t->looked_next + 1) % NAMES;
+	pthread_mutex_unlock(&t->mu);
+}
 
 struct hs_fl_netmem *hs_fl_netmem_new(void)
 {
@@ -351,14 +431,14 @@ void hs_fl_names_add(struct hs_fl_netmem *t, pid_t tgid, const char *name)
 bool hs_fl_names_host(struct hs_fl_netmem *t, pid_t tgid, const char *address,
 		      char *out)
 {
-	char cand[8][256];
+	char cand[4][256];
 	int n = 0;
 
 	out[0] = '\0';
 	if (!t || tgid <= 0)
 		return false;
 	pthread_mutex_lock(&t->mu);
-	for (unsigned i = 0; i < NAMES && n < 8; i++) {
+	for (unsigned i = 0; i < NAMES && n < 4; i++) {
 		unsigned k = (t->next + NAMES - 1 - i) % NAMES;
 		bool seen = false;
 
@@ -370,12 +450,20 @@ bool hs_fl_names_host(struct hs_fl_netmem *t, pid_t tgid, const char *address,
 			memcpy(cand[n++], t->e[k].name, sizeof(cand[0]));
 	}
 	pthread_mutex_unlock(&t->mu);
-	/* resolved outside the lock: a lookup may take its time */
-	for (int j = 0; j < n; j++)
-		if (hs_net_resolves_to(cand[j], address)) {
+	/* resolved outside the lock (a lookup may take its time), each
+	 * name and address once */
+	for (int j = 0; j < n; j++) {
+		int yes = looked_up(t, cand[j], address);
+
+		if (yes < 0) {
+			yes = hs_net_resolves_to(cand[j], address);
+			look_kept(t, cand[j], address, yes);
+		}
+		if (yes) {
 			memcpy(out, cand[j], sizeof(cand[0]));
 			return true;
 		}
+	}
 	return false;
 }
 

@@ -58,7 +58,8 @@ int hs_floor_spawn(const struct hs_floor_plan *p, pid_t *pid,
 	/* On failure the parent says why, and runs on without the floor
 	 * unless it is required (the probe passed a moment ago: only a
 	 * race gets here). */
-	if (hs_floor_enter(p) < 0 && p->require)
+	err = hs_floor_enter(p);
+	if (err < 0 && (p->require || err == -EPIPE))
 		_exit(126);
 	syscall(SYS_execve, exe, cmd, envp, 0, 0, (long)p->cookie);
 	err = errno;

@@ -244,13 +244,20 @@ static bool describe(int fd, const struct sockaddr *sa, socklen_t len,
 	int type = 0;
 	socklen_t tl = sizeof(type);
 
-	if (!where_of(sa, len, &d->w, &d->port) ||
-	    getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) != 0 ||
-	    (type != SOCK_STREAM && type != SOCK_DGRAM))
+	if (!where_of(sa, len, &d->w, &d->port))
 		return false;
-	d->udp = type == SOCK_DGRAM;
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) != 0)
+		type = 0;
+	/* a send on any socket but a stream one is a datagram's (raw ones
+	 * too, and what cannot be told); a connect, TCP's unless the socket
+	 * is a datagram one */
+	d->udp = send ? type != SOCK_STREAM
+		      : type == SOCK_DGRAM || type == SOCK_RAW;
 	if (send && !d->udp && !(flags & MSG_FASTOPEN))
 		return false;
+	/* a raw socket's packet carries its own port: judged by address */
+	if (type == SOCK_RAW)
+		d->port = 0;
 	/* (the text of the address only once it is asked about) */
 	d->addr[0] = '\0';
 	name_of(&d->w, d->host);

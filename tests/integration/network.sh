@@ -261,6 +261,13 @@ for mode in guard enforce; do
 	out=$("$HOOKSHIM" run -c "net-$mode.json" -- bash -c "bash -c '$P $B sendmmsg'" 2>err.txt)
 	expect_eq "... a sendmmsg with a denied destination is refused as a whole (the floor cannot send part)" \
 		"connect=-111" "$out"
+	# what the kernel reads otherwise than it is written: a msghdr name
+	# over 128 bytes (cut to 128), a length with high bits (an int), a
+	# raw socket (the port is in the packet: judged by address, port 0)
+	out=$("$HOOKSHIM" run -c "net-$mode.json" -- bash -c "bash -c '$P $B namelen; $P $B lenhigh; $P $B raw'" 2>err.txt)
+	expect_eq "... a 5000-byte msg_namelen, a 64-bit length, a raw socket: each judged, refused ($mode)" \
+		"$(printf 'connect=111\nconnect=111\nconnect=111')" "$out"
+	expect_contains "... the raw one by address" "$(cat err.txt)" "datagram to 127.0.0.1:0 denied"
 	# a lookup made as musl makes it (a query by sendto, no connect):
 	# the floor reads the name it asks for, and the connect that follows
 	# is judged by it

@@ -13,6 +13,13 @@
  *                                      127.0.0.1:PORT, then to 127.0.0.2:PORT
  *   net_static_connect PORT fastopen   TCP Fast Open: sendto(MSG_FASTOPEN)
  *                                      on an unconnected TCP socket
+ *   net_static_connect PORT namelen    sendmsg with msg_namelen 5000 (the
+ *                                      kernel cuts it to 128 and sends)
+ *   net_static_connect PORT lenhigh    raw sendto whose 64-bit length has
+ *                                      high bits (the kernel reads an int)
+ *   net_static_connect PORT raw        a UDP datagram to PORT built by
+ *                                      hand on a raw socket whose sockaddr
+ *                                      names port 7 (root)
  *   net_static_connect PORT NAME       look NAME up as musl does (a query
  *                                      by sendto to /etc/resolv.conf's
  *                                      first nameserver, no connect), then
@@ -28,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "tests/probes/dns_query.h"
@@ -77,6 +85,30 @@ static int sends(const char *how)
 	if (strcmp(how, "sendmmsg") == 0) {
 		r = sendmmsg(fd, mm, 2, 0);
 		return r < 0 ? -errno : (int)r;
+	}
+	if (strcmp(how, "namelen") == 0) {
+		mm[0].msg_hdr.msg_namelen = 5000;
+		r = sendmsg(fd, &mm[0].msg_hdr, 0);
+		return r < 0 ? errno : 0;
+	}
+	if (strcmp(how, "lenhigh") == 0) {
+		r = syscall(SYS_sendto, fd, "hello\n", 6, 0, &sa[0],
+			    (1UL << 32) | sizeof(sa[0]));
+		return r < 0 ? errno : 0;
+	}
+	if (strcmp(how, "raw") == 0) {
+		unsigned char pkt[8 + 6] = { 0x30, 0x39 }; /* from port 12345 */
+		int rfd = socket(AF_INET, SOCK_RAW, IPPROTO_UDP);
+
+		pkt[2] = (unsigned char)(port >> 8), pkt[3] = (unsigned char)port;
+		pkt[5] = sizeof(pkt);
+		memcpy(pkt + 8, "hello\n", 6);
+		sa[0].sin_port = htons(7);
+		if (rfd < 0)
+			return -1000 - errno;
+		r = sendto(rfd, pkt, sizeof(pkt), 0, (struct sockaddr *)&sa[0],
+			   sizeof(sa[0]));
+		return r < 0 ? errno : 0;
 	}
 	if (strncmp(how, "sendmsg", 7) == 0) {
 		long times = how[7] ? atol(how + 7) : 1;
