@@ -5,9 +5,14 @@
  * tool), asks the session about (protocol, host, address, port) when
  * some pre hook names the dialect's WebFetch tool (HS_INTEREST_NET_PRE);
  * the supervisor answers the agent's model endpoint and excluded
- * destinations without a hook (supervisor/net_cache.h). A denied connect
+ * destinations without a hook (supervisor/net_cache.h). So does a
+ * datagram sent without a connect (sendto, sendmsg, sendmmsg naming a
+ * destination) and TCP Fast Open's connect by a send. A denied call
  * fails with the session's answer (ECONNREFUSED) and says why on stderr,
- * which is the model's tool result.
+ * which is the model's tool result. With a post hook on the fetch tool,
+ * a connection is followed until it ends (close and the other calls that
+ * end a descriptor, or the process's exit) and its post carries the
+ * bytes TCP carried.
  *
  * The host is the name this process asked getaddrinfo for, when one of
  * its answers is the address (a small table, newest first); else the
@@ -29,13 +34,13 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include <linux/tcp.h>
 
 #include "../common/clock.h"
 #include "../common/plainstr.h"
 #include "client.h"
 #include "floor_calls.h"
 #include "net.h"
+#include "net_int.h"
 #include "real.h"
 #include "reason.h"
 #include "state.h"
@@ -44,11 +49,6 @@
 #define NNAMES 64
 #define NALLOWED 64
 
-/* An address as family + 16 bytes (IPv4 in the first 4). */
-struct where {
-	unsigned char fam;
-	unsigned char addr[16];
-};
 
 static struct {
 	struct where w;
@@ -85,10 +85,6 @@ static bool lock_wait(void)
 	return false;
 }
 
-static void net_fork_child(void)
-{
-	__atomic_clear(&lock_word, __ATOMIC_RELEASE);
-}
 
 /* FNV-1a of s: the allowed table's name key. */
 static unsigned long name_hash(const char *s)
@@ -103,6 +99,19 @@ static unsigned long name_hash(const char *s)
 static void unlock(void)
 {
 	__atomic_clear(&lock_word, __ATOMIC_RELEASE);
+}
+
+static void net_fork_child(void)
+{
+	__atomic_clear(&lock_word, __ATOMIC_RELEASE);
+}
+
+static void atfork_once(void)
+{
+	static int atfork;
+
+	if (!__atomic_exchange_n(&atfork, 1, __ATOMIC_ACQ_REL))
+		pthread_atfork(NULL, NULL, net_fork_child);
 }
 
 /* Does this process's connect ask at all? */
@@ -224,15 +233,6 @@ static void dest_text(const char *host, unsigned short port, char *out,
 	hs_copy(out + n, num, hs_len(num) + 1);
 }
 
-/* A destination as the events name it. */
-struct dest {
-	struct where w;
-	unsigned short port;
-	bool udp;
-	char host[256]; /* the name this process looked up, or "" */
-	char addr[INET6_ADDRSTRLEN]; /* "" until needed (numeric) */
-	char id[64]; /* the pre's tool_use_id, or "" */
-};
 
 /* Is (sa, len) on fd an event at all? d filled when it is. A send
  * (sendto, sendmsg, sendmmsg with a destination) is one on a datagram
@@ -343,220 +343,6 @@ static bool wanted_post(void)
 		(st->interest & HS_INTEREST_NET_AGENT));
 }
 
-/* The connections this process opened that a post hook waits for: the
- * PostToolUse fires when one ends (close, and the other calls that end a
- * descriptor: dup2's target, close_range, fclose, syscall(SYS_close)), or
- * when the process exits (hs_net_exiting). Kept by the pid that opened
- * them, so that a fork child's copy, or a vfork child sharing the table,
- * reports nothing. */
-#define NCONNS 64
-
-static struct conn {
-	pid_t pid; /* 0: free */
-	int fd;
-	long t0;
-	struct dest d;
-} conns[NCONNS];
-
-static void atfork_once(void)
-{
-	static int atfork;
-
-	if (!__atomic_exchange_n(&atfork, 1, __ATOMIC_ACQ_REL))
-		pthread_atfork(NULL, NULL, net_fork_child);
-}
-
-/* Is fd one of this process's followed connections? */
-static bool tracked(int fd, pid_t me)
-{
-	bool yes = false;
-
-	if (!hs_st.net_conns || !lock_wait())
-		return false;
-	for (unsigned i = 0; i < NCONNS && !yes; i++)
-		yes = conns[i].pid == me && conns[i].fd == fd;
-	unlock();
-	return yes;
-}
-
-/* Takes fd's entry (any entry of me's with fd -1) out of the table into
- * *c: false when there is none. */
-static bool untrack(int fd, pid_t me, struct conn *c)
-{
-	bool found = false;
-
-	if (!lock_wait())
-		return false;
-	for (unsigned i = 0; i < NCONNS && !found; i++)
-		if (conns[i].pid == me && (fd < 0 || conns[i].fd == fd)) {
-			*c = conns[i];
-			conns[i].pid = 0;
-			found = true;
-		}
-	unlock();
-	return found;
-}
-
-/* The kernel's TCP states (include/net/tcp_states.h): linux/tcp.h, which
- * has tcp_info's byte counts, does not name them, and netinet/tcp.h,
- * which does, clashes with it. */
-enum { ST_SYN_SENT = 2, ST_FIN_WAIT2 = 5, ST_TIME_WAIT = 6, ST_CLOSE = 7,
-       ST_CLOSE_WAIT = 8, ST_LAST_ACK = 9, ST_CLOSING = 11 };
-
-/* TCP's counts without its control flags: the SYN is acknowledged as a
- * byte, and so is a FIN each way once it is (states of RFC 793; a closed
- * connection is taken as closed by FINs, so one ended by a reset counts
- * a byte less). */
-static void tcp_counts(const struct tcp_info *ti, long *sent, long *received)
-{
-	unsigned char st = ti->tcpi_state;
-
-	*sent = (long)ti->tcpi_bytes_acked;
-	*received = (long)ti->tcpi_bytes_received;
-	if (*sent > 0)
-		(*sent)--; /* our SYN */
-	if (*sent > 0 &&
-	    (st == ST_FIN_WAIT2 || st == ST_TIME_WAIT || st == ST_CLOSE))
-		(*sent)--; /* our FIN */
-	if (*received > 0 &&
-	    (st == ST_CLOSE_WAIT || st == ST_LAST_ACK || st == ST_CLOSING ||
-	     st == ST_TIME_WAIT || st == ST_CLOSE))
-		(*received)--; /* theirs */
-}
-
-/* The PostToolUse of c, its socket still open: the bytes TCP carried
- * (acknowledged by the peer, and received); a connection that never
- * reached its peer is a post-failure. err: the connect's own error, or
- * -1 to read the socket's. Told, not asked: the call is over, and the
- * closing thread waits for nobody. */
-static void post(const struct conn *c, int err)
-{
-	struct tcp_info ti;
-	socklen_t tl = sizeof(ti), el = sizeof(int);
-	char id[64], why[48], num[24], addr[INET6_ADDRSTRLEN];
-	bool reached = true;
-	struct hs_msg req = { .op = "connect", .nested = -1,
-			      .host = c->d.host[0] ? c->d.host : NULL,
-			      .address = addr, .port = c->d.port,
-			      .proto = c->d.udp ? "udp" : "tcp",
-			      .duration_ms = hs_now_ms() - c->t0 };
-
-	if (!inet_ntop(c->d.w.fam, c->d.w.addr, addr, sizeof(addr)))
-		return;
-	memset(&ti, 0, sizeof(ti));
-	if (!c->d.udp &&
-	    getsockopt(c->fd, IPPROTO_TCP, TCP_INFO, &ti, &tl) == 0 &&
-	    tl >= offsetof(struct tcp_info, tcpi_bytes_received) +
-			    sizeof(ti.tcpi_bytes_received)) {
-		tcp_counts(&ti, &req.sent, &req.received);
-		req.has_sent = req.has_received = true;
-		/* still connecting, or closed before any byte came back
-		 * from a peer it never reached (a client that read the
-		 * socket's error itself took it: curl does) */
-		reached = ti.tcpi_state != ST_SYN_SENT &&
-			  ti.tcpi_bytes_acked + ti.tcpi_bytes_received > 0;
-		if (!reached && err < 0 && ti.tcpi_state == ST_SYN_SENT)
-			err = EINPROGRESS;
-	}
-	if (err < 0 && getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &el) != 0)
-		err = 0;
-	if (err < 0)
-		err = 0;
-	if (!reached && !err) {
-		struct sockaddr_storage peer;
-		socklen_t pl = sizeof(peer);
-
-		if (getpeername(c->fd, (struct sockaddr *)&peer, &pl) != 0 &&
-		    errno == ENOTCONN)
-			err = ECONNREFUSED;
-	}
-	req.phase = err && !reached ? "post-failure" : "post";
-	if (err) {
-		hs_copy(why, "the connection failed: errno ", 30);
-		hs_utoa((unsigned long)err, num);
-		hs_copy(why + 29, num, hs_len(num) + 1);
-		if (err == EINPROGRESS)
-			hs_copy(why, "closed before it was made", 26);
-		req.error = why;
-	}
-	if (c->d.id[0]) {
-		req.id = c->d.id;
-	} else {
-		hs_make_id(id);
-		req.id = id;
-	}
-	hs_tell(&req);
-}
-
-/* fd is followed: a new connect on it (a retry, or its number reused
- * unseen) ends the old one first. */
-static void track(int fd, const struct dest *d, long t0)
-{
-	pid_t me = getpid();
-	unsigned at = NCONNS;
-	struct conn old;
-
-	atfork_once();
-	if (untrack(fd, me, &old))
-		post(&old, -1);
-	if (!lock_wait())
-		return;
-	for (unsigned i = 0; i < NCONNS && at == NCONNS; i++)
-		if (conns[i].pid != me) /* free, or a fork parent's */
-			at = i;
-	if (at < NCONNS) {
-		conns[at] = (struct conn){ .pid = me, .fd = fd, .t0 = t0,
-					   .d = *d };
-		hs_st.net_conns = true;
-	}
-	unlock();
-}
-
-void hs_net_closing(int fd)
-{
-	struct conn c;
-	HS_ERRNO_SAVE();
-
-	if (fd >= 0 && !hs_guarded() && untrack(fd, getpid(), &c)) {
-		hs_guard_enter();
-		post(&c, -1);
-		hs_guard_leave();
-	}
-	HS_ERRNO_RESTORE();
-}
-
-void hs_net_exiting(void)
-{
-	struct conn c;
-	pid_t me = getpid();
-	HS_ERRNO_SAVE();
-
-	if (hs_guarded())
-		return;
-	hs_guard_enter();
-	while (untrack(-1, me, &c))
-		post(&c, -1);
-	hs_guard_leave();
-	HS_ERRNO_RESTORE();
-}
-
-void hs_net_closing_range(unsigned lo, unsigned hi)
-{
-	pid_t me;
-	int fds[NCONNS], n = 0;
-
-	if (!hs_st.net_conns || hs_guarded() || !lock_wait())
-		return;
-	me = getpid();
-	for (unsigned i = 0; i < NCONNS; i++)
-		if (conns[i].pid == me && conns[i].fd >= 0 &&
-		    (unsigned)conns[i].fd >= lo && (unsigned)conns[i].fd <= hi)
-			fds[n++] = conns[i].fd;
-	unlock();
-	for (int i = 0; i < n; i++)
-		hs_net_closing(fds[i]);
-}
-
 HS_VIS int connect(int fd, const struct sockaddr *sa, socklen_t len)
 {
 	struct dest d;
@@ -585,28 +371,15 @@ HS_VIS int connect(int fd, const struct sockaddr *sa, socklen_t len)
 
 		/* a retry of a connect already followed (non-blocking:
 		 * EALREADY, EISCONN, 0) keeps it; one that fails ends it */
-		if (tracked(fd, getpid())) {
+		if (hs_net_tracked(fd)) {
 			if (r < 0 && e != EALREADY && e != EISCONN &&
-			    e != EINPROGRESS && e != EINTR) {
-				struct conn c;
-
-				if (untrack(fd, getpid(), &c)) {
-					hs_guard_enter();
-					post(&c, e);
-					hs_guard_leave();
-				}
-			}
+			    e != EINPROGRESS && e != EINTR)
+				hs_net_ended(fd, e);
 		} else if (r == 0 || e == EINPROGRESS || e == EINTR) {
 			/* (a connect EINTR stops goes on in the kernel) */
-			track(fd, &d, t0);
+			hs_net_track(fd, &d, t0);
 		} else if (e != EALREADY && e != EISCONN) {
-			/* failed at once: its post-failure now */
-			struct conn c = { .pid = getpid(), .fd = fd, .t0 = t0,
-					  .d = d };
-
-			hs_guard_enter();
-			post(&c, e);
-			hs_guard_leave();
+			hs_net_failed(fd, &d, t0, e); /* at once */
 		}
 		errno = e;
 	}
@@ -647,7 +420,7 @@ static void send_done(int fd, const struct dest *d, bool event, int flags,
 
 	if (event && !d->udp && (flags & MSG_FASTOPEN) && wanted_post() &&
 	    !hs_guarded() && (r >= 0 || e == EINPROGRESS))
-		track(fd, d, t0);
+		hs_net_track(fd, d, t0);
 	errno = e;
 }
 
