@@ -10,7 +10,13 @@
  *
  * Answers: an allowed call continues in the kernel
  * (SECCOMP_USER_NOTIF_FLAG_CONTINUE); a denied one fails with the
- * configured errno after the reason was written to the caller's stderr. */
+ * configured errno after the reason was written to the caller's stderr.
+ *
+ * Longer than this project's files usually are: the loop and the three
+ * kinds of work it hands to a thread (a write's or an exec's, a read's,
+ * a connection's) answer through the same respond() and say_denied() and
+ * share struct hs_floor, which stays private here; what each reads of
+ * the caller lives in its own file (floor_event.c, floor_net.c, ...). */
 #include "floor.h"
 
 #include <errno.h>
@@ -55,7 +61,8 @@ struct hs_floor {
 	bool emulate_unjudged;       /* also the opens no hook can care about */
 	int sandboxed;               /* a process entered Landlock (floor_open.c) */
 	int agent_started;           /* the agent's first exec was seen */
-	struct hs_fl_netmem *names;   /* what DNS queries asked (floor_net.c) */
+	struct hs_fl_netmem *names;  /* what DNS queries asked, datagrams
+				      * lately allowed (floor_net.c) */
 };
 
 static bool respond(int lfd, uint64_t id, int error, bool cont)
