@@ -6,8 +6,10 @@
 # hook denies evil.test with a reason: under hookshim the model's tool
 # result is that reason, not the secret; the allowed fetch and the
 # agent's own model traffic (its endpoint in its environment) are
-# untouched, and the hook never sees the model's endpoint. The plain
-# agent runs first and must fetch both.
+# untouched, and the hook never sees the model's endpoint. A PostToolUse
+# WebFetch hook sees the allowed connection's end with the bytes it
+# carried, and nothing of the denied one or of the agent's own traffic.
+# The plain agent runs first and must fetch both.
 . "$HOOKSHIM_TOP/tests/lib.sh"
 . "$HOOKSHIM_TOP/tests/e2e/agents.sh"
 e2e_require e2e-network
@@ -28,6 +30,11 @@ echo "\$in" | jq -r '[.tool_input.host, .tool_input.port] | join(" ")' >> "\$1"
 exit 0
 SH
 chmod +x hook.sh
+cat > post.sh <<'SH'
+#!/bin/sh
+jq -r '[.hook_event_name, .tool_input.host, .tool_input.port, .tool_response.bytes_received] | join(" ")' >> "$1"
+SH
+chmod +x post.sh
 
 for agent in ${E2E_NET_AGENTS:-claude qwen}; do
 	case " $E2E_AGENTS " in *" $agent "*) ;; *) continue ;; esac
@@ -49,9 +56,9 @@ for agent in ${E2E_NET_AGENTS:-claude qwen}; do
 		continue
 	fi
 	# under hookshim
-	printf '{"hooks":{"PreToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","command":"%s %s"}]}]}}\n' \
-		"$TMP/hook.sh" "$dir.net" > "$dir.hooks.json"
-	rm -f "$dir.net"
+	printf '{"hooks":{"PreToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","command":"%s %s"}]}],"PostToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","command":"%s %s"}]}]}}\n' \
+		"$TMP/hook.sh" "$dir.net" "$TMP/post.sh" "$dir.post" > "$dir.hooks.json"
+	rm -f "$dir.net" "$dir.post"
 	e2e_server_start "$dir.script.json" "$dir.rec" || { fail "$t: model server"; continue; }
 	model_port=$E2E_PORT
 	AGENT_PREFIX=(bash "$TMP/ns.sh" "$HOOKSHIM" run --log "$dir.log.jsonl" -c "$dir.hooks.json" --root "$dir" --)
@@ -72,5 +79,11 @@ for agent in ${E2E_NET_AGENTS:-claude qwen}; do
 		"$(sort "$dir.net" 2>/dev/null)"
 	check "$t: ... and never the agent's model endpoint (port $model_port)" \
 		test -n "$model_port" -a -z "$(grep " $model_port\$" "$dir.net" 2>/dev/null)"
+	post=$(cat "$dir.post" 2>/dev/null)
+	expect_eq "$t: one PostToolUse, the allowed connection's end" "PostToolUse allowed.test $A" \
+		"$(cut -d' ' -f1-3 <<<"$post")"
+	got=$(cut -d' ' -f4 <<<"$post")
+	check "$t: ... with the bytes it brought (the file and its headers: $got)" \
+		test "${got:-0}" -gt "$(wc -c < www/ok.txt)"
 	[[ "$r0" == *NET-DENIED* ]] || { note "stderr: $(head -c 1500 "$dir.err")"; note "r0: $(head -c 600 <<<"$r0")"; }
 done
