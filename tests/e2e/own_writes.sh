@@ -16,6 +16,8 @@
 #    one. A hook matching only Edit fires for the edit, not for the
 #    new file; one matching only Write fires for both, the edit with
 #    tool_name Edit (docs/dialects.md, "Edit or Write").
+# The plain agent does the same tasks first, in a directory of its own,
+# and the agent is skipped with the reason when it does not.
 . "$HOOKSHIM_TOP/tests/lib.sh"
 . "$HOOKSHIM_TOP/tests/e2e/agents.sh"
 e2e_require e2e-own-writes
@@ -47,27 +49,46 @@ edit_input() {
 	esac
 }
 
+# tasks AGENT DIR: the model's script for DIR (its files made afresh)
+tasks() {
+	local dir=$2
+	mkdir -p "$dir/secrets"
+	printf 'alpha line\n' >"$dir/notes.txt"
+	e2e_script "$dir.script.json" \
+		"{\"tool\":\"write\",\"input\":{\"file_path\":\"$dir/secrets/x.txt\",\"content\":\"x\\n\"}}" \
+		'{"tool":"shell","input":{"command":"echo next-one","description":"Echo"}}' \
+		"{\"tool\":\"read\",\"input\":{\"file_path\":\"$dir/notes.txt\"}}" \
+		"{\"tool\":\"edit\",\"input\":$(edit_input "$1" "$dir/notes.txt")}" \
+		"{\"tool\":\"write\",\"input\":{\"file_path\":\"$dir/fresh.txt\",\"content\":\"fresh\\n\"}}" \
+		'{"tool":"shell","input":{"command":"echo next-two","description":"Echo"}}' \
+		'{"text":"OW-FINAL done"}'
+}
+
 for agent in $E2E_AGENTS; do
 	t=own-writes/$agent
 	if [ "$agent" = codex ]; then
 		skip "$t: Codex has no Write/Edit tool; its apply_patch is tested in codex_patch.sh"
 		continue
 	fi
-	dir=$TMP/$agent; mkdir -p "$dir/secrets"
-	printf 'alpha line\n' >"$dir/notes.txt"
+	# plain first: the same tasks, no hookshim
+	pdir=$TMP/plain-$agent
+	tasks "$agent" "$pdir"
+	e2e_server_start "$pdir.script.json" "$pdir.rec" ||
+		{ fail "$t: model server"; continue; }
+	out=$(cd "$pdir" && e2e_agent "$agent" "Do the file tasks." 2>"$pdir.err")
+	e2e_server_stop
+	if [[ "$out" != *OW-FINAL* ]] || [ "$(cat "$pdir/secrets/x.txt" 2>/dev/null)" != x ] ||
+		[ "$(cat "$pdir/notes.txt")" != "beta line" ] || [ "$(cat "$pdir/fresh.txt" 2>/dev/null)" != fresh ]; then
+		skip "$t: the plain agent does not do the file tasks here ($(head -c 200 "$pdir.err" | tr '\n' ' '))"
+		continue
+	fi
+	dir=$TMP/$agent
+	tasks "$agent" "$dir"
 	jq -n --arg g "$TMP/guard.sh" --arg l "$TMP/log.sh" --arg d "$TMP/$agent" '{hooks: {PreToolUse: [
 	  {matcher: "Write|Edit", hooks: [{type: "command", command: $g}]},
 	  {matcher: "Edit", hooks: [{type: "command", command: ($l + " " + $d + ".edit.log")}]},
 	  {matcher: "Write", hooks: [{type: "command", command: ($l + " " + $d + ".write.log")}]}]}}' \
 		>"$dir.hooks.json"
-	e2e_script "$dir.script.json" \
-		"{\"tool\":\"write\",\"input\":{\"file_path\":\"$dir/secrets/x.txt\",\"content\":\"x\\n\"}}" \
-		'{"tool":"shell","input":{"command":"echo next-one","description":"Echo"}}' \
-		"{\"tool\":\"read\",\"input\":{\"file_path\":\"$dir/notes.txt\"}}" \
-		"{\"tool\":\"edit\",\"input\":$(edit_input "$agent" "$dir/notes.txt")}" \
-		"{\"tool\":\"write\",\"input\":{\"file_path\":\"$dir/fresh.txt\",\"content\":\"fresh\\n\"}}" \
-		'{"tool":"shell","input":{"command":"echo next-two","description":"Echo"}}' \
-		'{"text":"OW-FINAL done"}'
 	e2e_server_start "$dir.script.json" "$dir.rec" ||
 		{ fail "$t: model server"; continue; }
 	# inotify on secrets/ for the whole session: a name that appears
