@@ -23,9 +23,19 @@ posts() { sed "s|$1/||" "$PLOG" | sort; }
 
 # session AGENT DIR TURN FILE: one scripted turn (then a final text) in DIR under
 # `hookshim run`; true when the agent exited 0 and DIR/FILE exists.
-# A Write hook denies secrets/.
+# A Write hook denies secrets/. The plain agent takes the same turn first,
+# in a copy of DIR: when it does not make FILE, the case is skipped.
 session() {
-	local agent=$1 dir=$2 turn=$3 made=$4 rc f=$TMP/${2##*/}
+	local agent=$1 dir=$2 turn=$3 made=$4 rc f=$TMP/${2##*/} p=$2-plain
+	rm -rf "$p"; cp -a "$dir" "$p"
+	e2e_script "$f.plain.json" "${turn//$dir/$p}" '{"text":"HS-FINAL done"}'
+	e2e_server_start "$f.plain.json" "$f.plain.rec"
+	(cd "$p" && e2e_agent "$agent" "Do it." >/dev/null 2>"$f.plain.err"); rc=$?
+	e2e_server_stop
+	if [ "$rc" != 0 ] || [ ! -e "$p/$made" ]; then
+		skip "e2e floor post: the plain $agent does not make $made here (rc=$rc: $(tail -c 200 "$f.plain.err" | tr '\n' ' '))"
+		return 1
+	fi
 	e2e_script "$f.json" "$turn" '{"text":"HS-FINAL done"}'
 	e2e_server_start "$f.json" "$f.rec"
 	AGENT_PREFIX=("$HOOKSHIM" run -c "$TMP/hooks.json" --)
@@ -54,11 +64,13 @@ fi
 # ---- Codex: its own apply_patch into secrets/, denied: no file, no post ----
 dir=$TMP/codex-deny; mkdir -p "$dir/secrets"; : >"$PLOG"
 patch=$'apply_patch <<\'EOF\'\n*** Begin Patch\n*** Add File: secrets/no.txt\n+hello\n*** End Patch\nEOF'
-session codex "$dir" "$(jq -nc --arg c "$patch" '{tool:"shell",input:{command:$c,description:"Patch"}}')" . &&
+if session codex "$dir" "$(jq -nc --arg c "$patch" '{tool:"shell",input:{command:$c,description:"Patch"}}')" .; then
+	check "e2e floor post: the plain codex wrote secrets/no.txt" test -e "$dir-plain/secrets/no.txt"
 	expect_eq "e2e floor post: codex's own apply_patch into secrets/ is denied: no file, no post" \
 		"absent " "$([ -e "$dir/secrets/no.txt" ] && echo present || echo absent) $(cat "$PLOG")"
-expect_contains "e2e floor post: ... and Codex tells the model the write failed" \
-	"$(e2e_result "$TMP/codex-deny.rec" 0)" "Failed to write file"
+	expect_contains "e2e floor post: ... and Codex tells the model the write failed" \
+		"$(e2e_result "$TMP/codex-deny.rec" 0)" "Failed to write file"
+fi
 
 # ---- Claude Code: its own Write tool (temp file + rename) ----
 dir=$TMP/claude; mkdir -p "$dir"; : >"$PLOG"

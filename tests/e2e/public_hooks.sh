@@ -91,9 +91,22 @@ write_turn() { T+=("$(jq -nc --arg p "$1" --arg c "$2" '{tool:"write",input:{fil
 edit_turn() { T+=("$(jq -nc --arg p "$1" --arg o "$2" --arg n "$3" '{tool:"edit",input:{file_path:$p,old_string:$o,new_string:$n}}')"); }
 
 # run_session AGENT DIR -c F...: the turns in T, under hookshim; sets
-# rec, rc. Results: res N (the text of tool result N).
+# rec, rc. Results: res N (the text of tool result N). The plain agent
+# takes the same turns first in a project of its own (DIR-plain); plain
+# says "ok", or why it did not end its session as it should.
 run_session() {
-	local agent=$1 dir=$2; shift 2
+	local agent=$1 dir=$2 p=$2-plain prc; shift 2
+	setup "$p"
+	e2e_script "$p.script.json" "${T[@]//$dir/$p}" '{"text":"PH-FINAL-TEXT done"}'
+	e2e_server_start "$p.script.json" "$p.rec" || { rc=125; plain="no model server"; return; }
+	(cd "$p" && e2e_agent "$agent" "Do the maintenance tasks." >"$p.out" 2>"$p.err")
+	prc=$?
+	e2e_server_stop
+	plain=ok
+	if [ "$prc" != 0 ] || ! grep -q PH-FINAL-TEXT "$p.out"; then
+		plain="exit $prc: $(head -c 200 "$p.err" | tr '\n' ' ')"
+		return
+	fi
 	rec=$dir.rec
 	e2e_script "$dir.script.json" "${T[@]}" '{"text":"PH-FINAL-TEXT done"}'
 	e2e_server_start "$dir.script.json" "$rec" || { rc=125; return; }
@@ -158,6 +171,9 @@ for agent in $AGENTS; do
 	sh_turn 'git log --oneline -1'                         # 8 A1
 	read_turn "$d/README.md"                               # 9 A2
 	run_session "$agent" "$d" -c "$TMP/$agent-sensitive-canary.json" -c "$TMP/$agent-cc-safety-net.json"
+	[ "$plain" = ok ] || { skip "$t: the plain agent does not end this session here ($plain)"; continue; }
+	check "$t: plain, N1 git reset --hard lost the uncommitted work (what the hooks prevent)" \
+		bash -c '! grep -qx "uncommitted work" "$1"' _ "$d-plain/tracked.txt"
 	expect_eq "$t: session ends as without hooks" 0 "$rc"
 	# N1 cc-safety-net, JSON permissionDecision deny
 	held "$t: N1 git reset --hard not run (uncommitted work kept)" grep -qx 'uncommitted work' "$d/tracked.txt"
@@ -216,6 +232,8 @@ for agent in $AGENTS; do
 	sh_turn 'echo all-steps-done'                          # 18 A5
 	run_session "$agent" "$d" -c "$FIX/disler.settings.json" -c "$FIX/karanb.settings.json" \
 		-c "$FIX/docs-style.settings.json" -c "$FIX/secret-scan.settings.json"
+	[ "$plain" = ok ] || { skip "$t: the plain agent does not end this session here ($plain)"; continue; }
+	check "$t: plain, F1 rm -rf important/ ran (what the hooks prevent)" test ! -e "$d-plain/important"
 	all=$(e2e_results "$rec")
 	expect_eq "$t: session ends as without hooks" 0 "$rc"
 	# F1 python, exit 2

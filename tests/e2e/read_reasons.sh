@@ -5,27 +5,40 @@
 # reaches the model with the result of the agent's next tool call (shim/
 # reason.c). Claude Code is not run here: its Read tool reads with raw
 # syscalls, which the shim does not see (docs/how-it-works.md, "Read events").
+# The plain agent reads .env and writes into secrets/ first (else: skipped).
 . "$HOOKSHIM_TOP/tests/lib.sh"
 . "$HOOKSHIM_TOP/tests/e2e/agents.sh"
 e2e_require e2e-read-reasons
 [ -x "$HOOKSHIM" ] && command -v jq >/dev/null ||
 	{ skip "e2e-read-reasons: hookshim or jq missing"; exit 0; }
 
+# script DIR OUT: read DIR/.env, write into DIR/secrets/
+script() {
+	mkdir -p "$1/secrets"
+	echo 'API_KEY=sk-e2e-secret' >"$1/.env"
+	e2e_script "$2" \
+		"{\"tool\":\"read\",\"input\":{\"file_path\":\"$1/.env\"}}" \
+		'{"tool":"shell","input":{"command":"echo after-read","description":"Echo"}}' \
+		"{\"tool\":\"write\",\"input\":{\"file_path\":\"$1/secrets/k.txt\",\"content\":\"x\\n\"}}" \
+		'{"tool":"shell","input":{"command":"echo after-write","description":"Echo"}}' \
+		'{"text":"RR-FINAL done"}'
+}
+script "$TMP/plain" "$TMP/plain.json"
+e2e_server_start "$TMP/plain.json" "$TMP/plain.rec" || { fail "e2e-read-reasons: model server"; exit 0; }
+out=$(cd "$TMP/plain" && e2e_agent pi "Check the config." 2>"$TMP/plain.err")
+e2e_server_stop
+if [[ "$(e2e_result "$TMP/plain.rec" 0)" != *sk-e2e-secret* ]] || [ ! -e "$TMP/plain/secrets/k.txt" ]; then
+	skip "read-reasons/pi: the plain agent does not read .env or write secrets/ here ($(head -c 200 "$TMP/plain.err" | tr '\n' ' '))"
+	exit 0
+fi
 dir=$TMP/proj
-mkdir -p "$dir/secrets"
-echo 'API_KEY=sk-e2e-secret' >"$dir/.env"
 jq -n '{hooks: {PreToolUse: [
   {matcher: "Read", hooks: [{type: "command", command:
     "p=$(jq -r .tool_input.file_path); case \"$p\" in */.env) echo \"BLOCKED-READ: .env holds secrets\" >&2; exit 2;; esac; exit 0"}]},
   {matcher: "Write|Edit", hooks: [{type: "command", command:
     "p=$(jq -r .tool_input.file_path); case \"$p\" in */secrets/*) echo \"BLOCKED-WRITE: secrets/ is read-only\" >&2; exit 2;; esac; exit 0"}]}
 ]}}' >"$TMP/hooks.json"
-e2e_script "$TMP/script.json" \
-	"{\"tool\":\"read\",\"input\":{\"file_path\":\"$dir/.env\"}}" \
-	'{"tool":"shell","input":{"command":"echo after-read","description":"Echo"}}' \
-	"{\"tool\":\"write\",\"input\":{\"file_path\":\"$dir/secrets/k.txt\",\"content\":\"x\\n\"}}" \
-	'{"tool":"shell","input":{"command":"echo after-write","description":"Echo"}}' \
-	'{"text":"RR-FINAL done"}'
+script "$dir" "$TMP/script.json"
 e2e_server_start "$TMP/script.json" "$TMP/rec.jsonl" || { fail "e2e-read-reasons: model server"; exit 0; }
 AGENT_PREFIX=("$HOOKSHIM" run -c "$TMP/hooks.json" --root "$dir" --)
 out=$(cd "$dir" && e2e_agent pi "Check the config." 2>"$TMP/pi.err")
