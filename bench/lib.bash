@@ -1,5 +1,5 @@
-# Shared by the interleaved benches (modes_bench.sh, scope_bench.sh):
-# sourced, not run (bench/run.sh runs only *.sh).
+# Shared by the interleaved benches (modes_bench.sh, scope_bench.sh,
+# net_bench.sh): sourced, not run (bench/run.sh runs only *.sh).
 
 # median of the numbers on stdin; minmax: "lo-hi" of them
 median() { sort -g | awk '{ v[NR] = $1 } END { m = int((NR + 1) / 2);
@@ -32,4 +32,30 @@ cells() {
 	rc=$(tr ' ' '\n' <<<"$2" | grep . | awk -v p="$pc" '{ printf "%.2f\n", ($1 > 0 && p > 0) ? $1 / p : 0 }' | minmax)
 	printf '%7.3f (%sx, %s) %7.3f (%sx, %s)' "$mw" "$(r "$mw" "$pw")" "$rw" \
 		"$mc" "$(r "$mc" "$pc")" "$rc"
+}
+
+# timed WHAT CMD...: CMD's wall and CPU seconds (user + sys of its whole
+# tree) as "W C"; a run that fails is said on stderr (WHAT names the bench
+# and the mode): a failed workload would measure nothing
+timed() {
+	local what=$1 TIMEFORMAT='%R %U %S' out
+	shift
+	out=$( { time "$@" >/dev/null 2>&1 || echo "rc=$?"; } 2>&1 )
+	grep -q '^rc=' <<<"$out" && echo "$what run failed ($(grep '^rc=' <<<"$out"))" >&2
+	grep -v '^rc=' <<<"$out" | awk '{ printf "%s %s\n", $1, $2 + $3 }'
+}
+
+# interleave ONE KEY...: ROUNDS rounds, each running `ONE KEY` ("W C")
+# for every KEY in turn, into the caller's associative arrays wall and
+# cpu (wall[KEY]: the rounds' seconds, space-separated)
+interleave() {
+	local one=$1 k a b
+	shift
+	for _ in $(seq "$ROUNDS"); do
+		for k in "$@"; do
+			read -r a b <<<"$("$one" "$k")"
+			wall[$k]+="$a "
+			cpu[$k]+="$b "
+		done
+	done
 }

@@ -80,25 +80,18 @@ npm_project "$T/npm" &&
 # one MODE WORKLOAD: "wall cpu"; a run that fails is said (a failed
 # workload would measure nothing)
 one() {
-	local TIMEFORMAT='%R %U %S' out
 	case $1 in
-	plain) out=$( { time bash -c "$2" >/dev/null 2>&1 || echo "rc=$?"; } 2>&1 ) ;;
-	*) out=$( { time "$HS" run --$1 --no-notices -c "$T/policy.json" -- bash -c "$2" >/dev/null 2>&1 || echo "rc=$?"; } 2>&1 ) ;;
+	plain) timed "modes bench: $1" bash -c "$2" ;;
+	*) timed "modes bench: $1" "$HS" run --$1 --no-notices -c "$T/policy.json" -- bash -c "$2" ;;
 	esac
-	grep -q '^rc=' <<<"$out" && echo "modes bench: $1 run failed ($(grep '^rc=' <<<"$out"))" >&2
-	grep -v '^rc=' <<<"$out" | awk '{ printf "%s %s\n", $1, $2 + $3 }'
 }
+one_w() { one "$1" "${work[$w]}"; } # the workload of the loop below
 
 printf '%-8s %-6s %26s %26s\n' workload mode "wall s (ratio, range)" "cpu s (ratio, range)"
 for w in $order; do
 	declare -A wall=() cpu=()
 	one plain "${work[$w]}" >/dev/null # warm caches
-	for _ in $(seq "$ROUNDS"); do
-		for m in plain guard enforce; do
-			read -r a b <<<"$(one $m "${work[$w]}")"
-			wall[$m]+="$a "; cpu[$m]+="$b "
-		done
-	done
+	interleave one_w plain guard enforce
 	for m in plain guard enforce; do
 		printf '%-8s %-6s %s\n' "$w" "$m" "$(cells "${wall[$m]}" "${cpu[$m]}" "${wall[plain]}" "${cpu[plain]}")"
 	done

@@ -54,25 +54,18 @@ SH
 # one MODE: "wall cpu" (MODE plain: no hookshim); the work runs as a
 # command of the agent (a shell with a command string)
 one() {
-	local TIMEFORMAT='%R %U %S' out work=${WORK:-bash $T/work.sh}
+	local work=${WORK:-bash $T/work.sh}
 	if [ "$1" = plain ]; then
-		out=$( { time bash -c "$work" >/dev/null 2>&1 || echo "rc=$?"; } 2>&1 )
+		timed "net bench: $1" bash -c "$work"
 	else
-		out=$( { time "$HS" run --guard --no-notices --root "$T/proj" -c "$T/$1.json" -- bash -c "bash -c '$work'" >/dev/null 2>&1 || echo "rc=$?"; } 2>&1 )
+		timed "net bench: $1" "$HS" run --guard --no-notices --root "$T/proj" -c "$T/$1.json" -- bash -c "bash -c '$work'"
 	fi
-	grep -q '^rc=' <<<"$out" && echo "net bench: $1 run failed" >&2
-	grep -v '^rc=' <<<"$out" | awk '{ printf "%s %s\n", $1, $2 + $3 }'
 }
 
 modes="plain none nomatch every"
 declare -A wall=() cpu=()
 one plain >/dev/null # warm caches
-for _ in $(seq "$ROUNDS"); do
-	for m in $modes; do
-		read -r a b <<<"$(one "$m")"
-		wall[$m]+="$a "; cpu[$m]+="$b "
-	done
-done
+interleave one $modes
 printf '%-34s %26s %26s\n' "1,000 requests, 100 curl processes" "wall s (ratio, range)" "cpu s (ratio, range)"
 for m in $modes; do
 	case $m in
@@ -85,19 +78,18 @@ done
 # datagrams: python (the shim: one question, then its own memory) and a
 # static program (the floor: a notification per sendmsg)
 P=$TOP/$BUILD/probes/net_static_connect
-declare -A uwall=() ucpu=()
+# one_row WORK:MODE: the datagram workload WORK in MODE
+one_row() {
+	case ${1%%:*} in
+	py) WORK="python3 $T/udp.py" one "${1#*:}" ;;
+	st) WORK="$P $PORT sendmsg20000" one "${1#*:}" ;;
+	esac
+}
+unset wall cpu
+declare -A wall=() cpu=()
 rows="py:plain py:every"
 [ -x "$P" ] && rows+=" st:plain st:every"
-for _ in $(seq "$ROUNDS"); do
-	for r in $rows; do
-		case ${r%%:*} in
-		py) w="python3 $T/udp.py" ;;
-		st) w="$P $PORT sendmsg20000" ;;
-		esac
-		read -r a b <<<"$(WORK=$w one "${r#*:}")"
-		uwall[$r]+="$a "; ucpu[$r]+="$b "
-	done
-done
+interleave one_row $rows
 printf '\n%-34s %26s %26s\n' "20,000 UDP datagrams" "wall s (ratio, range)" "cpu s (ratio, range)"
 for r in $rows; do
 	case $r in
@@ -105,5 +97,5 @@ for r in $rows; do
 	st:plain) label="static sendmsg, plain" ;; st:every) label="... a hook on every host" ;;
 	esac
 	base=${r%%:*}:plain
-	printf '%-34s %s\n' "$label" "$(cells "${uwall[$r]}" "${ucpu[$r]}" "${uwall[$base]}" "${ucpu[$base]}")"
+	printf '%-34s %s\n' "$label" "$(cells "${wall[$r]}" "${cpu[$r]}" "${wall[$base]}" "${cpu[$base]}")"
 done

@@ -58,27 +58,20 @@ npm_project "$T/npm" &&
 
 # one POLICY WORKLOAD: "wall cpu" (POLICY "plain": no hookshim)
 one() {
-	local TIMEFORMAT='%R %U %S' out
 	if [ "$1" = plain ]; then
-		out=$( { time bash -c "cd $T/proj && $2" >/dev/null 2>&1 || echo "rc=$?"; } 2>&1 )
+		timed "scope bench: $1" bash -c "cd $T/proj && $2"
 	else
-		out=$( { time "$HS" run --guard --no-notices --root "$T/proj" -c "$T/$1.json" -- bash -c "$2" >/dev/null 2>&1 || echo "rc=$?"; } 2>&1 )
+		timed "scope bench: $1" "$HS" run --guard --no-notices --root "$T/proj" -c "$T/$1.json" -- bash -c "$2"
 	fi
-	grep -q '^rc=' <<<"$out" && echo "scope bench: $1 run failed" >&2
-	grep -v '^rc=' <<<"$out" | awk '{ printf "%s %s\n", $1, $2 + $3 }'
 }
+one_w() { one "$1" "${work[$w]}"; } # the workload of the loop below
 
 modes="plain filtered-root filtered-all catchall-root catchall-all"
 printf '%-7s %-14s %26s %26s\n' workload scope "wall s (ratio, range)" "cpu s (ratio, range)"
 for w in $order; do
 	declare -A wall=() cpu=()
 	one plain "${work[$w]}" >/dev/null # warm caches
-	for _ in $(seq "$ROUNDS"); do
-		for m in $modes; do
-			read -r a b <<<"$(one "$m" "${work[$w]}")"
-			wall[$m]+="$a "; cpu[$m]+="$b "
-		done
-	done
+	interleave one_w $modes
 	for m in $modes; do
 		printf '%-7s %-14s %s\n' "$w" "$m" "$(cells "${wall[$m]}" "${cpu[$m]}" "${wall[plain]}" "${cpu[plain]}")"
 	done
