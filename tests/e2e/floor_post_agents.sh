@@ -29,11 +29,10 @@ session() {
 	local agent=$1 dir=$2 turn=$3 made=$4 rc f=$TMP/${2##*/} p=$2-plain
 	rm -rf "$p"; cp -a "$dir" "$p"
 	e2e_script "$f.plain.json" "${turn//$dir/$p}" '{"text":"HS-FINAL done"}'
-	e2e_server_start "$f.plain.json" "$f.plain.rec"
-	(cd "$p" && e2e_agent "$agent" "Do it." >/dev/null 2>"$f.plain.err"); rc=$?
-	e2e_server_stop
+	e2e_session "$f.plain.json" "$f.plain.rec" "$p" "$agent" "Do it." >/dev/null
+	rc=$?
 	if [ "$rc" != 0 ] || [ ! -e "$p/$made" ]; then
-		skip "e2e floor post: the plain $agent does not make $made here (rc=$rc: $(tail -c 200 "$f.plain.err" | tr '\n' ' '))"
+		skip "e2e floor post: the plain $agent does not make $made here (rc=$rc: $(tail -c 200 "$f.plain.rec.err" | tr '\n' ' '))"
 		return 1
 	fi
 	e2e_script "$f.json" "$turn" '{"text":"HS-FINAL done"}'

@@ -73,13 +73,11 @@ for agent in $E2E_AGENTS; do
 	# plain first: the same tasks, no hookshim
 	pdir=$TMP/plain-$agent
 	tasks "$agent" "$pdir"
-	e2e_server_start "$pdir.script.json" "$pdir.rec" ||
-		{ fail "$t: model server"; continue; }
-	out=$(cd "$pdir" && e2e_agent "$agent" "Do the file tasks." 2>"$pdir.err")
-	e2e_server_stop
+	out=$(e2e_session "$pdir.script.json" "$pdir.rec" "$pdir" "$agent" "Do the file tasks.")
+	[ $? = 125 ] && { fail "$t: model server"; continue; }
 	if [[ "$out" != *OW-FINAL* ]] || [ "$(cat "$pdir/secrets/x.txt" 2>/dev/null)" != x ] ||
 		[ "$(cat "$pdir/notes.txt")" != "beta line" ] || [ "$(cat "$pdir/fresh.txt" 2>/dev/null)" != fresh ]; then
-		skip "$t: the plain agent does not do the file tasks here ($(head -c 200 "$pdir.err" | tr '\n' ' '))"
+		skip "$t: the plain agent does not do the file tasks here ($(head -c 200 "$pdir.rec.err" | tr '\n' ' '))"
 		continue
 	fi
 	dir=$TMP/$agent

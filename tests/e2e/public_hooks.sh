@@ -98,13 +98,12 @@ run_session() {
 	local agent=$1 dir=$2 p=$2-plain prc; shift 2
 	setup "$p"
 	e2e_script "$p.script.json" "${T[@]//$dir/$p}" '{"text":"PH-FINAL-TEXT done"}'
-	e2e_server_start "$p.script.json" "$p.rec" || { rc=125; plain="no model server"; return; }
-	(cd "$p" && e2e_agent "$agent" "Do the maintenance tasks." >"$p.out" 2>"$p.err")
+	e2e_session "$p.script.json" "$p.rec" "$p" "$agent" "Do the maintenance tasks." >"$p.out"
 	prc=$?
-	e2e_server_stop
+	[ "$prc" = 125 ] && { rc=125; plain="no model server"; return; }
 	plain=ok
 	if [ "$prc" != 0 ] || ! grep -q PH-FINAL-TEXT "$p.out"; then
-		plain="exit $prc: $(head -c 200 "$p.err" | tr '\n' ' ')"
+		plain="exit $prc: $(head -c 200 "$p.rec.err" | tr '\n' ' ')"
 		return
 	fi
 	rec=$dir.rec
