@@ -114,14 +114,26 @@ static void atfork_once(void)
 		pthread_atfork(NULL, NULL, net_fork_child);
 }
 
-/* Does this process's connect ask at all? */
-static bool wanted(void)
+/* Does this process's connection ask at all: before it (bit
+ * HS_INTEREST_NET_PRE), or at its end (HS_INTEREST_NET_POST)? The
+ * agent's own only with network_agent. */
+static bool wants(unsigned bit)
 {
 	const struct hs_state *st = hs_state();
 
-	return st->active && (st->interest & HS_INTEREST_NET_PRE) &&
+	return st->active && (st->interest & bit) &&
 	       (st->role != HS_ROLE_AGENT ||
 		(st->interest & HS_INTEREST_NET_AGENT));
+}
+
+static bool wanted(void)
+{
+	return wants(HS_INTEREST_NET_PRE);
+}
+
+static bool wanted_post(void)
+{
+	return wants(HS_INTEREST_NET_POST);
 }
 
 /* sa as a where and a port; an IPv4-mapped IPv6 address is the IPv4 one
@@ -330,17 +342,6 @@ static int forward(int fd, const struct sockaddr *sa, socklen_t len)
 static bool inet(const struct sockaddr *sa)
 {
 	return sa && (sa->sa_family == AF_INET || sa->sa_family == AF_INET6);
-}
-
-/* Does this process's connection close ask (a post hook names the
- * fetch tool)? */
-static bool wanted_post(void)
-{
-	const struct hs_state *st = hs_state();
-
-	return st->active && (st->interest & HS_INTEREST_NET_POST) &&
-	       (st->role != HS_ROLE_AGENT ||
-		(st->interest & HS_INTEREST_NET_AGENT));
 }
 
 HS_VIS int connect(int fd, const struct sockaddr *sa, socklen_t len)
