@@ -136,9 +136,9 @@ static void check_hook(struct hs_config *cfg, const struct hs_hook *h)
 			warn(cfg, h, h->if_line, h->if_col, false,
 			     "\"if\": %s with no domain: every connection the "
 			     "session's commands open is judged by %s "
-			     "(docs/network.md)%s", h->rule.tool,
+			     "(docs/network.md)", h->rule.tool,
 			     hs_hook_is_permission_rule(h) ? "this rule"
-							   : "this hook", "");
+							   : "this hook");
 	}
 	if (hs_write_unwatched(cfg, h, dead, sizeof(dead)))
 		warn(cfg, h, h->if_line, h->if_col, true, "\"if\": %s(%s) names "

@@ -566,14 +566,19 @@ static bool net(struct hs_floor *f, const struct seccomp_notif *n)
 					f->s->cfg->settings.net_keep))
 		r = 0;
 	if (r <= 0) {
-		respond(f->lfd, n->id, r < 0 ? ECONNREFUSED : 0, r == 0);
 		/* a DNS query's name: sent to a DNS server (lately allowed
-		 * there), or on a socket connected to one */
+		 * there), or on a socket connected to one -- told while the
+		 * caller is stopped: let go, a resolver has its answer and
+		 * its socket closed within microseconds */
+		pid_t tgid = 0;
+
 		if (r == 0 && nj->d.qname[0] &&
 		    (nj->d.ndest > 0 ? nj->d.dest[0].port == 53
 				     : hs_fl_net_dns_peer(nj->d.tid, nj->d.fd)))
-			hs_fl_names_add(f->names, hs_fl_tgid(nj->d.tid),
-					nj->d.qname);
+			tgid = hs_fl_tgid(nj->d.tid);
+		respond(f->lfd, n->id, r < 0 ? ECONNREFUSED : 0, r == 0);
+		if (tgid > 0)
+			hs_fl_names_add(f->names, tgid, nj->d.qname);
 		free(nj);
 		return true;
 	}
