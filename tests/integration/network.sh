@@ -278,6 +278,13 @@ for mode in guard enforce; do
 		"$(printf 'WebFetch allowed.test %s tcp tcp://allowed.test:%s\nWebFetch evil.test %s tcp tcp://evil.test:%s' $A $A $B $B)" \
 		"$(grep -v " 53 udp" net.log | sort)"
 	expect_contains "... and the reason names it" "$(cat err.txt)" "connection to evil.test:$B denied"
+	# a query no DNS server sees (a socketpair) names nothing: the
+	# connect that follows is judged by its address, and the supervisor
+	# looks nothing up for it
+	rm -f net.log
+	out=$(ns "$HOOKSHIM" run -c "net-$mode.json" -- bash -c "bash -c '$P $A fake:allowed.test'" 2>err.txt)
+	expect_eq "a DNS query sent on a socketpair names no connection ($mode)" \
+		"WebFetch 127.0.0.1 $A tcp tcp://127.0.0.1:$A" "$(grep -v " 53 udp" net.log)"
 done
 
 # a connection's close is its PostToolUse (PostToolUseFailure when it

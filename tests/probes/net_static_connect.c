@@ -20,6 +20,9 @@
  *   net_static_connect PORT raw        a UDP datagram to PORT built by
  *                                      hand on a raw socket whose sockaddr
  *                                      names port 7 (root)
+ *   net_static_connect PORT fake:NAME  send a DNS query for NAME on a
+ *                                      socketpair (no DNS server sees it),
+ *                                      then connect to 127.0.0.1:PORT
  *   net_static_connect PORT NAME       look NAME up as musl does (a query
  *                                      by sendto to /etc/resolv.conf's
  *                                      first nameserver, no connect), then
@@ -168,6 +171,25 @@ int main(int argc, char **argv)
 		for (int i = 0; i < 1000 && access(argv[3], F_OK) != 0; i++)
 			usleep(10000);
 		one(NULL);
+		return 0;
+	}
+	if (strncmp(argv[2], "fake:", 5) == 0) {
+		struct sockaddr_in sa = { .sin_family = AF_INET,
+					  .sin_port = htons((unsigned short)port) };
+		unsigned char q[300];
+		struct iovec iov = { .iov_base = q };
+		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+		int sv[2], fd = socket(AF_INET, SOCK_STREAM, 0);
+
+		iov.iov_len = dns_query(argv[2] + 5, q);
+		if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) < 0 ||
+		    sendmsg(sv[0], &m, 0) < 0)
+			return 1;
+		inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
+		printf("connect=%d\n",
+		       connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0
+			       ? 0
+			       : errno);
 		return 0;
 	}
 	if (strchr(argv[2], '.')) {
