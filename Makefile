@@ -54,7 +54,7 @@ SHIM     := $(BUILD)/lib/libhookshim.so
 MANPAGE  := $(BUILD)/man/hookshim.1
 VERSION  := $(shell sed -n 's/^\#define HOOKSHIM_VERSION "\(.*\)"/\1/p' common/version.h)
 
-.PHONY: all deps test test-asan demo bench install uninstall deb clean
+.PHONY: all deps test test-long test-asan demo bench install uninstall deb clean
 all: deps $(HOOKSHIM) $(SHIM) $(MANPAGE)
 
 # Every compile waits for this (order-only), so `make -jN` on a fresh
@@ -136,8 +136,15 @@ $(BUILD)/probes/floor_static_rawsyscall: tests/probes/floor_rawsyscall.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -static
 
+# Tests run side by side (make's -jN, or the cores); the few that time
+# what they must run alone after them (tests/run.sh says how).
 test: all $(UNIT_BIN) $(PROBE_BIN)
 	@BUILD=$(BUILD) tests/run.sh $(T)
+
+# The slow stress cases ("# lane: long" in tests/run.sh), which make test
+# leaves out; CI runs them too.
+test-long: all $(UNIT_BIN) $(PROBE_BIN)
+	@BUILD=$(BUILD) tests/run.sh --long $(T)
 
 $(BUILD)/bench/bench_core: bench/bench_core.c $(CORE_OBJ) | deps
 	@mkdir -p $(@D)

@@ -1,5 +1,6 @@
 # The hook runner and merge rules through `hookshim check` / `hookshim test`,
 # with real hook processes.
+# lane: alone -- a killed hook must be gone within 10 s
 . "$HOOKSHIM_TOP/tests/lib.sh"
 hs() { "$HOOKSHIM" "$@"; }
 export HOME=$TMP/home; mkdir -p "$HOME"

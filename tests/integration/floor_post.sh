@@ -4,6 +4,7 @@
 # the call's change is done; a failed call fires the post-failure; a slow
 # post hook holds up no other process; writes no post hook's path names
 # fire nothing; a dynamic program's writes still fire once (the shim's).
+# lane: alone -- a slow post must not hold its writer (< 2 s)
 . "$HOOKSHIM_TOP/tests/lib.sh"
 export HOME=$TMP/home; mkdir -p "$HOME"
 [ -x "$HOOKSHIM" ] && [ -f "$HOOKSHIM_LIB" ] || { skip "floor post: no hookshim build"; exit 0; }

@@ -3,6 +3,7 @@
 # is decided exactly once, none is lost, nothing deadlocks; and with a
 # thread sending SIGURG to the others every millisecond (Go's
 # preemption), no call restarts forever (bounded run time).
+# lane: alone -- no call restarts forever (bounded run time)
 . "$HOOKSHIM_TOP/tests/lib.sh"
 export HOME=$TMP/home; mkdir -p "$HOME"
 [ -x "$HOOKSHIM" ] && [ -f "$HOOKSHIM_LIB" ] || { skip "floor stress: no hookshim build"; exit 0; }

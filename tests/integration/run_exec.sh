@@ -1,4 +1,5 @@
 # `hookshim __exec` (post hooks on commands) and `hookshim __deny`.
+# lane: alone -- live output is timed as it arrives
 . "$HOOKSHIM_TOP/tests/lib.sh"
 hs() { "$HOOKSHIM" "$@"; }
 export HOME=$TMP/home; mkdir -p "$HOME"

@@ -1,6 +1,7 @@
 # Concurrency: 8 threads x 1000 writes plus forks, a hook matching hot/
 # (one write in ten): each hot write decided exactly once (pre and post),
 # cold writes never reach the supervisor, no deadlock, no fd leak.
+# lane: long -- 8 threads x 1000 writes and forks
 . "$HOOKSHIM_TOP/tests/lib.sh"
 export HOME=$TMP/home; mkdir -p "$HOME"
 P=$HOOKSHIM_PROBES/write_stress

@@ -6,6 +6,7 @@
 # cookied calls are not judged again). Then the same opens, creates,
 # truncates and mkdirs through symlinks, run plainly and under hookshim,
 # must give the same results and the same files, byte for byte.
+# lane: long -- a race run thousands of times
 . "$HOOKSHIM_TOP/tests/lib.sh"
 export HOME=$TMP/home; mkdir -p "$HOME"
 P=$HOOKSHIM_PROBES/follow_race

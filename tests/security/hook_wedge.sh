@@ -3,6 +3,7 @@
 # to `hookshim run`: it exits within 2 s, the pending call is denied, and
 # no process of the session is left (by /proc scan for a variable every
 # process of the session inherits, and by the hook's process group).
+# lane: alone -- SIGTERM ends a wedged session within 2 s
 . "$HOOKSHIM_TOP/tests/lib.sh"
 export HOME=$TMP/home; mkdir -p "$HOME"
 cat > hooks.json <<'J'

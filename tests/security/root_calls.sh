@@ -10,6 +10,7 @@
 # with its group allowed, where it behaves as plain. As root, and as an
 # unprivileged user (setpriv) for what one can do. And SIGTERM ends a
 # session whose floor is held on a userfaultfd page (allowed) within 2 s.
+# lane: alone -- SIGTERM ends a stalled session within 2 s
 . "$HOOKSHIM_TOP/tests/lib.sh"
 export HOME=$TMP/home; mkdir -p "$HOME"
 P=$HOOKSHIM_PROBES/floor_static_rootcalls
