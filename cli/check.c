@@ -347,7 +347,7 @@ int cmd_check(int argc, char **argv)
 			return 64;
 		}
 	}
-	if (hs_cli_load(&cli, &cfg) < 0)
+	if (hs_sources_load(&cli.src, &cfg) < 0)
 		return 1;
 	printf("%zu hook(s) from %zu file(s), root %s\n", cfg.nhooks,
 	       cfg.nsources, cfg.root);
@@ -400,6 +400,6 @@ int cmd_check(int argc, char **argv)
 	rc = errors ? 1 : 0;
 	hs_config_free(&cfg);
 	hs_protect_free(prot);
-	hs_cli_free(&cli);
+	hs_sources_free(&cli.src);
 	return rc;
 }

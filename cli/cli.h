@@ -6,20 +6,17 @@
 #include <sys/types.h>
 
 #include "../config/model.h"
+#include "../supervisor/sources.h"
 #include "verbs.h"
 
 /* Options every config-reading subcommand takes:
  *   -c FILE (repeatable, in order), --import DIALECT (repeatable),
- *   --dialect NAME (applies to the -c files after it), --root DIR. */
+ *   --dialect NAME (applies to the -c files after it), --root DIR,
+ *   --trust-project; loaded with hs_sources_load, freed with
+ *   hs_sources_free (supervisor/sources.h). */
 struct hs_cli {
-	const char **files;
-	int *file_dialects;
-	int nfiles;
-	int imports[HS_NDIALECT];
-	int nimports;
-	const char *root;
+	struct hs_sources src;
 	bool has_dialect; /* --dialect seen: applies to later -c files */
-	bool trust_project; /* --trust-project (config/trust.h) */
 	enum hs_dialect dialect;
 };
 
@@ -33,11 +30,6 @@ const char *hs_cli_value(int argc, char **argv, int *i, const char *opt);
 /* Consumes one config option at argv[*i] (advancing *i past its value).
  * Returns 1 if it was one, 0 if not, -1 on a usage error (printed). */
 int hs_cli_option(struct hs_cli *cli, int argc, char **argv, int *i);
-/* HOOKSHIM_CONFIG=FILE:FILE... as -c options (else the defaults stay):
- * where the config comes from when no command line names it -- a bare
- * LD_PRELOAD session, a PATH wrapper outside a session. *copy holds the
- * strings the options point into; free it after loading. */
-int hs_cli_env_config(struct hs_cli *cli, char **copy);
 /* Levenshtein distance of a and b, capped at 64: for "did you mean". */
 size_t hs_cli_distance(const char *a, const char *b);
 
@@ -45,10 +37,6 @@ size_t hs_cli_distance(const char *a, const char *b);
  * word, "unknown option" for an option, with "did you mean" the nearest
  * option its help (`usage`) names. The caller returns 64. */
 void hs_cli_bad_arg(const char *verb, const char *arg, const char *usage);
-
-/* Loads what the options name (or hookshim's defaults) and finishes it. */
-int hs_cli_load(const struct hs_cli *cli, struct hs_config *cfg);
-void hs_cli_free(struct hs_cli *cli);
 
 /* execvp's search for `name`, as the executable of an exec event (an
  * absolute, resolved path when found; the name itself when not).
@@ -86,10 +74,6 @@ void hs_exec_post_request(struct hs_msg *req, const struct hs_exec_ran *r,
 
 int hs_exec_supervised(const char *exe, char *const argv[], const char *id,
 		       int nested);
-
-/* Creates DIR (and parents) holding TOOL -> the hookshim binary symlinks.
- * 0, or -1 with a message. */
-int hs_wrap_create(const char *dir, char *const tools[], size_t ntools);
 
 /* The verbs (verbs.h), each `int cmd_x(int argc, char **argv)` with argv[0]
  * its own name. */

@@ -16,18 +16,17 @@
 #include "../engine/runner.h"
 #include "../engine/dispatch.h"
 #include "../engine/protect.h"
-#include "../engine/write_filter.h"
 #include "../common/shellargv.h"
 #include "../common/wire.h"
 #include "cli.h"
 #include "run_report.h"
 #include "../supervisor/agent.h"
+#include "../supervisor/lifecycle.h"
 #include "../supervisor/log.h"
 #include "../floor/floor.h"
 #include "../supervisor/outer.h"
-#include "../supervisor/server.h"
 #include "../supervisor/session.h"
-#include "../supervisor/transcript.h"
+#include "../supervisor/wrappers.h"
 
 extern char **environ;
 
@@ -181,19 +180,6 @@ static char *agent_name_of(char **cmd)
 	return NULL;
 }
 
-/* HOOKSHIM_WRITE: ours, or joined with the outer session's. */
-static char *session_write_filter(const struct hs_config *cfg,
-				  struct hs_outer *outer)
-{
-	char *own = hs_write_filter(cfg), *both;
-
-	if (!outer || !own)
-		return own;
-	both = hs_outer_write_filter(outer, own, cfg->root);
-	free(own);
-	return both;
-}
-
 const char hs_usage_run[] =
 	"usage: hookshim run [-c FILE]... [--import D] [--dialect D] [--root DIR]\n"
 	"                    [--trust-project] [--log FILE] [--ci|--no-ci]\n"
@@ -240,23 +226,6 @@ static bool config_usable(const struct hs_config *cfg, bool ci)
 	fprintf(stderr, "hookshim: %s in the config; starting without "
 			"what is broken\n", summary);
 	return true;
-}
-
-static void fire(struct hs_session *s, enum hs_kind kind)
-{
-	struct hs_outcome out;
-
-	hs_session_lifecycle(s, kind, &out);
-	/* memcode's session_start stdout is context for the model; until
-	 * there is a way into the agent, the user sees it. */
-	if (out.session_context && out.session_context[0]) {
-		size_t n = strlen(out.session_context);
-
-		fputs(out.session_context, stderr);
-		if (out.session_context[n - 1] != '\n')
-			fputc('\n', stderr);
-	}
-	hs_outcome_free(&out);
 }
 
 struct run_opts {
@@ -319,17 +288,15 @@ int cmd_run(int argc, char **argv)
 {
 	struct run_opts o;
 	struct hs_config cfg;
-	struct hs_session s;
-	struct hs_supervisor *sv;
+	struct hs_life life;
+	struct hs_session *s = &life.s;
 	struct hs_floor_plan fp;
 	struct hs_floor *floor = NULL;
 	struct hs_agent_env se = { 0 };
 	struct hs_agent_signals ss;
-	struct hs_outer *outer;
-	bool refuse;
-	struct hs_protect *prot = NULL;
-	char sock[128], flags[256], bin[PATH_MAX], *lib, *wrap_dir = NULL;
-	char **envp, *id = NULL;
+	const char *why;
+	char bin[PATH_MAX], *lib = NULL, *wrap_dir = NULL;
+	char **envp = NULL, *id = NULL;
 	bool tool_call, go = true;
 	const struct hs_settings *set;
 	int status = 0, code = 1;
@@ -337,13 +304,13 @@ int cmd_run(int argc, char **argv)
 	bool drained, floor_done, abrupt;
 
 	if (parse_args(argc, argv, &o) < 0) {
-		hs_cli_free(&o.cli);
+		hs_sources_free(&o.cli.src);
 		return run_usage();
 	}
 	/* The snapshot: loaded once, never re-read (mnemoai documents that
 	 * editing hooks mid-session changes nothing). */
-	if (hs_cli_load(&o.cli, &cfg) < 0) {
-		hs_cli_free(&o.cli);
+	if (hs_sources_load(&o.cli.src, &cfg) < 0) {
+		hs_sources_free(&o.cli.src);
 		return 1;
 	}
 	if (!config_usable(&cfg, hs_run_report_ci(&o.report)))
@@ -352,43 +319,11 @@ int cmd_run(int argc, char **argv)
 		perror("hookshim: /proc/self/exe");
 		goto out_cfg;
 	}
-	/* Inside a session already: join it (docs/nested.md). */
-	outer = hs_outer_find(&refuse);
-	if (refuse)
+	/* (what stops it is said on stderr where it happens) */
+	if (hs_life_begin(&life, &cfg, o.log, o.report.junit, &why) < 0)
 		goto out_cfg;
-	if (outer)
-		hs_dispatch_hooks_in_outer_session();
-	hs_supervisor_out_of_reach(outer != NULL);
-	if (hs_session_init(&s, &cfg, NULL, o.log) < 0)
-		goto out_outer;
-	s.outer = outer;
-	{
-		char *keep = NULL;
-
-		/* --log FILE keeps the transcript's lines beside it */
-		if (o.log && asprintf(&keep, "%s.transcript.jsonl", o.log) < 0)
-			keep = NULL;
-		hs_session_keep_transcript(&s, keep);
-		free(keep);
-	}
-	/* after the log is opened: its identity is recorded too */
-	cfg.protect = prot = hs_protect_new(&cfg, o.log, o.report.junit);
-	/* the transcript hooks read: the agent must not forge it (with no
-	 * hook nobody reads it, and a session without hooks gets no floor,
-	 * nor its no_new_privs, for it) */
-	if (cfg.nhooks) {
-		hs_protect_add(prot, hs_transcript_path(s.transcript),
-			       "the transcript hooks read");
-		hs_protect_add(prot, hs_transcript_kept_as(s.transcript),
-			       "the --log file's transcript");
-	}
-	hs_run_report_begin(&o.report, &cfg, &s);
+	hs_run_report_begin(&o.report, &cfg, s);
 	set = &cfg.settings;
-	snprintf(sock, sizeof(sock), "hookshim-%s", s.id);
-	if (outer)
-		hs_outer_flags(outer, &cfg, flags, sizeof(flags));
-	else
-		hs_session_flags(&cfg, flags, sizeof(flags));
 	{
 		bool explicit_mode;
 
@@ -406,19 +341,18 @@ int cmd_run(int argc, char **argv)
 			&cfg.settings, hs_run_report_ci(&o.report),
 			&explicit_mode);
 		hs_settings_floor_defaults(&cfg.settings);
-		if (plan_floor(&cfg, outer, explicit_mode, &fp, flags,
-			       sizeof(flags)) < 0)
+		if (plan_floor(&cfg, life.outer, explicit_mode, &fp,
+			       life.flags, sizeof(life.flags)) < 0)
 			go = false;
 		/* after plan_floor: enforce may have fallen back to guard */
 		hs_settings_resolve_failure(&cfg.settings,
 					    hs_run_report_ci(&o.report));
 	}
-	if (go && cfg.settings.enforce && !(s.tickets = hs_tickets_new()))
+	if (go && cfg.settings.enforce && !(s->tickets = hs_tickets_new()))
 		go = false;
 	if (!go) {
 		hs_floor_plan_free(&fp);
-		hs_session_close(&s);
-		goto out_outer;
+		goto out_life;
 	}
 	lib = hs_agent_find_lib(bin);
 	if (set->wrap_tools && set->wrap_tools[0])
@@ -427,33 +361,32 @@ int cmd_run(int argc, char **argv)
 	/* the places of the program we start are its own */
 	free(cfg.agent_name);
 	cfg.agent_name = agent_name_of(o.cmd);
-	se = (struct hs_agent_env){ .sock = sock, .session = s.id,
+	se = (struct hs_agent_env){ .sock = life.sock, .session = s->id,
 				   .root = cfg.root, .bin = bin, .lib = lib,
-				   .flags = flags, .wrap_dir = wrap_dir,
-				   .write = session_write_filter(&cfg, outer),
+				   .flags = life.flags, .wrap_dir = wrap_dir,
+				   .write = hs_life_write(&life),
 				   .cfg = &cfg };
 	envp = hs_agent_environ(&se);
-	/* before any thread of the session can log */
-	hs_log_export_start(&s);
-	sv = envp ? hs_supervisor_start(&s, sock) : NULL;
-	if (!sv)
+	if (!envp || hs_life_serve(&life) < 0) {
+		hs_life_stop(&life, 0, 0, true);
 		goto out_env;
+	}
 
 	hs_agent_take_signals(&ss);
-	hs_agent_on_terminate(terminated, &s);
-	fire(&s, HS_KIND_SESSION_START);
+	hs_agent_on_terminate(terminated, s);
+	hs_life_fire(&life, HS_KIND_SESSION_START, false);
 	/* CMD stays the agent even when it is `sh -c STR` and was judged
 	 * like a tool call: `hookshim run -- sh -c 'claude'` or `-- sh -c
 	 * 'make test'` must still see the commands started inside as tool
 	 * calls, not as nested ones. So it gets no post hooks of its own. */
 	if (tool_call)
-		go = judge_cmd(&s, o.cmd, &code, &id);
+		go = judge_cmd(s, o.cmd, &code, &id);
 	pid = go ? hs_agent_start(o.cmd, envp, &ss, &fp, &code)
 		 : -1;
 	free(id);
 	if (pid > 0 && fp.on) {
 		fp.agent = pid;
-		floor = hs_floor_start(&fp, &s, se.write);
+		floor = hs_floor_start(&fp, s, se.write);
 	}
 	if (pid > 0)
 		status = hs_agent_wait(pid);
@@ -461,26 +394,20 @@ int cmd_run(int argc, char **argv)
 	 * the hooks of calls still being decided die with it, denied. */
 	abrupt = hs_agent_passed_signal() != 0;
 	if (abrupt)
-		hs_session_ending(&s);
+		hs_session_ending(s);
 	else
 		hs_floor_settle(floor, STOP_GRACE_MS);
-	fire(&s, HS_KIND_SESSION_END);
+	hs_life_fire(&life, HS_KIND_SESSION_END, false);
 	/* a floor thread still deciding holds the session as a request does */
 	floor_done = hs_floor_stop(floor, abrupt ? ABRUPT_GRACE_MS
 						 : STOP_GRACE_MS);
 	hs_floor_plan_free(&fp);
 	if (abrupt)
 		hs_run_kill_all(false);
-	drained = hs_supervisor_stop(sv, abrupt ? ABRUPT_GRACE_MS
-					       : STOP_GRACE_MS) &&
-		  floor_done;
-	if (!drained) {
-		/* Nothing the session started may outlive it. */
-		hs_session_ending(&s);
-		hs_run_kill_all(true);
-	}
 	/* the last records to the collector: briefly when terminated */
-	hs_log_export_stop(&s, abrupt ? ABRUPT_GRACE_MS : EXPORT_GRACE_MS);
+	drained = hs_life_stop(&life, abrupt ? ABRUPT_GRACE_MS : STOP_GRACE_MS,
+			       abrupt ? ABRUPT_GRACE_MS : EXPORT_GRACE_MS,
+			       floor_done);
 	if (pid > 0)
 		code = -1;
 	hs_wrap_dir_remove(wrap_dir, set->wrap_tools);
@@ -488,7 +415,6 @@ int cmd_run(int argc, char **argv)
 	code = hs_run_report_end(&o.report, code, status);
 	if (!drained) {
 		/* Threads still hold the config: leave it all to exit. */
-		hs_session_leave_transcript(&s);
 		fprintf(stderr, "hookshim: requests still in flight at "
 				"session end\n");
 		return code >= 0 ? code : hs_exit_as(status);
@@ -502,14 +428,11 @@ out_env:
 	}
 	hs_wrap_dir_remove(wrap_dir, set->wrap_tools);
 	free(lib);
-	free(se.write);
-	hs_session_close(&s);
-out_outer:
-	hs_outer_free(outer);
+out_life:
+	hs_life_end(&life);
 out_cfg:
 	hs_run_report_free(&o.report);
 	hs_config_free(&cfg);
-	hs_protect_free(prot);
-	hs_cli_free(&o.cli);
+	hs_sources_free(&o.cli.src);
 	return code >= 0 ? code : hs_exit_as(status);
 }

@@ -408,7 +408,7 @@ int cmd_test(int argc, char **argv)
 			return 64;
 		}
 	}
-	if (hs_cli_load(&cli, &cfg) < 0)
+	if (hs_sources_load(&cli.src, &cfg) < 0)
 		return 1;
 	hs_config_print_diags(stderr, &cfg);
 	/* as `hookshim run` has it, but for the session's log and report,
@@ -440,6 +440,6 @@ int cmd_test(int argc, char **argv)
 	hs_protect_free(prot);
 	cJSON_Delete(input);
 	hs_config_free(&cfg);
-	hs_cli_free(&cli);
+	hs_sources_free(&cli.src);
 	return rc;
 }

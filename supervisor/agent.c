@@ -17,7 +17,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../cli/cli.h"
 #include "../common/wire.h"
 #include "../config/session_env.h"
 
@@ -198,42 +197,6 @@ char *hs_agent_find_lib(const char *bin)
 		fprintf(stderr, "hookshim: warning: %s: %s; commands run without "
 				"the shim\n", guess, strerror(errno));
 	return lib;
-}
-
-/* ---- PATH wrappers for settings.wrap_tools ---- */
-
-char *hs_wrap_dir_make(char *const *tools)
-{
-	const char *tmp = getenv("TMPDIR");
-	size_t n = 0;
-	char *dir;
-
-	while (tools[n])
-		n++;
-	if (asprintf(&dir, "%s/hookshim-wrap-XXXXXX",
-		     tmp && tmp[0] ? tmp : "/tmp") < 0)
-		return NULL;
-	if (!mkdtemp(dir) || hs_wrap_create(dir, tools, n) < 0) {
-		fprintf(stderr, "hookshim: wrapper dir %s: %s\n", dir,
-			strerror(errno));
-		free(dir);
-		return NULL;
-	}
-	return dir;
-}
-
-void hs_wrap_dir_remove(char *dir, char *const *tools)
-{
-	char path[PATH_MAX];
-
-	if (!dir)
-		return;
-	for (size_t i = 0; tools && tools[i]; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, tools[i]);
-		unlink(path);
-	}
-	rmdir(dir);
-	free(dir);
 }
 
 /* ---- signals ---- */

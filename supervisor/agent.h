@@ -11,7 +11,7 @@ struct hs_config;
 /* What the agent's environment carries of the session (common/wire.h). */
 struct hs_agent_env {
 	const char *sock, *session, *root, *bin, *lib, *flags, *wrap_dir;
-	char *write; /* HOOKSHIM_WRITE (engine/write_filter.c) */
+	const char *write; /* HOOKSHIM_WRITE (engine/write_filter.c) */
 	/* Its settings "env" is the agent's too, over environ's values, as
 	 * Claude Code applies it to itself and its Bash tool; may be NULL. */
 	const struct hs_config *cfg;
@@ -25,11 +25,6 @@ char **hs_agent_environ(const struct hs_agent_env *se);
 /* HOOKSHIM_LIB if set (empty: run without the shim), else
  * <bindir>/../lib/libhookshim.so. NULL (with a warning) when missing. */
 char *hs_agent_find_lib(const char *bin);
-
-/* A fresh directory of PATH wrappers for `tools` (NULL-terminated), or
- * NULL with a message; removed again, with its links, by _remove. */
-char *hs_wrap_dir_make(char *const *tools);
-void hs_wrap_dir_remove(char *dir, char *const *tools);
 
 /* Keyboard signals ignored (the agent owns the terminal), SIGTERM and
  * SIGHUP passed on to the agent; the old dispositions kept for it. */

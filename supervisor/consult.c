@@ -10,9 +10,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "../cli/cli.h"
 #include "../common/wire.h"
 #include "session.h"
+#include "sources.h"
 
 /* "KEY=<number>" out of HOOKSHIM_FLAGS; -1 when absent. */
 static long flag(char key)
@@ -83,23 +83,22 @@ static struct hs_session *local_session(void)
 	static struct hs_config cfg;
 	static struct hs_session s;
 	static int state; /* 0 untried, 1 ready, -1 failed */
-	struct hs_cli cli;
+	struct hs_sources src = { 0 };
 	char *files;
 	int rc;
 
 	if (state)
 		return state > 0 ? &s : NULL;
 	state = -1;
-	memset(&cli, 0, sizeof(cli));
-	cli.root = getenv(HS_ENV_ROOT);
-	if (cli.root && !cli.root[0])
-		cli.root = NULL;
+	src.root = getenv(HS_ENV_ROOT);
+	if (src.root && !src.root[0])
+		src.root = NULL;
 	/* the same sources as a bare LD_PRELOAD session: HOOKSHIM_CONFIG,
 	 * else hookshim's default files */
-	rc = hs_cli_env_config(&cli, &files);
+	rc = hs_sources_from_env(&src, &files);
 	if (rc == 0)
-		rc = hs_cli_load(&cli, &cfg);
-	hs_cli_free(&cli);
+		rc = hs_sources_load(&src, &cfg);
+	hs_sources_free(&src);
 	free(files);
 	if (rc < 0)
 		return NULL;

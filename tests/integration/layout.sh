@@ -22,6 +22,8 @@ allowed() { # NAME DIR ALLOWED...: DIR includes only from ALLOWED
 allowed "shim/ includes only shim/ and common/" shim common
 allowed "common/ includes only common/" common
 allowed "floor/ never includes cli/ or shim/" floor common config engine supervisor
+allowed "supervisor/ never includes cli/ or shim/ (issue 26 item 8)" supervisor common config engine floor
+allowed "cli/ never includes shim/" cli common config engine floor supervisor
 allowed "engine/ includes no session, floor, CLI or shim code" engine common config
 allowed "config/ includes no session, floor, CLI or shim code" config common engine
 
