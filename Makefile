@@ -24,9 +24,10 @@ LDLIBS_SHIM := -ldl -lpthread -Wl,-z,lazy -Wl,-z,norelro -Wl,-z,defs \
 
 # Two binaries and the wire they share (docs/architecture.md):
 #   libhookshim.so = shim/ + common/
-#   hookshim       = cli/ + supervisor/ + floor/ + engine/ + config/ + common/
+#   hookshim       = cli/ + supervisor/ + floor/ + dialects/ + engine/ + config/
+#                    + common/
 COMMON_SRC := $(sort $(wildcard common/*.c))
-CORE_SRC := $(sort $(wildcard config/*.c engine/*.c)) $(COMMON_SRC)
+CORE_SRC := $(sort $(wildcard config/*.c engine/*.c dialects/*.c)) $(COMMON_SRC)
 CLI_SRC  := $(sort $(wildcard cli/*.c supervisor/*.c floor/*.c))
 # The exec path, then the start-up path, then the rest: the order of the
 # shim's text (shim/layout.ld says why).

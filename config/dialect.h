@@ -1,11 +1,14 @@
 /* The operations table: everything that differs between hook dialects, one
- * row per dialect. Each row is defined in its dialect's file
- * (config/dialect_NAME.c) and listed in dialect_list.h; everything else
- * asks the row of a hook's dialect instead of naming a dialect.
+ * row per dialect. Each row is defined in its dialect's one file
+ * (dialects/NAME.c: its loader, its payload builder and its decision
+ * parser) and listed in dialect_list.h; everything else asks the row of a
+ * hook's dialect instead of naming a dialect.
  *
- * The rows sit on top of both halves of a dialect: its loader (config/)
- * and its payload builder and decision parser (engine/). Neither half
- * looks a row up by itself, so nothing below the rows depends on them. */
+ * The table is declared here, below everything that asks it; the rows
+ * are made above both config/ and engine/, from the loader kit
+ * (loadkit.h) and the payload and decision kits (engine/payload.h,
+ * engine/decide.h). So config/ includes nothing of engine/ or dialects/:
+ * it names the rows (dialects.c), the linker joins them. */
 #ifndef HOOKSHIM_CONFIG_DIALECT_H
 #define HOOKSHIM_CONFIG_DIALECT_H
 

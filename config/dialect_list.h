@@ -1,7 +1,7 @@
 /* Every dialect hookshim reads, one line each. The enum (model.h) and the
  * operations table (dialects.c) are both made from this list, so a new
- * dialect is its config/dialect_NAME.c (which defines the row) plus one
- * line here. The order is the enum's; it is also the order in which
+ * dialect is its dialects/NAME.c (which defines the row) plus one line
+ * here. The order is the enum's; it is also the order in which
  * dialects claim a file by its path or shape (the fallback dialect last,
  * see dialect.h). */
 #ifndef HOOKSHIM_CONFIG_DIALECT_LIST_H

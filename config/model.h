@@ -282,7 +282,7 @@ struct hs_config {
 	 * record (config/trust.h), for this run only. */
 	bool trust_project;
 	/* What Claude Code's settings say of the other files of their
-	 * hierarchy (config/dialect_claude.c, applied after --import):
+	 * hierarchy (dialects/claude.c, applied after --import):
 	 * allowManagedHooksOnly / allowManagedPermissionRulesOnly in a
 	 * managed file, disableAllHooks in a managed or another file. */
 	struct {
@@ -358,7 +358,7 @@ void hs_config_vdiag_at(struct hs_config *cfg, enum hs_diag_level level,
 			va_list ap) __attribute__((format(printf, 6, 0)));
 struct hs_hook *hs_config_add_hook(struct hs_config *cfg);
 /* Is h one of Claude Code's "permissions" rules, loaded as a built-in
- * hook (config/dialect_claude.c), rather than a hook a file wrote? */
+ * hook (dialects/claude.c), rather than a hook a file wrote? */
 bool hs_hook_is_permission_rule(const struct hs_hook *h);
 /* Frees what a hook owns (not the hook itself, which lives in an array). */
 void hs_hook_free(struct hs_hook *h);

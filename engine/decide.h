@@ -2,19 +2,36 @@
 #ifndef HOOKSHIM_ENGINE_DECIDE_H
 #define HOOKSHIM_ENGINE_DECIDE_H
 
+#include <cjson/cJSON.h>
+
 #include "dispatch.h"
 
 #include "../config/dialect.h"
 
-/* Each dialect's reading of a hook's exit status and output
- * (hs_decide_fn, config/dialect.h), named by the dialects' rows. Each
- * returns true when no further hook should run (a deny that
- * short-circuits); a memoh action error under on_error: fail stops only
- * its hook's actions, by *stop_group. */
-hs_decide_fn hs_decide_claude;
-hs_decide_fn hs_decide_memcode;
-hs_decide_fn hs_decide_mnemoai;
-hs_decide_fn hs_decide_memoh;
+/* What each dialect's reading of a hook's exit status and output
+ * (dialects/NAME.c, its hs_decide_fn) is made of. */
+
+/* This hook's verdict, folded in: deny > ask > allow, the first reason
+ * at the winning level kept. */
+void hs_decide_say(struct hs_hook_run *run, struct hs_outcome *out,
+		   enum hs_verdict v, const char *reason);
+/* A deny with `reason`, or "blocked by hook ..." when it is empty. */
+void hs_decide_deny(struct hs_hook_run *run, struct hs_outcome *out,
+		    const char *reason);
+/* A hook that timed out, crashed, could not start or whose request
+ * failed: a warning, never a deny by itself. True when it was one. */
+bool hs_decide_run_failed(struct hs_hook_run *run, struct hs_outcome *out);
+/* An exit status that decides nothing: a warning with stderr's first
+ * line. */
+void hs_decide_nonblocking(struct hs_hook_run *run, struct hs_outcome *out);
+/* stdout as a JSON object, or NULL when it is not one. */
+cJSON *hs_decide_stdout_json(const struct hs_hook_run *run);
+/* o[key] when it is a string, else NULL. */
+const char *hs_decide_jstr(const cJSON *o, const char *key);
+/* text, trimmed, appended to *dst on a line of its own. */
+void hs_decide_append(char **dst, const char *text);
+/* How a hook is named in messages: "name", or `its command`. */
+const char *hs_decide_label(const struct hs_hook *h, char *buf, size_t len);
 
 /* Where a failed hook fails closed (enforce and CI mode, "strict",
  * "on_hook_failure": "deny", a handler's "failClosed": the dispatcher

@@ -208,7 +208,7 @@ static void run_builtin(const struct hs_hook *h, const char *payload,
 	res->status = HS_RUN_EXITED;
 	res->err = strdup("");
 	if (hs_hook_is_permission_rule(h)) {
-		/* a Claude permissions rule (config/dialect_claude.c):
+		/* a Claude permissions rule (dialects/claude.c):
 		 * "permissions.deny RULE" or "permissions.ask RULE" */
 		bool deny = strncmp(h->command + 12, "deny ", 5) == 0;
 		cJSON *o = cJSON_CreateObject(), *hso;

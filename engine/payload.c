@@ -1,5 +1,6 @@
-/* Per-dialect payloads and tool names. The shapes follow each dialect's
- * document: hooks that already parse them must not notice hookshim. */
+/* The parts every dialect's payload is made of (the tool's input, its
+ * output, a failure's text), tool names, lossless bytes. Each dialect's
+ * own shape is its file's (dialects/NAME.c). */
 #include "payload.h"
 
 #include "strbuf.h"
@@ -12,11 +13,6 @@
 #include <unistd.h>
 
 #include "write_content.h"
-
-/* mnemoai caps long input strings and lists them under _truncated;
- * memcode caps post results at 16 KiB. */
-#define MNEMOAI_CAP 10000
-#define MEMCODE_RESULT_CAP 16384
 
 static bool modifies_existing(const struct hs_event *ev)
 {
@@ -66,10 +62,6 @@ static cJSON *exec_input(const struct hs_event *ev)
 	return in;
 }
 
-/* The two spellings of a write's path key: Claude Code's and the rest's. */
-#define CLAUDE_PATH_KEY "file_path"
-#define OTHER_PATH_KEY "path"
-
 /* Input for a write (or a read), with the path under `key`, the
  * dialect's spelling. */
 static cJSON *write_input(const struct hs_hook *h, const struct hs_event *ev,
@@ -117,8 +109,8 @@ static cJSON *net_input(const struct hs_event *ev)
 	return in;
 }
 
-static cJSON *tool_input(const struct hs_hook *h, const struct hs_event *ev,
-			 const char *path_key)
+cJSON *hs_payload_tool_input(const struct hs_hook *h, const struct hs_event *ev,
+			      const char *path_key)
 {
 	if (ev->op == HS_OP_EXEC)
 		return exec_input(ev);
@@ -129,31 +121,7 @@ static cJSON *tool_input(const struct hs_hook *h, const struct hs_event *ev,
 	return cJSON_CreateObject();
 }
 
-/* mnemoai: long strings are capped and named under _truncated. */
-static void cap_strings(cJSON *in)
-{
-	cJSON *v, *list = NULL;
-
-	cJSON_ArrayForEach(v, in)
-	{
-		if (cJSON_IsString(v) && strlen(v->valuestring) > MNEMOAI_CAP) {
-			v->valuestring[MNEMOAI_CAP] = '\0';
-			/* Do not cut a UTF-8 sequence in half. */
-			for (int i = MNEMOAI_CAP - 1;
-			     i > MNEMOAI_CAP - 4 &&
-			     ((unsigned char)v->valuestring[i] & 0xC0) == 0x80;
-			     i--)
-				v->valuestring[i] = '\0';
-			if (!list)
-				list = cJSON_CreateArray();
-			cJSON_AddItemToArray(list, cJSON_CreateString(v->string));
-		}
-	}
-	if (list)
-		cJSON_AddItemToObject(in, "_truncated", list);
-}
-
-static char *join_output(const struct hs_event *ev, size_t cap)
+char *hs_payload_output(const struct hs_event *ev, size_t cap)
 {
 	char *text;
 
@@ -185,38 +153,8 @@ static char *join_output(const struct hs_event *ev, size_t cap)
 	return s;
 }
 
-static cJSON *claude_response(const struct hs_event *ev)
-{
-	cJSON *r = cJSON_CreateObject();
-
-	if (ev->op == HS_OP_WRITE) {
-		add_str(r, "filePath", ev->path);
-		cJSON_AddBoolToObject(r, "success", !ev->failed);
-		return r;
-	}
-	if (ev->op == HS_OP_NET) { /* a connection's close */
-		if (ev->has_bytes) {
-			cJSON_AddNumberToObject(r, "bytes_sent",
-						(double)ev->bytes_sent);
-			cJSON_AddNumberToObject(r, "bytes_received",
-						(double)ev->bytes_received);
-		}
-		cJSON_AddNumberToObject(r, "duration_ms", (double)ev->duration_ms);
-		return r;
-	}
-	cJSON_AddStringToObject(r, "stdout", ev->out ? ev->out : "");
-	cJSON_AddStringToObject(r, "stderr", ev->err ? ev->err : "");
-	cJSON_AddBoolToObject(r, "interrupted", ev->signo != 0);
-	cJSON_AddBoolToObject(r, "isImage", 0);
-	cJSON_AddNumberToObject(r, "exit_code", ev->exit_code);
-	if (ev->signo)
-		cJSON_AddNumberToObject(r, "signal", ev->signo);
-	cJSON_AddNumberToObject(r, "duration_ms", (double)ev->duration_ms);
-	return r;
-}
-
-static const char *failure_text(const struct hs_event *ev, char *buf,
-				size_t len)
+const char *hs_payload_failure_text(const struct hs_event *ev, char *buf,
+				    size_t len)
 {
 	if (ev->error)
 		return ev->error;
@@ -233,131 +171,6 @@ static const char *failure_text(const struct hs_event *ev, char *buf,
 	else
 		snprintf(buf, len, "exit code %d", ev->exit_code);
 	return buf;
-}
-
-cJSON *hs_payload_claude(const struct hs_hook *h, const struct hs_event *ev,
-			  const char *tool, const struct hs_settings *settings)
-{
-	cJSON *o = cJSON_CreateObject();
-	char buf[64];
-
-	(void)settings; /* only memoh payloads name the bot */
-	add_str(o, "session_id", ev->session_id ? ev->session_id : "");
-	cJSON_AddStringToObject(o, "transcript_path",
-				ev->transcript_path ? ev->transcript_path : "");
-	add_str(o, "cwd", ev->cwd ? ev->cwd : ev->root);
-	if (h->kind == HS_KIND_PRE || h->kind == HS_KIND_POST)
-		cJSON_AddStringToObject(o, "permission_mode", "default");
-	add_str(o, "hook_event_name", h->event_name);
-	if (h->kind == HS_KIND_SESSION_START) {
-		cJSON_AddStringToObject(o, "source", "startup");
-		return o;
-	}
-	if (h->kind == HS_KIND_SESSION_END) {
-		cJSON_AddStringToObject(o, "reason", "other");
-		return o;
-	}
-	add_str(o, "tool_name", tool);
-	cJSON_AddItemToObject(o, "tool_input",
-			      tool_input(h, ev, CLAUDE_PATH_KEY));
-	add_str(o, "tool_use_id", ev->tool_use_id ? ev->tool_use_id : "");
-	if (h->kind == HS_KIND_POST && !ev->failed)
-		cJSON_AddItemToObject(o, "tool_response", claude_response(ev));
-	if (h->kind == HS_KIND_POST && ev->failed) {
-		cJSON_AddStringToObject(o, "error",
-					failure_text(ev, buf, sizeof(buf)));
-		cJSON_AddBoolToObject(o, "is_interrupt", ev->signo != 0);
-	}
-	return o;
-}
-
-cJSON *hs_payload_memcode(const struct hs_hook *h, const struct hs_event *ev,
-			   const char *tool, const struct hs_settings *settings)
-{
-	cJSON *o = cJSON_CreateObject();
-	char *result;
-
-	(void)settings; /* only memoh payloads name the bot */
-	add_str(o, "event", h->event_name);
-	if (h->kind == HS_KIND_PRE || h->kind == HS_KIND_POST) {
-		add_str(o, "tool", tool);
-		cJSON_AddItemToObject(o, "input",
-				      tool_input(h, ev, OTHER_PATH_KEY));
-	}
-	add_str(o, "session_id", ev->session_id ? ev->session_id : "");
-	add_str(o, "root", ev->root);
-	if (h->kind == HS_KIND_POST) {
-		result = join_output(ev, MEMCODE_RESULT_CAP);
-		cJSON_AddStringToObject(o, "result", result ? result : "");
-		free(result);
-		cJSON_AddBoolToObject(o, "is_error", ev->failed);
-	}
-	return o;
-}
-
-cJSON *hs_payload_mnemoai(const struct hs_hook *h, const struct hs_event *ev,
-			   const char *tool, const struct hs_settings *settings)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON *in = tool_input(h, ev, OTHER_PATH_KEY);
-	char *resp;
-
-	(void)settings; /* only memoh payloads name the bot */
-	add_str(o, "session_id", ev->session_id ? ev->session_id : "");
-	add_str(o, "cwd", ev->cwd ? ev->cwd : ev->root);
-	add_str(o, "hook_event_name", h->event_name);
-	add_str(o, "tool_name", tool);
-	cap_strings(in);
-	cJSON_AddItemToObject(o, "tool_input", in);
-	if (h->kind == HS_KIND_POST) {
-		resp = join_output(ev, 1u << 20);
-		cJSON_AddStringToObject(o, "tool_response", resp ? resp : "");
-		free(resp);
-	}
-	return o;
-}
-
-cJSON *hs_payload_memoh(const struct hs_hook *h, const struct hs_event *ev,
-			 const char *tool, const struct hs_settings *settings)
-{
-	const char *bot_id = settings->bot_id;
-	cJSON *o = cJSON_CreateObject();
-	cJSON *extra = cJSON_CreateObject();
-	cJSON *call;
-	char buf[64];
-
-	add_str(o, "event", h->event_name);
-	add_str(o, "bot_id", bot_id ? bot_id : "");
-	add_str(o, "session_id", ev->session_id ? ev->session_id : "");
-	add_str(o, "workspace_dir", ev->root);
-	if (h->kind == HS_KIND_PRE || h->kind == HS_KIND_POST) {
-		call = cJSON_AddObjectToObject(o, "tool");
-		add_str(call, "name", tool);
-		cJSON_AddItemToObject(call, "input",
-				      tool_input(h, ev, OTHER_PATH_KEY));
-		if (h->kind == HS_KIND_POST) {
-			char *res = join_output(ev, h->max_output);
-
-			cJSON_AddStringToObject(call, "result", res ? res : "");
-			free(res);
-			if (ev->failed)
-				cJSON_AddStringToObject(
-					call, "error",
-					failure_text(ev, buf, sizeof(buf)));
-			cJSON_AddNumberToObject(extra, "exit_code",
-						ev->exit_code);
-		}
-	}
-	if (ev->op == HS_OP_EXEC)
-		add_str(extra, "command", ev->command);
-	if (ev->op == HS_OP_WRITE || ev->op == HS_OP_READ) {
-		add_str(extra, "path", ev->path);
-		add_str(extra, "operation", ev->operation ? ev->operation
-				: ev->op == HS_OP_READ ? "read" : "write");
-	}
-	add_str(extra, "cwd", ev->cwd);
-	cJSON_AddItemToObject(o, "extra", extra);
-	return o;
 }
 
 /* ---- lossless bytes: a parallel <field>_b64 for strings not UTF-8 ---- */

@@ -1,4 +1,5 @@
-/* Shaping one event into the JSON a hook of a given dialect expects. */
+/* Shaping one event into the JSON a hook reads: what every dialect's
+ * payload is made of. */
 #ifndef HOOKSHIM_ENGINE_PAYLOAD_H
 #define HOOKSHIM_ENGINE_PAYLOAD_H
 
@@ -8,12 +9,21 @@
 
 #include "../config/dialect.h"
 
-/* The payload each dialect's hooks read on stdin (hs_payload_fn,
- * config/dialect.h), named by the dialects' rows. */
-hs_payload_fn hs_payload_claude;
-hs_payload_fn hs_payload_memcode;
-hs_payload_fn hs_payload_mnemoai;
-hs_payload_fn hs_payload_memoh;
+/* The parts of a payload each dialect (dialects/NAME.c, its
+ * hs_payload_fn) shapes its own way. */
+
+/* The tool's input: an exec's {command, argv, executable, pid}, a write's
+ * or a read's path under `path_key` (Claude Code's "file_path", the
+ * others' "path") with its operation and content, a connection's {url,
+ * host, port, ...}. */
+cJSON *hs_payload_tool_input(const struct hs_hook *h, const struct hs_event *ev,
+			     const char *path_key);
+/* A post event's output as one text, stdout then stderr, at most `cap`
+ * bytes (a connection's close: the bytes it carried). malloc'd. */
+char *hs_payload_output(const struct hs_event *ev, size_t cap);
+/* Why the call failed, for a post-failure event. `ev`'s or buf's. */
+const char *hs_payload_failure_text(const struct hs_event *ev, char *buf,
+				    size_t len);
 
 /* Every string field of a payload object (at any depth) that is not valid
  * UTF-8 (a path or command with arbitrary bytes) keeps its name with each

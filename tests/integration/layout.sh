@@ -24,8 +24,9 @@ allowed "common/ includes only common/" common
 allowed "floor/ never includes cli/ or shim/" floor common config engine supervisor
 allowed "supervisor/ never includes cli/ or shim/ (issue 26 item 8)" supervisor common config engine floor
 allowed "cli/ never includes shim/" cli common config engine floor supervisor
-allowed "engine/ includes no session, floor, CLI or shim code" engine common config
-allowed "config/ includes no session, floor, CLI or shim code" config common engine
+allowed "engine/ includes no session, floor, CLI, shim or dialect code" engine common config
+allowed "config/ includes only config/ and common/ (issue 26 item 8)" config common
+allowed "dialects/ include no session, floor, CLI or shim code" dialects common config engine
 
 # The floor's object files: an arrow A -> B when A calls a function B
 # defines. tsort fails on a cycle.

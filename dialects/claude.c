@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "../common/glob.h"
-#include "http_handler.h"
-#include "loadkit.h"
+#include "../config/http_handler.h"
+#include "../config/loadkit.h"
 #include "../engine/decide.h"
 #include "../engine/payload.h"
 
@@ -193,6 +193,188 @@ static int load_claude(struct hs_load *ld, const cJSON *doc)
 	return hs_load_nested(ld, doc, &rules);
 }
 
+/* ---- the payload its hooks read, and what their answers mean ---- */
+
+static void add_str(cJSON *o, const char *key, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, key, v);
+}
+
+static cJSON *claude_response(const struct hs_event *ev)
+{
+	cJSON *r = cJSON_CreateObject();
+
+	if (ev->op == HS_OP_WRITE) {
+		add_str(r, "filePath", ev->path);
+		cJSON_AddBoolToObject(r, "success", !ev->failed);
+		return r;
+	}
+	if (ev->op == HS_OP_NET) { /* a connection's close */
+		if (ev->has_bytes) {
+			cJSON_AddNumberToObject(r, "bytes_sent",
+						(double)ev->bytes_sent);
+			cJSON_AddNumberToObject(r, "bytes_received",
+						(double)ev->bytes_received);
+		}
+		cJSON_AddNumberToObject(r, "duration_ms", (double)ev->duration_ms);
+		return r;
+	}
+	cJSON_AddStringToObject(r, "stdout", ev->out ? ev->out : "");
+	cJSON_AddStringToObject(r, "stderr", ev->err ? ev->err : "");
+	cJSON_AddBoolToObject(r, "interrupted", ev->signo != 0);
+	cJSON_AddBoolToObject(r, "isImage", 0);
+	cJSON_AddNumberToObject(r, "exit_code", ev->exit_code);
+	if (ev->signo)
+		cJSON_AddNumberToObject(r, "signal", ev->signo);
+	cJSON_AddNumberToObject(r, "duration_ms", (double)ev->duration_ms);
+	return r;
+}
+
+static cJSON *payload(const struct hs_hook *h, const struct hs_event *ev,
+			  const char *tool, const struct hs_settings *settings)
+{
+	cJSON *o = cJSON_CreateObject();
+	char buf[64];
+
+	(void)settings; /* only memoh payloads name the bot */
+	add_str(o, "session_id", ev->session_id ? ev->session_id : "");
+	cJSON_AddStringToObject(o, "transcript_path",
+				ev->transcript_path ? ev->transcript_path : "");
+	add_str(o, "cwd", ev->cwd ? ev->cwd : ev->root);
+	if (h->kind == HS_KIND_PRE || h->kind == HS_KIND_POST)
+		cJSON_AddStringToObject(o, "permission_mode", "default");
+	add_str(o, "hook_event_name", h->event_name);
+	if (h->kind == HS_KIND_SESSION_START) {
+		cJSON_AddStringToObject(o, "source", "startup");
+		return o;
+	}
+	if (h->kind == HS_KIND_SESSION_END) {
+		cJSON_AddStringToObject(o, "reason", "other");
+		return o;
+	}
+	add_str(o, "tool_name", tool);
+	cJSON_AddItemToObject(o, "tool_input",
+			      hs_payload_tool_input(h, ev, "file_path"));
+	add_str(o, "tool_use_id", ev->tool_use_id ? ev->tool_use_id : "");
+	if (h->kind == HS_KIND_POST && !ev->failed)
+		cJSON_AddItemToObject(o, "tool_response", claude_response(ev));
+	if (h->kind == HS_KIND_POST && ev->failed) {
+		cJSON_AddStringToObject(o, "error",
+					hs_payload_failure_text(ev, buf, sizeof(buf)));
+		cJSON_AddBoolToObject(o, "is_interrupt", ev->signo != 0);
+	}
+	return o;
+}
+
+/* updatedInput: Claude Code's replacement of the whole tool input. A
+ * command is what hookshim can rewrite -- the shell of the call runs the
+ * new one instead (shim/exec_decide.c) --; a write's path or content
+ * cannot be swapped from outside, which is said. The last hook to
+ * rewrite wins, as the last one to answer does in Claude Code. */
+static void updated_input(struct hs_hook_run *run, const cJSON *upd,
+			  struct hs_outcome *out)
+{
+	const char *exec = hs_dialect_ops(run->hook->dialect)->tools.exec;
+	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(upd, "command");
+
+	if (!upd)
+		return;
+	if (run->tool_name && exec && strcmp(run->tool_name, exec) == 0 &&
+	    cJSON_IsString(cmd) && cmd->valuestring[0]) {
+		free(out->updated_command);
+		out->updated_command = strdup(cmd->valuestring);
+		return;
+	}
+	hs_outcome_warn(out, "hook in %s returned updatedInput; hookshim "
+			"rewrites a command's \"command\", not a %s call's "
+			"input (ignored)", run->hook->source,
+			run->tool_name ? run->tool_name : "tool");
+}
+
+static void claude_json(struct hs_hook_run *run, const cJSON *j,
+			struct hs_outcome *out)
+{
+	const cJSON *hso = cJSON_GetObjectItemCaseSensitive(j, "hookSpecificOutput");
+	const cJSON *cont = cJSON_GetObjectItemCaseSensitive(j, "continue");
+	const char *pd = hs_decide_jstr(hso, "permissionDecision");
+	const char *dec = hs_decide_jstr(j, "decision");
+	const char *reason = hs_decide_jstr(hso, "permissionDecisionReason");
+	const char *s;
+
+	if (cJSON_IsFalse(cont)) {
+		out->stop = true;
+		if ((s = hs_decide_jstr(j, "stopReason")) && !out->stop_reason)
+			out->stop_reason = strdup(s);
+	}
+	if ((s = hs_decide_jstr(j, "systemMessage")))
+		hs_decide_append(&out->system_message, s);
+	if ((s = hs_decide_jstr(hso, "additionalContext")))
+		hs_decide_append(run->hook->kind == HS_KIND_SESSION_START
+			       ? &out->session_context
+			       : &out->context,
+		       s);
+	if (!reason)
+		reason = hs_decide_jstr(j, "reason");
+	if (run->hook->kind == HS_KIND_POST) {
+		/* A post "block" cannot undo the call: Claude Code feeds
+		 * the reason back to the model. */
+		if (dec && strcmp(dec, "block") == 0 && reason)
+			hs_decide_append(&out->context, reason);
+		return;
+	}
+	if (run->hook->kind != HS_KIND_PRE)
+		return;
+	/* with "allow", "ask" or no decision (a deny wins anyway) */
+	updated_input(run, cJSON_GetObjectItemCaseSensitive(hso,
+							     "updatedInput"),
+		      out);
+	if (!pd && dec)
+		pd = strcmp(dec, "approve") == 0 ? "allow"
+		     : strcmp(dec, "block") == 0 ? "deny"
+						 : dec;
+	if (!pd)
+		return;
+	if (strcmp(pd, "deny") == 0)
+		hs_decide_deny(run, out, reason);
+	else if (strcmp(pd, "ask") == 0)
+		hs_decide_say(run, out, HS_ASK, reason);
+	else if (strcmp(pd, "allow") == 0)
+		hs_decide_say(run, out, HS_ALLOW, reason);
+}
+
+static bool decide(struct hs_hook_run *run, struct hs_outcome *out,
+		      bool *stop_group)
+{
+	const struct hs_hook *h = run->hook;
+	cJSON *j;
+
+	(void)stop_group; /* a group is memoh's: its actions */
+	if (hs_decide_run_failed(run, out))
+		return false;
+	if (run->res.exit_code == 2) {
+		if (h->kind == HS_KIND_PRE)
+			hs_decide_deny(run, out, run->res.err);
+		else if (h->kind == HS_KIND_POST)
+			hs_decide_append(&out->context, run->res.err);
+		else
+			hs_decide_nonblocking(run, out);
+		return false;
+	}
+	if (run->res.exit_code != 0) {
+		hs_decide_nonblocking(run, out);
+		return false;
+	}
+	j = hs_decide_stdout_json(run);
+	if (j) {
+		claude_json(run, j, out);
+		cJSON_Delete(j);
+	} else if (h->kind == HS_KIND_SESSION_START) {
+		hs_decide_append(&out->session_context, run->res.out);
+	}
+	return false;
+}
+
 const struct hs_dialect_ops hs_dialect_claude = {
 	.name = "claude",
 	.aliases = (const char *const[]){ "hookshim", "claude-code", NULL },
@@ -220,8 +402,8 @@ const struct hs_dialect_ops hs_dialect_claude = {
 	.load = load_claude,
 	.events = claude_events,
 	.tools = { "Bash", "Write", "Edit", "Read", "WebFetch" },
-	.payload = hs_payload_claude,
-	.decide = hs_decide_claude,
+	.payload = payload,
+	.decide = decide,
 	.merge = HS_MERGE_ALL,
 	.env = (const struct hs_hookenv_var[]){
 		{ "CLAUDE_PROJECT_DIR", HS_HOOKENV_ROOT },

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loadkit.h"
+#include "../config/loadkit.h"
 #include "../engine/decide.h"
 #include "../engine/payload.h"
 
@@ -380,6 +380,117 @@ static bool memoh_shape(const cJSON *doc)
 	       cJSON_GetObjectItemCaseSensitive(doc, "version");
 }
 
+/* ---- the payload its hooks read, and what their answers mean ---- */
+
+static void add_str(cJSON *o, const char *key, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, key, v);
+}
+
+static cJSON *payload(const struct hs_hook *h, const struct hs_event *ev,
+			 const char *tool, const struct hs_settings *settings)
+{
+	const char *bot_id = settings->bot_id;
+	cJSON *o = cJSON_CreateObject();
+	cJSON *extra = cJSON_CreateObject();
+	cJSON *call;
+	char buf[64];
+
+	add_str(o, "event", h->event_name);
+	add_str(o, "bot_id", bot_id ? bot_id : "");
+	add_str(o, "session_id", ev->session_id ? ev->session_id : "");
+	add_str(o, "workspace_dir", ev->root);
+	if (h->kind == HS_KIND_PRE || h->kind == HS_KIND_POST) {
+		call = cJSON_AddObjectToObject(o, "tool");
+		add_str(call, "name", tool);
+		cJSON_AddItemToObject(call, "input",
+				      hs_payload_tool_input(h, ev, "path"));
+		if (h->kind == HS_KIND_POST) {
+			char *res = hs_payload_output(ev, h->max_output);
+
+			cJSON_AddStringToObject(call, "result", res ? res : "");
+			free(res);
+			if (ev->failed)
+				cJSON_AddStringToObject(
+					call, "error",
+					hs_payload_failure_text(ev, buf, sizeof(buf)));
+			cJSON_AddNumberToObject(extra, "exit_code",
+						ev->exit_code);
+		}
+	}
+	if (ev->op == HS_OP_EXEC)
+		add_str(extra, "command", ev->command);
+	if (ev->op == HS_OP_WRITE || ev->op == HS_OP_READ) {
+		add_str(extra, "path", ev->path);
+		add_str(extra, "operation", ev->operation ? ev->operation
+				: ev->op == HS_OP_READ ? "read" : "write");
+	}
+	add_str(extra, "cwd", ev->cwd);
+	cJSON_AddItemToObject(o, "extra", extra);
+	return o;
+}
+
+static bool memoh_error(struct hs_hook_run *run, struct hs_outcome *out,
+			bool *stop_group)
+{
+	char buf[128], *reason = NULL;
+
+	switch (run->hook->on_error) {
+	case HS_ONERR_IGNORE:
+		return false;
+	case HS_ONERR_FAIL:
+		*stop_group = true;
+		hs_outcome_warn(out, "memoh hook %s: action failed; its "
+				"remaining actions are skipped (on_error: fail)",
+				hs_decide_label(run->hook, buf, sizeof(buf)));
+		return false;
+	case HS_ONERR_BLOCK:
+		if (asprintf(&reason, "hook %s failed and on_error is block%s%s",
+			     hs_decide_label(run->hook, buf, sizeof(buf)),
+			     *run->res.err ? ": " : "", run->res.err) < 0)
+			reason = NULL;
+		hs_decide_deny(run, out, reason);
+		free(reason);
+		return true;
+	}
+	return false;
+}
+
+static bool decide(struct hs_hook_run *run, struct hs_outcome *out,
+		     bool *stop_group)
+{
+	cJSON *j;
+	const char *dec, *s;
+	bool denied = false;
+
+	if (hs_decide_run_failed(run, out))
+		return memoh_error(run, out, stop_group);
+	if (run->res.exit_code != 0) {
+		hs_decide_nonblocking(run, out);
+		return memoh_error(run, out, stop_group);
+	}
+	j = hs_decide_stdout_json(run);
+	if (!j)
+		return false; /* non-JSON stdout is allow */
+	dec = hs_decide_jstr(j, "decision");
+	if ((s = hs_decide_jstr(j, "append_context")))
+		hs_decide_append(&out->context, s);
+	if (dec && strcmp(dec, "deny") == 0) {
+		hs_decide_deny(run, out, hs_decide_jstr(j, "reason"));
+		denied = true;
+	} else if (dec && strcmp(dec, "ask_approval") == 0) {
+		hs_decide_say(run, out, HS_ASK, hs_decide_jstr(j, "reason"));
+	} else if (dec && strcmp(dec, "allow") == 0) {
+		hs_decide_say(run, out, HS_ALLOW, hs_decide_jstr(j, "reason"));
+	} else if (dec && strcmp(dec, "append_context") != 0) {
+		hs_outcome_warn(out, "memoh hook returned unknown decision "
+				"\"%s\" (treated as allow)", dec);
+	}
+	cJSON_Delete(j);
+	return denied;
+}
+
 const struct hs_dialect_ops hs_dialect_memoh = {
 	.name = "memoh",
 	.timeout_ms = 10 * 1000,
@@ -395,8 +506,8 @@ const struct hs_dialect_ops hs_dialect_memoh = {
 	.tools = { "exec", "write_file", "write_file", "read_file", "web_fetch" },
 	.matcher_on_request = true,
 	.priorities = true,
-	.payload = hs_payload_memoh,
-	.decide = hs_decide_memoh,
+	.payload = payload,
+	.decide = decide,
 	.merge = HS_MERGE_ORDERED,
 	.env = (const struct hs_hookenv_var[]){
 		{ "MEMOH_HOOK_EVENT", HS_HOOKENV_EVENT },

@@ -1,9 +1,10 @@
 /* memcode: {"hooks":{"pre_tool_use":[{matcher, command, timeout}]}},
  * matcher full-matched as a regexp, sh -c in the project root. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "loadkit.h"
+#include "../config/loadkit.h"
 #include "../engine/decide.h"
 #include "../engine/payload.h"
 
@@ -134,6 +135,62 @@ static bool memcode_shape(const cJSON *doc)
 	return false;
 }
 
+/* ---- the payload its hooks read, and what their answers mean ---- */
+
+/* memcode caps post results at 16 KiB. */
+#define MEMCODE_RESULT_CAP 16384
+
+static void add_str(cJSON *o, const char *key, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, key, v);
+}
+
+static cJSON *payload(const struct hs_hook *h, const struct hs_event *ev,
+			   const char *tool, const struct hs_settings *settings)
+{
+	cJSON *o = cJSON_CreateObject();
+	char *result;
+
+	(void)settings; /* only memoh payloads name the bot */
+	add_str(o, "event", h->event_name);
+	if (h->kind == HS_KIND_PRE || h->kind == HS_KIND_POST) {
+		add_str(o, "tool", tool);
+		cJSON_AddItemToObject(o, "input",
+				      hs_payload_tool_input(h, ev, "path"));
+	}
+	add_str(o, "session_id", ev->session_id ? ev->session_id : "");
+	add_str(o, "root", ev->root);
+	if (h->kind == HS_KIND_POST) {
+		result = hs_payload_output(ev, MEMCODE_RESULT_CAP);
+		cJSON_AddStringToObject(o, "result", result ? result : "");
+		free(result);
+		cJSON_AddBoolToObject(o, "is_error", ev->failed);
+	}
+	return o;
+}
+
+static bool decide(struct hs_hook_run *run, struct hs_outcome *out,
+		       bool *stop_group)
+{
+	const struct hs_hook *h = run->hook;
+
+	(void)stop_group; /* a group is memoh's: its actions */
+	if (hs_decide_run_failed(run, out))
+		return false;
+	if (run->res.exit_code == 2 && h->kind == HS_KIND_PRE) {
+		hs_decide_deny(run, out, run->res.err);
+		return true;
+	}
+	if (run->res.exit_code != 0) {
+		hs_decide_nonblocking(run, out);
+		return false;
+	}
+	if (h->kind == HS_KIND_SESSION_START)
+		hs_decide_append(&out->session_context, run->res.out);
+	return false;
+}
+
 const struct hs_dialect_ops hs_dialect_memcode = {
 	.name = "memcode",
 	.timeout_ms = 60 * 1000,
@@ -148,8 +205,8 @@ const struct hs_dialect_ops hs_dialect_memcode = {
 	.load = load_memcode,
 	.events = memcode_events,
 	.tools = { "bash", "edit_file", "edit_file", "read_file", "web_fetch" },
-	.payload = hs_payload_memcode,
-	.decide = hs_decide_memcode,
+	.payload = payload,
+	.decide = decide,
 	.merge = HS_MERGE_ORDERED,
 	.env = (const struct hs_hookenv_var[]){
 		{ "MEMCODE_HOOK_EVENT", HS_HOOKENV_EVENT },
