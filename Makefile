@@ -6,7 +6,8 @@ OPT     ?= -O2 -g
 CFLAGS  := -std=gnu11 -Wall -Wextra -Werror $(OPT) -fPIC $(EXTRA_CFLAGS)
 CPPFLAGS := -D_GNU_SOURCE -I.
 LDLIBS_CLI := -lcjson -lpcre2-8 -lnettle -lcurl -lpthread
-# The shim recognises the hookshim binary by this symbol (shim/proto.h).
+# The shim recognises the hookshim binary by this symbol (HS_EXE_MARK,
+# common/wire.h).
 LDFLAGS_CLI := -Wl,--export-dynamic-symbol=hookshim_executable
 # The shim's link: one segment for headers, text and read-only data, laid
 # out by shim/layout.ld. Lazy binding on purpose: with -z now every process
@@ -69,7 +70,7 @@ $(BUILD)/obj/%.o: %.c | deps
 
 # The shim is built without sanitizers or extra libraries: it lives inside
 # other people's processes. No loop becomes a libc call behind our back:
-# engine/plainstr.h keeps the fork child's and start-up's string work out
+# common/plainstr.h keeps the fork child's and start-up's string work out
 # of libc, where each page touched is a page fault of its own. Data takes
 # the ABI's alignment, not GCC's 32 bytes for arrays: the written data
 # shares one page with the start-up arena (shim/layout.ld), and padding
@@ -210,7 +211,7 @@ uninstall:
 deb: all
 	scripts/make-deb.sh $(BUILD) $(VERSION)
 
-# libFuzzer targets (fuzz/README.md): one per fuzz/fuzz_NAME.c, built
+# libFuzzer targets (fuzz/fuzz.h): one per fuzz/fuzz_NAME.c, built
 # with clang under ASan/UBSan into $(FUZZ_BUILD)/fuzz_NAME, each linked
 # with the project's own sources built the same way. `make fuzz` runs
 # every target over its corpus (fuzz/corpus/NAME) for FUZZ_SECONDS each,

@@ -13,7 +13,7 @@
  * (fopen = cookied open + fdopen; the mkstemp family makes its names
  * itself). What libc still does without the cookie (freopen, posix_spawn's
  * child) is matched in the supervisor against the decision the shim asked
- * for (floor/floor_ticket.c). All async-signal-safe except fopen.
+ * for (supervisor/tickets.c). All async-signal-safe except fopen.
  *
  * A process the agent's sandbox hides from the supervisor's socket
  * (shim/client.h, hs_ask_or_floor) decides nothing itself: its matched
