@@ -102,9 +102,6 @@ const struct hs_agent_set *hs_agents(void);
  * set must outlive its use; called before a session's threads start. */
 void hs_agents_use(const struct hs_agent_set *set);
 
-/* The profile whose process is `exe` (a path or argv[0]), or NULL. */
-const struct hs_agent *hs_agent_by_process(const char *exe);
-
 void hs_agent_set_free(struct hs_agent_set *set);
 
 /* The agent profiles of every .json in DIR/agents/ (DIR the managed

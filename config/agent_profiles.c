@@ -434,23 +434,6 @@ void hs_agents_use(const struct hs_agent_set *set)
 	__atomic_store_n(&in_use, set, __ATOMIC_RELEASE);
 }
 
-const struct hs_agent *hs_agent_by_process(const char *exe)
-{
-	const struct hs_agent_set *set = hs_agents();
-	const char *base;
-
-	if (!exe)
-		return NULL;
-	base = strrchr(exe, '/');
-	base = base ? base + 1 : exe;
-	for (size_t i = 0; i < set->n; i++)
-		for (size_t k = 0; set->v[i].processes && set->v[i].processes[k];
-		     k++)
-			if (strcmp(base, set->v[i].processes[k]) == 0)
-				return &set->v[i];
-	return NULL;
-}
-
 /* ---- the files users and administrators add ---- */
 
 static bool has_name(const struct hs_agent_set *set, size_t upto,

@@ -14,6 +14,20 @@
 
 #define ARGV(...) ((char *const[]){ __VA_ARGS__, NULL })
 
+
+/* The profile in force whose "processes" names `exe`'s basename. */
+static const struct hs_agent *by_process(const char *exe)
+{
+	const struct hs_agent_set *set = hs_agents();
+	const char *base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
+
+	for (size_t i = 0; i < set->n; i++)
+		for (size_t k = 0; set->v[i].processes && set->v[i].processes[k];
+		     k++)
+			if (strcmp(base, set->v[i].processes[k]) == 0)
+				return &set->v[i];
+	return NULL;
+}
 static const struct hs_agent *named(const char *name)
 {
 	const struct hs_agent_set *s = hs_agents();
@@ -44,9 +58,9 @@ static void builtins(void)
 	CHECK("copilot: its login-environment shell, by argv with -l",
 	      named("copilot") && named("copilot")->ninternal == 1 &&
 		      strcmp(named("copilot")->internal[0].argv[1], "-l") == 0);
-	CHECK("the agent by its process", hs_agent_by_process("/x/bin/claude") == c);
+	CHECK("the agent by its process", by_process("/x/bin/claude") == c);
 	CHECK("an unknown process has no profile",
-	      hs_agent_by_process("/usr/bin/mystery-agent") == NULL);
+	      by_process("/usr/bin/mystery-agent") == NULL);
 }
 
 static const char *write_file(const char *dir, const char *name,
@@ -106,7 +120,7 @@ static void user_files(void)
 	hs_config_load_agents(&cfg, NULL);
 	CHECK("the user's profiles are in force", hs_agents() == &cfg.agents);
 	CHECK("a profile of a built-in's name replaces it",
-	      named("pi") && hs_agent_by_process("pi-next") == named("pi"));
+	      named("pi") && by_process("pi-next") == named("pi"));
 	CHECK("... and the other built-ins stay", named("claude-code") &&
 						   named("codex") && named("gemini-cli"));
 	t = hs_command_text(ARGV("/bin/bash", "-c", WATCHDOG, "W", "123",
