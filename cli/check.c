@@ -337,15 +337,17 @@ int cmd_check(int argc, char **argv)
 	size_t errors, warnings;
 	int rc;
 
-	for (int i = 1; i < argc; i++) {
-		int r = hs_cli_option(&cli, argc, argv, &i);
+	static const struct option opts[] = { HS_CLI_CONFIG_OPTIONS,
+					      { NULL, 0, NULL, 0 } };
+	int c;
 
-		if (r < 0)
+	while ((c = hs_cli_getopt(argc, argv, "c:", opts, "check",
+				  hs_usage_check)) != -1)
+		if (c == '?' || hs_cli_config_opt(&cli, c, optarg) <= 0)
 			return 64;
-		if (r == 0) {
-			hs_cli_bad_arg("check", argv[i], hs_usage_check);
-			return 64;
-		}
+	if (optind < argc) {
+		hs_cli_bad_arg("check", argv[optind], hs_usage_check);
+		return 64;
 	}
 	if (hs_sources_load(&cli.src, &cfg) < 0)
 		return 1;

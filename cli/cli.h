@@ -2,6 +2,7 @@
 #ifndef HOOKSHIM_CLI_CLI_H
 #define HOOKSHIM_CLI_CLI_H
 
+#include <getopt.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -20,16 +21,33 @@ struct hs_cli {
 	enum hs_dialect dialect;
 };
 
-/* An option with a value, as "--opt VALUE" or "--opt=VALUE":
- * hs_cli_is_opt says whether argv[*i] is one of the two forms of `opt`;
- * hs_cli_value returns its value (advancing *i past a separate one), or
- * NULL with "needs a value" on stderr. */
-bool hs_cli_is_opt(const char *a, const char *opt);
-const char *hs_cli_value(int argc, char **argv, int *i, const char *opt);
+/* Every verb parses with getopt_long (`--opt VALUE` and `--opt=VALUE`,
+ * unique prefixes of long options), through hs_cli_getopt: getopt_long
+ * quiet, and what is wrong said the project's way -- "unknown option
+ * 'X'; did you mean 'Y'?" from the verb's usage text, "X needs a value"
+ * -- after which it returns '?' and the verb returns 64. A leading '+'
+ * in `shortopts` stops at the first operand (run's CMD). */
+int hs_cli_getopt(int argc, char **argv, const char *shortopts,
+		  const struct option *longopts, const char *verb,
+		  const char *usage);
 
-/* Consumes one config option at argv[*i] (advancing *i past its value).
- * Returns 1 if it was one, 0 if not, -1 on a usage error (printed). */
-int hs_cli_option(struct hs_cli *cli, int argc, char **argv, int *i);
+/* The config options' rows, for a verb's getopt_long table; their short
+ * option is "c:". hs_cli_config_opt takes what getopt_long returned:
+ * 1 when it was one of them, 0 when not, -1 on a bad value (said). */
+enum {
+	HS_OPT_IMPORT = 0x100,
+	HS_OPT_DIALECT,
+	HS_OPT_ROOT,
+	HS_OPT_TRUST,
+	HS_OPT_VERB, /* a verb's own long-only options start here */
+};
+#define HS_CLI_CONFIG_OPTIONS                                         \
+	{ "config", required_argument, NULL, 'c' },                   \
+	{ "import", required_argument, NULL, HS_OPT_IMPORT },         \
+	{ "dialect", required_argument, NULL, HS_OPT_DIALECT },       \
+	{ "root", required_argument, NULL, HS_OPT_ROOT },             \
+	{ "trust-project", no_argument, NULL, HS_OPT_TRUST }
+int hs_cli_config_opt(struct hs_cli *cli, int c, const char *arg);
 /* Levenshtein distance of a and b, capped at 64: for "did you mean". */
 size_t hs_cli_distance(const char *a, const char *b);
 

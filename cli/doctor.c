@@ -314,6 +314,13 @@ const char hs_usage_doctor[] =
 
 int cmd_doctor(int argc, char **argv)
 {
+	static const struct option opts[] = { { NULL, 0, NULL, 0 } };
+
+	if (hs_cli_getopt(argc, argv, "", opts, "doctor", hs_usage_doctor) !=
+	    -1)
+		return 64;
+	argv += optind - 1; /* the agents named, after argv[0] */
+	argc -= optind - 1;
 	printf("hookshim doctor: what this host lets hookshim enforce\n\n");
 	printf(" the shim\n");
 	check_preload();

@@ -148,13 +148,19 @@ int cmd_explain(int argc, char **argv)
 	size_t cap = 0;
 	int n = 0, lineno = 0;
 
-	if (argc != 2 || argv[1][0] == '-') {
+	static const struct option opts[] = { { NULL, 0, NULL, 0 } };
+	const char *file;
+
+	if (hs_cli_getopt(argc, argv, "", opts, "explain", hs_usage_explain) !=
+		    -1 ||
+	    optind != argc - 1) {
 		fputs(hs_usage_explain, stderr);
 		return 64;
 	}
-	f = fopen(argv[1], "r");
+	file = argv[optind];
+	f = fopen(file, "r");
 	if (!f) {
-		perror(argv[1]);
+		perror(file);
 		return 1;
 	}
 	while (getline(&buf, &cap, f) > 0) {
@@ -165,7 +171,7 @@ int cmd_explain(int argc, char **argv)
 		lineno++;
 		if (!o) {
 			fprintf(stderr, "hookshim explain: %s:%d: not JSON\n",
-				argv[1], lineno);
+				file, lineno);
 		} else if (op && strcmp(op, "exec") == 0 && ev &&
 			   strcmp(ev, "pre") == 0) {
 			explain_exec(++n, o);
@@ -190,6 +196,6 @@ int cmd_explain(int argc, char **argv)
 	free(buf);
 	fclose(f);
 	if (!n)
-		printf("no exec in %s\n", argv[1]);
+		printf("no exec in %s\n", file);
 	return 0;
 }

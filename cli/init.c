@@ -357,8 +357,8 @@ int cmd_init(int argc, char **argv)
 	bool force = false, named = false;
 	int c, rc = 0;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+p:o:fh", opts, NULL)) != -1) {
+	while ((c = hs_cli_getopt(argc, argv, "+p:o:fh", opts, "init",
+				  hs_usage_init)) != -1) {
 		switch (c) {
 		case 'p': {
 			char *list = strdup(optarg), *save = NULL;
@@ -392,8 +392,7 @@ int cmd_init(int argc, char **argv)
 			return 0;
 		case 'h':
 			return usage(stdout);
-		default:
-			hs_cli_bad_arg("init", argv[optind - 1], hs_usage_init);
+		default: /* said by hs_cli_getopt */
 			return 64;
 		}
 	}

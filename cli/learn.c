@@ -691,8 +691,8 @@ int cmd_learn(int argc, char **argv)
 	int c, rc;
 	FILE *f;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+o:h", opts, NULL)) != -1) {
+	while ((c = hs_cli_getopt(argc, argv, "+o:h", opts, "learn",
+				  hs_usage_learn)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'n': name = optarg; break;
@@ -709,8 +709,7 @@ int cmd_learn(int argc, char **argv)
 			break;
 		}
 		case 'h': return usage(stdout);
-		default:
-			hs_cli_bad_arg("learn", argv[optind - 1], hs_usage_learn);
+		default: /* said by hs_cli_getopt */
 			return 64;
 		}
 	}

@@ -77,45 +77,47 @@ static int parse_since(const char *s, char *out, size_t cap)
 
 static int parse_log_args(int argc, char **argv, struct log_opts *o)
 {
-	memset(o, 0, sizeof(*o));
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
+	enum { DENIED = HS_OPT_VERB, JSON, SUMMARY, TOOL, JUNIT, MARKDOWN,
+	       SINCE };
+	static const struct option opts[] = {
+		{ "denied", no_argument, NULL, DENIED },
+		{ "json", no_argument, NULL, JSON },
+		{ "summary", no_argument, NULL, SUMMARY },
+		{ "tool", required_argument, NULL, TOOL },
+		{ "junit", required_argument, NULL, JUNIT },
+		{ "markdown", required_argument, NULL, MARKDOWN },
+		{ "since", required_argument, NULL, SINCE },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
 
-		if (strcmp(a, "--denied") == 0) {
-			o->denied = true;
-		} else if (strcmp(a, "--json") == 0) {
-			o->json = true;
-		} else if (strcmp(a, "--summary") == 0) {
-			o->summary = true;
-		} else if (hs_cli_is_opt(a, "--tool")) {
-			if (!(o->tool = hs_cli_value(argc, argv, &i, "--tool")))
-				return -1;
-		} else if (hs_cli_is_opt(a, "--junit")) {
-			if (!(o->junit = hs_cli_value(argc, argv, &i, "--junit")))
-				return -1;
-		} else if (hs_cli_is_opt(a, "--markdown")) {
-			if (!(o->markdown = hs_cli_value(argc, argv, &i,
-							 "--markdown")))
-				return -1;
-		} else if (hs_cli_is_opt(a, "--since")) {
-			if (!(v = hs_cli_value(argc, argv, &i, "--since")))
-				return -1;
-			if (parse_since(v, o->since, sizeof(o->since)) < 0) {
+	memset(o, 0, sizeof(*o));
+	while ((c = hs_cli_getopt(argc, argv, "", opts, "log",
+				  hs_usage_log)) != -1) {
+		switch (c) {
+		case DENIED: o->denied = true; break;
+		case JSON: o->json = true; break;
+		case SUMMARY: o->summary = true; break;
+		case TOOL: o->tool = optarg; break;
+		case JUNIT: o->junit = optarg; break;
+		case MARKDOWN: o->markdown = optarg; break;
+		case SINCE:
+			if (parse_since(optarg, o->since, sizeof(o->since)) < 0) {
 				fprintf(stderr, "hookshim log: --since %s: not a "
 						"time (2026-12-02T10:00) or an "
 						"age (30s, 10m, 2h, 1d)\n",
-					v);
+					optarg);
 				return -1;
 			}
-		} else if (a[0] == '-' && a[1]) {
-			hs_cli_bad_arg("log", a, hs_usage_log);
-			return -1;
-		} else if (!o->file) {
-			o->file = a;
-		} else {
+			break;
+		default:
 			return -1;
 		}
 	}
+	if (optind < argc)
+		o->file = argv[optind++];
+	if (optind < argc)
+		return -1;
 	return o->file ? 0 : -1;
 }
 

@@ -9,70 +9,68 @@
 #include "../config/dialect.h"
 #include "cli.h"
 
-const char *hs_cli_value(int argc, char **argv, int *i, const char *opt)
+int hs_cli_config_opt(struct hs_cli *cli, int c, const char *arg)
 {
-	const char *a = argv[*i];
-	size_t n = strlen(opt);
-
-	if (strncmp(a, opt, n) == 0 && a[n] == '=')
-		return a + n + 1;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "hookshim: %s needs a value\n", opt);
-		return NULL;
-	}
-	return argv[++*i];
-}
-
-bool hs_cli_is_opt(const char *a, const char *opt)
-{
-	size_t n = strlen(opt);
-
-	return strncmp(a, opt, n) == 0 && (a[n] == '\0' || a[n] == '=');
-}
-
-int hs_cli_option(struct hs_cli *cli, int argc, char **argv, int *i)
-{
-	const char *a = argv[*i], *v;
 	enum hs_dialect d;
 
-	if (strcmp(a, "-c") == 0 || hs_cli_is_opt(a, "--config")) {
-		if (!(v = hs_cli_value(argc, argv, i, strcmp(a, "-c") ? "--config" : "-c")))
-			return -1;
-		return hs_sources_add_file(&cli->src, v,
+	switch (c) {
+	case 'c':
+		return hs_sources_add_file(&cli->src, arg,
 					   cli->has_dialect ? (int)cli->dialect
 							    : -1) < 0
 			       ? -1
 			       : 1;
-	}
-	if (hs_cli_is_opt(a, "--import") || hs_cli_is_opt(a, "--dialect")) {
-		bool import = hs_cli_is_opt(a, "--import");
-
-		if (!(v = hs_cli_value(argc, argv, i, import ? "--import" : "--dialect")))
-			return -1;
-		if (hs_dialect_parse(v, &d) < 0) {
+	case HS_OPT_IMPORT:
+	case HS_OPT_DIALECT:
+		if (hs_dialect_parse(arg, &d) < 0) {
 			fprintf(stderr, "hookshim: unknown dialect '%s' (%s)\n",
-				v, hs_dialect_names());
+				arg, hs_dialect_names());
 			return -1;
 		}
-		if (!import) {
+		if (c == HS_OPT_DIALECT) {
 			cli->has_dialect = true;
 			cli->dialect = d;
-		}
-		else if (cli->src.nimports < HS_NDIALECT)
+		} else if (cli->src.nimports < HS_NDIALECT) {
 			cli->src.imports[cli->src.nimports++] = (int)d;
+		}
 		return 1;
-	}
-	if (strcmp(a, "--trust-project") == 0) {
+	case HS_OPT_TRUST:
 		cli->src.trust_project = true;
 		return 1;
-	}
-	if (hs_cli_is_opt(a, "--root")) {
-		if (!(v = hs_cli_value(argc, argv, i, "--root")))
-			return -1;
-		cli->src.root = v;
+	case HS_OPT_ROOT:
+		cli->src.root = arg;
 		return 1;
+	default:
+		return 0;
 	}
-	return 0;
+}
+
+int hs_cli_getopt(int argc, char **argv, const char *shortopts,
+		  const struct option *longopts, const char *verb,
+		  const char *usage)
+{
+	char opts[32];
+	int c;
+
+	/* '+' first when the caller stops at its first operand, then ':'
+	 * so a value missing is told from an unknown option */
+	snprintf(opts, sizeof(opts), "%s:%s", shortopts[0] == '+' ? "+" : "",
+		 shortopts + (shortopts[0] == '+'));
+	opterr = 0;
+	c = getopt_long(argc, argv, opts, longopts, NULL);
+	if (c == ':') {
+		fprintf(stderr, "hookshim %s: %s needs a value (hookshim help "
+				"%s)\n", verb, argv[optind - 1], verb);
+		return '?';
+	}
+	if (c == '?') {
+		/* optopt: an unknown short option (perhaps inside a cluster),
+		 * named alone; 0 for a long one, which optind has passed */
+		char one[3] = { '-', (char)optopt, '\0' };
+
+		hs_cli_bad_arg(verb, optopt ? one : argv[optind - 1], usage);
+	}
+	return c;
 }
 
 void hs_cli_bad_arg(const char *verb, const char *arg, const char *usage)

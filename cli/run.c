@@ -246,41 +246,39 @@ static void terminated(void *session)
 
 static int parse_args(int argc, char **argv, struct run_opts *o)
 {
-	int i;
+	enum { ENFORCE = HS_OPT_VERB, GUARD, LOG };
+	static const struct option opts[] = {
+		HS_CLI_CONFIG_OPTIONS,
+		HS_RUN_REPORT_OPTIONS,
+		{ "enforce", no_argument, NULL, ENFORCE },
+		{ "guard", no_argument, NULL, GUARD },
+		{ "log", required_argument, NULL, LOG },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, r;
 
 	memset(o, 0, sizeof(*o));
-	for (i = 1; i < argc; i++) {
-		int r;
-
-		if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
-		}
-		r = hs_cli_option(&o->cli, argc, argv, &i);
-		if (r == 0)
-			r = hs_run_report_option(&o->report, argc, argv, &i);
-		if (r < 0)
-			return -1;
-		if (r > 0)
+	/* '+': options end at CMD, whose own options are its */
+	while ((c = hs_cli_getopt(argc, argv, "+c:", opts, "run",
+				  hs_usage_run)) != -1) {
+		if (c == '?')
+			return -2;
+		if ((r = hs_cli_config_opt(&o->cli, c, optarg)) != 0) {
+			if (r < 0)
+				return -2;
 			continue;
-		if (strcmp(argv[i], "--enforce") == 0) {
-			o->mode = HS_MODE_ENFORCE;
-		} else if (strcmp(argv[i], "--guard") == 0) {
-			o->mode = HS_MODE_GUARD;
-		} else if (strcmp(argv[i], "--log") == 0 && i + 1 < argc) {
-			o->log = argv[++i];
-		} else if (strncmp(argv[i], "--log=", 6) == 0) {
-			o->log = argv[i] + 6;
-		} else if (argv[i][0] == '-') {
-			hs_cli_bad_arg("run", argv[i], hs_usage_run);
-			return -1;
-		} else {
-			break;
+		}
+		if (hs_run_report_opt(&o->report, c, optarg))
+			continue;
+		switch (c) {
+		case ENFORCE: o->mode = HS_MODE_ENFORCE; break;
+		case GUARD: o->mode = HS_MODE_GUARD; break;
+		case LOG: o->log = optarg; break;
 		}
 	}
-	if (i >= argc)
+	if (optind >= argc)
 		return -1;
-	o->cmd = &argv[i];
+	o->cmd = &argv[optind];
 	return 0;
 }
 

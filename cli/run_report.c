@@ -10,31 +10,16 @@
 
 #include "../engine/dispatch.h"
 
-int hs_run_report_option(struct hs_run_report *rr, int argc, char **argv,
-			 int *i)
+bool hs_run_report_opt(struct hs_run_report *rr, int c, const char *arg)
 {
-	const char *a = argv[*i];
-
-	if (strcmp(a, "--ci") == 0) {
-		rr->ci = true;
-	} else if (strcmp(a, "--no-ci") == 0) {
-		rr->no_ci = true;
-	} else if (strcmp(a, "--fail-on-deny") == 0) {
-		rr->fail_on_deny = true;
-	} else if (strcmp(a, "--no-notices") == 0) {
-		rr->no_notices = true;
-	} else if (strcmp(a, "--junit") == 0) {
-		if (*i + 1 >= argc) {
-			fprintf(stderr, "hookshim run: --junit needs a file\n");
-			return -1;
-		}
-		rr->junit = argv[++*i];
-	} else if (strncmp(a, "--junit=", 8) == 0) {
-		rr->junit = a + 8;
-	} else {
-		return 0;
+	switch (c) {
+	case HS_OPT_CI: rr->ci = true; return true;
+	case HS_OPT_NO_CI: rr->no_ci = true; return true;
+	case HS_OPT_FAIL_ON_DENY: rr->fail_on_deny = true; return true;
+	case HS_OPT_NO_NOTICES: rr->no_notices = true; return true;
+	case HS_OPT_JUNIT: rr->junit = arg; return true;
+	default: return false;
 	}
-	return 1;
 }
 
 /* CI=true is what GitHub Actions, GitLab CI, CircleCI, Travis and most

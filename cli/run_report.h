@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "../config/model.h"
+#include "cli.h"
 #include "../supervisor/notice.h"
 #include "../supervisor/report.h"
 #include "../supervisor/session.h"
@@ -25,10 +26,22 @@ struct hs_run_report {
 	bool started;
 };
 
-/* Consumes one of the options above at argv[*i]: 1 if it was one, 0 if
- * not, -1 on a usage error (printed). */
-int hs_run_report_option(struct hs_run_report *rr, int argc, char **argv,
-			 int *i);
+/* The options above, as rows of run's getopt_long table, and what
+ * getopt_long returned for one: true when it was one of them. */
+enum {
+	HS_OPT_CI = HS_OPT_VERB + 32,
+	HS_OPT_NO_CI,
+	HS_OPT_FAIL_ON_DENY,
+	HS_OPT_NO_NOTICES,
+	HS_OPT_JUNIT,
+};
+#define HS_RUN_REPORT_OPTIONS                                             \
+	{ "ci", no_argument, NULL, HS_OPT_CI },                           \
+	{ "no-ci", no_argument, NULL, HS_OPT_NO_CI },                     \
+	{ "fail-on-deny", no_argument, NULL, HS_OPT_FAIL_ON_DENY },       \
+	{ "no-notices", no_argument, NULL, HS_OPT_NO_NOTICES },           \
+	{ "junit", required_argument, NULL, HS_OPT_JUNIT }
+bool hs_run_report_opt(struct hs_run_report *rr, int c, const char *arg);
 
 /* Whether CI mode is on (--ci, or CI=true unless --no-ci); settled on
  * the first call, so it is known before the config is judged. */

@@ -19,15 +19,27 @@ int cmd_supervise(int argc, char **argv)
 	const char *lib = NULL;
 	char *files;
 
-	for (int i = 1; i + 1 < argc; i += 2) {
-		if (strcmp(argv[i], "--pid") == 0)
-			pid = (pid_t)atol(argv[i + 1]);
-		else if (strcmp(argv[i], "--fd") == 0)
-			fd = atoi(argv[i + 1]);
-		else if (strcmp(argv[i], "--lib") == 0)
-			lib = argv[i + 1];
+	enum { PID = HS_OPT_VERB, FD, LIB };
+	static const struct option opts[] = {
+		{ "pid", required_argument, NULL, PID },
+		{ "fd", required_argument, NULL, FD },
+		{ "lib", required_argument, NULL, LIB },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = hs_cli_getopt(argc, argv, "", opts, "__supervise", "")) !=
+	       -1) {
+		if (c == PID)
+			pid = (pid_t)atol(optarg);
+		else if (c == FD)
+			fd = atoi(optarg);
+		else if (c == LIB)
+			lib = optarg;
+		else
+			pid = 0;
 	}
-	if (pid <= 0 || fd < 0) {
+	if (pid <= 0 || fd < 0 || optind != argc) {
 		fprintf(stderr, "usage: hookshim __supervise --pid PID --fd FD "
 				"[--lib LIB]\n");
 		return 64;

@@ -295,21 +295,25 @@ static int exec_usage(void)
 
 int cmd_exec(int argc, char **argv)
 {
+	enum { ID = HS_OPT_VERB, NESTED };
+	static const struct option opts[] = {
+		{ "id", required_argument, NULL, ID },
+		{ "nested", no_argument, NULL, NESTED },
+		{ NULL, 0, NULL, 0 },
+	};
 	const char *id = NULL;
-	int nested = 0, i;
+	int nested = 0, i, c;
 
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
-		} else if (strcmp(argv[i], "--id") == 0 && i + 1 < argc) {
-			id = argv[++i];
-		} else if (strcmp(argv[i], "--nested") == 0) {
+	/* '+': EXE and its arguments are not ours */
+	while ((c = hs_cli_getopt(argc, argv, "+", opts, "__exec", "")) != -1) {
+		if (c == ID)
+			id = optarg;
+		else if (c == NESTED)
 			nested = 1;
-		} else {
+		else
 			return exec_usage();
-		}
 	}
+	i = optind;
 	if (i >= argc)
 		return exec_usage();
 	/* EXE alone runs with argv = { EXE }. */

@@ -52,58 +52,55 @@ const char hs_usage_test[] =
 static int parse_args(int argc, char **argv, struct hs_cli *cli,
 		      struct test_args *t)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int r = hs_cli_option(cli, argc, argv, &i);
+	enum { TOOL = HS_OPT_VERB, INPUT, OUTPUT, COMMAND, FILE_, CONTENT, EXIT,
+	       FAILED, JSON, NESTED };
+	static const struct option opts[] = {
+		HS_CLI_CONFIG_OPTIONS,
+		{ "tool", required_argument, NULL, TOOL },
+		{ "input", required_argument, NULL, INPUT },
+		{ "output", required_argument, NULL, OUTPUT },
+		{ "command", required_argument, NULL, COMMAND },
+		{ "file", required_argument, NULL, FILE_ },
+		{ "content", required_argument, NULL, CONTENT },
+		{ "exit", required_argument, NULL, EXIT },
+		{ "failed", no_argument, NULL, FAILED },
+		{ "json", no_argument, NULL, JSON },
+		{ "nested", no_argument, NULL, NESTED },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, r;
 
-		if (r < 0)
+	while ((c = hs_cli_getopt(argc, argv, "c:h", opts, "test",
+				  hs_usage_test)) != -1) {
+		if (c == '?')
 			return -1;
-		if (r > 0)
+		if ((r = hs_cli_config_opt(cli, c, optarg)) != 0) {
+			if (r < 0)
+				return -1;
 			continue;
-		static const struct {
-			const char *opt;
-			size_t off;
-		} values[] = {
-			{ "--tool", offsetof(struct test_args, tool) },
-			{ "--input", offsetof(struct test_args, input) },
-			{ "--output", offsetof(struct test_args, output) },
-			{ "--command", offsetof(struct test_args, command) },
-			{ "--file", offsetof(struct test_args, file) },
-			{ "--content", offsetof(struct test_args, content) },
-		};
-		size_t k;
-
-		for (k = 0; k < sizeof(values) / sizeof(values[0]); k++)
-			if (hs_cli_is_opt(a, values[k].opt))
-				break;
-		if (k < sizeof(values) / sizeof(values[0])) {
-			const char *v = hs_cli_value(argc, argv, &i,
-						     values[k].opt);
-
-			if (!v)
-				return -1;
-			*(const char **)((char *)t + values[k].off) = v;
-		} else if (hs_cli_is_opt(a, "--exit")) {
-			const char *v = hs_cli_value(argc, argv, &i, "--exit");
-
-			if (!v)
-				return -1;
-			t->exit_code = atoi(v);
-		} else if (strcmp(a, "--failed") == 0)
-			t->failed = true;
-		else if (strcmp(a, "--json") == 0)
-			t->json = true;
-		else if (strcmp(a, "--nested") == 0)
-			t->nested = true;
-		else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+		}
+		switch (c) {
+		case TOOL: t->tool = optarg; break;
+		case INPUT: t->input = optarg; break;
+		case OUTPUT: t->output = optarg; break;
+		case COMMAND: t->command = optarg; break;
+		case FILE_: t->file = optarg; break;
+		case CONTENT: t->content = optarg; break;
+		case EXIT: t->exit_code = atoi(optarg); break;
+		case FAILED: t->failed = true; break;
+		case JSON: t->json = true; break;
+		case NESTED: t->nested = true; break;
+		case 'h':
 			fputs(hs_usage_test, stdout);
 			exit(0);
-		} else if (a[0] != '-' && !t->event)
-			t->event = a;
-		else {
-			hs_cli_bad_arg("test", a, hs_usage_test);
-			return -1;
 		}
+	}
+	if (optind < argc)
+		t->event = argv[optind++];
+	if (optind < argc) {
+		hs_cli_bad_arg("test", argv[optind], hs_usage_test);
+		return -1;
 	}
 	if (!t->event) {
 		fputs(hs_usage_test, stderr);

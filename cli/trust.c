@@ -137,7 +137,8 @@ int cmd_trust(int argc, char **argv)
 	bool forget = false, do_list = false;
 	int c, rc = 0;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = hs_cli_getopt(argc, argv, "h", opts, "trust",
+				  hs_usage_trust)) != -1) {
 		switch (c) {
 		case 'r':
 			root_opt = optarg;
@@ -150,8 +151,8 @@ int cmd_trust(int argc, char **argv)
 			break;
 		case 'h':
 			return usage(stdout);
-		default:
-			return usage(stderr);
+		default: /* said by hs_cli_getopt */
+			return 64;
 		}
 	}
 	if (do_list)

@@ -47,8 +47,13 @@ const char hs_usage_wrap[] =
 
 int cmd_wrap(int argc, char **argv)
 {
+	static const struct option opts[] = { { NULL, 0, NULL, 0 } };
 	size_t hooks;
 
+	if (hs_cli_getopt(argc, argv, "+", opts, "wrap", hs_usage_wrap) != -1)
+		return 64;
+	argv += optind - 1; /* DIR TOOL... from argv[1] */
+	argc -= optind - 1;
 	if (argc < 3) {
 		fputs(hs_usage_wrap, stderr);
 		return 64;

@@ -67,3 +67,28 @@ for vo in "run --trust-projet --trust-project" "check --importt --import" \
 done
 out=$("$HOOKSHIM" run --zzzzzz -- true 2>&1)
 expect_not_contains "an option near none: no guess" "$out" "did you mean"
+
+# --- getopt_long everywhere (issue 26 item 2) --------------------------------
+# Every verb's file parses with hs_cli_getopt (getopt_long under it), none
+# walks argv by hand.
+for f in "$HOOKSHIM_TOP"/cli/{run,check,test,init,trust,wrap,log,doctor,explain,learn,supervised_exec,supervise}.c; do
+	n=$(basename "$f" .c)
+	check "$n.c parses its options with hs_cli_getopt" grep -q 'hs_cli_getopt(' "$f"
+	check "$n.c walks no argv by hand" bash -c "! grep -qE 'strcmp\\(argv\\[i\\]|for \\(int i = 1; i < argc' '$f'"
+done
+# what getopt_long gives: unique prefixes, values in either form, options
+# after operands, a missing value named
+out=$(hs check --conf=p.json --root "$TMP" 2>&1)
+expect_contains "check: a unique prefix of --config" "$out" "from p.json"
+hs test PreToolUse -c p.json --tool Bash --command 'echo forbidden' >/dev/null 2>&1
+expect_eq "test: options after the event" 2 "$?"
+out=$(hs log l.jsonl --since 2>&1); rc=$?
+expect_eq "log: --since without a value is a usage error" 64 "$rc"
+expect_contains "log: ... saying which" "$out" "--since needs a value"
+out=$(hs explain --zz l.jsonl 2>&1); rc=$?
+expect_eq "explain: an unknown option is a usage error" 64 "$rc"
+expect_contains "explain: ... named" "$out" "unknown option '--zz'"
+out=$(hs doctor --nope 2>&1); rc=$?
+expect_eq "doctor: an unknown option is a usage error" 64 "$rc"
+out=$(hs run -c p.json --root "$TMP" -- bash -c 'echo "$1"' sh --ci 2>/dev/null)
+expect_eq "run: options after CMD are CMD's" "--ci" "$out"
