@@ -601,6 +601,11 @@ static void serve_one(struct hs_floor *f, struct job *j, const void *buf)
 	uint64_t id;
 
 	memcpy(&id, buf, sizeof(id)); /* struct seccomp_notif starts with id */
+	{
+		const struct seccomp_notif *n = buf;
+
+		hs_fl_task_seen((pid_t)n->pid, n->data.nr);
+	}
 	if (reach(f, buf) || net(f, buf))
 		return;
 	if (hs_fl_exec_idle(&f->x, buf)) {

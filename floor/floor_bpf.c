@@ -208,7 +208,11 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow,
 	 * call there (floor_pending.c), one without the shim at that exec,
 	 * one with it by a question before it. The shim's own execs carry
 	 * the cookie. */
-	if (pl->what & (HS_FLOOR_EXECS | HS_FLOOR_WRITES | HS_FLOOR_READS))
+	/* And in enforce mode always: the floor keeps a caller's role
+	 * between its calls and must see the exec that changes it
+	 * (floor_task.c). */
+	if ((pl->what & (HS_FLOOR_EXECS | HS_FLOOR_WRITES | HS_FLOOR_READS)) ||
+	    (pl->enforce && pl->what))
 		for (size_t i = 0; i < sizeof(execs) / sizeof(execs[0]); i++)
 			op(p, jmp | BPF_JEQ, (unsigned)execs[i], L_COOKIE,
 			   L_NEXT);

@@ -88,7 +88,7 @@ static const char *replace_op(pid_t tid, const struct stat *sb)
 	int fd;
 
 	if (sb->st_size == 0 ||
-	    (hs_fl_environ(tid, "HOOKSHIM_ROLE", buf, sizeof(buf)) &&
+	    (hs_fl_role(tid, buf, sizeof(buf)) &&
 	     strcmp(buf, "tool") == 0))
 		return "overwrite";
 	snprintf(p, sizeof(p), "/proc/%d/exe", (int)tid);
@@ -139,7 +139,7 @@ static const char *agent_of(struct rule_ctx *r)
 	ssize_t n;
 
 	if (r->agent < 0) {
-		r->agent = !hs_fl_environ(r->tid, "HOOKSHIM_ROLE", role,
+		r->agent = !hs_fl_role(r->tid, role,
 					  sizeof(role)) ||
 			   (strcmp(role, "tool") != 0 &&
 			    strcmp(role, "handoff") != 0);
@@ -557,7 +557,7 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 		char role[16];
 
 		/* writes.agent_only: a tool's writes are not events */
-		if (hs_fl_environ(c->tgid, "HOOKSHIM_ROLE", role, sizeof(role)) &&
+		if (hs_fl_role(c->tgid, role, sizeof(role)) &&
 		    strcmp(role, "tool") == 0) {
 			c->post.want = false;
 			if (!touches_policy(x->scope, c) && !k.unnamed)

@@ -81,13 +81,21 @@ long hs_fl_proc_field(const char *path, const char *key);
 /* A small file (a /proc entry) into buf, NUL-terminated: the bytes read,
  * or -1 when it cannot be opened or read. */
 ssize_t hs_fl_read_small(const char *path, char *buf, size_t cap);
-/* The process (thread group) tid belongs to, or -1. */
-pid_t hs_fl_tgid(pid_t tid);
 /* The caller's working directory, or -1 (HS_PATH_TOOLONG: too deep). */
 int hs_fl_cwd(pid_t tid, char *out);
 /* Value of NAME in the process's initial environment (/proc/pid/environ)
  * into out; false when absent. */
 bool hs_fl_environ(pid_t pid, const char *name, char *out, size_t cap);
+
+/* ---- floor_task.c: a caller task's facts, kept between its calls ---- */
+
+/* The process (thread group) tid belongs to, or -1. */
+pid_t hs_fl_tgid(pid_t tid);
+/* Its HOOKSHIM_ROLE into out ("" and false when it has none). */
+bool hs_fl_role(pid_t tid, char *out, size_t cap);
+/* Every notification, its syscall: an exec's marks what it changes for
+ * tid's thread group, any other call of tid says it is past one. */
+void hs_fl_task_seen(pid_t tid, int nr);
 
 /* ---- floor_net.c: a connection the floor sees (docs/network.md) ---- */
 

@@ -273,7 +273,7 @@ static bool command_role(pid_t pid)
 {
 	char role[16];
 
-	return hs_fl_environ(pid, HS_ENV_ROLE, role, sizeof(role)) &&
+	return hs_fl_role(pid, role, sizeof(role)) &&
 	       (strcmp(role, "tool") == 0 || strcmp(role, "handoff") == 0);
 }
 

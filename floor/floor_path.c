@@ -294,14 +294,6 @@ long hs_fl_proc_field(const char *path, const char *key)
 	return t ? strtol(t + strlen(key), NULL, 10) : -1;
 }
 
-pid_t hs_fl_tgid(pid_t tid)
-{
-	char p[40];
-
-	snprintf(p, sizeof(p), "/proc/%d/status", (int)tid);
-	return (pid_t)hs_fl_proc_field(p, "\nTgid:");
-}
-
 bool hs_fl_environ(pid_t pid, const char *name, char *out, size_t cap)
 {
 	char p[40], *buf;

@@ -110,7 +110,7 @@ static bool agent_role(const struct hs_floor_ctx *x, pid_t pid, bool *shim)
 
 	if (pid <= 1 || pid == getpid())
 		return false;
-	if (hs_fl_environ(pid, "HOOKSHIM_ROLE", role, sizeof(role)) &&
+	if (hs_fl_role(pid, role, sizeof(role)) &&
 	    strcmp(role, "tool") == 0)
 		return false;
 	*shim = hs_fl_has_shim(pid, pid, x->cookie);

@@ -74,7 +74,7 @@ enum hs_fl_verdict hs_fl_open_read(const struct hs_floor_ctx *x,
 	if (!hs_fl_valid(x->listener, c->n.id) ||
 	    (c->tgid = hs_fl_tgid(tid)) < 0)
 		return HS_FL_GONE;
-	if (hs_fl_environ(c->tgid, "HOOKSHIM_ROLE", role, sizeof(role)) &&
+	if (hs_fl_role(c->tgid, role, sizeof(role)) &&
 	    strcmp(role, "tool") == 0)
 		return HS_FL_CONTINUE;
 	if (hs_fl_cwd(tid, c->cwd) < 0)

@@ -2,6 +2,9 @@
  * ways a caller could hide one from the floor:
  *   net_static_connect PORT plain      connect 127.0.0.1:PORT from main
  *   net_static_connect PORT after      ... once FILE (argv[3]) exists
+ *   net_static_connect PORT reexec     connect, then exec itself (the same
+ *                                      task) with HOOKSHIM_ROLE=tool added
+ *                                      and connect again ("plain")
  *   net_static_connect PORT leaderless connect from a second thread after
  *                                      the main thread has exited (its
  *                                      /proc/TGID entries are gone)
@@ -166,6 +169,20 @@ int main(int argc, char **argv)
 	if (strcmp(argv[2], "plain") == 0) {
 		one(NULL);
 		return 0;
+	}
+	if (strcmp(argv[2], "reexec") == 0) {
+		extern char **environ;
+		char *env[256], *args[] = { argv[0], argv[1], "plain", NULL };
+		int n = 0;
+
+		one(NULL);
+		for (char **e = environ; *e && n < 254; e++)
+			if (strncmp(*e, "HOOKSHIM_ROLE=", 14) != 0)
+				env[n++] = *e;
+		env[n++] = "HOOKSHIM_ROLE=tool";
+		env[n] = NULL;
+		execve("/proc/self/exe", args, env);
+		return 1;
 	}
 	if (strcmp(argv[2], "after") == 0 && argc > 3) {
 		for (int i = 0; i < 1000 && access(argv[3], F_OK) != 0; i++)

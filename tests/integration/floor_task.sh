@@ -1,0 +1,53 @@
+# What the floor keeps of a caller between its notifications
+# (floor/floor_task.c): its thread group and its HOOKSHIM_ROLE, read from
+# /proc once per task instead of once per call -- and forgotten when the
+# task execs, so a role an exec changes is the one the next call is
+# judged by.
+. "$HOOKSHIM_TOP/tests/lib.sh"
+export HOME=$TMP/home; mkdir -p "$HOME"
+P=$HOOKSHIM_PROBES/net_static_connect
+BB=$(command -v busybox || true)
+[ -x "$P" ] || { skip "floor task: probe not built"; exit 0; }
+"$HOOKSHIM" run --enforce -c /dev/null -- true 2>/dev/null ||
+	{ skip "floor task: no syscall floor here"; exit 0; }
+
+# --- a role changed by an exec of the same task (enforce) ---
+# a listener, so that a connection allowed succeeds
+python3 -c '
+import socket, sys, os
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(64)
+print(s.getsockname()[1], flush=True)
+os.close(1)
+while True:
+    c, _ = s.accept(); c.close()' > port.txt &
+srv=$!
+trap 'kill $srv 2>/dev/null; rm -rf "$TMP"' EXIT
+for _ in $(seq 50); do [ -s port.txt ] && break; sleep 0.1; done
+PORT=$(cat port.txt)
+printf '{"hooks":{"PreToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","command":"echo no connections >&2; exit 2"}]}]}}\n' > net.json
+plain=$("$P" "$PORT" reexec 2>/dev/null | tr '\n' ' ')
+expect_eq "plain: the probe connects, execs itself, connects again" "connect=0 connect=0 " "$plain"
+out=$("$HOOKSHIM" run --enforce -c net.json -- "$P" "$PORT" reexec 2>err.txt | tr '\n' ' ')
+expect_eq "enforce: the agent's own connection is its own; after its exec as a tool's, the same task's is judged and refused" \
+	"connect=0 connect=111 " "$out"
+expect_contains "... with the hook's reason" "$(cat err.txt)" "no connections"
+
+# --- how often /proc is read: once per task, not per call ---
+if [ -z "$BB" ] || ! file -L "$BB" | grep -q 'statically linked' || ! command -v strace >/dev/null; then
+	skip "floor task: /proc reads counted with strace and a static busybox"
+	exit 0
+fi
+mkdir -p src/tree/secrets
+for i in $(seq 1000); do echo "$i" > "src/tree/f$i"; done
+echo key > src/tree/secrets/key
+(cd src && tar cf ../tree.tar tree)
+printf '{"hooks":{"PreToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(tree/secrets/**)","command":"echo not the secrets >&2; exit 2"}]}]}}\n' > w.json
+mkdir x
+(cd x && strace -f -qq -e trace=openat -o ../st.txt "$HOOKSHIM" run --enforce -c ../w.json --root "$TMP/x" -- "$BB" tar xf ../tree.tar 2>../tar.err)
+check "enforce: the static tar wrote its 1,000 files" test -f x/tree/f1000
+check "... but not the one a hook refused" test ! -e x/tree/secrets/key
+n_status=$(grep -c '/proc/[0-9]*/status"' st.txt)
+n_env=$(grep -c '/proc/[0-9]*/environ"' st.txt)
+note "/proc/PID/status opened $n_status times, /proc/PID/environ $n_env times, for 1,000 files"
+check "the caller's thread group: read a few times, not per file ($n_status)" test "$n_status" -lt 20
+check "the caller's role: read a few times, not per file ($n_env)" test "$n_env" -lt 20
