@@ -134,24 +134,15 @@ struct rule_ctx {
  * in the shim. */
 static const char *agent_of(struct rule_ctx *r)
 {
-	char role[16], path[48];
-	pid_t tgid;
-	ssize_t n;
+	char role[16];
 
 	if (r->agent < 0) {
-		r->agent = !hs_fl_role(r->tid, role,
-					  sizeof(role)) ||
+		r->agent = !hs_fl_role(r->tid, role, sizeof(role)) ||
 			   (strcmp(role, "tool") != 0 &&
 			    strcmp(role, "handoff") != 0);
 		r->comm[0] = '\0';
-		tgid = hs_fl_tgid(r->tid);
-		snprintf(path, sizeof(path), "/proc/%d/comm",
-			 (int)(tgid > 0 ? tgid : r->tid));
-		n = r->agent && hs_fscope_own_name(r->x->scope)
-			    ? hs_fl_read_small(path, r->comm, sizeof(r->comm))
-			    : -1;
-		if (n > 0 && r->comm[n - 1] == '\n')
-			r->comm[n - 1] = '\0';
+		if (r->agent && hs_fscope_own_name(r->x->scope))
+			hs_fl_comm(r->tid, r->comm, sizeof(r->comm));
 	}
 	return r->agent ? r->comm : NULL;
 }

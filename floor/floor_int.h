@@ -93,6 +93,8 @@ bool hs_fl_environ(pid_t pid, const char *name, char *out, size_t cap);
 pid_t hs_fl_tgid(pid_t tid);
 /* Its HOOKSHIM_ROLE into out ("" and false when it has none). */
 bool hs_fl_role(pid_t tid, char *out, size_t cap);
+/* Its thread group's name (/proc/TGID/comm) into out, "" unknown. */
+void hs_fl_comm(pid_t tid, char *out, size_t cap);
 /* Every notification, its syscall: an exec's marks what it changes for
  * tid's thread group, any other call of tid says it is past one. */
 void hs_fl_task_seen(pid_t tid, int nr);

@@ -1,6 +1,6 @@
 /* What the floor keeps of a caller task between its notifications: its
- * thread group and its HOOKSHIM_ROLE. Both were read from /proc for every
- * notification -- a static tar's 5,000 files cost 10,000 renderings of
+ * thread group, its HOOKSHIM_ROLE and its thread group's name (comm).
+ * They were read from /proc for every notification -- a static tar's 5,000 files cost 10,000 renderings of
  * /proc/<tid>/status and as many reads of a whole environment, about a
  * third of the supervisor's time (perf, tests/integration/floor_task.sh
  * counts them).
@@ -18,7 +18,9 @@
  * only for a process that made an uncookied call before it: a static
  * program or a raw syscall, whose environment is its own word anyway (a
  * role is the caller's claim in guard mode, docs/floor.md "Enforce
- * mode"). */
+ * mode"). A name a process gives itself later (prctl PR_SET_NAME) is not
+ * seen until its exec: its name is its own claim too, and counts only in
+ * guard mode (floor_event.c, agent_of). */
 #include <fcntl.h>
 #include <stdbool.h>
 #include <sys/syscall.h>
@@ -38,6 +40,7 @@ struct task {
 	int role;  /* -1 not read, 0 none, 1 role_s holds it */
 	bool execing; /* an exec notified since its last other call */
 	char role_s[16];
+	char comm[16]; /* its thread group's name; "" not read */
 	unsigned long used;
 };
 
@@ -100,6 +103,7 @@ static struct task *add(pid_t tid)
 	t->dirfd = fd;
 	t->role = -1;
 	t->execing = false;
+	t->comm[0] = '\0';
 	t->used = ++clock_;
 	return t;
 }
@@ -149,6 +153,39 @@ bool hs_fl_role(pid_t tid, char *out, size_t cap)
 	return found;
 }
 
+void hs_fl_comm(pid_t tid, char *out, size_t cap)
+{
+	struct task *t;
+	char path[40], comm[sizeof(t->comm)];
+	pid_t tgid;
+	ssize_t n;
+
+	pthread_mutex_lock(&lock);
+	t = find(tid);
+	if (!t)
+		t = add(tid);
+	if (t && t->comm[0] && !t->execing) {
+		snprintf(out, cap, "%s", t->comm);
+		pthread_mutex_unlock(&lock);
+		return;
+	}
+	tgid = t ? t->tgid : tid;
+	pthread_mutex_unlock(&lock);
+	/* the thread group's: the title an agent sets (a thread's own may
+	 * be a pool's) */
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tgid);
+	n = hs_fl_read_small(path, comm, sizeof(comm));
+	if (n > 0 && comm[n - 1] == '\n')
+		comm[--n] = '\0';
+	if (n <= 0)
+		comm[0] = '\0';
+	pthread_mutex_lock(&lock);
+	if (t && t->tid == tid && t->dirfd >= 0 && !t->execing)
+		snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	pthread_mutex_unlock(&lock);
+	snprintf(out, cap, "%s", comm);
+}
+
 void hs_fl_task_seen(pid_t tid, int nr)
 {
 	pid_t tgid = -1;
@@ -161,6 +198,7 @@ void hs_fl_task_seen(pid_t tid, int nr)
 				/* past its exec (or its failure) */
 				tasks[i].execing = false;
 				tasks[i].role = -1;
+				tasks[i].comm[0] = '\0';
 			}
 		pthread_mutex_unlock(&lock);
 		return;
@@ -173,6 +211,7 @@ void hs_fl_task_seen(pid_t tid, int nr)
 		    (tasks[i].tid == tid || (tgid > 0 && tasks[i].tgid == tgid))) {
 			tasks[i].execing = true;
 			tasks[i].role = -1;
+			tasks[i].comm[0] = '\0';
 		}
 	pthread_mutex_unlock(&lock);
 }

@@ -51,3 +51,11 @@ n_env=$(grep -c '/proc/[0-9]*/environ"' st.txt)
 note "/proc/PID/status opened $n_status times, /proc/PID/environ $n_env times, for 1,000 files"
 check "the caller's thread group: read a few times, not per file ($n_status)" test "$n_status" -lt 20
 check "the caller's role: read a few times, not per file ($n_env)" test "$n_env" -lt 20
+# guard mode, the files outside the root: the agent's own writes there
+# are judged by its name too (its own places), kept like the rest
+mkdir -p y elsewhere
+(cd y && strace -f -qq -e trace=openat -o ../st2.txt "$HOOKSHIM" run --guard -c ../w.json --root "$TMP/elsewhere" -- "$BB" tar xf ../tree.tar 2>../tar2.err)
+check "guard, outside the root: the static tar wrote its files" test -f y/tree/f1000
+n=$(grep -cE '/proc/[0-9]+/(status|environ|comm)"' st2.txt)
+note "/proc/PID/status, environ and comm opened $n times for 1,000 files outside the root"
+check "guard: the caller's group, role and name read a few times, not per file ($n)" test "$n" -lt 20
