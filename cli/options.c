@@ -65,10 +65,14 @@ int hs_cli_getopt(int argc, char **argv, const char *shortopts,
 	}
 	if (c == '?') {
 		/* optopt: an unknown short option (perhaps inside a cluster),
-		 * named alone; 0 for a long one, which optind has passed */
+		 * named alone; for a long one -- unknown, ambiguous, or given
+		 * a value it does not take (glibc then sets optopt to its
+		 * value) -- the word optind has passed */
 		char one[3] = { '-', (char)optopt, '\0' };
+		bool shortopt = optopt > 0 && optopt < 256 &&
+				strncmp(argv[optind - 1], "--", 2) != 0;
 
-		hs_cli_bad_arg(verb, optopt ? one : argv[optind - 1], usage);
+		hs_cli_bad_arg(verb, shortopt ? one : argv[optind - 1], usage);
 	}
 	return c;
 }

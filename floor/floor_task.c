@@ -1,32 +1,39 @@
 /* What the floor keeps of a caller task between its notifications: its
  * thread group, its HOOKSHIM_ROLE and its thread group's name (comm).
- * They were read from /proc for every notification -- a static tar's 5,000 files cost 10,000 renderings of
- * /proc/<tid>/status and as many reads of a whole environment, about a
- * third of the supervisor's time (perf, tests/integration/floor_task.sh
- * counts them).
+ * They were read from /proc for every notification -- a static tar's
+ * 5,000 files cost 10,000 renderings of /proc/<tid>/status and as many
+ * reads of a whole environment, about a third of the supervisor's time
+ * (perf; tests/integration/floor_task.sh counts them).
  *
  * An entry holds a descriptor of /proc/<tid>, which stays bound to the
  * pid it was opened for: a hit is believed only while that directory
  * still has a task (one faccessat), so a tid reused by another task
- * misses. What an exec changes (the environment) is not kept across
- * one: the receiver tells every notification (hs_fl_task_seen); an exec
- * marks its thread group's entries, whose role is then read afresh, not
- * kept, until each task's next notification (which comes after its exec
- * has happened or failed). In enforce mode every exec is notified for
- * this (floor_bpf.c). An exec the floor is not told of -- guard mode,
- * where the shim's calls are cookied -- can keep a role read before it
- * only for a process that made an uncookied call before it: a static
- * program or a raw syscall, whose environment is its own word anyway (a
- * role is the caller's claim in guard mode, docs/floor.md "Enforce
- * mode"). A name a process gives itself later (prctl PR_SET_NAME) is not
- * seen until its exec: its name is its own claim too, and counts only in
- * guard mode (floor_event.c, agent_of). */
+ * misses, and every file is read through that directory, so it is that
+ * task's. What an exec changes (the environment, the name) is not kept
+ * across one: the receiver tells every notification (hs_fl_task_seen);
+ * an exec marks its thread group's entries, its leader's among them,
+ * which keep nothing read until the exec is past -- the task that execs
+ * calls again, or is gone (a thread's exec takes the leader's tid) --
+ * and a read that raced with the mark is not kept either (a generation
+ * per entry). In enforce mode every exec is notified for this
+ * (floor_bpf.c).
+ *
+ * An exec the floor is not told of -- guard mode, where the shim's calls
+ * are cookied -- can leave a role or a name read before it in place: a
+ * process's own earlier uncookied calls, or its children's lookups of
+ * their ancestors. Both are the process's own claims (an environment
+ * variable, prctl PR_SET_NAME; docs/limits.md "Agents, hand-offs,
+ * shells", docs/network.md), so nothing they decide becomes forgeable
+ * by keeping them; a name a process gives itself later is likewise not
+ * seen until its exec (it counts only in guard mode: floor_event.c,
+ * agent_of). */
 #include <fcntl.h>
-#include <stdbool.h>
-#include <sys/syscall.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../common/wire.h"
@@ -36,11 +43,12 @@
 
 struct task {
 	pid_t tid, tgid;
-	int dirfd; /* /proc/<tid>, O_PATH; -1: a free slot */
-	int role;  /* -1 not read, 0 none, 1 role_s holds it */
-	bool execing; /* an exec notified since its last other call */
+	int dirfd;      /* /proc/<tid>, O_PATH; -1: a free slot */
+	int role;       /* -1 not read, 0 none, 1 role_s holds it */
 	char role_s[16];
-	char comm[16]; /* its thread group's name; "" not read */
+	char comm[16];  /* a leader's: its thread group's name; "" unread */
+	pid_t exec_tid; /* an exec of this thread's group in flight, by it */
+	unsigned gen;   /* changes whenever what is kept may go stale */
 	unsigned long used;
 };
 
@@ -53,7 +61,64 @@ static void drop(struct task *t)
 	if (t->dirfd >= 0)
 		close(t->dirfd);
 	t->dirfd = -1;
-	t->tid = t->tgid = 0;
+	t->tid = t->tgid = t->exec_tid = 0;
+	t->gen++;
+}
+
+/* A small file of the task's /proc directory into buf, NUL-terminated:
+ * its length, or -1. Through the directory, so it is that task's. */
+static ssize_t read_at(int dirfd, const char *name, char *buf, size_t cap)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, cap - 1);
+	close(fd);
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
+/* HOOKSHIM_ROLE in the task's environment: 1 found (into out), 0 not
+ * there, -1 unreadable (not kept: it may read next time). */
+static int role_at(int dirfd, char *out, size_t cap)
+{
+	static const char key[] = HS_ENV_ROLE "=";
+	size_t size = 1 << 16, got = 0;
+	char *buf = malloc(size);
+	int fd = openat(dirfd, "environ", O_RDONLY | O_CLOEXEC), r = -1;
+	ssize_t n = 0;
+
+	out[0] = '\0';
+	while (buf && fd >= 0 && (n = read(fd, buf + got, size - got - 1)) > 0) {
+		got += (size_t)n;
+		if (got + 1 >= size) {
+			char *b = realloc(buf, size * 2);
+
+			if (!b) {
+				n = -1;
+				break;
+			}
+			buf = b;
+			size *= 2;
+		}
+	}
+	if (buf && fd >= 0 && n == 0) {
+		r = 0;
+		buf[got] = '\0';
+		for (size_t i = 0; i < got; i += strlen(buf + i) + 1)
+			if (strncmp(buf + i, key, sizeof(key) - 1) == 0) {
+				snprintf(out, cap, "%s", buf + i + sizeof(key) - 1);
+				r = 1;
+				break;
+			}
+	}
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return r;
 }
 
 /* The live entry of tid, or NULL (a stale one dropped). Locked. */
@@ -74,38 +139,53 @@ static struct task *find(pid_t tid)
 	return NULL;
 }
 
-/* A new entry for tid (the least recently used slot), its thread group
- * read; NULL when tid has no task. Locked. */
-static struct task *add(pid_t tid)
+/* tid's entry, made when there is none (in the least recently used slot
+ * no exec is in flight for, if any); NULL when tid has no task. Locked. */
+static struct task *get(pid_t tid)
 {
-	struct task *t = &tasks[0];
-	char p[40];
+	struct task *t = find(tid), *v = NULL;
+	char p[40], st[1024], *g;
 	pid_t tgid;
 	int fd;
 
+	if (t)
+		return t;
 	snprintf(p, sizeof(p), "/proc/%d", (int)tid);
 	if ((fd = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return NULL;
-	snprintf(p, sizeof(p), "/proc/%d/status", (int)tid);
-	/* read after the descriptor: if tid was reused between the two,
-	 * the entry fails its first check */
-	if ((tgid = (pid_t)hs_fl_proc_field(p, "\nTgid:")) <= 0) {
+	if (read_at(fd, "status", st, sizeof(st)) <= 0 ||
+	    !(g = strstr(st, "\nTgid:")) || (tgid = (pid_t)atoi(g + 6)) <= 0) {
 		close(fd);
 		return NULL;
 	}
-	for (int i = 1; i < NTASKS; i++)
-		if (tasks[i].dirfd < 0 ||
-		    (t->dirfd >= 0 && tasks[i].used < t->used))
-			t = &tasks[i];
-	drop(t);
-	t->tid = tid;
-	t->tgid = tgid;
-	t->dirfd = fd;
-	t->role = -1;
-	t->execing = false;
-	t->comm[0] = '\0';
-	t->used = ++clock_;
-	return t;
+	for (int pass = 0; pass < 2 && !v; pass++)
+		for (int i = 0; i < NTASKS; i++) {
+			struct task *c = &tasks[i];
+
+			if (c->dirfd >= 0 && pass == 0 && c->exec_tid)
+				continue; /* its mark must stay */
+			if (c->dirfd < 0) {
+				v = c;
+				break;
+			}
+			if (!v || c->used < v->used)
+				v = c;
+		}
+	drop(v);
+	v->tid = tid;
+	v->tgid = tgid;
+	v->dirfd = fd;
+	v->role = -1;
+	v->comm[0] = '\0';
+	v->used = ++clock_;
+	/* an exec of its group in flight: marked like the others */
+	for (int i = 0; i < NTASKS; i++)
+		if (tasks[i].dirfd >= 0 && tasks[i].exec_tid &&
+		    tasks[i].tgid == tgid) {
+			v->exec_tid = tasks[i].exec_tid;
+			break;
+		}
+	return v;
 }
 
 pid_t hs_fl_tgid(pid_t tid)
@@ -114,104 +194,151 @@ pid_t hs_fl_tgid(pid_t tid)
 	pid_t tgid;
 
 	pthread_mutex_lock(&lock);
-	t = find(tid);
-	if (!t)
-		t = add(tid);
-	tgid = t ? t->tgid : -1;
+	tgid = (t = get(tid)) ? t->tgid : -1;
 	pthread_mutex_unlock(&lock);
 	return tgid;
+}
+
+/* A copy of t's directory and its generation, to read unlocked; -1 when
+ * what is read must not be kept (an exec in flight) or t is gone. */
+static int snapshot(struct task *t, unsigned *gen, bool *keep)
+{
+	*gen = t->gen;
+	*keep = !t->exec_tid;
+	return fcntl(t->dirfd, F_DUPFD_CLOEXEC, 0);
+}
+
+/* Still the same entry, nothing changed since the snapshot. Locked. */
+static bool unchanged(const struct task *t, pid_t tid, unsigned gen)
+{
+	return t->dirfd >= 0 && t->tid == tid && t->gen == gen && !t->exec_tid;
 }
 
 bool hs_fl_role(pid_t tid, char *out, size_t cap)
 {
 	struct task *t;
 	char role[sizeof(t->role_s)];
-	bool found;
+	unsigned gen;
+	bool keep;
+	int fd, r;
 
 	pthread_mutex_lock(&lock);
-	t = find(tid);
-	if (!t)
-		t = add(tid);
-	if (t && t->role >= 0 && !t->execing) {
-		found = t->role > 0;
-		snprintf(out, cap, "%s", found ? t->role_s : "");
+	t = get(tid);
+	if (t && t->role >= 0 && !t->exec_tid) {
+		snprintf(out, cap, "%s", t->role ? t->role_s : "");
+		r = t->role;
 		pthread_mutex_unlock(&lock);
-		return found;
+		return r > 0;
 	}
+	fd = t ? snapshot(t, &gen, &keep) : -1;
 	pthread_mutex_unlock(&lock);
+	if (fd < 0) /* no entry: as it always was, by the pid */
+		return hs_fl_environ(tid, HS_ENV_ROLE, out, cap);
 	/* the environment read unlocked: it may be large */
-	found = hs_fl_environ(tid, HS_ENV_ROLE, role, sizeof(role));
-	if (!found)
-		role[0] = '\0';
+	r = role_at(fd, role, sizeof(role));
+	close(fd);
 	pthread_mutex_lock(&lock);
-	if (t && t->tid == tid && t->dirfd >= 0 && !t->execing) {
-		t->role = found;
+	if (keep && r >= 0 && unchanged(t, tid, gen)) {
+		t->role = r;
 		snprintf(t->role_s, sizeof(t->role_s), "%s", role);
 	}
 	pthread_mutex_unlock(&lock);
 	snprintf(out, cap, "%s", role);
-	return found;
+	return r > 0;
 }
 
 void hs_fl_comm(pid_t tid, char *out, size_t cap)
 {
-	struct task *t;
-	char path[40], comm[sizeof(t->comm)];
-	pid_t tgid;
+	struct task *t, *l = NULL;
+	char comm[sizeof(t->comm)];
+	unsigned gen = 0;
+	bool keep = false;
 	ssize_t n;
+	int fd;
 
+	/* the thread group's: the title an agent sets (a thread's own may
+	 * be a pool's); kept in its leader's entry */
 	pthread_mutex_lock(&lock);
-	t = find(tid);
-	if (!t)
-		t = add(tid);
-	if (t && t->comm[0] && !t->execing) {
-		snprintf(out, cap, "%s", t->comm);
+	t = get(tid);
+	if (t)
+		l = t->tgid == tid ? t : get(t->tgid);
+	if (l && l->comm[0] && !l->exec_tid) {
+		snprintf(out, cap, "%s", l->comm);
 		pthread_mutex_unlock(&lock);
 		return;
 	}
-	tgid = t ? t->tgid : tid;
+	fd = l ? snapshot(l, &gen, &keep) : -1;
 	pthread_mutex_unlock(&lock);
-	/* the thread group's: the title an agent sets (a thread's own may
-	 * be a pool's) */
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tgid);
-	n = hs_fl_read_small(path, comm, sizeof(comm));
+	n = fd >= 0 ? read_at(fd, "comm", comm, sizeof(comm)) : -1;
+	if (fd >= 0)
+		close(fd);
 	if (n > 0 && comm[n - 1] == '\n')
 		comm[--n] = '\0';
 	if (n <= 0)
 		comm[0] = '\0';
 	pthread_mutex_lock(&lock);
-	if (t && t->tid == tid && t->dirfd >= 0 && !t->execing)
-		snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	if (fd >= 0 && keep && n > 0 && unchanged(l, l->tid, gen))
+		snprintf(l->comm, sizeof(l->comm), "%s", comm);
 	pthread_mutex_unlock(&lock);
 	snprintf(out, cap, "%s", comm);
 }
 
+/* Is task tid gone (its /proc directory without a task)? Its entry
+ * tells; one marked for an exec in flight is never evicted for another
+ * (get), so no entry means it was dropped as gone. Locked. */
+static bool gone(pid_t tid)
+{
+	for (int i = 0; i < NTASKS; i++)
+		if (tasks[i].dirfd >= 0 && tasks[i].tid == tid)
+			return faccessat(tasks[i].dirfd, "stat", F_OK, 0) != 0;
+	return true;
+}
+
 void hs_fl_task_seen(pid_t tid, int nr)
 {
-	pid_t tgid = -1;
+	struct task *t;
 
+	pthread_mutex_lock(&lock);
 	if (nr != SYS_execve && nr != SYS_execveat) {
-		pthread_mutex_lock(&lock);
-		for (int i = 0; i < NTASKS; i++)
-			if (tasks[i].dirfd >= 0 && tasks[i].tid == tid &&
-			    tasks[i].execing) {
-				/* past its exec (or its failure) */
-				tasks[i].execing = false;
-				tasks[i].role = -1;
-				tasks[i].comm[0] = '\0';
-			}
+		/* A call of a task whose group has an exec in flight: past it
+		 * when the task that execs is the one calling (its exec
+		 * returned, or it was the leader and is the new image), or
+		 * when that task is gone (a thread's exec succeeded: it took
+		 * the leader's tid). Until then the leader calling may still
+		 * be the old image. */
+		for (int i = 0; i < NTASKS; i++) {
+			struct task *c = &tasks[i];
+			pid_t e = c->exec_tid;
+
+			if (c->dirfd < 0 || c->tid != tid || !e)
+				continue;
+			if (e == tid || gone(e))
+				for (int k = 0; k < NTASKS; k++)
+					if (tasks[k].dirfd >= 0 &&
+					    tasks[k].exec_tid == e) {
+						tasks[k].exec_tid = 0;
+						tasks[k].role = -1;
+						tasks[k].comm[0] = '\0';
+						tasks[k].gen++;
+					}
+		}
 		pthread_mutex_unlock(&lock);
 		return;
 	}
-	/* its thread group's leader too: a thread's exec takes its tid */
-	tgid = hs_fl_tgid(tid);
-	pthread_mutex_lock(&lock);
-	for (int i = 0; i < NTASKS; i++)
-		if (tasks[i].dirfd >= 0 &&
-		    (tasks[i].tid == tid || (tgid > 0 && tasks[i].tgid == tgid))) {
-			tasks[i].execing = true;
+	/* An exec: its group's entries, its leader's among them (made if
+	 * need be), keep nothing until it is past. */
+	if ((t = get(tid))) { /* marked first: the leader's get keeps it */
+		t->exec_tid = tid;
+		t->gen++;
+		if (t->tgid != tid)
+			(void)get(t->tgid);
+	}
+	for (int i = 0; t && i < NTASKS; i++)
+		if (tasks[i].dirfd >= 0 && tasks[i].tgid == t->tgid) {
+			tasks[i].exec_tid = tid;
 			tasks[i].role = -1;
 			tasks[i].comm[0] = '\0';
+			tasks[i].gen++;
 		}
 	pthread_mutex_unlock(&lock);
 }

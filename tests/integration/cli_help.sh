@@ -92,3 +92,6 @@ out=$(hs doctor --nope 2>&1); rc=$?
 expect_eq "doctor: an unknown option is a usage error" 64 "$rc"
 out=$(hs run -c p.json --root "$TMP" -- bash -c 'echo "$1"' sh --ci 2>/dev/null)
 expect_eq "run: options after CMD are CMD's" "--ci" "$out"
+out=$(hs run --enforce=1 -- true 2>&1); rc=$?
+expect_eq "run: a value given to an option that takes none is a usage error" 64 "$rc"
+expect_contains "... naming the option as written" "$out" "unknown option '--enforce=1'"

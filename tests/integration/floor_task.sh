@@ -31,6 +31,13 @@ out=$("$HOOKSHIM" run --enforce -c net.json -- "$P" "$PORT" reexec 2>err.txt | t
 expect_eq "enforce: the agent's own connection is its own; after its exec as a tool's, the same task's is judged and refused" \
 	"connect=0 connect=111 " "$out"
 expect_contains "... with the hook's reason" "$(cat err.txt)" "no connections"
+out=$("$HOOKSHIM" run --enforce -c net.json -- "$P" "$PORT" threadexec 2>/dev/null | tr '\n' ' ')
+expect_eq "enforce: the same when a second thread makes the exec (it takes the leader's tid)" \
+	"connect=0 connect=111 " "$out"
+# more tasks than the floor keeps (32), each connecting then exec'ing as a
+# tool: every tool's connection judged
+out=$("$HOOKSHIM" run --enforce -c net.json -- bash -c "for i in \$(seq 40); do '$P' $PORT reexec & done; wait" 2>/dev/null | sort | uniq -c | awk '{printf "%s %s;", $1, $2}')
+expect_eq "enforce: 40 tasks at once, each its own role before and after its exec" "40 connect=0;40 connect=111;" "$out"
 
 # --- how often /proc is read: once per task, not per call ---
 if [ -z "$BB" ] || ! file -L "$BB" | grep -q 'statically linked' || ! command -v strace >/dev/null; then
@@ -46,8 +53,10 @@ mkdir x
 (cd x && strace -f -qq -e trace=openat -o ../st.txt "$HOOKSHIM" run --enforce -c ../w.json --root "$TMP/x" -- "$BB" tar xf ../tree.tar 2>../tar.err)
 check "enforce: the static tar wrote its 1,000 files" test -f x/tree/f1000
 check "... but not the one a hook refused" test ! -e x/tree/secrets/key
-n_status=$(grep -c '/proc/[0-9]*/status"' st.txt)
-n_env=$(grep -c '/proc/[0-9]*/environ"' st.txt)
+# by path, or by name from a kept descriptor of /proc/PID
+opened() { grep -cE "openat\([^\"]*\"(/proc/[0-9]+/)?($1)\"" "$2"; }
+n_status=$(opened status st.txt)
+n_env=$(opened environ st.txt)
 note "/proc/PID/status opened $n_status times, /proc/PID/environ $n_env times, for 1,000 files"
 check "the caller's thread group: read a few times, not per file ($n_status)" test "$n_status" -lt 20
 check "the caller's role: read a few times, not per file ($n_env)" test "$n_env" -lt 20
@@ -56,6 +65,6 @@ check "the caller's role: read a few times, not per file ($n_env)" test "$n_env"
 mkdir -p y elsewhere
 (cd y && strace -f -qq -e trace=openat -o ../st2.txt "$HOOKSHIM" run --guard -c ../w.json --root "$TMP/elsewhere" -- "$BB" tar xf ../tree.tar 2>../tar2.err)
 check "guard, outside the root: the static tar wrote its files" test -f y/tree/f1000
-n=$(grep -cE '/proc/[0-9]+/(status|environ|comm)"' st2.txt)
+n=$(opened 'status|environ|comm' st2.txt)
 note "/proc/PID/status, environ and comm opened $n times for 1,000 files outside the root"
 check "guard: the caller's group, role and name read a few times, not per file ($n)" test "$n" -lt 20

@@ -5,6 +5,8 @@
  *   net_static_connect PORT reexec     connect, then exec itself (the same
  *                                      task) with HOOKSHIM_ROLE=tool added
  *                                      and connect again ("plain")
+ *   net_static_connect PORT threadexec as reexec, the exec made by a second
+ *                                      thread (it takes the leader's tid)
  *   net_static_connect PORT leaderless connect from a second thread after
  *                                      the main thread has exited (its
  *                                      /proc/TGID entries are gone)
@@ -159,6 +161,22 @@ static int lookup(const char *name, struct in_addr *in)
 	return 0;
 }
 
+/* argv[0] PORT plain, with HOOKSHIM_ROLE=tool in the environment */
+static void *reexec(void *arg)
+{
+	extern char **environ;
+	char **argv = arg, *env[256], *args[] = { argv[0], argv[1], "plain", NULL };
+	int n = 0;
+
+	for (char **e = environ; *e && n < 254; e++)
+		if (strncmp(*e, "HOOKSHIM_ROLE=", 14) != 0)
+			env[n++] = *e;
+	env[n++] = "HOOKSHIM_ROLE=tool";
+	env[n] = NULL;
+	execve("/proc/self/exe", args, env);
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	pthread_t t;
@@ -170,18 +188,14 @@ int main(int argc, char **argv)
 		one(NULL);
 		return 0;
 	}
-	if (strcmp(argv[2], "reexec") == 0) {
-		extern char **environ;
-		char *env[256], *args[] = { argv[0], argv[1], "plain", NULL };
-		int n = 0;
-
+	if (strcmp(argv[2], "reexec") == 0 || strcmp(argv[2], "threadexec") == 0) {
 		one(NULL);
-		for (char **e = environ; *e && n < 254; e++)
-			if (strncmp(*e, "HOOKSHIM_ROLE=", 14) != 0)
-				env[n++] = *e;
-		env[n++] = "HOOKSHIM_ROLE=tool";
-		env[n] = NULL;
-		execve("/proc/self/exe", args, env);
+		if (argv[2][0] == 't') {
+			pthread_create(&t, NULL, reexec, argv);
+			for (;;)
+				pause(); /* the exec ends this thread */
+		}
+		reexec(argv);
 		return 1;
 	}
 	if (strcmp(argv[2], "after") == 0 && argc > 3) {
