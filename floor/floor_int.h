@@ -81,11 +81,18 @@ long hs_fl_proc_field(const char *path, const char *key);
 /* A small file (a /proc entry) into buf, NUL-terminated: the bytes read,
  * or -1 when it cannot be opened or read. */
 ssize_t hs_fl_read_small(const char *path, char *buf, size_t cap);
+/* The same from a directory (a kept /proc/<tid>: that task's file). */
+ssize_t hs_fl_read_small_at(int dirfd, const char *path, char *buf,
+			    size_t cap);
 /* The caller's working directory, or -1 (HS_PATH_TOOLONG: too deep). */
 int hs_fl_cwd(pid_t tid, char *out);
 /* Value of NAME in the process's initial environment (/proc/pid/environ)
  * into out; false when absent. */
 bool hs_fl_environ(pid_t pid, const char *name, char *out, size_t cap);
+/* The same from a directory's file: 1 found, 0 not there, -1 unreadable
+ * (a partial read included). */
+int hs_fl_environ_at(int dirfd, const char *path, const char *name,
+		     char *out, size_t cap);
 
 /* ---- floor_task.c: a caller task's facts, kept between its calls ---- */
 

@@ -269,9 +269,10 @@ int hs_fl_abs_in_root(pid_t tid, int dirfd, const char *path, int follow,
 	return join(out, dir, name, false);
 }
 
-ssize_t hs_fl_read_small(const char *path, char *buf, size_t cap)
+ssize_t hs_fl_read_small_at(int dirfd, const char *path, char *buf,
+			    size_t cap)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 
 	if (fd < 0)
@@ -281,6 +282,11 @@ ssize_t hs_fl_read_small(const char *path, char *buf, size_t cap)
 	if (n >= 0)
 		buf[n] = '\0';
 	return n;
+}
+
+ssize_t hs_fl_read_small(const char *path, char *buf, size_t cap)
+{
+	return hs_fl_read_small_at(AT_FDCWD, path, buf, cap);
 }
 
 long hs_fl_proc_field(const char *path, const char *key)
@@ -294,43 +300,53 @@ long hs_fl_proc_field(const char *path, const char *key)
 	return t ? strtol(t + strlen(key), NULL, 10) : -1;
 }
 
-bool hs_fl_environ(pid_t pid, const char *name, char *out, size_t cap)
+int hs_fl_environ_at(int dirfd, const char *path, const char *name,
+		     char *out, size_t cap)
 {
-	char p[40], *buf;
 	size_t len = strlen(name), got = 0, size = 1 << 16;
-	bool found = false;
-	int fd;
-	ssize_t n;
+	char *buf;
+	int fd, r = -1;
+	ssize_t n = 0;
 
-	snprintf(p, sizeof(p), "/proc/%d/environ", (int)pid);
-	fd = open(p, O_RDONLY | O_CLOEXEC);
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return false;
+		return -1;
 	buf = malloc(size);
 	while (buf && (n = read(fd, buf + got, size - got - 1)) > 0) {
 		got += (size_t)n;
 		if (got + 1 >= size) {
 			char *b = realloc(buf, size * 2);
 
-			if (!b)
+			if (!b) {
+				n = -1;
 				break;
+			}
 			buf = b;
 			size *= 2;
 		}
 	}
 	close(fd);
-	if (!buf)
-		return false;
-	buf[got] = '\0';
-	for (size_t i = 0; i < got; i += strlen(buf + i) + 1) {
-		if (strncmp(buf + i, name, len) == 0 && buf[i + len] == '=') {
-			snprintf(out, cap, "%s", buf + i + len + 1);
-			found = true;
-			break;
-		}
+	if (buf && n == 0) {
+		r = 0;
+		buf[got] = '\0';
+		for (size_t i = 0; i < got; i += strlen(buf + i) + 1)
+			if (strncmp(buf + i, name, len) == 0 &&
+			    buf[i + len] == '=') {
+				snprintf(out, cap, "%s", buf + i + len + 1);
+				r = 1;
+				break;
+			}
 	}
 	free(buf);
-	return found;
+	return r;
+}
+
+bool hs_fl_environ(pid_t pid, const char *name, char *out, size_t cap)
+{
+	char p[40];
+
+	snprintf(p, sizeof(p), "/proc/%d/environ", (int)pid);
+	return hs_fl_environ_at(AT_FDCWD, p, name, out, cap) > 0;
 }
 
 /* --- the call itself, and what the caller runs with ----------------- */

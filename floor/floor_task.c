@@ -65,62 +65,6 @@ static void drop(struct task *t)
 	t->gen++;
 }
 
-/* A small file of the task's /proc directory into buf, NUL-terminated:
- * its length, or -1. Through the directory, so it is that task's. */
-static ssize_t read_at(int dirfd, const char *name, char *buf, size_t cap)
-{
-	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, cap - 1);
-	close(fd);
-	if (n >= 0)
-		buf[n] = '\0';
-	return n;
-}
-
-/* HOOKSHIM_ROLE in the task's environment: 1 found (into out), 0 not
- * there, -1 unreadable (not kept: it may read next time). */
-static int role_at(int dirfd, char *out, size_t cap)
-{
-	static const char key[] = HS_ENV_ROLE "=";
-	size_t size = 1 << 16, got = 0;
-	char *buf = malloc(size);
-	int fd = openat(dirfd, "environ", O_RDONLY | O_CLOEXEC), r = -1;
-	ssize_t n = 0;
-
-	out[0] = '\0';
-	while (buf && fd >= 0 && (n = read(fd, buf + got, size - got - 1)) > 0) {
-		got += (size_t)n;
-		if (got + 1 >= size) {
-			char *b = realloc(buf, size * 2);
-
-			if (!b) {
-				n = -1;
-				break;
-			}
-			buf = b;
-			size *= 2;
-		}
-	}
-	if (buf && fd >= 0 && n == 0) {
-		r = 0;
-		buf[got] = '\0';
-		for (size_t i = 0; i < got; i += strlen(buf + i) + 1)
-			if (strncmp(buf + i, key, sizeof(key) - 1) == 0) {
-				snprintf(out, cap, "%s", buf + i + sizeof(key) - 1);
-				r = 1;
-				break;
-			}
-	}
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	return r;
-}
-
 /* The live entry of tid, or NULL (a stale one dropped). Locked. */
 static struct task *find(pid_t tid)
 {
@@ -153,7 +97,7 @@ static struct task *get(pid_t tid)
 	snprintf(p, sizeof(p), "/proc/%d", (int)tid);
 	if ((fd = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return NULL;
-	if (read_at(fd, "status", st, sizeof(st)) <= 0 ||
+	if (hs_fl_read_small_at(fd, "status", st, sizeof(st)) <= 0 ||
 	    !(g = strstr(st, "\nTgid:")) || (tgid = (pid_t)atoi(g + 6)) <= 0) {
 		close(fd);
 		return NULL;
@@ -235,7 +179,9 @@ bool hs_fl_role(pid_t tid, char *out, size_t cap)
 	if (fd < 0) /* no entry: as it always was, by the pid */
 		return hs_fl_environ(tid, HS_ENV_ROLE, out, cap);
 	/* the environment read unlocked: it may be large */
-	r = role_at(fd, role, sizeof(role));
+	r = hs_fl_environ_at(fd, "environ", HS_ENV_ROLE, role, sizeof(role));
+	if (r <= 0)
+		role[0] = '\0';
 	close(fd);
 	pthread_mutex_lock(&lock);
 	if (keep && r >= 0 && unchanged(t, tid, gen)) {
@@ -269,7 +215,7 @@ void hs_fl_comm(pid_t tid, char *out, size_t cap)
 	}
 	fd = l ? snapshot(l, &gen, &keep) : -1;
 	pthread_mutex_unlock(&lock);
-	n = fd >= 0 ? read_at(fd, "comm", comm, sizeof(comm)) : -1;
+	n = fd >= 0 ? hs_fl_read_small_at(fd, "comm", comm, sizeof(comm)) : -1;
 	if (fd >= 0)
 		close(fd);
 	if (n > 0 && comm[n - 1] == '\n')
