@@ -44,9 +44,9 @@ static void builtins(void)
 	const struct hs_agent *g = named("gemini-cli"), *q = named("qwen-code");
 
 	CHECK("six built-in profiles", hs_agents()->n == 6);
-	CHECK("claude-code: eval-chain, its cwd file, 8 own shells",
+	CHECK("claude-code: eval-chain, its cwd file, 9 own shells",
 	      c && c->shapes == HS_SHAPE_EVAL_CHAIN && c->cwd_file &&
-		      c->ninternal == 8 && c->carry_var);
+		      c->ninternal == 9 && c->carry_var);
 	CHECK("codex: exec-shell and source-rest, 2 own shells",
 	      x && x->shapes == (HS_SHAPE_EXEC_SHELL | HS_SHAPE_SOURCE_REST) &&
 		      x->ninternal == 2 && x->internal[1].snapshot_check);
