@@ -278,7 +278,8 @@ static bool command_role(pid_t pid)
 }
 
 /* Can tid's environment be read at all (a thread's own entry: its main
- * thread may be gone, or the process not dumpable)? */
+ * thread may be gone, or the process not dumpable)? Read now, not from
+ * what floor_task.c keeps: the main thread may have exited since. */
 static bool environ_readable(pid_t tid)
 {
 	char path[48], c;

@@ -92,31 +92,33 @@ for t in tests/integration/*.sh tests/security/*.sh tests/e2e/*.sh; do
 	list+=("$n	$lane	bash $t")
 done
 
-cost() { # NAME: seconds it took last time, else a guess by folder
-	local c
-	c=$([ -f "$times" ] && awk -v n="$1" '$2 == n {print $1; exit}' "$times")
-	[ -n "$c" ] && { echo "$c"; return; }
+# what each test took last time, else a guess by folder
+declare -A last=()
+if [ -f "$times" ]; then
+	while read -r secs name; do last[$name]=$secs; done <"$times"
+fi
+cost() { # NAME
+	[ -n "${last[$1]:-}" ] && { echo "${last[$1]}"; return; }
 	case $1 in e2e/*) echo 60 ;; security/*) echo 10 ;; integration/*) echo 5 ;; *) echo 1 ;; esac
 }
 ordered=$(for e in "${list[@]}"; do printf '%s\t%s\n' "$(cost "${e%%	*}")" "$e"; done | sort -t '	' -k1,1nr -s | cut -f2-)
 
-start() { # NAME LANE COMMAND
-	local name=$1 cmd=$3
+start() { # NAME COMMAND
 	# shellcheck disable=SC2086 # the command is a path and its arguments
-	run_one "$name" $cmd
+	run_one "$1" $2
 }
 running=0
 while IFS='	' read -r name lane cmd; do
 	[ -n "$name" ] && [ "$lane" = together ] || continue
-	if [ "$jobs" = 1 ]; then start "$name" "$lane" "$cmd"; continue; fi
+	if [ "$jobs" = 1 ]; then start "$name" "$cmd"; continue; fi
 	while [ "$running" -ge "$jobs" ]; do wait -n; running=$((running - 1)); done
-	start "$name" "$lane" "$cmd" &
+	start "$name" "$cmd" &
 	running=$((running + 1))
 done <<<"$ordered"
 wait
 while IFS='	' read -r name lane cmd; do
 	[ -n "$name" ] && [ "$lane" = alone ] || continue
-	start "$name" "$lane" "$cmd"
+	start "$name" "$cmd"
 done <<<"$ordered"
 
 pass=0 fail=0 skip=0
