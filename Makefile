@@ -5,7 +5,7 @@ CC      ?= cc
 OPT     ?= -O2 -g
 CFLAGS  := -std=gnu11 -Wall -Wextra -Werror $(OPT) -fPIC $(EXTRA_CFLAGS)
 CPPFLAGS := -D_GNU_SOURCE -I.
-LDLIBS_CLI := -lcjson -lpcre2-8 -lnettle -lcurl -lpthread
+LDLIBS_CLI := -lcjson -lpcre2-8 -lnettle -ldl -lpthread
 # The shim recognises the hookshim binary by this symbol (HS_EXE_MARK,
 # common/wire.h).
 LDFLAGS_CLI := -Wl,--export-dynamic-symbol=hookshim_executable

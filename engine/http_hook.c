@@ -5,7 +5,6 @@
 #include "http_hook.h"
 
 #include <cjson/cJSON.h>
-#include <curl/curl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,21 +14,21 @@
 
 #include "../common/clock.h"
 #include "../config/http_handler.h"
+#include "curl_load.h"
 
 #define DEFAULT_MAX_OUTPUT 65536
 /* Idle handles kept, each with its live connections: enough for the
  * hooks of one call running in parallel and a few calls at once. */
 #define POOL_MAX 8
 
-static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-static bool curl_ready;
 static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
 static CURL *pool[POOL_MAX];
 static size_t npool;
 
-static void curl_init(void)
+/* libcurl, loaded by the first request (hs_http_run checks it first) */
+static const struct hs_curl *cu(void)
 {
-	curl_ready = curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
+	return hs_curl(NULL, 0);
 }
 
 /* A handle from the pool, its options cleared and its connections kept
@@ -43,9 +42,9 @@ static CURL *take_handle(void)
 		c = pool[--npool];
 	pthread_mutex_unlock(&pool_mu);
 	if (c)
-		curl_easy_reset(c);
+		cu()->easy_reset(c);
 	else
-		c = curl_easy_init();
+		c = cu()->easy_init();
 	return c;
 }
 
@@ -58,7 +57,7 @@ static void give_back(CURL *c)
 	}
 	pthread_mutex_unlock(&pool_mu);
 	if (c)
-		curl_easy_cleanup(c);
+		cu()->easy_cleanup(c);
 }
 
 struct body {
@@ -205,10 +204,10 @@ static void judge_response(struct body *b,
 
 static struct curl_slist *add_header(struct curl_slist *l, const char *v)
 {
-	struct curl_slist *next = l && v ? curl_slist_append(l, v) : NULL;
+	struct curl_slist *next = l && v ? cu()->slist_append(l, v) : NULL;
 
 	if (!next)
-		curl_slist_free_all(l);
+		cu()->slist_free_all(l);
 	return next;
 }
 
@@ -217,7 +216,7 @@ static struct curl_slist *request_headers(const struct hs_hook *h,
 					  char *const *env,
 					  struct hs_run_result *res)
 {
-	struct curl_slist *l = curl_slist_append(NULL, "Content-Type: "
+	struct curl_slist *l = cu()->slist_append(NULL, "Content-Type: "
 						       "application/json");
 
 	const char *tp = env_value(env, "TRACEPARENT", 11);
@@ -254,6 +253,7 @@ int hs_http_run(const struct hs_hook *h, char *const *env, const char *body,
 						  : DEFAULT_MAX_OUTPUT };
 	struct progress prog = { at_session_end };
 	char errbuf[CURL_ERROR_SIZE] = "";
+	char why[256] = "libcurl could not start a request";
 	struct curl_slist *hdrs;
 	long t0 = hs_now_ms(), code = 0;
 	CURLcode rc;
@@ -261,9 +261,8 @@ int hs_http_run(const struct hs_hook *h, char *const *env, const char *body,
 
 	memset(res, 0, sizeof(*res));
 	res->err = strdup("");
-	pthread_once(&init_once, curl_init);
-	if (!curl_ready || !(c = take_handle())) {
-		fail(res, "libcurl could not start a request");
+	if (!hs_curl(why, sizeof(why)) || !(c = take_handle())) {
+		fail(res, "%s", why);
 		res->duration_ms = hs_now_ms() - t0;
 		return 0;
 	}
@@ -272,30 +271,30 @@ int hs_http_run(const struct hs_hook *h, char *const *env, const char *body,
 		res->duration_ms = hs_now_ms() - t0;
 		return 0;
 	}
-	curl_easy_setopt(c, CURLOPT_URL, h->command);
-	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_POST, 1L);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
-	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdrs);
-	curl_easy_setopt(c, CURLOPT_USERAGENT, "hookshim");
-	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
-	curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
-	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
-	curl_easy_setopt(c, CURLOPT_XFERINFODATA, &prog);
-	curl_easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+	cu()->easy_setopt(c, CURLOPT_URL, h->command);
+	cu()->easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	cu()->easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	cu()->easy_setopt(c, CURLOPT_POST, 1L);
+	cu()->easy_setopt(c, CURLOPT_POSTFIELDS, body);
+	cu()->easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+	cu()->easy_setopt(c, CURLOPT_HTTPHEADER, hdrs);
+	cu()->easy_setopt(c, CURLOPT_USERAGENT, "hookshim");
+	cu()->easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+	cu()->easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+	cu()->easy_setopt(c, CURLOPT_WRITEDATA, &b);
+	cu()->easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+	cu()->easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+	cu()->easy_setopt(c, CURLOPT_XFERINFODATA, &prog);
+	cu()->easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, open_socket);
 	if (h->timeout_ms > 0)
-		curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)h->timeout_ms);
-	rc = curl_easy_perform(c);
-	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+		cu()->easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)h->timeout_ms);
+	rc = cu()->easy_perform(c);
+	cu()->easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
 	/* its options point at this frame: none may outlive the call */
-	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, NULL);
-	curl_easy_setopt(c, CURLOPT_HTTPHEADER, NULL);
+	cu()->easy_setopt(c, CURLOPT_ERRORBUFFER, NULL);
+	cu()->easy_setopt(c, CURLOPT_HTTPHEADER, NULL);
 	give_back(c);
-	curl_slist_free_all(hdrs);
+	cu()->slist_free_all(hdrs);
 	res->http_status = (int)code;
 	if (rc == CURLE_OPERATION_TIMEDOUT)
 		res->status = HS_RUN_TIMEOUT;
@@ -303,7 +302,7 @@ int hs_http_run(const struct hs_hook *h, char *const *env, const char *body,
 		fail(res, "request abandoned: the session is ending");
 	else if (rc != CURLE_OK)
 		fail(res, "no answer: %s",
-		     errbuf[0] ? errbuf : curl_easy_strerror(rc));
+		     errbuf[0] ? errbuf : cu()->easy_strerror(rc));
 	else
 		judge_response(&b, res);
 	free(b.buf);

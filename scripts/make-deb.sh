@@ -13,10 +13,14 @@ rm -rf "$top/$build/deb"
 make -s --no-print-directory -C "$top" BUILD="$build" install DESTDIR="$stage" PREFIX=/usr >/dev/null
 
 # Depends: the package of every shared library either binary needs (by
-# the path ldd gives, or the file it resolves to: /lib is /usr/lib here)
+# the path ldd gives, or the file it resolves to: /lib is /usr/lib here),
+# and of the one hookshim loads when a request needs it (libcurl,
+# engine/curl_load.h), by where the dynamic linker's cache finds it
+dlopened=$(/sbin/ldconfig -p | awk '$1 == "libcurl.so.4" && /x86-64|x86_64/ { print $NF; exit }')
+[ -n "$dlopened" ] || dlopened=$(/sbin/ldconfig -p | awk '$1 == "libcurl.so.4" { print $NF; exit }')
 deps=""
-for lib in $(ldd "$stage/usr/bin/hookshim" "$stage/usr/lib/libhookshim.so" |
-	awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | sort -u); do
+for lib in $( (ldd "$stage/usr/bin/hookshim" "$stage/usr/lib/libhookshim.so" |
+	awk '$2 == "=>" && $3 ~ /^\// { print $3 }'; echo $dlopened) | sort -u); do
 	pkg=""
 	for f in "$lib" "$(readlink -f "$lib")"; do
 		[ -n "$pkg" ] || pkg=$(dpkg -S "$f" 2>/dev/null | head -1 | cut -d: -f1)

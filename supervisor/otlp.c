@@ -4,7 +4,6 @@
  * to the OTLP file. What a record says is otlp_record.c's. */
 #include "otlp.h"
 
-#include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -17,6 +16,7 @@
 #include <unistd.h>
 
 #include "../common/clock.h"
+#include "../engine/curl_load.h"
 #include "otlp_record.h"
 
 #define MAX_ATTEMPTS 6   /* a batch's tries before it is given up */
@@ -39,6 +39,7 @@ struct hs_otlp {
 	long deadline;   /* when stopping: hs_now_ms() to give up at */
 	char *session;
 	char *url;       /* NULL: no collector */
+	const struct hs_curl *cu; /* with a collector: libcurl */
 	struct curl_slist *headers;
 	int file;        /* -1: no file */
 	char *head_json; /* hs_otlp_request_head() */
@@ -75,7 +76,8 @@ static void add_header(void *arg, const char *k, const char *v)
 	if (strpbrk(k, ": \r\n") || strpbrk(v, "\r\n") ||
 	    asprintf(&line, "%s: %s", k, v) < 0)
 		return;
-	if ((n = curl_slist_append(*l, line)))
+	/* loaded already: destination() asks for it first */
+	if ((n = hs_curl(NULL, 0)->slist_append(*l, line)))
 		*l = n;
 	free(line);
 }
@@ -137,9 +139,16 @@ static int destination(struct hs_otlp *x, const struct hs_settings *s,
 {
 	if (collector(s, &x->url, err, cap) < 0)
 		return -1;
-	if (s->otlp_set) {
+	/* libcurl is loaded for a collector alone (curl_load.h) */
+	if (x->url && !(x->cu = hs_curl(err, cap)))
+		return -1;
+	if (x->url)
+		x->headers = x->cu->slist_append(NULL, "Content-Type: "
+						      "application/json");
+	if (s->otlp_set && x->url) {
 		for (char **h = s->otlp_headers; h && *h; h++) {
-			struct curl_slist *n = curl_slist_append(x->headers, *h);
+			struct curl_slist *n =
+				x->cu->slist_append(x->headers, *h);
 
 			x->headers = n ? n : x->headers;
 		}
@@ -212,7 +221,8 @@ static void x_free(struct hs_otlp *x)
 	free(x->session);
 	free(x->url);
 	free(x->head_json);
-	curl_slist_free_all(x->headers);
+	if (x->headers)
+		x->cu->slist_free_all(x->headers);
 	if (x->file >= 0)
 		close(x->file);
 	pthread_mutex_destroy(&x->mu);
@@ -258,50 +268,50 @@ static int post(struct hs_otlp *x, CURLM *m, CURL *c, const char *body,
 	CURLcode rc = CURLE_OK;
 	CURLMsg *msg;
 
-	curl_easy_reset(c);
-	curl_easy_setopt(c, CURLOPT_URL, x->url);
-	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
-	curl_easy_setopt(c, CURLOPT_HTTPHEADER, x->headers);
-	curl_easy_setopt(c, CURLOPT_USERAGENT, "hookshim");
-	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, x->timeout_ms);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, keep_body);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, resp);
-	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
-	curl_easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+	x->cu->easy_reset(c);
+	x->cu->easy_setopt(c, CURLOPT_URL, x->url);
+	x->cu->easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	x->cu->easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	x->cu->easy_setopt(c, CURLOPT_POSTFIELDS, body);
+	x->cu->easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+	x->cu->easy_setopt(c, CURLOPT_HTTPHEADER, x->headers);
+	x->cu->easy_setopt(c, CURLOPT_USERAGENT, "hookshim");
+	x->cu->easy_setopt(c, CURLOPT_TIMEOUT_MS, x->timeout_ms);
+	x->cu->easy_setopt(c, CURLOPT_WRITEFUNCTION, keep_body);
+	x->cu->easy_setopt(c, CURLOPT_WRITEDATA, resp);
+	x->cu->easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+	x->cu->easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, open_socket);
 	/* a name lookup still running never holds up the end */
-	curl_easy_setopt(c, CURLOPT_QUICK_EXIT, 1L);
-	curl_multi_add_handle(m, c);
+	x->cu->easy_setopt(c, CURLOPT_QUICK_EXIT, 1L);
+	x->cu->multi_add_handle(m, c);
 	while (running) {
-		if (curl_multi_perform(m, &running) != CURLM_OK)
+		if (x->cu->multi_perform(m, &running) != CURLM_OK)
 			break;
 		if (running && past(x)) {
 			rc = CURLE_ABORTED_BY_CALLBACK;
 			break;
 		}
 		if (running)
-			curl_multi_poll(m, NULL, 0, POLL_MS, NULL);
+			x->cu->multi_poll(m, NULL, 0, POLL_MS, NULL);
 	}
-	while ((msg = curl_multi_info_read(m, &left)))
+	while ((msg = x->cu->multi_info_read(m, &left)))
 		if (msg->msg == CURLMSG_DONE && rc == CURLE_OK)
 			rc = msg->data.result;
-	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+	x->cu->easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
 	{
 		curl_off_t ra = -1;
 
-		if (curl_easy_getinfo(c, CURLINFO_RETRY_AFTER, &ra) == CURLE_OK)
+		if (x->cu->easy_getinfo(c, CURLINFO_RETRY_AFTER, &ra) == CURLE_OK)
 			*retry_after = ra > 0 ? (long)ra * 1000 : 0;
 	}
-	curl_multi_remove_handle(m, c);
-	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, NULL);
+	x->cu->multi_remove_handle(m, c);
+	x->cu->easy_setopt(c, CURLOPT_ERRORBUFFER, NULL);
 	if (rc != CURLE_OK) {
 		snprintf(x->sum.error, sizeof(x->sum.error), "%s: %s", x->url,
 			 rc == CURLE_ABORTED_BY_CALLBACK
 				 ? "no answer before the session ended"
 			 : errbuf[0] ? errbuf
-				     : curl_easy_strerror(rc));
+				     : x->cu->easy_strerror(rc));
 		return 1;
 	}
 	if (code >= 200 && code <= 299) {
@@ -435,8 +445,8 @@ static void export_batch(struct hs_otlp *x, CURLM *m, CURL *c, char **recs,
 static void *exporter(void *arg)
 {
 	struct hs_otlp *x = arg;
-	CURLM *m = x->url ? curl_multi_init() : NULL;
-	CURL *c = x->url ? curl_easy_init() : NULL;
+	CURLM *m = x->url ? x->cu->multi_init() : NULL;
+	CURL *c = x->url ? x->cu->easy_init() : NULL;
 	char **recs = calloc(x->batch, sizeof(*recs));
 
 	pthread_mutex_lock(&x->mu);
@@ -473,9 +483,9 @@ static void *exporter(void *arg)
 	pthread_mutex_unlock(&x->mu);
 	free(recs);
 	if (c)
-		curl_easy_cleanup(c);
+		x->cu->easy_cleanup(c);
 	if (m)
-		curl_multi_cleanup(m);
+		x->cu->multi_cleanup(m);
 	return NULL;
 }
 
@@ -496,14 +506,8 @@ struct hs_otlp *hs_otlp_start(const struct hs_settings *s,
 	pthread_cond_init(&x->cv, &ca);
 	pthread_condattr_destroy(&ca);
 	x->timeout_ms = 10000;
-	x->headers = curl_slist_append(NULL, "Content-Type: application/json");
 	r = destination(x, s, err, cap);
 	if (r <= 0) {
-		x_free(x);
-		return NULL;
-	}
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-		snprintf(err, cap, "libcurl could not start; not exporting");
 		x_free(x);
 		return NULL;
 	}
