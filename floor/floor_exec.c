@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -161,13 +162,21 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 		snprintf(c->exe, sizeof(c->exe), "%s", path);
 	}
 	if (!c->asked) {
-		dyn = dynamic_elf(c->exe, 0);
-		if (dyn < 0) /* unreadable to us: ENOENT, EACCES... */
-			return HS_FL_CONTINUE;
-		/* enforce mode: no shim decides for the floor; a call the
-		 * shim asked about is matched to its answer (tickets.h) */
-		if (!x->enforce && dyn &&
-		    env_has_shim(tid, envp_p, x->cookie))
+		struct stat sb;
+
+		/* enforce mode: no shim decides for the floor (a call the
+		 * shim asked about is matched to its answer, tickets.h), so
+		 * what the target is does not matter; guard mode reads it */
+		dyn = x->enforce ? 0 : dynamic_elf(c->exe, 0);
+		/* what the kernel cannot find fails there; a target we
+		 * cannot read but can see (an exec-only file, mode 0111) it
+		 * runs: judged as a static one, no shim in it */
+		if (dyn < 0 || x->enforce) {
+			if (stat(c->exe, &sb) != 0)
+				return HS_FL_CONTINUE;
+			dyn = 0;
+		}
+		if (dyn && env_has_shim(tid, envp_p, x->cookie))
 			return hs_fl_valid(x->listener, c->n.id)
 				       ? HS_FL_CONTINUE
 				       : HS_FL_GONE;

@@ -474,16 +474,31 @@ static char **read_argv(pid_t tid, uint64_t addr)
 	char **argv = p ? calloc(n + 1, sizeof(*argv)) : NULL, *s;
 
 	for (size_t i = 0; argv && i < n; i++) {
-		s = malloc(MAX_ARG_LEN);
-		if (!s || hs_fl_read_str(tid, p[i], s, MAX_ARG_LEN) < 0) {
-			free(s);
+		char small[4096];
+		int r = hs_fl_read_str(tid, p[i], small, sizeof(small));
+
+		/* most arguments are short: a buffer of MAX_ARG_LEN for each
+		 * was an mmap, a page fault and an munmap per argument */
+		if (r == 0) {
+			s = strdup(small);
+		} else if (r == -ENAMETOOLONG && (s = malloc(MAX_ARG_LEN))) {
+			if (hs_fl_read_str(tid, p[i], s, MAX_ARG_LEN) == 0) {
+				s = realloc(s, strlen(s) + 1) ?: s;
+			} else {
+				free(s);
+				s = NULL;
+			}
+		} else {
+			s = NULL;
+		}
+		if (!s) {
 			for (size_t j = 0; j < i; j++)
 				free(argv[j]);
 			free(argv);
 			argv = NULL;
 			break;
 		}
-		argv[i] = realloc(s, strlen(s) + 1) ?: s;
+		argv[i] = s;
 	}
 	free(p);
 	return argv;

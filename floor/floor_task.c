@@ -56,6 +56,15 @@ static struct task tasks[NTASKS] = { [0 ... NTASKS - 1] = { .dirfd = -1 } };
 static unsigned long clock_;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The receiver's caller of the moment (hs_fl_task_seen) and the entry
+ * found live for it during this notification: the caller is stopped in
+ * its call until answered, so one check per notification does (it was
+ * one per question, three or four). Other threads (a decision's) check
+ * every time: their caller may have gone since. */
+static __thread pid_t now_tid;
+static __thread int now_slot = -1;
+static __thread unsigned now_gen;
+
 static void drop(struct task *t)
 {
 	if (t->dirfd >= 0)
@@ -73,9 +82,14 @@ static struct task *find(pid_t tid)
 
 		if (t->dirfd < 0 || t->tid != tid)
 			continue;
-		if (faccessat(t->dirfd, "stat", F_OK, 0) != 0) {
+		if (!(tid == now_tid && i == now_slot && t->gen == now_gen) &&
+		    faccessat(t->dirfd, "stat", F_OK, 0) != 0) {
 			drop(t); /* that task is gone: tid is another's */
 			return NULL;
+		}
+		if (tid == now_tid) {
+			now_slot = i;
+			now_gen = t->gen;
 		}
 		t->used = ++clock_;
 		return t;
@@ -97,8 +111,17 @@ static struct task *get(pid_t tid)
 	snprintf(p, sizeof(p), "/proc/%d", (int)tid);
 	if ((fd = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return NULL;
-	if (hs_fl_read_small_at(fd, "status", st, sizeof(st)) <= 0 ||
-	    !(g = strstr(st, "\nTgid:")) || (tgid = (pid_t)atoi(g + 6)) <= 0) {
+	/* A leader (most callers): tgkill finds tid in the thread group of
+	 * that number only if it leads it, and the task the directory holds
+	 * still living says tid was still its number -- without rendering
+	 * its status, 10 us of a fresh process's exec. Anything else (a
+	 * thread, EPERM for another's credentials) reads the status. */
+	if (syscall(SYS_tgkill, tid, tid, 0) == 0 &&
+	    faccessat(fd, "stat", F_OK, 0) == 0) {
+		tgid = tid;
+	} else if (hs_fl_read_small_at(fd, "status", st, sizeof(st)) <= 0 ||
+		   !(g = strstr(st, "\nTgid:")) ||
+		   (tgid = (pid_t)atoi(g + 6)) <= 0) {
 		close(fd);
 		return NULL;
 	}
@@ -122,6 +145,10 @@ static struct task *get(pid_t tid)
 	v->role = -1;
 	v->comm[0] = '\0';
 	v->used = ++clock_;
+	if (tid == now_tid) { /* just opened: live for this notification */
+		now_slot = (int)(v - tasks);
+		now_gen = v->gen;
+	}
 	/* an exec of its group in flight: marked like the others */
 	for (int i = 0; i < NTASKS; i++)
 		if (tasks[i].dirfd >= 0 && tasks[i].exec_tid &&
@@ -244,6 +271,8 @@ void hs_fl_task_seen(pid_t tid, int nr)
 {
 	struct task *t;
 
+	now_tid = tid;
+	now_slot = -1;
 	pthread_mutex_lock(&lock);
 	if (nr != SYS_execve && nr != SYS_execveat) {
 		/* A call of a task whose group has an exec in flight: past it
@@ -286,5 +315,9 @@ void hs_fl_task_seen(pid_t tid, int nr)
 			tasks[i].comm[0] = '\0';
 			tasks[i].gen++;
 		}
+	if (t) { /* marked, and still live for this notification */
+		now_slot = (int)(t - tasks);
+		now_gen = t->gen;
+	}
 	pthread_mutex_unlock(&lock);
 }
