@@ -11,6 +11,7 @@
 
 #include "../common/pathfold.h"
 #include "../config/dialect.h"
+#include "curl_load.h"
 #include "shparse.h"
 #include "strbuf.h"
 
@@ -341,7 +342,20 @@ void hs_hook_check_programs(struct hs_config *cfg)
 		};
 		struct stat sb;
 		const char *what;
+		char why[256];
 
+		/* libcurl is loaded at need (curl_load.h): a session with an
+		 * http hook finds out now whether it can be */
+		if (h->action == HS_ACTION_HTTP) {
+			if (!hs_curl(why, sizeof(why)))
+				hs_config_diag_at(cfg, HS_DIAG_ERROR, h->source,
+						  h->cmd_line, h->cmd_col,
+						  "the http hook cannot send "
+						  "its request: %s: it would "
+						  "fail each time it is asked",
+						  why);
+			continue;
+		}
 		hs_hook_walk(cfg, h, NULL, &v, &f);
 		if (!f.path[0])
 			continue;

@@ -40,7 +40,8 @@ void hs_hook_walk(const struct hs_config *cfg, const struct hs_hook *h,
 
 /* A hook whose command starts with a program named by its path (the
  * usual "$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh) that does not exist or
- * is not executable fails each time it is asked: one error each, at the
+ * is not executable, and an http hook where libcurl cannot be loaded,
+ * fail each time they are asked: one error each, at the
  * command's file:line:col, so `check` and `run` say so before any call
  * (and CI mode, which refuses to start on an error, fails closed). */
 void hs_hook_check_programs(struct hs_config *cfg);

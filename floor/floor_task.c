@@ -7,7 +7,8 @@
  *
  * An entry holds a descriptor of /proc/<tid>, which stays bound to the
  * pid it was opened for: a hit is believed only while that directory
- * still has a task (one faccessat), so a tid reused by another task
+ * still has a task (one faccessat, once per notification on the
+ * receiver: now_tid below), so a tid reused by another task
  * misses, and every file is read through that directory, so it is that
  * task's. What an exec changes (the environment, the name) is not kept
  * across one: the receiver tells every notification (hs_fl_task_seen);

@@ -46,6 +46,22 @@ expect_contains "check: the header's unlisted variable, at file:line:col" "$out"
 expect_contains "check: ...names it and says it is sent empty" "$out" \
 	'header "X-Secret" names $SECRET, which its allowedEnvVars does not list: it is sent empty'
 
+# libcurl is loaded when a request needs it (engine/curl_load.h): one
+# that cannot be loaded (a broken libcurl.so.4 first on the library path)
+# is said by check and run at the hook's file:line:col, and fails closed
+# in CI mode, before any call
+mkdir -p "$TMP/badlib"; echo 'not a library' > "$TMP/badlib/libcurl.so.4"
+out=$(LD_LIBRARY_PATH=$TMP/badlib "$HOOKSHIM" check -c hooks.json 2>&1); rc=$?
+expect_eq "check: an unloadable libcurl is an error (exit 1)" 1 "$rc"
+expect_contains "check: ...said at the hook, with the loader's reason" "$out" \
+	"hooks.json:2:"
+expect_contains "check: ...the loader's words" "$out" "libcurl could not be loaded"
+touch kept
+out=$(LD_LIBRARY_PATH=$TMP/badlib "$HOOKSHIM" run --ci -c hooks.json -- bash -c 'rm -f kept' 2>&1); rc=$?
+check "run --ci: refuses to start without libcurl for its http hook" test "$rc" -ne 0 -a -e kept
+expect_contains "run --ci: ...and says why" "$out" "libcurl could not be loaded"
+rm -f kept
+
 # deny: Cedar's forbid, its reason in the command's output; nothing ran
 touch victim
 out=$(TEAM=blue SECRET=s3cret "$HOOKSHIM" run -c hooks.json --log "$TMP/log.jsonl" -- \
