@@ -21,7 +21,7 @@ static char why[256];
 
 static void load(void)
 {
-	CURLcode (*global_init)(long);
+	__typeof__(curl_global_init) *global_init;
 	const char *e;
 	void *h;
 
@@ -34,14 +34,14 @@ static void load(void)
 		return;
 	}
 #define GET(name)                                                             \
-	if (!(*(void **)&table.name = dlsym(h, "curl_" #name))) {             \
+	if (!(table.name = (__typeof__(table.name))dlsym(h, "curl_" #name))) { \
 		snprintf(why, sizeof(why), "libcurl (%s) has no curl_%s",     \
 			 HS_CURL_SONAME, #name);                              \
 		return;                                                       \
 	}
 	SYMS(GET)
 #undef GET
-	*(void **)&global_init = dlsym(h, "curl_global_init");
+	global_init = (__typeof__(global_init))dlsym(h, "curl_global_init");
 	if (!global_init || global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		snprintf(why, sizeof(why), "libcurl could not start");
 		return;

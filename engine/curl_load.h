@@ -1,44 +1,44 @@
-/* libcurl, loaded the first time a request needs it (an http hook,
- * engine/http_hook.c; the OTLP export, supervisor/otlp.c).
+/* libcurl, loaded when a session needs it: at the start of one whose
+ * config has an http hook (engine/hook_scripts.c says then if it cannot
+ * be) or an OTLP collector (supervisor/otlp.c), else never.
  *
  * Linked at build time, libcurl and the thirty-odd libraries it brings
  * (TLS, Kerberos, LDAP, SSH, IDN...) were mapped and relocated by every
  * start of the hookshim binary: 3.4 ms of CPU, a third of a whole short
  * session (`hookshim run -- true`), paid by sessions that never make a
  * request. dlopen'd here instead, once, with curl_global_init done before
- * any caller sees the table. */
+ * any caller sees the table (and before the session's threads start). */
 #ifndef HOOKSHIM_ENGINE_CURL_LOAD_H
 #define HOOKSHIM_ENGINE_CURL_LOAD_H
 
 #include <stddef.h>
 
-/* the table below stands in for the functions: curl.h's type-checking
- * macros would rename calls to them */
-#define CURL_DISABLE_TYPECHECK 1
 #include <curl/curl.h>
 
 /* The soname loaded (scripts/make-deb.sh names its package). */
 #define HS_CURL_SONAME "libcurl.so.4"
 
+/* Each entry has the type curl.h gives its function. */
+#define HS_CURL_FN(name) __typeof__(curl_##name) *name
 struct hs_curl {
-	CURL *(*easy_init)(void);
-	CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
-	CURLcode (*easy_perform)(CURL *);
-	CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
-	void (*easy_reset)(CURL *);
-	void (*easy_cleanup)(CURL *);
-	const char *(*easy_strerror)(CURLcode);
-	struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
-	void (*slist_free_all)(struct curl_slist *);
-	CURLM *(*multi_init)(void);
-	CURLMcode (*multi_add_handle)(CURLM *, CURL *);
-	CURLMcode (*multi_remove_handle)(CURLM *, CURL *);
-	CURLMcode (*multi_perform)(CURLM *, int *);
-	CURLMcode (*multi_poll)(CURLM *, struct curl_waitfd[], unsigned int,
-				int, int *);
-	CURLMsg *(*multi_info_read)(CURLM *, int *);
-	CURLMcode (*multi_cleanup)(CURLM *);
+	HS_CURL_FN(easy_init);
+	HS_CURL_FN(easy_setopt);
+	HS_CURL_FN(easy_perform);
+	HS_CURL_FN(easy_getinfo);
+	HS_CURL_FN(easy_reset);
+	HS_CURL_FN(easy_cleanup);
+	HS_CURL_FN(easy_strerror);
+	HS_CURL_FN(slist_append);
+	HS_CURL_FN(slist_free_all);
+	HS_CURL_FN(multi_init);
+	HS_CURL_FN(multi_add_handle);
+	HS_CURL_FN(multi_remove_handle);
+	HS_CURL_FN(multi_perform);
+	HS_CURL_FN(multi_poll);
+	HS_CURL_FN(multi_info_read);
+	HS_CURL_FN(multi_cleanup);
 };
+#undef HS_CURL_FN
 
 /* The loaded library, or NULL with why in err (cap bytes; err may be
  * NULL). Thread-safe; loaded once, the answer kept for the process. */

@@ -25,7 +25,7 @@ static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
 static CURL *pool[POOL_MAX];
 static size_t npool;
 
-/* libcurl, loaded by the first request (hs_http_run checks it first) */
+/* libcurl, loaded by the session (curl_load.h; hs_http_run checks it) */
 static const struct hs_curl *cu(void)
 {
 	return hs_curl(NULL, 0);

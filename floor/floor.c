@@ -356,6 +356,8 @@ static void answer(struct hs_floor *f, struct job *j, enum hs_fl_verdict v,
 		}
 		if (v == HS_FL_ENOSYS) {
 			respond(f->lfd, c->n.id, ENOSYS, false);
+		} else if (v == HS_FL_FAIL) {
+			respond(f->lfd, c->n.id, c->fail, false);
 		} else if (v == HS_FL_REFUSED) {
 			refused(f, (pid_t)c->n.pid, "open", c->reach_why);
 			respond(f->lfd, c->n.id, EPERM, false);

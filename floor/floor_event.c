@@ -579,6 +579,7 @@ void hs_fl_call_reset(struct hs_fl_call *c)
 	c->asked = false;
 	c->notice = NULL;
 	c->refused = false;
+	c->fail = 0;
 }
 
 void hs_fl_call_free(struct hs_fl_call *c)

@@ -1,4 +1,5 @@
-/* A notified exec: decided here only where no shim will decide it.
+/* A notified exec: decided here only where no shim will decide it (or
+ * may: a target we cannot read, mode 0111, is judged as a static one).
  *
  * The shim decides execs in two places (docs/design-exec.md): in the
  * parent's exec wrapper, and in the new image's constructor when the
@@ -36,6 +37,7 @@
 #include "floor_int.h"
 
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,13 +47,15 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "../common/proclink.h"
 #include "../common/shellargv.h"
 #include "../common/wire.h"
 #include "../engine/command.h"
 #include "../engine/dispatch.h"
 
-/* 1: a dynamic ELF (has PT_INTERP); 0: static, or not ELF; -1: cannot
- * read it. A "#!" script counts as its interpreter. */
+/* 1: a dynamic ELF (has PT_INTERP); 0: static, or not ELF; -errno: its
+ * open failed (the interpreter's, for a "#!" script, which counts as its
+ * interpreter). */
 static int dynamic_elf(const char *path, int depth)
 {
 	unsigned char h[256];
@@ -59,7 +63,7 @@ static int dynamic_elf(const char *path, int depth)
 	ssize_t n;
 
 	if (fd < 0)
-		return -1;
+		return errno ? -errno : -EIO;
 	n = pread(fd, h, sizeof(h) - 1, 0);
 	if (n >= 2 && h[0] == '#' && h[1] == '!' && depth < 4) {
 		char *p = (char *)h + 2, *e;
@@ -131,6 +135,29 @@ static void asked_role(pid_t tid, uint64_t envp, char *role, size_t cap)
 		snprintf(role, cap, "%.15s", s + sizeof(HS_ENV_ROLE));
 }
 
+/* An exec the kernel fails for want of its file: nothing to judge. */
+static bool not_found(int e)
+{
+	return e == ENOENT || e == ENOTDIR || e == ELOOP || e == ENAMETOOLONG;
+}
+
+/* c failed with e: what was passed could not be read or named here,
+ * and the kernel reading it again could find other bytes (another
+ * thread's, a page mapped meanwhile). A caller whose memory we may not
+ * read at all (read_errno EPERM: another user's setuid program, when
+ * hookshim is not root) is left to the kernel, as it always was. */
+static enum hs_fl_verdict fail(const struct hs_floor_ctx *x,
+			       struct hs_fl_call *c, int e, int read_errno)
+{
+	if (!hs_fl_valid(x->listener, c->n.id))
+		return HS_FL_GONE;
+	/* a shim's question goes on to the kernel's EINVAL, as always */
+	if (c->asked || read_errno == EPERM || read_errno == EACCES)
+		return HS_FL_CONTINUE;
+	c->fail = e;
+	return HS_FL_FAIL;
+}
+
 static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 					struct hs_fl_call *c)
 {
@@ -142,7 +169,7 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	int dirfd = at ? (int)a[0] : AT_FDCWD;
 	char path[PATH_MAX], role[16];
 	bool tool, handoff;
-	int dyn;
+	int dyn, r;
 
 	/* notified for floor_pending.c alone (a policy on writes only); a
 	 * question then goes on to the kernel's EINVAL: not judged */
@@ -150,14 +177,18 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 		return HS_FL_CONTINUE;
 	c->asked = at && a[5] == HS_FLOOR_ASK(x->cookie) &&
 		   (int)a[4] == HS_FLOOR_ASK_FLAGS;
-	if (hs_fl_read_str(tid, at ? a[1] : a[0], path, sizeof(path)) < 0)
-		return hs_fl_valid(x->listener, c->n.id) ? HS_FL_CONTINUE
-							   : HS_FL_GONE;
+	errno = 0;
+	if ((r = hs_fl_read_str(tid, at ? a[1] : a[0], path, sizeof(path))) < 0)
+		return fail(x, c, -r, errno);
 	if (at && !path[0] && ((int)a[4] & AT_EMPTY_PATH))
 		snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)tid, dirfd);
-	if (hs_fl_abs(tid, dirfd, path, false, c->exe) < 0) {
-		if (!c->asked)
-			return HS_FL_CONTINUE; /* the kernel will fail it */
+	if ((r = hs_fl_abs(tid, dirfd, path, false, c->exe)) < 0) {
+		/* a name too long for us to hold (a relative one under a
+		 * deep directory) the kernel may still run */
+		if (!c->asked && r == HS_PATH_TOOLONG)
+			return fail(x, c, ENAMETOOLONG, 0);
+		if (!c->asked) /* empty, a bad descriptor: the kernel fails it */
+			return HS_FL_CONTINUE;
 		/* the shim found it: named as the shim names it */
 		snprintf(c->exe, sizeof(c->exe), "%s", path);
 	}
@@ -166,16 +197,21 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 
 		/* enforce mode: no shim decides for the floor (a call the
 		 * shim asked about is matched to its answer, tickets.h), so
-		 * what the target is does not matter; guard mode reads it */
-		dyn = x->enforce ? 0 : dynamic_elf(c->exe, 0);
-		/* what the kernel cannot find fails there; a target we
-		 * cannot read but can see (an exec-only file, mode 0111) it
-		 * runs: judged as a static one, no shim in it */
-		if (dyn < 0 || x->enforce) {
-			if (stat(c->exe, &sb) != 0)
-				return HS_FL_CONTINUE;
+		 * what the target is does not matter, only that the kernel
+		 * finds it; guard mode reads it */
+		if (x->enforce)
+			dyn = stat(c->exe, &sb) == 0 ? 0 : -errno;
+		else
+			dyn = dynamic_elf(c->exe, 0);
+		if (dyn < 0 && not_found(-dyn))
+			return HS_FL_CONTINUE; /* the kernel fails it too */
+		/* anything else we cannot read the kernel may run (an
+		 * exec-only file, mode 0111; a directory we may not search):
+		 * judged as a static target, with no shim to decide. A
+		 * dynamic one does load the shim, which judges it again:
+		 * twice, never unjudged */
+		if (dyn < 0)
 			dyn = 0;
-		}
 		if (dyn && env_has_shim(tid, envp_p, x->cookie))
 			return hs_fl_valid(x->listener, c->n.id)
 				       ? HS_FL_CONTINUE
@@ -205,7 +241,10 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	} else {
 		c->nested = 0;
 	}
-	if (!hs_fl_exec_argv(c) || !hs_fl_valid(x->listener, c->n.id))
+	errno = 0;
+	if (!hs_fl_exec_argv(c))
+		return fail(x, c, EFAULT, errno);
+	if (!hs_fl_valid(x->listener, c->n.id))
 		return HS_FL_GONE;
 	if (!c->argv[0])
 		return HS_FL_CONTINUE;

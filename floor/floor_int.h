@@ -102,8 +102,11 @@ pid_t hs_fl_tgid(pid_t tid);
 bool hs_fl_role(pid_t tid, char *out, size_t cap);
 /* Its thread group's name (/proc/TGID/comm) into out, "" unknown. */
 void hs_fl_comm(pid_t tid, char *out, size_t cap);
-/* Every notification, its syscall: an exec's marks what it changes for
- * tid's thread group, any other call of tid says it is past one. */
+/* Every notification, its syscall, first, on the receiver thread alone:
+ * an exec's marks what it changes for tid's thread group, any other call
+ * of tid says it is past one. It also vouches for tid until the next
+ * notification: tid is stopped in its call until answered, so the
+ * receiver checks its entry live once (floor_task.c, now_tid). */
 void hs_fl_task_seen(pid_t tid, int nr);
 
 /* ---- floor_net.c: a connection the floor sees (docs/network.md) ---- */
@@ -346,6 +349,7 @@ struct hs_fl_call {
 		       * first */
 	int notice_fd;
 	char reach_why[320]; /* HS_FL_REFUSED: the reason (floor_reach.c) */
+	int fail;            /* HS_FL_FAIL: the errno */
 };
 
 /* Verdicts of hs_fl_classify. */
@@ -355,6 +359,9 @@ enum hs_fl_verdict {
 	HS_FL_GONE,      /* the caller died or the id expired meanwhile */
 	HS_FL_ENOSYS,    /* a call the floor refuses outright */
 	HS_FL_REFUSED,   /* EPERM, c->reach_why says why (floor_reach.c) */
+	HS_FL_FAIL,      /* failed with c->fail, an errno: what the caller
+			  * passed could not be read or named here, and the
+			  * kernel reading it again could find other bytes */
 };
 
 struct hs_floor_ctx {

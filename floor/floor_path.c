@@ -481,8 +481,9 @@ static char **read_argv(pid_t tid, uint64_t addr)
 		 * was an mmap, a page fault and an munmap per argument */
 		if (r == 0) {
 			s = strdup(small);
-		} else if (r == -ENAMETOOLONG && (s = malloc(MAX_ARG_LEN))) {
-			if (hs_fl_read_str(tid, p[i], s, MAX_ARG_LEN) == 0) {
+		} else if (r == -ENAMETOOLONG && (s = malloc(MAX_ARG_LEN + 1))) {
+			/* the kernel's limit counts the NUL */
+			if (hs_fl_read_str(tid, p[i], s, MAX_ARG_LEN + 1) == 0) {
 				s = realloc(s, strlen(s) + 1) ?: s;
 			} else {
 				free(s);

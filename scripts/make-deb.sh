@@ -15,9 +15,17 @@ make -s --no-print-directory -C "$top" BUILD="$build" install DESTDIR="$stage" P
 # Depends: the package of every shared library either binary needs (by
 # the path ldd gives, or the file it resolves to: /lib is /usr/lib here),
 # and of the one hookshim loads when a request needs it (libcurl,
-# engine/curl_load.h), by where the dynamic linker's cache finds it
-dlopened=$(/sbin/ldconfig -p | awk '$1 == "libcurl.so.4" && /x86-64|x86_64/ { print $NF; exit }')
-[ -n "$dlopened" ] || dlopened=$(/sbin/ldconfig -p | awk '$1 == "libcurl.so.4" { print $NF; exit }')
+# engine/curl_load.h): the copy of this architecture's directory that a
+# Debian package owns (a self-built one in /usr/local may come first)
+ma=$(gcc -print-multiarch 2>/dev/null || dpkg-architecture -qDEB_HOST_MULTIARCH)
+dlopened=""
+for f in $(/sbin/ldconfig -p | awk -v d="/$ma/" '$1 == "libcurl.so.4" && index($NF, d) { print $NF }'); do
+	if dpkg -S "$f" >/dev/null 2>&1 || dpkg -S "$(readlink -f "$f")" >/dev/null 2>&1; then
+		dlopened=$f
+		break
+	fi
+done
+[ -n "$dlopened" ] || { echo "make-deb: no Debian package holds libcurl.so.4 for $ma (apt-get install libcurl4)" >&2; exit 1; }
 deps=""
 for lib in $( (ldd "$stage/usr/bin/hookshim" "$stage/usr/lib/libhookshim.so" |
 	awk '$2 == "=>" && $3 ~ /^\// { print $3 }'; echo $dlopened) | sort -u); do

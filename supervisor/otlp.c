@@ -133,15 +133,21 @@ static int collector(const struct hs_settings *s, char **url, char *err,
 
 /* Where to send (collector() and the settings' file) and how: headers,
  * timeout, the file opened. 0 with nothing to do, 1 to export, -1 with
- * err set. */
+ * err set; err also says a collector left out (no libcurl). */
 static int destination(struct hs_otlp *x, const struct hs_settings *s,
 		       char *err, size_t cap)
 {
+	char why[200];
+
 	if (collector(s, &x->url, err, cap) < 0)
 		return -1;
-	/* libcurl is loaded for a collector alone (curl_load.h) */
-	if (x->url && !(x->cu = hs_curl(err, cap)))
-		return -1;
+	/* libcurl is loaded for a collector alone (curl_load.h); without
+	 * it, said, the file (if any) is still written */
+	if (x->url && !(x->cu = hs_curl(why, sizeof(why)))) {
+		snprintf(err, cap, "%s: not exporting to %s", why, x->url);
+		free(x->url);
+		x->url = NULL;
+	}
 	if (x->url)
 		x->headers = x->cu->slist_append(NULL, "Content-Type: "
 						      "application/json");
@@ -195,6 +201,10 @@ void hs_otlp_describe(const struct hs_settings *s, char *buf, size_t cap)
 
 	if (r < 0)
 		snprintf(buf, cap, "not exported: %s", err);
+	else if (url && !hs_curl(err, sizeof(err)))
+		snprintf(buf, cap, "%s%s%snot exported to %s: %s",
+			 file ? "to the OTLP file " : "", file ? file : "",
+			 file ? "; " : "", url, err);
 	else if (!url && !file)
 		snprintf(buf, cap, "off (%s)",
 			 s->otlp_set ? "the \"otlp\" setting names no endpoint "

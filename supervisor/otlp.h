@@ -30,7 +30,9 @@
 struct hs_otlp;
 
 /* NULL when nothing is to be exported, or when the configuration cannot
- * be used: then `err` says why (a line for the terminal). */
+ * be used: then `err` says why (a line for the terminal). `err` may also
+ * be set with an exporter returned: a collector left out (libcurl could
+ * not be loaded), the OTLP file still written. */
 struct hs_otlp *hs_otlp_start(const struct hs_settings *s,
 			      const char *session_id, char *err, size_t cap);
 

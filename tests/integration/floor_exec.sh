@@ -53,6 +53,16 @@ hsrun shell "$RAWX" $BB sh -c 'echo fine'
 expect_eq "floor exec: an allowed static command runs" "fine" "$(cat "$TMP/out")"
 expect_eq "floor exec: ... decided once" "1" "$(ran)"
 
+# an argument as long as the kernel takes (131,071 bytes and its NUL) is
+# read whole and judged: it once left the exec unanswered, its caller
+# stopped for good
+fresh
+long=$(head -c 131071 /dev/zero | tr '\0' a)
+hsrun shell "$RAWX" $BB sh -c 'echo "${#1}"' sh "$long"
+expect_eq "floor exec: a 131,071-byte argument: decided, and it ran" 131071 "$(cat "$TMP/out")"
+expect_eq "floor exec: ... decided once" "1" "$(ran)"
+unset long
+
 # the agent running a program that is not a shell: no event (as the shim)
 fresh
 hsrun shell "$RAWX" $BB true

@@ -179,4 +179,18 @@ expect_contains "...its denied call" "$out" "rm -rf victim"
 expect_contains "...with the reason" "$out" "no rm -rf here"
 out=$("$HOOKSHIM" log --denied --json "$TMP/otlp.jsonl" 2>&1)
 expect_eq "hookshim log --denied --json: the one denial, as a record" deny "$(jq -r .decision <<<"$out")"
+
 expect_eq "...its hook's verdict" deny "$(jq -r '.hooks[0].verdict' <<<"$out")"
+# libcurl is loaded when a collector needs it (engine/curl_load.h): one
+# that cannot be loaded leaves the collector out, said at the start, and
+# the OTLP file is still written
+mkdir -p "$TMP/badlib"; echo 'not a library' > "$TMP/badlib/libcurl.so.4"
+sed "s|\"file\":|\"endpoint\":\"http://127.0.0.1:9\",\"file\":|" otlp.json > otlp2.json
+rm -f "$TMP/otlp.jsonl"
+LD_LIBRARY_PATH=$TMP/badlib "$HOOKSHIM" run -c otlp2.json -- bash agent.sh >/dev/null 2>"$TMP/nolib.err"
+expect_contains "no libcurl: the collector left out, said" "$(cat "$TMP/nolib.err")" \
+	"OpenTelemetry export: libcurl could not be loaded"
+expect_contains "...naming it" "$(cat "$TMP/nolib.err")" "not exporting to http://127.0.0.1:9"
+check "...and the OTLP file still written" test -s "$TMP/otlp.jsonl"
+out=$(LD_LIBRARY_PATH=$TMP/badlib "$HOOKSHIM" check -c otlp2.json 2>&1)
+expect_contains "check says so too" "$out" "not exported to http://127.0.0.1:9"
