@@ -11,10 +11,21 @@
 
 #include "temp_name.h"
 
-/* lstat, or stat when following: 1 exists (*sb), 0 not, -1 error. */
-static int look(const char *abs, bool follow, struct stat *sb)
+/* lstat, or stat when following, through the caller's ops when it has
+ * its own (the floor keeps answers for one classification) */
+static int st(const struct hs_wr_ops *o, void *x, const char *abs,
+	      bool follow, struct stat *sb)
 {
-	if ((follow ? stat(abs, sb) : lstat(abs, sb)) == 0)
+	if (o->stat)
+		return o->stat(x, abs, follow, sb);
+	return follow ? stat(abs, sb) : lstat(abs, sb);
+}
+
+/* The same: 1 exists (*sb), 0 not, -1 error. */
+static int look(const struct hs_wr_ops *o, void *x, const char *abs,
+		bool follow, struct stat *sb)
+{
+	if (st(o, x, abs, follow, sb) == 0)
 		return 1;
 	return errno == ENOENT ? 0 : -1;
 }
@@ -53,7 +64,7 @@ static const char *open_op(const struct hs_wr_ops *o, void *x,
 {
 	int fl = c->flags;
 
-	p->exists = look(c->a, c->follow, &p->sb);
+	p->exists = look(o, x, c->a, c->follow, &p->sb);
 	if (p->exists < 0)
 		return NULL;
 	if (!p->exists) {
@@ -103,7 +114,8 @@ static bool temp_create(const struct hs_wr_ops *o, void *x,
 	    (o->match(x, c->fin, c->want & ~HS_WR_POST) &
 	     (HS_WR_PRE | HS_WR_STAGE)) !=
 		    HS_WR_PRE ||
-	    look(c->a, c->follow, &sb) != 0 || (e = look(c->fin, false, &sb)) < 0)
+	    look(o, x, c->a, c->follow, &sb) != 0 ||
+	    (e = look(o, x, c->fin, false, &sb)) < 0)
 		return false;
 	add(p, e ? o->replace_op(x, &sb) : "create", c->fin, NULL, HS_WR_PRE);
 	p->temp_create = c->a;
@@ -121,7 +133,7 @@ static void link_(const struct hs_wr_ops *o, void *x,
 	struct stat sb;
 	unsigned m, m2;
 
-	if (lstat(c->a, &sb) == 0 || c->src < 0)
+	if (st(o, x, c->a, false, &sb) == 0 || c->src < 0)
 		return; /* EEXIST, or the call fails anyway */
 	m = o->match(x, c->a, c->want) | pinned_pre(o, x, c, c->a) |
 	    prot_pre(c, HS_WR_PROT_A);
@@ -148,7 +160,7 @@ static void exchange(const struct hs_wr_ops *o, void *x,
 	struct stat sb;
 	unsigned ma, mb;
 
-	if (lstat(c->b, &sb) != 0)
+	if (st(o, x, c->b, false, &sb) != 0)
 		return; /* ENOENT */
 	ma = hs_wr_stage_as_pre(o->match(x, c->a, c->want)) |
 	     pinned_pre(o, x, c, c->a) | prot_pre(c, HS_WR_PROT_A);
@@ -181,7 +193,7 @@ static void rename_(const struct hs_wr_ops *o, void *x,
 	const char *op;
 	int e;
 
-	if (lstat(c->a, &sa) != 0)
+	if (st(o, x, c->a, false, &sa) != 0)
 		return;
 	if (c->flags & RENAME_EXCHANGE) {
 		exchange(o, x, c, p);
@@ -197,7 +209,7 @@ static void rename_(const struct hs_wr_ops *o, void *x,
 	     prot_pre(c, HS_WR_PROT_A);
 	mb = hs_wr_stage_as_pre(rb) | prot_pre(c, HS_WR_PROT_B);
 	/* the target as it is: RENAME_NOREPLACE never replaces (EEXIST) */
-	e = mb ? look(c->b, false, &sb) : -1;
+	e = mb ? look(o, x, c->b, false, &sb) : -1;
 	if (e > 0 && noreplace)
 		e = 0;
 	if (ma) {
@@ -239,7 +251,7 @@ void hs_wr_classify(const struct hs_wr_ops *o, void *x,
 		return;
 	case HS_WR_TRUNC:
 		m = o->match(x, c->a, c->want) | prot_pre(c, HS_WR_PROT_A);
-		if (m && look(c->a, c->follow, &sb) == 1)
+		if (m && look(o, x, c->a, c->follow, &sb) == 1)
 			add(p, "truncate", c->a, NULL, hs_wr_stage_as_pre(m));
 		return;
 	case HS_WR_UNLINK:
@@ -247,7 +259,7 @@ void hs_wr_classify(const struct hs_wr_ops *o, void *x,
 		/* never the last component followed: unlink removes the link
 		 * itself; a temp file goes silently */
 		m = o->match(x, c->a, c->want) | prot_pre(c, HS_WR_PROT_A);
-		if (!m || lstat(c->a, &sb) != 0 || o->is_temp(x, c->a))
+		if (!m || st(o, x, c->a, false, &sb) != 0 || o->is_temp(x, c->a))
 			return;
 		if (c->kind == HS_WR_REMOVE)
 			op = S_ISDIR(sb.st_mode) ? "rmdir" : "delete";
@@ -257,14 +269,14 @@ void hs_wr_classify(const struct hs_wr_ops *o, void *x,
 		return;
 	case HS_WR_MKDIR:
 		m = o->match(x, c->a, c->want) | prot_pre(c, HS_WR_PROT_A);
-		if (m && lstat(c->a, &sb) != 0)
+		if (m && st(o, x, c->a, false, &sb) != 0)
 			add(p, "mkdir", c->a, NULL, hs_wr_stage_as_pre(m));
 		return;
 	case HS_WR_MKNOD:
 		/* a regular file made by mknod is a create as O_CREAT|O_EXCL's;
 		 * a fifo, socket or device a "mknod" */
 		m = o->match(x, c->a, c->want) | prot_pre(c, HS_WR_PROT_A);
-		if (!m || lstat(c->a, &sb) == 0)
+		if (!m || st(o, x, c->a, false, &sb) == 0)
 			return;
 		if ((c->mode & S_IFMT) == 0 || S_ISREG((mode_t)c->mode)) {
 			if ((c->prot & HS_WR_PROT_A) || !o->temp_silent(x, c->a))
@@ -281,7 +293,7 @@ void hs_wr_classify(const struct hs_wr_ops *o, void *x,
 		    ((c->want & HS_WR_PRE) && o->link_to_policy(x, c->a, c->text)
 			     ? HS_WR_PRE
 			     : 0);
-		if (m && lstat(c->a, &sb) != 0)
+		if (m && st(o, x, c->a, false, &sb) != 0)
 			add(p, "symlink", c->a, c->text, hs_wr_stage_as_pre(m));
 		return;
 	case HS_WR_LINK:

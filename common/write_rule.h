@@ -79,6 +79,8 @@ struct hs_wr_ops {
 	/* The operation of an in-place change of the existing file sb:
 	 * "edit" (the agent's own file tool) or "overwrite". */
 	const char *(*replace_op)(void *x, const struct stat *sb);
+	/* stat (follow) or lstat, as they answer; NULL: those */
+	int (*stat)(void *x, const char *abs, bool follow, struct stat *sb);
 };
 
 struct hs_wr_call {

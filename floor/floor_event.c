@@ -191,10 +191,17 @@ static const char *op_replace(void *v, const struct stat *sb)
 	return replace_op(((struct rule_ctx *)v)->tid, sb);
 }
 
+static int op_stat(void *v, const char *abs, bool follow, struct stat *sb)
+{
+	(void)v;
+	return hs_fl_stat(abs, follow, sb);
+}
+
 static const struct hs_wr_ops rule_ops = {
 	.match = op_match, .pinned = op_pinned,
 	.link_to_policy = op_link_to_policy, .is_temp = op_is_temp,
 	.temp_silent = op_temp_silent, .replace_op = op_replace,
+	.stat = op_stat,
 };
 
 /* hs_fl_abs, and without following, a path through the root's logical
@@ -449,6 +456,7 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 
 	c->nev = 0;
 	c->post.want = false;
+	hs_fl_stat_forget(); /* the names are looked at afresh */
 	if (c->n.data.nr == SYS_landlock_restrict_self) {
 		hs_fl_open_sandboxed(x);
 		return HS_FL_CONTINUE;

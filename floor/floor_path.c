@@ -18,6 +18,7 @@
 #include <string.h>
 #include <linux/openat2.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -82,6 +83,50 @@ int hs_fl_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap)
 		got += (size_t)r;
 	}
 	return -ENAMETOOLONG;
+}
+
+/* Two entries: a name and its directory. Thread-local: the receiver's
+ * and each decision thread's classifications are their own. */
+static __thread struct stat_memo {
+	unsigned long gen;
+	bool follow;
+	int r, err;
+	struct stat sb;
+	char path[PATH_MAX];
+} memo[2];
+static __thread unsigned long memo_gen = 1;
+static __thread unsigned memo_next;
+
+void hs_fl_stat_forget(void)
+{
+	memo_gen++;
+}
+
+int hs_fl_stat(const char *path, bool follow, struct stat *sb)
+{
+	size_t n = strlen(path);
+	struct stat_memo *m;
+
+	if (n >= PATH_MAX)
+		return follow ? stat(path, sb) : lstat(path, sb);
+	for (int i = 0; i < 2; i++) {
+		m = &memo[i];
+		if (m->gen == memo_gen && m->follow == follow &&
+		    memcmp(m->path, path, n + 1) == 0) {
+			*sb = m->sb;
+			errno = m->err;
+			return m->r;
+		}
+	}
+	m = &memo[memo_next++ % 2];
+	m->r = follow ? stat(path, &m->sb) : lstat(path, &m->sb);
+	m->err = m->r ? errno : 0;
+	m->follow = follow;
+	m->gen = memo_gen;
+	memcpy(m->path, path, n + 1);
+	*sb = m->sb;
+	errno = m->err;
+	return m->r;
 }
 
 int hs_fl_cwd(pid_t tid, char *out)

@@ -330,7 +330,8 @@ static pid_t proc_pid_through(const char *abs)
 		proc_dev = sb.st_dev;
 	}
 	/* one stat for the common case: not on /proc at all */
-	if (abs[0] != '/' || stat(abs, &sb) < 0 || sb.st_dev != proc_dev ||
+	if (abs[0] != '/' || hs_fl_stat(abs, true, &sb) < 0 ||
+	    sb.st_dev != proc_dev ||
 	    (fd = open(abs, O_PATH | O_CLOEXEC)) < 0)
 		return 0;
 	if (fstat(fd, &sb) == 0 && sb.st_dev == proc_dev) {

@@ -204,7 +204,7 @@ bool hs_fl_refused_open(const struct hs_floor_ctx *x, pid_t tid,
 		return false;
 	if (fd_link(tid, path, link, sizeof(link)))
 		look = link; /* the open file itself, named or not */
-	if (!look[0] || (nofollow ? lstat(look, &sb) : stat(look, &sb)) < 0)
+	if (!look[0] || hs_fl_stat(look, !nofollow, &sb) < 0)
 		return false; /* not there: nothing of the kernel's */
 	if (S_ISBLK(sb.st_mode) && !(allow & HS_FA(BLOCK_DEVICES))) {
 		say(r, G(BLOCK_DEVICES), "open", abs[0] ? abs : path);

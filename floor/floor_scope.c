@@ -267,7 +267,8 @@ static bool protected_id(const struct hs_fscope *sc, const char *abs)
 {
 	struct stat sb;
 
-	if (!sc->any_multi || stat(abs, &sb) != 0 || sb.st_nlink < 2)
+	if (!sc->any_multi || hs_fl_stat(abs, true, &sb) != 0 ||
+	    sb.st_nlink < 2)
 		return false;
 	return id_is_protected(sc, &sb, true);
 }
@@ -278,7 +279,7 @@ bool hs_fscope_protected_target(const struct hs_fscope *sc, const char *abs,
 	struct stat sb;
 
 	return sc->nids &&
-	       (follow ? stat(abs, &sb) : lstat(abs, &sb)) == 0 &&
+	       hs_fl_stat(abs, follow, &sb) == 0 &&
 	       S_ISREG(sb.st_mode) && id_is_protected(sc, &sb, false);
 }
 
@@ -299,7 +300,7 @@ bool hs_fscope_in_tree(const struct hs_fscope *sc, const char *abs)
 		return false;
 	memcpy(dir, abs, n);
 	dir[n] = '\0';
-	if (stat(dir, &sb) != 0)
+	if (hs_fl_stat(dir, true, &sb) != 0)
 		return false;
 	for (size_t i = 0; i < sc->nids; i++)
 		if (sc->ids[i].dir &&
