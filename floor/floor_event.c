@@ -159,7 +159,7 @@ static unsigned op_match(void *v, const char *abs, unsigned want)
 	/* beyond the scope, the agent's own writes may still fire */
 	if ((m & want & (HS_WR_PRE | HS_WR_POST)) !=
 		    (want & (HS_WR_PRE | HS_WR_POST)) &&
-	    hs_fscope_agent_any(sc) && agent_of(r))
+	    hs_fscope_agent_matters(sc, abs, want) && agent_of(r))
 		m = hs_fscope_sides(sc, abs, want, agent_of(r));
 	return m;
 }

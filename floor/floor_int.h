@@ -203,6 +203,11 @@ unsigned hs_fscope_sides(const struct hs_fscope *sc, const char *abs,
 			 unsigned want, const char *agent);
 /* Are the agent's own writes events beyond the scope ('A' lines)? */
 bool hs_fscope_agent_any(const struct hs_fscope *sc);
+/* Could who writes abs change hs_fscope_sides' answer for want: a hook
+ * glob of a wanted side names abs, beyond the scope? Else the writer's
+ * role and name need not be read. */
+bool hs_fscope_agent_matters(const struct hs_fscope *sc, const char *abs,
+			     unsigned want);
 bool hs_fscope_post(const struct hs_fscope *sc, const char *abs);
 /* May a Read hook fire for the agent's open for reading of abs: in scope
  * as writes are, and matching a '(' line (the shim's hs_rscope_match)? */

@@ -345,13 +345,24 @@ static pid_t proc_pid_through(const char *abs)
 	return pid;
 }
 
+/* Is the supervisor root? Asked for every notified open: kept (its
+ * credentials do not change). */
+static bool root(void)
+{
+	static int r = -1; /* every thread stores the same answer */
+	int v = __atomic_load_n(&r, __ATOMIC_RELAXED);
+
+	if (v < 0)
+		__atomic_store_n(&r, v = geteuid() == 0, __ATOMIC_RELAXED);
+	return v;
+}
+
 int hs_fl_reach_open(pid_t tid, const char *abs, char *why, size_t cap)
 {
 	pid_t pid = proc_pid(abs), tgid;
 	int o;
 
-	if (!pid && strncmp(abs, "/proc/", 6) != 0 &&
-	    (geteuid() == 0 || hs_run_any()))
+	if (!pid && strncmp(abs, "/proc/", 6) != 0 && (root() || hs_run_any()))
 		pid = proc_pid_through(abs);
 	/* a /proc of the caller's own pid namespace names its processes */
 	if (!pid || !own_pidns(tid) || (tgid = hs_fl_tgid(pid)) <= 0 ||

@@ -398,6 +398,17 @@ bool hs_fscope_agent_any(const struct hs_fscope *sc)
 	return sc->ainc.all || sc->ainc.n;
 }
 
+bool hs_fscope_agent_matters(const struct hs_fscope *sc, const char *abs,
+			     unsigned want)
+{
+	if (!hs_fscope_agent_any(sc))
+		return false;
+	if (!(((want & HS_WR_PRE) && any(sc, &sc->pre, abs)) ||
+	      ((want & HS_WR_POST) && any(sc, &sc->post, abs))))
+		return false; /* no hook's glob names it: nobody's write fires */
+	return !hs_fscope_in_scope(sc, abs);
+}
+
 /* The agent's own write beyond the scope (writes.agent_anywhere), as
  * the shim's agent_scope (shim/write_scope.c) judges it. */
 static bool agent_scope(const struct hs_fscope *sc, const char *abs,
