@@ -603,7 +603,6 @@ static void serve_one(struct hs_floor *f, struct job *j, const void *buf)
 	uint64_t id;
 
 	memcpy(&id, buf, sizeof(id)); /* struct seccomp_notif starts with id */
-	hs_fl_stat_forget();
 	{
 		const struct seccomp_notif *n = buf;
 

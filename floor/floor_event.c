@@ -447,8 +447,24 @@ static bool touches_policy(const struct hs_fscope *sc,
 	return false;
 }
 
+static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
+					struct hs_fl_call *c);
+
+/* The names a classification looks at keep their stat answers for it
+ * alone (hs_fl_stat): other threads' and later questions stat afresh. */
 enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 				  struct hs_fl_call *c)
+{
+	enum hs_fl_verdict v;
+
+	hs_fl_stat_begin();
+	v = classify_call(x, c);
+	hs_fl_stat_end();
+	return v;
+}
+
+static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
+					struct hs_fl_call *c)
 {
 	pid_t tid = (pid_t)c->n.pid;
 	struct call k;
@@ -456,7 +472,6 @@ enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
 
 	c->nev = 0;
 	c->post.want = false;
-	hs_fl_stat_forget(); /* the names are looked at afresh */
 	if (c->n.data.nr == SYS_landlock_restrict_self) {
 		hs_fl_open_sandboxed(x);
 		return HS_FL_CONTINUE;

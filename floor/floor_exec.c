@@ -54,8 +54,9 @@
 #include "../engine/dispatch.h"
 
 /* 1: a dynamic ELF (has PT_INTERP); 0: static, or not ELF; -errno: its
- * open failed (the interpreter's, for a "#!" script, which counts as its
- * interpreter). */
+ * open failed. A "#!" script counts as its interpreter, and one we
+ * cannot open (named relative to the caller's directory, not ours) as
+ * static: judged. */
 static int dynamic_elf(const char *path, int depth)
 {
 	unsigned char h[256];
@@ -63,7 +64,7 @@ static int dynamic_elf(const char *path, int depth)
 	ssize_t n;
 
 	if (fd < 0)
-		return errno ? -errno : -EIO;
+		return depth ? 0 : errno ? -errno : -EIO;
 	n = pread(fd, h, sizeof(h) - 1, 0);
 	if (n >= 2 && h[0] == '#' && h[1] == '!' && depth < 4) {
 		char *p = (char *)h + 2, *e;
@@ -135,6 +136,31 @@ static void asked_role(pid_t tid, uint64_t envp, char *role, size_t cap)
 		snprintf(role, cap, "%.15s", s + sizeof(HS_ENV_ROLE));
 }
 
+/* The name the kernel will resolve for tid's exec of `path` (relative to
+ * dirfd), into out (PATH_MAX), as our walk can follow it: through the
+ * caller's own /proc links (its working directory, its descriptors), so
+ * that a file with no name (a memfd, a deleted file: execveat with
+ * AT_EMPTY_PATH, fexecve) and ".." after a symlink are what the kernel
+ * finds, not what a folded name says. False when it does not fit. */
+static bool kernel_path(pid_t tid, int dirfd, const char *path, char *out)
+{
+	int n;
+
+	if (strncmp(path, "/proc/self/", 11) == 0)
+		n = snprintf(out, PATH_MAX, "/proc/%d/%s", (int)tid, path + 11);
+	else if (strncmp(path, "/dev/fd/", 8) == 0)
+		n = snprintf(out, PATH_MAX, "/proc/%d/fd/%s", (int)tid,
+			     path + 8);
+	else if (path[0] == '/')
+		n = snprintf(out, PATH_MAX, "%s", path);
+	else if (dirfd == AT_FDCWD)
+		n = snprintf(out, PATH_MAX, "/proc/%d/cwd/%s", (int)tid, path);
+	else
+		n = snprintf(out, PATH_MAX, "/proc/%d/fd/%d/%s", (int)tid, dirfd,
+			     path);
+	return n > 0 && n < PATH_MAX;
+}
+
 /* An exec the kernel fails for want of its file: nothing to judge. */
 static bool not_found(int e)
 {
@@ -144,8 +170,9 @@ static bool not_found(int e)
 /* c failed with e: what was passed could not be read or named here,
  * and the kernel reading it again could find other bytes (another
  * thread's, a page mapped meanwhile). A caller whose memory we may not
- * read at all (read_errno EPERM: another user's setuid program, when
- * hookshim is not root) is left to the kernel, as it always was. */
+ * read at all (read_errno EPERM/EACCES, when hookshim is not root: a
+ * non-dumpable process, one Yama keeps from a non-ancestor) is left to
+ * the kernel, as its writes are: docs/limits.md, "The floor". */
 static enum hs_fl_verdict fail(const struct hs_floor_ctx *x,
 			       struct hs_fl_call *c, int e, int read_errno)
 {
@@ -167,7 +194,7 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	bool at = c->n.data.nr == SYS_execveat;
 	uint64_t envp_p = at ? a[3] : a[2];
 	int dirfd = at ? (int)a[0] : AT_FDCWD;
-	char path[PATH_MAX], role[16];
+	char path[PATH_MAX], kpath[PATH_MAX], role[16];
 	bool tool, handoff;
 	int dyn, r;
 
@@ -198,11 +225,14 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 		/* enforce mode: no shim decides for the floor (a call the
 		 * shim asked about is matched to its answer, tickets.h), so
 		 * what the target is does not matter, only that the kernel
-		 * finds it; guard mode reads it */
-		if (x->enforce)
-			dyn = stat(c->exe, &sb) == 0 ? 0 : -errno;
+		 * finds it; guard mode reads it. Both look where the kernel
+		 * will (c->exe is the name shown) */
+		if (!kernel_path(tid, dirfd, path, kpath))
+			dyn = 0;
+		else if (x->enforce)
+			dyn = stat(kpath, &sb) == 0 ? 0 : -errno;
 		else
-			dyn = dynamic_elf(c->exe, 0);
+			dyn = dynamic_elf(kpath, 0);
 		if (dyn < 0 && not_found(-dyn))
 			return HS_FL_CONTINUE; /* the kernel fails it too */
 		/* anything else we cannot read the kernel may run (an

@@ -86,14 +86,17 @@ ssize_t hs_fl_read_small_at(int dirfd, const char *path, char *buf,
 			    size_t cap);
 /* The caller's working directory, or -1 (HS_PATH_TOOLONG: too deep). */
 int hs_fl_cwd(pid_t tid, char *out);
-/* stat (follow) or lstat of an absolute path, as those do (errno set),
- * the answer kept for the rest of the classification it is asked in: a
- * write is looked at by name three or four times (refused devices, the
- * supervisor's /proc, protected identities, the rule's own look), each a
- * walk of the same path. hs_fl_stat_forget starts a classification. */
+/* stat (follow) or lstat of an absolute path, as those do (errno set).
+ * Between hs_fl_stat_begin and _end (one classification, on one thread)
+ * an answer is kept for the rest of it: a write is looked at by name
+ * three or four times (refused devices, the supervisor's /proc,
+ * protected identities, the rule's own look), each a walk of the same
+ * path. Anywhere else (a decision thread after its hooks ran, the
+ * server's threads asking an outer session) it is plain stat/lstat. */
 struct stat;
 int hs_fl_stat(const char *path, bool follow, struct stat *sb);
-void hs_fl_stat_forget(void);
+void hs_fl_stat_begin(void);
+void hs_fl_stat_end(void);
 /* Value of NAME in the process's initial environment (/proc/pid/environ)
  * into out; false when absent. */
 bool hs_fl_environ(pid_t pid, const char *name, char *out, size_t cap);

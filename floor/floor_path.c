@@ -96,10 +96,17 @@ static __thread struct stat_memo {
 } memo[2];
 static __thread unsigned long memo_gen = 1;
 static __thread unsigned memo_next;
+static __thread bool memo_on;
 
-void hs_fl_stat_forget(void)
+void hs_fl_stat_begin(void)
 {
-	memo_gen++;
+	memo_gen++; /* nothing kept from before */
+	memo_on = true;
+}
+
+void hs_fl_stat_end(void)
+{
+	memo_on = false;
 }
 
 int hs_fl_stat(const char *path, bool follow, struct stat *sb)
@@ -107,7 +114,7 @@ int hs_fl_stat(const char *path, bool follow, struct stat *sb)
 	size_t n = strlen(path);
 	struct stat_memo *m;
 
-	if (n >= PATH_MAX)
+	if (!memo_on || n >= PATH_MAX)
 		return follow ? stat(path, sb) : lstat(path, sb);
 	for (int i = 0; i < 2; i++) {
 		m = &memo[i];

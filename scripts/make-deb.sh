@@ -17,7 +17,7 @@ make -s --no-print-directory -C "$top" BUILD="$build" install DESTDIR="$stage" P
 # and of the one hookshim loads when a request needs it (libcurl,
 # engine/curl_load.h): the copy of this architecture's directory that a
 # Debian package owns (a self-built one in /usr/local may come first)
-ma=$(gcc -print-multiarch 2>/dev/null || dpkg-architecture -qDEB_HOST_MULTIARCH)
+ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || ${CC:-gcc} -print-multiarch)
 dlopened=""
 for f in $(/sbin/ldconfig -p | awk -v d="/$ma/" '$1 == "libcurl.so.4" && index($NF, d) { print $NF }'); do
 	if dpkg -S "$f" >/dev/null 2>&1 || dpkg -S "$(readlink -f "$f")" >/dev/null 2>&1; then

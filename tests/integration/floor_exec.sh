@@ -53,6 +53,23 @@ hsrun shell "$RAWX" $BB sh -c 'echo fine'
 expect_eq "floor exec: an allowed static command runs" "fine" "$(cat "$TMP/out")"
 expect_eq "floor exec: ... decided once" "1" "$(ran)"
 
+# a target with no name (a memfd run by execveat(AT_EMPTY_PATH), as
+# fexecve does) is judged by what the kernel runs, not by its name
+# ("/memfd:payload (deleted)", which no stat finds): it once went on
+# unjudged
+MEMX=$HOOKSHIM_PROBES/exec_static_memfd
+if [ -x "$MEMX" ]; then
+	fresh
+	hsrun every "$MEMX" $BB $BB rm -rf secrets
+	check "floor exec: a memfd's 'rm -rf' is denied" test -f "$ROOT/secrets/sub/k"
+	expect_eq "floor exec: ... the hook ran once" "1" "$(ran)"
+	fresh
+	hsrun every "$MEMX" $BB $BB echo from-memfd
+	expect_eq "floor exec: an allowed memfd program runs" "from-memfd" "$(cat "$TMP/out")"
+else
+	skip "floor exec: the memfd probe is not built"
+fi
+
 # an argument as long as the kernel takes (131,071 bytes and its NUL) is
 # read whole and judged: it once left the exec unanswered, its caller
 # stopped for good
