@@ -148,6 +148,9 @@ static bool kernel_path(pid_t tid, int dirfd, const char *path, char *out)
 
 	if (strncmp(path, "/proc/self/", 11) == 0)
 		n = snprintf(out, PATH_MAX, "/proc/%d/%s", (int)tid, path + 11);
+	else if (strncmp(path, "/proc/thread-self/", 18) == 0)
+		n = snprintf(out, PATH_MAX, "/proc/%d/task/%d/%s", (int)tid,
+			     (int)tid, path + 18);
 	else if (strncmp(path, "/dev/fd/", 8) == 0)
 		n = snprintf(out, PATH_MAX, "/proc/%d/fd/%s", (int)tid,
 			     path + 8);
