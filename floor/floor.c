@@ -357,6 +357,13 @@ static void answer(struct hs_floor *f, struct job *j, enum hs_fl_verdict v,
 		if (v == HS_FL_ENOSYS) {
 			respond(f->lfd, c->n.id, ENOSYS, false);
 		} else if (v == HS_FL_FAIL) {
+			char why[256];
+
+			snprintf(why, sizeof(why), "an exec whose path or "
+				 "arguments the supervisor cannot read or name "
+				 "failed (%s): the kernel reading them again "
+				 "could find other bytes", strerror(c->fail));
+			refused(f, (pid_t)c->n.pid, "exec", why);
 			respond(f->lfd, c->n.id, c->fail, false);
 		} else if (v == HS_FL_REFUSED) {
 			refused(f, (pid_t)c->n.pid, "open", c->reach_why);

@@ -80,6 +80,21 @@ expect_eq "floor exec: a 131,071-byte argument: decided, and it ran" 131071 "$(c
 expect_eq "floor exec: ... decided once" "1" "$(ran)"
 unset long
 
+# an exec whose arguments cannot be read fails as the kernel fails it
+# (EFAULT), said on the caller's stderr and in the log, not left to the
+# kernel's second reading
+BADX=$HOOKSHIM_PROBES/exec_static_badargv
+if [ -x "$BADX" ]; then
+	fresh
+	( cd "$ROOT" && timeout 30 "$HOOKSHIM" run -c "$TMP/shell.json" --root "$ROOT" \
+		--log "$TMP/bad.jsonl" -- "$BADX" $BB ) >"$TMP/out" 2>"$TMP/err"
+	expect_eq "floor exec: unreadable arguments: EFAULT, as the kernel says" "execve=14" "$(cat "$TMP/out")"
+	expect_contains "floor exec: ... said on stderr" "$(cat "$TMP/err")" "cannot read or name failed (Bad address)"
+	expect_eq "floor exec: ... and logged" exec "$(jq -r 'select(.op == "syscall" and .decision == "deny") | .operation' "$TMP/bad.jsonl" 2>/dev/null | head -1)"
+else
+	skip "floor exec: the bad-argv probe is not built"
+fi
+
 # the agent running a program that is not a shell: no event (as the shim)
 fresh
 hsrun shell "$RAWX" $BB true
