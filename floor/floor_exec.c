@@ -275,8 +275,10 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 		c->nested = 0;
 	}
 	errno = 0;
-	if (!hs_fl_exec_argv(c))
-		return fail(x, c, EFAULT, errno);
+	if (!hs_fl_exec_argv(c)) {
+		r = errno;
+		return fail(x, c, r == E2BIG ? E2BIG : EFAULT, r);
+	}
 	if (!hs_fl_valid(x->listener, c->n.id))
 		return HS_FL_GONE;
 	if (!c->argv[0])

@@ -35,7 +35,8 @@ int hs_fl_read(pid_t tid, uint64_t addr, void *buf, size_t n);
  * unreadable. */
 uint64_t *hs_fl_read_ptrs(pid_t tid, uint64_t addr, size_t *n);
 /* c->argv read from the stopped exec's arguments, when not yet; false
- * when unreadable. */
+ * when unreadable (errno E2BIG: an argument longer than the kernel
+ * takes). */
 struct hs_fl_call;
 bool hs_fl_exec_argv(struct hs_fl_call *c);
 /* Does a HOOKSHIM_FLAGS value ("i=..,c=<n>,..") carry this cookie? */

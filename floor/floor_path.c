@@ -534,12 +534,16 @@ static char **read_argv(pid_t tid, uint64_t addr)
 		if (r == 0) {
 			s = strdup(small);
 		} else if (r == -ENAMETOOLONG && (s = malloc(MAX_ARG_LEN + 1))) {
-			/* the kernel's limit counts the NUL */
-			if (hs_fl_read_str(tid, p[i], s, MAX_ARG_LEN + 1) == 0) {
+			/* the kernel's limit counts the NUL; longer, it says
+			 * E2BIG (errno, for hs_fl_exec_argv's caller) */
+			if ((r = hs_fl_read_str(tid, p[i], s, MAX_ARG_LEN + 1)) ==
+			    0) {
 				s = realloc(s, strlen(s) + 1) ?: s;
 			} else {
 				free(s);
 				s = NULL;
+				if (r == -ENAMETOOLONG)
+					errno = E2BIG;
 			}
 		} else {
 			s = NULL;

@@ -91,6 +91,13 @@ if [ -x "$BADX" ]; then
 	expect_eq "floor exec: unreadable arguments: EFAULT, as the kernel says" "execve=14" "$(cat "$TMP/out")"
 	expect_contains "floor exec: ... said on stderr" "$(cat "$TMP/err")" "cannot read or name failed (Bad address)"
 	expect_eq "floor exec: ... and logged" exec "$(jq -r 'select(.op == "syscall" and .decision == "deny") | .operation' "$TMP/bad.jsonl" 2>/dev/null | head -1)"
+	# one byte past the kernel's longest argument: E2BIG, as the kernel
+	# says it without a session
+	expect_eq "floor exec: a 131,072-byte argument without a session: E2BIG" "execve=7" "$("$BADX" $BB long 131072)"
+	fresh
+	( cd "$ROOT" && timeout 30 "$HOOKSHIM" run -c "$TMP/shell.json" --root "$ROOT" \
+		-- "$BADX" $BB long 131072 ) >"$TMP/out" 2>"$TMP/err"
+	expect_eq "floor exec: ... and under the floor" "execve=7" "$(cat "$TMP/out")"
 else
 	skip "floor exec: the bad-argv probe is not built"
 fi
