@@ -47,6 +47,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "../common/pathfold.h"
 #include "../common/proclink.h"
 #include "../common/shellargv.h"
 #include "../common/wire.h"
@@ -144,19 +145,21 @@ static void asked_role(pid_t tid, uint64_t envp, char *role, size_t cap)
  * finds, not what a folded name says. False when it does not fit. */
 static bool kernel_path(pid_t tid, int dirfd, const char *path, char *out)
 {
+	struct hs_proclink l;
+	char p[PATH_MAX];
 	int n;
 
-	if (strncmp(path, "/proc/self/", 11) == 0)
-		n = snprintf(out, PATH_MAX, "/proc/%d/%s", (int)tid, path + 11);
-	else if (strncmp(path, "/proc/thread-self/", 18) == 0)
-		n = snprintf(out, PATH_MAX, "/proc/%d/task/%d/%s", (int)tid,
-			     (int)tid, path + 18);
-	else if (strncmp(path, "/dev/fd/", 8) == 0)
-		n = snprintf(out, PATH_MAX, "/proc/%d/fd/%s", (int)tid,
-			     path + 8);
-	else if (path[0] == '/')
-		n = snprintf(out, PATH_MAX, "%s", path);
-	else if (dirfd == AT_FDCWD)
+	if (path[0] == '/') {
+		/* a link of the caller's own (/proc/self/fd/N, /dev/fd/N,
+		 * "//" or "." inside it too) is the caller's, not ours */
+		snprintf(p, sizeof(p), "%s", path);
+		hs_path_fold_dots(p);
+		if (hs_proclink(p, &l) && l.self)
+			n = snprintf(out, PATH_MAX, "/proc/%d/%.*s%s", (int)tid,
+				     (int)l.what_len, l.what, p + l.end);
+		else
+			n = snprintf(out, PATH_MAX, "%s", path);
+	} else if (dirfd == AT_FDCWD)
 		n = snprintf(out, PATH_MAX, "/proc/%d/cwd/%s", (int)tid, path);
 	else
 		n = snprintf(out, PATH_MAX, "/proc/%d/fd/%d/%s", (int)tid, dirfd,
@@ -262,7 +265,7 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 		asked_role(tid, envp_p, role, sizeof(role));
 	else if (!x->enforce && hs_fl_has_shim(tid, c->tgid, x->cookie))
 		return HS_FL_CONTINUE;
-	else if (!hs_fl_environ(c->tgid, "HOOKSHIM_ROLE", role, sizeof(role)))
+	else if (!hs_fl_role(c->tgid, role, sizeof(role)))
 		role[0] = '\0';
 	tool = strcmp(role, "tool") == 0;
 	handoff = c->beneath = strcmp(role, "handoff") == 0;

@@ -66,6 +66,13 @@ if [ -x "$MEMX" ]; then
 	fresh
 	hsrun every "$MEMX" $BB $BB echo from-memfd
 	expect_eq "floor exec: an allowed memfd program runs" "from-memfd" "$(cat "$TMP/out")"
+	# by a /proc link of the caller's own, written any way the kernel
+	# takes it: the caller's descriptor, not the supervisor's
+	for via in /proc/self/fd/ /proc//self/fd/ /proc/./thread-self/fd/ /dev//fd/; do
+		fresh
+		hsrun every "$MEMX" --via "$via" $BB $BB rm -rf secrets
+		check "floor exec: a memfd run as ${via}900: 'rm -rf' denied" test -f "$ROOT/secrets/sub/k"
+	done
 else
 	skip "floor exec: the memfd probe is not built"
 fi

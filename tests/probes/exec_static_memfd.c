@@ -2,9 +2,13 @@
  * is run with execveat(fd, "", ARGV, environ, AT_EMPTY_PATH) -- what
  * fexecve does, and what a program that unpacks a binary in memory does.
  * Static: no shim can load in it (tests/integration/floor_exec.sh).
- *   exec_static_memfd FILE ARGV0 [ARG...] */
+ *   exec_static_memfd FILE ARGV0 [ARG...]
+ *   exec_static_memfd --via PREFIX FILE ARGV0 [ARG...]
+ *       the memfd moved to descriptor 900 (one the supervisor has not)
+ *       and run by execve(PREFIX "900"): "/proc/self/fd/" and the like */
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -13,10 +17,16 @@ extern char **environ;
 
 int main(int argc, char **argv)
 {
+	const char *via = NULL;
 	char buf[65536];
 	ssize_t n;
 	int in, fd;
 
+	if (argc > 2 && strcmp(argv[1], "--via") == 0) {
+		via = argv[2];
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc < 3) {
 		fprintf(stderr, "usage: %s FILE ARGV0 [ARG...]\n", argv[0]);
 		return 2;
@@ -32,7 +42,16 @@ int main(int argc, char **argv)
 			perror("write");
 			return 1;
 		}
-	syscall(SYS_execveat, fd, "", argv + 2, environ, AT_EMPTY_PATH);
+	if (via) {
+		if (dup2(fd, 900) < 0) {
+			perror("dup2");
+			return 1;
+		}
+		snprintf(buf, sizeof(buf), "%s900", via);
+		syscall(SYS_execve, buf, argv + 2, environ);
+	} else {
+		syscall(SYS_execveat, fd, "", argv + 2, environ, AT_EMPTY_PATH);
+	}
 	perror("execveat");
 	return 126;
 }
