@@ -20,10 +20,10 @@
 #include "floor.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <linux/seccomp.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +52,7 @@ struct hs_floor {
 	struct hs_floor_ctx x;
 	struct hs_fscope *scope;
 	int lfd;
-	int wake[2];
+	int stopping; /* hs_floor_stop: the receiver ends (atomic) */
 	size_t notif_size; /* the kernel's struct seccomp_notif may be larger */
 	pthread_t rx;
 	struct hs_inflight deciding; /* threads deciding a notification */
@@ -626,36 +626,55 @@ static void serve_one(struct hs_floor *f, struct job *j, const void *buf)
 	answer(f, j, hs_fl_classify(&f->x, &j->c), false);
 }
 
+/* The receiver sleeps in SECCOMP_IOCTL_NOTIF_RECV itself, not in a poll
+ * before it: one syscall less per notification, and the kernel's
+ * synchronous wake-up (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) hands the
+ * caller's CPU straight to it. hs_floor_stop ends it with this signal,
+ * whose handler has no SA_RESTART, so the ioctl fails with EINTR. */
+static int stop_signal(void)
+{
+	return SIGRTMIN + 2; /* glibc's own are below SIGRTMIN */
+}
+
+static void stop_nudged(int sig)
+{
+	(void)sig; /* only to interrupt the receiver's ioctl */
+}
+
+/* RECV failed with ENOENT: a caller that gave up (killed) meanwhile, or
+ * no process left under the filter (then it never blocks again). */
+static bool nobody_left(int lfd)
+{
+	struct pollfd p = { .fd = lfd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR));
+}
+
 static void *receive(void *arg)
 {
 	struct hs_floor *f = arg;
 	void *buf = malloc(f->notif_size);
 	struct job *spare = malloc(sizeof(*spare));
+	sigset_t nudge;
 
 	if (!buf || !spare) {
 		free(buf);
 		free(spare);
 		return NULL;
 	}
+	sigemptyset(&nudge);
+	sigaddset(&nudge, stop_signal());
+	pthread_sigmask(SIG_UNBLOCK, &nudge, NULL);
 	spare->f = f;
 	spare->spare = true;
-	for (;;) {
-		struct pollfd p[2] = { { .fd = f->lfd, .events = POLLIN },
-				       { .fd = f->wake[0], .events = POLLIN } };
-
-		if (poll(p, 2, -1) < 0) {
-			if (errno == EINTR)
+	while (!__atomic_load_n(&f->stopping, __ATOMIC_ACQUIRE)) {
+		memset(buf, 0, f->notif_size);
+		if (ioctl(f->lfd, SECCOMP_IOCTL_NOTIF_RECV, buf) < 0) {
+			if (errno == EINTR ||
+			    (errno == ENOENT && !nobody_left(f->lfd)))
 				continue;
 			break;
 		}
-		if (p[1].revents)
-			break;
-		/* POLLHUP: every process the filter covered is gone */
-		if (!(p[0].revents & POLLIN))
-			break;
-		memset(buf, 0, f->notif_size);
-		if (ioctl(f->lfd, SECCOMP_IOCTL_NOTIF_RECV, buf) < 0)
-			continue; /* ENOENT: the caller gave up meanwhile */
 		serve_one(f, spare, buf);
 	}
 	hs_fl_open_forget();
@@ -686,7 +705,6 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 	f->net_agent = hs_config_interest(s->cfg) & HS_INTEREST_NET_AGENT;
 	f->names = hs_fl_netmem_new();
 	f->lfd = lfd;
-	f->wake[0] = f->wake[1] = -1;
 	f->notif_size = sizeof(struct seccomp_notif);
 	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) == 0 &&
 	    sizes.seccomp_notif > f->notif_size)
@@ -715,7 +733,15 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 	/* no post hook on writes: no inotify, no thread */
 	if (f->scope && hs_fscope_any_post(f->scope))
 		f->post = hs_fpost_start(s);
-	if (!f->scope || !f->x.pending || pipe2(f->wake, O_CLOEXEC) < 0 ||
+	{
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = stop_nudged; /* no SA_RESTART */
+		sigemptyset(&sa.sa_mask);
+		sigaction(stop_signal(), &sa, NULL);
+	}
+	if (!f->scope || !f->x.pending ||
 	    pthread_create(&f->rx, NULL, receive, f) != 0) {
 		/* the listener closes with f: notified calls then fail with
 		 * ENOSYS, the kernel's answer when nobody listens */
@@ -727,10 +753,6 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 		hs_fl_pending_free(f->x.pending);
 		hs_fl_self_free(f->self);
 		hs_fl_netmem_free(f->names);
-		if (f->wake[0] >= 0) {
-			close(f->wake[0]);
-			close(f->wake[1]);
-		}
 		free(f);
 		return NULL;
 	}
@@ -747,18 +769,28 @@ bool hs_floor_stop(struct hs_floor *f, int grace_ms)
 {
 	if (!f)
 		return true;
-	if (write(f->wake[1], "x", 1) < 0) {
-		/* our own empty pipe */
-	}
+	__atomic_store_n(&f->stopping, 1, __ATOMIC_RELEASE);
 	/* The receiver may be held inside the kernel, reading a caller's
 	 * memory that does not come (a page a userfaultfd never serves,
 	 * under "floor_allow": ["userfaultfd"]): the session ends all the
-	 * same, and the thread with the process. */
+	 * same, and the thread with the process. It is nudged again and
+	 * again: a nudge that came just before its ioctl is lost. */
 	{
-		struct timespec ts;
+		struct timespec end, ts;
+		int r;
 
-		hs_realtime_after(&ts, grace_ms);
-		if (pthread_timedjoin_np(f->rx, NULL, &ts) != 0) {
+		hs_realtime_after(&end, grace_ms);
+		do {
+			pthread_kill(f->rx, stop_signal());
+			hs_realtime_after(&ts, 5);
+			if (ts.tv_sec > end.tv_sec ||
+			    (ts.tv_sec == end.tv_sec &&
+			     ts.tv_nsec > end.tv_nsec))
+				ts = end;
+			r = pthread_timedjoin_np(f->rx, NULL, &ts);
+		} while (r == ETIMEDOUT && (ts.tv_sec != end.tv_sec ||
+					    ts.tv_nsec != end.tv_nsec));
+		if (r != 0) {
 			fprintf(stderr, "hookshim: the syscall floor's receiver "
 					"is held (reading a caller's memory); "
 					"ending without it\n");
@@ -771,8 +803,6 @@ bool hs_floor_stop(struct hs_floor *f, int grace_ms)
 	/* Closing the listener answers whatever is left (processes the
 	 * agent left behind) with ENOSYS. */
 	close(f->lfd);
-	close(f->wake[0]);
-	close(f->wake[1]);
 	hs_fscope_free(f->scope);
 	hs_fl_pending_free(f->x.pending);
 	hs_fl_self_free(f->self);
