@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../config/dialect.h"
 #include "../config/diagnostics.h"
@@ -263,14 +264,39 @@ static void print_mode(const struct hs_config *cfg,
 	print_failure(cfg, here);
 }
 
+/* The agent's user namespace (floor/floor_userns.c), when not root. */
+static void print_userns(const struct hs_config *cfg,
+			 const struct hs_floor_plan *fp)
+{
+	int u = cfg->settings.floor_userns;
+
+	if (geteuid() == 0 || u == HS_FLOOR_USERNS_OFF)
+		return;
+	if (fp->userns)
+		printf("  the agent runs in a user namespace of its own%s: the "
+		       "supervisor reads every session process, non-dumpable "
+		       "ones too\n",
+		       u == HS_FLOOR_USERNS_ON ? "" : " in enforce mode");
+	else if (fp->userns_why[0])
+		printf("  %s: a process that makes itself non-dumpable would "
+		       "have its calls left to the kernel\n", fp->userns_why);
+}
+
 /* What `hookshim run` would get from the kernel (the same probe). */
 static void print_floor(const struct hs_config *cfg)
 {
 	static const char *const modes[] = { "auto", "require", "off" };
 	struct hs_floor_plan fp;
+	/* probed as under CI, where enforce is the default: the user
+	 * namespace is tried only for enforce mode ("floor_userns": "auto") */
+	struct hs_config c2 = *cfg;
+	struct hs_settings set = cfg->settings;
+	bool explicit_mode;
 
+	c2.settings.enforce = hs_settings_want_enforce(&cfg->settings, true,
+						       &explicit_mode);
 	printf("\nsyscall floor (%s): ", modes[cfg->settings.floor % 3]);
-	if (hs_floor_plan(&fp, cfg) < 0)
+	if (hs_floor_plan(&fp, &c2) < 0)
 		printf("out of memory\n");
 	else if (fp.on) {
 		static const struct { unsigned bit; const char *name; } cls[] = {
@@ -288,9 +314,6 @@ static void print_floor(const struct hs_config *cfg)
 		       fp.sync_wakeup ? "" : " (no synchronous wake-up)");
 		/* docs/floor.md, "Refused calls": as run would, in the mode
 		 * it would use outside CI */
-		struct hs_settings set = cfg->settings;
-		bool explicit_mode;
-
 		set.enforce = hs_settings_want_enforce(&set, false,
 						       &explicit_mode);
 		hs_settings_floor_defaults(&set);
@@ -307,6 +330,7 @@ static void print_floor(const struct hs_config *cfg)
 			printf("\n  (guard mode: mounts inside a sandbox's own "
 			       "mount namespace are let through)");
 		printf("\n");
+		print_userns(cfg, &fp);
 	}
 	else if (!fp.why[0])
 		printf("not needed (no pre hook on writes or commands)\n");

@@ -179,6 +179,7 @@ static void check_floor(void)
 
 	hs_config_init(&cfg, "/");
 	cfg.settings.floor = HS_FLOOR_REQUIRE; /* probe, whatever the hooks */
+	cfg.settings.enforce = true; /* and the user namespace, as enforce */
 	if (hs_floor_plan(&fp, &cfg) < 0) {
 		row(false, "seccomp floor", "out of memory", "");
 	} else if (fp.on) {
@@ -187,6 +188,19 @@ static void check_floor(void)
 			 fp.flags & (1UL << 5) ? ", killable waits" : "",
 			 fp.sync_wakeup ? ", synchronous wake-up" : "");
 		row(true, "seccomp floor", buf, NULL);
+		/* floor/floor_userns.c: root reads every process anyway */
+		if (geteuid() != 0)
+			row(fp.userns, "agent user namespace",
+			    fp.userns ? "available: in enforce mode the "
+					"supervisor reads every session "
+					"process, non-dumpable ones too"
+				      : fp.userns_why,
+			    "unprivileged user namespaces (sysctl "
+			    "kernel.unprivileged_userns_clone=1, "
+			    "user.max_user_namespaces > 0, no AppArmor "
+			    "restriction); without one a process that makes "
+			    "itself non-dumpable is left to the kernel when "
+			    "hookshim is not root");
 	} else {
 		snprintf(buf, sizeof(buf), "unavailable: %s", fp.why);
 		row(false, "seccomp floor", buf,

@@ -127,6 +127,13 @@ static int plan_floor(struct hs_config *cfg, const struct hs_outer *outer,
 	if (fp->on) {
 		size_t n = strlen(flags);
 
+		/* wanted, not made (floor/floor_userns.c): said, not fatal */
+		if (fp->userns_why[0])
+			fprintf(stderr, "hookshim: %s: a process that makes "
+					"itself non-dumpable has its calls left "
+					"to the kernel, unjudged\n",
+				fp->userns_why);
+
 		snprintf(flags + n, cap - n, ",c=%llu",
 			 (unsigned long long)fp->cookie);
 		return 0;

@@ -162,6 +162,8 @@ struct hs_settings {
 	bool io_uring_allow; /* the floor lets io_uring_setup through */
 	int floor_opens;    /* HS_FLOOR_OPENS_*: which allowed opens the floor
 			     * does itself (floor/floor.h) */
+	int floor_userns;   /* HS_FLOOR_USERNS_*: the agent in a user
+			     * namespace of its own (floor/floor_userns.c) */
 	unsigned floor_allow; /* HS_FA_* bits: calls the floor refuses
 			       * unless named ("floor_allow") */
 	bool floor_allow_set; /* "floor_allow" was given */

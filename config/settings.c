@@ -395,6 +395,20 @@ static int choice(struct hs_load *ld, const cJSON *v, const char *a,
 	return -1;
 }
 
+/* The same of three: 0, 1 or 2. */
+static int choice3(struct hs_load *ld, const cJSON *v, const char *a,
+		   const char *b, const char *c)
+{
+	const char *const names[] = { a, b, c };
+
+	for (int i = 0; i < 3; i++)
+		if (cJSON_IsString(v) && strcmp(v->valuestring, names[i]) == 0)
+			return i;
+	hs_load_diag(ld, HS_DIAG_ERROR, v, "hookshim.%s must be \"%s\", "
+		     "\"%s\" or \"%s\" (default kept)", v->string, a, b, c);
+	return -1;
+}
+
 int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 {
 	struct hs_settings *s = &ld->cfg->settings;
@@ -496,20 +510,13 @@ int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 		} else if (strcmp(k, "floor_opens") == 0) {
 			/* 0 judged (the default), 1 all, 2 kernel:
 			 * HS_FLOOR_OPENS_* in floor/floor.h */
-			static const char *const opens[] = { "judged", "all",
-							     "kernel" };
-
-			for (c = 2; c >= 0; c--)
-				if (cJSON_IsString(v) &&
-				    strcmp(v->valuestring, opens[c]) == 0)
-					break;
-			if (c >= 0)
+			if ((c = choice3(ld, v, "judged", "all", "kernel")) >= 0)
 				s->floor_opens = c;
-			else
-				hs_load_diag(ld, HS_DIAG_ERROR, v,
-					     "hookshim.floor_opens must be "
-					     "\"judged\", \"all\" or \"kernel\" "
-					     "(default kept)");
+		} else if (strcmp(k, "floor_userns") == 0) {
+			/* 0 auto (the default), 1 on, 2 off:
+			 * HS_FLOOR_USERNS_* in floor/floor.h */
+			if ((c = choice3(ld, v, "auto", "on", "off")) >= 0)
+				s->floor_userns = c;
 		} else if (strcmp(k, "floor_allow") == 0) {
 			load_floor_allow(ld, v);
 		} else if (strcmp(k, "otlp") == 0) {

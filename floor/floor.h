@@ -42,6 +42,14 @@ enum { HS_FLOOR_AUTO = 0, HS_FLOOR_REQUIRE = 1, HS_FLOOR_OFF = 2 };
 #define HS_FLOOR_OPENS_ALL    1
 #define HS_FLOOR_OPENS_KERNEL 2
 
+/* Whether the agent runs in a user namespace of its own, mapping only
+ * the user's uid and gid to themselves, so that a supervisor that is not
+ * root may read every session process's memory (floor_userns.c):
+ * "auto" in enforce mode, "on" in both, "off" never; never as root. */
+#define HS_FLOOR_USERNS_AUTO 0
+#define HS_FLOOR_USERNS_ON   1
+#define HS_FLOOR_USERNS_OFF  2
+
 /* Which syscall classes the program sends to the supervisor. */
 #define HS_FLOOR_WRITES 1u
 #define HS_FLOOR_EXECS  2u
@@ -76,7 +84,17 @@ struct hs_floor_plan {
 	unsigned short len;
 	int sock[2];           /* the child sends the listener on sock[1] */
 	char why[200];         /* why not, when !on */
+	/* floor_userns.c: the agent in a user namespace of its own */
+	bool userns;           /* wanted, and the probe made one */
+	char uid_map[32], gid_map[32]; /* "UID UID 1\n", written by the child */
+	char userns_why[160];  /* wanted but not made: why */
+	char userns_link[40];  /* parent, after hs_floor_take_listener: the
+				* agent's namespace ("user:[N]"), or "" */
 };
+
+/* hs_floor_enter's result when the user namespace failed: below
+ * -HS_FLOOR_USERNS_ERR, -(HS_FLOOR_USERNS_ERR + errno). */
+#define HS_FLOOR_USERNS_ERR 4096
 
 /* The filter for cfg, and a probe of the kernel. Returns 0 with p->on
  * set, or 0 with p->on false and p->why said (nothing to notify, or the

@@ -85,7 +85,8 @@ static bool fs_id(const char *st, const char *name, char *out, size_t cap)
 	return true;
 }
 
-struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags)
+struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags,
+				  const char *userns)
 {
 	struct hs_fl_self *s;
 	char st[4096];
@@ -111,6 +112,15 @@ struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags)
 	for (size_t i = 0; i < NNS; i++)
 		if (!ns_of("/proc/self", namespaces[i], s->ns[i]))
 			goto fail;
+	/* the agent's own user namespace (floor_userns.c): its processes'
+	 * access to files is ours (the same uid, no capability), and ours
+	 * the capabilities there, which no file check of ours consults */
+	if (userns && userns[0]) {
+		for (size_t i = 0; i < NNS; i++)
+			if (strcmp(namespaces[i], "user") == 0 &&
+			    strlen(userns) < NS_LEN)
+				memcpy(s->ns[i], userns, strlen(userns) + 1);
+	}
 	/* no LSM: the read fails, for callers too, and "" stands for it */
 	if (hs_fl_read_small("/proc/self/attr/current", s->lsm, sizeof(s->lsm)) < 0)
 		s->lsm[0] = '\0';

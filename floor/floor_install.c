@@ -21,12 +21,14 @@
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "../engine/dispatch.h"
 #include "../engine/protect.h"
+#include "floor_int.h"
 
 #ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
 #define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
@@ -38,34 +40,38 @@
 #define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
 #endif
 
-/* One message child -> parent: the result, and the listener with it. */
-static void send_result(int sock, int result, int fd)
+/* One message child -> parent: the result, and the listener with it;
+ * then the agent's user namespace when it made one (ns >= 0). */
+static void send_result(int sock, int result, int fd, int ns)
 {
-	char cbuf[CMSG_SPACE(sizeof(int))];
+	char cbuf[CMSG_SPACE(2 * sizeof(int))];
 	struct iovec iov = { .iov_base = &result, .iov_len = sizeof(result) };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	int fds[2] = { fd, ns };
+	size_t n = fd < 0 ? 0 : ns < 0 ? 1 : 2;
 
-	if (fd >= 0) {
+	if (n) {
 		struct cmsghdr *c;
 
 		memset(cbuf, 0, sizeof(cbuf));
 		mh.msg_control = cbuf;
-		mh.msg_controllen = sizeof(cbuf);
+		mh.msg_controllen = CMSG_SPACE(n * sizeof(int));
 		c = CMSG_FIRSTHDR(&mh);
 		c->cmsg_level = SOL_SOCKET;
 		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+		c->cmsg_len = CMSG_LEN(n * sizeof(int));
+		memcpy(CMSG_DATA(c), fds, n * sizeof(int));
 	}
 	while (sendmsg(sock, &mh, MSG_NOSIGNAL) < 0 && errno == EINTR)
 		;
 }
 
 /* The parent's side of send_result: the result, *fd the listener (or
- * -1). -EPIPE when the child died before saying anything. */
-static int recv_result(int sock, int *fd)
+ * -1), *ns the user namespace (or -1). -EPIPE when the child died before
+ * saying anything. */
+static int recv_result(int sock, int *fd, int *ns)
 {
-	char cbuf[CMSG_SPACE(sizeof(int))];
+	char cbuf[CMSG_SPACE(2 * sizeof(int))];
 	int result = -EPIPE;
 	struct iovec iov = { .iov_base = &result, .iov_len = sizeof(result) };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
@@ -73,7 +79,7 @@ static int recv_result(int sock, int *fd)
 			     .msg_controllen = sizeof(cbuf) };
 	ssize_t n;
 
-	*fd = -1;
+	*fd = *ns = -1;
 	while ((n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC)) < 0 &&
 	       errno == EINTR)
 		;
@@ -81,8 +87,23 @@ static int recv_result(int sock, int *fd)
 		return -EPIPE;
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c;
 	     c = CMSG_NXTHDR(&mh, c))
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-			memcpy(fd, CMSG_DATA(c), sizeof(int));
+		if (c->cmsg_level == SOL_SOCKET &&
+		    c->cmsg_type == SCM_RIGHTS) {
+			size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+			int got[2] = { -1, -1 };
+
+			memcpy(got, CMSG_DATA(c),
+			       (k > 2 ? 2 : k) * sizeof(int));
+			for (size_t i = 2; i < k; i++) { /* not ours to keep */
+				int extra;
+
+				memcpy(&extra, CMSG_DATA(c) + i * sizeof(int),
+				       sizeof(int));
+				close(extra);
+			}
+			*fd = got[0];
+			*ns = got[1];
+		}
 	return result;
 }
 
@@ -94,6 +115,7 @@ static int recv_result(int sock, int *fd)
 struct carrier {
 	int pipe[2]; /* the child's result, in */
 	int sock;
+	int ns; /* the user namespace the child made, or -1 */
 	pid_t child;
 };
 
@@ -110,7 +132,7 @@ static int carry(void *arg)
 		return 1;
 	while (read(c->pipe[0], &r, sizeof(r)) < 0 && errno == EINTR)
 		;
-	send_result(c->sock, r < 0 ? r : 0, r);
+	send_result(c->sock, r < 0 ? r : 0, r, c->ns);
 	return 0;
 }
 
@@ -119,11 +141,14 @@ int hs_floor_enter(const struct hs_floor_plan *p)
 	static char stack[16384] __attribute__((aligned(16)));
 	struct sock_fprog prog = { .len = p->len, .filter = p->code };
 	struct carrier c = { .pipe = { -1, -1 }, .sock = p->sock[1],
-			     .child = getpid() };
+			     .ns = -1, .child = getpid() };
 	pid_t helper = -1;
 	int fd, st;
 
 	close(p->sock[0]);
+	/* first: the filter is installed inside it */
+	if (p->userns && (fd = c.ns = hs_floor_userns_enter(p)) < 0)
+		goto fail;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
 	    pipe2(c.pipe, O_CLOEXEC) < 0) {
 		fd = -errno;
@@ -148,6 +173,8 @@ int hs_floor_enter(const struct hs_floor_plan *p)
 	close(c.pipe[1]);
 	if (fd >= 0)
 		close(fd);
+	if (c.ns >= 0)
+		close(c.ns);
 	close(p->sock[1]);
 	/* a filter nobody may be listening to: the caller must not go on
 	 * under it */
@@ -159,7 +186,9 @@ fail:
 		close(c.pipe[0]);
 		close(c.pipe[1]);
 	}
-	send_result(p->sock[1], fd, -1);
+	if (c.ns >= 0)
+		close(c.ns);
+	send_result(p->sock[1], fd, -1, -1);
 	close(p->sock[1]);
 	return fd;
 }
@@ -169,7 +198,7 @@ fail:
 static int probe(struct hs_floor_plan *p, unsigned long flags)
 {
 	struct hs_floor_plan q = *p;
-	int sv[2], fd, r, st;
+	int sv[2], fd = -1, ns = -1, r, st;
 	pid_t pid;
 
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
@@ -181,7 +210,9 @@ static int probe(struct hs_floor_plan *p, unsigned long flags)
 	if (pid == 0)
 		_exit(hs_floor_enter(&q) < 0 ? 1 : 0);
 	close(sv[1]);
-	r = pid < 0 ? -errno : recv_result(sv[0], &fd);
+	r = pid < 0 ? -errno : recv_result(sv[0], &fd, &ns);
+	if (ns >= 0)
+		close(ns);
 	close(sv[0]);
 	if (pid > 0)
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
@@ -285,7 +316,14 @@ int hs_floor_plan_for(struct hs_floor_plan *p, const struct hs_config *cfg,
 	 * (5.19). */
 	p->flags = SECCOMP_FILTER_FLAG_NEW_LISTENER |
 		   SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
+	/* the agent in a user namespace of its own, where wanted: tried by
+	 * the probe too, and left out (said) where the kernel refuses */
+	hs_floor_userns_plan(p, &cfg->settings);
 	fd = probe(p, p->flags);
+	if (fd <= -HS_FLOOR_USERNS_ERR) {
+		hs_floor_userns_failed(p, fd);
+		fd = probe(p, p->flags);
+	}
 	if (fd == -EINVAL) {
 		p->flags = SECCOMP_FILTER_FLAG_NEW_LISTENER;
 		fd = probe(p, p->flags);
@@ -322,13 +360,25 @@ void hs_floor_plan_free(struct hs_floor_plan *p)
 /* Parent: the child's listener, or -errno (floor.c says it). */
 int hs_floor_take_listener(struct hs_floor_plan *p)
 {
-	int fd, r;
+	int fd, ns, r;
+	struct stat sb;
 
 	close(p->sock[1]);
 	p->sock[1] = -1;
-	r = recv_result(p->sock[0], &fd);
+	r = recv_result(p->sock[0], &fd, &ns);
 	close(p->sock[0]);
 	p->sock[0] = -1;
+	/* the agent's user namespace, as /proc names it (floor_identity.c
+	 * takes it for ours) */
+	p->userns_link[0] = '\0';
+	if (ns >= 0) {
+		if (fstat(ns, &sb) == 0)
+			snprintf(p->userns_link, sizeof(p->userns_link),
+				 "user:[%lu]", (unsigned long)sb.st_ino);
+		close(ns);
+	}
+	if (r <= -HS_FLOOR_USERNS_ERR)
+		r = -(-r - HS_FLOOR_USERNS_ERR); /* its errno, said */
 	if (r < 0) {
 		if (fd >= 0)
 			close(fd);

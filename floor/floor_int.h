@@ -482,7 +482,11 @@ enum hs_fl_verdict hs_fl_pending_take(const struct hs_floor_ctx *x,
  * killable waits, where an interrupted caller would retry an open that
  * already happened). */
 struct hs_fl_self;
-struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags);
+/* `userns`: the agent's user namespace's link text ("user:[N]",
+ * floor_userns.c), taken for the supervisor's own: the session's
+ * processes are in it; NULL or "" for none. */
+struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags,
+				  const char *userns);
 void hs_fl_self_free(struct hs_fl_self *s);
 /* Is thread tid's identity s's? Its umask into *umask_out. `keep`: the
  * calling thread is long-lived (the receiver) and may keep the caller's
@@ -507,5 +511,20 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
  * this alone): from now on every open continues in the kernel, where
  * the caller's own domain applies. */
 void hs_fl_open_sandboxed(const struct hs_floor_ctx *x);
+
+/* ---- floor_userns.c: the agent in a user namespace of its own ---- */
+
+struct hs_floor_plan;
+struct hs_settings;
+
+/* p->userns and its map lines, from the settings and who we are. */
+void hs_floor_userns_plan(struct hs_floor_plan *p,
+			  const struct hs_settings *s);
+/* Child side, async-signal-safe: unshare, the maps, and a descriptor of
+ * the new namespace (>= 0), or -(HS_FLOOR_USERNS_ERR + errno). */
+int hs_floor_userns_enter(const struct hs_floor_plan *p);
+/* The probe could not make one (r: hs_floor_userns_enter's): p->userns
+ * off, p->userns_why said. */
+void hs_floor_userns_failed(struct hs_floor_plan *p, int r);
 
 #endif

@@ -59,7 +59,10 @@ int hs_floor_spawn(const struct hs_floor_plan *p, pid_t *pid,
 	 * unless it is required (the probe passed a moment ago: only a
 	 * race gets here). */
 	err = hs_floor_enter(p);
-	if (err < 0 && (p->require || err == -EPIPE))
+	/* a user namespace half made (no maps: the agent would be nobody)
+	 * goes no further either; the probe made one a moment ago */
+	if (err < 0 && (p->require || err == -EPIPE ||
+			err <= -HS_FLOOR_USERNS_ERR))
 		_exit(126);
 	syscall(SYS_execve, exe, cmd, envp, 0, 0, (long)p->cookie);
 	err = errno;

@@ -1,0 +1,114 @@
+# Issue 23 item 1/3: when hookshim does not run as root, the floor can read
+# a stopped caller only if the kernel lets it ptrace that process; one
+# line (prctl(PR_SET_DUMPABLE, 0)) took a process out of its reach, and
+# its notified writes went to the kernel unjudged. In enforce mode the
+# agent now runs in a user namespace of its own that maps only the user's
+# ids (floor/floor_userns.c): the supervisor, its owner one level up,
+# reads every session process. Run as an unprivileged user (nobody, when
+# the suite runs as root): the non-dumpable write judged, the agent's
+# view of itself, the settings, the kernel refusing a namespace, and the
+# floor's own opens still done for the agent's processes (the swap race).
+. "$HOOKSHIM_TOP/tests/lib.sh"
+ND=$HOOKSHIM_PROBES/floor_static_nodump
+P=$HOOKSHIM_PROBES/floor_static_open
+[ -x "$ND" ] && [ -x "$P" ] || { skip "agent userns: probes not built"; exit 0; }
+"$HOOKSHIM" run --enforce -c /dev/null -- true 2>/dev/null ||
+	{ skip "agent userns: no syscall floor on this machine"; exit 0; }
+AS=()
+if [ "$(id -u)" = 0 ]; then
+	setpriv --reuid=nobody --regid=nogroup --clear-groups true 2>/dev/null ||
+		{ skip "agent userns: setpriv cannot drop to nobody here"; exit 0; }
+	AS=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
+fi
+"${AS[@]}" unshare -U --map-current-user true 2>/dev/null ||
+	{ skip "agent userns: no unprivileged user namespace here"; exit 0; }
+uid=$("${AS[@]}" id -u)
+
+W=$(mktemp -d /tmp/hookshim-userns.XXXXXX); chmod 755 "$W"
+trap 'rm -rf "$TMP" "$W"' EXIT
+cp "$ND" "$W/nodump"; cp "$P" "$W/open"; chmod 755 "$W/nodump" "$W/open"
+pol() { # NAME SETTINGS
+	printf '{"hookshim":{%s},"hooks":{"PreToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(secret/**)","command":"echo secret is protected >&2; exit 2"},{"type":"command","if":"Write(aaaaaa/**)","command":"exit 0"}]}]}}\n' "$2" > "$W/$1.json"
+	chmod 644 "$W/$1.json"
+}
+pol auto '"floor":"require"'
+pol on '"floor":"require","floor_userns":"on"'
+pol off '"floor":"require","floor_userns":"off"'
+fresh() {
+	rm -rf "$W/root"; mkdir -p "$W/root/secret" "$W/root/aaaaaa"
+	echo keep > "$W/root/secret/f"; chmod -R a+rwX "$W/root"
+}
+# hs MODE POLICY CMD...: the agent's command as the user, in the root
+hs() {
+	local mode=$1 p=$2; shift 2
+	(cd "$W/root" && timeout -k 5 120 "${AS[@]}" "$HOOKSHIM" run --$mode --no-notices \
+		-c "$W/$p.json" -- "$@") 2>"$TMP/err"
+}
+
+# ---- enforce mode: the non-dumpable process is read, judged, denied ----
+fresh
+out=$(hs enforce auto "$W/nodump" secret/f)
+expect_eq "enforce, not root: a non-dumpable process's unlink is judged and denied" "unlink=13" "$out"
+check "... the file stays" test -f "$W/root/secret/f"
+expect_contains "... and the hook's reason is said" "$(cat "$TMP/err")" "secret is protected"
+
+# the agent's view: the same uid, one line of map, its files its own
+fresh
+out=$(hs enforce auto sh -c 'id -u; cat /proc/self/uid_map; echo x > mine')
+expect_eq "enforce: inside, the agent is the same uid" "$uid" "$(echo "$out" | sed -n 1p)"
+expect_eq "enforce: ... in a namespace mapping only that uid to itself" "$uid $uid 1" \
+	"$(echo "$out" | sed -n 2p | tr -s ' ' | sed 's/^ //')"
+expect_eq "enforce: ... and what it writes is the user's" "$uid" "$(stat -c %u "$W/root/mine")"
+
+# ---- the settings ----
+fresh
+out=$(hs guard auto sh -c 'cat /proc/self/uid_map; exec "$0" secret/f' "$W/nodump")
+check "guard mode (\"auto\"): no namespace of its own" \
+	test "$(echo "$out" | sed -n 1p | tr -s ' ' | sed 's/^ //')" != "$uid $uid 1"
+expect_eq "guard mode (\"auto\"): the documented limit shows (left to the kernel)" "unlink=0" \
+	"$(echo "$out" | sed -n 2p)"
+fresh
+out=$(hs guard on "$W/nodump" secret/f)
+expect_eq "guard mode, \"floor_userns\": \"on\": judged and denied" "unlink=13" "$out"
+check "... the file stays" test -f "$W/root/secret/f"
+fresh
+out=$(hs enforce off "$W/nodump" secret/f)
+expect_eq "enforce, \"floor_userns\": \"off\": the limit (docs/limits.md)" "unlink=0" "$out"
+
+# the kernel refusing one (no user namespaces left to make): said, the
+# session goes on with the limit
+fresh
+out=$(cd "$W/root" && timeout -k 5 60 "${AS[@]}" unshare -U --map-current-user --keep-caps sh -c \
+	'echo 0 > /proc/sys/user/max_user_namespaces && exec setpriv --inh-caps=-all --ambient-caps=-all "$@"' \
+	sh "$HOOKSHIM" run --enforce --no-notices -c "$W/auto.json" -- "$W/nodump" secret/f 2>"$TMP/err")
+if grep -q "no user namespace for the agent" "$TMP/err"; then
+	expect_contains "no namespace to be had: said, with the limit it leaves" "$(cat "$TMP/err")" \
+		"a process that makes itself non-dumpable has its calls left to the kernel"
+	expect_eq "... and the session runs on" "unlink=0" "$out"
+else
+	skip "agent userns: the limit could not be lowered here ($(head -c 200 "$TMP/err"))"
+fi
+
+# ---- the floor's own opens hold for the agent's processes ----
+# An open a hook judged is done by the supervisor (floor_opens "judged"),
+# for a caller whose access is its own: the agent's namespace counts as
+# ours. Without that the swap race lands (hundreds of 1,500). The two
+# names are as long (8 bytes and the NUL): swapped whole, as
+# floor_open_emulated.sh's are; a name the swap leaves half-made is one no
+# hook watches, the documented limit of "judged" (docs/limits.md).
+fresh
+hs enforce auto "$W/open" race-mem:aaaaaa/x:secret/x:1500 >"$TMP/out"
+note "memory swap as uid $uid: $(cat "$TMP/out"), $(cat "$W/root/aaaaaa/x" 2>/dev/null | wc -c) landed in aaaaaa/"
+expect_eq "a thread swapping the path bytes lands nothing in secret/ (1,500 opens)" 0 \
+	"$(cat "$W/root/secret/x" 2>/dev/null | wc -c | tr -d ' ')"
+
+# ---- check and doctor say it; a bad value is an error at its place ----
+out=$(cd "$W/root" && "${AS[@]}" "$HOOKSHIM" check -c "$W/auto.json" 2>&1)
+expect_contains "check: the agent's namespace in enforce mode" "$out" \
+	"the agent runs in a user namespace of its own in enforce mode"
+out=$(cd "$W/root" && "${AS[@]}" "$HOOKSHIM" doctor 2>&1)
+expect_contains "doctor: the namespace row" "$out" "agent user namespace"
+echo '{"hookshim":{"floor_userns":"maybe"},"hooks":{}}' >"$TMP/bad.json"
+"$HOOKSHIM" check -c "$TMP/bad.json" >"$TMP/out" 2>&1
+expect_contains "floor_userns: a bad value is an error naming the choices" "$(cat "$TMP/out")" \
+	'bad.json:1:14: hookshim.floor_userns must be "auto", "on" or "off"'
