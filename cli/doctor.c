@@ -188,19 +188,24 @@ static void check_floor(void)
 			 fp.flags & (1UL << 5) ? ", killable waits" : "",
 			 fp.sync_wakeup ? ", synchronous wake-up" : "");
 		row(true, "seccomp floor", buf, NULL);
-		/* floor/floor_userns.c: root reads every process anyway */
-		if (geteuid() != 0)
-			row(fp.userns, "agent user namespace",
-			    fp.userns ? "available: in enforce mode the "
-					"supervisor reads every session "
-					"process, non-dumpable ones too"
-				      : fp.userns_why,
-			    "unprivileged user namespaces (sysctl "
-			    "kernel.unprivileged_userns_clone=1, "
-			    "user.max_user_namespaces > 0, no AppArmor "
-			    "restriction); without one a process that makes "
-			    "itself non-dumpable is left to the kernel when "
-			    "hookshim is not root");
+		/* floor/floor_userns.c: root reads every process anyway.
+		 * Not a missing piece: enforce mode runs without it, with
+		 * the limit it says. */
+		if (geteuid() != 0 && fp.userns)
+			row(true, "agent user namespace",
+			    "available: in enforce mode the supervisor reads "
+			    "every session process, non-dumpable ones too",
+			    NULL);
+		else if (geteuid() != 0)
+			printf("  %s %-26s %s\n      %-26s (enforce mode runs "
+			       "without it: a process that makes itself "
+			       "non-dumpable, or one Yama keeps from us, is "
+			       "left to the kernel; unprivileged user "
+			       "namespaces: kernel.unprivileged_userns_clone, "
+			       "user.max_user_namespaces, Ubuntu's "
+			       "kernel.apparmor_restrict_unprivileged_userns)"
+			       "\n",
+			       "   ", "agent user namespace", fp.userns_why, "");
 	} else {
 		snprintf(buf, sizeof(buf), "unavailable: %s", fp.why);
 		row(false, "seccomp floor", buf,

@@ -130,8 +130,9 @@ static int plan_floor(struct hs_config *cfg, const struct hs_outer *outer,
 		/* wanted, not made (floor/floor_userns.c): said, not fatal */
 		if (fp->userns_why[0])
 			fprintf(stderr, "hookshim: %s: a process that makes "
-					"itself non-dumpable has its calls left "
-					"to the kernel, unjudged\n",
+					"itself non-dumpable (or one Yama keeps "
+					"from us) has its calls left to the "
+					"kernel, unjudged\n",
 				fp->userns_why);
 
 		snprintf(flags + n, cap - n, ",c=%llu",
@@ -306,7 +307,7 @@ int cmd_run(int argc, char **argv)
 	const struct hs_settings *set;
 	int status = 0, code = 1;
 	pid_t pid;
-	bool drained, floor_done, abrupt;
+	bool drained, floor_done, abrupt, explicit_mode;
 
 	if (parse_args(argc, argv, &o) < 0) {
 		hs_sources_free(&o.cli.src);
@@ -324,14 +325,9 @@ int cmd_run(int argc, char **argv)
 		perror("hookshim: /proc/self/exe");
 		goto out_cfg;
 	}
-	/* (what stops it is said on stderr where it happens) */
-	if (hs_life_begin(&life, &cfg, o.log, o.report.junit, &why) < 0)
-		goto out_cfg;
-	hs_run_report_begin(&o.report, &cfg, s);
-	set = &cfg.settings;
+	/* the mode first: the agent's user namespace, made before the
+	 * session goes out of reach, is enforce mode's */
 	{
-		bool explicit_mode;
-
 		const char *lock = hs_config_locked(&cfg, "mode");
 
 		if (o.mode && lock && o.mode != cfg.settings.mode)
@@ -346,13 +342,17 @@ int cmd_run(int argc, char **argv)
 			&cfg.settings, hs_run_report_ci(&o.report),
 			&explicit_mode);
 		hs_settings_floor_defaults(&cfg.settings);
-		if (plan_floor(&cfg, life.outer, explicit_mode, &fp,
-			       life.flags, sizeof(life.flags)) < 0)
-			go = false;
-		/* after plan_floor: enforce may have fallen back to guard */
-		hs_settings_resolve_failure(&cfg.settings,
-					    hs_run_report_ci(&o.report));
 	}
+	/* (what stops it is said on stderr where it happens) */
+	if (hs_life_begin(&life, &cfg, o.log, o.report.junit, true, &why) < 0)
+		goto out_cfg;
+	hs_run_report_begin(&o.report, &cfg, s);
+	set = &cfg.settings;
+	if (plan_floor(&cfg, life.outer, explicit_mode, &fp, life.flags,
+		       sizeof(life.flags)) < 0)
+		go = false;
+	/* after plan_floor: enforce may have fallen back to guard */
+	hs_settings_resolve_failure(&cfg.settings, hs_run_report_ci(&o.report));
 	if (go && cfg.settings.enforce && !(s->tickets = hs_tickets_new()))
 		go = false;
 	if (!go) {

@@ -629,25 +629,23 @@ static void serve_one(struct hs_floor *f, struct job *j, const void *buf)
 /* The receiver sleeps in SECCOMP_IOCTL_NOTIF_RECV itself, not in a poll
  * before it: one syscall less per notification, and the kernel's
  * synchronous wake-up (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) hands the
- * caller's CPU straight to it. hs_floor_stop ends it with this signal,
- * whose handler has no SA_RESTART, so the ioctl fails with EINTR. */
-static int stop_signal(void)
-{
-	return SIGRTMIN + 2; /* glibc's own are below SIGRTMIN */
-}
-
+ * caller's CPU straight to it. hs_floor_stop ends it with
+ * HS_FL_STOP_SIGNAL, whose handler has no SA_RESTART, so the ioctl fails
+ * with EINTR (glibc's own signals are below SIGRTMIN). */
 static void stop_nudged(int sig)
 {
 	(void)sig; /* only to interrupt the receiver's ioctl */
 }
 
 /* RECV failed with ENOENT: a caller that gave up (killed) meanwhile, or
- * no process left under the filter (then it never blocks again). */
+ * no process left under the filter (then it never blocks again).
+ * POLLERR is no answer: the kernel says it when its lock was
+ * interrupted. */
 static bool nobody_left(int lfd)
 {
 	struct pollfd p = { .fd = lfd, .events = POLLIN };
 
-	return poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR));
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLHUP);
 }
 
 static void *receive(void *arg)
@@ -663,7 +661,7 @@ static void *receive(void *arg)
 		return NULL;
 	}
 	sigemptyset(&nudge);
-	sigaddset(&nudge, stop_signal());
+	sigaddset(&nudge, HS_FL_STOP_SIGNAL);
 	pthread_sigmask(SIG_UNBLOCK, &nudge, NULL);
 	spare->f = f;
 	spare->spare = true;
@@ -690,6 +688,12 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 	struct hs_floor *f;
 	int lfd = hs_floor_take_listener(p);
 
+	if (lfd <= -HS_FLOOR_USERNS_ERR) { /* floor_spawn.c: no agent */
+		fprintf(stderr, "hookshim: the agent could not enter its user "
+				"namespace (%s); it was not started\n",
+			strerror(-lfd - HS_FLOOR_USERNS_ERR));
+		return NULL;
+	}
 	if (lfd < 0) {
 		fprintf(stderr, "hookshim: the syscall floor could not be "
 				"installed (%s); running with the shim alone\n",
@@ -739,7 +743,7 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = stop_nudged; /* no SA_RESTART */
 		sigemptyset(&sa.sa_mask);
-		sigaction(stop_signal(), &sa, NULL);
+		sigaction(HS_FL_STOP_SIGNAL, &sa, NULL);
 	}
 	if (!f->scope || !f->x.pending ||
 	    pthread_create(&f->rx, NULL, receive, f) != 0) {
@@ -781,7 +785,7 @@ bool hs_floor_stop(struct hs_floor *f, int grace_ms)
 
 		hs_realtime_after(&end, grace_ms);
 		do {
-			pthread_kill(f->rx, stop_signal());
+			pthread_kill(f->rx, HS_FL_STOP_SIGNAL);
 			hs_realtime_after(&ts, 5);
 			if (ts.tv_sec > end.tv_sec ||
 			    (ts.tv_sec == end.tv_sec &&

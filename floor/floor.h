@@ -85,16 +85,21 @@ struct hs_floor_plan {
 	int sock[2];           /* the child sends the listener on sock[1] */
 	char why[200];         /* why not, when !on */
 	/* floor_userns.c: the agent in a user namespace of its own */
-	bool userns;           /* wanted, and the probe made one */
-	char uid_map[32], gid_map[32]; /* "UID UID 1\n", written by the child */
-	char userns_why[160];  /* wanted but not made: why */
-	char userns_link[40];  /* parent, after hs_floor_take_listener: the
-				* agent's namespace ("user:[N]"), or "" */
+	bool userns;           /* wanted, made, and the probe entered it */
+	int userns_fd;         /* that namespace (hs_floor_userns_hold's) */
+	char userns_why[200];  /* wanted but not to be had: why */
+	char userns_link[40];  /* its name in /proc ("user:[N]"), or "" */
 };
 
-/* hs_floor_enter's result when the user namespace failed: below
- * -HS_FLOOR_USERNS_ERR, -(HS_FLOOR_USERNS_ERR + errno). */
+/* hs_floor_enter's and hs_floor_take_listener's result when the agent's
+ * user namespace could not be entered: -(HS_FLOOR_USERNS_ERR + errno).
+ * The spawn child then ends (126) without starting the agent. */
 #define HS_FLOOR_USERNS_ERR 4096
+
+/* The agent's user namespace (floor_userns.c), made now when the
+ * settings (the mode resolved) want one: call it before the process
+ * makes itself non-dumpable. Once per process; hs_floor_plan uses it. */
+void hs_floor_userns_hold(const struct hs_settings *s);
 
 /* The filter for cfg, and a probe of the kernel. Returns 0 with p->on
  * set, or 0 with p->on false and p->why said (nothing to notify, or the

@@ -450,6 +450,16 @@ static bool touches_policy(const struct hs_fscope *sc,
 static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 					struct hs_fl_call *c);
 
+/* An open with O_CREAT|O_EXCL, which opens nothing that exists, as the
+ * kernel will see it: flags in a register (open, openat, creat), not an
+ * openat2's, which the kernel reads from the caller's memory again and
+ * another thread may have changed by then. */
+static bool excl_create(const struct seccomp_notif *n, const struct call *k)
+{
+	return n->data.nr != SYS_openat2 &&
+	       (k->flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
+}
+
 /* The names a classification looks at keep their stat answers for it
  * alone (hs_fl_stat): other threads' and later questions stat afresh. */
 enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
@@ -534,7 +544,7 @@ static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 	 * for every notified write-class open (about 3 us of its round
 	 * trip), none for O_CREAT|O_EXCL, which opens nothing that exists */
 	if (k.kind == K_OPEN && x->allow != HS_FA_ALL &&
-	    (k.flags & (O_CREAT | O_EXCL)) != (O_CREAT | O_EXCL)) {
+	    !excl_create(&c->n, &k)) {
 		char a[PATH_MAX];
 
 		if (name_of(x, &k, tid, k.dirfd, k.path, 0, a) != 0)
@@ -546,8 +556,7 @@ static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 	/* into the supervisor's or a hook's /proc (floor_reach.c); not for
 	 * O_CREAT|O_EXCL, which opens nothing that exists (a stat of the
 	 * name saved: 2 us of a create's round trip) */
-	if (k.kind == K_OPEN &&
-	    (k.flags & (O_CREAT | O_EXCL)) != (O_CREAT | O_EXCL) &&
+	if (k.kind == K_OPEN && !excl_create(&c->n, &k) &&
 	    name_of(x, &k, tid, k.dirfd, k.path, 0,
 					c->open.judged) == 0 &&
 	    hs_fl_reach_open(tid, c->open.judged, c->reach_why,

@@ -21,7 +21,6 @@
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -40,73 +39,6 @@
 #define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
 #endif
 
-/* One message child -> parent: the result, and the listener with it;
- * then the agent's user namespace when it made one (ns >= 0). */
-static void send_result(int sock, int result, int fd, int ns)
-{
-	char cbuf[CMSG_SPACE(2 * sizeof(int))];
-	struct iovec iov = { .iov_base = &result, .iov_len = sizeof(result) };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
-	int fds[2] = { fd, ns };
-	size_t n = fd < 0 ? 0 : ns < 0 ? 1 : 2;
-
-	if (n) {
-		struct cmsghdr *c;
-
-		memset(cbuf, 0, sizeof(cbuf));
-		mh.msg_control = cbuf;
-		mh.msg_controllen = CMSG_SPACE(n * sizeof(int));
-		c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(n * sizeof(int));
-		memcpy(CMSG_DATA(c), fds, n * sizeof(int));
-	}
-	while (sendmsg(sock, &mh, MSG_NOSIGNAL) < 0 && errno == EINTR)
-		;
-}
-
-/* The parent's side of send_result: the result, *fd the listener (or
- * -1), *ns the user namespace (or -1). -EPIPE when the child died before
- * saying anything. */
-static int recv_result(int sock, int *fd, int *ns)
-{
-	char cbuf[CMSG_SPACE(2 * sizeof(int))];
-	int result = -EPIPE;
-	struct iovec iov = { .iov_base = &result, .iov_len = sizeof(result) };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-			     .msg_control = cbuf,
-			     .msg_controllen = sizeof(cbuf) };
-	ssize_t n;
-
-	*fd = *ns = -1;
-	while ((n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC)) < 0 &&
-	       errno == EINTR)
-		;
-	if (n != (ssize_t)sizeof(result))
-		return -EPIPE;
-	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c;
-	     c = CMSG_NXTHDR(&mh, c))
-		if (c->cmsg_level == SOL_SOCKET &&
-		    c->cmsg_type == SCM_RIGHTS) {
-			size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-			int got[2] = { -1, -1 };
-
-			memcpy(got, CMSG_DATA(c),
-			       (k > 2 ? 2 : k) * sizeof(int));
-			for (size_t i = 2; i < k; i++) { /* not ours to keep */
-				int extra;
-
-				memcpy(&extra, CMSG_DATA(c) + i * sizeof(int),
-				       sizeof(int));
-				close(extra);
-			}
-			*fd = got[0];
-			*ns = got[1];
-		}
-	return result;
-}
-
 /* The listener's carrier: a process sharing the child's memory and
  * descriptors but not its filter (it exists before the filter does). The
  * filter notifies sendmsg in a session that judges connections, and
@@ -115,7 +47,6 @@ static int recv_result(int sock, int *fd, int *ns)
 struct carrier {
 	int pipe[2]; /* the child's result, in */
 	int sock;
-	int ns; /* the user namespace the child made, or -1 */
 	pid_t child;
 };
 
@@ -132,7 +63,7 @@ static int carry(void *arg)
 		return 1;
 	while (read(c->pipe[0], &r, sizeof(r)) < 0 && errno == EINTR)
 		;
-	send_result(c->sock, r < 0 ? r : 0, r, c->ns);
+	hs_fl_send_result(c->sock, r < 0 ? r : 0, r);
 	return 0;
 }
 
@@ -141,13 +72,13 @@ int hs_floor_enter(const struct hs_floor_plan *p)
 	static char stack[16384] __attribute__((aligned(16)));
 	struct sock_fprog prog = { .len = p->len, .filter = p->code };
 	struct carrier c = { .pipe = { -1, -1 }, .sock = p->sock[1],
-			     .ns = -1, .child = getpid() };
+			     .child = getpid() };
 	pid_t helper = -1;
 	int fd, st;
 
 	close(p->sock[0]);
 	/* first: the filter is installed inside it */
-	if (p->userns && (fd = c.ns = hs_floor_userns_enter(p)) < 0)
+	if (p->userns && (fd = hs_floor_userns_enter(p)) < 0)
 		goto fail;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
 	    pipe2(c.pipe, O_CLOEXEC) < 0) {
@@ -173,8 +104,6 @@ int hs_floor_enter(const struct hs_floor_plan *p)
 	close(c.pipe[1]);
 	if (fd >= 0)
 		close(fd);
-	if (c.ns >= 0)
-		close(c.ns);
 	close(p->sock[1]);
 	/* a filter nobody may be listening to: the caller must not go on
 	 * under it */
@@ -186,9 +115,7 @@ fail:
 		close(c.pipe[0]);
 		close(c.pipe[1]);
 	}
-	if (c.ns >= 0)
-		close(c.ns);
-	send_result(p->sock[1], fd, -1, -1);
+	hs_fl_send_result(p->sock[1], fd, -1);
 	close(p->sock[1]);
 	return fd;
 }
@@ -198,7 +125,7 @@ fail:
 static int probe(struct hs_floor_plan *p, unsigned long flags)
 {
 	struct hs_floor_plan q = *p;
-	int sv[2], fd = -1, ns = -1, r, st;
+	int sv[2], fd, r, st;
 	pid_t pid;
 
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
@@ -210,9 +137,7 @@ static int probe(struct hs_floor_plan *p, unsigned long flags)
 	if (pid == 0)
 		_exit(hs_floor_enter(&q) < 0 ? 1 : 0);
 	close(sv[1]);
-	r = pid < 0 ? -errno : recv_result(sv[0], &fd, &ns);
-	if (ns >= 0)
-		close(ns);
+	r = pid < 0 ? -errno : hs_fl_recv_result(sv[0], &fd);
 	close(sv[0]);
 	if (pid > 0)
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
@@ -316,8 +241,8 @@ int hs_floor_plan_for(struct hs_floor_plan *p, const struct hs_config *cfg,
 	 * (5.19). */
 	p->flags = SECCOMP_FILTER_FLAG_NEW_LISTENER |
 		   SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
-	/* the agent in a user namespace of its own, where wanted: tried by
-	 * the probe too, and left out (said) where the kernel refuses */
+	/* the agent in a user namespace of its own, where wanted: entered
+	 * by the probe too, and left out (said) where that fails */
 	hs_floor_userns_plan(p, &cfg->settings);
 	fd = probe(p, p->flags);
 	if (fd <= -HS_FLOOR_USERNS_ERR) {
@@ -360,26 +285,14 @@ void hs_floor_plan_free(struct hs_floor_plan *p)
 /* Parent: the child's listener, or -errno (floor.c says it). */
 int hs_floor_take_listener(struct hs_floor_plan *p)
 {
-	int fd, ns, r;
-	struct stat sb;
+	int fd, r;
 
 	close(p->sock[1]);
 	p->sock[1] = -1;
-	r = recv_result(p->sock[0], &fd, &ns);
+	r = hs_fl_recv_result(p->sock[0], &fd);
 	close(p->sock[0]);
 	p->sock[0] = -1;
-	/* the agent's user namespace, as /proc names it (floor_identity.c
-	 * takes it for ours) */
-	p->userns_link[0] = '\0';
-	if (ns >= 0) {
-		if (fstat(ns, &sb) == 0)
-			snprintf(p->userns_link, sizeof(p->userns_link),
-				 "user:[%lu]", (unsigned long)sb.st_ino);
-		close(ns);
-	}
-	if (r <= -HS_FLOOR_USERNS_ERR)
-		r = -(-r - HS_FLOOR_USERNS_ERR); /* its errno, said */
-	if (r < 0) {
+	if (r < 0) { /* (at or below -HS_FLOOR_USERNS_ERR: see floor.h) */
 		if (fd >= 0)
 			close(fd);
 		return r;

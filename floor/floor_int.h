@@ -6,6 +6,7 @@
 #define HOOKSHIM_SUPERVISOR_FLOOR_INT_H
 
 #include <limits.h>
+#include <signal.h>
 #include <linux/openat2.h>
 #include <linux/seccomp.h>
 #include <stdbool.h>
@@ -17,6 +18,11 @@
 #ifndef SYS_landlock_restrict_self
 #define SYS_landlock_restrict_self 446
 #endif
+
+/* The receiver's stop nudge (floor.c): a handler without SA_RESTART,
+ * so that it ends the receiver's wait in SECCOMP_IOCTL_NOTIF_RECV. No
+ * process of the session may send it (floor_reach.c). */
+#define HS_FL_STOP_SIGNAL (SIGRTMIN + 2)
 
 /* The kernel's own O_TMPFILE bit: glibc's __O_TMPFILE includes
  * O_DIRECTORY, which every opendir() passes. */
@@ -512,18 +518,27 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
  * the caller's own domain applies. */
 void hs_fl_open_sandboxed(const struct hs_floor_ctx *x);
 
+/* ---- floor_fdpass.c: an int and a descriptor, child to parent ---- */
+
+/* result, and fd with it when fd >= 0 (async-signal-safe). */
+void hs_fl_send_result(int sock, int result, int fd);
+/* The other side: the result, *fd the descriptor (or -1). -EPIPE when
+ * the sender died before saying anything. */
+int hs_fl_recv_result(int sock, int *fd);
+
 /* ---- floor_userns.c: the agent in a user namespace of its own ---- */
 
 struct hs_floor_plan;
 struct hs_settings;
 
-/* p->userns and its map lines, from the settings and who we are. */
+/* p->userns and the namespace to enter, when the settings and who we
+ * are want one (made now if hs_floor_userns_hold was not called). */
 void hs_floor_userns_plan(struct hs_floor_plan *p,
 			  const struct hs_settings *s);
-/* Child side, async-signal-safe: unshare, the maps, and a descriptor of
- * the new namespace (>= 0), or -(HS_FLOOR_USERNS_ERR + errno). */
+/* Child side, async-signal-safe: into p's namespace. 0, or
+ * -(HS_FLOOR_USERNS_ERR + errno). */
 int hs_floor_userns_enter(const struct hs_floor_plan *p);
-/* The probe could not make one (r: hs_floor_userns_enter's): p->userns
+/* The probe could not enter it (r: hs_floor_userns_enter's): p->userns
  * off, p->userns_why said. */
 void hs_floor_userns_failed(struct hs_floor_plan *p, int r);
 

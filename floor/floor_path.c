@@ -406,8 +406,14 @@ bool hs_fl_environ(pid_t pid, const char *name, char *out, size_t cap)
 bool hs_fl_valid(int listener, uint64_t id)
 {
 	__u64 v = id;
+	int r;
 
-	return ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &v) == 0;
+	/* its lock is taken interruptibly: a signal (floor.c's stop nudge)
+	 * is no answer */
+	while ((r = ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &v)) < 0 &&
+	       errno == EINTR)
+		;
+	return r == 0;
 }
 
 bool hs_fl_send(int lfd, struct seccomp_notif_resp *r)

@@ -120,7 +120,9 @@ static bool hurts_supervisor(int sig)
 {
 	struct sigaction sa;
 
-	if (sig == SIGKILL || sig == SIGSTOP)
+	/* the floor's own stop nudge: caught, but it interrupts the
+	 * receiver (floor.c) */
+	if (sig == SIGKILL || sig == SIGSTOP || sig == HS_FL_STOP_SIGNAL)
 		return true;
 	if (sig <= 0 || sig > SIGRTMAX || sigaction(sig, NULL, &sa) < 0)
 		return false;

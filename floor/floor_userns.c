@@ -9,42 +9,69 @@
  * the kernel unjudged, or failed (which breaks ssh-agent and its like).
  *
  * The kernel's own answer: a process is readable by whoever holds
- * CAP_SYS_PTRACE in the user namespace its memory belongs to, and the
- * owner of a user namespace (the same uid, one level up) holds every
- * capability in it. So the agent's fork child makes a user namespace
- * before its exec, mapping only the user's uid and gid, each to itself:
- * inside, the agent and everything it starts are the same user with the
- * same access to every file (the kernel checks the real ids), no
- * capability after their exec (they are not uid 0 there), and the
- * supervisor, outside, reads any of them. What changes for them: owners
- * and groups that are not the user's show as the overflow ids (65534,
- * "nobody") in stat and id; set-uid programs gain nothing, as under
- * no_new_privs already. Root needs none of this (CAP_SYS_PTRACE).
+ * CAP_SYS_PTRACE in the user namespace it belongs to, and the owner of a
+ * user namespace (the same uid, one level up) holds every capability in
+ * it. So the agent runs in a user namespace that maps only the user's uid
+ * and gid, each to itself: inside, the agent and everything it starts are
+ * the same user with the same access to files (the kernel checks the real
+ * ids) and no capability after their exec (they are not uid 0 there);
+ * the supervisor, outside, reads any of them. What changes for them is
+ * docs/limits.md's ("Under the floor").
  *
- * The child's part is async-signal-safe (the parent has threads): the
- * map lines are made in the parent first. */
+ * The namespace is made once, early: hs_floor_userns_hold() forks a
+ * child that unshares, writes its maps and hands a descriptor of the
+ * namespace back, before `hookshim run` makes itself non-dumpable
+ * (supervisor/lifecycle.c). A non-dumpable task's /proc files are root's,
+ * so no later copy of the supervisor could write its own maps without
+ * being made dumpable -- readable and writable by any process of the user
+ * until its exec, filter or no filter. The agent's fork child then only
+ * enters the namespace (setns), still non-dumpable. */
 #include "floor.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-void hs_floor_userns_plan(struct hs_floor_plan *p, const struct hs_settings *s)
+#include "floor_int.h"
+
+static int held = -1;          /* the namespace, or -1 */
+static bool tried;             /* hs_floor_userns_hold ran */
+static char held_link[40];     /* "user:[N]" */
+static char held_why[200];     /* why there is none */
+
+/* The kernel's overflow id: what an owner the namespace does not map
+ * shows as. A user who is that id would see every such file as theirs. */
+static long overflow_id(const char *which)
 {
-	p->userns = false;
-	p->userns_why[0] = p->userns_link[0] = '\0';
-	if (geteuid() == 0 || s->floor_userns == HS_FLOOR_USERNS_OFF ||
-	    (s->floor_userns == HS_FLOOR_USERNS_AUTO && !s->enforce))
-		return;
-	p->userns = true;
-	snprintf(p->uid_map, sizeof(p->uid_map), "%u %u 1\n",
-		 (unsigned)geteuid(), (unsigned)geteuid());
-	snprintf(p->gid_map, sizeof(p->gid_map), "%u %u 1\n",
-		 (unsigned)getegid(), (unsigned)getegid());
+	char p[64], b[32];
+	long v = 65534;
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "/proc/sys/kernel/%s", which);
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+		return v;
+	n = read(fd, b, sizeof(b) - 1);
+	close(fd);
+	if (n > 0) {
+		b[n] = '\0';
+		v = strtol(b, NULL, 10);
+	}
+	return v;
+}
+
+static bool wanted(const struct hs_settings *s)
+{
+	return geteuid() != 0 && s->floor != HS_FLOOR_OFF &&
+	       (s->floor_userns == HS_FLOOR_USERNS_ON ||
+		(s->floor_userns == HS_FLOOR_USERNS_AUTO && s->enforce));
 }
 
 static int put(const char *path, const char *text)
@@ -53,39 +80,112 @@ static int put(const char *path, const char *text)
 	ssize_t n, len = (ssize_t)strlen(text);
 
 	if (fd < 0)
-		return -errno;
+		return errno;
 	n = write(fd, text, (size_t)len);
-	if (n != len) {
-		int e = n < 0 ? errno : EIO;
-
-		close(fd);
-		return -e;
-	}
 	close(fd);
-	return 0;
+	return n == len ? 0 : n < 0 ? errno : EIO;
+}
+
+/* The child: async-signal-safe only (the caller may have threads). Sends
+ * 0 and the namespace, or its errno. */
+static void make(int sock, const char *uid_map, const char *gid_map)
+{
+	int e = 0, fd = -1;
+
+	if (unshare(CLONE_NEWUSER) < 0)
+		e = errno;
+	/* an unprivileged gid_map needs setgroups denied first */
+	else if ((e = put("/proc/self/setgroups", "deny")) == 0 &&
+		 (e = put("/proc/self/uid_map", uid_map)) == 0 &&
+		 (e = put("/proc/self/gid_map", gid_map)) == 0 &&
+		 (fd = open("/proc/self/ns/user", O_RDONLY | O_CLOEXEC)) < 0)
+		e = errno;
+	hs_fl_send_result(sock, e, fd);
+	_exit(0);
+}
+
+static void say(int e, const char *what)
+{
+	snprintf(held_why, sizeof(held_why),
+		 "no user namespace for the agent (%s%s%s)", what,
+		 e ? ": " : "", e ? strerror(e) : "");
+}
+
+void hs_floor_userns_hold(const struct hs_settings *s)
+{
+	char uid_map[32], gid_map[32];
+	int sv[2], e = EPROTO, st, fd = -1;
+	struct stat sb;
+	pid_t pid;
+
+	if (tried || !wanted(s))
+		return;
+	tried = true;
+	if ((long)geteuid() == overflow_id("overflowuid") ||
+	    (long)getegid() == overflow_id("overflowgid")) {
+		say(0, "the user is the kernel's overflow id, which every "
+		       "owner the namespace does not map would show as");
+		return;
+	}
+	snprintf(uid_map, sizeof(uid_map), "%u %u 1\n", (unsigned)geteuid(),
+		 (unsigned)geteuid());
+	snprintf(gid_map, sizeof(gid_map), "%u %u 1\n", (unsigned)getegid(),
+		 (unsigned)getegid());
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+		say(errno, "socketpair");
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(sv[0]);
+		make(sv[1], uid_map, gid_map);
+	}
+	close(sv[1]);
+	if (pid > 0) {
+		int r = hs_fl_recv_result(sv[0], &fd);
+
+		e = r > 0 ? r : r < 0 ? EPROTO : 0;
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+	} else {
+		e = errno;
+	}
+	close(sv[0]);
+	if (!e && fd >= 0 && fstat(fd, &sb) == 0) {
+		held = fd;
+		snprintf(held_link, sizeof(held_link), "user:[%lu]",
+			 (unsigned long)sb.st_ino);
+		return;
+	}
+	if (fd >= 0)
+		close(fd);
+	say(e, "the kernel refused an unprivileged one: "
+	       "kernel.unprivileged_userns_clone, user.max_user_namespaces "
+	       "or an AppArmor restriction");
+}
+
+void hs_floor_userns_plan(struct hs_floor_plan *p, const struct hs_settings *s)
+{
+	p->userns = false;
+	p->userns_fd = -1;
+	p->userns_why[0] = p->userns_link[0] = '\0';
+	if (!wanted(s))
+		return;
+	hs_floor_userns_hold(s); /* check, doctor: now (still dumpable) */
+	if (held < 0) {
+		snprintf(p->userns_why, sizeof(p->userns_why), "%s", held_why);
+		return;
+	}
+	p->userns = true;
+	p->userns_fd = held;
+	snprintf(p->userns_link, sizeof(p->userns_link), "%s", held_link);
 }
 
 int hs_floor_userns_enter(const struct hs_floor_plan *p)
 {
-	int r, fd;
-
-	if (unshare(CLONE_NEWUSER) < 0)
-		return -(HS_FLOOR_USERNS_ERR + errno);
-	/* the supervisor made itself non-dumpable (out of the session's
-	 * reach), and a non-dumpable task's /proc files are root's: its
-	 * maps could not be written. Dumpable for the three writes only (a
-	 * copy of the supervisor's memory), then the exec ahead makes the
-	 * agent dumpable again. */
-	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
-	/* an unprivileged gid_map needs setgroups denied first */
-	if ((r = put("/proc/self/setgroups", "deny")) == 0 &&
-	    (r = put("/proc/self/uid_map", p->uid_map)) == 0)
-		r = put("/proc/self/gid_map", p->gid_map);
-	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	if (r < 0)
-		return -(HS_FLOOR_USERNS_ERR - r);
-	fd = open("/proc/self/ns/user", O_RDONLY | O_CLOEXEC);
-	return fd < 0 ? -(HS_FLOOR_USERNS_ERR + errno) : fd;
+	return setns(p->userns_fd, CLONE_NEWUSER) < 0
+		       ? -(HS_FLOOR_USERNS_ERR + errno)
+		       : 0;
 }
 
 void hs_floor_userns_failed(struct hs_floor_plan *p, int r)
@@ -93,9 +193,9 @@ void hs_floor_userns_failed(struct hs_floor_plan *p, int r)
 	int e = -r - HS_FLOOR_USERNS_ERR;
 
 	p->userns = false;
+	p->userns_fd = -1;
+	p->userns_link[0] = '\0';
 	snprintf(p->userns_why, sizeof(p->userns_why),
-		 "no user namespace for the agent (%s: "
-		 "kernel.unprivileged_userns_clone, user.max_user_namespaces "
-		 "or an AppArmor restriction)",
+		 "no user namespace for the agent (entering it: %s)",
 		 strerror(e > 0 ? e : EPERM));
 }

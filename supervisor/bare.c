@@ -148,7 +148,7 @@ static int serve(struct hs_config *cfg, int fd, pid_t pid, const char *lib_arg)
 	/* The shim boots a bare session only where it finds none, so an
 	 * outer session is for `__supervise` started by hand inside one: it
 	 * joins it. */
-	if (hs_life_begin(&life, cfg, NULL, NULL, &why) < 0) {
+	if (hs_life_begin(&life, cfg, NULL, NULL, false, &why) < 0) {
 		char msg[128];
 
 		free(lib);

@@ -10,13 +10,14 @@
 #include "../engine/protect.h"
 #include "../engine/runner.h"
 #include "../engine/write_filter.h"
+#include "../floor/floor.h"
 #include "log.h"
 #include "outer.h"
 #include "server.h"
 #include "transcript.h"
 
 int hs_life_begin(struct hs_life *l, struct hs_config *cfg, const char *log,
-		  const char *junit, const char **why)
+		  const char *junit, bool floor, const char **why)
 {
 	bool refuse;
 	char *keep = NULL;
@@ -31,6 +32,9 @@ int hs_life_begin(struct hs_life *l, struct hs_config *cfg, const char *log,
 	}
 	if (l->outer)
 		hs_dispatch_hooks_in_outer_session();
+	/* (inside a session the outer floor decides) */
+	else if (floor)
+		hs_floor_userns_hold(&cfg->settings);
 	hs_supervisor_out_of_reach(l->outer != NULL);
 	if (hs_session_init(&l->s, cfg, NULL, log) < 0) {
 		hs_outer_free(l->outer);

@@ -4,10 +4,13 @@
 # its notified writes went to the kernel unjudged. In enforce mode the
 # agent now runs in a user namespace of its own that maps only the user's
 # ids (floor/floor_userns.c): the supervisor, its owner one level up,
-# reads every session process. Run as an unprivileged user (nobody, when
-# the suite runs as root): the non-dumpable write judged, the agent's
-# view of itself, the settings, the kernel refusing a namespace, and the
-# floor's own opens still done for the agent's processes (the swap race).
+# reads every session process. Run as an unprivileged user (uid 12345,
+# when the suite runs as root: not 65534, the overflow id every unmapped
+# owner shows as): the non-dumpable write judged, the agent's view of
+# itself, the settings, the kernel refusing a namespace, the floor's own
+# opens still done for the agent's processes (the swap race) but never
+# through another process's /proc links, and the receiver's stop signal
+# out of the agent's reach.
 . "$HOOKSHIM_TOP/tests/lib.sh"
 ND=$HOOKSHIM_PROBES/floor_static_nodump
 P=$HOOKSHIM_PROBES/floor_static_open
@@ -16,9 +19,11 @@ P=$HOOKSHIM_PROBES/floor_static_open
 	{ skip "agent userns: no syscall floor on this machine"; exit 0; }
 AS=()
 if [ "$(id -u)" = 0 ]; then
-	setpriv --reuid=nobody --regid=nogroup --clear-groups true 2>/dev/null ||
-		{ skip "agent userns: setpriv cannot drop to nobody here"; exit 0; }
-	AS=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
+	setpriv --reuid=12345 --regid=12345 --clear-groups true 2>/dev/null ||
+		{ skip "agent userns: setpriv cannot drop to uid 12345 here"; exit 0; }
+	AS=(setpriv --reuid=12345 --regid=12345 --clear-groups)
+elif [ "$(id -u)" = "$(cat /proc/sys/kernel/overflowuid)" ]; then
+	skip "agent userns: running as the overflow uid (no namespace then)"; exit 0
 fi
 "${AS[@]}" unshare -U --map-current-user true 2>/dev/null ||
 	{ skip "agent userns: no unprivileged user namespace here"; exit 0; }
@@ -34,6 +39,8 @@ pol() { # NAME SETTINGS
 pol auto '"floor":"require"'
 pol on '"floor":"require","floor_userns":"on"'
 pol off '"floor":"require","floor_userns":"off"'
+printf '{"hooks":{"PreToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(d/**)","command":"exit 0"}]}]}}\n' > "$W/d.json"
+chmod 644 "$W/d.json"
 fresh() {
 	rm -rf "$W/root"; mkdir -p "$W/root/secret" "$W/root/aaaaaa"
 	echo keep > "$W/root/secret/f"; chmod -R a+rwX "$W/root"
@@ -76,17 +83,23 @@ out=$(hs enforce off "$W/nodump" secret/f)
 expect_eq "enforce, \"floor_userns\": \"off\": the limit (docs/limits.md)" "unlink=0" "$out"
 
 # the kernel refusing one (no user namespaces left to make): said, the
-# session goes on with the limit
-fresh
-out=$(cd "$W/root" && timeout -k 5 60 "${AS[@]}" unshare -U --map-current-user --keep-caps sh -c \
-	'echo 0 > /proc/sys/user/max_user_namespaces && exec setpriv --inh-caps=-all --ambient-caps=-all "$@"' \
-	sh "$HOOKSHIM" run --enforce --no-notices -c "$W/auto.json" -- "$W/nodump" secret/f 2>"$TMP/err")
-if grep -q "no user namespace for the agent" "$TMP/err"; then
-	expect_contains "no namespace to be had: said, with the limit it leaves" "$(cat "$TMP/err")" \
-		"a process that makes itself non-dumpable has its calls left to the kernel"
-	expect_eq "... and the session runs on" "unlink=0" "$out"
+# session goes on with the limit. Lowered inside a namespace of our own,
+# whose limit binds its children; whether that worked is asked first.
+lowered() { # CMD...: run with user.max_user_namespaces 0 above it
+	"${AS[@]}" unshare -U --map-current-user --keep-caps sh -c \
+		'echo 0 > /proc/sys/user/max_user_namespaces && exec setpriv --inh-caps=-all --ambient-caps=-all "$@"' sh "$@"
+}
+if lowered unshare -U true 2>/dev/null || ! lowered true 2>/dev/null; then
+	skip "agent userns: user.max_user_namespaces cannot be lowered here"
 else
-	skip "agent userns: the limit could not be lowered here ($(head -c 200 "$TMP/err"))"
+	fresh
+	out=$(cd "$W/root" && lowered timeout -k 5 60 "$HOOKSHIM" run --enforce --no-notices \
+		-c "$W/auto.json" -- "$W/nodump" secret/f 2>"$TMP/err")
+	expect_contains "no namespace to be had: said, with the limit it leaves" "$(cat "$TMP/err")" \
+		"no user namespace for the agent"
+	expect_contains "... the limit named" "$(cat "$TMP/err")" \
+		"has its calls left to the kernel, unjudged"
+	expect_eq "... and the session runs on" "unlink=0" "$out"
 fi
 
 # ---- the floor's own opens hold for the agent's processes ----
@@ -99,15 +112,42 @@ fi
 fresh
 hs enforce auto "$W/open" race-mem:aaaaaa/x:secret/x:1500 >"$TMP/out"
 note "memory swap as uid $uid: $(cat "$TMP/out"), $(cat "$W/root/aaaaaa/x" 2>/dev/null | wc -c) landed in aaaaaa/"
+expect_contains "the race ran (the agent started, its opens worked)" "$(cat "$TMP/out")" "race-mem: "
+check "... and wrote where the hook allows" test -s "$W/root/aaaaaa/x"
 expect_eq "a thread swapping the path bytes lands nothing in secret/ (1,500 opens)" 0 \
 	"$(cat "$W/root/secret/x" 2>/dev/null | wc -c | tr -d ' ')"
+
+# ... but not through another process's directory: a process of the
+# user outside the session, its cwd in d/; the agent cannot go through
+# /proc/PID/cwd itself (no ptrace across the namespace), and an open a
+# hook allowed there must not be done for it by the supervisor.
+fresh; mkdir -p "$W/root/d"; chmod 777 "$W/root/d"
+(cd "$W/root/d" && exec "${AS[@]}" sleep 30) & outside=$!
+for i in $(seq 50); do [ "$(readlink /proc/$outside/cwd 2>/dev/null)" = "$W/root/d" ] && break; sleep 0.05; done
+BB=$(command -v busybox || true)
+if [ -n "$BB" ] && file -L "$BB" | grep -q 'statically linked'; then
+	out=$(hs enforce d "$BB" sh -c "echo x > /proc/$outside/cwd/x; echo rc=\$?; echo y > d/y; echo own=\$?")
+	expect_contains "through another process's /proc/PID/cwd: refused as the kernel refuses the agent" "$out" "rc=1"
+	check "... nothing written there" test ! -e "$W/root/d/x"
+	expect_contains "... while the same hook lets the agent's own write through" "$out" "own=0"
+else
+	skip "agent userns: busybox-static not installed"
+fi
+kill $outside 2>/dev/null; wait $outside 2>/dev/null
+
+# the receiver's stop signal (floor.c) sent to the supervisor's process
+# group, which the agent shares: refused, the session goes on
+fresh
+out=$(hs enforce auto bash -c 'kill -s RTMIN+2 0; echo rc=$?; echo after')
+expect_contains "the floor's stop signal to the supervisor's group is refused" "$out" "rc=1"
+expect_contains "... and the session goes on" "$out" "after"
 
 # ---- check and doctor say it; a bad value is an error at its place ----
 out=$(cd "$W/root" && "${AS[@]}" "$HOOKSHIM" check -c "$W/auto.json" 2>&1)
 expect_contains "check: the agent's namespace in enforce mode" "$out" \
 	"the agent runs in a user namespace of its own in enforce mode"
 out=$(cd "$W/root" && "${AS[@]}" "$HOOKSHIM" doctor 2>&1)
-expect_contains "doctor: the namespace row" "$out" "agent user namespace"
+expect_contains "doctor: the namespace row, available" "$out" "ok  agent user namespace"
 echo '{"hookshim":{"floor_userns":"maybe"},"hooks":{}}' >"$TMP/bad.json"
 "$HOOKSHIM" check -c "$TMP/bad.json" >"$TMP/out" 2>&1
 expect_contains "floor_userns: a bad value is an error naming the choices" "$(cat "$TMP/out")" \

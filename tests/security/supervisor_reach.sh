@@ -279,21 +279,27 @@ except OSError as e:
 '
 wait $bg; echo "late=$?"
 S
-for as in root "$UNPRIV"; do
+sed 's/^{/{"hookshim":{"floor_userns":"off"},/' "$W/late.json" > "$W/late-off.json"
+# unprivileged twice: in enforce mode's user namespace, and without it
+# (the floor's own refusal of the write, below)
+for run in root "$UNPRIV" "$UNPRIV:off"; do
+	as=${run%:off}; pol=late; [ "$run" != "$as" ] && pol=late-off
 	who=$([ $as = root ] && echo root || echo unprivileged)
+	[ $pol = late-off ] && who="$who, no user namespace"
 	rm -f "$W/late.pid" "$W/late"
 	if [ $as = root ]; then
 		out=$(cd "$W" && timeout -k 5 60 "$HOOKSHIM" run --enforce --no-notices \
 			-c late.json -- bash late_agent.sh 2>&1)
 	else
 		out=$(cd "$W" && timeout -k 5 60 setpriv --reuid="$as" --regid="$as" \
-			--clear-groups "$HOOKSHIM" run --enforce --no-notices -c late.json \
+			--clear-groups "$HOOKSHIM" run --enforce --no-notices -c $pol.json \
 			-- bash late_agent.sh 2>&1)
 	fi
 	# not root, in enforce mode the agent has a user namespace of its
 	# own (floor/floor_userns.c): nothing outside it may be ptraced, so
 	# the hook's /proc/PID/fd is closed to it altogether
-	if [ $as != root ] && setpriv --reuid="$as" --regid="$as" --clear-groups \
+	if [ $as != root ] && [ $pol = late ] &&
+		setpriv --reuid="$as" --regid="$as" --clear-groups \
 		unshare -U --map-current-user true 2>/dev/null; then
 		expect_contains "$who: in its user namespace the agent cannot open the hook's stdin" \
 			"$out" "open=13"
