@@ -116,7 +116,7 @@ static int plan_floor(struct hs_config *cfg, const struct hs_outer *outer,
 		/* the outer floor decides, in the outer session's mode */
 		cfg->settings.enforce = false;
 		memset(fp, 0, sizeof(*fp));
-		fp->sock[0] = fp->sock[1] = -1;
+		fp->sock[0] = fp->sock[1] = fp->userns_fd = -1;
 		return 0;
 	}
 	if (hs_floor_plan_for(fp, cfg, hs_config_interest(cfg) |

@@ -8,10 +8,14 @@
  * between calls. */
 #include "floor_int.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <linux/nsfs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
@@ -258,6 +262,76 @@ bool hs_fl_same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
 	if (!keep || r < 0)
 		proc_fds_close(p);
 	return r > 0;
+}
+
+/* ---- another process's /proc links ---- */
+
+/* The kernel lets a process through /proc/PID/{cwd,root,fd/N} of another
+ * only where it may ptrace it (PTRACE_MODE_READ_FSCREDS). The caller
+ * here is known to have our identity (hs_fl_same_identity) but for its
+ * user namespace, which may be the agent's (floor_userns.c). Asked so
+ * that the floor's own open answers as the kernel would, rather than
+ * letting the kernel read the path again (the swap race). */
+
+/* Is namespace `ns` (an open descriptor) a descendant of the one whose
+ * inode is `anc`, through a child of it that `euid` owns? The kernel's
+ * rule for holding every capability in it (cap_capable). */
+static bool owned_below(int ns, ino_t anc, uid_t euid)
+{
+	int cur = dup(ns);
+
+	for (int depth = 0; cur >= 0 && depth < 40; depth++) {
+		int parent = ioctl(cur, NS_GET_PARENT);
+		struct stat sb;
+		uid_t owner;
+
+		if (parent < 0)
+			break; /* the top, or above us */
+		if (fstat(parent, &sb) == 0 && sb.st_ino == anc) {
+			bool ok = ioctl(cur, NS_GET_OWNER_UID, &owner) == 0 &&
+				  owner == euid;
+
+			close(parent);
+			close(cur);
+			return ok;
+		}
+		close(cur);
+		cur = parent;
+	}
+	if (cur >= 0)
+		close(cur);
+	return false;
+}
+
+int hs_fl_may_trace(pid_t tid, pid_t pid, const char *what, size_t len)
+{
+	char p[96];
+	struct stat a, b, own;
+	int fa, fb;
+	bool ok;
+
+	/* as root (and so the caller): CAP_SYS_PTRACE reaches every one */
+	if (geteuid() == 0)
+		return 0;
+	snprintf(p, sizeof(p), "/proc/%d/ns/user", (int)tid);
+	fa = open(p, O_RDONLY | O_CLOEXEC);
+	snprintf(p, sizeof(p), "/proc/%d/ns/user", (int)pid);
+	fb = open(p, O_RDONLY | O_CLOEXEC);
+	ok = fa >= 0 && fb >= 0 && fstat(fa, &a) == 0 && fstat(fb, &b) == 0;
+	if (ok && a.st_ino != b.st_ino) /* another namespace: only below */
+		ok = owned_below(fb, a.st_ino, geteuid());
+	else if (ok) {
+		/* the same: the same owner, and dumpable (a non-dumpable
+		 * task's /proc entries are root's) */
+		snprintf(p, sizeof(p), "/proc/%d/%.*s", (int)pid, (int)len,
+			 what);
+		ok = lstat(p, &own) == 0 && own.st_uid == geteuid();
+	}
+	if (fa >= 0)
+		close(fa);
+	if (fb >= 0)
+		close(fb);
+	return ok ? 0 : -EACCES;
 }
 
 void hs_fl_open_forget(void)

@@ -193,7 +193,7 @@ int hs_floor_plan_for(struct hs_floor_plan *p, const struct hs_config *cfg,
 	int fd;
 
 	memset(p, 0, sizeof(*p));
-	p->sock[0] = p->sock[1] = -1;
+	p->sock[0] = p->sock[1] = p->userns_fd = -1;
 	p->require = cfg->settings.floor == HS_FLOOR_REQUIRE;
 	p->enforce = cfg->settings.enforce;
 	if (cfg->settings.floor == HS_FLOOR_OFF) {

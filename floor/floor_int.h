@@ -500,6 +500,10 @@ void hs_fl_self_free(struct hs_fl_self *s);
 bool hs_fl_same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
 			 mode_t *umask_out);
 void hs_fl_open_forget(void);
+/* Would the kernel let thread tid (of our identity, hs_fl_same_identity)
+ * through /proc/<pid>/<what> (what: len bytes, "cwd", "root", "fd/N")
+ * of another process? 0, or -EACCES, the kernel's answer otherwise. */
+int hs_fl_may_trace(pid_t tid, pid_t pid, const char *what, size_t len);
 
 /* ---- floor_open.c: allowed opens done on the caller's behalf ---- */
 

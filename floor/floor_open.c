@@ -118,12 +118,17 @@ static int start_of(const struct hs_fl_call *c, pid_t tid, struct start *s)
 	s->pinned = false;
 	s->rest = p;
 	if (p[0] == '/' && hs_proclink(p, &l) && l.end < 64) {
-		/* another process's directory: whether the caller may go
-		 * through it is the kernel's to say (ptrace rules: not from
-		 * the agent's user namespace, not to a non-dumpable one) */
-		if (!l.self && l.pid != tid &&
-		    hs_fl_tgid((pid_t)l.pid) != hs_fl_tgid(tid))
-			return KERNEL;
+		/* another process's directory: the caller goes through it
+		 * only where the kernel would let it (not from the agent's
+		 * user namespace to a process outside, not to a non-dumpable
+		 * one), and never by the kernel reading the path again */
+		if (!l.self && (pid_t)l.pid != tid) {
+			int e = hs_fl_may_trace(tid, (pid_t)l.pid, l.what,
+						l.what_len);
+
+			if (e < 0)
+				return e;
+		}
 		/* the caller's /proc/self/fd/N/..., not ours */
 		snprintf(link, sizeof(link), "/proc/%d/%.*s",
 			 l.self ? (int)tid : (int)l.pid, (int)l.what_len, l.what);

@@ -59,8 +59,8 @@ int hs_floor_spawn(const struct hs_floor_plan *p, pid_t *pid,
 	 * unless it is required (the probe passed a moment ago: only a
 	 * race gets here). */
 	err = hs_floor_enter(p);
-	/* a user namespace half made (no maps: the agent would be nobody)
-	 * goes no further either; the probe made one a moment ago */
+	/* nor one that could not enter its user namespace (the probe did
+	 * a moment ago): the agent would run outside it, unread */
 	if (err < 0 && (p->require || err == -EPIPE ||
 			err <= -HS_FLOOR_USERNS_ERR))
 		_exit(126);

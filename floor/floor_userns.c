@@ -145,6 +145,12 @@ void hs_floor_userns_hold(const struct hs_settings *s)
 		int r = hs_fl_recv_result(sv[0], &fd);
 
 		e = r > 0 ? r : r < 0 ? EPROTO : 0;
+		if (r < 0 || (!e && fd < 0)) { /* it died, or sent nothing */
+			if (fd >= 0)
+				close(fd);
+			fd = -1;
+			e = EPROTO;
+		}
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
 	} else {

@@ -109,8 +109,12 @@ int hs_stage_make(const char *abs, int fl, mode_t mode,
 		if (old->st_nlink > 1 || old->st_uid != geteuid())
 			*flags |= HS_FDT_COPY; /* a rename would change those */
 		fchmod(fd, old->st_mode & 07777);
-		if (old->st_gid != getegid())
-			(void)fchown(fd, (uid_t)-1, old->st_gid);
+		/* a group we cannot give the new file (not ours; or shown as
+		 * the overflow id, unmapped in the agent's user namespace):
+		 * written into the file itself, which keeps its own */
+		if (old->st_gid != getegid() &&
+		    fchown(fd, (uid_t)-1, old->st_gid) != 0)
+			*flags |= HS_FDT_COPY;
 		if (!(fl & O_TRUNC)) { /* append, modify: start from the file */
 			tfd = open_at(abs, O_RDONLY | O_CLOEXEC, 0);
 			if (tfd < 0 || copy_all(tfd, fd) < 0) {

@@ -32,7 +32,8 @@ int hs_life_begin(struct hs_life *l, struct hs_config *cfg, const char *log,
 	}
 	if (l->outer)
 		hs_dispatch_hooks_in_outer_session();
-	/* (inside a session the outer floor decides) */
+	/* (inside a session: its floor, if it has one, decides; if not,
+	 * a nested supervisor stays dumpable and the plan makes one) */
 	else if (floor)
 		hs_floor_userns_hold(&cfg->settings);
 	hs_supervisor_out_of_reach(l->outer != NULL);

@@ -128,12 +128,45 @@ BB=$(command -v busybox || true)
 if [ -n "$BB" ] && file -L "$BB" | grep -q 'statically linked'; then
 	out=$(hs enforce d "$BB" sh -c "echo x > /proc/$outside/cwd/x; echo rc=\$?; echo y > d/y; echo own=\$?")
 	expect_contains "through another process's /proc/PID/cwd: refused as the kernel refuses the agent" "$out" "rc=1"
+	expect_contains "... with the kernel's error (EACCES), not a hook's denial" "$(cat "$TMP/err")" "Permission denied"
 	check "... nothing written there" test ! -e "$W/root/d/x"
 	expect_contains "... while the same hook lets the agent's own write through" "$out" "own=0"
 else
 	skip "agent userns: busybox-static not installed"
 fi
 kill $outside 2>/dev/null; wait $outside 2>/dev/null
+
+# ... and through a process of the session's own (a child whose cwd is
+# aaaaaa/), the supervisor opens it: with "floor_opens": "all" a thread
+# swapping the bytes for a denied name of the same length lands nothing
+# (had it gone back to the kernel, which reads the path again, it would)
+fresh
+printf '{"hookshim":{"floor":"require","floor_opens":"all"},"hooks":{"PreToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(secret/**)","command":"exit 2"}]}]}}\n' > "$W/all.json"
+chmod 644 "$W/all.json"
+out=$(hs enforce all sh -c '(cd aaaaaa && exec sleep 30) & c=$!; sleep 0.2
+a=/proc/$c/cwd/x; b=secret/$(printf "%*s" $((${#a} - 7)) "" | tr " " x)
+"$0" race-mem:$a:$b:1500; kill $c' "$W/open")
+note "memory swap through /proc/CHILD/cwd: $out, $(cat "$W/root/aaaaaa/x" 2>/dev/null | wc -c) landed in aaaaaa/"
+check "through the session's own /proc/CHILD/cwd: the race ran" test -s "$W/root/aaaaaa/x"
+expect_eq "... and nothing landed in secret/" "" "$(ls -A "$W/root/secret" | grep -v '^f$')"
+
+# a staged write (a content hook reads what is written) keeps the
+# file's group, one of the user's supplementary groups, which the
+# namespace does not map (it shows as 65534 inside)
+if [ "$(id -u)" = 0 ]; then
+	fresh; mkdir -p "$W/root/g"; echo old > "$W/root/g/f"
+	chown 12345:12346 "$W/root/g" "$W/root/g/f"; chmod 775 "$W/root/g"; chmod 664 "$W/root/g/f"
+	printf 'import json, sys\nc = json.load(sys.stdin).get("tool_input", {}).get("content", "")\nsys.exit(2 if "AKIA" in c else 0)\n' > "$W/scan.py"
+	chmod 644 "$W/scan.py"
+	printf '{"hooks":{"PreToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","command":"python3 %s"}]}]}}\n' "$W/scan.py" > "$W/scan.json"
+	chmod 644 "$W/scan.json"
+	out=$(cd "$W/root" && timeout -k 5 60 setpriv --reuid=12345 --regid=12345 --groups=12346 \
+		"$HOOKSHIM" run --enforce --no-notices -c "$W/scan.json" -- \
+		python3 -c 'import os; open("g/f", "w").write("new\n"); print(os.stat("g/f").st_gid)' 2>"$TMP/err")
+	expect_eq "a staged write: the content is the new one" "new" "$(cat "$W/root/g/f")"
+	expect_eq "... the file keeps its group (seen outside)" 12346 "$(stat -c %g "$W/root/g/f")"
+	note "inside, the group showed as $out"
+fi
 
 # the receiver's stop signal (floor.c) sent to the supervisor's process
 # group, which the agent shares: refused, the session goes on
