@@ -123,8 +123,12 @@ static int start_of(const struct hs_fl_call *c, pid_t tid, struct start *s)
 		 * user namespace to a process outside, not to a non-dumpable
 		 * one), and never by the kernel reading the path again */
 		if (!l.self && (pid_t)l.pid != tid) {
-			int e = hs_fl_may_trace(tid, (pid_t)l.pid, l.what,
-						l.what_len);
+			pid_t own = hs_fl_tgid(tid);
+			/* its own thread group by number: always its own */
+			int e = own > 0 && hs_fl_tgid((pid_t)l.pid) == own
+					? 0
+					: hs_fl_may_trace(tid, (pid_t)l.pid,
+							  l.what, l.what_len);
 
 			if (e < 0)
 				return e;

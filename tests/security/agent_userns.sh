@@ -150,6 +150,14 @@ note "memory swap through /proc/CHILD/cwd: $out, $(cat "$W/root/aaaaaa/x" 2>/dev
 check "through the session's own /proc/CHILD/cwd: the race ran" test -s "$W/root/aaaaaa/x"
 expect_eq "... and nothing landed in secret/" "" "$(ls -A "$W/root/secret" | grep -v '^f$')"
 
+# a non-dumpable process going through its own /proc/PID/cwd: the kernel
+# lets a process through its own /proc always, and so does the
+# supervisor's open for it ("all": every open is the supervisor's)
+fresh
+out=$(hs enforce all "$W/nodump" --create-own aaaaaa/own)
+expect_eq "a non-dumpable process creates through its own /proc/PID/cwd" "create=0" "$out"
+check "... the file is there" test -e "$W/root/aaaaaa/own"
+
 # a staged write (a content hook reads what is written) keeps the
 # file's group, one of the user's supplementary groups, which the
 # namespace does not map (it shows as 65534 inside)
