@@ -38,11 +38,11 @@ struct hs_life {
 };
 
 /* `log` (or NULL) is the --log file, its transcript kept beside it;
- * `junit` (or NULL) a report file protected with the log. 0, or -1 with
- * *why (static text) -- nothing to end then. */
-/* `floor`: a session that may install the floor (run, not the bare
- * preload): the agent's user namespace is made before we go out of
- * reach (floor/floor_userns.c). */
+ * `junit` (or NULL) a report file protected with the log. `floor`: a
+ * session that may install the floor (run, not the bare preload), whose
+ * agent's user namespace is made before we go out of reach
+ * (floor/floor_userns.c). 0, or -1 with *why (static text) -- nothing to
+ * end then. */
 int hs_life_begin(struct hs_life *l, struct hs_config *cfg, const char *log,
 		  const char *junit, bool floor, const char **why);
 /* The write filter children get; NULL when there is none (or out of
