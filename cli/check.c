@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../config/dialect.h"
 #include "../config/diagnostics.h"
@@ -264,14 +263,13 @@ static void print_mode(const struct hs_config *cfg,
 	print_failure(cfg, here);
 }
 
-/* The agent's user namespace (floor/floor_userns.c), when not root. */
+/* The agent's user namespace (floor/floor_userns.c), where the plan
+ * wanted one (not root, not "off"). */
 static void print_userns(const struct hs_config *cfg,
 			 const struct hs_floor_plan *fp)
 {
 	int u = cfg->settings.floor_userns;
 
-	if (geteuid() == 0 || u == HS_FLOOR_USERNS_OFF)
-		return;
 	if (fp->userns)
 		printf("  the agent runs in a user namespace of its own%s: the "
 		       "supervisor reads every session process, non-dumpable "

@@ -188,15 +188,15 @@ static void check_floor(void)
 			 fp.flags & (1UL << 5) ? ", killable waits" : "",
 			 fp.sync_wakeup ? ", synchronous wake-up" : "");
 		row(true, "seccomp floor", buf, NULL);
-		/* floor/floor_userns.c: root reads every process anyway.
-		 * Not a missing piece: enforce mode runs without it, with
-		 * the limit it says. */
-		if (geteuid() != 0 && fp.userns)
+		/* floor/floor_userns.c: wanted only when not root (root
+		 * reads every process anyway). Not a missing piece: enforce
+		 * mode runs without it, with the limit it says. */
+		if (fp.userns)
 			row(true, "agent user namespace",
 			    "available: in enforce mode the supervisor reads "
 			    "every session process, non-dumpable ones too",
 			    NULL);
-		else if (geteuid() != 0)
+		else if (fp.userns_why[0])
 			printf("  %s %-26s %s\n      %-26s (enforce mode runs "
 			       "without it: a process that makes itself "
 			       "non-dumpable, or one Yama keeps from us, is "

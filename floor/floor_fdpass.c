@@ -8,7 +8,7 @@
 
 #include "floor_int.h"
 
-/* One message child -> parent: the result, and the listener with it. */
+/* One message child -> parent: the result, and the descriptor with it. */
 void hs_fl_send_result(int sock, int result, int fd)
 {
 	char cbuf[CMSG_SPACE(sizeof(int))];
@@ -31,8 +31,8 @@ void hs_fl_send_result(int sock, int result, int fd)
 		;
 }
 
-/* The parent's side of hs_fl_send_result: the result, *fd the listener (or
- * -1). -EPIPE when the child died before saying anything. */
+/* The parent's side of hs_fl_send_result: the result, *fd the descriptor
+ * (or -1). -EPIPE when the child died before saying anything. */
 int hs_fl_recv_result(int sock, int *fd)
 {
 	char cbuf[CMSG_SPACE(sizeof(int))];

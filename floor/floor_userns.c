@@ -51,20 +51,10 @@ static char held_why[200];     /* why there is none */
 static long overflow_id(const char *which)
 {
 	char p[64], b[32];
-	long v = 65534;
-	ssize_t n;
-	int fd;
 
 	snprintf(p, sizeof(p), "/proc/sys/kernel/%s", which);
-	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
-		return v;
-	n = read(fd, b, sizeof(b) - 1);
-	close(fd);
-	if (n > 0) {
-		b[n] = '\0';
-		v = strtol(b, NULL, 10);
-	}
-	return v;
+	return hs_fl_read_small(p, b, sizeof(b)) > 0 ? strtol(b, NULL, 10)
+						      : 65534;
 }
 
 static bool wanted(const struct hs_settings *s)
