@@ -139,25 +139,31 @@ expect_contains "check: a PATH name ahead of jq" "$out" \
 expect_contains "check: the jq it runs" "$out" "protect $W/tools/jq  (jq, run by PreToolUse[Bash]#2)"
 expect_contains "check: BASH_ENV's file" "$out" "protect $BASH_ENV  (BASH_ENV, read by the shell of"
 
+# each_held TAG: every attempt of agent.sh denied, what the hooks run
+# unchanged, the hooks still deciding, writes elsewhere working ($out,
+# err.txt)
+each_held() {
+	local t=$1 floor=yes k
+	grep -q "no syscall floor" err.txt && floor=
+	for k in sib_redir sib_new sib_py sib_mv sib_rm sib_ln sib_mkdir sib_bb sib_bbln sib_bbrm \
+		site_custom site_pth site_bb site_mv jqrc jqrc_bb bashenv bashenv_bb \
+		path_cp path_py path_bb path_ln path_tool path_tool_bb path_tool_mv \
+		above_ln above_mv above_bbln id_dirln id_via id_fileln id_scriptln id_siteln id_bbln id_deadln; do
+		if [[ $k == *bb* && -z $floor ]]; then skip "$t$k: no syscall floor"; continue; fi
+		case "$out" in *"$k=0"*) fail "$t$k went through";; *"$k="*) pass "$t$k denied";; *) fail "$t$k: no result";; esac
+	done
+	expect_eq "${t}nothing of the hooks' runtime changed" "$before" "$(snap)"
+	check "${t}the python hook (importing util.py) still denies rm -rf" test -e victim
+	check "${t}the jq hook still denies" test ! -e forbidden
+	check "${t}no start-up file of the hooks ran the agent's code" test ! -e pwned
+	expect_contains "${t}the python hook's own reason" "$(cat err.txt)" "util.py says no rm -rf"
+	expect_contains "${t}the jq hook's own reason" "$(cat err.txt)" "jq hook says no"
+	for k in ok_mkdir ok_pre ok_home ok_bb ok_root ok_venvln ok_ln; do
+		expect_contains "$t$k: a write elsewhere works" "$out" "$k=0"
+	done
+}
 out=$(PATH=$HPATH timeout 120 "$HOOKSHIM" run --no-notices -c policy.json --log run.jsonl -- bash agent.sh 2>err.txt)
-floor=yes
-grep -q "no syscall floor" err.txt && floor=
-for k in sib_redir sib_new sib_py sib_mv sib_rm sib_ln sib_mkdir sib_bb sib_bbln sib_bbrm \
-	site_custom site_pth site_bb site_mv jqrc jqrc_bb bashenv bashenv_bb \
-	path_cp path_py path_bb path_ln path_tool path_tool_bb path_tool_mv \
-	above_ln above_mv above_bbln id_dirln id_via id_fileln id_scriptln id_siteln id_bbln id_deadln; do
-	if [[ $k == *bb* && -z $floor ]]; then skip "$k: no syscall floor"; continue; fi
-	case "$out" in *"$k=0"*) fail "$k went through";; *"$k="*) pass "$k denied";; *) fail "$k: no result";; esac
-done
-expect_eq "nothing of the hooks' runtime changed" "$before" "$(snap)"
-check "the python hook (importing util.py) still denies rm -rf" test -e victim
-check "the jq hook still denies" test ! -e forbidden
-check "no start-up file of the hooks ran the agent's code" test ! -e pwned
-expect_contains "the python hook's own reason" "$(cat err.txt)" "util.py says no rm -rf"
-expect_contains "the jq hook's own reason" "$(cat err.txt)" "jq hook says no"
-for k in ok_mkdir ok_pre ok_home ok_bb ok_root ok_venvln ok_ln; do
-	expect_contains "$k: a write elsewhere works" "$out" "$k=0"
-done
+each_held ""
 log=$(cat run.jsonl)
 expect_contains "reason: a new module in the hook's directory" "$log" \
 	"$W/.claude/hooks/json.py is in $W/.claude/hooks, part of this session's policy (the directory of the hook script of PreToolUse[Bash]#1); it cannot be changed during the session"
@@ -170,6 +176,25 @@ expect_contains "reason: a symlink above a PATH name" "$log" \
 	"$HOME/.local/bin is above $HOME/.local/bin/"
 expect_contains "reason: a symlink to the hooks' directory" "$log" \
 	"$W/hl would lead to $W/.claude/hooks, part of this session's policy (the directory of the hook script of PreToolUse[Bash]#1); it cannot be made during the session"
+
+# As a user (issue 23: items 3-6 hold in both modes, as root and as a
+# user): the same attempts by a user who owns the project and runs the
+# session, in guard mode (its dumpable processes read by a supervisor of
+# the same uid) and in enforce mode (the agent in a user namespace of its
+# own, floor/floor_userns.c).
+if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
+	chmod 755 "$TMP"
+	for mode in guard enforce; do
+		setup "user_$mode"
+		chown -R 65534:65534 "$W"
+		before=$(snap)
+		out=$(PATH=$HPATH timeout 120 setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$HOOKSHIM" run --no-notices --$mode -c policy.json -- bash agent.sh 2>err.txt)
+		each_held "as a user, $mode: "
+	done
+else
+	skip "hook_runtime as a user: not root or no setpriv"
+fi
 
 # The shim alone (no floor): every dynamic attempt is denied there too.
 setup shim
