@@ -85,30 +85,47 @@ if [ -n "$BB" ]; then
 fi
 echo fine > fine; echo "benign=$?"
 S
-for mode in guard enforce; do
-	if [ $mode = enforce ] && [ $floor_here = 0 ]; then
-		skip "identity/enforce: no syscall floor here"; continue
+# As root, and as a user who owns the project (issue 23: items 4 and 5
+# hold as root and as an unprivileged user; as a user in enforce mode the
+# agent runs in a user namespace of its own)
+for who in root user; do
+	as=()
+	if [ $who = user ]; then
+		if ! command -v setpriv >/dev/null || [ "$(id -u)" != 0 ]; then
+			skip "identity as a user: not root or no setpriv"
+			break
+		fi
+		chown -R 65534:65534 "$ROOT" "$OUT"
+		before=$(state)
+		as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 	fi
-	out=$(cd "$ROOT" && OUT=$OUT BB=$BB PROBES=$HOOKSHIM_PROBES timeout 120 "$HOOKSHIM" run --$mode --no-notices -c policy.json -- bash "$TMP/agent.sh" 2>"$TMP/err")
-	n=0
-	while read -r line; do
-		case $line in
-		benign=*) continue ;;
-		*=0) fail "$mode: $line: went through" ;;
-		*=*) n=$((n + 1)) ;;
-		esac
-	done <<<"$out"
-	want=$((4 * 4 + 1 + 2 + 9)); [ -n "$BB" ] && want=$((want + 4 * 2 + 2 + 2))
-	expect_eq "$mode: every write through another name failed" "$want" "$n"
-	expect_eq "$mode: the hook script and the policy unchanged" "$before" "$(state)"
-	expect_contains "$mode: the reason names the file the name leads to" "$(cat "$TMP/err")" \
-		"$ROOT/evil is $ROOT/.hookshim/hooks/ok.sh, part of this session's policy (hook script of PreToolUse[Bash]#1)"
-	expect_contains "$mode: and the policy file's" "$(cat "$TMP/err")" \
-		"$ROOT/evilpol is $ROOT/policy.json, part of this session's policy (config file)"
-	expect_contains "$mode: a symlink to another file still works" "$out" "benign=0"
-	expect_eq "$mode: its target written" "fine" "$(cat "$ROOT/other.txt")"
-	echo benign > "$ROOT/other.txt"
+	for mode in guard enforce; do
+		if [ $mode = enforce ] && [ $floor_here = 0 ]; then
+			skip "identity/enforce: no syscall floor here"; continue
+		fi
+		out=$(cd "$ROOT" && OUT=$OUT BB=$BB PROBES=$HOOKSHIM_PROBES timeout 120 "${as[@]}" "$HOOKSHIM" run --$mode --no-notices -c policy.json -- bash "$TMP/agent.sh" 2>"$TMP/err")
+		n=0
+		while read -r line; do
+			case $line in
+			benign=*) continue ;;
+			*=0) fail "$who $mode: $line: went through" ;;
+			*=*) n=$((n + 1)) ;;
+			esac
+		done <<<"$out"
+		want=$((4 * 4 + 1 + 2 + 9)); [ -n "$BB" ] && want=$((want + 4 * 2 + 2 + 2))
+		expect_eq "$who $mode: every write through another name failed" "$want" "$n"
+		expect_eq "$who $mode: the hook script and the policy unchanged" "$before" "$(state)"
+		expect_contains "$who $mode: the reason names the file the name leads to" "$(cat "$TMP/err")" \
+			"$ROOT/evil is $ROOT/.hookshim/hooks/ok.sh, part of this session's policy (hook script of PreToolUse[Bash]#1)"
+		expect_contains "$who $mode: and the policy file's" "$(cat "$TMP/err")" \
+			"$ROOT/evilpol is $ROOT/policy.json, part of this session's policy (config file)"
+		expect_contains "$who $mode: a symlink to another file still works" "$out" "benign=0"
+		expect_eq "$who $mode: its target written" "fine" "$(cat "$ROOT/other.txt")"
+		echo benign > "$ROOT/other.txt"
+	done
 done
+
+chown -R 0:0 "$ROOT" "$OUT"
 
 # Enforce mode with "floor_opens": "all": the symlink flips between a
 # benign file and the hook script (flipped from outside the session:
