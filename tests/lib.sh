@@ -36,3 +36,17 @@ expect_not_contains() {
 		fail "$1"; note "unexpected: $(printf %q "$3")"
 	fi
 }
+
+# as_user NAME: sets AS to the prefix that runs a command as an
+# unprivileged user (65534, no groups) and makes $TMP reachable to it;
+# fails, saying the skip for NAME, where this cannot be (not root, no
+# setpriv). The security tests run their attacks as root and as a user.
+as_user() {
+	if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
+		chmod 755 "$TMP"
+		AS=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+		return 0
+	fi
+	skip "$1 as a user: not root or no setpriv"
+	return 1
+}

@@ -57,21 +57,17 @@ S
 # both modes, run as root and as an unprivileged user).
 mine() { [ "$who" = user ] && chown 65534:65534 "$@"; :; }
 for who in root user; do
-	as=()
+	AS=()
 	if [ $who = user ]; then
-		if ! command -v setpriv >/dev/null || [ "$(id -u)" != 0 ]; then
-			skip "forged records as a user: not root or no setpriv"
-			break
-		fi
-		chmod 755 "$TMP"; chown -R 65534:65534 .
-		as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+		as_user "forged records" || break
+		chown -R 65534:65534 .
 	fi
 	for m in guard enforce; do
 		for way in 2:rename 6:excl 10:copy; do
 			flags=${way%%:*} name=${way#*:}
 			echo original > guarded.txt; mine guarded.txt
 			[ $name = excl ] && rm -f guarded.txt
-			timeout 30 "${as[@]}" "$HOOKSHIM" run --$m --no-notices -c policy.json \
+			timeout 30 "${AS[@]}" "$HOOKSHIM" run --$m --no-notices -c policy.json \
 				--log log.jsonl -- python3 forge.py "$flags" guarded.txt \
 				>out.txt 2>err.txt
 			got=$(cat guarded.txt 2>/dev/null || echo absent)
@@ -85,13 +81,13 @@ for who in root user; do
 		# the same forged record for a file no hook guards: judged as any
 		# write, so the content hook sees it
 		rm -f free.txt
-		timeout 30 "${as[@]}" "$HOOKSHIM" run --$m --no-notices -c policy.json \
+		timeout 30 "${AS[@]}" "$HOOKSHIM" run --$m --no-notices -c policy.json \
 			-- python3 forge.py 2 free.txt >out.txt 2>err.txt
 		expect_eq "$who $m: a forged record for a free file is judged as a write (allowed)" "EVIL" "$(cat free.txt 2>/dev/null)"
 
 		# a real staged write across an exec: `cmd > f`, cmd's exit publishes
 		rm -f real.txt scanned.txt
-		timeout 30 "${as[@]}" "$HOOKSHIM" run --$m --no-notices -c policy.json \
+		timeout 30 "${AS[@]}" "$HOOKSHIM" run --$m --no-notices -c policy.json \
 			-- bash -c 'echo fine > real.txt; /bin/echo SECRET > scanned.txt; /bin/echo ok > real2.txt' \
 			>out.txt 2>err.txt
 		expect_eq "$who $m: a real staged write still lands" "fine" "$(cat real.txt 2>/dev/null)"

@@ -182,18 +182,15 @@ expect_contains "reason: a symlink to the hooks' directory" "$log" \
 # session, in guard mode (its dumpable processes read by a supervisor of
 # the same uid) and in enforce mode (the agent in a user namespace of its
 # own, floor/floor_userns.c).
-if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
-	chmod 755 "$TMP"
+if as_user hook_runtime; then
 	for mode in guard enforce; do
 		setup "user_$mode"
 		chown -R 65534:65534 "$W"
 		before=$(snap)
-		out=$(PATH=$HPATH timeout 120 setpriv --reuid=65534 --regid=65534 --clear-groups \
-			"$HOOKSHIM" run --no-notices --$mode -c policy.json -- bash agent.sh 2>err.txt)
+		out=$(PATH=$HPATH timeout 120 "${AS[@]}" "$HOOKSHIM" run --no-notices --$mode \
+			-c policy.json -- bash agent.sh 2>err.txt)
 		each_held "as a user, $mode: "
 	done
-else
-	skip "hook_runtime as a user: not root or no setpriv"
 fi
 
 # The shim alone (no floor): every dynamic attempt is denied there too.

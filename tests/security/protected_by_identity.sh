@@ -89,21 +89,17 @@ S
 # hold as root and as an unprivileged user; as a user in enforce mode the
 # agent runs in a user namespace of its own)
 for who in root user; do
-	as=()
+	AS=()
 	if [ $who = user ]; then
-		if ! command -v setpriv >/dev/null || [ "$(id -u)" != 0 ]; then
-			skip "identity as a user: not root or no setpriv"
-			break
-		fi
+		as_user identity || break
 		chown -R 65534:65534 "$ROOT" "$OUT"
 		before=$(state)
-		as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 	fi
 	for mode in guard enforce; do
 		if [ $mode = enforce ] && [ $floor_here = 0 ]; then
 			skip "identity/enforce: no syscall floor here"; continue
 		fi
-		out=$(cd "$ROOT" && OUT=$OUT BB=$BB PROBES=$HOOKSHIM_PROBES timeout 120 "${as[@]}" "$HOOKSHIM" run --$mode --no-notices -c policy.json -- bash "$TMP/agent.sh" 2>"$TMP/err")
+		out=$(cd "$ROOT" && OUT=$OUT BB=$BB PROBES=$HOOKSHIM_PROBES timeout 120 "${AS[@]}" "$HOOKSHIM" run --$mode --no-notices -c policy.json -- bash "$TMP/agent.sh" 2>"$TMP/err")
 		n=0
 		while read -r line; do
 			case $line in
