@@ -55,12 +55,12 @@ S
 
 # As root, and as a user who owns the project (issue 23: item 3 holds in
 # both modes, run as root and as an unprivileged user).
-mine() { [ "$who" = user ] && chown 65534:65534 "$@"; :; }
+mine() { [ "$who" = user ] && chown $AS_ID:$AS_ID "$@"; :; }
 for who in root user; do
 	AS=()
 	if [ $who = user ]; then
 		as_user "forged records" || break
-		chown -R 65534:65534 .
+		chown -R $AS_ID:$AS_ID .
 	fi
 	for m in guard enforce; do
 		for way in 2:rename 6:excl 10:copy; do

@@ -185,7 +185,7 @@ expect_contains "reason: a symlink to the hooks' directory" "$log" \
 if as_user hook_runtime; then
 	for mode in guard enforce; do
 		setup "user_$mode"
-		chown -R 65534:65534 "$W"
+		chown -R $AS_ID:$AS_ID "$W"
 		before=$(snap)
 		out=$(PATH=$HPATH timeout 120 "${AS[@]}" "$HOOKSHIM" run --no-notices --$mode \
 			-c policy.json -- bash agent.sh 2>err.txt)

@@ -43,7 +43,7 @@ fi
 # As a user who owns the project, in guard and in enforce mode (issue 23:
 # as root and as an unprivileged user)
 if as_user "hard link"; then
-	rm -f "$ROOT/h" "$ROOT/h2" "$ROOT/b2"; chown -R 65534:65534 "$ROOT"
+	rm -f "$ROOT/h" "$ROOT/h2" "$ROOT/b2"; chown -R $AS_ID:$AS_ID "$ROOT"
 	before=$(tree_hash)
 	for mode in guard enforce; do
 		hsrun_user() { ( cd "$ROOT" && "${AS[@]}" "$HOOKSHIM" run --$mode --no-notices \

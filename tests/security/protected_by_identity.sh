@@ -92,7 +92,7 @@ for who in root user; do
 	AS=()
 	if [ $who = user ]; then
 		as_user identity || break
-		chown -R 65534:65534 "$ROOT" "$OUT"
+		chown -R $AS_ID:$AS_ID "$ROOT" "$OUT"
 		before=$(state)
 	fi
 	for mode in guard enforce; do
@@ -140,6 +140,10 @@ root = sys.argv[1]
 end = time.time() + float(sys.argv[2])
 while time.time() < end:
     for t in (".hookshim/hooks/ok.sh", "other.txt"):
+        try:  # left by a flipper killed between the two calls
+            os.unlink(root + "/flip.tmp")
+        except FileNotFoundError:
+            pass
         os.symlink(t, root + "/flip.tmp")
         os.replace(root + "/flip.tmp", root + "/flip")
 P

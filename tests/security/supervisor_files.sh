@@ -53,6 +53,33 @@ expect_eq "the hook reading transcript_path saw no forged line" "0" "$(sort -u "
 check "the kept transcript holds no forged line" test -s "$TMP/s.log.transcript.jsonl" -a "$(grep -c FORXGED "$TMP/s.log.transcript.jsonl")" = 0
 expect_contains "the reason says what the file is" "$(cat "$TMP/err")" "(the transcript hooks read)"
 
+# As a user who runs the session, in guard and in enforce mode (issue 23:
+# as root and as an unprivileged user): the transcript is the user's own
+# file, which the agent of that user still cannot forge
+if as_user "supervisor files"; then
+	mkdir -p "$TMP/u"
+	chown -R $AS_ID:$AS_ID "$TMP/u" "$TMPDIR" "$ROOT"
+	for mode in guard enforce; do
+		# (forge.sh's own temp file keeps an earlier session's directory)
+		rm -rf "$TMPDIR"/hookshim-session-*
+		: > "$HOOKSEEN"; chown $AS_ID:$AS_ID "$HOOKSEEN"
+		( cd "$ROOT" && timeout 60 "${AS[@]}" "$HOOKSHIM" run --$mode --no-notices -c "$TMP/p.json" \
+			--log "$TMP/u/$mode.log" -- bash "$TMP/forge.sh" ) >"$TMP/out" 2>"$TMP/err"
+		for k in append bbappend replace rm bbrm mvdir symlink; do
+			case "$(cat "$TMP/out")" in
+			*"$k=0"*) fail "user $mode: transcript: $k went through";;
+			*"$k="*) pass "user $mode: transcript: $k denied";;
+			*) fail "user $mode: transcript: $k: no result"; note "$(cat "$TMP/out" "$TMP/err")";;
+			esac
+		done
+		expect_eq "user $mode: the hook reading transcript_path saw no forged line" "0" \
+			"$(sort -u "$HOOKSEEN" | tr '\n' ' ' | sed 's/ $//')"
+		check "user $mode: the kept transcript holds no forged line" \
+			test -s "$TMP/u/$mode.log.transcript.jsonl" -a "$(grep -c FORXGED "$TMP/u/$mode.log.transcript.jsonl")" = 0
+	done
+	chown -R 0:0 "$TMPDIR" "$ROOT" "$HOOKSEEN"
+fi
+
 # A symlink at a name the supervisor writes, planted before the session
 # (an earlier session's agent): not followed.
 echo keep > "$TMP/victim"
