@@ -102,3 +102,32 @@ out=$(SHIM_ONLY=1 HOOKSHIM_TEST_NO_FLOOR=1 "$HOOKSHIM" run --no-notices -c polic
 expect_eq "without the floor the shim denies every dynamic one" "chmod=1 chmodlink=1 chmodcfg=1 pychmod=1 pyfchmod=1 chown=1 pychown=1 pyxattr=13" \
 	"$(echo "$out" | grep -E '^(chmod|chmodlink|chmodcfg|pychmod|pyfchmod|chown|pychown|pyxattr)=' | tr '\n' ' ' | sed 's/ $//')"
 expect_eq "protected files still unchanged" "$before" "$(modes)"
+
+# As a user who owns the project (issue 23: as root and as an
+# unprivileged user): the same attempts in guard and in enforce mode, and
+# the mode and owner changes in guard mode (in enforce mode a hook that
+# cannot run denies, so the floor does not watch chmod and chown).
+if as_user self_protect; then
+	rm -f h h3 guard-link; chown -R $AS_ID:$AS_ID .
+	before=$(tree)
+	for mode in guard enforce; do
+		rm -f hooks.jsonl; touch victim
+		out=$("${AS[@]}" "$HOOKSHIM" run --$mode --no-notices -c policy.json --log hooks.jsonl -- bash agent.sh 2>err.txt)
+		for k in redir trunc pyopen mvdir mvonto mvaway ln sed rm bb bbtrunc bbmv bbln root; do
+			case "$out" in *"$k=0"*) fail "user $mode: $k went through";; *"$k="*) pass "user $mode: $k denied";; *) fail "user $mode: $k: no result";; esac
+		done
+		expect_contains "user $mode: a benign write works" "$out" "benign=0"
+		check "user $mode: the policy still holds: rm -rf denied" test -e victim
+		expect_eq "user $mode: protected files unchanged (content, inode)" "$before" "$(tree)"
+		check "user $mode: the log was not truncated" test -s hooks.jsonl
+	done
+	ln -s hooks/guard.sh guard-link
+	before=$(modes)
+	out=$("${AS[@]}" "$HOOKSHIM" run --guard --no-notices -c policy.json -- bash attrs.sh 2>attrs-err.txt)
+	for k in chmod chmodlink chmodcfg pychmod pyfchmod chown pychown bbchmod bbchown; do
+		case "$out" in *"$k=0"*) fail "user guard: $k went through";; *"$k="*) pass "user guard: $k denied";; *) fail "user guard: $k: no result";; esac
+	done
+	expect_contains "user guard: setxattr denied" "$out" "pyxattr=13"
+	expect_eq "user guard: mode, owner and content of the protected files unchanged" "$before" "$(modes)"
+	expect_contains "user guard: a chmod of another file works" "$out" "bbplain=0"
+fi
