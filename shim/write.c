@@ -316,19 +316,38 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 #define CK_mkostemps(t, sl, fl) hs_ck_mkostemps(t, sl, fl)
 #define CK_mkostemps64(t, sl, fl) hs_ck_mkostemps(t, sl, fl)
 #define CK_mkdtemp(t) hs_ck_mkdtemp(t)
-/* fchmodat's flags need glibc's emulation (no flags in the syscall
- * before fchmodat2): the floor may see that one again, and finds the
- * same unprotected file. */
 #define CK_chmod(p, m) CK_2(SYS_fchmodat, AT, p, m, 0, 0)
 #define CK_fchmod(fd, m) CK_2(SYS_fchmod, fd, m, 0, 0, 0)
 #define CK_fchmodat(d, p, m, f) \
-	((f) ? HS_REAL(fchmodat)(d, p, m, f) : CK_2(SYS_fchmodat, d, p, m, 0, 0))
+	((f) ? ck_fchmodat_flags(d, p, m, f) : CK_2(SYS_fchmodat, d, p, m, 0, 0))
 #define CK_chown(p, u, g) CK_2(SYS_fchownat, AT, p, u, g, 0)
 #define CK_lchown(p, u, g) CK_2(SYS_fchownat, AT, p, u, g, NOFOLLOW)
 #define CK_fchown(fd, u, g) CK_2(SYS_fchown, fd, u, g, 0, 0)
 #define CK_fchownat(d, p, u, g, f) CK_2(SYS_fchownat, d, p, u, g, f)
 #define CK_setxattr(p, n, v, z, f) CK_2(SYS_setxattr, p, n, v, z, f)
 #define CK_fsetxattr(fd, n, v, z, f) CK_2(SYS_fsetxattr, fd, n, v, z, f)
+
+#ifndef SYS_fchmodat2
+#define SYS_fchmodat2 452
+#endif
+/* fchmodat's flags (AT_SYMLINK_NOFOLLOW: GNU tar's, for each directory
+ * it made) are the fchmodat2 syscall's (Linux 6.6), which takes the
+ * cookie too; before it, glibc emulates them (an O_PATH open, then chmod
+ * of /proc/self/fd/N), which the floor sees again, uncookied: a round
+ * trip to find the same unprotected file. */
+static int ck_fchmodat_flags(int d, const char *p, mode_t m, int f)
+{
+	static int no_fchmodat2;
+
+	if (!__atomic_load_n(&no_fchmodat2, __ATOMIC_RELAXED)) {
+		long r = hs_ck_call(SYS_fchmodat2, d, (long)p, m, f, 0);
+
+		if (r != -1 || errno != ENOSYS)
+			return (int)r;
+		__atomic_store_n(&no_fchmodat2, 1, __ATOMIC_RELAXED);
+	}
+	return HS_REAL(fchmodat)(d, p, m, f);
+}
 
 /* A staged open's result (write_stage.h): only opens are staged. */
 #define STAGED_RESULT(r, t) \

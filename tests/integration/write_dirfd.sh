@@ -67,6 +67,20 @@ if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
 	# for tar's fchown/fchmod of each of the 50 files it created (100)
 	n=$(grep -cE 'readlink(at)?\((AT_FDCWD, )?"/proc/self/fd/' "$TMP/st")
 	if [ "$n" -le 5 ]; then pass "tar -C: no readlink per file ($n)"; else fail "tar -C: no readlink per file"; note "$n readlinks"; fi
+	# tar sets a directory's mode last, fchmodat(..., AT_SYMLINK_NOFOLLOW):
+	# forwarded as the fchmodat2 syscall with the cookie, not as glibc's
+	# emulation (chmod of /proc/self/fd/N), which the floor would be told
+	# of again, a round trip per directory
+	if python3 -c 'import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall(452, -100, b"/", 0o755, 0x100)
+sys.exit(ctypes.get_errno() == 38)'; then
+		expect_eq "tar -C: a directory's mode set with no chmod of /proc/self/fd" 0 \
+			"$(grep -cE '(^| )chmod\("/proc/self/fd/' "$TMP/st")"
+		expect_eq "tar -C: ... and set" "$(stat -c %a "$TMP/src/t")" "$(stat -c %a "$ROOT/pub/t")"
+	else
+		skip "tar -C modes: no fchmodat2 in this kernel"
+	fi
 	# the same under /dev/shm, a tmpfs where unpacking is common: /dev
 	# itself may lead anywhere (/dev/fd/N/...), its shm/ does not
 	if [ -d /dev/shm ] && [ -w /dev/shm ]; then

@@ -64,6 +64,7 @@ chmod -x guard-link 2>/dev/null; echo "chmodlink=$?"
 chmod 600 policy.json 2>/dev/null; echo "chmodcfg=$?"
 python3 -c 'import os; os.chmod("hooks/guard.sh", 0o644)' 2>/dev/null; echo "pychmod=$?"
 python3 -c 'import os; os.fchmod(os.open("hooks/guard.sh", os.O_RDONLY), 0o644)' 2>/dev/null; echo "pyfchmod=$?"
+python3 -c 'import os; os.chmod("hooks/guard.sh", 0o644, follow_symlinks=False)' 2>/dev/null; echo "pylchmod=$?"
 chown "$(id -u):$(id -g)" hooks/guard.sh 2>/dev/null; echo "chown=$?"
 python3 -c 'import os; os.chown("hooks/guard.sh", os.getuid(), os.getgid())' 2>/dev/null; echo "pychown=$?"
 python3 -c '
@@ -74,10 +75,11 @@ except OSError as e: print("pyxattr=%d" % e.errno)'
 busybox chmod -x hooks/guard.sh 2>/dev/null; echo "bbchmod=$?"
 busybox chown "$(id -u)" hooks/guard.sh 2>/dev/null; echo "bbchown=$?"
 chmod 600 plain; echo "plain=$?"
+python3 -c 'import os; os.chmod("plain", 0o604, follow_symlinks=False)'; echo "pylplain=$?"
 busybox chmod 640 plain; echo "bbplain=$?"
 S
 out=$("$HOOKSHIM" run --no-notices -c policy.json --log attrs.jsonl -- bash attrs.sh 2>attrs-err.txt)
-for k in chmod chmodlink chmodcfg pychmod pyfchmod chown pychown; do
+for k in chmod chmodlink chmodcfg pychmod pyfchmod pylchmod chown pychown; do
 	case "$out" in *"$k=0"*) fail "$k went through";; *"$k="*) pass "$k denied";; *) fail "$k: no result";; esac
 done
 expect_contains "setxattr denied (EACCES, not the file system's answer)" "$out" "pyxattr=13"
@@ -92,6 +94,7 @@ expect_eq "mode, owner and content of the protected files unchanged" "$before" "
 expect_contains "the chmod's reason names the script and why" "$(cat attrs-err.txt)" \
 	"$PWD/hooks/guard.sh is part of this session's policy (hook script of PreToolUse[Bash]#1); it cannot be changed during the session"
 expect_contains "a chmod of another file works" "$out" "plain=0"
+expect_contains "and one that does not follow a symlink (fchmodat2)" "$out" "pylplain=0"
 expect_contains "and under the floor" "$out" "bbplain=0"
 expect_eq "and it ends as busybox left it" 640 "$(stat -c %a plain)"
 expect_eq "each denial is logged as a chmod, chown or setxattr" "chmod chown setxattr" \
@@ -99,8 +102,8 @@ expect_eq "each denial is logged as a chmod, chown or setxattr" "chmod chown set
 expect_eq "another file's chmod is no event" 0 "$(jq -c 'select(.path == "'"$PWD"'/plain")' attrs.jsonl | wc -l)"
 # the shim's own interposers, not the floor behind them
 out=$(SHIM_ONLY=1 HOOKSHIM_TEST_NO_FLOOR=1 "$HOOKSHIM" run --no-notices -c policy.json -- bash attrs.sh 2>/dev/null)
-expect_eq "without the floor the shim denies every dynamic one" "chmod=1 chmodlink=1 chmodcfg=1 pychmod=1 pyfchmod=1 chown=1 pychown=1 pyxattr=13" \
-	"$(echo "$out" | grep -E '^(chmod|chmodlink|chmodcfg|pychmod|pyfchmod|chown|pychown|pyxattr)=' | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "without the floor the shim denies every dynamic one" "chmod=1 chmodlink=1 chmodcfg=1 pychmod=1 pyfchmod=1 pylchmod=1 chown=1 pychown=1 pyxattr=13" \
+	"$(echo "$out" | grep -E '^(chmod|chmodlink|chmodcfg|pychmod|pyfchmod|pylchmod|chown|pychown|pyxattr)=' | tr '\n' ' ' | sed 's/ $//')"
 expect_eq "protected files still unchanged" "$before" "$(modes)"
 
 # As a user who owns the project (issue 23: as root and as an
@@ -124,7 +127,7 @@ if as_user self_protect; then
 	ln -s hooks/guard.sh guard-link
 	before=$(modes)
 	out=$("${AS[@]}" "$HOOKSHIM" run --guard --no-notices -c policy.json -- bash attrs.sh 2>attrs-err.txt)
-	for k in chmod chmodlink chmodcfg pychmod pyfchmod chown pychown bbchmod bbchown; do
+	for k in chmod chmodlink chmodcfg pychmod pyfchmod pylchmod chown pychown bbchmod bbchown; do
 		case "$out" in *"$k=0"*) fail "user guard: $k went through";; *"$k="*) pass "user guard: $k denied";; *) fail "user guard: $k: no result";; esac
 	done
 	expect_contains "user guard: setxattr denied" "$out" "pyxattr=13"
