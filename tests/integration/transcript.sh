@@ -107,8 +107,11 @@ expect_eq "only the agent's write was an event" "$TMP/a.txt" "$(cat writes.txt)"
 # A supervisor killed (SIGKILL: nothing runs at its end) leaves its
 # transcript behind; the next session removes it -- only a dead one's
 # (its flock free, untouched for 10 minutes), only our file in our
-# directory, never through a link.
+# directory, never through a link. A user's sessions make their
+# directories in TMPDIR/hookshim-UID, which is all a sweep reads (not
+# the whole of TMPDIR), and which the last session to end removes.
 export TMPDIR=$TMP/sweep; mkdir -p "$TMPDIR"
+U=$TMPDIR/hookshim-$(id -u)
 # (killed from outside the session: inside, the floor refuses it,
 # tests/security/supervisor_reach.sh)
 rm -f kill.req
@@ -117,27 +120,63 @@ bg=$!
 for i in $(seq 200); do [ -s kill.req ] && { kill -9 "$(cat kill.req)"; break; }; sleep 0.05; done
 wait $bg
 sleep 0.2
-killed=$(ls -d "$TMPDIR"/hookshim-session-* 2>/dev/null)
-expect_eq "a killed supervisor leaves its transcript" 1 "$(wc -w <<<"$killed")"
+killed=$(ls -d "$U"/hookshim-session-* 2>/dev/null)
+expect_eq "a killed supervisor leaves its transcript, in the user's directory" 1 "$(wc -w <<<"$killed")"
+expect_eq "... and nothing else in TMPDIR" "hookshim-$(id -u)" "$(ls "$TMPDIR")"
 mk() { # NAME [extra]: a dead session's directory, an hour old
-	mkdir -p "$TMPDIR/$1"; echo '{}' > "$TMPDIR/$1/transcript.jsonl"
-	[ -n "${2:-}" ] && echo x > "$TMPDIR/$1/$2"
-	touch -d '1 hour ago' "$TMPDIR/$1/transcript.jsonl"
+	mkdir -p "$U/$1"; echo '{}' > "$U/$1/transcript.jsonl"
+	[ -n "${2:-}" ] && echo x > "$U/$1/$2"
+	touch -d '1 hour ago' "$U/$1/transcript.jsonl"
 }
 mk hookshim-session-dead01; mk hookshim-session-other1 notes.txt; mk hookshim-session-held01
 touch -d '1 hour ago' $killed/transcript.jsonl
-mkdir -p "$TMPDIR/hookshim-session-young1"; echo '{}' > "$TMPDIR/hookshim-session-young1/transcript.jsonl"
+mkdir -p "$U/hookshim-session-young1"; echo '{}' > "$U/hookshim-session-young1/transcript.jsonl"
 mkdir -p "$TMP/elsewhere"; echo '{}' > "$TMP/elsewhere/transcript.jsonl"
 touch -d '1 hour ago' "$TMP/elsewhere/transcript.jsonl"
-ln -s "$TMP/elsewhere" "$TMPDIR/hookshim-session-link01"
+ln -s "$TMP/elsewhere" "$U/hookshim-session-link01"
 # a live session of another version or namespace holds its lock
-flock "$TMPDIR/hookshim-session-held01/transcript.jsonl" sleep 30 & holder=$!
+flock "$U/hookshim-session-held01/transcript.jsonl" sleep 30 & holder=$!
 sleep 0.2
 hs run -c t.json -- true >/dev/null 2>&1
 kill $holder 2>/dev/null; wait $holder 2>/dev/null
 check "the killed session's transcript is removed by the next session" test ! -e "$killed"
-check "... and a dead one's of an older name" test ! -e "$TMPDIR/hookshim-session-dead01"
-check "a directory holding another file stays" test -f "$TMPDIR/hookshim-session-other1/notes.txt"
-check "a transcript whose lock is held stays" test -f "$TMPDIR/hookshim-session-held01/transcript.jsonl"
+check "... and a dead one's of another name" test ! -e "$U/hookshim-session-dead01"
+check "a directory holding another file stays" test -f "$U/hookshim-session-other1/notes.txt"
+check "a transcript whose lock is held stays" test -f "$U/hookshim-session-held01/transcript.jsonl"
 check "a link is not followed" test -f "$TMP/elsewhere/transcript.jsonl"
-check "a recent one stays (a session just made it, before its lock)" test -f "$TMPDIR/hookshim-session-young1/transcript.jsonl"
+check "a recent one stays (a session just made it, before its lock)" test -f "$U/hookshim-session-young1/transcript.jsonl"
+# what is left in the user's directory keeps it; once empty, the next
+# session to end removes it
+rm -rf "$U"/hookshim-session-*
+hs run -c t.json -- true >/dev/null 2>&1
+expect_eq "the last session to end removes the user's directory" "" "$(ls "$TMPDIR")"
+# only the user's own, private directory is used: one another user
+# made, or a link, leaves the session's directory in TMPDIR itself (and
+# a dead one's there is removed, as before the user's directory)
+for kind in link open; do
+	case $kind in
+	link) mkdir -p "$TMP/decoy"; ln -s "$TMP/decoy" "$U" ;;
+	open) mkdir -m 0777 "$U"; chmod 0777 "$U" ;;
+	esac
+	mkdir -p "$TMPDIR/hookshim-session-old$kind"; echo '{}' > "$TMPDIR/hookshim-session-old$kind/transcript.jsonl"
+	touch -d '1 hour ago' "$TMPDIR/hookshim-session-old$kind/transcript.jsonl"
+	rm -f seen.jsonl
+	hs run -c t.json -- bash -c 'echo one' >/dev/null 2>&1
+	tp3=$(jq -r .path seen.jsonl)
+	expect_eq "a $kind at the user's directory: the session's directory in TMPDIR" "$TMPDIR" "$(dirname "$(dirname "$tp3")")"
+	check "a $kind at the user's directory: a dead session's in TMPDIR removed" test ! -e "$TMPDIR/hookshim-session-old$kind"
+	rm -rf "$U"
+done
+check "nothing was made through the link" test -z "$(ls "$TMP/decoy")"
+
+# Sessions starting and ending at once share the user's directory: each
+# gets its own transcript there (one made again when another session's
+# end removed it meanwhile), and the last to end leaves nothing.
+rm -f seen.jsonl
+for i in $(seq 12); do
+	hs run -c t.json -- bash -c "echo $i" >/dev/null 2>&1 &
+done
+wait
+expect_eq "12 sessions at once: 12 transcripts, each its own" 12 "$(jq -r .path seen.jsonl | sort -u | wc -l)"
+expect_eq "... all in the user's directory" "$U" "$(jq -r .path seen.jsonl | xargs -n1 dirname | xargs -n1 dirname | sort -u)"
+expect_eq "... and nothing left when they ended" "" "$(ls "$TMPDIR")"

@@ -27,7 +27,7 @@ hsrun() { ( cd "$ROOT" && timeout 60 "$HOOKSHIM" run --no-notices -c "$TMP/p.jso
 # the forged line, FORXGED, is made at run time: no command text (which
 # the transcript records) holds it
 cat > "$TMP/forge.sh" <<'S'
-d=$(echo "$TMPDIR"/hookshim-session-*); export tp=$d/transcript.jsonl
+d=$(echo "$TMPDIR"/hookshim-*/hookshim-session-*); export tp=$d/transcript.jsonl
 export M=$(printf '{"FOR%sGED":1}' X)
 [ -f "$tp" ] || { echo "no transcript"; exit 0; }
 echo "$M" > "$tp.new"
@@ -61,7 +61,7 @@ if as_user "supervisor files"; then
 	chown -R $AS_ID:$AS_ID "$TMP/u" "$TMPDIR" "$ROOT"
 	for mode in guard enforce; do
 		# (forge.sh's own temp file keeps an earlier session's directory)
-		rm -rf "$TMPDIR"/hookshim-session-*
+		rm -rf "$TMPDIR"/hookshim-*
 		: > "$HOOKSEEN"; chown $AS_ID:$AS_ID "$HOOKSEEN"
 		( cd "$ROOT" && timeout 60 "${AS[@]}" "$HOOKSHIM" run --$mode --no-notices -c "$TMP/p.json" \
 			--log "$TMP/u/$mode.log" -- bash "$TMP/forge.sh" ) >"$TMP/out" 2>"$TMP/err"
