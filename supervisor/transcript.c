@@ -80,7 +80,7 @@ static void sweep(int dir)
 	DIR *d;
 	int fd;
 
-	if ((fd = dup(dir)) < 0)
+	if ((fd = fcntl(dir, F_DUPFD_CLOEXEC, 0)) < 0)
 		return;
 	if (!(d = fdopendir(fd))) {
 		close(fd);
@@ -122,8 +122,10 @@ static int user_dir(const char *tmp, char *path, size_t cap)
 	int fd;
 
 	if (snprintf(path, cap, "%s/" USER_PREFIX "%u", tmp,
-		     (unsigned)geteuid()) >= (int)cap)
+		     (unsigned)geteuid()) >= (int)cap) {
+		errno = ENAMETOOLONG;
 		return -1;
+	}
 	if (mkdir(path, 0700) < 0 && errno != EEXIST)
 		return -1;
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -138,12 +140,36 @@ static int user_dir(const char *tmp, char *path, size_t cap)
 	return fd;
 }
 
-/* The session's directory: in the user's directory when there is one
- * (made again when the last session to end removed it meanwhile), else
- * in TMPDIR. A dead session's found there first is removed (sweep). */
-static bool make_dir(struct hs_transcript *t, const char *tmp)
+/* A directory of ours in `in` (a descriptor): DIR_PREFIX and a random
+ * name, made and opened there, never by a path, so whatever another name
+ * of `in` leads to meanwhile (the user's directory removed by a session
+ * ending, and made again by somebody else) changes nothing. Its
+ * descriptor, its name in `name`; or -1. */
+static int new_dir_at(int in, char *name, size_t cap)
 {
+	for (int tries = 0; tries < 8; tries++) {
+		char hex[13];
+
+		hs_random_hex(hex, 6);
+		snprintf(name, cap, DIR_PREFIX "%s", hex);
+		if (mkdirat(in, name, 0700) == 0)
+			return openat(in, name, O_RDONLY | O_DIRECTORY |
+							O_NOFOLLOW | O_CLOEXEC);
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
+}
+
+/* The session's directory, opened: in the user's directory when there
+ * is one (made again when the last session to end removed it
+ * meanwhile), else in TMPDIR. A dead session's found there first is
+ * removed (sweep). t->dir names it. */
+static int make_dir(struct hs_transcript *t, const char *tmp)
+{
+	char name[64];
 	bool swept = false;
+	int sd, d;
 
 	for (int tries = 0; tries < 4; tries++) {
 		int ud = user_dir(tmp, t->user_dir, sizeof(t->user_dir));
@@ -155,30 +181,26 @@ static bool make_dir(struct hs_transcript *t, const char *tmp)
 		if (!swept)
 			sweep(ud);
 		swept = true;
+		sd = new_dir_at(ud, name, sizeof(name));
 		close(ud);
-		snprintf(t->dir, sizeof(t->dir), "%s/" DIR_PREFIX "XXXXXX",
-			 t->user_dir);
-		if (mkdtemp(t->dir))
-			return true;
-		if (errno != ENOENT) {
-			int e = errno;
-
-			rmdir(t->user_dir);
-			errno = e;
-			return false;
+		if (sd >= 0) {
+			snprintf(t->dir, sizeof(t->dir), "%s/%s", t->user_dir,
+				 name);
+			return sd;
 		}
+		if (errno != ENOENT)
+			break; /* ENOENT: ud was removed meanwhile */
 	}
 	t->user_dir[0] = '\0';
-	{
-		int d = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-		if (d >= 0) {
-			sweep(d);
-			close(d);
-		}
-	}
-	snprintf(t->dir, sizeof(t->dir), "%s/" DIR_PREFIX "XXXXXX", tmp);
-	return mkdtemp(t->dir) != NULL;
+	snprintf(t->dir, sizeof(t->dir), "%s", tmp);
+	if ((d = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	sweep(d);
+	sd = new_dir_at(d, name, sizeof(name));
+	close(d);
+	if (sd >= 0)
+		snprintf(t->dir, sizeof(t->dir), "%s/%s", tmp, name);
+	return sd;
 }
 
 struct hs_transcript *hs_transcript_open(const char *session_id,
@@ -186,19 +208,23 @@ struct hs_transcript *hs_transcript_open(const char *session_id,
 {
 	const char *tmp = getenv("TMPDIR");
 	struct hs_transcript *t = calloc(1, sizeof(*t));
+	int sd;
 
 	if (!t)
 		return NULL;
 	tmp = tmp && tmp[0] == '/' ? tmp : "/tmp";
-	if (!make_dir(t, tmp)) {
-		fprintf(stderr, "hookshim: transcript directory %s: %s; hooks "
-			"get an empty transcript_path\n", t->dir, strerror(errno));
+	if ((sd = make_dir(t, tmp)) < 0) {
+		fprintf(stderr, "hookshim: transcript directory in %s: %s; "
+			"hooks get an empty transcript_path\n", t->dir,
+			strerror(errno));
 		free(t);
 		return NULL;
 	}
 	snprintf(t->path, sizeof(t->path), "%s/" FILE_NAME, t->dir);
-	t->fd = open(t->path, O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC,
-		     0600);
+	t->fd = openat(sd, FILE_NAME, O_RDWR | O_CREAT | O_EXCL | O_APPEND |
+					      O_NOFOLLOW | O_CLOEXEC,
+		       0600);
+	close(sd);
 	if (t->fd < 0) {
 		fprintf(stderr, "hookshim: %s: %s; hooks get an empty "
 			"transcript_path\n", t->path, strerror(errno));

@@ -153,10 +153,12 @@ expect_eq "the last session to end removes the user's directory" "" "$(ls "$TMPD
 # only the user's own, private directory is used: one another user
 # made, or a link, leaves the session's directory in TMPDIR itself (and
 # a dead one's there is removed, as before the user's directory)
-for kind in link open; do
+kinds="link open"; [ "$(id -u)" = 0 ] && kinds="$kinds other"
+for kind in $kinds; do
 	case $kind in
 	link) mkdir -p "$TMP/decoy"; ln -s "$TMP/decoy" "$U" ;;
 	open) mkdir -m 0777 "$U"; chmod 0777 "$U" ;;
+	other) mkdir -m 0700 "$U"; chown 12345:12345 "$U" ;; # another user's
 	esac
 	mkdir -p "$TMPDIR/hookshim-session-old$kind"; echo '{}' > "$TMPDIR/hookshim-session-old$kind/transcript.jsonl"
 	touch -d '1 hour ago' "$TMPDIR/hookshim-session-old$kind/transcript.jsonl"
