@@ -334,7 +334,9 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
  * it made) are the fchmodat2 syscall's (Linux 6.6), which takes the
  * cookie too; before it, glibc emulates them (an O_PATH open, then chmod
  * of /proc/self/fd/N), which the floor sees again, uncookied: a round
- * trip to find the same unprotected file. */
+ * trip to find the same unprotected file. An EPERM may be a container
+ * profile's answer to a call it does not know (Docker's before 2024):
+ * glibc's way then, which gives the same answer where it is the file's. */
 static int ck_fchmodat_flags(int d, const char *p, mode_t m, int f)
 {
 	static int no_fchmodat2;
@@ -342,9 +344,10 @@ static int ck_fchmodat_flags(int d, const char *p, mode_t m, int f)
 	if (!__atomic_load_n(&no_fchmodat2, __ATOMIC_RELAXED)) {
 		long r = hs_ck_call(SYS_fchmodat2, d, (long)p, m, f, 0);
 
-		if (r != -1 || errno != ENOSYS)
+		if (r != -1 || (errno != ENOSYS && errno != EPERM))
 			return (int)r;
-		__atomic_store_n(&no_fchmodat2, 1, __ATOMIC_RELAXED);
+		if (errno == ENOSYS)
+			__atomic_store_n(&no_fchmodat2, 1, __ATOMIC_RELAXED);
 	}
 	return HS_REAL(fchmodat)(d, p, m, f);
 }
