@@ -169,7 +169,7 @@ static int make_dir(struct hs_transcript *t, const char *tmp)
 {
 	char name[64];
 	bool swept = false;
-	int sd, d;
+	int sd, d, e;
 
 	for (int tries = 0; tries < 4; tries++) {
 		int ud = user_dir(tmp, t->user_dir, sizeof(t->user_dir));
@@ -182,13 +182,14 @@ static int make_dir(struct hs_transcript *t, const char *tmp)
 			sweep(ud);
 		swept = true;
 		sd = new_dir_at(ud, name, sizeof(name));
+		e = errno;
 		close(ud);
 		if (sd >= 0) {
 			snprintf(t->dir, sizeof(t->dir), "%s/%s", t->user_dir,
 				 name);
 			return sd;
 		}
-		if (errno != ENOENT)
+		if (e != ENOENT)
 			break; /* ENOENT: ud was removed meanwhile */
 	}
 	t->user_dir[0] = '\0';
