@@ -45,9 +45,6 @@ static const int writes[] = {
 	SYS_mknod, SYS_mknodat,
 };
 static const int execs[] = { SYS_execve, SYS_execveat };
-#ifndef SYS_fchmodat2
-#define SYS_fchmodat2 452
-#endif
 /* A protected file's mode, owner or attributes (an ACL): rare calls, a
  * round trip each, and only in a session with protected files. */
 static const int attrs[] = {

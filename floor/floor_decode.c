@@ -33,10 +33,6 @@ static void legacy_how(struct open_how *how, unsigned flags, unsigned mode)
 #define A(i) (c->n.data.args[i])
 #define FD(i) ((int)A(i))
 
-#ifndef SYS_fchmodat2
-#define SYS_fchmodat2 452
-#endif
-
 /* Mode, owner, extended attributes (floor_bpf.c notifies them only when
  * protected files exist). A descriptor alone is p1 == 0 with dirfd and
  * AT_EMPTY_PATH, as fchownat(fd, "", ..., AT_EMPTY_PATH) says it. */

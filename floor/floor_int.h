@@ -18,6 +18,9 @@
 #ifndef SYS_landlock_restrict_self
 #define SYS_landlock_restrict_self 446
 #endif
+#ifndef SYS_fchmodat2
+#define SYS_fchmodat2 452
+#endif
 
 /* The receiver's stop nudge (floor.c): a handler without SA_RESTART,
  * so that it ends the receiver's wait in SECCOMP_IOCTL_NOTIF_RECV. No
