@@ -161,14 +161,25 @@ static int new_dir_at(int in, char *name, size_t cap)
 	return -1;
 }
 
-/* The session's directory, opened: in the user's directory when there
- * is one (made again when the last session to end removed it
- * meanwhile), else in TMPDIR. A dead session's found there first is
- * removed (sweep). t->dir names it. */
-static int make_dir(struct hs_transcript *t, const char *tmp)
+/* In `dir` (a descriptor, named `base`): a dead session's directories
+ * removed (sweep), then ours made; t->dir names it. */
+static int session_dir_in(struct hs_transcript *t, int dir, const char *base)
 {
 	char name[64];
-	bool swept = false;
+	int sd;
+
+	sweep(dir);
+	sd = new_dir_at(dir, name, sizeof(name));
+	if (sd >= 0)
+		snprintf(t->dir, sizeof(t->dir), "%s/%s", base, name);
+	return sd;
+}
+
+/* The session's directory, opened: in the user's directory when there
+ * is one (made again when the last session to end removed it
+ * meanwhile), else in TMPDIR. */
+static int make_dir(struct hs_transcript *t, const char *tmp)
+{
 	int sd, d, e;
 
 	for (int tries = 0; tries < 4; tries++) {
@@ -178,17 +189,11 @@ static int make_dir(struct hs_transcript *t, const char *tmp)
 			continue; /* removed between our mkdir and open */
 		if (ud < 0)
 			break;
-		if (!swept)
-			sweep(ud);
-		swept = true;
-		sd = new_dir_at(ud, name, sizeof(name));
+		sd = session_dir_in(t, ud, t->user_dir);
 		e = errno;
 		close(ud);
-		if (sd >= 0) {
-			snprintf(t->dir, sizeof(t->dir), "%s/%s", t->user_dir,
-				 name);
+		if (sd >= 0)
 			return sd;
-		}
 		if (e != ENOENT)
 			break; /* ENOENT: ud was removed meanwhile */
 	}
@@ -196,11 +201,8 @@ static int make_dir(struct hs_transcript *t, const char *tmp)
 	snprintf(t->dir, sizeof(t->dir), "%s", tmp);
 	if ((d = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return -1;
-	sweep(d);
-	sd = new_dir_at(d, name, sizeof(name));
+	sd = session_dir_in(t, d, tmp);
 	close(d);
-	if (sd >= 0)
-		snprintf(t->dir, sizeof(t->dir), "%s/%s", tmp, name);
 	return sd;
 }
 
