@@ -54,3 +54,18 @@ as_user() {
 	skip "$1 as a user: not root or no setpriv"
 	return 1
 }
+
+# each_denied TAG OUT KEY...: OUT holds a "KEY=STATUS" line per attempt
+# (an agent script's `echo "KEY=$?"`): each KEY failed, none went through
+# (TAG prefixes the case names).
+each_denied() {
+	local t=$1 out=$2 k
+	shift 2
+	for k; do
+		case "$out" in
+		*"$k=0"*) fail "$t$k went through" ;;
+		*"$k="*) pass "$t$k denied" ;;
+		*) fail "$t$k: no result" ;;
+		esac
+	done
+}
