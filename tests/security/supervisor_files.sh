@@ -37,12 +37,15 @@ python3 -c 'import os,sys; os.replace(sys.argv[1] + ".new", sys.argv[1])' "$tp" 
 rm -f "$tp" 2>/dev/null; echo "rm=$?"
 busybox rm -f "$tp" 2>/dev/null; echo "bbrm=$?"
 mv "$d" "$d.x" 2>/dev/null; echo "mvdir=$?"
+# the user's directory above it (TMPDIR/hookshim-UID)
+mv "${d%/*}" "${d%/*}.x" 2>/dev/null; echo "mvuserdir=$?"
+busybox mv "${d%/*}" "${d%/*}.y" 2>/dev/null; echo "bbmvuserdir=$?"
 ln -sf /dev/null "$tp" 2>/dev/null; echo "symlink=$?"
 bash -c 'true'
 S
 : > "$HOOKSEEN"
 hsrun --log "$TMP/s.log" -- bash "$TMP/forge.sh"
-for k in append bbappend replace rm bbrm mvdir symlink; do
+for k in append bbappend replace rm bbrm mvdir mvuserdir bbmvuserdir symlink; do
 	case "$(cat "$TMP/out")" in
 	*"$k=0"*) fail "transcript: $k went through";;
 	*"$k="*) pass "transcript: $k denied";;
@@ -65,7 +68,7 @@ if as_user "supervisor files"; then
 		: > "$HOOKSEEN"; chown $AS_ID:$AS_ID "$HOOKSEEN"
 		( cd "$ROOT" && timeout 60 "${AS[@]}" "$HOOKSHIM" run --$mode --no-notices -c "$TMP/p.json" \
 			--log "$TMP/u/$mode.log" -- bash "$TMP/forge.sh" ) >"$TMP/out" 2>"$TMP/err"
-		for k in append bbappend replace rm bbrm mvdir symlink; do
+		for k in append bbappend replace rm bbrm mvdir mvuserdir bbmvuserdir symlink; do
 			case "$(cat "$TMP/out")" in
 			*"$k=0"*) fail "user $mode: transcript: $k went through";;
 			*"$k="*) pass "user $mode: transcript: $k denied";;
