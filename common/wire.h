@@ -166,6 +166,11 @@ extern const char HS_EXE_MARK[];
 	X(UPDATED, 'U', STR, updated)     /* an allowed exec: the command a   \
 					     hook rewrote the call's shell \
 					     command to (updatedInput) */ \
+	X(OWN, 'O', NUM, own)             /* an allowed exec: 1 when it is   \
+					     one of the agent's own shells \
+					     (docs/agents.md): no tool    \
+					     call, so no post and no      \
+					     hand-off */                  \
 	X(HANDOFF, 'H', NUM, handoff)     /* an allowed exec: 1 when its text \
 					     runs a string its hook did   \
 					     not see, so what its shell   \
@@ -202,6 +207,9 @@ enum hs_field {
  * supervisor's decoder fills one with strings it owns (hs_msg_free). */
 struct hs_msg {
 	HS_REQUEST_FIELDS(HS_MEMBER_)
+	/* not on the wire: the asker as the kernel names it (SO_PEERCRED),
+	 * where the supervisor's server looked; 0 unknown */
+	long peer;
 };
 
 /* Where each field of a struct lives, for the table-driven codec. */

@@ -142,6 +142,7 @@ static int read_reply(int fd, struct hs_reply *rep)
 		case HS_F_DENY_EXIT:
 		case HS_F_DENY_ERRNO:
 		case HS_F_HANDOFF:
+		case HS_F_OWN:
 		case HS_F_MORE:
 		case HS_F_KEEPS:
 		case HS_F_TOOL_CALL: dst = num; cap = sizeof(num); break;
@@ -159,6 +160,8 @@ static int read_reply(int fd, struct hs_reply *rep)
 			rep->tool_call = hs_atol(num) == 1;
 		} else if (tag == HS_F_HANDOFF) {
 			rep->handoff = hs_atol(num) == 1;
+		} else if (tag == HS_F_OWN) {
+			rep->own = hs_atol(num) == 1;
 		} else if (tag == HS_F_MORE) {
 			rep->more = hs_atol(num) == 1;
 		} else if (tag == HS_F_KEEPS) {

@@ -21,6 +21,8 @@ struct hs_reply {
 	bool said;          /* the floor wrote the reason to our stderr */
 	bool tool_call;     /* classify: the exec is a tool call */
 	bool handoff;       /* an exec: what its shell runs is judged too */
+	bool own;           /* an exec: one of the agent's own shells, no
+			     * tool call (no post, no hand-off) */
 	bool more;          /* a stdin line: incomplete, send more */
 	bool keeps;         /* a stdin line: it leaves code behind */
 	int deny_exit;      /* from the reply, else the session's flags */

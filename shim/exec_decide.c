@@ -169,8 +169,9 @@ void hs_exec_decide(const char *exe, char *const argv[],
 		hs_ask_or_floor(&req, &d->rep);
 		d->deny = d->rep.deny;
 		/* a tool call whose text hands on a string its hook did not
-		 * see: what its shell runs is judged too */
-		if (d->rep.handoff && !d->nested && !d->deny)
+		 * see: what its shell runs is judged too (the agent's own
+		 * shell is no tool call) */
+		if (d->rep.handoff && !d->rep.own && !d->nested && !d->deny)
 			d->child_role = HS_ROLE_HANDOFF;
 		if (d->rep.hidden) {
 			/* the agent's sandbox hides the supervisor: the
@@ -184,14 +185,18 @@ void hs_exec_decide(const char *exe, char *const argv[],
 		if (d->rep.id[0])
 			memcpy(d->id, d->rep.id, sizeof(d->id));
 	} else {
+		/* post hooks alone: nothing asked; the supervisor drops the
+		 * post of one of the agent's own shells (`__exec` reports
+		 * from the process that made the exec) */
 		d->rep.deny_exit = st->deny_exit;
 		d->rep.deny_errno = st->deny_errno;
-		d->rep.hidden = d->rep.said = false;
+		d->rep.hidden = d->rep.said = d->rep.own = false;
 		d->rep.reason[0] = '\0';
 	}
-	/* hidden from the supervisor, `__exec` could not ask it either */
+	/* hidden from the supervisor, `__exec` could not ask it either; the
+	 * agent's own shell is no tool call */
 	d->post = !d->deny && (st->interest & HS_INTEREST_EXEC_POST) &&
-		  st->bin[0] && !d->rep.hidden;
+		  st->bin[0] && !d->rep.hidden && !d->rep.own;
 }
 
 char *const *hs_exec_argv(const struct hs_decision *d, const char *exe,

@@ -192,6 +192,8 @@ int hs_answer_write(int fd, const struct hs_answer *a)
 	hs_wire_putnum(&w, HS_F_DENY_ERRNO, a->deny_errno);
 	if (a->tool_call)
 		hs_wire_putnum(&w, HS_F_TOOL_CALL, 1);
+	if (a->own)
+		hs_wire_putnum(&w, HS_F_OWN, 1);
 	if (a->handoff)
 		hs_wire_putnum(&w, HS_F_HANDOFF, 1);
 	if (a->more)
@@ -242,6 +244,8 @@ int hs_answer_read(int fd, struct hs_answer *a)
 				a->deny_errno = (int)n;
 			break;
 		case HS_F_TOOL_CALL: a->tool_call = to_long(v) == 1; free(v);
+			break;
+		case HS_F_OWN: a->own = to_long(v) == 1; free(v);
 			break;
 		case HS_F_HANDOFF: a->handoff = to_long(v) == 1; free(v);
 			break;

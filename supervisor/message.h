@@ -23,6 +23,7 @@ struct hs_answer {
 	int deny_exit;
 	int deny_errno;
 	bool tool_call;          /* classify: a tool call, not the agent's own shell */
+	bool own;                /* an exec: one of the agent's own shells */
 	char *updated;           /* an allowed exec: its shell command, rewritten */
 	bool handoff;            /* an allowed exec: what its shell runs is
 				  * judged too (engine/handoff.h) */

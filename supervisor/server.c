@@ -61,6 +61,14 @@ static void *serve(void *arg)
 	    getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
 		cred.pid = 0;
 	if (hs_msg_read(c->fd, &req) == 0) {
+		/* an exec's post comes from `hookshim __exec`, the process
+		 * that made the exec: whose own shell it was is asked of it
+		 * (session.c), never of a pid the request says */
+		if (cred.pid <= 0 && req.op && strcmp(req.op, "exec") == 0 &&
+		    req.phase && strncmp(req.phase, "post", 4) == 0 &&
+		    getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+			cred.pid = 0;
+		req.peer = cred.pid;
 		/* a connection's grant (net_cache.h) is for the process the
 		 * kernel names, not the one the request says */
 		if (cred.pid > 0 && req.op && strcmp(req.op, "connect") == 0)

@@ -130,9 +130,26 @@ static bool is_post_phase(const struct hs_msg *req)
 	return req->phase && strncmp(req->phase, "post", 4) == 0;
 }
 
+/* Is req's exec one of the agent's own shells (caller.h)? A post comes
+ * from `hookshim __exec` once the command, a child of its own, has
+ * ended: asked of __exec itself, the process that made the exec (the
+ * kernel's name for the asker), whose parent is the agent. */
+static const char *own_shell(const struct hs_msg *req, bool post)
+{
+	struct hs_msg at;
+
+	if (!post || req->peer <= 0)
+		return hs_caller_agent_internal(req);
+	at = *req;
+	at.pid = req->peer;
+	return hs_caller_agent_internal(&at);
+}
+
 /* The event a request describes. Strings stay owned by req; `command`
  * (to free) and `id` (caller's buffer) are computed here. -1 when the
- * request is not something hooks see. */
+ * request is not something hooks see, OWN_SHELL when it is one of the
+ * agent's own shells (no event either). */
+#define OWN_SHELL (-2)
 static int build_event(struct hs_session *s, const struct hs_msg *req,
 		       struct hs_event *ev, char **command, char *id,
 		       size_t idcap, struct hs_command_why *why)
@@ -161,10 +178,10 @@ static int build_event(struct hs_session *s, const struct hs_msg *req,
 		/* never beneath a hand-off: what runs there is the
 		 * model's, whatever it looks like */
 		if (req->nested <= 0 && req->beneath <= 0 &&
-		    (internal = hs_caller_agent_internal(req))) {
+		    (internal = own_shell(req, ev->kind == HS_KIND_POST))) {
 			if (ev->kind == HS_KIND_PRE)
 				hs_log_internal(s, req, internal);
-			return -1;
+			return OWN_SHELL;
 		}
 		ev->op = HS_OP_EXEC;
 		ev->argv = req->argv;
@@ -295,9 +312,13 @@ static void decide_here(struct hs_session *s, const struct hs_msg *req,
 	enum hs_verdict v;
 	bool asked = false, unissued;
 	struct hs_command_why why = { 0 };
+	int rc;
 
 	allow(s, ans);
-	if (build_event(s, req, &ev, &command, id, sizeof(id), &why) < 0) {
+	if ((rc = build_event(s, req, &ev, &command, id, sizeof(id), &why)) < 0) {
+		/* the agent's own shell: the shim runs it as it is, with no
+		 * post and no hand-off (it is no tool call) */
+		ans->own = rc == OWN_SHELL;
 		free(command);
 		return;
 	}
@@ -672,7 +693,9 @@ static void decide_as(struct hs_session *s, const struct hs_msg *req,
 		return;
 	}
 	hs_session_decide(s, req, ans);
-	if (ans->verdict != HS_ALLOW)
+	/* the agent's own shell ran no hook: nothing to hand over, and the
+	 * other side, asked again, finds it the agent's own again */
+	if (ans->verdict != HS_ALLOW || ans->own)
 		return;
 	/* A staged write's open makes no named call (an O_TMPFILE). What the
 	 * floor decides, only an exec is asked about again (by the shim in
