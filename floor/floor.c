@@ -340,6 +340,7 @@ static bool allow(struct hs_floor *f, struct hs_fl_call *c, bool judged,
 static void hand_off(struct hs_floor *f, struct job *j);
 static void refused(struct hs_floor *f, pid_t tid, const char *call,
 		    const char *why);
+static void end_spawned(struct hs_floor *f, const struct hs_fl_call *c);
 
 /* Answers j, classified as v, and frees it. The receiver (!in_thread)
  * hands a call the hooks must decide to a thread of its own. */
@@ -376,6 +377,7 @@ static void answer(struct hs_floor *f, struct job *j, enum hs_fl_verdict v,
 			answer_question(f->lfd, c->n.id, ok,
 					v == HS_FL_DECIDE && c->handoff);
 		} else if (v == HS_FL_DECIDE && (err = decide_events(f, c))) {
+			end_spawned(f, c);
 			respond(f->lfd, c->n.id, err, false);
 		} else if (v != HS_FL_GONE &&
 			   !allow(f, c, v == HS_FL_DECIDE, in_thread)) {
@@ -427,6 +429,27 @@ static void hand_off(struct hs_floor *f, struct job *j)
 	if (pthread_create(&t, &attr, decide, j) != 0)
 		decide(j); /* no thread: late rather than never */
 	pthread_attr_destroy(&attr);
+}
+
+/* A denied tool call the agent forked a child to run (floor_exec.c,
+ * hs_fl_spawned_tool_call): the child ends by SIGKILL in its exec, the
+ * reason already on its stderr. To the agent the command started,
+ * printed its reason and was killed -- a failed command whose output is
+ * the reason, as the shim's deny shows it -- where a failed exec would
+ * have made the spawn fail and its output be dropped. Nothing of the
+ * command runs: the kill is pending before the answer, and a process
+ * with SIGKILL pending never returns to user space. */
+static void end_spawned(struct hs_floor *f, const struct hs_fl_call *c)
+{
+	int pfd;
+
+	if (!hs_fl_spawned_tool_call(&f->x, c) ||
+	    (pfd = (int)syscall(SYS_pidfd_open, c->tgid, 0)) < 0)
+		return;
+	/* the pidfd is the caller's only while the caller still waits */
+	if (hs_fl_valid(f->lfd, c->n.id))
+		(void)syscall(SYS_pidfd_send_signal, pfd, SIGKILL, NULL, 0);
+	close(pfd);
 }
 
 /* Refused: the reason to the caller's stderr and the log. */

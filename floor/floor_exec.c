@@ -306,6 +306,40 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	return hs_fl_valid(x->listener, c->n.id) ? HS_FL_DECIDE : HS_FL_GONE;
 }
 
+bool hs_fl_spawned_tool_call(const struct hs_floor_ctx *x,
+			     const struct hs_fl_call *c)
+{
+	char p[64], line[1024], *s;
+	struct stat me, parent;
+	long ppid = 0, threads = 0;
+	ssize_t n;
+	int fd;
+
+	if (!c->argv || c->nested || c->beneath || c->asked ||
+	    c->tgid <= 0 || c->tgid == x->agent)
+		return false;
+	snprintf(p, sizeof(p), "/proc/%d/stat", (int)c->tgid);
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	n = read(fd, line, sizeof(line) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	line[n] = '\0';
+	/* after the name's last ")": state ppid ...; threads is field 20 */
+	if (!(s = strrchr(line, ')')) ||
+	    sscanf(s + 1, " %*c %ld %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u "
+			  "%*u %*d %*d %*d %*d %ld", &ppid, &threads) != 2 ||
+	    threads != 1 || ppid <= 1)
+		return false;
+	snprintf(p, sizeof(p), "/proc/%d/exe", (int)c->tgid);
+	if (stat(p, &me) != 0)
+		return false;
+	snprintf(p, sizeof(p), "/proc/%ld/exe", ppid);
+	return stat(p, &parent) == 0 && me.st_dev == parent.st_dev &&
+	       me.st_ino == parent.st_ino;
+}
+
 enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
 			      struct hs_fl_call *c)
 {

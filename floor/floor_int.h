@@ -434,6 +434,15 @@ bool hs_fl_temp_silent(const struct hs_floor_ctx *x, const char *abs);
 void hs_fl_shim_mkstemp(const struct hs_floor_ctx *x,
 			const struct hs_fl_call *c, uint64_t flags,
 			const char *abs);
+/* Did the agent fork c's caller to start the command c is (a tool call)?
+ * One thread, the executable its parent runs, not the agent's own
+ * process: the agent's spawn, whose exec is all it was made for. A
+ * denied one is ended (floor.c) rather than failed: agents that spawn
+ * with pipes (Rust's and Go's std, libuv) drop what a child whose exec
+ * failed wrote, and the model would read "Permission denied" without the
+ * reason. */
+bool hs_fl_spawned_tool_call(const struct hs_floor_ctx *x,
+			     const struct hs_fl_call *c);
 /* An execve/execveat (floor_exec.c): decided only where no shim will. */
 enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
 			      struct hs_fl_call *c);
