@@ -133,9 +133,17 @@ static __attribute__((noinline, cold)) void judge_self(void)
 		hs_print_reason(&d);
 		HS_REAL(_exit)(d.rep.deny_exit);
 	}
-	if (d.event && (d.post || d.rep.updated[0])) {
+	/* In enforce mode the floor reads a process's role from its initial
+	 * environment, which this one began without: a role of its own set
+	 * here would reach the programs it execs, but not its fork children
+	 * or an exec in place (a shell's last command, its $(...)), whose
+	 * `sh -c` the floor would take for tool calls of the agent's. So it
+	 * starts again with the role in its initial environment, as it does
+	 * under __exec. */
+	if (d.event && (d.post || d.rep.updated[0] ||
+			(st->enforce && d.child_role != st->role))) {
 		/* re-run ourselves under __exec, or as a hook rewrote the
-		 * command; on failure carry on */
+		 * command, or with the role; on failure carry on */
 		char marker[32];
 		size_t n = hs_argc(argv) + 9;
 		char *xargv[n], *uargv[n];

@@ -117,6 +117,7 @@ static void parse_flags(struct hs_state *st, const char *s)
 		case 'k': st->net_nokeep = v != 0; break;
 		case 'n': st->nested = v != 0; break;
 		case 'a': st->all_execs = v != 0; break;
+		case 'm': st->enforce = v != 0; break;
 		case 'c': st->cookie = (unsigned long)v; break;
 		case 'p': st->sup_pid = v; break;
 		case 't': st->sup_start = v; break;

@@ -61,6 +61,8 @@ struct hs_state {
 	bool strict;
 	bool deny_on_loss; /* on_supervisor_loss "deny": no verdict is a deny */
 	bool all_execs; /* every exec by the agent is a tool call (a=1) */
+	bool enforce;   /* enforce mode (m=1): the floor takes a process's
+			 * role from its initial environment */
 	bool nested;   /* nested execs fire by default (n=1) */
 	bool net_conns; /* connections wait for their post (net.c): close()
 			 * and exit look (a bool in the padding here) */

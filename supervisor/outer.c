@@ -22,7 +22,7 @@ struct hs_outer {
 	char *sock;
 	unsigned interest;
 	int deny_exit, deny_errno;
-	bool strict, deny_on_loss, nested, all_execs, net_nokeep;
+	bool strict, deny_on_loss, nested, all_execs, net_nokeep, enforce;
 	unsigned long cookie;
 	struct hs_fscope *scope;     /* the outer's write filter */
 	struct hs_fscope *own_scope; /* ours, once hs_outer_write_filter ran */
@@ -46,6 +46,7 @@ static void parse_flags(struct hs_outer *o, const char *f)
 		case 'k': o->net_nokeep = v != 0; break;
 		case 'n': o->nested = v != 0; break;
 		case 'a': o->all_execs = v != 0; break;
+		case 'm': o->enforce = v != 0; break;
 		case 'c': o->cookie = (unsigned long)v; break;
 		}
 	}
@@ -138,13 +139,14 @@ void hs_outer_flags(const struct hs_outer *o, const struct hs_config *cfg,
 	 * its commands: every connection here is asked (docs/network.md) */
 	if (o->interest & (HS_INTEREST_NET_PRE | HS_INTEREST_NET_POST))
 		interest |= HS_INTEREST_NET_AGENT;
-	n = snprintf(buf, len, "i=%u,x=%d,e=%d,s=%d,n=%d,a=%d,l=%d,k=%d",
+	n = snprintf(buf, len, "i=%u,x=%d,e=%d,s=%d,n=%d,a=%d,l=%d,k=%d,m=%d",
 		     interest, set->deny_exit,
 		     set->deny_errno, set->strict || o->strict,
 		     set->nested_exec || o->nested,
 		     set->all_execs || o->all_execs,
 		     set->deny_on_loss || o->deny_on_loss,
-		     set->net_keep >= 0 || o->net_nokeep);
+		     set->net_keep >= 0 || o->net_nokeep,
+		     set->enforce || o->enforce);
 	if (o->cookie && n > 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - (size_t)n, ",c=%lu", o->cookie);
 	/* the inner shim believes only us, the inner supervisor */

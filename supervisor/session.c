@@ -689,6 +689,14 @@ static void decide_as(struct hs_session *s, const struct hs_msg *req,
 
 			free(hs_caller_command_text(req, &why));
 			ans->handoff = why.beneath && req->nested <= 0;
+			/* the shim in the image the floor let run asked about
+			 * its own start: in enforce mode it starts once more
+			 * to carry its role in its initial environment
+			 * (shim/init.c), the same command by the same
+			 * process, which must not be judged twice */
+			if (side == HS_TICKET_SHIM)
+				hs_tickets_give(s->tickets, side, tgid, k.kind,
+						k.a, k.b, ans->id, false);
 		}
 		return;
 	}
@@ -780,10 +788,10 @@ void hs_session_flags(const struct hs_config *cfg, char *buf, size_t len)
 	const struct hs_settings *set = &cfg->settings;
 	int n;
 
-	n = snprintf(buf, len, "i=%u,x=%d,e=%d,s=%d,n=%d,a=%d,l=%d,k=%d",
+	n = snprintf(buf, len, "i=%u,x=%d,e=%d,s=%d,n=%d,a=%d,l=%d,k=%d,m=%d",
 		     hs_config_interest(cfg), set->deny_exit, set->deny_errno,
 		     set->strict, set->nested_exec, set->all_execs,
-		     set->deny_on_loss, set->net_keep >= 0);
+		     set->deny_on_loss, set->net_keep >= 0, set->enforce);
 	if (n > 0 && (size_t)n < len)
 		hs_session_identity(buf + n, len - (size_t)n);
 }

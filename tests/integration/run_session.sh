@@ -65,8 +65,8 @@ check "session id is random hex" grep -qE '^[0-9a-f]{32}$' <<<"$sess"
 expect_contains "HOOKSHIM_ROOT is the cwd" "$env_out" "HOOKSHIM_ROOT=$TMP/proj"
 bin=$(sed -n 's/^HOOKSHIM_BIN=//p' <<<"$env_out")
 check "HOOKSHIM_BIN is the absolute binary" test "$bin" -ef "$HOOKSHIM"
-check "HOOKSHIM_FLAGS carries interest, deny settings and the supervisor (pid, start time, network namespace)" \
-	grep -qE '^HOOKSHIM_FLAGS=i=[0-9]+,x=126,e=13,s=0,n=0,a=0,l=0,k=0,p=[0-9]+,t=[0-9]+,w=[0-9]+$' <<<"$env_out"
+check "HOOKSHIM_FLAGS carries interest, deny settings, the mode (m=0: guard) and the supervisor (pid, start time, network namespace)" \
+	grep -qE '^HOOKSHIM_FLAGS=i=[0-9]+,x=126,e=13,s=0,n=0,a=0,l=0,k=0,m=0,p=[0-9]+,t=[0-9]+,w=[0-9]+$' <<<"$env_out"
 expect_contains "UV_USE_IO_URING=0" "$env_out" "UV_USE_IO_URING=0"
 check "no role for CMD: it is the agent" bash -c '! grep -qE "^HOOKSHIM_ROLE=" <<<"$1"' _ "$env_out"
 check "CMD carries the spawn marker: hookshim run decided it" \
