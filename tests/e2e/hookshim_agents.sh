@@ -20,7 +20,8 @@ fi
 command -v jq >/dev/null || { skip "e2e-hookshim: jq not installed"; exit 0; }
 
 # hooks_json SESSION_LOG COMMAND_LOG: the policy under test; every Bash
-# PreToolUse appends tool_input.command (as JSON) to COMMAND_LOG.
+# PreToolUse appends tool_input.command (as JSON) to COMMAND_LOG, every
+# Bash PostToolUse to COMMAND_LOG.post.
 hooks_json() {
 	local log=$1 clog=$2
 	jq -n --arg log "$log" --arg clog "$clog" '{hooks: {
@@ -33,6 +34,8 @@ hooks_json() {
 	    "p=$(jq -r \".tool_input.file_path // empty\"); case \"$p\" in */secrets/*|secrets/*) echo \"BLOCKED-WRITE: secrets/ is read-only ($p)\" >&2; exit 2;; esac; exit 0"}]}
 	],
 	PostToolUse: [
+	  {matcher: "Bash", hooks: [{type: "command", command:
+	    ("jq -c .tool_input.command >> " + $clog + ".post")}]},
 	  {matcher: "Bash", hooks: [{type: "command", command:
 	    "c=$(jq -r .tool_input.command); case \"$c\" in *ctx-probe*) echo \"{\\\"hookSpecificOutput\\\":{\\\"hookEventName\\\":\\\"PostToolUse\\\",\\\"additionalContext\\\":\\\"CTX-MARKER\\\"}}\";; esac; exit 0"}]}
 	],
@@ -119,81 +122,92 @@ for agent in $E2E_AGENTS; do
 		continue
 	fi
 
-	# Under hookshim.
-	dir=$TMP/$agent-hs
-	setup "$dir"
-	hooks_json "$TMP/$agent-session.log" "$TMP/$agent-commands.log" >"$TMP/$agent-hooks.json"
-	run_agent "$agent" "$dir" "$dir.rec" "$HOOKSHIM" run --log "${E2E_CAPTURE:-$TMP}/$agent-exec.jsonl" -c "$TMP/$agent-hooks.json" --
-	res() { e2e_result "$dir.rec" "$1"; }
-	if [ "$rc" != 0 ]; then
-		note "stderr: $(head -c 2000 "$dir.stderr")"
-		e2e_requests "$dir.rec" | sed 's/^/# /'
-	fi
+	# Under hookshim: guard mode (the default here) and enforce mode
+	# (CI's), where the floor decides every exec of the session.
+	for mode in guard enforce; do
+		t=hookshim/$agent; [ $mode = enforce ] && t=hookshim/$agent/enforce
+		dir=$TMP/$agent-hs-$mode
+		setup "$dir"
+		hooks_json "$TMP/$agent-$mode-session.log" "$TMP/$agent-$mode-commands.log" >"$TMP/$agent-$mode-hooks.json"
+		run_agent "$agent" "$dir" "$dir.rec" "$HOOKSHIM" run --$mode --log "${E2E_CAPTURE:-$TMP}/$agent-$mode-exec.jsonl" -c "$TMP/$agent-$mode-hooks.json" --
+		res() { e2e_result "$dir.rec" "$1"; }
+		if [ "$rc" != 0 ]; then
+			note "stderr: $(head -c 2000 "$dir.stderr")"
+			e2e_requests "$dir.rec" | sed 's/^/# /'
+		fi
 
-	# (a) rm -rf denied by a PreToolUse hook, reason reaches the model.
-	check "$t: (a) rm -rf blocked, important/ survives" test -f "$dir/important/keep.txt"
-	expect_contains "$t: (a) block reason in tool_result" "$(res 0)" "BLOCKED-BY-POLICY"
+		# (a) rm -rf denied by a PreToolUse hook, reason reaches the model.
+		check "$t: (a) rm -rf blocked, important/ survives" test -f "$dir/important/keep.txt"
+		expect_contains "$t: (a) block reason in tool_result" "$(res 0)" "BLOCKED-BY-POLICY"
 
-	# (b) an allowed command's output reaches the model unchanged. The
-	# plain agent's own report of it varies now and then under load
-	# (qwen once reported "Output: (empty)" for `echo allowed-output`
-	# without hookshim): on a difference the baseline runs once more,
-	# and the comparison is with that run.
-	if [ "$base_b" != "$(res 1 | norm)" ]; then
-		note "$t: (b) differs from the baseline; running the plain agent again"
-		setup "$base-again"
-		run_agent "$agent" "$base-again" "$base-again.rec"
-		base_b=$(e2e_result "$base-again.rec" 1 | norm)
-	fi
-	expect_eq "$t: (b) allowed output unchanged" "$base_b" "$(res 1 | norm)"
+		# (b) an allowed command's output reaches the model unchanged. The
+		# plain agent's own report of it varies now and then under load
+		# (qwen once reported "Output: (empty)" for `echo allowed-output`
+		# without hookshim): on a difference the baseline runs once more,
+		# and the comparison is with that run.
+		if [ "$base_b" != "$(res 1 | norm)" ]; then
+			note "$t: (b) differs from the baseline; running the plain agent again"
+			setup "$base-again"
+			run_agent "$agent" "$base-again" "$base-again.rec"
+			base_b=$(e2e_result "$base-again.rec" 1 | norm)
+		fi
+		expect_eq "$t: (b) allowed output unchanged" "$base_b" "$(res 1 | norm)"
 
-	# (c) a shell redirection into secrets/ denied by the Write hook.
-	check "$t: (c) secrets/key not created" test ! -e "$dir/secrets/key"
-	expect_contains "$t: (c) write-deny reason in tool_result" "$(res 2)" "BLOCKED-WRITE"
+		# (c) a shell redirection into secrets/ denied by the Write hook.
+		check "$t: (c) secrets/key not created" test ! -e "$dir/secrets/key"
+		expect_contains "$t: (c) write-deny reason in tool_result" "$(res 2)" "BLOCKED-WRITE"
 
-	# (d) PostToolUse additionalContext reaches the model.
-	r3=$(res 3)
-	expect_contains "$t: (d) command output kept" "$r3" "ctx-probe"
-	expect_contains "$t: (d) PostToolUse context in tool_result" "$r3" "CTX-MARKER"
+		# (d) PostToolUse additionalContext reaches the model.
+		r3=$(res 3)
+		expect_contains "$t: (d) command output kept" "$r3" "ctx-probe"
+		expect_contains "$t: (d) PostToolUse context in tool_result" "$r3" "CTX-MARKER"
 
-	# (e) the agent's own Write tool into secrets/.
-	if [ "$agent" = codex ] && [ -z "$have_floor" ]; then
-		skip "$t: (e) own Write tool: Codex's apply_patch writes with raw syscalls, which only the syscall floor sees, and there is none here"
-	elif [ -e "$dir/secrets/by-write-tool.txt" ] && [ "$agent" = claude ]; then
-		skip "$t: (e) own Write tool: Claude Code's Bun runtime opens and writes files with raw syscalls, only the final rename(/proc/self/fd/N/x.tmp.*, .../x) goes through libc, and hookshim did not stop it (see tests/e2e/NOTES.md)"
-	else
-		check "$t: (e) own Write tool blocked, file not created" \
-			test ! -e "$dir/secrets/by-write-tool.txt"
-		# A denied write fails with EACCES: the agent's tool reports the
-		# errno, the only channel an open() has; the hook's reason goes
-		# to the agent's stderr and hookshim's log.
-		# Codex's apply_patch reports "Failed to write file PATH",
-		# dropping the errno; opencode (Bun) "PermissionDenied:
-		# FileSystem.writeFile (PATH)".
-		refused="permission denied"
-		[ "$agent" = codex ] && refused="failed to write file"
-		[ "$agent" = opencode ] && refused="permissiondenied: filesystem.writefile"
-		expect_contains "$t: (e) the model sees the write refused" \
-			"$(res 4 | tr A-Z a-z)" "$refused"
-	fi
+		# (e) the agent's own Write tool into secrets/.
+		if [ "$agent" = codex ] && [ -z "$have_floor" ]; then
+			skip "$t: (e) own Write tool: Codex's apply_patch writes with raw syscalls, which only the syscall floor sees, and there is none here"
+		elif [ -e "$dir/secrets/by-write-tool.txt" ] && [ "$agent" = claude ]; then
+			skip "$t: (e) own Write tool: Claude Code's Bun runtime opens and writes files with raw syscalls, only the final rename(/proc/self/fd/N/x.tmp.*, .../x) goes through libc, and hookshim did not stop it (see tests/e2e/NOTES.md)"
+		else
+			check "$t: (e) own Write tool blocked, file not created" \
+				test ! -e "$dir/secrets/by-write-tool.txt"
+			# A denied write fails with EACCES: the agent's tool reports the
+			# errno, the only channel an open() has; the hook's reason goes
+			# to the agent's stderr and hookshim's log.
+			# Codex's apply_patch reports "Failed to write file PATH",
+			# dropping the errno; opencode (Bun) "PermissionDenied:
+			# FileSystem.writeFile (PATH)".
+			refused="permission denied"
+			[ "$agent" = codex ] && refused="failed to write file"
+			[ "$agent" = opencode ] && refused="permissiondenied: filesystem.writefile"
+			expect_contains "$t: (e) the model sees the write refused" \
+				"$(res 4 | tr A-Z a-z)" "$refused"
+		fi
 
-	# (g) every hook saw exactly the model's commands, verbatim, once
-	# each, in order, and nothing the agent ran for itself.
-	expect_eq "$t: (g) hook log holds exactly the model's commands" \
-		"$(model_commands "$dir.script.json")" \
-		"$(cat "$TMP/$agent-commands.log" 2>/dev/null)"
-	# Its output as the shell prints it (not compared with the baseline's:
-	# Qwen Code 0.24.4 now and then reports "Output: (empty)" for a fast
-	# command, with or without hookshim).
-	expect_contains "$t: (g) quoted command's output reaches the model" \
-		"$(res 5)" "it's|a\"b|home|two  spaces"
+		# (g) every hook saw exactly the model's commands, verbatim, once
+		# each, in order, and nothing the agent ran for itself.
+		expect_eq "$t: (g) hook log holds exactly the model's commands" \
+			"$(model_commands "$dir.script.json")" \
+			"$(cat "$TMP/$agent-$mode-commands.log" 2>/dev/null)"
+		# and no PostToolUse for a command of the agent's own (its
+		# shell snapshots, its lookups): every post is a model's command
+		expect_eq "$t: (g) PostToolUse saw only the model's commands" "" \
+			"$(grep -vxF -f <(model_commands "$dir.script.json") \
+				"$TMP/$agent-$mode-commands.log.post" 2>/dev/null)"
+		check "$t: (g) PostToolUse saw the model's commands" \
+			grep -qxF '"echo allowed-output"' "$TMP/$agent-$mode-commands.log.post"
+		# Its output as the shell prints it (not compared with the baseline's:
+		# Qwen Code 0.24.4 now and then reports "Output: (empty)" for a fast
+		# command, with or without hookshim).
+		expect_contains "$t: (g) quoted command's output reaches the model" \
+			"$(res 5)" "it's|a\"b|home|two  spaces"
 
-	# (f) one session, same exit status as without hookshim.
-	log=$(cat "$TMP/$agent-session.log" 2>/dev/null)
-	expect_eq "$t: (f) one SessionStart" 1 "$(grep -cx start <<<"$log")"
-	expect_eq "$t: (f) one SessionEnd" 1 "$(grep -cx end <<<"$log")"
-	expect_eq "$t: (f) exit status as without hookshim" "$base_rc" "$rc"
-	expect_contains "$t: (f) final text on stdout" "$out" "HS-FINAL-TEXT"
+		# (f) one session, same exit status as without hookshim.
+		log=$(cat "$TMP/$agent-$mode-session.log" 2>/dev/null)
+		expect_eq "$t: (f) one SessionStart" 1 "$(grep -cx start <<<"$log")"
+		expect_eq "$t: (f) one SessionEnd" 1 "$(grep -cx end <<<"$log")"
+		expect_eq "$t: (f) exit status as without hookshim" "$base_rc" "$rc"
+		expect_contains "$t: (f) final text on stdout" "$out" "HS-FINAL-TEXT"
+	done
 
 	# (f) a failing agent keeps its status too (unknown option: exits 1).
 	e2e_server_start "$dir.script.json" "$TMP/$agent-bad.rec"
@@ -204,5 +218,5 @@ for agent in $E2E_AGENTS; do
 	bad_hs=$?
 	AGENT_PREFIX=()
 	e2e_server_stop
-	expect_eq "$t: (f) failing exit status as without hookshim" "$bad_base" "$bad_hs"
+	expect_eq "hookshim/$agent: (f) failing exit status as without hookshim" "$bad_base" "$bad_hs"
 done
