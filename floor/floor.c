@@ -45,6 +45,9 @@
 #ifndef SYS_pidfd_getfd
 #define SYS_pidfd_getfd 438
 #endif
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424
+#endif
 
 struct hs_floor {
 	struct hs_session *s;
@@ -108,16 +111,17 @@ static void put_escaped(char *out, size_t cap, size_t *n, const char *s)
 }
 
 /* The shim's message (shim/write_event.c hs_say_denied), for the same
- * write or read (op "read"). */
-static void say_denied(struct hs_floor *f, pid_t tgid, const char *op,
+ * write or read (op "read"). True when it reached the caller's stderr. */
+static bool say_denied(struct hs_floor *f, pid_t tgid, const char *op,
 		       const char *path, const char *reason)
 {
 	char msg[8192];
 	size_t n = 0;
 	int fd = hs_fl_caller_fd(tgid, 2);
+	bool said;
 
 	if (fd < 0)
-		return;
+		return false;
 	if (!path) {
 		/* a command: its reason alone, as the shim prints it */
 		put_escaped(msg, sizeof(msg), &n,
@@ -126,7 +130,7 @@ static void say_denied(struct hs_floor *f, pid_t tgid, const char *op,
 				    : "hookshim: command denied by a hook");
 	} else if (hs_fscope_quiet(f->scope) && isatty(fd)) {
 		close(fd);
-		return;
+		return false;
 	} else {
 		put_escaped(msg, sizeof(msg), &n,
 			    strcmp(op, "read") == 0	 ? "hookshim: read of "
@@ -143,10 +147,10 @@ static void say_denied(struct hs_floor *f, pid_t tgid, const char *op,
 	while (n > 0 && msg[n - 1] == '\n')
 		n--;
 	msg[n++] = '\n';
-	if (write(fd, msg, n) < 0) {
-		/* the caller's stderr is gone: the errno still tells */
-	}
+	/* else the caller's stderr is gone: the errno still tells */
+	said = write(fd, msg, n) == (ssize_t)n;
 	close(fd);
+	return said;
 }
 
 /* A call refused by floor_refuse.c: said on the caller's stderr (also on
@@ -287,9 +291,10 @@ static int decide_events(struct hs_floor *f, struct hs_fl_call *c)
 			err = ans.deny_errno > 0 ? ans.deny_errno : EACCES;
 			/* only a caller still waiting reads a message */
 			if (hs_fl_valid(f->lfd, c->n.id)) {
-				say_denied(f, c->tgid, c->ev[i].op,
-					   c->argv ? NULL : c->ev[i].path,
-					   ans.reason);
+				c->said = say_denied(f, c->tgid, c->ev[i].op,
+						     c->argv ? NULL
+							     : c->ev[i].path,
+						     ans.reason);
 				if (!c->argv)
 					hs_fl_pending_denied(&f->x, c,
 							     c->ev[i].op,
@@ -433,7 +438,8 @@ static void hand_off(struct hs_floor *f, struct job *j)
 
 /* A denied tool call the agent forked a child to run (floor_exec.c,
  * hs_fl_spawned_tool_call): the child ends by SIGKILL in its exec, the
- * reason already on its stderr. To the agent the command started,
+ * reason already on its stderr (only then: killed without it, the
+ * command would say less than the errno does). To the agent the command started,
  * printed its reason and was killed -- a failed command whose output is
  * the reason, as the shim's deny shows it -- where a failed exec would
  * have made the spawn fail and its output be dropped. Nothing of the
@@ -443,7 +449,7 @@ static void end_spawned(struct hs_floor *f, const struct hs_fl_call *c)
 {
 	int pfd;
 
-	if (!hs_fl_spawned_tool_call(&f->x, c) ||
+	if (!c->said || !hs_fl_spawned_tool_call(&f->x, c) ||
 	    (pfd = (int)syscall(SYS_pidfd_open, c->tgid, 0)) < 0)
 		return;
 	/* the pidfd is the caller's only while the caller still waits */

@@ -616,6 +616,7 @@ void hs_fl_call_reset(struct hs_fl_call *c)
 	c->notice = NULL;
 	c->refused = false;
 	c->fail = 0;
+	c->said = false;
 }
 
 void hs_fl_call_free(struct hs_fl_call *c)

@@ -376,6 +376,7 @@ struct hs_fl_call {
 	int notice_fd;
 	char reach_why[320]; /* HS_FL_REFUSED: the reason (floor_reach.c) */
 	int fail;            /* HS_FL_FAIL: the errno */
+	bool said;           /* a denial's reason reached its stderr */
 };
 
 /* Verdicts of hs_fl_classify. */
@@ -435,8 +436,9 @@ void hs_fl_shim_mkstemp(const struct hs_floor_ctx *x,
 			const struct hs_fl_call *c, uint64_t flags,
 			const char *abs);
 /* Did the agent fork c's caller to start the command c is (a tool call)?
- * One thread, the executable its parent runs, not the agent's own
- * process: the agent's spawn, whose exec is all it was made for. A
+ * One thread, the executable and the command line of its parent, not
+ * the agent's own process: the agent's spawn, whose exec is all it was
+ * made for. A
  * denied one is ended (floor.c) rather than failed: agents that spawn
  * with pipes (Rust's and Go's std, libuv) drop what a child whose exec
  * failed wrote, and the model would read "Permission denied" without the

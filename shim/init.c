@@ -140,8 +140,8 @@ static __attribute__((noinline, cold)) void judge_self(void)
 	 * `sh -c` the floor would take for tool calls of the agent's. So it
 	 * starts again with the role in its initial environment, as it does
 	 * under __exec. */
-	if (d.event && (d.post || d.rep.updated[0] ||
-			(st->enforce && d.child_role != st->role))) {
+	if ((d.event && (d.post || d.rep.updated[0])) ||
+	    (st->enforce && d.child_role != st->role)) {
 		/* re-run ourselves under __exec, or as a hook rewrote the
 		 * command, or with the role; on failure carry on */
 		char marker[32];

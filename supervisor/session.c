@@ -508,6 +508,15 @@ static void decide_judged(struct hs_session *s, const struct hs_msg *req,
 		decide_here(s, req, ans);
 		return;
 	}
+	/* The post of one of the agent's own shells fires no hook, ours or
+	 * the outer's: told here, where who made the exec is known (the
+	 * outer session would see only us) */
+	if (is_post_phase(req) && req->op && strcmp(req->op, "exec") == 0 &&
+	    req->argv && req->argv[0] && req->nested <= 0 &&
+	    req->beneath <= 0 && own_shell(req, true)) {
+		allow(s, ans);
+		return;
+	}
 	/* Nested (outer.h): the outer first; its deny is final. */
 	asked = hs_outer_ask(s->outer, req, &up) == 0;
 	if (asked && up.verdict == HS_DENY) {
@@ -526,6 +535,7 @@ static void decide_judged(struct hs_session *s, const struct hs_msg *req,
 		allow(s, ans);
 	if (!asked)
 		return;
+	ans->own |= up.own; /* the agent's own shell, to either session */
 	if (up.id && !ans->id && !is_post_phase(req)) {
 		ans->id = up.id;
 		up.id = NULL;
@@ -690,11 +700,15 @@ static void decide_as(struct hs_session *s, const struct hs_msg *req,
 			free(hs_caller_command_text(req, &why));
 			ans->handoff = why.beneath && req->nested <= 0;
 			/* the shim in the image the floor let run asked about
-			 * its own start: in enforce mode it starts once more
-			 * to carry its role in its initial environment
-			 * (shim/init.c), the same command by the same
-			 * process, which must not be judged twice */
-			if (side == HS_TICKET_SHIM)
+			 * its own start as the agent's tool call: in enforce
+			 * mode it starts once more to carry its new role in
+			 * its initial environment (shim/init.c), the same
+			 * command by the same process, which must not be
+			 * judged twice -- unless it starts under `__exec` for
+			 * a post instead, another program */
+			if (side == HS_TICKET_SHIM && req->nested <= 0 &&
+			    req->beneath <= 0 &&
+			    !(hs_config_interest(s->cfg) & HS_INTEREST_EXEC_POST))
 				hs_tickets_give(s->tickets, side, tgid, k.kind,
 						k.a, k.b, ans->id, false);
 		}

@@ -70,6 +70,15 @@ for mode in enforce guard; do
 	check "floor spawned ($mode): two threads: not run" test -d "$ROOT/gone"
 	expect_eq "floor spawned ($mode): two threads: the spawn fails with EACCES" \
 		"spawn: failed: Permission denied" "$(cat "$TMP/out")"
+	# a chain (env) that makes the exec in place after the agent's own
+	# exec of it: no plain spawn either (its command line is env's)
+	fresh
+	SPAWN_SHELL=$shell SPAWN_ENV=/bin/busybox hsrun $mode "$TMP/hooks.json" "$P" "env:rm -rf gone"
+	check "floor spawned ($mode): through env: not run" test -d "$ROOT/gone"
+	expect_contains "floor spawned ($mode): through env: the reason, then env's own error" \
+		"$(cat "$TMP/out")" "out: no rm -rf here|"
+	expect_contains "floor spawned ($mode): through env: env fails with 126" \
+		"$(cat "$TMP/out")" "status: exit 126"
 done
 
 # ---- a tool call's own shells are no tool calls of their own ----
@@ -116,4 +125,19 @@ for mode in guard enforce; do
 	expect_eq "floor spawned ($mode): the same shell under another program is a tool call" \
 		"$check_cmd" "$(cat "$PRE")"
 	expect_eq "floor spawned ($mode): ... with its post" "$check_cmd" "$(cat "$POST")"
+done
+
+# ---- nested: the outer session's hooks do not fire for them either ----
+# (the inner session asks the outer; only the inner knows who made the
+# exec, docs/nested.md)
+echo '{"hooks":{}}' >"$TMP/none.json"
+for conf in hooks post-only; do
+	fresh
+	hsrun guard "$TMP/$conf.json" "$HOOKSHIM" run --no-notices -c "$TMP/none.json" -- \
+		"$TMP/agent/codex" "$check_cmd" "echo model"
+	expect_contains "floor spawned (nested, $conf): codex's shells run" "$(cat "$TMP/out")" "out: model|"
+	[ $conf = hooks ] && expect_eq "floor spawned (nested): no outer PreToolUse for codex's own shell" \
+		"echo model" "$(cat "$PRE")"
+	expect_eq "floor spawned (nested, $conf): no outer PostToolUse for it" \
+		"echo model" "$(cat "$POST")"
 done

@@ -8,6 +8,9 @@
  *                "status: exit N" / "status: signal N"
  *   thread:CMD   the same from a child that starts a thread first (a
  *                process of two threads makes the exec)
+ *   env:CMD      the child runs `env SHELL -c CMD` ($SPAWN_ENV,
+ *                /usr/bin/env by default): another program makes the
+ *                shell's exec, in place
  *   exec:CMD     exec `sh -c CMD` in place: "exec: failed: ERRNO" when it
  *                returns
  * Output is on stdout, one line each, with newlines of OUTPUT as "|". */
@@ -34,7 +37,7 @@ static void *idle(void *arg)
 	return NULL;
 }
 
-static void spawn(const char *cmd, int threaded)
+static void spawn(const char *cmd, int threaded, int via_env)
 {
 	int out[2], err[2], e = 0, status;
 	char buf[4096];
@@ -57,7 +60,14 @@ static void spawn(const char *cmd, int threaded)
 		dup2(out[1], 2);
 		close(out[0]);
 		close(err[0]);
-		execl(shell(), "sh", "-c", cmd, (char *)NULL);
+		if (via_env) {
+			const char *env = getenv("SPAWN_ENV");
+
+			execl(env && *env ? env : "/usr/bin/env", "env", shell(),
+			      "-c", cmd, (char *)NULL);
+		} else {
+			execl(shell(), "sh", "-c", cmd, (char *)NULL);
+		}
 		e = errno;
 		if (write(err[1], &e, sizeof(e)) < 0)
 			_exit(127);
@@ -98,9 +108,11 @@ int main(int argc, char **argv)
 			execl(shell(), "sh", "-c", argv[i] + 5, (char *)NULL);
 			printf("exec: failed: %s\n", strerror(errno));
 		} else if (strncmp(argv[i], "thread:", 7) == 0) {
-			spawn(argv[i] + 7, 1);
+			spawn(argv[i] + 7, 1, 0);
+		} else if (strncmp(argv[i], "env:", 4) == 0) {
+			spawn(argv[i] + 4, 0, 1);
 		} else {
-			spawn(argv[i], 0);
+			spawn(argv[i], 0, 0);
 		}
 	}
 	fflush(stdout);
