@@ -306,26 +306,9 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	return hs_fl_valid(x->listener, c->n.id) ? HS_FL_DECIDE : HS_FL_GONE;
 }
 
-/* /proc/PID/cmdline's first 4 KiB into buf; its length, -1 unreadable */
-static ssize_t cmdline_of(long pid, char *buf, size_t cap)
-{
-	char p[40];
-	ssize_t n;
-	int fd;
-
-	snprintf(p, sizeof(p), "/proc/%ld/cmdline", pid);
-	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
-	n = read(fd, buf, cap);
-	close(fd);
-	return n;
-}
-
 bool hs_fl_spawned_tool_call(const struct hs_floor_ctx *x,
 			     const struct hs_fl_call *c)
 {
-	char mine[4096], theirs[4096];
-	ssize_t m;
 	char p[64], line[1024], *s;
 	struct stat me, parent;
 	long ppid = 0, threads = 0;
@@ -353,14 +336,12 @@ bool hs_fl_spawned_tool_call(const struct hs_floor_ctx *x,
 	if (stat(p, &me) != 0)
 		return false;
 	snprintf(p, sizeof(p), "/proc/%ld/exe", ppid);
-	if (stat(p, &parent) != 0 || me.st_dev != parent.st_dev ||
-	    me.st_ino != parent.st_ino)
-		return false;
-	/* and its command line, the memory it was forked with: a program
-	 * started again by one of its name (a launcher) has its own */
-	m = cmdline_of(c->tgid, mine, sizeof(mine));
-	return m > 0 && cmdline_of(ppid, theirs, sizeof(theirs)) == m &&
-	       memcmp(mine, theirs, (size_t)m) == 0;
+	/* Not its command line too: Codex starts each command through a
+	 * helper, itself again (/proc/self/exe with arguments of its own),
+	 * which execs the shell in place -- the very process whose output
+	 * the agent reads */
+	return stat(p, &parent) == 0 && me.st_dev == parent.st_dev &&
+	       me.st_ino == parent.st_ino;
 }
 
 enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,

@@ -147,16 +147,26 @@ for agent in $E2E_AGENTS; do
 
 		# (b) an allowed command's output reaches the model unchanged. The
 		# plain agent's own report of it varies now and then under load
-		# (qwen once reported "Output: (empty)" for `echo allowed-output`
-		# without hookshim): on a difference the baseline runs once more,
-		# and the comparison is with that run.
+		# (Qwen Code reports "Output: (empty)" for `echo allowed-output`
+		# without hookshim, three runs in a row in one CI run): on a
+		# difference the baseline runs once more, and the comparison is
+		# with that run; a baseline that still shows Qwen's empty output
+		# where hookshim's run shows the command's is the plain agent's
+		# miss, said, and the rest of the report is compared.
 		if [ "$base_b" != "$(res 1 | norm)" ]; then
 			note "$t: (b) differs from the baseline; running the plain agent again"
 			setup "$base-again"
 			run_agent "$agent" "$base-again" "$base-again.rec"
 			base_b=$(e2e_result "$base-again.rec" 1 | norm)
 		fi
-		expect_eq "$t: (b) allowed output unchanged" "$base_b" "$(res 1 | norm)"
+		want_b=$base_b
+		if [ "$base_b" != "$(res 1 | norm)" ] &&
+			grep -qx 'Output: (empty)' <<<"$base_b" &&
+			grep -qx 'Output: allowed-output' <<<"$(res 1)"; then
+			note "$t: (b) the plain agent reported no output for echo (its own miss); comparing the rest"
+			want_b=$(sed 's/^Output: (empty)$/Output: allowed-output/' <<<"$base_b")
+		fi
+		expect_eq "$t: (b) allowed output unchanged" "$want_b" "$(res 1 | norm)"
 
 		# (c) a shell redirection into secrets/ denied by the Write hook.
 		check "$t: (c) secrets/key not created" test ! -e "$dir/secrets/key"
