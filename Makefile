@@ -171,6 +171,7 @@ $(BUILD)/bench/exec_rr: bench/exec_rr.c | deps
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
 
 bench: all $(PROBE_BIN) $(BUILD)/bench/bench_core $(BUILD)/bench/exec_rr
+	@scripts/ensure-deps.sh bench
 	@BUILD=$(BUILD) bench/run.sh
 
 demo: all

@@ -14,6 +14,7 @@
 # of every process.
 #
 # Usage: BUILD=build bench/modes_bench.sh   (ROUNDS=5, N_FILES=5000, ONLY=...)
+# (the Go row needs go: scripts/ensure-deps.sh bench, which make bench runs)
 set -u
 cd "$(dirname "$0")/.."
 TOP=$PWD
@@ -69,6 +70,14 @@ work[gnutar]="rm -rf $T/x && mkdir $T/x && tar xf $T/tree.tar -C $T/x && rm -r $
 [ -n "$BB" ] && work[bbtar]="rm -rf $T/x && mkdir $T/x && cd $T/x && $BB tar xf $T/tree.tar && cd / && $BB rm -r $T/x"
 order="exec cbuild git python gnutar"
 [ -n "$BB" ] && order="$order bbtar"
+# a Go build: gofmt with every package it needs compiled afresh (-a; a
+# build cache of its own, emptied each run). The go command, the
+# compiler and the linker make their syscalls themselves, not through
+# libc (compile and link are static): the floor sees all of their work
+if command -v go >/dev/null 2>&1; then
+	work[gobuild]="rm -rf $T/gocache && GOCACHE=$T/gocache GOPATH=$T/gopath GOFLAGS= GOPROXY=off go build -a -o $T/gofmt cmd/gofmt"
+	order="$order gobuild"
+fi
 # npm ci from the offline cache, when a small project can be cached here
 npm_project "$T/npm" &&
 	{ work[npm]="cd $T/npm && rm -rf node_modules && npm ci --offline --silent --no-audit --no-fund"; order="$order npm"; }

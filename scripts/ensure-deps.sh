@@ -5,6 +5,7 @@
 #   scripts/ensure-deps.sh fuzz   also clang and its libFuzzer (make fuzz)
 #   scripts/ensure-deps.sh uring  also liburing-dev (the floor's io_uring
 #                                 test builds a liburing program)
+#   scripts/ensure-deps.sh bench  also Go (make bench's Go build)
 set -eu
 missing=""
 if [ "${1:-}" = fuzz ]; then
@@ -14,6 +15,9 @@ if [ "${1:-}" = fuzz ]; then
 fi
 if [ "${1:-}" = uring ]; then
 	[ -f /usr/include/liburing.h ] || missing="$missing liburing-dev"
+fi
+if [ "${1:-}" = bench ]; then
+	command -v go >/dev/null 2>&1 || missing="$missing golang-go"
 fi
 [ -f /usr/include/cjson/cJSON.h ] || missing="$missing libcjson-dev"
 [ -f /usr/include/pcre2.h ] || missing="$missing libpcre2-dev"
