@@ -436,15 +436,15 @@ static void hand_off(struct hs_floor *f, struct job *j)
 	pthread_attr_destroy(&attr);
 }
 
-/* A denied tool call the agent forked a child to run (floor_exec.c,
+/* A denied tool call the agent started a child to run (floor_exec.c,
  * hs_fl_spawned_tool_call): the child ends by SIGKILL in its exec, the
  * reason already on its stderr (only then: killed without it, the
- * command would say less than the errno does). To the agent the command started,
- * printed its reason and was killed -- a failed command whose output is
- * the reason, as the shim's deny shows it -- where a failed exec would
- * have made the spawn fail and its output be dropped. Nothing of the
- * command runs: the kill is pending before the answer, and a process
- * with SIGKILL pending never returns to user space. */
+ * command would say less than the errno does). To the agent the command
+ * started, printed its reason and was killed -- a failed command whose
+ * output is the reason, as the shim's deny shows it -- where a failed
+ * exec would have made the spawn fail and its output be dropped.
+ * Nothing of the command runs: the kill is pending before the answer,
+ * and a process with SIGKILL pending never returns to user space. */
 static void end_spawned(struct hs_floor *f, const struct hs_fl_call *c)
 {
 	int pfd;

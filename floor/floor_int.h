@@ -438,11 +438,10 @@ void hs_fl_shim_mkstemp(const struct hs_floor_ctx *x,
 /* Did the agent start c's caller to run the command c is (a tool call)?
  * One thread, its parent's executable (a fork, or the agent started
  * again as a helper, as Codex does), not the agent's own process: the
- * agent's spawn, whose exec is all it was made for. A
- * denied one is ended (floor.c) rather than failed: agents that spawn
- * with pipes (Rust's and Go's std, libuv) drop what a child whose exec
- * failed wrote, and the model would read "Permission denied" without the
- * reason. */
+ * agent's spawn, whose exec is all it was made for. A denied one is
+ * ended (floor.c) rather than failed: agents that spawn with pipes
+ * (Rust's and Go's std) drop what a child whose exec failed wrote, and
+ * the model would read "Permission denied" without the reason. */
 bool hs_fl_spawned_tool_call(const struct hs_floor_ctx *x,
 			     const struct hs_fl_call *c);
 /* An execve/execveat (floor_exec.c): decided only where no shim will. */
