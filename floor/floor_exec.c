@@ -312,20 +312,13 @@ bool hs_fl_spawned_tool_call(const struct hs_floor_ctx *x,
 	char p[64], line[1024], *s;
 	struct stat me, parent;
 	long ppid = 0, threads = 0;
-	ssize_t n;
-	int fd;
 
 	if (!c->argv || c->nested || c->beneath || c->asked ||
 	    c->tgid <= 0 || c->tgid == x->agent)
 		return false;
 	snprintf(p, sizeof(p), "/proc/%d/stat", (int)c->tgid);
-	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+	if (hs_fl_read_small(p, line, sizeof(line)) <= 0)
 		return false;
-	n = read(fd, line, sizeof(line) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	line[n] = '\0';
 	/* after the name's last ")": state ppid ...; threads is field 20 */
 	if (!(s = strrchr(line, ')')) ||
 	    sscanf(s + 1, " %*c %ld %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u "

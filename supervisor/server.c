@@ -51,21 +51,19 @@ static void *serve(void *arg)
 	struct hs_answer ans;
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
-	bool ticketed;
+	bool ticketed, exec_post;
 
 	set_timeouts(c->fd);
-	/* who asks, as the kernel recorded it at connect(): the tickets of
-	 * enforce mode are kept under it, never under the request's pid
-	 * (guard mode keeps none: no syscall for it) */
-	if (!sv->s->tickets ||
-	    getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
-		cred.pid = 0;
 	if (hs_msg_read(c->fd, &req) == 0) {
-		/* an exec's post comes from `hookshim __exec`, the process
-		 * that made the exec: whose own shell it was is asked of it
-		 * (session.c), never of a pid the request says */
-		if (cred.pid <= 0 && req.op && strcmp(req.op, "exec") == 0 &&
-		    req.phase && strncmp(req.phase, "post", 4) == 0 &&
+		/* Who asks, as the kernel recorded it at connect(), never the
+		 * request's pid: the tickets of enforce mode are kept under
+		 * it, and an exec's post comes from `hookshim __exec`, the
+		 * process that made the exec, whose own shell it was is
+		 * asked of it (session.c). Guard mode's other requests need
+		 * no syscall for it. */
+		exec_post = req.op && strcmp(req.op, "exec") == 0 &&
+			    req.phase && strncmp(req.phase, "post", 4) == 0;
+		if ((!sv->s->tickets && !exec_post) ||
 		    getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
 			cred.pid = 0;
 		req.peer = cred.pid;

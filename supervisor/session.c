@@ -130,14 +130,17 @@ static bool is_post_phase(const struct hs_msg *req)
 	return req->phase && strncmp(req->phase, "post", 4) == 0;
 }
 
-/* Is req's exec one of the agent's own shells (caller.h)? A post comes
- * from `hookshim __exec` once the command, a child of its own, has
- * ended: asked of __exec itself, the process that made the exec (the
- * kernel's name for the asker), whose parent is the agent. */
+/* Is req's exec one of the agent's own shells (caller.h)? Never beneath
+ * a hand-off: what runs there is the model's, whatever it looks like. A
+ * post comes from `hookshim __exec` once the command, a child of its
+ * own, has ended: asked of __exec itself, the process that made the exec
+ * (the kernel's name for the asker), whose parent is the agent. */
 static const char *own_shell(const struct hs_msg *req, bool post)
 {
 	struct hs_msg at;
 
+	if (!req->argv || !req->argv[0] || req->nested > 0 || req->beneath > 0)
+		return NULL;
 	if (!post || req->peer <= 0)
 		return hs_caller_agent_internal(req);
 	at = *req;
@@ -175,10 +178,7 @@ static int build_event(struct hs_session *s, const struct hs_msg *req,
 			return -1;
 		/* The agent's own shells are no tool call; the log says
 		 * so, for `hookshim explain`. */
-		/* never beneath a hand-off: what runs there is the
-		 * model's, whatever it looks like */
-		if (req->nested <= 0 && req->beneath <= 0 &&
-		    (internal = own_shell(req, ev->kind == HS_KIND_POST))) {
+		if ((internal = own_shell(req, ev->kind == HS_KIND_POST))) {
 			if (ev->kind == HS_KIND_PRE)
 				hs_log_internal(s, req, internal);
 			return OWN_SHELL;
@@ -512,8 +512,7 @@ static void decide_judged(struct hs_session *s, const struct hs_msg *req,
 	 * the outer's: told here, where who made the exec is known (the
 	 * outer session would see only us) */
 	if (is_post_phase(req) && req->op && strcmp(req->op, "exec") == 0 &&
-	    req->argv && req->argv[0] && req->nested <= 0 &&
-	    req->beneath <= 0 && own_shell(req, true)) {
+	    own_shell(req, true)) {
 		allow(s, ans);
 		return;
 	}

@@ -109,15 +109,20 @@ ln -s "$P" "$TMP/agent/other"
 snap=$HOME/.codex/shell_snapshots/s1.sh
 echo 'true' >"$snap"
 check_cmd="set -e; . \"$snap\""
+# own_fires_none LABEL CONF: after a run of the snapshot check and
+# `echo model`, only the model's command fired a hook
+own_fires_none() {
+	expect_contains "floor spawned ($1, $2): codex's shells run" "$(cat "$TMP/out")" "out: model|"
+	[ "$2" = hooks ] && expect_eq "floor spawned ($1): codex's snapshot check fires no PreToolUse" \
+		"echo model" "$(cat "$PRE")"
+	expect_eq "floor spawned ($1, $2): ... and no PostToolUse" \
+		"echo model" "$(cat "$POST")"
+}
 for mode in guard enforce; do
 	for conf in hooks post-only; do
 		fresh
 		hsrun $mode "$TMP/$conf.json" "$TMP/agent/codex" "$check_cmd" "echo model"
-		expect_contains "floor spawned ($mode, $conf): codex's shells run" "$(cat "$TMP/out")" "out: model|"
-		[ $conf = hooks ] && expect_eq "floor spawned ($mode): codex's snapshot check fires no PreToolUse" \
-			"echo model" "$(cat "$PRE")"
-		expect_eq "floor spawned ($mode, $conf): ... and no PostToolUse" \
-			"echo model" "$(cat "$POST")"
+		own_fires_none $mode $conf
 	done
 	# the same shell under a program of another name is a tool call
 	fresh
@@ -135,9 +140,5 @@ for conf in hooks post-only; do
 	fresh
 	hsrun guard "$TMP/$conf.json" "$HOOKSHIM" run --no-notices -c "$TMP/none.json" -- \
 		"$TMP/agent/codex" "$check_cmd" "echo model"
-	expect_contains "floor spawned (nested, $conf): codex's shells run" "$(cat "$TMP/out")" "out: model|"
-	[ $conf = hooks ] && expect_eq "floor spawned (nested): no outer PreToolUse for codex's own shell" \
-		"echo model" "$(cat "$PRE")"
-	expect_eq "floor spawned (nested, $conf): no outer PostToolUse for it" \
-		"echo model" "$(cat "$POST")"
+	own_fires_none nested $conf
 done
