@@ -723,6 +723,15 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 			strerror(-lfd - HS_FLOOR_USERNS_ERR));
 		return NULL;
 	}
+	if (lfd < 0 && (p->require || p->enforce || lfd == -EPIPE)) {
+		fprintf(stderr, "hookshim: the syscall floor could not be "
+				"installed (%s); %s: the agent was not "
+				"started\n", strerror(-lfd),
+			p->enforce ? "enforce mode needs it"
+			: p->require ? "\"floor\": \"require\""
+				     : "its listener was lost");
+		return NULL;
+	}
 	if (lfd < 0) {
 		fprintf(stderr, "hookshim: the syscall floor could not be "
 				"installed (%s); running with the shim alone\n",

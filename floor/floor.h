@@ -31,7 +31,8 @@
 enum { HS_FLOOR_AUTO = 0, HS_FLOOR_REQUIRE = 1, HS_FLOOR_OFF = 2 };
 
 /* The test suite's switch: `hookshim run` behaves as if the kernel had
- * no user notification (read by hookshim run only). */
+ * no user notification (read by hookshim run only); "install": the probe
+ * passes, and the install in the agent's child fails as a race would. */
 #define HS_ENV_TEST_NO_FLOOR "HOOKSHIM_TEST_NO_FLOOR"
 
 /* Which allowed opens the floor does itself, the descriptor injected
@@ -89,6 +90,8 @@ struct hs_floor_plan {
 	int userns_fd;         /* that namespace (hs_floor_userns_hold's) */
 	char userns_why[200];  /* wanted but not to be had: why */
 	char userns_link[40];  /* its name in /proc ("user:[N]"), or "" */
+	int fake_enter_err;    /* HS_ENV_TEST_NO_FLOOR=install: the agent's
+				* install fails with this errno */
 };
 
 /* hs_floor_enter's and hs_floor_take_listener's result when the agent's
@@ -114,7 +117,9 @@ void hs_floor_plan_free(struct hs_floor_plan *p);
 /* Child side, async-signal-safe: no_new_privs, the filter, the listener
  * sent to the parent and closed. 0, or -errno (the parent is told);
  * -EPIPE when the filter is on but its listener may not have reached the
- * parent: nothing may run under it then. */
+ * parent: nothing may run under it then. A failure the probe did not
+ * foresee ends the agent's child in enforce mode and under "require"
+ * (floor_spawn.c): the session never runs without the floor it said. */
 int hs_floor_enter(const struct hs_floor_plan *p);
 
 /* The BPF program (floor_bpf.c): malloc'd into p->code/p->len. */

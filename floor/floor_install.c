@@ -77,6 +77,10 @@ int hs_floor_enter(const struct hs_floor_plan *p)
 	int fd, st;
 
 	close(p->sock[0]);
+	if (p->fake_enter_err) {
+		fd = -p->fake_enter_err;
+		goto fail;
+	}
 	/* first: the filter is installed inside it */
 	if (p->userns && (fd = hs_floor_userns_enter(p)) < 0)
 		goto fail;
@@ -131,6 +135,7 @@ static int probe(struct hs_floor_plan *p, unsigned long flags)
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		return -errno;
 	q.flags = flags;
+	q.fake_enter_err = 0;
 	q.sock[0] = sv[0];
 	q.sock[1] = sv[1];
 	pid = fork();
@@ -231,7 +236,9 @@ int hs_floor_plan_for(struct hs_floor_plan *p, const struct hs_config *cfg,
 	if (hs_floor_bpf(p, cfg->settings.io_uring_allow,
 			 cfg->settings.floor_allow) < 0)
 		return -1;
-	if (fake && fake[0] && strcmp(fake, "0") != 0) {
+	if (fake && strcmp(fake, "install") == 0)
+		p->fake_enter_err = ENOSYS;
+	else if (fake && fake[0] && strcmp(fake, "0") != 0) {
 		snprintf(p->why, sizeof(p->why), "seccomp user notification: "
 			 "unavailable (%s=%s)", HS_ENV_TEST_NO_FLOOR, fake);
 		return 0;

@@ -56,12 +56,14 @@ int hs_floor_spawn(const struct hs_floor_plan *p, pid_t *pid,
 			sigaction(sig, &dfl, NULL);
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	/* On failure the parent says why, and runs on without the floor
-	 * unless it is required (the probe passed a moment ago: only a
-	 * race gets here). */
+	 * in guard mode (the probe passed a moment ago: only a race gets
+	 * here). Not where it is required or enforce mode was chosen
+	 * (enforce is the floor deciding every call: the shim alone would
+	 * be guard mode under enforce's name), nor when the agent could
+	 * not enter its user namespace (the probe did a moment ago): it
+	 * would run outside it, unread. */
 	err = hs_floor_enter(p);
-	/* nor one that could not enter its user namespace (the probe did
-	 * a moment ago): the agent would run outside it, unread */
-	if (err < 0 && (p->require || err == -EPIPE ||
+	if (err < 0 && (p->require || p->enforce || err == -EPIPE ||
 			err <= -HS_FLOOR_USERNS_ERR))
 		_exit(126);
 	syscall(SYS_execve, exe, cmd, envp, 0, 0, (long)p->cookie);

@@ -38,6 +38,28 @@ expect_contains "floor require without support: says why" "$(cat "$TMP/err")" '"
 expect_eq "floor require without support: the command never ran" "" "$(cat "$TMP/out")"
 check "floor require without support: nothing written" test ! -e "$ROOT/secrets/a"
 
+# the probe passed but the agent's own install failed (a race the test
+# switch makes happen): guard mode runs on with the shim alone and says
+# so; enforce mode and "require" never run the agent without the floor
+fresh
+HOOKSHIM_TEST_NO_FLOOR=install hsrun auto "$SW" open:secrets/a; rc=$?
+expect_eq "floor install failed, guard: the command runs (exit 0)" "0" "$rc"
+expect_contains "floor install failed, guard: says the shim runs alone" "$(cat "$TMP/err")" \
+	"could not be installed (Function not implemented); running with the shim alone"
+fresh
+( cd "$ROOT" && HOOKSHIM_TEST_NO_FLOOR=install "$HOOKSHIM" run --enforce -c "$TMP/auto.json" \
+	--root "$ROOT" -- "$SW" open:secrets/a ) >"$TMP/out" 2>"$TMP/err"; rc=$?
+expect_eq "floor install failed, enforce: the agent is not started (126)" "126" "$rc"
+expect_contains "floor install failed, enforce: says why" "$(cat "$TMP/err")" \
+	"enforce mode needs it: the agent was not started"
+expect_eq "floor install failed, enforce: the command never ran" "" "$(cat "$TMP/out")"
+check "floor install failed, enforce: nothing written" test ! -e "$ROOT/secrets/a"
+fresh
+HOOKSHIM_TEST_NO_FLOOR=install hsrun require "$SW" open:secrets/a; rc=$?
+expect_eq "floor install failed, require: the agent is not started (126)" "126" "$rc"
+expect_eq "floor install failed, require: the command never ran" "" "$(cat "$TMP/out")"
+check "floor install failed, require: nothing written" test ! -e "$ROOT/secrets/a"
+
 # require with support: runs under the floor
 fresh
 hsrun require "$SW" open:secrets/a
