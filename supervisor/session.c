@@ -663,6 +663,8 @@ static void ticket_key_argv(const struct hs_msg *req, char *const *argv,
  * are operations of their own, so its tickets go by the op alone
  * (tickets.c holds them to those two calls). */
 #define STAGE_KIND "write:publish"
+/* An exec found to be the agent's own shell (no hook, no tool call) */
+#define OWN_KIND "exec:own"
 
 static void decide_as(struct hs_session *s, const struct hs_msg *req,
 		      enum hs_ticket_side side, pid_t tgid, pid_t parent,
@@ -713,11 +715,30 @@ static void decide_as(struct hs_session *s, const struct hs_msg *req,
 		}
 		return;
 	}
-	hs_session_decide(s, req, ans);
-	/* the agent's own shell ran no hook: nothing to hand over, and the
-	 * other side, asked again, finds it the agent's own again */
-	if (ans->verdict != HS_ALLOW || ans->own)
+	/* the agent's own shell, found so by the other side a moment ago
+	 * (the shim's question, then the exec the floor sees): the same
+	 * again, neither decided nor logged twice */
+	if (strcmp(req->op, "exec") == 0 &&
+	    !__atomic_load_n(&s->ending, __ATOMIC_ACQUIRE) &&
+	    (hs_tickets_take(s->tickets, side, tgid, OWN_KIND, k.a, k.b, NULL,
+			     &id) ||
+	     (parent > 0 && hs_tickets_take(s->tickets, side, parent,
+					     OWN_KIND, k.a, k.b, NULL, &id)))) {
+		free(id);
+		allow(s, ans);
+		ans->own = true;
 		return;
+	}
+	hs_session_decide(s, req, ans);
+	if (ans->verdict != HS_ALLOW)
+		return;
+	/* the agent's own shell ran no hook: nothing to hand over but that
+	 * it is one */
+	if (ans->own) {
+		hs_tickets_give(s->tickets, side, tgid, OWN_KIND, k.a, k.b,
+				NULL, false);
+		return;
+	}
 	/* A staged write's open makes no named call (an O_TMPFILE). What the
 	 * floor decides, only an exec is asked about again (by the shim in
 	 * the new image). */

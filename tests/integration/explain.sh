@@ -27,6 +27,17 @@ expect_eq "three shells logged as the agent's own" 3 \
 	"$(jq -r 'select(.decision == "agent_internal") | .reason' s.log | wc -l)"
 expect_eq "the tool call's wrapper is in the log" "claude-code eval-chain" \
 	"$(jq -r 'select(.wrapper) | "\(.wrapper.agent) \(.wrapper.shape)"' s.log)"
+# enforce mode: the shim asks about each exec and the floor sees it too;
+# an own shell is still decided and logged once (it was twice)
+if hs run --enforce -c hooks.json -- true 2>/dev/null; then
+	rm -f seen.txt
+	hs run --enforce -c hooks.json --log e.log -- ./claude agent.sh >/dev/null 2>&1
+	expect_eq "enforce: the hook saw only the model's command, once" "echo 'it'\"'\"'s' && true" "$(cat seen.txt)"
+	expect_eq "enforce: three shells logged as the agent's own, each once" 3 \
+		"$(jq -r 'select(.decision == "agent_internal") | .reason' e.log | wc -l)"
+else
+	skip "explain: no syscall floor here: enforce mode's own shells not run"
+fi
 out=$(hs explain s.log); rc=$?
 expect_eq "explain exits 0" 0 "$rc"
 expect_contains "explain names the IDE probe" "$out" "not a tool call: Claude Code's IDE probe"
