@@ -170,7 +170,17 @@ $(BUILD)/bench/exec_rr: bench/exec_rr.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
 
-bench: all $(PROBE_BIN) $(BUILD)/bench/bench_core $(BUILD)/bench/exec_rr
+# CMD under the floor's enforce-mode filter, every notification continued
+# at once: the kernel's part of enforce mode (bench/modes_bench.sh)
+$(BUILD)/bench/notify_bare: bench/notify_bare.c \
+		$(filter-out $(BUILD)/obj/cli/%,$(CLI_OBJ)) $(CORE_OBJ) | deps
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< \
+		$(filter-out $(BUILD)/obj/cli/%,$(CLI_OBJ)) $(CORE_OBJ) \
+		$(LDLIBS_CLI)
+
+bench: all $(PROBE_BIN) $(BUILD)/bench/bench_core $(BUILD)/bench/exec_rr \
+		$(BUILD)/bench/notify_bare
 	@scripts/ensure-deps.sh bench
 	@BUILD=$(BUILD) bench/run.sh
 

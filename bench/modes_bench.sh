@@ -13,6 +13,12 @@
 # a round trip to the supervisor for every write-class and exec syscall
 # of every process.
 #
+# A fourth mode, "bare" (when make bench built bench/notify_bare), runs
+# the workload under the floor's enforce-mode filter with every
+# notification continued at once and no hookshim at all: the kernel's
+# price for notifying each write and exec, which enforce mode pays before
+# any work of its own (enforce - bare is hookshim's part).
+#
 # Usage: BUILD=build bench/modes_bench.sh   (ROUNDS=5, N_FILES=5000, ONLY=...)
 # (the Go row needs go: scripts/ensure-deps.sh bench, which make bench runs)
 set -u
@@ -21,6 +27,7 @@ TOP=$PWD
 . bench/lib.bash
 BUILD=${BUILD:-build}
 HS=$TOP/$BUILD/bin/hookshim
+BARE=$TOP/$BUILD/bench/notify_bare
 [ -x "$HS" ] || { echo "modes bench: build first"; exit 1; }
 "$HS" run --enforce -c /dev/null -- true 2>/dev/null ||
 	{ echo "modes bench: no syscall floor here: enforce cannot run"; exit 0; }
@@ -91,18 +98,22 @@ npm_project "$T/npm" &&
 one() {
 	case $1 in
 	plain) timed "modes bench: $1" bash -c "$2" ;;
+	bare) timed "modes bench: $1" "$BARE" bash -c "$2" ;;
 	*) timed "modes bench: $1" "$HS" run --$1 --no-notices -c "$T/policy.json" -- bash -c "$2" ;;
 	esac
 }
 one_w() { one "$1" "${work[$w]}"; } # the workload of the loop below
 
-printf '%-8s %-6s %26s %26s\n' workload mode "wall s (ratio, range)" "cpu s (ratio, range)"
+modes="plain guard enforce"
+[ -x "$BARE" ] && "$BARE" true 2>/dev/null && modes="$modes bare"
+printf '%-8s %-7s %26s %26s\n' workload mode "wall s (ratio, range)" "cpu s (ratio, range)"
 for w in $order; do
 	declare -A wall=() cpu=()
 	one plain "${work[$w]}" >/dev/null # warm caches
-	interleave one_w plain guard enforce
-	for m in plain guard enforce; do
-		printf '%-8s %-6s %s\n' "$w" "$m" "$(cells "${wall[$m]}" "${cpu[$m]}" "${wall[plain]}" "${cpu[plain]}")"
+	# shellcheck disable=SC2086 # the modes, one word each
+	interleave one_w $modes
+	for m in $modes; do
+		printf '%-8s %-7s %s\n' "$w" "$m" "$(cells "${wall[$m]}" "${cpu[$m]}" "${wall[plain]}" "${cpu[plain]}")"
 	done
 	unset wall cpu
 done

@@ -16,6 +16,7 @@
 
 #include <fcntl.h>
 #include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,6 +26,17 @@
 
 #ifndef __O_TMPFILE
 #define __O_TMPFILE 020000000
+#endif
+
+/* Kernel interfaces newer than some systems' headers (5.19, 6.6) */
+#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
+#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
+#endif
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
 #endif
 
 /* settings.floor */

@@ -18,10 +18,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
-#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
-#endif
-
 /* The namespaces an open depends on: where paths lead, what the
  * capabilities mean. (The cgroup namespace matters to cgroup.procs
  * writes only: cgroup files are left to the kernel instead, fit().) Read
