@@ -69,3 +69,13 @@ each_denied() {
 		esac
 	done
 }
+
+# need_floor NAME: ends the script with a skip for NAME (saying why) where
+# `hookshim run` cannot install the syscall floor here; the floor tests'
+# shared preamble.
+need_floor() {
+	echo '{"hookshim":{"floor":"require"},"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"exit 0"}]}]}}' >"$TMP/need-floor.json"
+	"$HOOKSHIM" run -c "$TMP/need-floor.json" -- /bin/true 2>"$TMP/need-floor.err" && return 0
+	skip "$1: no syscall floor here ($(head -1 "$TMP/need-floor.err"))"
+	exit 0
+}

@@ -15,11 +15,7 @@ export HOME=$TMP/home; mkdir -p "$HOME"
 command -v jq >/dev/null || { skip "floor pending: jq missing"; exit 0; }
 "$HOOKSHIM_TOP/scripts/ensure-deps.sh" >/dev/null 2>&1 ||
 	{ skip "floor pending: busybox-static not installed (apt-get install busybox-static)"; exit 0; }
-echo '{"hookshim":{"floor":"require"},"hooks":{"PreToolUse":[{"matcher":"Write","hooks":[{"type":"command","command":"exit 0"}]}]}}' >"$TMP/require.json"
-if ! "$HOOKSHIM" run -c "$TMP/require.json" -- /bin/true 2>"$TMP/require.err"; then
-	skip "floor pending: no syscall floor here ($(head -1 "$TMP/require.err"))"
-	exit 0
-fi
+need_floor "floor pending"
 BB=/bin/busybox
 # busybox as "sh": a shell by its name, as agents run shells
 mkdir -p "$TMP/bin"; ln -s $BB "$TMP/bin/sh"

@@ -15,11 +15,7 @@ export HOME=$TMP/home; mkdir -p "$HOME"
 [ -x "$HOOKSHIM" ] && [ -f "$HOOKSHIM_LIB" ] || { skip "floor shim reasons: no hookshim build"; exit 0; }
 command -v jq >/dev/null && command -v python3 >/dev/null ||
 	{ skip "floor shim reasons: jq or python3 missing"; exit 0; }
-echo '{"hookshim":{"floor":"require"},"hooks":{"PreToolUse":[{"matcher":"Read","hooks":[{"type":"command","command":"exit 0"}]}]}}' >"$TMP/require.json"
-if ! "$HOOKSHIM" run -c "$TMP/require.json" -- /bin/true 2>"$TMP/require.err"; then
-	skip "floor shim reasons: no syscall floor here ($(head -1 "$TMP/require.err"))"
-	exit 0
-fi
+need_floor "floor shim reasons"
 ROOT=$TMP/root
 mkdir -p "$ROOT/secrets"
 echo KEY-0123 >"$ROOT/secrets/k"

@@ -17,11 +17,7 @@ P=$HOOKSHIM_PROBES/spawn_static
 [ -x "$P" ] || { skip "floor spawned: probes not built"; exit 0; }
 "$HOOKSHIM_TOP/scripts/ensure-deps.sh" >/dev/null 2>&1 ||
 	{ skip "floor spawned: busybox-static not installed (apt-get install busybox-static)"; exit 0; }
-echo '{"hookshim":{"floor":"require"},"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"exit 0"}]}]}}' >"$TMP/require.json"
-if ! "$HOOKSHIM" run -c "$TMP/require.json" -- /bin/true 2>"$TMP/require.err"; then
-	skip "floor spawned: no syscall floor here ($(head -1 "$TMP/require.err"))"
-	exit 0
-fi
+need_floor "floor spawned"
 # busybox as "sh": a static shell by its name
 mkdir -p "$TMP/bin"; ln -s /bin/busybox "$TMP/bin/sh"
 ROOT=$TMP/root
