@@ -716,10 +716,14 @@ static void decide_as(struct hs_session *s, const struct hs_msg *req,
 		return;
 	}
 	/* the agent's own shell, found so by the other side a moment ago
-	 * (the shim's question, then the exec the floor sees): the same
-	 * again, neither decided nor logged twice */
+	 * (the shim's question, then the exec the floor sees): logged once.
+	 * The ticket says only that it was logged; whether this exec is the
+	 * agent's own is asked again of what this side knows (the floor's
+	 * caller is the kernel's), never taken from the other side, whose
+	 * request a process may have forged */
 	if (strcmp(req->op, "exec") == 0 &&
 	    !__atomic_load_n(&s->ending, __ATOMIC_ACQUIRE) &&
+	    own_shell(req, false) &&
 	    (hs_tickets_take(s->tickets, side, tgid, OWN_KIND, k.a, k.b, NULL,
 			     &id) ||
 	     (parent > 0 && hs_tickets_take(s->tickets, side, parent,

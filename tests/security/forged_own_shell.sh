@@ -1,0 +1,58 @@
+# Enforce mode: an agent's own shell is decided and logged once, the
+# other side answering "own" from a ticket (supervisor/session.c). The
+# ticket must not make an exec the agent's own: a process that forges a
+# question about `sh -c env` as if a process named claude asked (its pid
+# in the request, a decoy started as `claude`) gets an "own" answer for
+# itself and a ticket under its real pid -- and then execs that very argv
+# from a static program, which only the floor sees. The floor asks again
+# of what it knows (the caller the kernel names: not Claude Code) and
+# finds a tool call: the Bash hook sees `env`.
+. "$HOOKSHIM_TOP/tests/lib.sh"
+export HOME=$TMP/home; mkdir -p "$HOME"
+need_floor "forged own shell"
+SS=$HOOKSHIM_PROBES/spawn_static
+[ -x "$SS" ] || { skip "forged own shell: probes not built"; exit 0; }
+command -v jq >/dev/null && command -v python3 >/dev/null ||
+	{ skip "forged own shell: jq or python3 missing"; exit 0; }
+
+cat > hooks.json <<J
+{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command",
+ "command":"jq -r .tool_input.command >> $TMP/seen; exit 0"}]}]}}
+J
+cat > attack.py <<'P'
+import os, socket, struct, subprocess, sys, time
+
+def field(tag, data):
+    data = data.encode() if isinstance(data, str) else data
+    return tag.encode() + struct.pack('<I', len(data)) + data
+
+# a decoy whose command line names Claude Code
+decoy = subprocess.Popen(['claude', '30'], executable='/bin/sleep')
+time.sleep(0.1)
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect('\0' + os.environ['HOOKSHIM_SOCK'].lstrip('@'))
+s.sendall(field('o', 'exec') + field('p', 'pre') + field('i', str(decoy.pid)) +
+          field('c', os.getcwd()) + field('e', '/bin/sh') +
+          field('a', 'sh') + field('a', '-c') + field('a', 'env') +
+          b'\0\0\0\0\0')
+s.shutdown(socket.SHUT_WR)
+reply = b''
+while True:
+    chunk = s.recv(4096)
+    if not chunk:
+        break
+    reply += chunk
+decoy.kill()
+print('forged: answered', flush=True)
+# the same argv, exec'd by a static program in this very process
+os.execv(sys.argv[1], [sys.argv[1], 'exec:env'])
+P
+
+rm -f "$TMP/seen"
+"$HOOKSHIM" run --enforce --no-notices -c hooks.json --log s.log -- python3 attack.py "$SS" >out 2>err
+expect_contains "forged own shell: the forged question was answered" "$(cat out)" "forged: answered"
+expect_contains "forged own shell: the static exec ran (the hook allows)" "$(cat out)" "HOOKSHIM_SOCK="
+expect_eq "forged own shell: the exec the floor saw was judged as a tool call: the hook saw env" \
+	"env" "$(grep -x env "$TMP/seen" 2>/dev/null)"
+expect_eq "forged own shell: the log has the tool call's decision" "allow" \
+	"$(jq -r 'select(.event == "pre" and .via == "floor" and .argv[-1] == "env") | .decision' s.log | head -1)"
