@@ -19,37 +19,10 @@ cat > hooks.json <<J
 {"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command",
  "command":"jq -r .tool_input.command >> $TMP/seen; exit 0"}]}]}}
 J
-cat > attack.py <<'P'
-import os, socket, struct, subprocess, sys, time
-
-def field(tag, data):
-    data = data.encode() if isinstance(data, str) else data
-    return tag.encode() + struct.pack('<I', len(data)) + data
-
-# a decoy whose command line names Claude Code
-decoy = subprocess.Popen(['claude', '30'], executable='/bin/sleep')
-time.sleep(0.1)
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.connect('\0' + os.environ['HOOKSHIM_SOCK'].lstrip('@'))
-s.sendall(field('o', 'exec') + field('p', 'pre') + field('i', str(decoy.pid)) +
-          field('c', os.getcwd()) + field('e', '/bin/sh') +
-          field('a', 'sh') + field('a', '-c') + field('a', 'env') +
-          b'\0\0\0\0\0')
-s.shutdown(socket.SHUT_WR)
-reply = b''
-while True:
-    chunk = s.recv(4096)
-    if not chunk:
-        break
-    reply += chunk
-decoy.kill()
-print('forged: answered', flush=True)
-# the same argv, exec'd by a static program in this very process
-os.execv(sys.argv[1], [sys.argv[1], 'exec:env'])
-P
-
 rm -f "$TMP/seen"
-"$HOOKSHIM" run --enforce --no-notices -c hooks.json --log s.log -- python3 attack.py "$SS" >out 2>err
+# the forging process execs the static program in place: the same pid
+"$HOOKSHIM" run --enforce --no-notices -c hooks.json --log s.log -- \
+	python3 "$HOOKSHIM_TOP/tests/security/forged_supervisor.py" own "$SS" exec:env >out 2>err
 expect_contains "forged own shell: the forged question was answered" "$(cat out)" "forged: answered"
 expect_contains "forged own shell: the static exec ran (the hook allows)" "$(cat out)" "HOOKSHIM_SOCK="
 expect_eq "forged own shell: the exec the floor saw was judged as a tool call: the hook saw env" \

