@@ -1,7 +1,7 @@
 #!/bin/bash
 # The two trust models on real work (issue 23 item 8): plain vs guard vs
 # enforce, interleaved in the same run (plain, guard, enforce, plain, ...)
-# so that drift in the machine's load hits all three alike. Reported as
+# so that drift in the machine's load hits all of them alike. Reported as
 # medians of ROUNDS, with the range, of wall time and of CPU time (user +
 # sys of the whole process tree: the agent's side and the supervisor's,
 # hooks included), as ratios to plain.
@@ -105,7 +105,13 @@ one() {
 one_w() { one "$1" "${work[$w]}"; } # the workload of the loop below
 
 modes="plain guard enforce"
-[ -x "$BARE" ] && "$BARE" true 2>/dev/null && modes="$modes bare"
+if [ ! -x "$BARE" ]; then
+	echo "modes bench: no bare column ($BARE not built: make bench builds it)"
+elif ! bare_err=$("$BARE" true 2>&1); then
+	echo "modes bench: no bare column ($bare_err)"
+else
+	modes="$modes bare"
+fi
 printf '%-8s %-7s %26s %26s\n' workload mode "wall s (ratio, range)" "cpu s (ratio, range)"
 for w in $order; do
 	declare -A wall=() cpu=()

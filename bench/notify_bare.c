@@ -34,14 +34,18 @@ static void *answer_all(void *arg)
 	struct seccomp_notif_sizes sizes = { 0 };
 	struct seccomp_notif *n;
 	struct seccomp_notif_resp r;
+	size_t size = sizeof(*n);
 
 	(void)arg;
-	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0 ||
-	    !(n = malloc(sizes.seccomp_notif > sizeof(*n) ? sizes.seccomp_notif
-							  : sizeof(*n))))
+	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) == 0 &&
+	    sizes.seccomp_notif > size)
+		size = sizes.seccomp_notif;
+	if (!(n = malloc(size))) {
+		close(lfd); /* notified calls fail (ENOSYS), none waits */
 		return NULL;
+	}
 	for (;;) {
-		memset(n, 0, sizeof(*n));
+		memset(n, 0, size);
 		if (ioctl(lfd, SECCOMP_IOCTL_NOTIF_RECV, n) < 0) {
 			if (errno == EINTR || errno == ENOENT)
 				continue;
@@ -52,6 +56,7 @@ static void *answer_all(void *arg)
 		r.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
 		(void)ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, &r);
 	}
+	close(lfd); /* as above: the rest fail, none waits for good */
 	free(n);
 	return NULL;
 }
@@ -77,11 +82,17 @@ int main(int argc, char **argv)
 	}
 	prog.len = p.len;
 	prog.filter = p.code;
+	/* the floor's flags, without killable waits where the kernel
+	 * predates them (5.19), as the floor falls back too */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
-	    (lfd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-				SECCOMP_FILTER_FLAG_NEW_LISTENER |
-					SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV,
-				&prog)) < 0) {
+	    ((lfd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+				 SECCOMP_FILTER_FLAG_NEW_LISTENER |
+					 SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV,
+				 &prog)) < 0 &&
+	     (errno != EINVAL ||
+	      (lfd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+				  SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog)) <
+		      0))) {
 		perror("notify_bare: seccomp");
 		return 1;
 	}

@@ -723,12 +723,27 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 			strerror(-lfd - HS_FLOOR_USERNS_ERR));
 		return NULL;
 	}
+	/* The child installed the filter but its listener never reached us
+	 * (EPROTO: no descriptor came with the child's word, as at our
+	 * descriptor limit): it runs under a filter nobody answers, every
+	 * notified call failing. Stopped, in either mode. */
+	if (lfd == -EPROTO) {
+		if (p->agent > 0)
+			kill(p->agent, SIGKILL);
+		fprintf(stderr, "hookshim: the syscall floor's listener did "
+				"not arrive; the agent was stopped\n");
+		return NULL;
+	}
+	/* The child ended itself before its exec (floor_spawn.c); the kill
+	 * makes sure of it should the two sides ever disagree */
 	if (lfd < 0 && (p->require || p->enforce || lfd == -EPIPE)) {
+		if (p->agent > 0)
+			kill(p->agent, SIGKILL);
 		fprintf(stderr, "hookshim: the syscall floor could not be "
 				"installed (%s); %s: the agent was not "
 				"started\n", strerror(-lfd),
-			p->enforce ? "enforce mode needs it"
-			: p->require ? "\"floor\": \"require\""
+			p->require   ? "\"floor\": \"require\""
+			: p->enforce ? "enforce mode needs it"
 				     : "its listener was lost");
 		return NULL;
 	}

@@ -43,7 +43,8 @@
 enum { HS_FLOOR_AUTO = 0, HS_FLOOR_REQUIRE = 1, HS_FLOOR_OFF = 2 };
 
 /* The test suite's switch: `hookshim run` behaves as if the kernel had
- * no user notification (read by hookshim run only); "install": the probe
+ * no user notification (read where the plan is made: run, check,
+ * doctor -- never by the session's processes); "install": the probe
  * passes, and the install in the agent's child fails as a race would. */
 #define HS_ENV_TEST_NO_FLOOR "HOOKSHIM_TEST_NO_FLOOR"
 

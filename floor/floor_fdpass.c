@@ -9,8 +9,10 @@
 #include "floor_int.h"
 
 /* One message child -> parent: the result, and the descriptor with it. */
-void hs_fl_send_result(int sock, int result, int fd)
+bool hs_fl_send_result(int sock, int result, int fd)
 {
+	ssize_t n;
+
 	char cbuf[CMSG_SPACE(sizeof(int))];
 	struct iovec iov = { .iov_base = &result, .iov_len = sizeof(result) };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
@@ -27,8 +29,9 @@ void hs_fl_send_result(int sock, int result, int fd)
 		c->cmsg_len = CMSG_LEN(sizeof(int));
 		memcpy(CMSG_DATA(c), &fd, sizeof(int));
 	}
-	while (sendmsg(sock, &mh, MSG_NOSIGNAL) < 0 && errno == EINTR)
+	while ((n = sendmsg(sock, &mh, MSG_NOSIGNAL)) < 0 && errno == EINTR)
 		;
+	return n == (ssize_t)sizeof(result);
 }
 
 /* The parent's side of hs_fl_send_result: the result, *fd the descriptor

@@ -53,8 +53,9 @@ static int carry(void *arg)
 		return 1;
 	while (read(c->pipe[0], &r, sizeof(r)) < 0 && errno == EINTR)
 		;
-	hs_fl_send_result(c->sock, r < 0 ? r : 0, r);
-	return 0;
+	/* not sent: the child must not run under a filter nobody got the
+	 * listener of (it returns -EPIPE) */
+	return hs_fl_send_result(c->sock, r < 0 ? r : 0, r) ? 0 : 1;
 }
 
 int hs_floor_enter(const struct hs_floor_plan *p)

@@ -537,8 +537,9 @@ void hs_fl_open_sandboxed(const struct hs_floor_ctx *x);
 
 /* ---- floor_fdpass.c: an int and a descriptor, child to parent ---- */
 
-/* result, and fd with it when fd >= 0 (async-signal-safe). */
-void hs_fl_send_result(int sock, int result, int fd);
+/* result, and fd with it when fd >= 0 (async-signal-safe); false when
+ * it could not be sent. */
+bool hs_fl_send_result(int sock, int result, int fd);
 /* The other side: the result, *fd the descriptor (or -1). -EPIPE when
  * the sender died before saying anything. */
 int hs_fl_recv_result(int sock, int *fd);
