@@ -11,11 +11,10 @@
 /* One message child -> parent: the result, and the descriptor with it. */
 bool hs_fl_send_result(int sock, int result, int fd)
 {
-	ssize_t n;
-
 	char cbuf[CMSG_SPACE(sizeof(int))];
 	struct iovec iov = { .iov_base = &result, .iov_len = sizeof(result) };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	ssize_t n;
 
 	if (fd >= 0) {
 		struct cmsghdr *c;
