@@ -37,6 +37,15 @@
 #endif
 
 
+/* src into dst (cap bytes), cut to fit */
+static void copy_cut(char *dst, size_t cap, const char *src)
+{
+	size_t n = strnlen(src, cap - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 /* One event of k: a pre into c->ev, or the post into c->post with where
  * the call's end will be seen. */
 static void emit(struct hs_fl_call *c, bool post, enum hs_fl_seen seen,
@@ -51,13 +60,13 @@ static void emit(struct hs_fl_call *c, bool post, enum hs_fl_seen seen,
 	e->op = "write";
 	e->operation = op;
 	/* cut, not overrun: an unnamed path (too long to name) is up to
-	 * PATH_MAX + 1 bytes as the caller passed it */
-	snprintf(e->path, sizeof(e->path), "%.*s", (int)sizeof(e->path) - 1,
-		 path);
+	 * PATH_MAX + 1 bytes as the caller passed it; copied, not printed
+	 * (once per notified write) */
+	copy_cut(e->path, sizeof(e->path), path);
 	e->has_new = new_path != NULL;
 	e->temp_is = HS_FL_TEMP_NONE;
 	if (new_path)
-		snprintf(e->new_path, sizeof(e->new_path), "%s", new_path);
+		copy_cut(e->new_path, sizeof(e->new_path), new_path);
 }
 
 static void event(struct hs_fl_call *c, const char *op, const char *path,
@@ -72,7 +81,7 @@ static void temp_of(struct hs_fl_call *c, int is, const char *temp)
 	struct hs_fl_event *e = &c->ev[c->nev - 1];
 
 	e->temp_is = is;
-	snprintf(e->temp, sizeof(e->temp), "%s", temp);
+	copy_cut(e->temp, sizeof(e->temp), temp);
 }
 
 /* The shim's replace_op (shim/write_classify.c): an in-place change of

@@ -195,9 +195,15 @@ static int fd_dir(pid_t tid, int fd, char *out)
 static int join(char *out, const char *dir, const char *name, bool follow)
 {
 	char big[2 * PATH_MAX + 2];
-	size_t n;
+	/* each part shorter than PATH_MAX (its buffer's, hs_fl_abs's
+	 * check): copied, not printed (once per notified relative path) */
+	size_t d = strcmp(dir, "/") ? strnlen(dir, PATH_MAX) : 0,
+	       m = strnlen(name, PATH_MAX), n;
 
-	snprintf(big, sizeof(big), "%s/%s", strcmp(dir, "/") ? dir : "", name);
+	memcpy(big, dir, d);
+	big[d] = '/';
+	memcpy(big + d + 1, name, m);
+	big[d + 1 + m] = '\0';
 	if (follow)
 		hs_path_fold_dots(big);
 	else
