@@ -1,4 +1,5 @@
 /* hookshim: the CLI, and the tool wrapper when called by another name. */
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -113,10 +114,28 @@ static int usage(FILE *f)
 	return f == stderr ? 64 : 0;
 }
 
+/* An ignored SIGCHLD, inherited across exec from whoever started us,
+ * has the kernel reap our children itself: no exit status for the agent,
+ * a wrapped tool or a hook (a hook's "exit 2" lost, the agent's status
+ * read as 0). Every verb waits for what it starts, so the default, which
+ * what we start inherits in turn. */
+static void wait_for_our_children(void)
+{
+	struct sigaction sa;
+
+	if (sigaction(SIGCHLD, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = SIG_DFL;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGCHLD, &sa, NULL);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *self = strrchr(argv[0], '/');
 
+	wait_for_our_children();
 	self = self ? self + 1 : argv[0];
 	if (strcmp(self, "hookshim") != 0 && strncmp(self, "hookshim", 8) != 0)
 		return wrapper_main(argc, argv);
