@@ -104,6 +104,7 @@ int main(int argc, char **argv)
 	}
 	pid = fork();
 	if (pid == 0) {
+		close(lfd); /* its exec is answered by our receiver alone */
 		execvp(argv[1], argv + 1);
 		perror(argv[1]);
 		_exit(127);

@@ -538,14 +538,15 @@ static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 		c->open.on = k.how_whole && !(k.how.flags & O_PATH);
 		c->open.dirfd = k.dirfd;
 		c->open.how = k.how;
+		c->open.path[0] = '\0';
+		if (c->open.read_err)
+			return HS_FL_CONTINUE;
 		/* the string read, not the whole buffer (4 KB a copy, three
 		 * quarters of this function's own time in a tar loop) */
 		size_t n = strnlen(k.path, sizeof(k.path) - 1);
 
 		memcpy(c->open.path, k.path, n);
 		c->open.path[n] = '\0';
-		if (c->open.read_err)
-			return HS_FL_CONTINUE;
 		/* named as the kernel resolves it; opened as the caller
 		 * asked (c->open.path, with its resolve flags) */
 		if (k.how.resolve & RESOLVE_IN_ROOT)

@@ -200,6 +200,8 @@ static int join(char *out, const char *dir, const char *name, bool follow)
 	size_t d = strcmp(dir, "/") ? strnlen(dir, PATH_MAX) : 0,
 	       m = strnlen(name, PATH_MAX), n;
 
+	if (d == PATH_MAX || m == PATH_MAX)
+		return HS_PATH_TOOLONG; /* never cut */
 	memcpy(big, dir, d);
 	big[d] = '/';
 	memcpy(big + d + 1, name, m);

@@ -23,7 +23,7 @@ rm -f "$TMP/seen"
 # the forging process execs the static program in place: the same pid
 "$HOOKSHIM" run --enforce --no-notices -c hooks.json --log s.log -- \
 	python3 "$HOOKSHIM_TOP/tests/security/forged_supervisor.py" own "$SS" exec:env >out 2>err
-expect_contains "forged own shell: the forged question was answered" "$(cat out)" "forged: answered"
+expect_contains "forged own shell: the forged question was answered own" "$(cat out)" "forged: answered own"
 expect_contains "forged own shell: the static exec ran (the hook allows)" "$(cat out)" "HOOKSHIM_SOCK="
 expect_eq "forged own shell: the exec the floor saw was judged as a tool call: the hook saw env" \
 	"env" "$(grep -x env "$TMP/seen" 2>/dev/null)"

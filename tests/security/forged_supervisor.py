@@ -50,13 +50,26 @@ def ask(pid, exe, argv):
     return reply
 
 
+def fields(reply):
+    """The answer's TLV fields, tag -> bytes."""
+    out, at = {}, 0
+    while at + 5 <= len(reply) and reply[at] != 0:
+        n = struct.unpack('<I', reply[at + 1:at + 5])[0]
+        out[chr(reply[at])] = reply[at + 5:at + 5 + n]
+        at += 5 + n
+    return out
+
+
 def own(cmd):
     # a decoy whose command line names Claude Code
     decoy = subprocess.Popen(['claude', '30'], executable='/bin/sleep')
     time.sleep(0.1)
-    ask(decoy.pid, '/bin/sh', ['sh', '-c', 'env'])
+    reply = ask(decoy.pid, '/bin/sh', ['sh', '-c', 'env'])
     decoy.kill()
-    print('forged: answered', flush=True)
+    # the forgery works as far as it can: its own answer says "own"
+    if fields(reply).get('O') != b'1':
+        sys.exit('own: the forged question was not answered own: %r' % reply)
+    print('forged: answered own', flush=True)
     os.execv(cmd[0], cmd)
 
 
