@@ -543,10 +543,7 @@ static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 			return HS_FL_CONTINUE;
 		/* the string read, not the whole buffer (4 KB a copy, three
 		 * quarters of this function's own time in a tar loop) */
-		size_t n = strnlen(k.path, sizeof(k.path) - 1);
-
-		memcpy(c->open.path, k.path, n);
-		c->open.path[n] = '\0';
+		copy_cut(c->open.path, sizeof(c->open.path), k.path);
 		/* named as the kernel resolves it; opened as the caller
 		 * asked (c->open.path, with its resolve flags) */
 		if (k.how.resolve & RESOLVE_IN_ROOT)

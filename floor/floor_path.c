@@ -321,10 +321,9 @@ int hs_fl_abs_in_root(pid_t tid, int dirfd, const char *path, int follow,
 	ssize_t n = -1;
 	int d, fd, pd;
 
-	if (dirfd == AT_FDCWD)
-		snprintf(link, sizeof(link), "/proc/%d/cwd", (int)tid);
-	else
-		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)tid, dirfd);
+	if (dirfd != AT_FDCWD && dirfd < 0)
+		return -1; /* no such descriptor: the kernel fails it (EBADF) */
+	proc_link(link, tid, dirfd == AT_FDCWD ? -1 : dirfd);
 	if ((d = open(link, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return -1;
 	fd = walk(d, path, follow == HS_FL_FOLLOW ? 0 : O_NOFOLLOW, resolve);
@@ -469,7 +468,7 @@ bool hs_fl_send(int lfd, struct seccomp_notif_resp *r)
 int hs_fl_caller_fd(pid_t tgid, int n)
 {
 	int pfd = (int)syscall(SYS_pidfd_open, tgid, 0), fd = -1;
-	char p[40];
+	char p[48];
 
 	if (n < 0)
 		return -1;
@@ -479,7 +478,7 @@ int hs_fl_caller_fd(pid_t tgid, int n)
 	}
 	if (fd >= 0)
 		return fd;
-	snprintf(p, sizeof(p), "/proc/%d/fd/%d", (int)tgid, n);
+	proc_link(p, tgid, n);
 	return open(p, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
 }
 
