@@ -252,8 +252,11 @@ const char *hs_floor_allow_name(int i)
 
 void hs_settings_floor_defaults(struct hs_settings *s)
 {
+	/* 1: HS_FLOOR_OPENS_ALL (floor/floor.h) */
+	if (!s->floor_opens_set && s->enforce)
+		s->floor_opens = 1;
 	if (s->floor_allow_set || s->enforce)
 		return;
-	s->floor_allow |= HS_FA(NAMESPACES);
+	s->floor_allow |= HS_FA(NAMESPACES) | HS_FA(LANDLOCK);
 	s->floor_sandbox_mounts = true;
 }

@@ -162,6 +162,7 @@ struct hs_settings {
 	bool io_uring_allow; /* the floor lets io_uring_setup through */
 	int floor_opens;    /* HS_FLOOR_OPENS_*: which allowed opens the floor
 			     * does itself (floor/floor.h) */
+	bool floor_opens_set; /* "floor_opens" was given */
 	int floor_userns;   /* HS_FLOOR_USERNS_*: the agent in a user
 			     * namespace of its own (floor/floor_userns.c) */
 	unsigned floor_allow; /* HS_FA_* bits: calls the floor refuses
@@ -191,7 +192,10 @@ struct hs_settings {
  * umount2, pivot_root and the new mount API; "namespaces": unshare and
  * clone with CLONE_NEWNS or CLONE_NEWUSER, setns into such a namespace,
  * clone3; "modules": kernel modules and kexec; "block_devices": a block
- * device opened for writing; "proc_sys": writes under /proc/sys and /sys. */
+ * device opened for writing; "proc_sys": writes under /proc/sys and /sys;
+ * "landlock": landlock_restrict_self, whose domain the supervisor cannot
+ * see, so that it lets every call of the session go back to the kernel
+ * (floor/floor_open.c). */
 #define HS_FLOOR_ALLOW_GROUPS(X)             \
 	X(MOUNT, "mount")                    \
 	X(CHROOT, "chroot")                  \
@@ -201,7 +205,8 @@ struct hs_settings {
 	X(MODULES, "modules")                \
 	X(USERFAULTFD, "userfaultfd")        \
 	X(BLOCK_DEVICES, "block_devices")    \
-	X(PROC_SYS, "proc_sys")
+	X(PROC_SYS, "proc_sys")              \
+	X(LANDLOCK, "landlock")
 enum {
 #define HS_FA_BIT_(id, name) HS_FA_BIT_##id,
 	HS_FLOOR_ALLOW_GROUPS(HS_FA_BIT_)
@@ -344,8 +349,10 @@ bool hs_settings_want_enforce(const struct hs_settings *s, bool ci,
 /* "floor_allow" unset: in guard mode agents' own sandboxes work
  * (bubblewrap, Codex's workspace-write, unshare -r): new mount and user
  * namespaces are let through, and mounts inside such a namespace (never
- * in the session's own); in enforce mode nothing. Call once s->enforce
- * is known. */
+ * in the session's own); in enforce mode nothing. "floor_opens" unset:
+ * in enforce mode every notified open is done by the supervisor ("all":
+ * no name the kernel reads again decides anything), in guard mode the
+ * judged ones. Call once s->enforce is known. */
 void hs_settings_floor_defaults(struct hs_settings *s);
 void hs_config_diag(struct hs_config *cfg, enum hs_diag_level level,
 		    const char *fmt, ...)

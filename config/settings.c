@@ -508,10 +508,13 @@ int hs_load_settings(struct hs_load *ld, const cJSON *obj)
 			if ((c = choice(ld, v, "deny", "allow")) >= 0)
 				s->io_uring_allow = c == 1;
 		} else if (strcmp(k, "floor_opens") == 0) {
-			/* 0 judged (the default), 1 all, 2 kernel:
-			 * HS_FLOOR_OPENS_* in floor/floor.h */
-			if ((c = choice3(ld, v, "judged", "all", "kernel")) >= 0)
+			/* 0 judged (guard mode's default), 1 all (enforce
+			 * mode's), 2 kernel: HS_FLOOR_OPENS_* in
+			 * floor/floor.h */
+			if ((c = choice3(ld, v, "judged", "all", "kernel")) >= 0) {
 				s->floor_opens = c;
+				s->floor_opens_set = true;
+			}
 		} else if (strcmp(k, "floor_userns") == 0) {
 			/* 0 auto (the default), 1 on, 2 off:
 			 * HS_FLOOR_USERNS_* in floor/floor.h */

@@ -307,13 +307,15 @@ static int decide_events(struct hs_floor *f, struct hs_fl_call *c)
 	return err;
 }
 
-/* An allowed call: an open is done for the caller (floor_open.c), the
- * rest continue. A call with a post to fire is watched first
- * (floor_post.h), so that nothing it does comes before the watch. False:
- * judge it again, the path changed meanwhile. */
+/* An allowed call: an open is done for the caller (floor_open.c), in
+ * enforce mode every path call too (floor_pathop.c), the rest continue.
+ * A call with a post to fire is watched first (floor_post.h), so that
+ * nothing it does comes before the watch. False: judge it again, the path
+ * changed meanwhile. */
 static bool allow(struct hs_floor *f, struct hs_fl_call *c, bool judged,
 		  bool in_thread)
 {
+	enum hs_fl_open_result r;
 	uint64_t t;
 
 	/* Enforce mode notifies the shim's calls too (they still carry the
@@ -326,16 +328,15 @@ static bool allow(struct hs_floor *f, struct hs_fl_call *c, bool judged,
 		c->post.want = false;
 	t = hs_fpost_expect(f->post, c);
 
-	if (judged || f->emulate_unjudged) {
-		switch (hs_fl_open(&f->x, c, !in_thread)) {
-		case HS_FL_OPEN_ANSWERED:
-			return true;
-		case HS_FL_OPEN_AGAIN:
-			hs_fpost_cancel(f->post, t);
-			return false;
-		case HS_FL_OPEN_CONTINUE:
-			break;
-		}
+	r = judged || f->emulate_unjudged ? hs_fl_open(&f->x, c, !in_thread)
+					  : HS_FL_OPEN_CONTINUE;
+	if (r == HS_FL_OPEN_CONTINUE)
+		r = hs_fl_pathop(&f->x, c, !in_thread);
+	if (r == HS_FL_OPEN_ANSWERED)
+		return true;
+	if (r == HS_FL_OPEN_AGAIN) {
+		hs_fpost_cancel(f->post, t);
+		return false;
 	}
 	if (!respond(f->lfd, c->n.id, 0, true))
 		hs_fpost_cancel(f->post, t);
@@ -781,6 +782,9 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 				      .self = f->self,
 				      .sandboxed = &f->sandboxed,
 				      .enforce = p->enforce,
+				      /* path calls made by the supervisor:
+				       * enforce mode's, with opens */
+				      .emulate_paths = p->enforce && f->self,
 				      .agent = p->agent,
 				      .agent_started = &f->agent_started,
 				      .allow = s->cfg->settings.floor_allow,

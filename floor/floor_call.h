@@ -23,9 +23,13 @@ struct call {
 	unsigned mode;
 	const char *attr; /* K_ATTR: "chmod", "chown" or "setxattr" */
 	struct open_how how; /* an open's, as the kernel takes it */
-	bool how_whole;      /* all of it read (openat2 of today's size) */
-	char path[PATH_MAX + 1], path2[PATH_MAX]; /* as passed (the kernel's
-						   * limit: PATH_MAX with the NUL) */
+	bool how_whole;      /* all of it read (openat2 of today's size, or a
+			      * larger one whose tail is zero) */
+	int how_err;         /* an openat2's struct the kernel refuses: E2BIG */
+	char path[PATH_MAX + 1], path2[PATH_MAX + 1]; /* as passed (the
+						       * kernel's limit:
+						       * PATH_MAX with the
+						       * NUL) */
 	const char *unnamed; /* path or path2, too long to name */
 	/* names already built, one per path and way: the refusal, reach
 	 * and classifying steps ask for the same ones (name_of) */

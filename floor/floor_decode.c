@@ -2,6 +2,7 @@
  * floor_call.h. */
 #include "floor_call.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,6 +29,25 @@ static void legacy_how(struct open_how *how, unsigned flags, unsigned mode)
 		how->flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 	if (!(how->flags & (O_CREAT | HS_O_TMPFILE_BIT)))
 		how->mode = 0;
+}
+
+/* A larger struct open_how than today's, as the kernel takes it
+ * (copy_struct_from_user): its tail all zero, or E2BIG; more than a
+ * page, E2BIG. 0 with *whole set when it is today's struct after all. */
+static int how_tail(pid_t tid, uint64_t addr, uint64_t size, bool *whole)
+{
+	unsigned char tail[4096];
+	size_t n = (size_t)size - sizeof(struct open_how);
+
+	if (size > sizeof(tail))
+		return E2BIG;
+	if (hs_fl_read(tid, addr + sizeof(struct open_how), tail, n) < 0)
+		return 0; /* unread: the kernel's, not ours (how_whole false) */
+	for (size_t i = 0; i < n; i++)
+		if (tail[i])
+			return E2BIG;
+	*whole = true;
+	return 0;
 }
 
 #define A(i) (c->n.data.args[i])
@@ -79,6 +99,7 @@ enum kind hs_fl_decode(struct hs_fl_call *c, struct call *k, pid_t tid,
 	k->dirfd = k->dirfd2 = AT_FDCWD;
 	k->p1 = k->p2 = 0;
 	k->how_whole = true;
+	k->how_err = 0;
 	k->flags = 0;
 	k->mode = 0;
 	memset(&k->how, 0, sizeof(k->how));
@@ -107,6 +128,8 @@ enum kind hs_fl_decode(struct hs_fl_call *c, struct call *k, pid_t tid,
 			return K_NONE;
 		k->dirfd = FD(0); k->p1 = A(1);
 		k->how_whole = A(3) == sizeof(k->how);
+		if (A(3) > sizeof(k->how))
+			k->how_err = how_tail(tid, A(2), A(3), &k->how_whole);
 		break;
 	}
 	if (k->p1) {

@@ -325,6 +325,17 @@ static void emit_plan(struct hs_fl_call *c, enum hs_wr_kind kind,
 /* The events of k into c: its pres (c->nev of them) and its post, by the
  * rule the shim follows for the same libc call (common/write_rule.h),
  * each for paths its hooks' globs name. */
+/* The names a path call the floor may make itself (floor_pathop.c) is
+ * held to: its first and second path's as judged. */
+static void judged(struct hs_fl_call *c, const char *a, const char *b)
+{
+	if (!c->pop.on)
+		return;
+	copy_cut(c->pop.judged, sizeof(c->pop.judged), a);
+	if (b)
+		copy_cut(c->pop.judged2, sizeof(c->pop.judged2), b);
+}
+
 static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		     struct call *k, pid_t tid)
 {
@@ -371,6 +382,7 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	case K_TRUNC:
 		if (name_of(x, k, tid, AT_FDCWD, k->path, follow, a) < 0)
 			return;
+		judged(c, a, NULL);
 		r.kind = HS_WR_TRUNC;
 		r.prot = hs_fscope_protected_target(sc, a, true) ||
 				 hs_fscope_in_tree(sc, a)
@@ -383,6 +395,7 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	case K_MKNOD:
 		if (name_of(x, k, tid, k->dirfd, k->path, parents, a) < 0)
 			return;
+		judged(c, a, NULL);
 		r.kind = k->kind == K_UNLINK  ? HS_WR_UNLINK
 			 : k->kind == K_MKDIR ? HS_WR_MKDIR
 					      : HS_WR_MKNOD;
@@ -391,6 +404,7 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	case K_SYMLINK:
 		if (name_of(x, k, tid, k->dirfd2, k->path2, parents, a) < 0)
 			return;
+		judged(c, a, NULL);
 		r.kind = HS_WR_SYMLINK;
 		r.text = k->path;
 		r.prot = hs_fscope_in_tree(sc, a) ? HS_WR_PROT_A : 0;
@@ -398,11 +412,15 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	case K_LINK: {
 		struct stat sb;
 
-		if (name_of(x, k, tid, k->dirfd2, k->path2, parents, a) < 0 ||
-		    lstat(a, &sb) == 0)
+		if (name_of(x, k, tid, k->dirfd2, k->path2, parents, a) < 0)
+			return;
+		judged(c, a, NULL);
+		if (lstat(a, &sb) == 0)
 			return;
 		r.kind = HS_WR_LINK;
+		b[0] = '\0';
 		r.src = link_source(x, k, tid, parents, b);
+		judged(c, a, b);
 		r.prot = hs_fscope_in_tree(sc, a) ? HS_WR_PROT_A : 0;
 		break;
 	}
@@ -410,6 +428,7 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		if (name_of(x, k, tid, k->dirfd, k->path, parents, a) < 0 ||
 		    name_of(x, k, tid, k->dirfd2, k->path2, parents, b) < 0)
 			return;
+		judged(c, a, b);
 		r.kind = HS_WR_RENAME;
 		r.prot = (hs_fscope_in_tree(sc, a) ? HS_WR_PROT_A : 0) |
 			 (hs_fscope_in_tree(sc, b) ? HS_WR_PROT_B : 0);
@@ -469,6 +488,48 @@ static bool excl_create(const struct seccomp_notif *n, const struct call *k)
 	       (k->flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
 }
 
+/* An open for reading the supervisor does itself (enforce mode): as a
+ * write's, answered from what was read (e: reading its path failed). */
+static void read_open(struct hs_fl_call *c, const struct call *k, int e)
+{
+	c->open.on = k->how_whole && !(k->how.flags & O_PATH);
+	c->open.dirfd = k->dirfd;
+	c->open.how = k->how;
+	c->open.read_err = e < 0 ? -e : k->how_err;
+	c->open.path[0] = '\0';
+	if (!c->open.read_err)
+		copy_cut(c->open.path, sizeof(c->open.path), k->path);
+}
+
+static void path_call(struct hs_fl_call *c, const struct call *k, int e)
+{
+	struct hs_fl_pathop *o = &c->pop;
+	const __u64 *arg = c->n.data.args;
+
+	o->on = true;
+	o->nr = c->n.data.nr;
+	o->tid = (pid_t)c->n.pid;
+	o->dirfd = k->dirfd;
+	o->dirfd2 = k->dirfd2;
+	o->flags = k->flags;
+	/* mkdir's mode is no event's business: read here */
+	o->mode = o->nr == SYS_mkdir || o->nr == SYS_mknod ? (unsigned)arg[1]
+		  : o->nr == SYS_mkdirat || o->nr == SYS_mknodat
+			  ? (unsigned)arg[2]
+			  : 0;
+	o->arg = o->nr == SYS_truncate ? arg[1]
+		 : o->nr == SYS_mknod  ? arg[2]
+		 : o->nr == SYS_mknodat ? arg[3]
+					: 0;
+	o->read_err = e < 0 ? -e : 0;
+	o->judged[0] = o->judged2[0] = '\0';
+	o->path[0] = o->path2[0] = '\0';
+	if (e < 0)
+		return;
+	copy_cut(o->path, sizeof(o->path), k->path);
+	copy_cut(o->path2, sizeof(o->path2), k->path2);
+}
+
 /* The names a classification looks at keep their stat answers for it
  * alone (hs_fl_stat): other threads' and later questions stat afresh. */
 enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
@@ -491,12 +552,12 @@ static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 
 	c->nev = 0;
 	c->post.want = false;
+	if (hs_fl_refused(x, &c->n, &c->refusal))
+		return hs_fl_refuse(x, c);
 	if (c->n.data.nr == SYS_landlock_restrict_self) {
 		hs_fl_open_sandboxed(x);
 		return HS_FL_CONTINUE;
 	}
-	if (hs_fl_refused(x, &c->n, &c->refusal))
-		return hs_fl_refuse(x, c);
 	if (c->n.data.nr == SYS_execve || c->n.data.nr == SYS_execveat)
 		return hs_fl_exec(x, c);
 	k.kind = hs_fl_decode(c, &k, tid, x->listener);
@@ -506,6 +567,7 @@ static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 	c->open.on = false;
 	c->open.judged[0] = '\0';
 	c->open.read_err = 0;
+	c->pop.on = false;
 	/* An unreadable path: the kernel will fail the call itself (EFAULT)
 	 * unless the caller can read what we cannot. */
 	e = 0;
@@ -515,21 +577,43 @@ static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 		e = -EFAULT;
 	if (e >= 0 && k.p2)
 		e = hs_fl_read_str(tid, k.p2, k.path2, sizeof(k.path2));
+	else if (e >= 0 && (k.kind == K_RENAME || k.kind == K_LINK ||
+			    k.kind == K_SYMLINK))
+		e = -EFAULT; /* a second path at NULL */
 	/* an open for reading is a Read or nothing (floor_read.c), never
 	 * done by us */
 	if (k.kind == K_OPEN && !(k.flags & HS_FLOOR_WRITE_FLAGS)) {
-		if (e < 0)
+		/* enforce mode: done by us too (floor_open.c), or the kernel
+		 * would read its path -- and an openat2's flags -- again */
+		if (x->emulate_paths && e != -EPERM)
+			read_open(c, &k, e);
+		if (e < 0 || c->open.read_err)
 			return HS_FL_CONTINUE;
 		if (k.how.resolve & RESOLVE_IN_ROOT)
 			hs_fl_in_root(k.path, sizeof(k.path));
+		if (c->open.on)
+			(void)name_of(x, &k, tid, k.dirfd, k.path,
+				      hs_fscope_follow(x->scope) &&
+					      !(k.flags & O_NOFOLLOW),
+				      c->open.judged);
 		return hs_fl_open_read(x, c, k.dirfd, k.path, k.flags,
 				       k.how.resolve);
 	}
+	/* a path call the supervisor makes itself in enforce mode
+	 * (floor_pathop.c): its strings as read, never the caller's memory
+	 * again; one it could not read fails so */
+	if (x->emulate_paths && k.kind != K_OPEN && k.kind != K_ATTR &&
+	    e != -EPERM)
+		path_call(c, &k, e);
 	if (e < 0) {
 		if (k.kind != K_OPEN)
 			return HS_FL_CONTINUE;
 		/* an open answered from what we read: the kernel's reading
-		 * again could find other bytes there by then */
+		 * again could find other bytes there by then; but a process we
+		 * may not read at all (non-dumpable, where the kernel lets no
+		 * one) is the kernel's (docs/limits.md, "Under the floor") */
+		if (e == -EPERM)
+			return HS_FL_CONTINUE;
 		c->open.read_err = -e;
 	}
 	if (k.kind == K_OPEN) {
@@ -539,6 +623,8 @@ static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 		c->open.dirfd = k.dirfd;
 		c->open.how = k.how;
 		c->open.path[0] = '\0';
+		if (!c->open.read_err)
+			c->open.read_err = k.how_err;
 		if (c->open.read_err)
 			return HS_FL_CONTINUE;
 		/* the string read, not the whole buffer (4 KB a copy, three
@@ -615,6 +701,7 @@ void hs_fl_call_reset(struct hs_fl_call *c)
 	c->open.on = false;
 	c->open.read_err = 0;
 	c->open.tries = 0;
+	c->pop.on = false;
 	c->open.judged[0] = '\0';
 	c->tgid = 0;
 	c->nev = 0;

@@ -1,11 +1,18 @@
 /* Would an open by the supervisor be the caller's own? The floor opens
  * an allowed file for its caller (floor_open.c) only when the caller's
- * credentials (fs uid and gid, groups, effective capabilities), seccomp
- * filters, mount and user namespaces, root and LSM label are the
- * supervisor's: otherwise our access is not its access, and the call goes
- * on to the kernel. Read from /proc/<tid> (status, ns/, root,
- * attr/current), whose descriptors the receiver keeps per caller thread
- * between calls. */
+ * credentials (fs uid and gid, groups, effective capabilities), mount and
+ * user namespaces, root and LSM label are the supervisor's: otherwise our
+ * access is not its access, and the call goes on to the kernel. Read from
+ * /proc/<tid> (status, ns/, root, attr/current), whose descriptors the
+ * receiver keeps per caller thread between calls.
+ *
+ * A seccomp filter the caller stacked on ours is no narrower access: the
+ * kernel runs every filter and takes the strictest answer, the newest of
+ * equals, so a call reaches our listener only when every filter newer
+ * than ours let it through (an errno or another listener's notification
+ * wins over ours). Comparing filter counts, as this once did, let any
+ * process of the session choose to have its calls continued -- and the
+ * path read again -- by installing a filter that allows everything. */
 #include "floor_int.h"
 
 #include <errno.h>
@@ -28,7 +35,7 @@ static const char *const namespaces[] = { "mnt", "user" };
 #define NS_LEN 40
 
 struct hs_fl_self {
-	char uid[64], gid[64], groups[512], capeff[64], filters[32];
+	char uid[64], gid[64], groups[512], capeff[64];
 	char ns[NNS][NS_LEN];
 	char lsm[256]; /* attr/current: the AppArmor/SELinux label, or "" */
 };
@@ -90,7 +97,6 @@ struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags,
 {
 	struct hs_fl_self *s;
 	char st[4096];
-	long nf;
 
 	/* Without killable waits a signal interrupts the caller after we
 	 * opened (created, truncated) and it runs the call again: an O_EXCL
@@ -102,13 +108,8 @@ struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags,
 	    !fs_id(st, "Uid", s->uid, sizeof(s->uid)) ||
 	    !fs_id(st, "Gid", s->gid, sizeof(s->gid)) ||
 	    !status_field(st, "Groups", s->groups, sizeof(s->groups)) ||
-	    !status_field(st, "CapEff", s->capeff, sizeof(s->capeff)) ||
-	    !status_field(st, "Seccomp_filters", s->filters,
-			  sizeof(s->filters)))
+	    !status_field(st, "CapEff", s->capeff, sizeof(s->capeff)))
 		goto fail;
-	/* the session's processes carry one filter more than we do: ours */
-	nf = strtol(s->filters, NULL, 10);
-	snprintf(s->filters, sizeof(s->filters), "\t%ld", nf + 1);
 	for (size_t i = 0; i < NNS; i++)
 		if (!ns_of("/proc/self", namespaces[i], s->ns[i]))
 			goto fail;
@@ -213,10 +214,6 @@ static int identity_of(const struct hs_fl_self *s, const struct proc_fds *p,
 	    strcmp(v, s->groups) != 0 ||
 	    !status_field(st, "CapEff", v, sizeof(v)) ||
 	    strcmp(v, s->capeff) != 0 ||
-	    /* a filter of its own: a sandbox (Codex's, bubblewrap's) whose
-	     * other rules (Landlock) we cannot see */
-	    !status_field(st, "Seccomp_filters", v, sizeof(v)) ||
-	    strcmp(v, s->filters) != 0 ||
 	    !status_field(st, "Umask", v, sizeof(v)))
 		return 0;
 	*umask_out = (mode_t)strtol(v, NULL, 8) & 0777;

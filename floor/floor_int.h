@@ -35,7 +35,9 @@
  * environment, and its notification ---- */
 
 /* A NUL-terminated string at addr in tid's memory into buf (cap bytes).
- * -EFAULT when unreadable, -ENAMETOOLONG when longer than cap - 1. */
+ * -EFAULT when unreadable, -EPERM when tid may not be read at all (a
+ * non-dumpable process, where the kernel lets us not), -ENAMETOOLONG
+ * when longer than cap - 1. */
 int hs_fl_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap);
 /* n bytes at addr. -1 unless all were read. */
 int hs_fl_read(pid_t tid, uint64_t addr, void *buf, size_t n);
@@ -353,11 +355,28 @@ bool hs_fl_refused_open(const struct hs_floor_ctx *x, pid_t tid,
 			const char *path, const char *abs, bool nofollow,
 			struct hs_fl_refusal *r);
 
+/* A path call the floor can make itself (floor_pathop.c), as decoded
+ * and read once: the kernel never reads its strings again. */
+struct hs_fl_pathop {
+	bool on;
+	int nr;                /* the syscall */
+	pid_t tid;             /* whose */
+	int dirfd, dirfd2;     /* path's, path2's */
+	uint64_t flags;        /* AT_*, RENAME_* */
+	uint64_t arg;          /* truncate's length, mknod's device */
+	unsigned mode;         /* mkdir's, mknod's */
+	int read_err;          /* reading a path failed: this errno */
+	char path[PATH_MAX + 1], path2[PATH_MAX + 1];
+	/* their names as judged ("" when unnamed) */
+	char judged[PATH_MAX], judged2[PATH_MAX];
+};
+
 struct hs_fl_call {
 	struct seccomp_notif n; /* copied out of the kernel's buffer */
 	bool refused;           /* floor_refuse.c: EPERM, with refusal's words */
 	struct hs_fl_refusal refusal;
 	struct hs_fl_open open;
+	struct hs_fl_pathop pop;
 	pid_t tgid;
 	int nev;
 	struct hs_fl_event ev[2];
@@ -403,6 +422,8 @@ struct hs_floor_ctx {
 	int *sandboxed; /* set once a process of the session entered a
 			 * Landlock domain: no open is done for it any more */
 	bool enforce;   /* enforce mode: no caller decides for itself */
+	bool emulate_paths; /* path calls made by the supervisor (enforce
+			     * mode, floor_pathop.c) */
 	pid_t agent;    /* whose first exec (hookshim run's own) ... */
 	int *agent_started; /* ... is let through once */
 	unsigned allow; /* settings.floor_allow: HS_FA_* groups let through */
@@ -518,6 +539,42 @@ void hs_fl_open_forget(void);
  * of another process? 0, or -EACCES, the kernel's answer otherwise. */
 int hs_fl_may_trace(pid_t tid, pid_t pid, const char *what, size_t len);
 
+/* ---- floor_start.c: where a call done for the caller starts ---- */
+
+/* Results of an emulation's steps besides a descriptor (>= 0) or
+ * -errno: */
+#define HS_FL_KERNEL (-100000) /* not ours to do: let the call continue */
+#define HS_FL_AGAIN (-100001)  /* changed since it was judged: judge again */
+/* The kernel's name of our descriptor fd (PATH_MAX): 0, or -1. */
+int hs_fl_fd_name(int fd, char *out);
+struct hs_fl_start {
+	int fd;           /* AT_FDCWD (our root, the caller's too) or pinned */
+	bool pinned;      /* the caller's directory, judged by its name */
+	const char *rest; /* the path from there */
+};
+/* Where thread tid's walk of path p (relative to its dirfd; `resolve`:
+ * an openat2's RESOLVE_* flags, else 0) starts: our root for an absolute
+ * path, else the caller's cwd or dirfd pinned (/proc/self/fd/N/... as
+ * its N, another process's only where the kernel would let it there).
+ * `whole_ok`: a path that is all a descriptor's link ("/proc/self/fd/N")
+ * pins that descriptor's file, rest ""; else it is HS_FL_KERNEL. 0 with
+ * *s, -errno to answer, or HS_FL_KERNEL. */
+int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
+		   bool whole_ok, struct hs_fl_start *s);
+void hs_fl_start_free(struct hs_fl_start *s);
+/* Without following: is the pinned directory still the one whose name
+ * was judged (no chdir, dup2 or rename since), its rest appended and
+ * folded as the judging named it? True when nothing was judged. */
+bool hs_fl_start_is_judged(const struct hs_floor_ctx *x,
+			   const struct hs_fl_start *s, uint64_t resolve,
+			   const char *judged);
+/* Sets this thread's umask to the caller's um, in a file system state of
+ * the thread's own (the other threads keep ours); *old gets what
+ * hs_fl_umask_again restores (a hook this thread runs later must not
+ * inherit the caller's). False: it cannot have one of its own. */
+bool hs_fl_caller_umask(mode_t um, mode_t *old);
+void hs_fl_umask_again(mode_t um, mode_t ours);
+
 /* ---- floor_open.c: allowed opens done on the caller's behalf ---- */
 
 enum hs_fl_open_result {
@@ -534,6 +591,15 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
  * this alone): from now on every open continues in the kernel, where
  * the caller's own domain applies. */
 void hs_fl_open_sandboxed(const struct hs_floor_ctx *x);
+
+/* ---- floor_pathop.c: allowed path calls done on the caller's behalf ---- */
+
+/* Makes c->pop (rename, link, symlink, unlink, rmdir, mkdir, mknod,
+ * truncate) for the caller, by the strings the floor read and judged, and
+ * answers the notification; the same results and conditions as
+ * hs_fl_open. */
+enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
+				    struct hs_fl_call *c, bool keep);
 
 /* ---- floor_fdpass.c: an int and a descriptor, child to parent ---- */
 

@@ -28,11 +28,11 @@
  * kernel (CONTINUE).
  * Created files get the caller's umask (/proc/<tid>/status), set in a
  * thread whose file system state is its own (unshare(CLONE_FS)). */
+#include "floor.h"
 #include "floor_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,15 +43,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../common/pathfold.h"
-#include "../common/proclink.h"
 
 /* Rounds a call may lose to a file system changing under it. */
 #define MAX_TRIES 3
 
 /* Results of the steps below besides a descriptor (>= 0) or -errno: */
-#define KERNEL (-100000) /* not ours to open: let the call continue */
-#define AGAIN (-100001)  /* changed since it was judged: judge again */
+#define KERNEL HS_FL_KERNEL /* not ours to open: let the call continue */
+#define AGAIN HS_FL_AGAIN    /* changed since it was judged: judge again */
 
 void hs_fl_open_sandboxed(const struct hs_floor_ctx *x)
 {
@@ -71,20 +69,6 @@ static long openat2_(int dirfd, const char *path, uint64_t flags,
 	return fd < 0 ? -errno : fd;
 }
 
-/* The kernel's name of our descriptor fd (PATH_MAX). */
-static int fd_name(int fd, char *out)
-{
-	char link[40];
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, out, PATH_MAX - 1);
-	if (n <= 0)
-		return -1;
-	out[n] = '\0';
-	return 0;
-}
-
 /* dir + "/" + name as hs_path_resolve names a file to create. */
 static bool join_is(const char *dir, const char *name, const char *want)
 {
@@ -94,102 +78,10 @@ static bool join_is(const char *dir, const char *name, const char *want)
 	return strcmp(p, want) == 0;
 }
 
-/* Where the walk starts. */
-struct start {
-	int fd;           /* AT_FDCWD (our root, the caller's too) or pinned */
-	bool pinned;      /* the caller's directory, judged by its name */
-	const char *rest; /* the path from there */
-};
-
-static void start_free(struct start *s)
-{
-	if (s->pinned && s->fd >= 0)
-		close(s->fd);
-}
-
-/* 0 with *s, -errno to answer, or KERNEL. */
-static int start_of(const struct hs_fl_call *c, pid_t tid, struct start *s)
-{
-	const char *p = c->open.path;
-	char link[96];
-	struct hs_proclink l;
-
-	s->fd = AT_FDCWD;
-	s->pinned = false;
-	s->rest = p;
-	if (p[0] == '/' && hs_proclink(p, &l) && l.end < 64) {
-		/* another process's directory: the caller goes through it
-		 * only where the kernel would let it (not from the agent's
-		 * user namespace to a process outside, not to a non-dumpable
-		 * one), and never by the kernel reading the path again */
-		if (!l.self && (pid_t)l.pid != tid) {
-			pid_t own = hs_fl_tgid(tid);
-			/* its own thread group by number: always its own */
-			int e = own > 0 && hs_fl_tgid((pid_t)l.pid) == own
-					? 0
-					: hs_fl_may_trace(tid, (pid_t)l.pid,
-							  l.what, l.what_len);
-
-			if (e < 0)
-				return e;
-		}
-		/* the caller's /proc/self/fd/N/..., not ours */
-		snprintf(link, sizeof(link), "/proc/%d/%.*s",
-			 l.self ? (int)tid : (int)l.pid, (int)l.what_len, l.what);
-		s->rest = p + l.end;
-		while (*s->rest == '/')
-			s->rest++;
-		if (!*s->rest)
-			return KERNEL; /* reopening a descriptor by its link */
-	} else if (p[0] == '/' &&
-		   !(c->open.how.resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT))) {
-		return 0;
-	} else if (c->open.dirfd == AT_FDCWD) {
-		snprintf(link, sizeof(link), "/proc/%d/cwd", (int)tid);
-	} else if (c->open.dirfd < 0) {
-		return -EBADF;
-	} else {
-		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)tid,
-			 c->open.dirfd);
-	}
-	s->fd = open(link, O_PATH | O_CLOEXEC);
-	if (s->fd < 0)
-		return errno == ENOENT && c->open.dirfd >= 0 ? -EBADF : KERNEL;
-	s->pinned = true;
-	return 0;
-}
-
-/* Without following: is the pinned directory still the one whose name
- * was judged (no chdir, dup2 or rename since)? */
-static bool start_is_judged(const struct hs_floor_ctx *x,
-			    const struct hs_fl_call *c, const struct start *s)
-{
-	char now[PATH_MAX * 2 + 2], dir[PATH_MAX];
-
-	if (!s->pinned || !c->open.judged[0])
-		return true;
-	if (fd_name(s->fd, dir) < 0 || dir[0] != '/')
-		return false;
-	if (c->open.how.resolve & RESOLVE_IN_ROOT) {
-		char rest[PATH_MAX + 1];
-
-		snprintf(rest, sizeof(rest), "%s", s->rest);
-		hs_fl_in_root(rest, sizeof(rest));
-		snprintf(now, sizeof(now), "%s/%s", dir, rest);
-	} else {
-		snprintf(now, sizeof(now), "%s/%s", dir, s->rest);
-	}
-	if (strlen(now) >= PATH_MAX)
-		return false;
-	hs_path_fold(now);
-	hs_fscope_unalias(x->scope, now);
-	return strcmp(now, c->open.judged) == 0;
-}
-
 /* An ELOOP from a walk that refused magic links: the caller's own
  * (a loop, O_NOFOLLOW, its resolve flags) is its answer; one that only
  * our refusal made is left to the kernel. */
-static int eloop_whose(const struct start *s, const struct open_how *how)
+static int eloop_whose(const struct hs_fl_start *s, const struct open_how *how)
 {
 	long fd = openat2_(s->fd, s->rest,
 			   O_PATH | O_CLOEXEC | (how->flags & O_NOFOLLOW), 0,
@@ -247,7 +139,7 @@ static int fit(int fd, uint64_t fl)
 
 /* With follow_symlinks: open what the walk of the string reaches only if
  * it is what was judged. fd (>= 0) to inject, -errno, KERNEL or AGAIN. */
-static long open_judged(const struct hs_fl_call *c, struct start *s)
+static long open_judged(const struct hs_fl_call *c, struct hs_fl_start *s)
 {
 	const struct open_how *how = &c->open.how;
 	uint64_t fl = how->flags, walk_fl = O_PATH | O_CLOEXEC;
@@ -267,7 +159,7 @@ static long open_judged(const struct hs_fl_call *c, struct start *s)
 		fd = openat2_(start, rest, walk_fl, 0,
 			      how->resolve | RESOLVE_NO_MAGICLINKS);
 		if (fd >= 0) {
-			if (fstat((int)fd, &sb) < 0 || fd_name((int)fd, name0) < 0) {
+			if (fstat((int)fd, &sb) < 0 || hs_fl_fd_name((int)fd, name0) < 0) {
 				close((int)fd);
 				r = KERNEL;
 				break;
@@ -347,7 +239,7 @@ static long open_judged(const struct hs_fl_call *c, struct start *s)
 			r = -errno;
 			break;
 		}
-		if (fd_name(start, name0) < 0 || !join_is(name0, last, judged)) {
+		if (hs_fl_fd_name(start, name0) < 0 || !join_is(name0, last, judged)) {
 			r = AGAIN;
 			break;
 		}
@@ -362,33 +254,6 @@ static long open_judged(const struct hs_fl_call *c, struct start *s)
 	if (start != s->fd)
 		close(start);
 	return r;
-}
-
-/* Sets this thread's umask to the caller's, in a file system state of the
- * thread's own (the other threads keep ours); *old gets what to restore
- * (a hook this thread runs later must not inherit the caller's). */
-static bool caller_umask(mode_t um, mode_t *old)
-{
-	static __thread bool own;
-	static __thread mode_t now;
-
-	if (!own) {
-		if (unshare(CLONE_FS) < 0)
-			return false;
-		own = true;
-		now = umask(0);
-		umask(now);
-	}
-	*old = now;
-	if (um != now)
-		umask(um);
-	return true;
-}
-
-static void our_umask_again(mode_t um, mode_t ours)
-{
-	if (um != ours)
-		umask(ours);
 }
 
 static void answer_errno(int lfd, uint64_t id, int e)
@@ -410,7 +275,7 @@ static void answer_errno(int lfd, uint64_t id, int e)
  * times set as O_TRUNC sets them (a file our open created is new: its
  * O_TRUNC did nothing, and its mode may refuse a second open). fd (>=
  * 0) to inject, -errno, KERNEL or AGAIN. */
-static long open_by_name(const struct hs_floor_ctx *x, const struct start *s,
+static long open_by_name(const struct hs_floor_ctx *x, const struct hs_fl_start *s,
 			 const struct open_how *how)
 {
 	uint64_t fl = how->flags;
@@ -426,7 +291,8 @@ static long open_by_name(const struct hs_floor_ctx *x, const struct start *s,
 		return eloop_whose(s, how);
 	if (fd < 0 || (fl & O_PATH))
 		return fd;
-	if (hs_fscope_protected_fd(x->scope, (int)fd)) {
+	if ((fl & HS_FLOOR_WRITE_FLAGS) &&
+	    hs_fscope_protected_fd(x->scope, (int)fd)) {
 		close((int)fd);
 		return AGAIN; /* judged again, by what it leads to now */
 	}
@@ -453,7 +319,7 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 	const struct hs_fl_self *self = x->self;
 	const struct open_how *how = &c->open.how;
 	pid_t tid = (pid_t)c->n.pid;
-	struct start s;
+	struct hs_fl_start s;
 	mode_t um, our_umask = 0;
 	bool creating;
 	long fd;
@@ -471,29 +337,31 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 	    !hs_fl_valid(x->listener, c->n.id))
 		return HS_FL_OPEN_CONTINUE;
 	creating = how->flags & (O_CREAT | HS_O_TMPFILE_BIT);
-	if (creating && !caller_umask(um, &our_umask))
+	if (creating && !hs_fl_caller_umask(um, &our_umask))
 		return HS_FL_OPEN_CONTINUE;
-	fd = start_of(c, tid, &s);
+	fd = hs_fl_start_of(tid, c->open.path, c->open.dirfd,
+			    c->open.how.resolve, false, &s);
 	if (fd == 0 && !hs_fl_valid(x->listener, c->n.id)) {
-		start_free(&s);
+		hs_fl_start_free(&s);
 		fd = KERNEL; /* gone: continuing it is refused, harmlessly */
 	}
 	if (fd == KERNEL) {
 		if (creating)
-			our_umask_again(um, our_umask);
+			hs_fl_umask_again(um, our_umask);
 		return HS_FL_OPEN_CONTINUE;
 	}
 	if (fd < 0)
 		;
 	else if (hs_fscope_follow(x->scope) && c->open.judged[0])
 		fd = open_judged(c, &s);
-	else if (!start_is_judged(x, c, &s))
+	else if (!hs_fl_start_is_judged(x, &s, how->resolve,
+					   c->open.judged))
 		fd = AGAIN;
 	else
 		fd = open_by_name(x, &s, how);
-	start_free(&s);
+	hs_fl_start_free(&s);
 	if (creating)
-		our_umask_again(um, our_umask);
+		hs_fl_umask_again(um, our_umask);
 	if (fd >= 0 && !(how->flags & O_PATH) && fit((int)fd, how->flags))
 		return HS_FL_OPEN_CONTINUE;
 	if (fd < 0 && fd != AGAIN)

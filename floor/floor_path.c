@@ -76,6 +76,8 @@ int hs_fl_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap)
 		if (chunk > cap - 1 - got)
 			chunk = cap - 1 - got;
 		r = read_some(tid, a, buf + got, chunk);
+		if (r < 0 && (errno == EPERM || errno == EACCES))
+			return -EPERM; /* not ours to read at all */
 		if (r <= 0)
 			return -EFAULT;
 		if (memchr(buf + got, '\0', (size_t)r))

@@ -24,7 +24,8 @@
  *     which change the environment without changing either.
  * A name too long to hold is asked with the caller's text and denied
  * whatever the answer, as the shim does. The answer is CONTINUE or the
- * deny errno: a read open is never emulated (floor.c). */
+ * deny errno; an allowed read is opened by the supervisor in enforce mode
+ * (floor_open.c, as writes are), left to the kernel in guard mode. */
 #include "floor_int.h"
 
 #include <errno.h>

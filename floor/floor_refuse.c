@@ -53,6 +53,9 @@ static const char *const why[HS_FA_COUNT] = {
 			   "memory, and with it every call of the session",
 	[G(BLOCK_DEVICES)] = "a block device, below every file's path check",
 	[G(PROC_SYS)] = "changes the kernel's own settings",
+	[G(LANDLOCK)] = "a Landlock domain the supervisor cannot see: every "
+			"call of the session would go back to the kernel, "
+			"which reads its path again",
 };
 
 /* In the order floor_bpf.c tests them: ioctl first, a frequent call that
@@ -88,6 +91,8 @@ const struct hs_fl_rcall hs_fl_rcalls[] = {
 	{ SYS_kexec_load, G(MODULES), HS_RC_ALWAYS, "kexec_load" },
 	{ SYS_kexec_file_load, G(MODULES), HS_RC_ALWAYS, "kexec_file_load" },
 	{ SYS_userfaultfd, G(USERFAULTFD), HS_RC_ALWAYS, "userfaultfd" },
+	{ SYS_landlock_restrict_self, G(LANDLOCK), HS_RC_ALWAYS,
+	  "landlock_restrict_self" },
 };
 const size_t hs_fl_nrcalls = sizeof(hs_fl_rcalls) / sizeof(hs_fl_rcalls[0]);
 

@@ -14,14 +14,33 @@
  *   race-mem:A:B:N      a thread swaps the path bytes between A and B
  *                       (same length) while N opens of the buffer run
  *   race-link:L:N       N opens of L/x while someone flips L
+ *   race-call:OP:A:B:N  a thread swaps the path bytes between A and B
+ *                       while N calls OP (rename, link, symlink, mkdir,
+ *                       unlink) name the buffer: rename and link of a
+ *                       fresh file "race.src" to it, a symlink or a
+ *                       directory made there, A made afresh and the
+ *                       buffer unlinked
+ *   race-how:A:B:N      N openat2 calls while a thread flips the struct
+ *                       open_how between O_RDONLY and O_WRONLY|O_CREAT|
+ *                       O_APPEND and the path between A and B: each that
+ *                       opened for writing writes "x"
+ *   own-filter          stack a seccomp filter that allows everything
+ *                       (what a sandbox does), for the checks after it
+ *   paths:DIR           a fixed run of path calls in DIR (made empty),
+ *                       each reported with its result: compared plain and
+ *                       under the floor
  *   asuser:UID:P        setuid(UID), create P: its owner's uid
  *   flip:L:A:B:MS       (outside the session) point L at A and B in
  *                       turn by rename, for MS milliseconds */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
 #include <linux/openat2.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +99,105 @@ static void *swapper(void *arg)
 	while (!race_stop) {
 		memcpy(race_buf, race_a, strlen(race_a) + 1);
 		memcpy(race_buf, race_b, strlen(race_b) + 1);
+	}
+	return NULL;
+}
+
+/* One call of paths(): its result as "0" or the errno's name. */
+static void said(const char *what, int r)
+{
+	printf("%s: %s\n", what, r == 0 ? "0" : ename(errno));
+}
+
+static void paths(const char *dir)
+{
+	int d, fd;
+
+	if (chdir(dir) != 0 || (d = open(".", O_PATH | O_DIRECTORY)) < 0)
+		exit(2);
+	umask(022);
+	said("mkdir a", mkdir("a", 0777));
+	said("mkdir a again", mkdir("a", 0777));
+	said("mkdir a/b/ (trailing slash)", mkdir("a/b/", 0700));
+	said("mkdir in a missing directory", mkdir("none/x", 0777));
+	said("mkdirat", mkdirat(d, "c", 0750));
+	fd = open("a/f", O_WRONLY | O_CREAT, 0644);
+	close(fd);
+	said("mkdir through a file", mkdir("a/f/x", 0777));
+	said("rename a/f a/g", rename("a/f", "a/g"));
+	said("rename a missing file", rename("a/f", "a/h"));
+	said("renameat2 NOREPLACE onto a file", (int)syscall(SYS_renameat2, d, "a/g", d, "a/g", 1));
+	said("rename a dir onto a file", rename("c", "a/g"));
+	said("link a/g a/l", link("a/g", "a/l"));
+	said("link onto an existing name", link("a/g", "a/l"));
+	said("linkat AT_SYMLINK_FOLLOW of a symlink", (symlink("g", "a/s"), linkat(d, "a/s", d, "a/lf", AT_SYMLINK_FOLLOW)));
+	said("linkat of the symlink itself", linkat(d, "a/s", d, "a/ls", 0));
+	said("symlink onto an existing name", symlink("x", "a/s"));
+	said("symlinkat", symlinkat("/nowhere", d, "a/dangling"));
+	said("truncate a/g to 5", truncate("a/g", 5));
+	said("truncate through a/s", truncate("a/s", 2));
+	said("truncate a directory", truncate("a", 0));
+	said("mknod a fifo", mknod("a/p", S_IFIFO | 0666, 0));
+	said("mknodat a file", mknodat(d, "a/r", S_IFREG | 0600, 0));
+	said("unlink a/l", unlink("a/l"));
+	said("unlink a directory", unlink("a/b"));
+	said("unlinkat AT_REMOVEDIR", unlinkat(d, "a/b", AT_REMOVEDIR));
+	said("rmdir a non-empty directory", rmdir("a"));
+	said("rmdir .", rmdir("a/."));
+	said("unlink a missing file", unlink("a/none"));
+	said("unlink with a trailing slash", unlink("a/g/"));
+	said("unlink empty", unlink(""));
+	said("rmdir in a missing directory", rmdir("none/x"));
+	said("truncate to a negative length", truncate("a/g", -1));
+	said("mknod of a directory", mknod("a/nd", S_IFDIR | 0755, 0));
+	said("mknod of an unknown type", mknod("a/nt", 0170000, 0));
+	said("renameat2 with an unknown flag", (int)syscall(SYS_renameat2, d, "a/g", d, "a/u", 1 << 7));
+	said("renameat2 NOREPLACE|EXCHANGE", (int)syscall(SYS_renameat2, d, "a/g", d, "a/u", 3));
+	said("rename to NULL", (int)syscall(SYS_rename, "a/g", NULL));
+	said("unlinkat with an unknown flag", unlinkat(d, "a/g", 1));
+	said("renameat2 EXCHANGE", (int)syscall(SYS_renameat2, d, "a/g", d, "a/r", 2));
+	fd = open("a/g", O_RDONLY);
+	{
+		char p[64];
+
+		snprintf(p, sizeof(p), "/proc/self/fd/%d/", fd);
+		said("truncate of a descriptor's link with a trailing slash", truncate(p, 1));
+		snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
+		said("truncate of a descriptor's link", truncate(p, 1));
+		said("linkat of a descriptor's link, followed", linkat(AT_FDCWD, p, d, "a/fdlink", AT_SYMLINK_FOLLOW));
+		said("linkat AT_EMPTY_PATH", linkat(fd, "", d, "a/emptylink", AT_EMPTY_PATH));
+	}
+	close(fd);
+	{
+		struct { struct open_how h; uint64_t more; } big = {
+			{ .flags = O_WRONLY | O_CREAT, .mode = 0640 }, 0 };
+
+		fd = (int)syscall(SYS_openat2, d, "a/big", &big, sizeof(big));
+		said("openat2 of a larger struct, its tail zero", fd < 0 ? -1 : 0);
+		if (fd >= 0)
+			close(fd);
+		big.more = 1;
+		fd = (int)syscall(SYS_openat2, d, "a/big2", &big, sizeof(big));
+		said("openat2 of a larger struct, its tail not zero", fd < 0 ? -1 : 0);
+		if (fd >= 0)
+			close(fd);
+	}
+	said("symlinkat through a dirfd", symlinkat("t", d, "c/sl"));
+	said("renameat across dirfds", renameat(d, "a/r", d, "c/r"));
+	fflush(stdout);
+	close(d);
+}
+
+static struct open_how race_how;
+
+static void *how_swapper(void *arg)
+{
+	(void)arg;
+	while (!race_stop) {
+		memcpy(race_buf, race_a, strlen(race_a) + 1);
+		race_how.flags = O_RDONLY;
+		memcpy(race_buf, race_b, strlen(race_b) + 1);
+		race_how.flags = O_WRONLY | O_CREAT | O_APPEND;
 	}
 	return NULL;
 }
@@ -208,6 +326,76 @@ int main(int argc, char **argv)
 			pthread_join(t, NULL);
 			snprintf(out, sizeof(out), "%d opened", ok);
 			put("race-mem", out);
+		} else if (!strcmp(op, "race-call") && c3 && strchr(c3, ':')) {
+			pthread_t t;
+			char *bb = c3, *nn = strchr(c3, ':');
+			int n, ok = 0;
+
+			*nn++ = '\0';
+			n = atoi(nn);
+			snprintf(race_a, sizeof(race_a), "%s", b);
+			snprintf(race_b, sizeof(race_b), "%s", bb);
+			memcpy(race_buf, race_a, strlen(race_a) + 1);
+			pthread_create(&t, NULL, swapper, NULL);
+			for (int k = 0; k < n; k++) {
+				int r = -1, fd;
+
+				if (!strcmp(a, "rename") || !strcmp(a, "link")) {
+					fd = open("race.src", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+					if (fd < 0 || write(fd, "x", 1) != 1)
+						return 2;
+					close(fd);
+					r = !strcmp(a, "rename") ? rename("race.src", race_buf)
+								 : link("race.src", race_buf);
+				} else if (!strcmp(a, "symlink")) {
+					r = symlink("race.src", race_buf);
+				} else if (!strcmp(a, "mkdir")) {
+					r = mkdir(race_buf, 0755);
+				} else if (!strcmp(a, "unlink")) {
+					fd = open(race_a, O_WRONLY | O_CREAT, 0644);
+					if (fd >= 0)
+						close(fd);
+					r = unlink(race_buf);
+				}
+				ok += r == 0;
+			}
+			race_stop = 1;
+			pthread_join(t, NULL);
+			snprintf(out, sizeof(out), "%d made", ok);
+			put("race-call", out);
+		} else if (!strcmp(op, "race-how") && c3) {
+			pthread_t t;
+			int n = atoi(c3), ok = 0;
+
+			snprintf(race_a, sizeof(race_a), "%s", a);
+			snprintf(race_b, sizeof(race_b), "%s", b);
+			memcpy(race_buf, race_a, strlen(race_a) + 1);
+			race_how.flags = O_RDONLY;
+			race_how.mode = 0644;
+			pthread_create(&t, NULL, how_swapper, NULL);
+			for (int k = 0; k < n; k++) {
+				int fd = (int)syscall(SYS_openat2, AT_FDCWD, race_buf,
+						      &race_how, sizeof(race_how));
+
+				if (fd >= 0) {
+					ok += write(fd, "x", 1) == 1;
+					close(fd);
+				}
+			}
+			race_stop = 1;
+			pthread_join(t, NULL);
+			snprintf(out, sizeof(out), "%d written", ok);
+			put("race-how", out);
+		} else if (!strcmp(op, "own-filter")) {
+			struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K,
+							    SECCOMP_RET_ALLOW);
+			struct sock_fprog prog = { 1, &allow };
+
+			prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+			put_r("own-filter",
+			      prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog));
+		} else if (!strcmp(op, "paths")) {
+			paths(a);
 		} else if (!strcmp(op, "race-link")) {
 			int n = atoi(b), ok = 0;
 			char p[4096];

@@ -139,7 +139,10 @@ if fd < 0 or libc.syscall(446, fd, 0) != 0:
     print("landlock: unavailable", ctypes.get_errno()); sys.exit(3)
 os.execv(sys.argv[1], sys.argv[1:])
 PY
-	( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/follow-decoy.json" -- \
+	# (enforce mode -- "floor": "require" -- refuses Landlock unless
+	# "floor_allow" names it: floor_pathop_race.sh)
+	jq '.hookshim.floor_allow = ["landlock"]' "$TMP/follow-decoy.json" >"$TMP/landlock.json"
+	( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/landlock.json" -- \
 		python3 "$TMP/landlock.py" "$BB" sh -c 'echo x > okdir/f; echo rc=$?' ) >"$TMP/out" 2>"$TMP/err"
 	if grep -q 'landlock: unavailable' "$TMP/out"; then
 		skip "floor open: Landlock refused here ($(cat "$TMP/out"))"

@@ -1,0 +1,392 @@
+/* An allowed path call -- rename, link, symlink, unlink, rmdir, mkdir,
+ * mknod, truncate -- made by the supervisor for its caller in enforce
+ * mode, by the strings the floor copied out of the caller and judged, so
+ * that the kernel never reads the caller's memory again: continuing the
+ * call would let another thread swap a harmless name for a watched one
+ * between the supervisor's read and the kernel's (a rename of a file of
+ * the agent's choosing over a watched one, a hook script unlinked). The
+ * call's answer is the kernel's own answer to ours: 0 or its errno.
+ *
+ * How: each path's walk starts where the caller's would (its cwd or
+ * dirfd pinned, floor_start.c), checked to be the directory whose name
+ * was judged; its directory part is walked with RESOLVE_NO_MAGICLINKS
+ * (a /proc/self link on the way would be ours, not the caller's: such a
+ * call is left to the kernel), and the call made on its last component
+ * from there, which these calls do not follow (truncate and linkat's
+ * AT_SYMLINK_FOLLOW do: that component is opened O_PATH the same way and
+ * reached through our descriptor's /proc/self/fd link). With
+ * writes.follow_symlinks the judged names are the resolved ones: the
+ * directory reached must have the judged name, or the call is judged
+ * again (and after a few rounds fails with ELOOP). mkdir and mknod get
+ * the caller's umask.
+ *
+ * Left to the kernel (CONTINUE), as for opens (floor_open.c): a caller of
+ * other credentials, namespaces, root, LSM label or seccomp stack
+ * (floor_identity.c), a session with a Landlock domain, a directory in
+ * /proc, /sys or a cgroup file system. */
+#include "floor_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/fs.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../common/pathfold.h"
+
+#define MAX_TRIES 3
+
+/* One path of the call, ready: the directory to make it in, and the
+ * name there. */
+struct where {
+	struct hs_fl_start s;
+	int dir;          /* s.fd, or our descriptor of the directory part */
+	const char *last; /* the last component (trailing slashes kept) */
+	char buf[PATH_MAX + 1];
+	int obj;          /* what a following call reaches (O_PATH), or -1 */
+};
+
+static void where_free(struct where *w)
+{
+	if (w->obj >= 0)
+		close(w->obj);
+	if (w->dir >= 0 && w->dir != w->s.fd)
+		close(w->dir);
+	hs_fl_start_free(&w->s);
+}
+
+static long openat2_(int dirfd, const char *path, uint64_t flags,
+		     uint64_t resolve)
+{
+	struct open_how how = { .flags = flags, .resolve = resolve };
+	long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* An ELOOP from a walk that refused magic links: the caller's own (a
+ * loop) is its answer; one only our refusal made is the kernel's. */
+static long eloop_whose(int dir, const char *path)
+{
+	long fd = openat2_(dir, path, O_PATH | O_CLOEXEC, 0);
+
+	if (fd == -ELOOP)
+		return -ELOOP;
+	if (fd >= 0)
+		close((int)fd);
+	return HS_FL_KERNEL;
+}
+
+/* An error of our own descriptors or memory, not the caller's: its call
+ * is the kernel's. */
+static long ours(long e)
+{
+	return e == -EMFILE || e == -ENFILE || e == -ENOMEM ? HS_FL_KERNEL : e;
+}
+
+/* Is dir + "/" + name (its trailing slashes dropped), or dir itself for
+ * a NULL name, the judged name? */
+static bool named_as(const struct hs_floor_ctx *x, int dir, const char *name,
+		     const char *judged)
+{
+	char d[PATH_MAX], now[PATH_MAX * 2 + 2];
+	size_t n = name ? strlen(name) : 0;
+
+	while (n > 1 && name[n - 1] == '/')
+		n--;
+	if (hs_fl_fd_name(dir, d) < 0 || d[0] != '/')
+		return false;
+	if (!name)
+		snprintf(now, sizeof(now), "%s", d);
+	else
+		snprintf(now, sizeof(now), "%s/%.*s",
+			 strcmp(d, "/") == 0 ? "" : d, (int)n, name);
+	if (strlen(now) >= PATH_MAX)
+		return false;
+	hs_path_fold(now);
+	hs_fscope_unalias(x->scope, now);
+	return strcmp(now, judged) == 0;
+}
+
+/* Path p of thread tid (relative to dirfd) into *w: 0, -errno (the
+ * kernel's answer: its walk fails the same way), HS_FL_KERNEL or
+ * HS_FL_AGAIN. `follow`: the call follows the last component (w->obj is
+ * what it reaches); `whole`: p may be a descriptor alone (a
+ * /proc/self/fd/N link followed, or "" with AT_EMPTY_PATH), w->obj its
+ * file. `resolved`: judged is the resolved name (writes.follow_symlinks,
+ * or a link's followed source), not the name as written. */
+static long where_of(const struct hs_floor_ctx *x, pid_t tid, const char *p,
+		     int dirfd, const char *judged, bool follow, bool whole,
+		     bool resolved, struct where *w)
+{
+	const char *rest, *end, *last;
+	long r;
+
+	w->dir = w->obj = -1;
+	w->last = NULL;
+	r = hs_fl_start_of(tid, p, dirfd, 0, whole, &w->s);
+	if (r < 0)
+		return ours(r);
+	w->dir = w->s.fd;
+	rest = w->s.rest;
+	if (!*rest && whole && w->s.pinned) {
+		/* a descriptor's file itself: still the one judged? */
+		struct stat sb;
+		size_t n = strlen(p);
+
+		w->obj = dup(w->s.fd);
+		if (w->obj < 0)
+			return ours(-errno);
+		if (n && p[n - 1] == '/' &&
+		    (fstat(w->obj, &sb) != 0 || !S_ISDIR(sb.st_mode)))
+			return -ENOTDIR;
+		return !judged[0] || named_as(x, w->obj, NULL, judged)
+			       ? 0
+			       : HS_FL_AGAIN;
+	}
+	if (!resolved && !hs_fl_start_is_judged(x, &w->s, 0, judged))
+		return HS_FL_AGAIN;
+	/* the last component, its trailing slashes kept */
+	end = rest + strlen(rest);
+	while (end > rest && end[-1] == '/')
+		end--;
+	last = end;
+	while (last > rest && last[-1] != '/')
+		last--;
+	if (last == end || last == rest) {
+		/* "", "/", "name": made from where the walk starts */
+		w->last = rest;
+	} else {
+		size_t n = (size_t)(last - rest);
+
+		memcpy(w->buf, rest, n);
+		w->buf[n] = '\0';
+		r = openat2_(w->s.fd, w->buf, O_PATH | O_DIRECTORY | O_CLOEXEC,
+			     RESOLVE_NO_MAGICLINKS);
+		if (r == -ELOOP)
+			return eloop_whose(w->s.fd, w->buf);
+		if (r < 0)
+			return ours(r);
+		w->dir = (int)r;
+		w->last = last;
+	}
+	if (follow) {
+		r = openat2_(w->dir, w->last, O_PATH | O_CLOEXEC,
+			     RESOLVE_NO_MAGICLINKS);
+		if (r == -ELOOP)
+			return eloop_whose(w->dir, w->last);
+		if (r < 0)
+			return ours(r);
+		w->obj = (int)r;
+		return !resolved || !judged[0] ||
+			       named_as(x, w->obj, NULL, judged)
+			       ? 0
+			       : HS_FL_AGAIN;
+	}
+	/* "." and "..": every call here fails on them, whatever the name */
+	if (resolved && judged[0] && w->dir != AT_FDCWD &&
+	    strcmp(last, ".") != 0 && strncmp(last, "./", 2) != 0 &&
+	    strcmp(last, "..") != 0 && strncmp(last, "../", 3) != 0 &&
+	    !named_as(x, w->dir, w->last, judged))
+		return HS_FL_AGAIN;
+	return 0;
+}
+
+/* truncate(2) of what fd (O_PATH) reaches, as the kernel's: a directory
+ * is EISDIR, anything but a regular file EINVAL; then an open for writing
+ * (its permission is truncate's), never waiting: a lease another process
+ * holds would hold the receiver for the lease-break time, so that call is
+ * the kernel's (HS_FL_KERNEL), as is one beyond the caller's own file-size
+ * limit (the kernel fails it, whatever its path). */
+static long truncate_(const struct hs_fl_pathop *o, int fd)
+{
+	struct rlimit lim;
+	struct stat sb;
+	char self[40];
+	long r;
+	int w;
+
+	if (fstat(fd, &sb) != 0)
+		return ours(-errno);
+	if (S_ISDIR(sb.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(sb.st_mode))
+		return -EINVAL;
+	if (prlimit(o->tid, RLIMIT_FSIZE, NULL, &lim) != 0 ||
+	    (lim.rlim_cur != RLIM_INFINITY && o->arg > lim.rlim_cur))
+		return HS_FL_KERNEL;
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	w = open(self, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (w < 0)
+		return errno == EWOULDBLOCK ? HS_FL_KERNEL : ours(-errno);
+	r = ftruncate(w, (off_t)o->arg) < 0 ? -errno : 0;
+	close(w);
+	return r;
+}
+
+/* The call itself, on what where_of readied: 0 or -errno. */
+static long make(const struct hs_fl_pathop *o, struct where *a,
+		 struct where *b)
+{
+	char self[40];
+	long r = 0;
+
+	switch (o->nr) {
+	case SYS_unlink:
+	case SYS_rmdir:
+	case SYS_unlinkat:
+		r = unlinkat(a->dir, a->last, (int)o->flags);
+		break;
+	case SYS_mkdir:
+	case SYS_mkdirat:
+		r = mkdirat(a->dir, a->last, (mode_t)o->mode);
+		break;
+	case SYS_mknod:
+	case SYS_mknodat:
+		/* the kernel takes the device number's low 32 bits */
+		r = syscall(SYS_mknodat, a->dir, a->last, (unsigned)o->mode,
+			    (unsigned)o->arg);
+		break;
+	case SYS_symlink:
+	case SYS_symlinkat:
+		r = symlinkat(o->path, b->dir, b->last);
+		break;
+	case SYS_rename:
+	case SYS_renameat:
+	case SYS_renameat2:
+		r = syscall(SYS_renameat2, a->dir, a->last, b->dir, b->last,
+			    (unsigned)o->flags);
+		break;
+	case SYS_link:
+	case SYS_linkat:
+		if (a->obj >= 0) {
+			snprintf(self, sizeof(self), "/proc/self/fd/%d", a->obj);
+			r = linkat(AT_FDCWD, self, b->dir, b->last,
+				   AT_SYMLINK_FOLLOW);
+		} else {
+			r = linkat(a->dir, a->last, b->dir, b->last, 0);
+		}
+		break;
+	case SYS_truncate:
+		return truncate_(o, a->obj);
+	default:
+		return HS_FL_KERNEL;
+	}
+	return r < 0 ? -errno : 0;
+}
+
+/* mknod's own check of its mode, made before its path is looked up:
+ * 0, or its errno (a directory EPERM, an unknown type EINVAL). */
+static long may_mknod(const struct hs_fl_pathop *o)
+{
+	if (o->nr != SYS_mknod && o->nr != SYS_mknodat)
+		return 0;
+	switch (o->mode & S_IFMT) {
+	case 0: case S_IFREG: case S_IFCHR: case S_IFBLK: case S_IFIFO:
+	case S_IFSOCK:
+		return 0;
+	case S_IFDIR:
+		return -EPERM;
+	default:
+		return -EINVAL;
+	}
+}
+
+static void answer(int lfd, uint64_t id, long r)
+{
+	struct seccomp_notif_resp resp = { .id = id, .error = (int)r };
+
+	(void)hs_fl_send(lfd, &resp);
+}
+
+enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
+				    struct hs_fl_call *c, bool keep)
+{
+	struct hs_fl_pathop *o = &c->pop;
+	pid_t tid = (pid_t)c->n.pid;
+	struct where a = { .s = { .fd = -1 }, .dir = -1, .obj = -1 },
+		     b = { .s = { .fd = -1 }, .dir = -1, .obj = -1 };
+	bool two = o->nr != SYS_unlink && o->nr != SYS_unlinkat &&
+		   o->nr != SYS_rmdir && o->nr != SYS_mkdir &&
+		   o->nr != SYS_mkdirat && o->nr != SYS_mknod &&
+		   o->nr != SYS_mknodat && o->nr != SYS_truncate;
+	bool symlink = o->nr == SYS_symlink || o->nr == SYS_symlinkat;
+	bool making = o->nr == SYS_mkdir || o->nr == SYS_mkdirat ||
+		      o->nr == SYS_mknod || o->nr == SYS_mknodat;
+	bool link = o->nr == SYS_link || o->nr == SYS_linkat;
+	/* a link's source followed, or a descriptor's file (AT_EMPTY_PATH
+	 * with ""): made from our descriptor of it */
+	bool src_follow = link && (o->flags & AT_SYMLINK_FOLLOW);
+	bool src_fd = link && (o->flags & AT_EMPTY_PATH) && !o->path[0];
+	bool resolved = hs_fscope_follow(x->scope);
+	mode_t um, our_um = 0;
+	long r;
+
+	if (!o->on || !x->self ||
+	    __atomic_load_n(x->sandboxed, __ATOMIC_ACQUIRE))
+		return HS_FL_OPEN_CONTINUE;
+	/* arguments the kernel refuses before it reads a path (or whatever
+	 * the path): its answer, on no name */
+	if ((o->nr == SYS_linkat &&
+	     (o->flags & ~(uint64_t)(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))) ||
+	    (o->nr == SYS_unlinkat && (o->flags & ~(uint64_t)AT_REMOVEDIR)) ||
+	    (o->nr == SYS_truncate && (int64_t)o->arg < 0))
+		return HS_FL_OPEN_CONTINUE;
+	if (o->read_err) {
+		/* what we read is what the kernel would have: no bytes */
+		answer(x->listener, c->n.id, -o->read_err);
+		return HS_FL_OPEN_ANSWERED;
+	}
+	if ((o->nr == SYS_renameat2 &&
+	     ((o->flags & ~(uint64_t)(RENAME_NOREPLACE | RENAME_EXCHANGE |
+				      RENAME_WHITEOUT)) ||
+	      ((o->flags & RENAME_EXCHANGE) &&
+	       (o->flags & (RENAME_NOREPLACE | RENAME_WHITEOUT))))) ||
+	    (making && (r = may_mknod(o)) != 0)) {
+		if (o->nr == SYS_renameat2)
+			return HS_FL_OPEN_CONTINUE; /* EINVAL, on no name */
+		answer(x->listener, c->n.id, r);
+		return HS_FL_OPEN_ANSWERED;
+	}
+	if (!hs_fl_same_identity(x->self, tid, keep, &um) ||
+	    !hs_fl_valid(x->listener, c->n.id))
+		return HS_FL_OPEN_CONTINUE;
+	if (making && !hs_fl_caller_umask(um, &our_um))
+		return HS_FL_OPEN_CONTINUE;
+	if (symlink) {
+		r = where_of(x, tid, o->path2, o->dirfd2, o->judged, false,
+			     false, resolved, &b);
+	} else {
+		bool trunc = o->nr == SYS_truncate;
+
+		r = where_of(x, tid, o->path, o->dirfd, link ? o->judged2 : o->judged,
+			     trunc || src_follow || src_fd,
+			     ((trunc || src_follow) && o->path[0]) || src_fd,
+			     resolved || src_follow || src_fd, &a);
+		if (r == 0 && two)
+			r = where_of(x, tid, o->path2, o->dirfd2,
+				     link ? o->judged : o->judged2, false, false,
+				     resolved, &b);
+	}
+	if (r == 0 && !hs_fl_valid(x->listener, c->n.id))
+		r = HS_FL_KERNEL; /* gone: continuing it is refused, harmlessly */
+	if (r == 0)
+		r = make(o, &a, &b);
+	where_free(&a);
+	where_free(&b);
+	if (making)
+		hs_fl_umask_again(um, our_um);
+	if (r == HS_FL_KERNEL)
+		return HS_FL_OPEN_CONTINUE;
+	if (r == HS_FL_AGAIN) {
+		if (++c->open.tries < MAX_TRIES)
+			return HS_FL_OPEN_AGAIN;
+		r = -ELOOP; /* flipping under us: fail, never land */
+	}
+	answer(x->listener, c->n.id, r);
+	return HS_FL_OPEN_ANSWERED;
+}

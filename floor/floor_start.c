@@ -1,0 +1,137 @@
+/* Where a call the floor does for its caller starts its walk: the
+ * caller's own directory, pinned, and checked to be the one whose name
+ * was judged; and the caller's umask for what it makes. Shared by the
+ * emulated opens (floor_open.c) and the emulated path calls
+ * (floor_pathop.c). */
+#include "floor_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../common/pathfold.h"
+#include "../common/proclink.h"
+
+int hs_fl_fd_name(int fd, char *out)
+{
+	char link[40];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, out, PATH_MAX - 1);
+	if (n <= 0)
+		return -1;
+	out[n] = '\0';
+	return 0;
+}
+
+void hs_fl_start_free(struct hs_fl_start *s)
+{
+	if (s->pinned && s->fd >= 0)
+		close(s->fd);
+	s->pinned = false;
+}
+
+int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
+		   bool whole_ok, struct hs_fl_start *s)
+{
+	char link[96];
+	struct hs_proclink l;
+
+	s->fd = AT_FDCWD;
+	s->pinned = false;
+	s->rest = p;
+	if (p[0] == '/' && hs_proclink(p, &l) && l.end < 64) {
+		/* another process's directory: the caller goes through it
+		 * only where the kernel would let it (not from the agent's
+		 * user namespace to a process outside, not to a non-dumpable
+		 * one), and never by the kernel reading the path again */
+		if (!l.self && (pid_t)l.pid != tid) {
+			pid_t own = hs_fl_tgid(tid);
+			/* its own thread group by number: always its own */
+			int e = own > 0 && hs_fl_tgid((pid_t)l.pid) == own
+					? 0
+					: hs_fl_may_trace(tid, (pid_t)l.pid,
+							  l.what, l.what_len);
+
+			if (e < 0)
+				return e;
+		}
+		/* the caller's /proc/self/fd/N/..., not ours */
+		snprintf(link, sizeof(link), "/proc/%d/%.*s",
+			 l.self ? (int)tid : (int)l.pid, (int)l.what_len, l.what);
+		s->rest = p + l.end;
+		while (*s->rest == '/')
+			s->rest++;
+		if (!*s->rest && !whole_ok)
+			return HS_FL_KERNEL; /* reopening a descriptor by its link */
+	} else if (p[0] == '/' &&
+		   !(resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT))) {
+		return 0;
+	} else if (dirfd == AT_FDCWD) {
+		snprintf(link, sizeof(link), "/proc/%d/cwd", (int)tid);
+	} else if (dirfd < 0) {
+		return -EBADF;
+	} else {
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)tid, dirfd);
+	}
+	s->fd = open(link, O_PATH | O_CLOEXEC);
+	if (s->fd < 0)
+		return errno == ENOENT && dirfd >= 0 ? -EBADF : HS_FL_KERNEL;
+	s->pinned = true;
+	return 0;
+}
+
+bool hs_fl_start_is_judged(const struct hs_floor_ctx *x,
+			   const struct hs_fl_start *s, uint64_t resolve,
+			   const char *judged)
+{
+	char now[PATH_MAX * 2 + 2], dir[PATH_MAX];
+
+	if (!s->pinned || !judged[0])
+		return true;
+	if (hs_fl_fd_name(s->fd, dir) < 0 || dir[0] != '/')
+		return false;
+	if (resolve & RESOLVE_IN_ROOT) {
+		char rest[PATH_MAX + 1];
+
+		snprintf(rest, sizeof(rest), "%s", s->rest);
+		hs_fl_in_root(rest, sizeof(rest));
+		snprintf(now, sizeof(now), "%s/%s", dir, rest);
+	} else {
+		snprintf(now, sizeof(now), "%s/%s", dir, s->rest);
+	}
+	if (strlen(now) >= PATH_MAX)
+		return false;
+	hs_path_fold(now);
+	hs_fscope_unalias(x->scope, now);
+	return strcmp(now, judged) == 0;
+}
+
+bool hs_fl_caller_umask(mode_t um, mode_t *old)
+{
+	static __thread bool own;
+	static __thread mode_t now;
+
+	if (!own) {
+		if (unshare(CLONE_FS) < 0)
+			return false;
+		own = true;
+		now = umask(0);
+		umask(now);
+	}
+	*old = now;
+	if (um != now)
+		umask(um);
+	return true;
+}
+
+void hs_fl_umask_again(mode_t um, mode_t ours)
+{
+	if (um != ours)
+		umask(ours);
+}

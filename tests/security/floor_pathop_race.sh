@@ -1,0 +1,158 @@
+# Issue 23, enforce mode: nothing the session can write takes part in a
+# decision -- its own memory included. A path call the floor lets go on
+# (rename, link, symlink, mkdir, unlink, ...) used to continue in the
+# kernel, which reads the path from the caller's memory again: another
+# thread swapping a harmless name for a watched one in between got a
+# file renamed, linked, made or deleted under secret/ that the Write hook
+# never saw. In enforce mode the supervisor now makes the call itself
+# with the string it judged (floor/floor_pathop.c), and every notified
+# open is done by it too ("floor_opens": "all" by enforce mode's
+# default). Shown here with a static program (no shim), as root and as
+# an unprivileged user; the calls' results and the tree they leave are
+# the kernel's own (the same run plain and under the floor); guard mode
+# still has the race (a stated limit, shown where it lands).
+. "$HOOKSHIM_TOP/tests/lib.sh"
+export HOME=$TMP/home; mkdir -p "$HOME"
+P=$HOOKSHIM_PROBES/floor_static_open
+[ -x "$P" ] || { skip "path call race: probe not built"; exit 0; }
+need_floor "path call race"
+ROOT=$TMP/root; mkdir -p "$ROOT"
+hook='{"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(secret/**)","command":"echo no >&2; exit 2"}]}'
+echo "{\"hookshim\":{\"mode\":\"enforce\"},\"hooks\":{\"PreToolUse\":[$hook]}}" >"$TMP/enforce.json"
+echo "{\"hookshim\":{\"mode\":\"guard\"},\"hooks\":{\"PreToolUse\":[$hook]}}" >"$TMP/guard.json"
+# with follow_symlinks the names judged are the resolved ones, and the
+# directory the supervisor reaches is held to them
+echo "{\"hookshim\":{\"mode\":\"enforce\",\"writes\":{\"follow_symlinks\":true}},\"hooks\":{\"PreToolUse\":[$hook]}}" >"$TMP/follow.json"
+N=${FLOOR_RACE_N:-1500}
+
+# ---- the calls are the kernel's own ----
+mkdir -p "$TMP/plain"
+"$P" paths:"$TMP/plain" >"$TMP/plain.out" 2>&1
+tree() { (cd "$1" && find . -printf '%p %M %s %l %n\n' | LC_ALL=C sort); }
+for c in enforce follow; do
+	rm -rf "$TMP/floor"; mkdir -p "$TMP/floor"
+	"$HOOKSHIM" run --no-notices -c "$TMP/$c.json" -- "$P" paths:"$TMP/floor" \
+		>"$TMP/floor.out" 2>"$TMP/err"
+	expect_eq "path calls under enforce ($c): every result (0 or errno) as the kernel's own" \
+		"$(cat "$TMP/plain.out")" "$(cat "$TMP/floor.out")"
+	expect_eq "path calls under enforce ($c): the same tree, modes (umask), sizes and links" \
+		"$(tree "$TMP/plain")" "$(tree "$TMP/floor")"
+	check "path calls under enforce ($c): the run has 46 results" test "$(wc -l <"$TMP/floor.out")" -ge 46
+done
+
+# ---- the races ----
+race() { # MODE OP [as user...]   (FIRST: a check to run before, own-filter)
+	local mode=$1 op=$2
+	shift 2
+	rm -rf "$ROOT"; mkdir -p "$ROOT/secret" "$ROOT/aaaaaa"
+	echo keep >"$ROOT/secret/x"
+	[ "$op" = unlink ] || rm -f "$ROOT/secret/x"
+	chown -R "${OWNER:-0}" "$ROOT" 2>/dev/null
+	( cd "$ROOT" && "$@" "$HOOKSHIM" run --no-notices -c "$TMP/$mode.json" -- \
+		"$P" ${FIRST:-} race-call:"$op":aaaaaa/x:secret/x:$N ) >"$TMP/out" 2>"$TMP/err"
+	if [ "$op" = unlink ]; then
+		landed=$([ -e "$ROOT/secret/x" ] && echo 0 || echo 1)
+	else
+		landed=$(ls -A "$ROOT/secret" | wc -l)
+	fi
+	note "$mode $op ${*:+as user }: $(cat "$TMP/out"), landed in secret/: $landed"
+}
+run_races() { # LABEL [as user...]
+	local label=$1 op
+	shift
+	for op in rename link symlink mkdir unlink; do
+		race enforce $op "$@"
+		expect_contains "$label: enforce, $op with the path swapped by a thread: the calls ran" \
+			"$(cat "$TMP/out")" "race-call:"
+		expect_eq "$label: enforce, $op with the path swapped by a thread: nothing lands in secret/ ($N calls)" \
+			0 "$landed"
+	done
+}
+run_races "as root"
+for op in rename unlink; do
+	race follow $op
+	expect_eq "as root: enforce with follow_symlinks, $op with the path swapped: nothing lands in secret/ ($N calls)" \
+		0 "$landed"
+done
+if as_user "path call race"; then
+	OWNER=$AS_ID run_races "as a user" "${AS[@]}"
+fi
+
+# A process that stacks a seccomp filter of its own (a sandbox's, or one
+# that allows everything) was once left to the kernel -- its identity
+# "differed" -- so the swap landed again. A filter newer than the
+# floor's can only refuse more, never less: the calls are still made by
+# the supervisor.
+for op in rename unlink; do
+	FIRST=own-filter race enforce $op
+	expect_contains "own seccomp filter: installed" "$(cat "$TMP/out")" "own-filter: ok"
+	expect_eq "own seccomp filter: enforce, $op with the path swapped: nothing lands in secret/ ($N calls)" \
+		0 "$landed"
+done
+
+# openat2 keeps its flags in the caller's memory: an open read as
+# O_RDONLY (no hook to ask) and continued let the kernel read flags and
+# path again -- O_WRONLY|O_CREAT on secret/x. In enforce mode reads the
+# floor is given are opened by the supervisor too, with the flags it read.
+rm -rf "$ROOT"; mkdir -p "$ROOT/secret" "$ROOT/aaaaaa"; echo a >"$ROOT/aaaaaa/x"
+( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- \
+	"$P" race-how:aaaaaa/x:secret/x:$N ) >"$TMP/out" 2>"$TMP/err"
+note "openat2 flags and path swapped: $(cat "$TMP/out"), in secret/: $(ls -A "$ROOT/secret" | wc -l)"
+expect_contains "enforce, openat2 with its flags and path swapped by a thread: the calls ran" \
+	"$(cat "$TMP/out")" "race-how:"
+expect_eq "enforce, openat2 with its flags and path swapped by a thread: nothing lands in secret/ ($N calls)" \
+	0 "$(ls -A "$ROOT/secret" | wc -l)"
+
+# A Landlock domain cannot be seen from outside, so once a process enters
+# one the supervisor lets every call go back to the kernel (its access
+# must not stand in for a sandbox's) -- which any script could choose.
+# Enforce mode refuses landlock_restrict_self unless "floor_allow" names
+# "landlock"; guard mode lets it through.
+cat >"$TMP/landlock.py" <<'PY'
+import ctypes, sys
+libc = ctypes.CDLL(None, use_errno=True)
+class Attr(ctypes.Structure):
+    _fields_ = [("handled_access_fs", ctypes.c_uint64)]
+a = Attr(1 << 0)  # LANDLOCK_ACCESS_FS_EXECUTE: restricts nothing written
+fd = libc.syscall(444, ctypes.byref(a), ctypes.sizeof(a), 0)
+if fd < 0:
+    print("landlock: no ruleset", ctypes.get_errno()); sys.exit(3)
+r = libc.syscall(446, fd, 0)
+print("restrict:", "ok" if r == 0 else "errno %d" % ctypes.get_errno())
+PY
+if command -v python3 >/dev/null; then
+	( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- python3 "$TMP/landlock.py" ) >"$TMP/out" 2>"$TMP/err"
+	if grep -q "no ruleset" "$TMP/out"; then
+		skip "enforce, Landlock: no Landlock here ($(cat "$TMP/out"))"
+	else
+		expect_eq "enforce: landlock_restrict_self is refused (EPERM)" "restrict: errno 1" "$(cat "$TMP/out")"
+		expect_contains "enforce: ... with the reason and the setting that allows it" "$(cat "$TMP/err")" \
+			'"floor_allow": ["landlock"]'
+		( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/guard.json" -- python3 "$TMP/landlock.py" ) >"$TMP/out" 2>"$TMP/err"
+		expect_eq "guard: landlock_restrict_self is let through" "restrict: ok" "$(cat "$TMP/out")"
+	fi
+fi
+
+# The limit that remains in enforce mode (docs/limits.md, "Under the
+# floor"): a name the supervisor cannot open as the caller -- here a path
+# through a magic link, /dev/stdout -- goes back to the kernel, which can
+# read the swapped name. Shown when it lands (a race).
+rm -rf "$ROOT"; mkdir -p "$ROOT/secret"
+( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- \
+	"$P" race-mem:/dev/stdout:secret/x:$N ) >/dev/null 2>"$TMP/err"
+landed=$(ls -A "$ROOT/secret" | wc -l)
+if [ "$landed" -gt 0 ]; then
+	check "enforce: a decoy through a magic link (/dev/stdout) can still land (the stated limit)" true
+else
+	skip "enforce: the /dev/stdout decoy did not land this time"
+fi
+
+# The guard-mode limit (docs/limits.md, "Under the floor"): its calls
+# continue in the kernel. Shown when the swap lands (a race: a run that
+# lands nothing proves nothing either way).
+race guard rename
+if [ "$landed" -gt 0 ]; then
+	check "guard mode: a swapped rename can land (the stated limit)" true
+else
+	skip "guard mode: the swapped rename did not land this time"
+fi
