@@ -564,6 +564,8 @@ static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 	if (k.kind == K_NONE)
 		return HS_FL_CONTINUE;
 	k.path[0] = k.path2[0] = '\0';
+	k.unnamed = NULL;
+	k.nnamed = 0;
 	c->open.on = false;
 	c->open.judged[0] = '\0';
 	c->open.read_err = 0;
@@ -635,8 +637,6 @@ static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 		if (k.how.resolve & RESOLVE_IN_ROOT)
 			hs_fl_in_root(k.path, sizeof(k.path));
 	}
-	k.unnamed = NULL;
-	k.nnamed = 0;
 	/* a block device, /proc/sys, /sys: refused whatever the hooks say
 	 * (floor_refuse.c), by the name the kernel follows; one stat more
 	 * for every notified write-class open (about 3 us of its round
