@@ -255,8 +255,12 @@ void hs_settings_floor_defaults(struct hs_settings *s)
 	/* 1: HS_FLOOR_OPENS_ALL (floor/floor.h) */
 	if (!s->floor_opens_set && s->enforce)
 		s->floor_opens = 1;
+	/* Landlock's refusal serves enforce mode alone (floor_refuse.c):
+	 * guard mode lets a sandbox have it whatever "floor_allow" says */
+	if (!s->enforce)
+		s->floor_allow |= HS_FA(LANDLOCK);
 	if (s->floor_allow_set || s->enforce)
 		return;
-	s->floor_allow |= HS_FA(NAMESPACES) | HS_FA(LANDLOCK);
+	s->floor_allow |= HS_FA(NAMESPACES);
 	s->floor_sandbox_mounts = true;
 }

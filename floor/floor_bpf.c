@@ -192,14 +192,16 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow,
 		for (size_t i = 0; i < sizeof(writes) / sizeof(writes[0]); i++)
 			op(p, jmp | BPF_JEQ, (unsigned)writes[i], L_COOKIE,
 			   L_NEXT);
-		/* A process entering a Landlock domain: opens done by the
-		 * supervisor would escape it (floor_open.c), so the floor
-		 * must know. Rare, and never the shim's. */
-		op(p, jmp | BPF_JEQ, SYS_landlock_restrict_self, L_NOTIFY,
-		   L_NEXT);
 	} else if (pl->what & HS_FLOOR_READS) { /* its flags are in a struct */
 		op(p, jmp | BPF_JEQ, SYS_openat2, L_COOKIE, L_NEXT);
 	}
+	/* A process entering a Landlock domain: opens (reads too, in
+	 * enforce mode) done by the supervisor would escape it
+	 * (floor_open.c), so the floor must know. Rare, and never the
+	 * shim's. */
+	if (pl->what & (HS_FLOOR_WRITES | HS_FLOOR_READS))
+		op(p, jmp | BPF_JEQ, SYS_landlock_restrict_self, L_NOTIFY,
+		   L_NEXT);
 	/* Execs also with write or Read hooks alone: an agent hands the
 	 * reasons of the writes and reads the floor denied to its next tool
 	 * call there (floor_pending.c), one without the shim at that exec,

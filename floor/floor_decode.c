@@ -33,7 +33,8 @@ static void legacy_how(struct open_how *how, unsigned flags, unsigned mode)
 
 /* A larger struct open_how than today's, as the kernel takes it
  * (copy_struct_from_user): its tail all zero, or E2BIG; more than a
- * page, E2BIG. 0 with *whole set when it is today's struct after all. */
+ * page, E2BIG; unreadable, EFAULT. 0 with *whole set when it is today's
+ * struct after all. */
 static int how_tail(pid_t tid, uint64_t addr, uint64_t size, bool *whole)
 {
 	unsigned char tail[4096];
@@ -42,7 +43,7 @@ static int how_tail(pid_t tid, uint64_t addr, uint64_t size, bool *whole)
 	if (size > sizeof(tail))
 		return E2BIG;
 	if (hs_fl_read(tid, addr + sizeof(struct open_how), tail, n) < 0)
-		return 0; /* unread: the kernel's, not ours (how_whole false) */
+		return EFAULT;
 	for (size_t i = 0; i < n; i++)
 		if (tail[i])
 			return E2BIG;
@@ -120,15 +121,21 @@ enum kind hs_fl_decode(struct hs_fl_call *c, struct call *k, pid_t tid,
 		/* the flags live in the caller's struct: read them (all of a
 		 * struct of today's size, to open with it), then check the
 		 * caller is still the one we read */
-		if (A(3) < sizeof(k->how.flags) ||
-		    hs_fl_read(tid, A(2), &k->how,
+		if (A(3) < sizeof(k->how.flags))
+			return K_NONE;
+		if (hs_fl_read(tid, A(2), &k->how,
 			       A(3) >= sizeof(k->how) ? sizeof(k->how)
-						      : sizeof(k->how.flags)) < 0 ||
-		    !hs_fl_valid(lfd, c->n.id))
+						      : sizeof(k->how.flags)) < 0) {
+			/* the kernel reading it again may find a struct:
+			 * EFAULT where the floor answers it (enforce mode) */
+			memset(&k->how, 0, sizeof(k->how));
+			k->how_err = EFAULT;
+		}
+		if (!hs_fl_valid(lfd, c->n.id))
 			return K_NONE;
 		k->dirfd = FD(0); k->p1 = A(1);
-		k->how_whole = A(3) == sizeof(k->how);
-		if (A(3) > sizeof(k->how))
+		k->how_whole = A(3) == sizeof(k->how) && !k->how_err;
+		if (A(3) > sizeof(k->how) && !k->how_err)
 			k->how_err = how_tail(tid, A(2), A(3), &k->how_whole);
 		break;
 	}

@@ -488,14 +488,33 @@ static bool excl_create(const struct seccomp_notif *n, const struct call *k)
 	       (k->flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
 }
 
-/* An open for reading the supervisor does itself (enforce mode): as a
- * write's, answered from what was read (e: reading its path failed). */
-static void read_open(struct hs_fl_call *c, const struct call *k, int e)
+/* The flags O_PATH takes; openat2 refuses any other with it (EINVAL). */
+#define PATH_ONLY_FLAGS (O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+
+/* An open the supervisor does itself in enforce mode (floor_open.c):
+ * c->open from k, answered from what was read (e: reading its path
+ * failed; an openat2 struct we could not take: its errno). An openat2
+ * with O_PATH can be neither done for the caller (ADDFD takes no O_PATH
+ * descriptor) nor continued (the kernel would read its flags again, and
+ * another thread can have made them O_WRONLY|O_TRUNC): answered EINVAL
+ * where the kernel refuses its flags, else ENOSYS, on which libraries
+ * fall back to openat, whose flags are in a register. */
+static void open_call(struct hs_fl_call *c, const struct call *k, int e)
 {
-	c->open.on = k->how_whole && !(k->how.flags & O_PATH);
+	bool path = k->how.flags & O_PATH;
+
+	c->open.on = k->how_whole || k->how_err ||
+		     (c->n.data.nr == SYS_openat2 && path);
 	c->open.dirfd = k->dirfd;
 	c->open.how = k->how;
 	c->open.read_err = e < 0 ? -e : k->how_err;
+	if (!c->open.read_err && path)
+		c->open.read_err = c->n.data.nr != SYS_openat2 ? 0
+				   : k->how.flags & ~(uint64_t)PATH_ONLY_FLAGS
+					   ? EINVAL
+					   : ENOSYS;
+	if (path && !c->open.read_err)
+		c->open.on = false; /* the kernel's own O_PATH: writes nothing */
 	c->open.path[0] = '\0';
 	if (!c->open.read_err)
 		copy_cut(c->open.path, sizeof(c->open.path), k->path);
@@ -582,21 +601,25 @@ static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 	else if (e >= 0 && (k.kind == K_RENAME || k.kind == K_LINK ||
 			    k.kind == K_SYMLINK))
 		e = -EFAULT; /* a second path at NULL */
-	/* an open for reading is a Read or nothing (floor_read.c), never
-	 * done by us */
+	/* an openat2 struct we could not read: the kernel's, unless the
+	 * floor does the call (enforce mode: answered, below) */
+	if (k.how_err && !x->emulate_paths)
+		return HS_FL_CONTINUE;
+	/* an open for reading is a Read or nothing (floor_read.c); in
+	 * enforce mode done by us too (floor_open.c), or the kernel would
+	 * read its path -- and an openat2's flags -- again */
 	if (k.kind == K_OPEN && !(k.flags & HS_FLOOR_WRITE_FLAGS)) {
-		/* enforce mode: done by us too (floor_open.c), or the kernel
-		 * would read its path -- and an openat2's flags -- again */
 		if (x->emulate_paths && e != -EPERM)
-			read_open(c, &k, e);
+			open_call(c, &k, e);
 		if (e < 0 || c->open.read_err)
 			return HS_FL_CONTINUE;
 		if (k.how.resolve & RESOLVE_IN_ROOT)
 			hs_fl_in_root(k.path, sizeof(k.path));
 		if (c->open.on)
 			(void)name_of(x, &k, tid, k.dirfd, k.path,
-				      hs_fscope_follow(x->scope) &&
-					      !(k.flags & O_NOFOLLOW),
+				      !hs_fscope_follow(x->scope) ? 0
+				      : k.flags & O_NOFOLLOW	   ? HS_FL_PARENTS
+								   : HS_FL_FOLLOW,
 				      c->open.judged);
 		return hs_fl_open_read(x, c, k.dirfd, k.path, k.flags,
 				       k.how.resolve);
@@ -619,19 +642,23 @@ static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 		c->open.read_err = -e;
 	}
 	if (k.kind == K_OPEN) {
-		/* an O_PATH descriptor cannot be handed over (ADDFD wants
-		 * a file); it writes nothing anyway */
-		c->open.on = k.how_whole && !(k.how.flags & O_PATH);
-		c->open.dirfd = k.dirfd;
-		c->open.how = k.how;
-		c->open.path[0] = '\0';
-		if (!c->open.read_err)
-			c->open.read_err = k.how_err;
+		/* an O_PATH descriptor cannot be handed over (ADDFD wants a
+		 * file); a legacy open's writes nothing anyway. The string
+		 * read is kept, not the whole buffer (4 KB a copy, three
+		 * quarters of this function's own time in a tar loop). */
+		if (x->emulate_paths) {
+			open_call(c, &k, -c->open.read_err);
+		} else {
+			c->open.on = k.how_whole && !(k.how.flags & O_PATH);
+			c->open.dirfd = k.dirfd;
+			c->open.how = k.how;
+			c->open.path[0] = '\0';
+			if (!c->open.read_err)
+				copy_cut(c->open.path, sizeof(c->open.path),
+					 k.path);
+		}
 		if (c->open.read_err)
 			return HS_FL_CONTINUE;
-		/* the string read, not the whole buffer (4 KB a copy, three
-		 * quarters of this function's own time in a tar loop) */
-		copy_cut(c->open.path, sizeof(c->open.path), k.path);
 		/* named as the kernel resolves it; opened as the caller
 		 * asked (c->open.path, with its resolve flags) */
 		if (k.how.resolve & RESOLVE_IN_ROOT)

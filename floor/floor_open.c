@@ -113,6 +113,9 @@ static long refused(long e, uint64_t fl)
 {
 	if ((e == -ENXIO || e == -EAGAIN) && !(fl & O_NONBLOCK))
 		return KERNEL;
+	/* our own descriptors or memory, not the caller's */
+	if (e == -EMFILE || e == -ENFILE || e == -ENOMEM)
+		return KERNEL;
 	return e;
 }
 
@@ -166,6 +169,8 @@ static long open_judged(const struct hs_fl_call *c, struct hs_fl_start *s)
 			}
 			if (S_ISLNK(sb.st_mode))
 				r = excl ? -EEXIST : -ELOOP;
+			else if (!S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))
+				r = excl ? -EEXIST : KERNEL; /* a fifo, a device */
 			else if (strcmp(name0, judged) != 0)
 				r = AGAIN;
 			else if (excl)
@@ -271,20 +276,41 @@ static void answer_errno(int lfd, uint64_t id, int e)
  * at before it is handed over, and the caller's O_TRUNC (which the
  * kernel applies even with O_RDONLY) is left out of our open and done
  * after the look, by the kernel's own O_TRUNC on a second open of the
- * same file: a file that was not empty truncated, an empty one only its
- * times set as O_TRUNC sets them (a file our open created is new: its
- * O_TRUNC did nothing, and its mode may refuse a second open). fd (>=
- * 0) to inject, -errno, KERNEL or AGAIN. */
+ * same file, which checks the caller's right to write as the kernel's
+ * O_TRUNC does (a file our open created is new: its O_TRUNC did nothing,
+ * and its mode may refuse a second open). What is there is looked at
+ * first without opening it (O_PATH): a fifo's or a device's open has
+ * effects of its own -- ours would wake a fifo's other end and close it
+ * again -- so those are the kernel's (an O_CREAT|O_EXCL open opens
+ * nothing that exists). fd (>= 0) to inject, -errno, KERNEL or AGAIN. */
 static long open_by_name(const struct hs_floor_ctx *x, const struct hs_fl_start *s,
 			 const struct open_how *how)
 {
 	uint64_t fl = how->flags;
 	bool trunc = (fl & O_TRUNC) && !(fl & O_PATH);
+	bool excl = (fl & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
+	bool existed = !excl;
 	struct stat sb;
 	char self[40];
 	long fd, e;
 	int t;
 
+	if (!excl && !(fl & O_PATH)) {
+		fd = openat2_(s->fd, s->rest, O_PATH | O_CLOEXEC | (fl & O_NOFOLLOW),
+			      0, how->resolve | RESOLVE_NO_MAGICLINKS);
+		if (fd >= 0) {
+			e = fstat((int)fd, &sb) != 0 ? KERNEL
+			    : S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode) ||
+					      (S_ISLNK(sb.st_mode) &&
+					       (fl & O_NOFOLLOW))
+				    ? 0
+				    : KERNEL;
+			close((int)fd);
+			if (e)
+				return e;
+		}
+		existed = fd >= 0 || fd != -ENOENT;
+	}
 	fd = openat2_(s->fd, s->rest, our_flags(trunc ? fl & ~(uint64_t)O_TRUNC : fl),
 		      how->mode, how->resolve | RESOLVE_NO_MAGICLINKS);
 	if (fd == -ELOOP)
@@ -296,12 +322,8 @@ static long open_by_name(const struct hs_floor_ctx *x, const struct hs_fl_start 
 		close((int)fd);
 		return AGAIN; /* judged again, by what it leads to now */
 	}
-	if (!trunc || fstat((int)fd, &sb) != 0 || !S_ISREG(sb.st_mode))
+	if (!trunc || !existed)
 		return fd;
-	if (sb.st_size == 0) {
-		(void)futimens((int)fd, NULL);
-		return fd;
-	}
 	snprintf(self, sizeof(self), "/proc/self/fd/%ld", fd);
 	t = open(self, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (t < 0) {

@@ -24,6 +24,7 @@
  *                       open_how between O_RDONLY and O_WRONLY|O_CREAT|
  *                       O_APPEND and the path between A and B: each that
  *                       opened for writing writes "x"
+ *   openat2-path:P      openat2(P, O_PATH): "ok" or the errno's name
  *   own-filter          stack a seccomp filter that allows everything
  *                       (what a sandbox does), for the checks after it
  *   paths:DIR           a fixed run of path calls in DIR (made empty),
@@ -182,6 +183,14 @@ static void paths(const char *dir)
 		if (fd >= 0)
 			close(fd);
 	}
+	fd = open("a", O_RDONLY | O_TRUNC);
+	said("O_RDONLY|O_TRUNC of a directory", fd < 0 ? -1 : 0);
+	if (fd >= 0)
+		close(fd);
+	fd = open("a/r", O_RDONLY | O_TRUNC);
+	said("O_RDONLY|O_TRUNC of an empty file", fd < 0 ? -1 : 0);
+	if (fd >= 0)
+		close(fd);
 	said("symlinkat through a dirfd", symlinkat("t", d, "c/sl"));
 	said("renameat across dirfds", renameat(d, "a/r", d, "c/r"));
 	fflush(stdout);
@@ -386,6 +395,13 @@ int main(int argc, char **argv)
 			pthread_join(t, NULL);
 			snprintf(out, sizeof(out), "%d written", ok);
 			put("race-how", out);
+		} else if (!strcmp(op, "openat2-path")) {
+			struct open_how h = { .flags = O_PATH };
+			long fd = syscall(SYS_openat2, AT_FDCWD, a, &h, sizeof(h));
+
+			put_r("openat2-path", fd);
+			if (fd >= 0)
+				close((int)fd);
 		} else if (!strcmp(op, "own-filter")) {
 			struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K,
 							    SECCOMP_RET_ALLOW);

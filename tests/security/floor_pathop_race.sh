@@ -37,8 +37,33 @@ for c in enforce follow; do
 		"$(cat "$TMP/plain.out")" "$(cat "$TMP/floor.out")"
 	expect_eq "path calls under enforce ($c): the same tree, modes (umask), sizes and links" \
 		"$(tree "$TMP/plain")" "$(tree "$TMP/floor")"
-	check "path calls under enforce ($c): the run has 46 results" test "$(wc -l <"$TMP/floor.out")" -ge 46
+	check "path calls under enforce ($c): the run has 48 results" test "$(wc -l <"$TMP/floor.out")" -ge 48
 done
+
+# A fifo is the kernel's to open: the supervisor's own open would wake its
+# other end (a reader waiting in cat) and close it again.
+BB=
+for b in /bin/busybox /usr/bin/busybox; do
+	[ -x "$b" ] && ! ldd "$b" >/dev/null 2>&1 && BB=$b && break
+done
+if [ -n "$BB" ]; then
+	rm -rf "$TMP/fifo"; mkdir -p "$TMP/fifo"
+	( cd "$TMP/fifo" && timeout 20 "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- "$BB" sh -c \
+		'mkfifo p; "'"$BB"'" cat p > got & echo through > p; wait; "'"$BB"'" cat got' ) >"$TMP/out" 2>"$TMP/err"
+	expect_eq "enforce: a static shell's pipe through a fifo works" "through" "$(cat "$TMP/out")"
+	# with a Read hook, reads are the supervisor's to do too: a writer
+	# already waiting in its open must not be woken by the supervisor's
+	# look at the fifo (it would write to no reader and die of SIGPIPE,
+	# and the reader then wait for ever)
+	echo '{"hookshim":{"mode":"enforce"},"hooks":{"PreToolUse":[{"matcher":"Read","hooks":[{"type":"command","if":"Read(secret/**)","command":"exit 2"}]}]}}' >"$TMP/read.json"
+	rm -rf "$TMP/fifo"; mkdir -p "$TMP/fifo"
+	( cd "$TMP/fifo" && timeout 20 "$HOOKSHIM" run --no-notices -c "$TMP/read.json" -- "$BB" sh -c \
+		'mkfifo p; (echo through > p; echo "writer=$?") & "'"$BB"'" sleep 0.3; "'"$BB"'" cat p; wait' ) >"$TMP/out" 2>"$TMP/err"
+	expect_eq "enforce with a Read hook: a fifo's waiting writer and its reader meet" \
+		"$(printf 'through\nwriter=0')" "$(LC_ALL=C sort "$TMP/out")"
+else
+	skip "enforce fifo: busybox-static not installed"
+fi
 
 # ---- the races ----
 race() { # MODE OP [as user...]   (FIRST: a check to run before, own-filter)
@@ -132,6 +157,14 @@ if command -v python3 >/dev/null; then
 		expect_eq "guard: landlock_restrict_self is let through" "restrict: ok" "$(cat "$TMP/out")"
 	fi
 fi
+
+# ... and one read as O_PATH could not be done for the caller (no O_PATH
+# descriptor can be handed over) nor continued: ENOSYS, on which
+# libraries fall back to openat. Guard mode leaves it to the kernel.
+( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- "$P" openat2-path:aaaaaa ) >"$TMP/out" 2>&1
+expect_eq "enforce: openat2 with O_PATH is ENOSYS" "openat2-path: ENOSYS" "$(cat "$TMP/out")"
+( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/guard.json" -- "$P" openat2-path:aaaaaa ) >"$TMP/out" 2>&1
+expect_eq "guard: openat2 with O_PATH is the kernel's" "openat2-path: ok" "$(cat "$TMP/out")"
 
 # The limit that remains in enforce mode (docs/limits.md, "Under the
 # floor"): a name the supervisor cannot open as the caller -- here a path
