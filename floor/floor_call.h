@@ -7,6 +7,7 @@
 #include <linux/openat2.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "floor_int.h"
@@ -42,10 +43,25 @@ struct call {
 	int nnamed;
 };
 
+/* src into dst (cap bytes), cut to fit */
+static inline void copy_cut(char *dst, size_t cap, const char *src)
+{
+	size_t n = strnlen(src, cap - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 /* c's syscall into k (its paths not read yet: p1, p2 are addresses);
  * openat2's struct is read from the caller (lfd: the listener, to check
  * it is still the one read). K_NONE: nothing of ours. */
 enum kind hs_fl_decode(struct hs_fl_call *c, struct call *k, pid_t tid,
 		       int lfd);
+
+/* In enforce mode the floor makes the call itself (floor_open.c,
+ * floor_pathop.c): c->open of the open k, c->pop of the path call k, as
+ * read (e < 0: reading a path failed with -e, answered so). */
+void hs_fl_open_call(struct hs_fl_call *c, const struct call *k, int e);
+void hs_fl_path_call(struct hs_fl_call *c, const struct call *k, int e);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <linux/seccomp.h>
 
 #ifndef __O_SYNC
 #define __O_SYNC 04000000
@@ -174,4 +175,65 @@ enum kind hs_fl_decode(struct hs_fl_call *c, struct call *k, pid_t tid,
 		return K_MKNOD;
 	}
 	return decode_attr(c, k);
+}
+
+/* The flags O_PATH takes; openat2 refuses any other with it (EINVAL). */
+#define PATH_ONLY_FLAGS (O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+
+/* An open the supervisor does itself in enforce mode (floor_open.c):
+ * c->open from k, answered from what was read (e: reading its path
+ * failed; an openat2 struct we could not take: its errno). An openat2
+ * with O_PATH can be neither done for the caller (ADDFD takes no O_PATH
+ * descriptor) nor continued (the kernel would read its flags again, and
+ * another thread can have made them O_WRONLY|O_TRUNC): answered EINVAL
+ * where the kernel refuses its flags, else ENOSYS, on which libraries
+ * fall back to openat, whose flags are in a register. */
+void hs_fl_open_call(struct hs_fl_call *c, const struct call *k, int e)
+{
+	bool path = k->how.flags & O_PATH;
+
+	c->open.on = k->how_whole || k->how_err ||
+		     (c->n.data.nr == SYS_openat2 && path);
+	c->open.dirfd = k->dirfd;
+	c->open.how = k->how;
+	c->open.read_err = e < 0 ? -e : k->how_err;
+	if (!c->open.read_err && path)
+		c->open.read_err = c->n.data.nr != SYS_openat2 ? 0
+				   : k->how.flags & ~(uint64_t)PATH_ONLY_FLAGS
+					   ? EINVAL
+					   : ENOSYS;
+	if (path && !c->open.read_err)
+		c->open.on = false; /* the kernel's own O_PATH: writes nothing */
+	c->open.path[0] = '\0';
+	if (!c->open.read_err)
+		copy_cut(c->open.path, sizeof(c->open.path), k->path);
+}
+
+void hs_fl_path_call(struct hs_fl_call *c, const struct call *k, int e)
+{
+	struct hs_fl_pathop *o = &c->pop;
+	const __u64 *arg = c->n.data.args;
+
+	o->on = true;
+	o->nr = c->n.data.nr;
+	o->tid = (pid_t)c->n.pid;
+	o->dirfd = k->dirfd;
+	o->dirfd2 = k->dirfd2;
+	o->flags = k->flags;
+	/* mkdir's mode is no event's business: read here */
+	o->mode = o->nr == SYS_mkdir || o->nr == SYS_mknod ? (unsigned)arg[1]
+		  : o->nr == SYS_mkdirat || o->nr == SYS_mknodat
+			  ? (unsigned)arg[2]
+			  : 0;
+	o->arg = o->nr == SYS_truncate ? arg[1]
+		 : o->nr == SYS_mknod  ? arg[2]
+		 : o->nr == SYS_mknodat ? arg[3]
+					: 0;
+	o->read_err = e < 0 ? -e : 0;
+	o->judged[0] = o->judged2[0] = '\0';
+	o->path[0] = o->path2[0] = '\0';
+	if (e < 0)
+		return;
+	copy_cut(o->path, sizeof(o->path), k->path);
+	copy_cut(o->path2, sizeof(o->path2), k->path2);
 }

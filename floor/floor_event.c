@@ -7,7 +7,10 @@
  * that, the calls no path check can judge (floor_refuse.c) and those
  * into the supervisor's or its hooks' /proc (floor_reach.c); after, who
  * judges it (writes.agent_only). Everything is looked at, never
- * touched: lstat/stat, readlink. */
+ * touched: lstat/stat, readlink. (Near 700 lines: the classification is
+ * one sequence of steps over one notification, each needing the names
+ * the ones before it built; split, each half would pass the whole call
+ * state across.) */
 #include "floor_int.h"
 
 #include <errno.h>
@@ -37,14 +40,6 @@
 #endif
 
 
-/* src into dst (cap bytes), cut to fit */
-static void copy_cut(char *dst, size_t cap, const char *src)
-{
-	size_t n = strnlen(src, cap - 1);
-
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
 
 /* One event of k: a pre into c->ev, or the post into c->post with where
  * the call's end will be seen. */
@@ -322,11 +317,8 @@ static void emit_plan(struct hs_fl_call *c, enum hs_wr_kind kind,
 	}
 }
 
-/* The events of k into c: its pres (c->nev of them) and its post, by the
- * rule the shim follows for the same libc call (common/write_rule.h),
- * each for paths its hooks' globs name. */
-/* The names a path call the floor may make itself (floor_pathop.c) is
- * held to: its first and second path's as judged. */
+/* The names a path call the floor may make itself (floor_pathop.c)
+ * is held to: its first and second path's as judged. */
 static void judged(struct hs_fl_call *c, const char *a, const char *b)
 {
 	if (!c->pop.on)
@@ -336,6 +328,9 @@ static void judged(struct hs_fl_call *c, const char *a, const char *b)
 		copy_cut(c->pop.judged2, sizeof(c->pop.judged2), b);
 }
 
+/* The events of k into c: its pres (c->nev of them) and its post, by the
+ * rule the shim follows for the same libc call (common/write_rule.h),
+ * each for paths its hooks' globs name. */
 static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		     struct call *k, pid_t tid)
 {
@@ -488,67 +483,6 @@ static bool excl_create(const struct seccomp_notif *n, const struct call *k)
 	       (k->flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
 }
 
-/* The flags O_PATH takes; openat2 refuses any other with it (EINVAL). */
-#define PATH_ONLY_FLAGS (O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-
-/* An open the supervisor does itself in enforce mode (floor_open.c):
- * c->open from k, answered from what was read (e: reading its path
- * failed; an openat2 struct we could not take: its errno). An openat2
- * with O_PATH can be neither done for the caller (ADDFD takes no O_PATH
- * descriptor) nor continued (the kernel would read its flags again, and
- * another thread can have made them O_WRONLY|O_TRUNC): answered EINVAL
- * where the kernel refuses its flags, else ENOSYS, on which libraries
- * fall back to openat, whose flags are in a register. */
-static void open_call(struct hs_fl_call *c, const struct call *k, int e)
-{
-	bool path = k->how.flags & O_PATH;
-
-	c->open.on = k->how_whole || k->how_err ||
-		     (c->n.data.nr == SYS_openat2 && path);
-	c->open.dirfd = k->dirfd;
-	c->open.how = k->how;
-	c->open.read_err = e < 0 ? -e : k->how_err;
-	if (!c->open.read_err && path)
-		c->open.read_err = c->n.data.nr != SYS_openat2 ? 0
-				   : k->how.flags & ~(uint64_t)PATH_ONLY_FLAGS
-					   ? EINVAL
-					   : ENOSYS;
-	if (path && !c->open.read_err)
-		c->open.on = false; /* the kernel's own O_PATH: writes nothing */
-	c->open.path[0] = '\0';
-	if (!c->open.read_err)
-		copy_cut(c->open.path, sizeof(c->open.path), k->path);
-}
-
-static void path_call(struct hs_fl_call *c, const struct call *k, int e)
-{
-	struct hs_fl_pathop *o = &c->pop;
-	const __u64 *arg = c->n.data.args;
-
-	o->on = true;
-	o->nr = c->n.data.nr;
-	o->tid = (pid_t)c->n.pid;
-	o->dirfd = k->dirfd;
-	o->dirfd2 = k->dirfd2;
-	o->flags = k->flags;
-	/* mkdir's mode is no event's business: read here */
-	o->mode = o->nr == SYS_mkdir || o->nr == SYS_mknod ? (unsigned)arg[1]
-		  : o->nr == SYS_mkdirat || o->nr == SYS_mknodat
-			  ? (unsigned)arg[2]
-			  : 0;
-	o->arg = o->nr == SYS_truncate ? arg[1]
-		 : o->nr == SYS_mknod  ? arg[2]
-		 : o->nr == SYS_mknodat ? arg[3]
-					: 0;
-	o->read_err = e < 0 ? -e : 0;
-	o->judged[0] = o->judged2[0] = '\0';
-	o->path[0] = o->path2[0] = '\0';
-	if (e < 0)
-		return;
-	copy_cut(o->path, sizeof(o->path), k->path);
-	copy_cut(o->path2, sizeof(o->path2), k->path2);
-}
-
 /* The names a classification looks at keep their stat answers for it
  * alone (hs_fl_stat): other threads' and later questions stat afresh. */
 enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
@@ -610,7 +544,7 @@ static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 	 * read its path -- and an openat2's flags -- again */
 	if (k.kind == K_OPEN && !(k.flags & HS_FLOOR_WRITE_FLAGS)) {
 		if (x->emulate_paths && e != -EPERM)
-			open_call(c, &k, e);
+			hs_fl_open_call(c, &k, e);
 		if (e < 0 || c->open.read_err)
 			return HS_FL_CONTINUE;
 		if (k.how.resolve & RESOLVE_IN_ROOT)
@@ -629,7 +563,7 @@ static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 	 * again; one it could not read fails so */
 	if (x->emulate_paths && k.kind != K_OPEN && k.kind != K_ATTR &&
 	    e != -EPERM)
-		path_call(c, &k, e);
+		hs_fl_path_call(c, &k, e);
 	if (e < 0) {
 		if (k.kind != K_OPEN)
 			return HS_FL_CONTINUE;
@@ -647,7 +581,7 @@ static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 		 * read is kept, not the whole buffer (4 KB a copy, three
 		 * quarters of this function's own time in a tar loop). */
 		if (x->emulate_paths) {
-			open_call(c, &k, -c->open.read_err);
+			hs_fl_open_call(c, &k, -c->open.read_err);
 		} else {
 			c->open.on = k.how_whole && !(k.how.flags & O_PATH);
 			c->open.dirfd = k.dirfd;

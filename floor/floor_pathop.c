@@ -21,9 +21,13 @@
  * the caller's umask.
  *
  * Left to the kernel (CONTINUE), as for opens (floor_open.c): a caller of
- * other credentials, namespaces, root, LSM label or seccomp stack
- * (floor_identity.c), a session with a Landlock domain, a directory in
- * /proc, /sys or a cgroup file system. */
+ * other credentials, namespaces, root or LSM label (floor_identity.c), a
+ * session with a Landlock domain, a path through a magic link, a
+ * truncate of a file another process holds a lease on (ours would wait
+ * on the receiver) or beyond the caller's file-size limit (the kernel
+ * fails that whatever the path). A call on a /proc or /sys directory is
+ * made as any other: none of these calls can make anything there, and a
+ * truncate of a /proc file changes nothing. */
 #include "floor_int.h"
 
 #include <errno.h>
