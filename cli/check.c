@@ -321,8 +321,11 @@ static void print_floor(const struct hs_config *cfg)
 			printf("%s%s%s", k++ ? ", " : "  refused (EPERM, with the "
 					   "reason): ", hs_floor_allow_name(g),
 			       !on ? ""
-			       : set.floor_allow_set ? " (allowed by floor_allow)"
-						     : " (allowed in guard mode)");
+			       : set.floor_allow_set &&
+					       (set.enforce ||
+						g != HS_FA_BIT_LANDLOCK)
+				       ? " (allowed by floor_allow)"
+				       : " (allowed in guard mode)");
 		}
 		if (set.floor_sandbox_mounts)
 			printf("\n  (guard mode: mounts inside a sandbox's own "

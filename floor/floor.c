@@ -328,8 +328,13 @@ static bool allow(struct hs_floor *f, struct hs_fl_call *c, bool judged,
 		c->post.want = false;
 	t = hs_fpost_expect(f->post, c);
 
-	r = judged || f->emulate_unjudged ? hs_fl_open(&f->x, c, !in_thread)
-					  : HS_FL_OPEN_CONTINUE;
+	/* (in enforce mode an open to be answered, not done, is answered
+	 * whatever "floor_opens" says: floor_decode.c) */
+	r = judged || f->emulate_unjudged ||
+			    (f->x.emulate_paths && c->open.on &&
+			     c->open.read_err)
+		    ? hs_fl_open(&f->x, c, !in_thread)
+		    : HS_FL_OPEN_CONTINUE;
 	if (r == HS_FL_OPEN_CONTINUE)
 		r = hs_fl_pathop(&f->x, c, !in_thread);
 	if (r == HS_FL_OPEN_ANSWERED)

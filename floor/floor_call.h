@@ -26,7 +26,9 @@ struct call {
 	struct open_how how; /* an open's, as the kernel takes it */
 	bool how_whole;      /* all of it read (openat2 of today's size, or a
 			      * larger one whose tail is zero) */
-	int how_err;         /* an openat2's struct the kernel refuses: E2BIG */
+	int how_err;         /* an openat2's struct we could not read: EFAULT */
+	int how_tail_err;    /* its larger tail: not zero E2BIG, unread EFAULT
+			      * (answered in enforce mode alone) */
 	char path[PATH_MAX + 1], path2[PATH_MAX + 1]; /* as passed (the
 						       * kernel's limit:
 						       * PATH_MAX with the

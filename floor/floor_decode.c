@@ -33,16 +33,14 @@ static void legacy_how(struct open_how *how, unsigned flags, unsigned mode)
 }
 
 /* A larger struct open_how than today's, as the kernel takes it
- * (copy_struct_from_user): its tail all zero, or E2BIG; more than a
- * page, E2BIG; unreadable, EFAULT. 0 with *whole set when it is today's
- * struct after all. */
+ * (copy_struct_from_user; size at most a page): its tail all zero, or
+ * E2BIG; unreadable, EFAULT. 0 with *whole set when it is today's struct
+ * after all. */
 static int how_tail(pid_t tid, uint64_t addr, uint64_t size, bool *whole)
 {
 	unsigned char tail[4096];
 	size_t n = (size_t)size - sizeof(struct open_how);
 
-	if (size > sizeof(tail))
-		return E2BIG;
 	if (hs_fl_read(tid, addr + sizeof(struct open_how), tail, n) < 0)
 		return EFAULT;
 	for (size_t i = 0; i < n; i++)
@@ -101,7 +99,7 @@ enum kind hs_fl_decode(struct hs_fl_call *c, struct call *k, pid_t tid,
 	k->dirfd = k->dirfd2 = AT_FDCWD;
 	k->p1 = k->p2 = 0;
 	k->how_whole = true;
-	k->how_err = 0;
+	k->how_err = k->how_tail_err = 0;
 	k->flags = 0;
 	k->mode = 0;
 	memset(&k->how, 0, sizeof(k->how));
@@ -122,11 +120,12 @@ enum kind hs_fl_decode(struct hs_fl_call *c, struct call *k, pid_t tid,
 		/* the flags live in the caller's struct: read them (all of a
 		 * struct of today's size, to open with it), then check the
 		 * caller is still the one we read */
-		if (A(3) < sizeof(k->how.flags))
+		/* sizes the kernel refuses before reading anything (EINVAL
+		 * below today's struct, E2BIG above a page): its answer,
+		 * whatever another thread writes */
+		if (A(3) < sizeof(k->how) || A(3) > 4096)
 			return K_NONE;
-		if (hs_fl_read(tid, A(2), &k->how,
-			       A(3) >= sizeof(k->how) ? sizeof(k->how)
-						      : sizeof(k->how.flags)) < 0) {
+		if (hs_fl_read(tid, A(2), &k->how, sizeof(k->how)) < 0) {
 			/* the kernel reading it again may find a struct:
 			 * EFAULT where the floor answers it (enforce mode) */
 			memset(&k->how, 0, sizeof(k->how));
@@ -137,7 +136,8 @@ enum kind hs_fl_decode(struct hs_fl_call *c, struct call *k, pid_t tid,
 		k->dirfd = FD(0); k->p1 = A(1);
 		k->how_whole = A(3) == sizeof(k->how) && !k->how_err;
 		if (A(3) > sizeof(k->how) && !k->how_err)
-			k->how_err = how_tail(tid, A(2), A(3), &k->how_whole);
+			k->how_tail_err = how_tail(tid, A(2), A(3),
+						   &k->how_whole);
 		break;
 	}
 	if (k->p1) {
@@ -179,31 +179,39 @@ enum kind hs_fl_decode(struct hs_fl_call *c, struct call *k, pid_t tid,
 
 /* The flags O_PATH takes; openat2 refuses any other with it (EINVAL). */
 #define PATH_ONLY_FLAGS (O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+#define RESOLVE_ALL                                                         \
+	(RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS |    \
+	 RESOLVE_BENEATH | RESOLVE_IN_ROOT | RESOLVE_CACHED)
 
-/* An open the supervisor does itself in enforce mode (floor_open.c):
- * c->open from k, answered from what was read (e: reading its path
- * failed; an openat2 struct we could not take: its errno). An openat2
- * with O_PATH can be neither done for the caller (ADDFD takes no O_PATH
- * descriptor) nor continued (the kernel would read its flags again, and
- * another thread can have made them O_WRONLY|O_TRUNC): answered EINVAL
- * where the kernel refuses its flags, else ENOSYS, on which libraries
- * fall back to openat, whose flags are in a register. */
+/* An openat2 with O_PATH, which the floor can neither do for the caller
+ * (ADDFD takes no O_PATH descriptor) nor continue (the kernel would read
+ * its flags again, and another thread can have made them
+ * O_WRONLY|O_TRUNC): the kernel's EINVAL for what it refuses with O_PATH
+ * (build_open_flags), else ENOSYS, on which libraries fall back to
+ * openat, whose flags are in a register. */
+static int path_answer(const struct open_how *h)
+{
+	if ((h->flags & ~(uint64_t)PATH_ONLY_FLAGS) || h->mode ||
+	    (h->resolve & ~(uint64_t)RESOLVE_ALL) ||
+	    ((h->resolve & RESOLVE_BENEATH) && (h->resolve & RESOLVE_IN_ROOT)))
+		return EINVAL;
+	return ENOSYS;
+}
+
 void hs_fl_open_call(struct hs_fl_call *c, const struct call *k, int e)
 {
-	bool path = k->how.flags & O_PATH;
+	bool path = k->how.flags & O_PATH, at2 = c->n.data.nr == SYS_openat2;
 
-	c->open.on = k->how_whole || k->how_err ||
-		     (c->n.data.nr == SYS_openat2 && path);
 	c->open.dirfd = k->dirfd;
 	c->open.how = k->how;
-	c->open.read_err = e < 0 ? -e : k->how_err;
-	if (!c->open.read_err && path)
-		c->open.read_err = c->n.data.nr != SYS_openat2 ? 0
-				   : k->how.flags & ~(uint64_t)PATH_ONLY_FLAGS
-					   ? EINVAL
-					   : ENOSYS;
-	if (path && !c->open.read_err)
-		c->open.on = false; /* the kernel's own O_PATH: writes nothing */
+	/* the kernel's order: the struct, its flags, then the path */
+	c->open.read_err = k->how_err     ? k->how_err
+			   : k->how_tail_err ? k->how_tail_err
+			   : at2 && path      ? path_answer(&k->how)
+			   : e < 0	      ? -e
+					      : 0;
+	/* a legacy O_PATH open is the kernel's own: it writes nothing */
+	c->open.on = c->open.read_err || (k->how_whole && !path);
 	c->open.path[0] = '\0';
 	if (!c->open.read_err)
 		copy_cut(c->open.path, sizeof(c->open.path), k->path);

@@ -169,12 +169,12 @@ static long open_judged(const struct hs_fl_call *c, struct hs_fl_start *s)
 			}
 			if (S_ISLNK(sb.st_mode))
 				r = excl ? -EEXIST : -ELOOP;
-			else if (!S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))
-				r = excl ? -EEXIST : KERNEL; /* a fifo, a device */
 			else if (strcmp(name0, judged) != 0)
 				r = AGAIN;
 			else if (excl)
 				r = -EEXIST;
+			else if (!S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))
+				r = KERNEL; /* a fifo, a device */
 			else {
 				snprintf(name0, sizeof(name0), "/proc/self/fd/%ld",
 					 fd);
@@ -288,14 +288,17 @@ static long open_by_name(const struct hs_floor_ctx *x, const struct hs_fl_start 
 {
 	uint64_t fl = how->flags;
 	bool trunc = (fl & O_TRUNC) && !(fl & O_PATH);
-	bool excl = (fl & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
-	bool existed = !excl;
+	/* what opens nothing that exists: O_CREAT|O_EXCL, an O_TMPFILE
+	 * (which the kernel never truncates) */
+	bool fresh = (fl & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL) ||
+		     (fl & HS_O_TMPFILE_BIT);
+	bool existed = !fresh;
 	struct stat sb;
 	char self[40];
 	long fd, e;
 	int t;
 
-	if (!excl && !(fl & O_PATH)) {
+	if (!fresh && !(fl & O_PATH)) {
 		fd = openat2_(s->fd, s->rest, O_PATH | O_CLOEXEC | (fl & O_NOFOLLOW),
 			      0, how->resolve | RESOLVE_NO_MAGICLINKS);
 		if (fd >= 0) {
@@ -322,8 +325,24 @@ static long open_by_name(const struct hs_floor_ctx *x, const struct hs_fl_start 
 		close((int)fd);
 		return AGAIN; /* judged again, by what it leads to now */
 	}
-	if (!trunc || !existed)
+	if (!trunc || (fl & HS_O_TMPFILE_BIT))
 		return fd;
+	/* not there a moment ago: ours, new and empty -- unless another
+	 * process made it in between, with something in it */
+	if (!existed && (fstat((int)fd, &sb) != 0 || sb.st_size == 0))
+		return fd;
+	/* an open for writing has been checked for it: truncated on our
+	 * descriptor (a second descriptor for writing would close before
+	 * the caller has its own, and its IN_CLOSE_WRITE could end a
+	 * PostToolUse's wait, floor_post.c); O_RDONLY|O_TRUNC by a second
+	 * open, whose check is the kernel's */
+	if ((fl & O_ACCMODE) != O_RDONLY) {
+		if (ftruncate((int)fd, 0) == 0)
+			return fd;
+		e = -errno;
+		close((int)fd);
+		return e;
+	}
 	snprintf(self, sizeof(self), "/proc/self/fd/%ld", fd);
 	t = open(self, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (t < 0) {
