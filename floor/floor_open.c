@@ -24,8 +24,8 @@
  * not the caller's); a path through one, a result that is not a regular
  * file or directory (a fifo, a device: their open has effects of its own),
  * a file of /proc, and a caller whose credentials, namespaces, root or
- * seccomp stack differ from ours (floor_identity.c) are left to the
- * kernel (CONTINUE).
+ * LSM label differ from ours (floor_identity.c) are left to the kernel
+ * (CONTINUE).
  * Created files get the caller's umask (/proc/<tid>/status), set in a
  * thread whose file system state is its own (unshare(CLONE_FS)). */
 #include "floor.h"
