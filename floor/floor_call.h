@@ -21,7 +21,8 @@ struct call {
 	int dirfd, dirfd2;
 	uint64_t p1, p2; /* path addresses in the caller */
 	uint64_t flags;
-	unsigned mode;
+	unsigned mode;     /* mkdir's, mknod's */
+	uint64_t arg;      /* truncate's length, mknod's device */
 	const char *attr; /* K_ATTR: "chmod", "chown" or "setxattr" */
 	struct open_how how; /* an open's, as the kernel takes it */
 	bool how_whole;      /* all of it read (openat2 of today's size, or a
@@ -60,10 +61,12 @@ static inline void copy_cut(char *dst, size_t cap, const char *src)
 enum kind hs_fl_decode(struct hs_fl_call *c, struct call *k, pid_t tid,
 		       int lfd);
 
-/* In enforce mode the floor makes the call itself (floor_open.c,
- * floor_pathop.c): c->open of the open k, c->pop of the path call k, as
- * read (e < 0: reading a path failed with -e, answered so). */
-void hs_fl_open_call(struct hs_fl_call *c, const struct call *k, int e);
+/* c->open of the open k, as read (e < 0: reading its path failed with
+ * -e, answered so). In enforce mode the floor makes the call itself
+ * (floor_open.c), and answers what it cannot make; c->pop of the path
+ * call k likewise, in enforce mode alone (floor_pathop.c). */
+void hs_fl_open_call(struct hs_fl_call *c, const struct call *k, int e,
+		     bool enforce);
 void hs_fl_path_call(struct hs_fl_call *c, const struct call *k, int e);
 
 #endif

@@ -102,6 +102,7 @@ enum kind hs_fl_decode(struct hs_fl_call *c, struct call *k, pid_t tid,
 	k->how_err = k->how_tail_err = 0;
 	k->flags = 0;
 	k->mode = 0;
+	k->arg = 0;
 	memset(&k->how, 0, sizeof(k->how));
 	switch (c->n.data.nr) {
 	case SYS_open:
@@ -145,7 +146,7 @@ enum kind hs_fl_decode(struct hs_fl_call *c, struct call *k, pid_t tid,
 		return K_OPEN;
 	}
 	switch (c->n.data.nr) {
-	case SYS_truncate: k->p1 = A(0); return K_TRUNC;
+	case SYS_truncate: k->p1 = A(0); k->arg = A(1); return K_TRUNC;
 	case SYS_rename: k->p1 = A(0); k->p2 = A(1); return K_RENAME;
 	case SYS_renameat:
 	case SYS_renameat2:
@@ -167,11 +168,16 @@ enum kind hs_fl_decode(struct hs_fl_call *c, struct call *k, pid_t tid,
 		k->dirfd = FD(0); k->p1 = A(1); k->flags = A(2);
 		return K_UNLINK;
 	case SYS_rmdir: k->p1 = A(0); k->flags = AT_REMOVEDIR; return K_UNLINK;
-	case SYS_mkdir: k->p1 = A(0); return K_MKDIR;
-	case SYS_mkdirat: k->dirfd = FD(0); k->p1 = A(1); return K_MKDIR;
-	case SYS_mknod: k->p1 = A(0); k->mode = (unsigned)A(1); return K_MKNOD;
+	case SYS_mkdir: k->p1 = A(0); k->mode = (unsigned)A(1); return K_MKDIR;
+	case SYS_mkdirat:
+		k->dirfd = FD(0); k->p1 = A(1); k->mode = (unsigned)A(2);
+		return K_MKDIR;
+	case SYS_mknod:
+		k->p1 = A(0); k->mode = (unsigned)A(1); k->arg = A(2);
+		return K_MKNOD;
 	case SYS_mknodat:
 		k->dirfd = FD(0); k->p1 = A(1); k->mode = (unsigned)A(2);
+		k->arg = A(3);
 		return K_MKNOD;
 	}
 	return decode_attr(c, k);
@@ -198,20 +204,24 @@ static int path_answer(const struct open_how *h)
 	return ENOSYS;
 }
 
-void hs_fl_open_call(struct hs_fl_call *c, const struct call *k, int e)
+void hs_fl_open_call(struct hs_fl_call *c, const struct call *k, int e,
+		     bool enforce)
 {
 	bool path = k->how.flags & O_PATH, at2 = c->n.data.nr == SYS_openat2;
 
 	c->open.dirfd = k->dirfd;
 	c->open.how = k->how;
-	/* the kernel's order: the struct, its flags, then the path */
-	c->open.read_err = k->how_err     ? k->how_err
+	/* the kernel's order: the struct, its flags, then the path; guard
+	 * mode answers none of the first (its struct errors are the
+	 * kernel's, and an O_PATH descriptor writes nothing) */
+	c->open.read_err = !enforce	  ? (e < 0 ? -e : 0)
+			   : k->how_err      ? k->how_err
 			   : k->how_tail_err ? k->how_tail_err
 			   : at2 && path      ? path_answer(&k->how)
 			   : e < 0	      ? -e
 					      : 0;
 	/* a legacy O_PATH open is the kernel's own: it writes nothing */
-	c->open.on = c->open.read_err || (k->how_whole && !path);
+	c->open.on = (enforce && c->open.read_err) || (k->how_whole && !path);
 	c->open.path[0] = '\0';
 	if (!c->open.read_err)
 		copy_cut(c->open.path, sizeof(c->open.path), k->path);
@@ -220,7 +230,6 @@ void hs_fl_open_call(struct hs_fl_call *c, const struct call *k, int e)
 void hs_fl_path_call(struct hs_fl_call *c, const struct call *k, int e)
 {
 	struct hs_fl_pathop *o = &c->pop;
-	const __u64 *arg = c->n.data.args;
 
 	o->on = true;
 	o->nr = c->n.data.nr;
@@ -228,15 +237,8 @@ void hs_fl_path_call(struct hs_fl_call *c, const struct call *k, int e)
 	o->dirfd = k->dirfd;
 	o->dirfd2 = k->dirfd2;
 	o->flags = k->flags;
-	/* mkdir's mode is no event's business: read here */
-	o->mode = o->nr == SYS_mkdir || o->nr == SYS_mknod ? (unsigned)arg[1]
-		  : o->nr == SYS_mkdirat || o->nr == SYS_mknodat
-			  ? (unsigned)arg[2]
-			  : 0;
-	o->arg = o->nr == SYS_truncate ? arg[1]
-		 : o->nr == SYS_mknod  ? arg[2]
-		 : o->nr == SYS_mknodat ? arg[3]
-					: 0;
+	o->mode = k->mode;
+	o->arg = k->arg;
 	o->read_err = e < 0 ? -e : 0;
 	o->judged[0] = o->judged2[0] = '\0';
 	o->path[0] = o->path2[0] = '\0';

@@ -544,7 +544,7 @@ static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 	 * read its path -- and an openat2's flags -- again */
 	if (k.kind == K_OPEN && !(k.flags & HS_FLOOR_WRITE_FLAGS)) {
 		if (x->emulate_paths && e != -EPERM)
-			hs_fl_open_call(c, &k, e);
+			hs_fl_open_call(c, &k, e, true);
 		if (e < 0 || c->open.read_err)
 			return HS_FL_CONTINUE;
 		if (k.how.resolve & RESOLVE_IN_ROOT)
@@ -580,17 +580,7 @@ static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 		 * file); a legacy open's writes nothing anyway. The string
 		 * read is kept, not the whole buffer (4 KB a copy, three
 		 * quarters of this function's own time in a tar loop). */
-		if (x->emulate_paths) {
-			hs_fl_open_call(c, &k, -c->open.read_err);
-		} else {
-			c->open.on = k.how_whole && !(k.how.flags & O_PATH);
-			c->open.dirfd = k.dirfd;
-			c->open.how = k.how;
-			c->open.path[0] = '\0';
-			if (!c->open.read_err)
-				copy_cut(c->open.path, sizeof(c->open.path),
-					 k.path);
-		}
+		hs_fl_open_call(c, &k, -c->open.read_err, x->emulate_paths);
 		if (c->open.read_err)
 			return HS_FL_CONTINUE;
 		/* named as the kernel resolves it; opened as the caller

@@ -541,10 +541,31 @@ int hs_fl_may_trace(pid_t tid, pid_t pid, const char *what, size_t len);
 
 /* ---- floor_start.c: where a call done for the caller starts ---- */
 
+/* What the floor did with a call it may do for the caller (floor_open.c,
+ * floor_pathop.c). */
+enum hs_fl_open_result {
+	HS_FL_OPEN_ANSWERED, /* the descriptor was injected, or the errno sent */
+	HS_FL_OPEN_CONTINUE, /* not emulated: let the kernel run the call */
+	HS_FL_OPEN_AGAIN,    /* the path changed since it was judged */
+};
+
 /* Results of an emulation's steps besides a descriptor (>= 0) or
  * -errno: */
 #define HS_FL_KERNEL (-100000) /* not ours to do: let the call continue */
 #define HS_FL_AGAIN (-100001)  /* changed since it was judged: judge again */
+/* openat2(2) with these fields of its struct: a descriptor, or -errno. */
+long hs_fl_openat2(int dirfd, const char *path, uint64_t flags,
+		   uint64_t mode, uint64_t resolve);
+/* An ELOOP from a walk of path from dir that refused magic links: the
+ * caller's own (a loop, `nofollow` O_NOFOLLOW on a symlink, its
+ * `resolve` flags) is its answer, -ELOOP; one that only our refusal made
+ * is the kernel's, HS_FL_KERNEL. */
+long hs_fl_eloop_whose(int dir, const char *path, uint64_t nofollow,
+		       uint64_t resolve);
+/* -errno e of one of our own steps as the call's result: an error of our
+ * own descriptors or memory (EMFILE, ENFILE, ENOMEM) is not the
+ * caller's, so its call is the kernel's (HS_FL_KERNEL); any other is. */
+long hs_fl_ours(long e);
 /* The kernel's name of our descriptor fd (PATH_MAX): 0, or -1. */
 int hs_fl_fd_name(int fd, char *out);
 struct hs_fl_start {
@@ -574,14 +595,17 @@ bool hs_fl_start_is_judged(const struct hs_floor_ctx *x,
  * inherit the caller's). False: it cannot have one of its own. */
 bool hs_fl_caller_umask(mode_t um, mode_t *old);
 void hs_fl_umask_again(mode_t um, mode_t ours);
+/* What a call done for the caller comes to, from its steps' result *r
+ * (a descriptor or 0, -errno, HS_FL_KERNEL, HS_FL_AGAIN): CONTINUE, AGAIN
+ * (a round lost to a file system changing under it, counted in *tries),
+ * or ANSWERED: *r is the answer, -ELOOP once the rounds are spent (a
+ * call flipping under us fails, never lands). */
+enum hs_fl_open_result hs_fl_settle(long *r, int *tries);
+/* Answers the notification: 0 for e == 0, else fails it with errno e. */
+void hs_fl_answer(int lfd, uint64_t id, int e);
 
 /* ---- floor_open.c: allowed opens done on the caller's behalf ---- */
 
-enum hs_fl_open_result {
-	HS_FL_OPEN_ANSWERED, /* the descriptor was injected, or the errno sent */
-	HS_FL_OPEN_CONTINUE, /* not emulated: let the kernel run the call */
-	HS_FL_OPEN_AGAIN,    /* the path changed since it was judged */
-};
 /* Opens c->open for the caller and answers the notification. `keep`:
  * the calling thread is long-lived (the receiver) and may keep the
  * callers' /proc entries open between calls, until hs_fl_open_forget(). */

@@ -44,9 +44,6 @@
 #include <unistd.h>
 
 
-/* Rounds a call may lose to a file system changing under it. */
-#define MAX_TRIES 3
-
 /* Results of the steps below besides a descriptor (>= 0) or -errno: */
 #define KERNEL HS_FL_KERNEL /* not ours to open: let the call continue */
 #define AGAIN HS_FL_AGAIN    /* changed since it was judged: judge again */
@@ -59,16 +56,6 @@ void hs_fl_open_sandboxed(const struct hs_floor_ctx *x)
 	__atomic_store_n(x->sandboxed, 1, __ATOMIC_RELEASE);
 }
 
-static long openat2_(int dirfd, const char *path, uint64_t flags,
-		     uint64_t mode, uint64_t resolve)
-{
-	struct open_how how = { .flags = flags, .mode = mode,
-				.resolve = resolve };
-	long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
-
-	return fd < 0 ? -errno : fd;
-}
-
 /* dir + "/" + name as hs_path_resolve names a file to create. */
 static bool join_is(const char *dir, const char *name, const char *want)
 {
@@ -78,24 +65,12 @@ static bool join_is(const char *dir, const char *name, const char *want)
 	return strcmp(p, want) == 0;
 }
 
-/* An ELOOP from a walk that refused magic links: the caller's own
- * (a loop, O_NOFOLLOW, its resolve flags) is its answer; one that only
- * our refusal made is left to the kernel. */
-static int eloop_whose(const struct hs_fl_start *s, const struct open_how *how)
+/* An ELOOP from the walk of s (hs_fl_eloop_whose), with the caller's
+ * O_NOFOLLOW and resolve flags. */
+static long eloop_whose(const struct hs_fl_start *s, const struct open_how *how)
 {
-	long fd = openat2_(s->fd, s->rest,
-			   O_PATH | O_CLOEXEC | (how->flags & O_NOFOLLOW), 0,
-			   how->resolve);
-	struct stat sb;
-	int r;
-
-	if (fd == -ELOOP)
-		return -ELOOP;
-	if (fd < 0)
-		return KERNEL;
-	r = fstat((int)fd, &sb) == 0 && S_ISLNK(sb.st_mode) ? -ELOOP : KERNEL;
-	close((int)fd);
-	return r;
+	return hs_fl_eloop_whose(s->fd, s->rest, how->flags & O_NOFOLLOW,
+				 how->resolve);
 }
 
 /* The caller's flags for our own open: never our controlling terminal,
@@ -113,10 +88,7 @@ static long refused(long e, uint64_t fl)
 {
 	if ((e == -ENXIO || e == -EAGAIN) && !(fl & O_NONBLOCK))
 		return KERNEL;
-	/* our own descriptors or memory, not the caller's */
-	if (e == -EMFILE || e == -ENFILE || e == -ENOMEM)
-		return KERNEL;
-	return e;
+	return hs_fl_ours(e);
 }
 
 /* Our descriptor fd, checked and made the caller's: 0, or 1 to leave the
@@ -159,7 +131,7 @@ static long open_judged(const struct hs_fl_call *c, struct hs_fl_start *s)
 	walk_fl |= fl & O_DIRECTORY;
 	snprintf(rest, sizeof(rest), "%s", s->rest);
 	for (int hops = 0; hops < 40; hops++) {
-		fd = openat2_(start, rest, walk_fl, 0,
+		fd = hs_fl_openat2(start, rest, walk_fl, 0,
 			      how->resolve | RESOLVE_NO_MAGICLINKS);
 		if (fd >= 0) {
 			if (fstat((int)fd, &sb) < 0 || hs_fl_fd_name((int)fd, name0) < 0) {
@@ -178,7 +150,7 @@ static long open_judged(const struct hs_fl_call *c, struct hs_fl_start *s)
 			else {
 				snprintf(name0, sizeof(name0), "/proc/self/fd/%ld",
 					 fd);
-				r = openat2_(AT_FDCWD, name0,
+				r = hs_fl_openat2(AT_FDCWD, name0,
 					     our_flags(fl & ~(O_NOFOLLOW | O_CREAT |
 							      O_EXCL)),
 					     fl & HS_O_TMPFILE_BIT ? how->mode : 0, 0);
@@ -203,7 +175,7 @@ static long open_judged(const struct hs_fl_call *c, struct hs_fl_start *s)
 		last = slash ? slash + 1 : rest;
 		if (slash && slash != rest)
 			*slash = '\0';
-		pfd = openat2_(start, !slash ? "." : slash == rest ? "/" : rest,
+		pfd = hs_fl_openat2(start, !slash ? "." : slash == rest ? "/" : rest,
 			       O_PATH | O_DIRECTORY | O_CLOEXEC, 0,
 			       how->resolve | RESOLVE_NO_MAGICLINKS);
 		if (pfd < 0) {
@@ -250,7 +222,7 @@ static long open_judged(const struct hs_fl_call *c, struct hs_fl_start *s)
 		}
 		/* the judged name, one component below the judged directory:
 		 * a symlink put there since fails (ELOOP), never followed */
-		r = openat2_(start, last, our_flags(fl), how->mode,
+		r = hs_fl_openat2(start, last, our_flags(fl), how->mode,
 			     RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
 		if (r == -ELOOP)
 			r = AGAIN;
@@ -259,13 +231,6 @@ static long open_judged(const struct hs_fl_call *c, struct hs_fl_start *s)
 	if (start != s->fd)
 		close(start);
 	return r;
-}
-
-static void answer_errno(int lfd, uint64_t id, int e)
-{
-	struct seccomp_notif_resp r = { .id = id, .error = -e };
-
-	(void)hs_fl_send(lfd, &r);
 }
 
 /* Without follow_symlinks: the kernel's own walk of the string, in one
@@ -299,7 +264,7 @@ static long open_by_name(const struct hs_floor_ctx *x, const struct hs_fl_start 
 	int t;
 
 	if (!fresh && !(fl & O_PATH)) {
-		fd = openat2_(s->fd, s->rest, O_PATH | O_CLOEXEC | (fl & O_NOFOLLOW),
+		fd = hs_fl_openat2(s->fd, s->rest, O_PATH | O_CLOEXEC | (fl & O_NOFOLLOW),
 			      0, how->resolve | RESOLVE_NO_MAGICLINKS);
 		if (fd >= 0) {
 			e = fstat((int)fd, &sb) != 0 ? KERNEL
@@ -314,7 +279,7 @@ static long open_by_name(const struct hs_floor_ctx *x, const struct hs_fl_start 
 		}
 		existed = fd >= 0 || fd != -ENOENT;
 	}
-	fd = openat2_(s->fd, s->rest, our_flags(trunc ? fl & ~(uint64_t)O_TRUNC : fl),
+	fd = hs_fl_openat2(s->fd, s->rest, our_flags(trunc ? fl & ~(uint64_t)O_TRUNC : fl),
 		      how->mode, how->resolve | RESOLVE_NO_MAGICLINKS);
 	if (fd == -ELOOP)
 		return eloop_whose(s, how);
@@ -363,6 +328,7 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 	struct hs_fl_start s;
 	mode_t um, our_umask = 0;
 	bool creating;
+	enum hs_fl_open_result v;
 	long fd;
 	int r;
 
@@ -371,7 +337,7 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 		return HS_FL_OPEN_CONTINUE;
 	if (c->open.read_err) {
 		/* what we read is what the kernel would have: no bytes */
-		answer_errno(x->listener, c->n.id, c->open.read_err);
+		hs_fl_answer(x->listener, c->n.id, c->open.read_err);
 		return HS_FL_OPEN_ANSWERED;
 	}
 	if (!hs_fl_same_identity(self, tid, keep, &um) ||
@@ -407,15 +373,10 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 		return HS_FL_OPEN_CONTINUE;
 	if (fd < 0 && fd != AGAIN)
 		fd = refused(fd, how->flags);
-	if (fd == KERNEL)
-		return HS_FL_OPEN_CONTINUE;
-	if (fd == AGAIN) {
-		if (++c->open.tries < MAX_TRIES)
-			return HS_FL_OPEN_AGAIN;
-		fd = -ELOOP; /* flipping under us: fail, never land */
-	}
+	if ((v = hs_fl_settle(&fd, &c->open.tries)) != HS_FL_OPEN_ANSWERED)
+		return v;
 	if (fd < 0) {
-		answer_errno(x->listener, c->n.id, (int)-fd);
+		hs_fl_answer(x->listener, c->n.id, (int)-fd);
 		return HS_FL_OPEN_ANSWERED;
 	}
 	/* The caller may have died since: then nothing to inject into.
@@ -443,7 +404,7 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 		} else if (errno != ENOENT) {
 			/* not installed (EMFILE: the caller's limit): its
 			 * errno, as its own open would have failed */
-			answer_errno(x->listener, c->n.id, errno);
+			hs_fl_answer(x->listener, c->n.id, errno);
 		}
 	}
 	close((int)fd);

@@ -42,8 +42,6 @@
 
 #include "../common/pathfold.h"
 
-#define MAX_TRIES 3
-
 /* One path of the call, ready: the directory to make it in, and the
  * name there. */
 struct where {
@@ -61,35 +59,6 @@ static void where_free(struct where *w)
 	if (w->dir >= 0 && w->dir != w->s.fd)
 		close(w->dir);
 	hs_fl_start_free(&w->s);
-}
-
-static long openat2_(int dirfd, const char *path, uint64_t flags,
-		     uint64_t resolve)
-{
-	struct open_how how = { .flags = flags, .resolve = resolve };
-	long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
-
-	return fd < 0 ? -errno : fd;
-}
-
-/* An ELOOP from a walk that refused magic links: the caller's own (a
- * loop) is its answer; one only our refusal made is the kernel's. */
-static long eloop_whose(int dir, const char *path)
-{
-	long fd = openat2_(dir, path, O_PATH | O_CLOEXEC, 0);
-
-	if (fd == -ELOOP)
-		return -ELOOP;
-	if (fd >= 0)
-		close((int)fd);
-	return HS_FL_KERNEL;
-}
-
-/* An error of our own descriptors or memory, not the caller's: its call
- * is the kernel's. */
-static long ours(long e)
-{
-	return e == -EMFILE || e == -ENFILE || e == -ENOMEM ? HS_FL_KERNEL : e;
 }
 
 /* Is dir + "/" + name (its trailing slashes dropped), or dir itself for
@@ -134,7 +103,7 @@ static long where_of(const struct hs_floor_ctx *x, pid_t tid, const char *p,
 	w->last = NULL;
 	r = hs_fl_start_of(tid, p, dirfd, 0, whole, &w->s);
 	if (r < 0)
-		return ours(r);
+		return hs_fl_ours(r);
 	w->dir = w->s.fd;
 	rest = w->s.rest;
 	if (!*rest && whole && w->s.pinned) {
@@ -144,7 +113,7 @@ static long where_of(const struct hs_floor_ctx *x, pid_t tid, const char *p,
 
 		w->obj = dup(w->s.fd);
 		if (w->obj < 0)
-			return ours(-errno);
+			return hs_fl_ours(-errno);
 		if (n && p[n - 1] == '/' &&
 		    (fstat(w->obj, &sb) != 0 || !S_ISDIR(sb.st_mode)))
 			return -ENOTDIR;
@@ -169,22 +138,23 @@ static long where_of(const struct hs_floor_ctx *x, pid_t tid, const char *p,
 
 		memcpy(w->buf, rest, n);
 		w->buf[n] = '\0';
-		r = openat2_(w->s.fd, w->buf, O_PATH | O_DIRECTORY | O_CLOEXEC,
-			     RESOLVE_NO_MAGICLINKS);
+		r = hs_fl_openat2(w->s.fd, w->buf,
+				  O_PATH | O_DIRECTORY | O_CLOEXEC, 0,
+				  RESOLVE_NO_MAGICLINKS);
 		if (r == -ELOOP)
-			return eloop_whose(w->s.fd, w->buf);
+			return hs_fl_eloop_whose(w->s.fd, w->buf, 0, 0);
 		if (r < 0)
-			return ours(r);
+			return hs_fl_ours(r);
 		w->dir = (int)r;
 		w->last = last;
 	}
 	if (follow) {
-		r = openat2_(w->dir, w->last, O_PATH | O_CLOEXEC,
-			     RESOLVE_NO_MAGICLINKS);
+		r = hs_fl_openat2(w->dir, w->last, O_PATH | O_CLOEXEC, 0,
+				  RESOLVE_NO_MAGICLINKS);
 		if (r == -ELOOP)
-			return eloop_whose(w->dir, w->last);
+			return hs_fl_eloop_whose(w->dir, w->last, 0, 0);
 		if (r < 0)
-			return ours(r);
+			return hs_fl_ours(r);
 		w->obj = (int)r;
 		return !resolved || !judged[0] ||
 			       named_as(x, w->obj, NULL, judged)
@@ -215,7 +185,7 @@ static long truncate_(const struct hs_fl_pathop *o, int fd)
 	int w;
 
 	if (fstat(fd, &sb) != 0)
-		return ours(-errno);
+		return hs_fl_ours(-errno);
 	if (S_ISDIR(sb.st_mode))
 		return -EISDIR;
 	if (!S_ISREG(sb.st_mode))
@@ -226,7 +196,7 @@ static long truncate_(const struct hs_fl_pathop *o, int fd)
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
 	w = open(self, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (w < 0)
-		return errno == EWOULDBLOCK ? HS_FL_KERNEL : ours(-errno);
+		return errno == EWOULDBLOCK ? HS_FL_KERNEL : hs_fl_ours(-errno);
 	r = ftruncate(w, (off_t)o->arg) < 0 ? -errno : 0;
 	close(w);
 	return r;
@@ -300,13 +270,6 @@ static long may_mknod(const struct hs_fl_pathop *o)
 	}
 }
 
-static void answer(int lfd, uint64_t id, long r)
-{
-	struct seccomp_notif_resp resp = { .id = id, .error = (int)r };
-
-	(void)hs_fl_send(lfd, &resp);
-}
-
 enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
 				    struct hs_fl_call *c, bool keep)
 {
@@ -328,6 +291,7 @@ enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
 	bool src_fd = link && (o->flags & AT_EMPTY_PATH) && !o->path[0];
 	bool resolved = hs_fscope_follow(x->scope);
 	mode_t um, our_um = 0;
+	enum hs_fl_open_result v;
 	long r;
 
 	if (!o->on || !x->self ||
@@ -342,7 +306,7 @@ enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
 		return HS_FL_OPEN_CONTINUE;
 	if (o->read_err) {
 		/* what we read is what the kernel would have: no bytes */
-		answer(x->listener, c->n.id, -o->read_err);
+		hs_fl_answer(x->listener, c->n.id, o->read_err);
 		return HS_FL_OPEN_ANSWERED;
 	}
 	if ((o->nr == SYS_renameat2 &&
@@ -353,7 +317,7 @@ enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
 	    (making && (r = may_mknod(o)) != 0)) {
 		if (o->nr == SYS_renameat2)
 			return HS_FL_OPEN_CONTINUE; /* EINVAL, on no name */
-		answer(x->listener, c->n.id, r);
+		hs_fl_answer(x->listener, c->n.id, (int)-r);
 		return HS_FL_OPEN_ANSWERED;
 	}
 	if (!hs_fl_same_identity(x->self, tid, keep, &um) ||
@@ -384,13 +348,7 @@ enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
 	where_free(&b);
 	if (making)
 		hs_fl_umask_again(um, our_um);
-	if (r == HS_FL_KERNEL)
-		return HS_FL_OPEN_CONTINUE;
-	if (r == HS_FL_AGAIN) {
-		if (++c->open.tries < MAX_TRIES)
-			return HS_FL_OPEN_AGAIN;
-		r = -ELOOP; /* flipping under us: fail, never land */
-	}
-	answer(x->listener, c->n.id, r);
-	return HS_FL_OPEN_ANSWERED;
+	if ((v = hs_fl_settle(&r, &c->open.tries)) == HS_FL_OPEN_ANSWERED)
+		hs_fl_answer(x->listener, c->n.id, (int)-r);
+	return v;
 }

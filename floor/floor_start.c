@@ -1,8 +1,10 @@
 /* Where a call the floor does for its caller starts its walk: the
  * caller's own directory, pinned, and checked to be the one whose name
- * was judged; and the caller's umask for what it makes. Shared by the
- * emulated opens (floor_open.c) and the emulated path calls
- * (floor_pathop.c). */
+ * was judged; the caller's umask for what it makes; and the steps both
+ * kinds of call share -- the walk, whose ELOOP is whose, an error that is
+ * ours, and what the result comes to (answered, continued, judged
+ * again). Shared by the emulated opens (floor_open.c) and the emulated
+ * path calls (floor_pathop.c). */
 #include "floor_int.h"
 
 #include <errno.h>
@@ -11,10 +13,45 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../common/pathfold.h"
 #include "../common/proclink.h"
+
+long hs_fl_openat2(int dirfd, const char *path, uint64_t flags,
+		   uint64_t mode, uint64_t resolve)
+{
+	struct open_how how = { .flags = flags, .mode = mode,
+				.resolve = resolve };
+	long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+
+	return fd < 0 ? -errno : fd;
+}
+
+long hs_fl_eloop_whose(int dir, const char *path, uint64_t nofollow,
+		       uint64_t resolve)
+{
+	long fd = hs_fl_openat2(dir, path, O_PATH | O_CLOEXEC | nofollow, 0,
+				resolve);
+	struct stat sb;
+	long r;
+
+	if (fd == -ELOOP)
+		return -ELOOP;
+	if (fd < 0)
+		return HS_FL_KERNEL;
+	/* with O_NOFOLLOW the walk may end on the symlink itself */
+	r = fstat((int)fd, &sb) == 0 && S_ISLNK(sb.st_mode) ? -ELOOP
+							    : HS_FL_KERNEL;
+	close((int)fd);
+	return r;
+}
+
+long hs_fl_ours(long e)
+{
+	return e == -EMFILE || e == -ENFILE || e == -ENOMEM ? HS_FL_KERNEL : e;
+}
 
 int hs_fl_fd_name(int fd, char *out)
 {
@@ -134,4 +171,26 @@ void hs_fl_umask_again(mode_t um, mode_t ours)
 {
 	if (um != ours)
 		umask(ours);
+}
+
+/* Rounds a call may lose to a file system changing under it. */
+#define MAX_TRIES 3
+
+enum hs_fl_open_result hs_fl_settle(long *r, int *tries)
+{
+	if (*r == HS_FL_KERNEL)
+		return HS_FL_OPEN_CONTINUE;
+	if (*r == HS_FL_AGAIN) {
+		if (++*tries < MAX_TRIES)
+			return HS_FL_OPEN_AGAIN;
+		*r = -ELOOP; /* flipping under us: fail, never land */
+	}
+	return HS_FL_OPEN_ANSWERED;
+}
+
+void hs_fl_answer(int lfd, uint64_t id, int e)
+{
+	struct seccomp_notif_resp r = { .id = id, .error = -e };
+
+	(void)hs_fl_send(lfd, &r);
 }
