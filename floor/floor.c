@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -716,6 +717,28 @@ static void *receive(void *arg)
 	return NULL;
 }
 
+/* The agent's child, which said its floor failed, ends itself with 126
+ * (floor_spawn.c). Its status is what the session reports, so it is left
+ * to do that -- a kill at once raced it, and the session said 137 instead
+ * -- and killed only should it not have within 200 ms (the two sides
+ * disagreeing). Not reaped: the session waits for it. */
+static void ended_itself(pid_t pid)
+{
+	struct timespec ms = { 0, 1000000 };
+	siginfo_t si;
+
+	for (int i = 0; i < 200; i++) {
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_PID, (id_t)pid, &si,
+			   WEXITED | WNOHANG | WNOWAIT) != 0)
+			break;
+		if (si.si_pid == pid)
+			return;
+		nanosleep(&ms, NULL);
+	}
+	kill(pid, SIGKILL);
+}
+
 struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 				struct hs_session *s, const char *write_filter)
 {
@@ -740,11 +763,10 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 				"not arrive; the agent was stopped\n");
 		return NULL;
 	}
-	/* The child ended itself before its exec (floor_spawn.c); the kill
-	 * makes sure of it should the two sides ever disagree */
+	/* The child ended itself before its exec (floor_spawn.c) */
 	if (lfd < 0 && (p->require || p->enforce || lfd == -EPIPE)) {
 		if (p->agent > 0)
-			kill(p->agent, SIGKILL);
+			ended_itself(p->agent);
 		fprintf(stderr, "hookshim: the syscall floor could not be "
 				"installed (%s); %s: the agent was not "
 				"started\n", strerror(-lfd),
