@@ -90,3 +90,56 @@ bool hs_proclink(const char *p, struct hs_proclink *l)
 	}
 	return link_name(p, s, l);
 }
+
+static const char *const stdio_names[3] = { "stdin", "stdout", "stderr" };
+
+int hs_proclink_stdio(char *p, const char *root)
+{
+	size_t rl = hs_len(root);
+
+	if (!hs_starts(p, "/dev/std"))
+		return -1;
+	for (int n = 0; n < 3; n++) {
+		size_t l = hs_len(stdio_names[n]), rest;
+		char link[96], tgt[32];
+		long k;
+
+		if (!hs_starts(p + 5, stdio_names[n]) ||
+		    (p[5 + l] != '\0' && p[5 + l] != '/'))
+			continue;
+		if (rl + 5 + l >= sizeof(link))
+			return -1;
+		hs_copy(link, root, rl);
+		hs_copy(link + rl, p, 5 + l);
+		link[rl + 5 + l] = '\0';
+		k = syscall(SYS_readlinkat, AT_FDCWD, link, tgt,
+			    sizeof(tgt) - 1);
+		if (k != 15 || !hs_same_n(tgt, "/proc/self/fd/", 14) ||
+		    tgt[14] != (char)('0' + n))
+			return -1;
+		/* "/dev/stdout..." as "/dev/fd/1...": shorter, in place */
+		rest = hs_len(p + 5 + l) + 1; /* with its NUL */
+		hs_copy(p + 5, "fd/", 3);
+		p[8] = (char)('0' + n);
+		for (size_t i = 0; i < rest; i++)
+			p[9 + i] = p[5 + l + i];
+		return n;
+	}
+	return -1;
+}
+
+void hs_proclink_stdio_back(char *p, int n)
+{
+	size_t l, rest;
+
+	if (n < 0 || n > 2 || !hs_starts(p, "/dev/fd/"))
+		return;
+	l = hs_len(stdio_names[n]);
+	rest = hs_len(p + 9) + 1;
+	if (9 + rest + (l - 4) > PATH_MAX)
+		return; /* folded since into something else: as it is */
+	/* longer again, by what it was shorter */
+	for (size_t i = rest; i-- > 0;)
+		p[5 + l + i] = p[9 + i];
+	hs_copy(p + 5, stdio_names[n], l);
+}

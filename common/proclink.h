@@ -25,6 +25,24 @@ struct hs_proclink {
 /* Does the absolute, folded path p start with a magic link? */
 bool hs_proclink(const char *p, struct hs_proclink *l);
 
+/* The system's names for the standard descriptors: /dev/stdin, /dev/stdout
+ * and /dev/stderr are symlinks to /proc/self/fd/0, 1 and 2, so a call that
+ * follows one reaches whatever the descriptor is -- a read-only descriptor
+ * of a protected file, reopened for writing through its name. When p (an
+ * absolute path) is one of them, alone or with more after a '/', and the
+ * symlink at root + that name is the standard one (root: "" for our own
+ * view, "/proc/<tid>/root" for another process's), p is rewritten in
+ * place as "/dev/fd/N" + the rest, a magic link hs_proclink reads: N is
+ * returned. -1 otherwise (p unchanged). Only for a call that follows the
+ * name's last component: unlink("/dev/stdout") removes the symlink.
+ * Async-signal-safe. */
+int hs_proclink_stdio(char *p, const char *root);
+
+/* "/dev/fd/N..." made by hs_proclink_stdio back into the name it was
+ * (when the descriptor's target has no name of its own: a pipe); p is
+ * PATH_MAX bytes. */
+void hs_proclink_stdio_back(char *p, int n);
+
 /* A name the kernel takes but no PATH_MAX buffer holds: a relative path
  * that, joined to its directory and folded, is still PATH_MAX or longer,
  * or a directory deeper than PATH_MAX. What it names cannot be judged,

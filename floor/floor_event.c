@@ -227,16 +227,16 @@ static int name_of(const struct hs_floor_ctx *x, struct call *k, pid_t tid,
 	}
 	out[0] = '\0';
 	/* RESOLVE_IN_ROOT and following: the kernel walks it for us */
-	if (k->kind == K_OPEN && path == k->path && follow &&
+	if (k->kind == K_OPEN && path == k->path && (follow & HS_FL_HOW) &&
 	    (k->how.resolve & RESOLVE_IN_ROOT))
-		r = hs_fl_abs_in_root(tid, dirfd, path, follow, k->how.resolve,
-				      out);
+		r = hs_fl_abs_in_root(tid, dirfd, path, follow & HS_FL_HOW,
+				      k->how.resolve, out);
 	else
 		r = hs_fl_abs(tid, dirfd, path, follow, out);
 	if (r == HS_PATH_TOOLONG && !k->unnamed)
 		k->unnamed = path;
 	r = r < 0 ? -1 : 0;
-	if (r == 0 && !follow)
+	if (r == 0 && !(follow & HS_FL_HOW))
 		hs_fscope_unalias(x->scope, out);
 	if (k->nnamed < (int)(sizeof(k->named) / sizeof(k->named[0]))) {
 		n = &k->named[k->nnamed++];
@@ -338,7 +338,7 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	bool follow = hs_fscope_follow(sc);
 	/* the calls that never follow their last component: their
 	 * directories are resolved all the same (the shim's rule) */
-	int parents = follow ? HS_FL_PARENTS : 0;
+	int parents = follow ? HS_FL_PARENTS : HS_FL_NOLAST;
 	char a[PATH_MAX], b[PATH_MAX];
 	struct rule_ctx rx = { x, tid, -1, "" };
 	struct hs_wr_call r = {
@@ -437,7 +437,9 @@ static void classify(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			snprintf(k->path, sizeof(k->path), "/proc/self/fd/%d",
 				 k->dirfd);
 		if (name_of(x, k, tid, k->dirfd, k->path,
-			    !(k->flags & AT_SYMLINK_NOFOLLOW), a) == 0 &&
+			    k->flags & AT_SYMLINK_NOFOLLOW ? HS_FL_NOLAST
+							   : HS_FL_FOLLOW,
+			    a) == 0 &&
 		    hs_fscope_protected_file(sc, a))
 			event(c, k->attr, a, NULL);
 		return;

@@ -69,11 +69,15 @@ int hs_fl_caller_fd(pid_t tgid, int fd);
  * and /dev/fd links name the caller's descriptors. With `follow`
  * (writes.follow_symlinks), symlinks are resolved: HS_FL_FOLLOW all,
  * HS_FL_PARENTS all but the last component (unlink, rename, O_NOFOLLOW:
- * the calls that do not follow it). -1 when the call fails in the kernel
- * anyway, HS_PATH_TOOLONG (common/proclink.h) when it has a name too long
- * for us. */
+ * the calls that do not follow it); without, HS_FL_NOLAST says the call
+ * does not follow its last component (else /dev/stdout is named as the
+ * caller's descriptor 1, common/proclink.h). -1 when the call fails in
+ * the kernel anyway, HS_PATH_TOOLONG (common/proclink.h) when it has a
+ * name too long for us. */
 #define HS_FL_FOLLOW 1
 #define HS_FL_PARENTS 2
+#define HS_FL_HOW 3    /* the two above */
+#define HS_FL_NOLAST 4
 int hs_fl_abs(pid_t tid, int dirfd, const char *path, int follow, char *out);
 /* An openat2 path under RESOLVE_IN_ROOT, rewritten in place (cap bytes)
  * as the relative path it names from its directory: the kernel resolves

@@ -1,7 +1,7 @@
 /* Reading a caller the kernel holds stopped in a notified syscall: its
- * strings, its working directory and descriptors, its environment, the
- * argv of its exec, whether it carries this session's shim; and the
- * notification itself (still live? the answer sent). The floor's lowest
+ * strings, its environment, the argv of its exec, whether it carries
+ * this session's shim; and the notification itself (still live? the
+ * answer sent). What its paths name is floor_name.c's. The floor's lowest
  * layer: every other file of floor/ may call it, it calls none of them.
  *
  * The notification names a thread id in our pid namespace. Everything
@@ -16,16 +16,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/openat2.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "../common/pathfold.h"
-#include "../common/pathresolve.h"
-#include "../common/proclink.h"
 #include "../common/wire.h"
 
 /* /proc/<tid>/mem, for kernels or policies without process_vm_readv. */
@@ -138,229 +134,6 @@ int hs_fl_stat(const char *path, bool follow, struct stat *sb)
 	return m->r;
 }
 
-/* v in decimal at p; returns the end */
-static char *put_uint(char *p, unsigned v)
-{
-	char d[12];
-	size_t n = 0;
-
-	do
-		d[n++] = (char)('0' + v % 10);
-	while (v /= 10);
-	while (n)
-		*p++ = d[--n];
-	return p;
-}
-
-/* "/proc/<tid>/cwd" or "/proc/<tid>/fd/<fd>" (fd >= 0) into link (48
- * bytes): on every notification that names a relative path, where
- * snprintf was a tenth of the supervisor's own time */
-static void proc_link(char *link, pid_t tid, int fd)
-{
-	char *p = link;
-
-	memcpy(p, "/proc/", 6);
-	p = put_uint(p + 6, (unsigned)tid);
-	if (fd < 0) {
-		memcpy(p, "/cwd", 5);
-		return;
-	}
-	memcpy(p, "/fd/", 4);
-	*put_uint(p + 4, (unsigned)fd) = '\0';
-}
-
-int hs_fl_cwd(pid_t tid, char *out)
-{
-	char link[48];
-
-	proc_link(link, tid, -1);
-	return hs_proclink_target(link, out);
-}
-
-static int fd_dir(pid_t tid, int fd, char *out)
-{
-	char link[48];
-
-	if (fd == AT_FDCWD)
-		return hs_fl_cwd(tid, out);
-	if (fd < 0)
-		return -1;
-	proc_link(link, tid, fd);
-	return hs_proclink_target(link, out);
-}
-
-/* dir + "/" + name, folded (only "//" and "." when following: ".." after
- * a symlink is the kernel's), into out (PATH_MAX). The kernel takes a
- * relative name of up to PATH_MAX from a directory whose name may be as
- * long: joined in twice that, and HS_PATH_TOOLONG when even folded it does
- * not fit (the shim's rule, shim/path.c). */
-static int join(char *out, const char *dir, const char *name, bool follow)
-{
-	char big[2 * PATH_MAX + 2];
-	/* each part shorter than PATH_MAX (its buffer's, hs_fl_abs's
-	 * check): copied, not printed (once per notified relative path) */
-	size_t d = strcmp(dir, "/") ? strnlen(dir, PATH_MAX) : 0,
-	       m = strnlen(name, PATH_MAX), n;
-
-	if (d == PATH_MAX || m == PATH_MAX)
-		return HS_PATH_TOOLONG; /* never cut */
-	memcpy(big, dir, d);
-	big[d] = '/';
-	memcpy(big + d + 1, name, m);
-	big[d + 1 + m] = '\0';
-	if (follow)
-		hs_path_fold_dots(big);
-	else
-		hs_path_fold(big);
-	n = strlen(big);
-	if (n >= PATH_MAX)
-		return HS_PATH_TOOLONG;
-	memcpy(out, big, n + 1);
-	return 0;
-}
-
-/* A path through a kernel magic link (common/proclink.h), resolved as
- * the caller's kernel will: "self" and /dev/fd are the caller's. Leaves
- * p alone when the target has no name (a pipe, a socket); HS_PATH_TOOLONG
- * when it or it and the rest are too long to name. */
-static int expand_magic(pid_t tid, char *p)
-{
-	for (int hops = 0; hops < 8; hops++) {
-		struct hs_proclink l;
-		char link[96], dir[PATH_MAX], rest[PATH_MAX];
-		int r;
-
-		if (!hs_proclink(p, &l) || l.end >= 64)
-			return 0;
-		if (l.self)
-			snprintf(link, sizeof(link), "/proc/%d/%.*s", (int)tid,
-				 (int)l.what_len, l.what);
-		else
-			snprintf(link, sizeof(link), "%.*s", (int)l.end, p);
-		if ((r = hs_proclink_target(link, dir)) < 0)
-			return r == -1 ? 0 : r;
-		snprintf(rest, sizeof(rest), "%s", p + l.end);
-		if (!rest[0])
-			memcpy(p, dir, strlen(dir) + 1);
-		else if ((r = join(p, dir, rest + 1, false)) < 0)
-			return r;
-	}
-	return 0;
-}
-
-int hs_fl_abs(pid_t tid, int dirfd, const char *path, int follow, char *out)
-{
-	size_t n = strlen(path);
-	int r;
-
-	/* longer: the kernel says ENAMETOOLONG itself */
-	if (n == 0 || n >= PATH_MAX)
-		return -1;
-	if (path[0] == '/') {
-		memcpy(out, path, n + 1);
-	} else {
-		char dir[PATH_MAX];
-
-		if ((r = fd_dir(tid, dirfd, dir)) < 0 ||
-		    (r = join(out, dir, path, follow)) < 0)
-			return r;
-	}
-	if (strncmp(out, "/proc/", 6) == 0 || strncmp(out, "/dev/fd/", 8) == 0 ||
-	    strncmp(out, "//", 2) == 0) {
-		/* the caller's /proc/self is not ours: named first */
-		hs_path_fold(out);
-		if ((r = expand_magic(tid, out)) < 0)
-			return r;
-	}
-	/* following: resolved unfolded, as the kernel walks it (".." of a
-	 * symlink's target), in our view of the file system */
-	if (follow)
-		hs_path_resolve(out, follow != HS_FL_PARENTS);
-	else
-		hs_path_fold(out);
-	return 0;
-}
-
-void hs_fl_in_root(char *p, size_t cap)
-{
-	char buf[PATH_MAX + 2];
-
-	snprintf(buf, sizeof(buf), "/%s", p);
-	hs_path_fold(buf); /* "/.." is "/" */
-	snprintf(p, cap, "%s", buf[1] ? buf + 1 : ".");
-}
-
-/* openat2 of path from d with resolve, O_PATH: a descriptor or -1. */
-static int walk(int d, const char *path, uint64_t flags, uint64_t resolve)
-{
-	struct open_how how = {
-		.flags = O_PATH | O_CLOEXEC | flags,
-		.resolve = resolve & (RESOLVE_IN_ROOT | RESOLVE_NO_XDEV |
-				      RESOLVE_NO_MAGICLINKS |
-				      RESOLVE_NO_SYMLINKS),
-	};
-
-	return (int)syscall(SYS_openat2, d, path, &how, sizeof(how));
-}
-
-/* The name of our descriptor fd (closed), into out (PATH_MAX). */
-static int named_fd(int fd, char *out)
-{
-	char link[40];
-	int r;
-
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	r = hs_proclink_target(link, out);
-	close(fd);
-	return r;
-}
-
-int hs_fl_abs_in_root(pid_t tid, int dirfd, const char *path, int follow,
-		      uint64_t resolve, char *out)
-{
-	char link[48], dir[PATH_MAX], part[PATH_MAX], tgt[PATH_MAX];
-	const char *name, *slash = strrchr(path, '/');
-	ssize_t n = -1;
-	int d, fd, pd;
-
-	if (dirfd != AT_FDCWD && dirfd < 0)
-		return -1; /* no such descriptor: the kernel fails it (EBADF) */
-	proc_link(link, tid, dirfd == AT_FDCWD ? -1 : dirfd);
-	if ((d = open(link, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return -1;
-	fd = walk(d, path, follow == HS_FL_FOLLOW ? 0 : O_NOFOLLOW, resolve);
-	if (fd >= 0) {
-		close(d);
-		return named_fd(fd, out);
-	}
-	/* not there: its directory, walked the same way, and its name */
-	snprintf(part, sizeof(part), "%.*s", slash ? (int)(slash - path) : 1,
-		 slash ? path : ".");
-	name = slash ? slash + 1 : path;
-	pd = walk(d, part[0] ? part : "/", O_DIRECTORY, resolve);
-	if (pd >= 0 && follow == HS_FL_FOLLOW)
-		n = readlinkat(pd, name, tgt, sizeof(tgt) - 1);
-	if (pd < 0 || named_fd(pd, dir) < 0) {
-		close(d);
-		return -1; /* the call fails in the kernel too */
-	}
-	if (n > 0) {
-		/* a dangling symlink: O_CREAT makes its target, an absolute
-		 * one inside the root (one hop) */
-		tgt[n] = '\0';
-		if (tgt[0] == '/') {
-			hs_fl_in_root(tgt, sizeof(tgt));
-			if (named_fd(dup(d), dir) < 0) {
-				close(d);
-				return -1;
-			}
-		}
-		name = tgt;
-	}
-	close(d);
-	return join(out, dir, name, false);
-}
-
 ssize_t hs_fl_read_small_at(int dirfd, const char *path, char *buf,
 			    size_t cap)
 {
@@ -462,26 +235,6 @@ bool hs_fl_send(int lfd, struct seccomp_notif_resp *r)
 		if (errno != EINTR)
 			return false;
 	return true;
-}
-
-/* The caller's descriptor n, the same open file (pidfd_getfd keeps its
- * offset and flags); a reopen through /proc as the fallback. -1 when
- * neither. */
-int hs_fl_caller_fd(pid_t tgid, int n)
-{
-	int pfd = (int)syscall(SYS_pidfd_open, tgid, 0), fd = -1;
-	char p[48];
-
-	if (n < 0)
-		return -1;
-	if (pfd >= 0) {
-		fd = (int)syscall(SYS_pidfd_getfd, pfd, n, 0);
-		close(pfd);
-	}
-	if (fd >= 0)
-		return fd;
-	proc_link(p, tgid, n);
-	return open(p, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
 }
 
 #define MAX_ARGS 4096

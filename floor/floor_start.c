@@ -145,6 +145,11 @@ bool hs_fl_start_is_judged(const struct hs_floor_ctx *x,
 	if (strlen(now) >= PATH_MAX)
 		return false;
 	hs_path_fold(now);
+	/* a descriptor's name (/dev/stdout, /dev/fd/N from /dev) was judged
+	 * by the file it is; the walk, which takes no magic link, leaves
+	 * its open to the kernel */
+	if (strncmp(now, "/dev/std", 8) == 0 || strncmp(now, "/dev/fd/", 8) == 0)
+		return true;
 	hs_fscope_unalias(x->scope, now);
 	return strcmp(now, judged) == 0;
 }

@@ -222,7 +222,7 @@ static int path_abs(int dirfd, const char *path, bool follow, bool last,
 		    char *out, struct hs_path_pin *pin)
 {
 	size_t n = strlen(path);
-	int r;
+	int r, std;
 
 	if (pin)
 		pin->fd = -1;
@@ -245,14 +245,27 @@ static int path_abs(int dirfd, const char *path, bool follow, bool last,
 		hs_path_resolve_pin(out, last, pin);
 		return 0;
 	}
+	/* /dev/stdout is the magic link it leads to, for a call that
+	 * follows it (following, the walk above went through it) */
+	std = last ? hs_proclink_stdio(out, "") : -1;
 	if (strncmp(out, "/proc/", 6) == 0 || strncmp(out, "/dev/fd/", 8) == 0)
-		return expand_magic(out);
-	return 0;
+		r = expand_magic(out);
+	else
+		r = 0;
+	if (std >= 0 && r == 0)
+		hs_proclink_stdio_back(out, std); /* a pipe's: as written */
+	return r;
 }
 
 int hs_path_abs(int dirfd, const char *path, bool follow, char *out)
 {
 	return path_abs(dirfd, path, follow, true, out, NULL);
+}
+
+int hs_path_named(int dirfd, const char *path, bool follow, bool last,
+		  char *out)
+{
+	return path_abs(dirfd, path, follow, last, out, NULL);
 }
 
 int hs_path_pinned(int dirfd, const char *path, bool last, char *out,

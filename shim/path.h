@@ -28,6 +28,13 @@ int hs_path_dirfd(int dirfd, char *buf);
  * directory). Uses up to 8 KiB of stack, one buffer at a time. */
 int hs_path_abs(int dirfd, const char *path, bool follow, char *out);
 
+/* hs_path_abs for a call that follows its last component only when
+ * `last` (not unlink, mkdir, O_NOFOLLOW): /dev/stdin, /dev/stdout and
+ * /dev/stderr, the system's symlinks to /proc/self/fd/N, are read as the
+ * magic links they lead to only then (hs_path_abs: always). */
+int hs_path_named(int dirfd, const char *path, bool follow, bool last,
+		  char *out);
+
 /* hs_path_abs following symlinks, the last component only when `last`
  * (not for O_NOFOLLOW, O_CREAT|O_EXCL, mkdir), with what the walk ended
  * on held open in *pin (common/pathresolve.h; pin->fd -1 when nothing

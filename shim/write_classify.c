@@ -158,9 +158,9 @@ static bool link_of_fd(const struct hs_wcall *c)
 /* hs_path_abs, remembering a name the kernel takes but no buffer of ours
  * holds (path.h): such a write is denied whatever else it does. */
 static int named(struct hs_wticket *t, int dirfd, const char *path,
-		 bool follow, char *out)
+		 bool follow, bool last, char *out)
 {
-	int r = hs_path_abs(dirfd, path, follow, out);
+	int r = hs_path_named(dirfd, path, follow, last, out);
 
 	if (r == HS_PATH_TOOLONG && !t->unnamed)
 		t->unnamed = path;
@@ -176,7 +176,7 @@ static int named_pinned(struct hs_wticket *t, int dirfd, const char *path,
 	int r;
 
 	if (!hs_wopts()->follow)
-		return named(t, dirfd, path, false, out);
+		return named(t, dirfd, path, false, last, out);
 	r = hs_path_pinned(dirfd, path, last, out, pin);
 	if (r == HS_PATH_TOOLONG && !t->unnamed)
 		t->unnamed = path;
@@ -202,7 +202,7 @@ static int link_source(struct hs_wticket *t, const struct hs_wcall *c,
 		if (r == HS_PATH_TOOLONG && !t->unnamed)
 			t->unnamed = "(a descriptor)";
 	} else if (follow) {
-		r = named(t, c->dirfd, c->path, true, t->path2);
+		r = named(t, c->dirfd, c->path, true, true, t->path2);
 	} else {
 		r = named_pinned(t, c->dirfd, c->path, false, t->path2,
 				 src_pin);
@@ -291,7 +291,8 @@ unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
 			    ? named_pinned(t, c->dirfd, c->path,
 					   !hs_open_nofollow(c->flags), t->path,
 					   &t->pin)
-			    : named(t, c->dirfd, c->path, follow, t->path);
+			    : named(t, c->dirfd, c->path, follow, true,
+				    t->path);
 		if (e < 0)
 			return 0;
 		if (proc_of_pid(t->path)) {
@@ -377,7 +378,7 @@ unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
 		 * Only a protected place is judged (a hook's path filter
 		 * with writes.judge_temp_files, or a protected tree). */
 		if (!(want & HS_W_PRE) ||
-		    named(t, c->dirfd, c->path, false, t->path) < 0 ||
+		    named(t, c->dirfd, c->path, false, false, t->path) < 0 ||
 		    (!temp_judged(t->path) && !t->prot))
 			return 0;
 		t->op = "create";
@@ -405,7 +406,7 @@ unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
 			}
 		} else if (named(t, c->dirfd, c->path,
 				 !(c->flags & AT_SYMLINK_NOFOLLOW),
-				 t->path) < 0) {
+				 !(c->flags & AT_SYMLINK_NOFOLLOW), t->path) < 0) {
 			return 0;
 		}
 		if (!hs_wscope_policy_file(t->path))

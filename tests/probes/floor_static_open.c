@@ -25,6 +25,10 @@
  *                       O_APPEND and the path between A and B: each that
  *                       opened for writing writes "x"
  *   openat2-path:P      openat2(P, O_PATH): "ok" or the errno's name
+ *   reopen:P:V:HOW      P opened read-only as the descriptor 2, then V
+ *                       (/dev/stderr, a name for it) opened O_WRONLY|
+ *                       O_TRUNC and written "PWNED" (HOW "open") or
+ *                       truncated ("truncate"): "ok" or the errno's name
  *   own-filter          stack a seccomp filter that allows everything
  *                       (what a sandbox does), for the checks after it
  *   paths:DIR           a fixed run of path calls in DIR (made empty),
@@ -395,6 +399,18 @@ int main(int argc, char **argv)
 			pthread_join(t, NULL);
 			snprintf(out, sizeof(out), "%d written", ok);
 			put("race-how", out);
+		} else if (!strcmp(op, "reopen") && c3) {
+			int fd = open(a, O_RDONLY);
+			long r = -1;
+
+			if (fd < 0 || dup2(fd, 2) < 0)
+				return 2;
+			if (!strcmp(c3, "truncate"))
+				r = truncate(b, 0);
+			else
+				r = write_close(open(b, O_WRONLY | O_TRUNC),
+						"PWNED");
+			put_r("reopen", r);
 		} else if (!strcmp(op, "openat2-path")) {
 			struct open_how h = { .flags = O_PATH };
 			long fd = syscall(SYS_openat2, AT_FDCWD, a, &h, sizeof(h));

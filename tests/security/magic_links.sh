@@ -28,23 +28,80 @@ echo P > /dev/fd/7/g 2>/dev/null; echo "devfd=$?"
 python3 -c 'import os; p=os.getpid(); os.open("/proc/%d/task/%d/cwd/secrets/h" % (p, p), os.O_WRONLY | os.O_CREAT)' 2>/dev/null; echo "task=$?"
 busybox sh -c 'echo P > /proc/self/cwd/secrets/i' 2>/dev/null; echo "bbcwd=$?"
 echo P > /proc/self/cwd/ok.txt; echo "benign=$?"
+# /dev/stdin, /dev/stdout and /dev/stderr are the system's symlinks to
+# /proc/self/fd/0..2: a read-only descriptor of a protected file, reopened
+# for writing (or truncated) through one, is a write to that file (issue
+# 23: "descriptor links"), by bash, python, a static busybox (the floor)
+( exec 1<secrets/k; echo P > /dev/stdout ) 2>/dev/null; echo "devstdout=$?"
+( exec 2<secrets/k; echo P > /dev/stderr ); echo "devstderr=$?"
+( exec 0<secrets/k; python3 -c 'open("/dev/stdin", "w").write("P")' ) 2>/dev/null; echo "pystdin=$?"
+( exec 0<secrets/k; python3 -c 'import os; os.truncate("/dev/stdin", 0)' ) 2>/dev/null; echo "pytrunc=$?"
+( exec 2<secrets/k; busybox sh -c 'echo P > /dev/stderr' ); echo "bbstderr=$?"
+( exec 0<secrets/k; busybox truncate -s 0 /dev/stdin ) 2>/dev/null; echo "bbtrunc=$?"
+( exec 1>ok2.txt; echo through > /dev/stdout; busybox sh -c 'echo static >> /dev/stdout' ); echo "benignstd=$?"
+echo "ok2=$(cat ok2.txt | tr '\n' ' ')"
+echo pipe > /dev/stdout | cat >/dev/null; echo "benignpipe=$?"
+# other spellings of the same names, which the kernel folds
+( exec 1<secrets/k; busybox sh -c 'echo P > /dev//stdout' ) 2>/dev/null; echo "bbslash=$?"
+( exec 1<secrets/k; busybox sh -c 'echo P > /dev/./stdout' ) 2>/dev/null; echo "bbdot=$?"
+( exec 3<secrets/k; busybox sh -c 'echo P > /./proc/self/fd/3' ) 2>/dev/null; echo "bbproc=$?"
+# a relative name for it, from /dev, to an allowed file: still works
+( exec 1>"$PWD/ok4.txt"; cd /dev && busybox sh -c 'echo rel > stdout' ); echo "rel=$(cat ok4.txt)"
 S
-out=$("$HOOKSHIM" run --no-notices -c policy.json -- bash agent.sh 2>/dev/null)
-each_denied "" "$out" mknod mkfifo pyfifo pymknod bbmknod selfcwd pidcwd threadself selfroot fd pidfd devfd task bbcwd
-expect_contains "a benign write through /proc/self/cwd works" "$out" "benign=0"
-expect_eq "secrets/ unchanged" "$before" "$(tree)"
+for mode in guard enforce; do
+	out=$("$HOOKSHIM" run --$mode --no-notices -c policy.json -- bash agent.sh 2>/dev/null)
+	each_denied "$mode: " "$out" mknod mkfifo pyfifo pymknod bbmknod selfcwd pidcwd threadself selfroot fd pidfd devfd task bbcwd \
+		devstdout devstderr pystdin pytrunc bbstderr bbtrunc bbslash bbdot bbproc
+	expect_contains "$mode: a benign write through /proc/self/cwd works" "$out" "benign=0"
+	expect_contains "$mode: a write through a relative /dev/stdout to an allowed file lands" "$out" "rel=rel"
+	expect_contains "$mode: a benign write through /dev/stdout to an allowed file works" "$out" "benignstd=0"
+	expect_contains "$mode: ... and lands (bash, then a static busybox appending)" "$out" "ok2=through static "
+	expect_contains "$mode: a benign write through /dev/stdout to a pipe works" "$out" "benignpipe=0"
+	expect_eq "$mode: secrets/ unchanged" "$before" "$(tree)"
+done
+# with follow_symlinks the supervisor resolves names in its own view,
+# where /dev/stdout is its own descriptor: the caller's is named first
+echo '{"hookshim":{"writes":{"follow_symlinks":true}},"hooks":{"PreToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(secrets/**)","command":"exit 2"}]}]}}' > follow.json
+# and a symlink the agent makes to a descriptor (/proc/self/fd/3) or to
+# /dev/stdout (the Docker way to log to stdout) is the caller's descriptor
+cat > follow.sh <<'S'
+ln -sf /proc/self/fd/3 lnk; ln -sf /dev/stdout acc.log
+( exec 3<secrets/k; busybox sh -c 'echo P > lnk' ) 2>/dev/null; echo "bblnk=$?"
+( exec 3<secrets/k; python3 -c 'open("lnk", "w").write("P")' ) 2>/dev/null; echo "pylnk=$?"
+# a descriptor the supervisor has no such number of (its own walk finds
+# nothing there), and a target spelt with /./
+ln -sf /proc/self/fd/9 lnk9; ln -sf /./proc/self/fd/3 lnkdot
+( exec 9<secrets/k; busybox sh -c 'echo P > lnk9' ) 2>/dev/null; echo "bblnk9=$?"
+( exec 3<secrets/k; busybox sh -c 'echo P > lnkdot' ) 2>/dev/null; echo "bblnkdot=$?"
+( exec 1<secrets/k; busybox sh -c 'echo P > acc.log' ) 2>/dev/null; echo "bbacc=$?"
+( exec 1>ok3.txt; busybox sh -c 'echo landed > acc.log' ); echo "acc=$(cat ok3.txt)"
+busybox sh -c 'echo piped > acc.log' | cat; echo "accpipe=$?"
+S
+for mode in guard enforce; do
+	out=$("$HOOKSHIM" run --$mode --no-notices -c follow.json -- bash agent.sh 2>/dev/null)
+	each_denied "$mode, follow_symlinks: " "$out" devstdout devstderr pystdin pytrunc bbstderr bbtrunc bbslash bbdot bbproc
+	expect_contains "$mode, follow_symlinks: a benign write through /dev/stdout works and lands" "$out" "ok2=through static "
+	expect_contains "$mode, follow_symlinks: a write through a relative /dev/stdout lands" "$out" "rel=rel"
+	out=$("$HOOKSHIM" run --$mode --no-notices -c follow.json -- bash follow.sh 2>/dev/null)
+	each_denied "$mode, follow_symlinks: " "$out" bblnk pylnk bbacc bblnk9 bblnkdot
+	expect_contains "$mode, follow_symlinks: a symlink to /dev/stdout writes to the file it is" "$out" "acc=landed"
+	expect_contains "$mode, follow_symlinks: ... and to a pipe" "$out" "accpipe=0"
+	expect_eq "$mode, follow_symlinks: secrets/ unchanged" "$before" "$(tree)"
+done
 
 # As a user who owns the project, in guard and in enforce mode (issue 23:
 # as root and as an unprivileged user; in enforce mode the agent runs in a
 # user namespace of its own, and its own /proc links are still judged by
 # what they reach)
 if as_user "magic links"; then
-	rm -f ok.txt; chown -R $AS_ID:$AS_ID .
+	rm -f ok.txt ok2.txt ok4.txt; chown -R $AS_ID:$AS_ID .
 	before=$(tree)
 	for mode in guard enforce; do
 		out=$("${AS[@]}" "$HOOKSHIM" run --$mode --no-notices -c policy.json -- bash agent.sh 2>/dev/null)
-		each_denied "user $mode: " "$out" mknod mkfifo pyfifo pymknod bbmknod selfcwd pidcwd threadself selfroot fd pidfd devfd task bbcwd
+		each_denied "user $mode: " "$out" mknod mkfifo pyfifo pymknod bbmknod selfcwd pidcwd threadself selfroot fd pidfd devfd task bbcwd \
+			devstdout devstderr pystdin pytrunc bbstderr bbtrunc bbslash bbdot bbproc
 		expect_contains "user $mode: a benign write through /proc/self/cwd works" "$out" "benign=0"
+		expect_contains "user $mode: a benign write through /dev/stdout works and lands" "$out" "ok2=through static "
 		expect_eq "user $mode: secrets/ unchanged" "$before" "$(tree)"
 	done
 fi

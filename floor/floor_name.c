@@ -1,0 +1,402 @@
+/* Naming what a stopped caller's path reaches, as its kernel will walk
+ * it: from its working directory or descriptor (/proc/<tid>/cwd, fd/N),
+ * its magic links as its own (/proc/self, /dev/fd, /dev/stdout: in our
+ * view of the file system they are ours), symlinks followed where
+ * writes.follow_symlinks asks, and openat2's RESOLVE_IN_ROOT. Split from
+ * floor_path.c (the caller's memory and /proc), on which it stands. */
+#include "floor_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/openat2.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../common/pathfold.h"
+#include "../common/pathresolve.h"
+#include "../common/proclink.h"
+
+/* v in decimal at p; returns the end */
+static char *put_uint(char *p, unsigned v)
+{
+	char d[12];
+	size_t n = 0;
+
+	do
+		d[n++] = (char)('0' + v % 10);
+	while (v /= 10);
+	while (n)
+		*p++ = d[--n];
+	return p;
+}
+
+/* "/proc/<tid>/cwd" or "/proc/<tid>/fd/<fd>" (fd >= 0) into link (48
+ * bytes): on every notification that names a relative path, where
+ * snprintf was a tenth of the supervisor's own time */
+static void proc_link(char *link, pid_t tid, int fd)
+{
+	char *p = link;
+
+	memcpy(p, "/proc/", 6);
+	p = put_uint(p + 6, (unsigned)tid);
+	if (fd < 0) {
+		memcpy(p, "/cwd", 5);
+		return;
+	}
+	memcpy(p, "/fd/", 4);
+	*put_uint(p + 4, (unsigned)fd) = '\0';
+}
+
+int hs_fl_cwd(pid_t tid, char *out)
+{
+	char link[48];
+
+	proc_link(link, tid, -1);
+	return hs_proclink_target(link, out);
+}
+
+static int fd_dir(pid_t tid, int fd, char *out)
+{
+	char link[48];
+
+	if (fd == AT_FDCWD)
+		return hs_fl_cwd(tid, out);
+	if (fd < 0)
+		return -1;
+	proc_link(link, tid, fd);
+	return hs_proclink_target(link, out);
+}
+
+/* dir + "/" + name, folded (only "//" and "." when following: ".." after
+ * a symlink is the kernel's), into out (PATH_MAX). The kernel takes a
+ * relative name of up to PATH_MAX from a directory whose name may be as
+ * long: joined in twice that, and HS_PATH_TOOLONG when even folded it does
+ * not fit (the shim's rule, shim/path.c). */
+static int join(char *out, const char *dir, const char *name, bool follow)
+{
+	char big[2 * PATH_MAX + 2];
+	/* each part shorter than PATH_MAX (its buffer's, hs_fl_abs's
+	 * check): copied, not printed (once per notified relative path) */
+	size_t d = strcmp(dir, "/") ? strnlen(dir, PATH_MAX) : 0,
+	       m = strnlen(name, PATH_MAX), n;
+
+	if (d == PATH_MAX || m == PATH_MAX)
+		return HS_PATH_TOOLONG; /* never cut */
+	memcpy(big, dir, d);
+	big[d] = '/';
+	memcpy(big + d + 1, name, m);
+	big[d + 1 + m] = '\0';
+	if (follow)
+		hs_path_fold_dots(big);
+	else
+		hs_path_fold(big);
+	n = strlen(big);
+	if (n >= PATH_MAX)
+		return HS_PATH_TOOLONG;
+	memcpy(out, big, n + 1);
+	return 0;
+}
+
+/* A path through a kernel magic link (common/proclink.h), resolved as
+ * the caller's kernel will: "self" and /dev/fd are the caller's. Leaves
+ * p alone when the target has no name (a pipe, a socket); HS_PATH_TOOLONG
+ * when it or it and the rest are too long to name. */
+static int expand_magic(pid_t tid, char *p)
+{
+	for (int hops = 0; hops < 8; hops++) {
+		struct hs_proclink l;
+		char link[96], dir[PATH_MAX], rest[PATH_MAX];
+		int r;
+
+		if (!hs_proclink(p, &l) || l.end >= 64)
+			return 0;
+		if (l.self)
+			snprintf(link, sizeof(link), "/proc/%d/%.*s", (int)tid,
+				 (int)l.what_len, l.what);
+		else
+			snprintf(link, sizeof(link), "%.*s", (int)l.end, p);
+		if ((r = hs_proclink_target(link, dir)) < 0)
+			return r == -1 ? 0 : r;
+		snprintf(rest, sizeof(rest), "%s", p + l.end);
+		if (!rest[0])
+			memcpy(p, dir, strlen(dir) + 1);
+		else if ((r = join(p, dir, rest + 1, false)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int walk(int d, const char *path, uint64_t flags, uint64_t resolve);
+
+/* p's magic links named as the caller's (its /dev/stdout, /proc/self,
+ * /dev/fd; `last`: the call follows p's last component): 0; 1 when p is
+ * one of the caller's descriptors with no name (a pipe, a socket: left as
+ * written, our own /proc/self is not the caller's to resolve); or
+ * expand_magic's error. */
+static int caller_view(pid_t tid, char *p, bool last)
+{
+	struct hs_proclink l;
+	int std = -1, r;
+
+	if (last && strncmp(p, "/dev/std", 8) == 0) {
+		/* the caller's /dev/stdout: its /proc/self/fd/1, in its root */
+		char root[48];
+
+		snprintf(root, sizeof(root), "/proc/%d/root", (int)tid);
+		std = hs_proclink_stdio(p, root);
+	}
+	if (strncmp(p, "/proc/", 6) != 0 && strncmp(p, "/dev/fd/", 8) != 0 &&
+	    strncmp(p, "//", 2) != 0)
+		return 0;
+	hs_path_fold(p);
+	if ((r = expand_magic(tid, p)) < 0)
+		return r;
+	if (!hs_proclink(p, &l))
+		return 0;
+	hs_proclink_stdio_back(p, std);
+	return 1;
+}
+
+/* Does the kernel's walk of p (its last component followed when `last`)
+ * go through a magic link, in our view -- a symlink the agent made to
+ * /proc/self/fd/N or /dev/stdout, which in our view are ours? */
+static bool through_magic(const char *p, bool last)
+{
+	int flags = O_PATH | O_CLOEXEC | (last ? 0 : O_NOFOLLOW);
+	int fd = walk(AT_FDCWD, p, last ? 0 : O_NOFOLLOW, RESOLVE_NO_MAGICLINKS);
+
+	if (fd >= 0) {
+		close(fd);
+		return false;
+	}
+	if (errno != ELOOP)
+		return false;
+	fd = open(p, flags);
+	if (fd >= 0) {
+		close(fd);
+		return true;
+	}
+	return errno != ELOOP; /* a loop of symlinks: the kernel fails it */
+}
+
+/* p, a name hs_path_resolve gave in our view, as the caller's when it is
+ * one of our own magic links: a symlink to /proc/self/fd/9 resolves, in
+ * our walk, to /proc/<our pid>/fd/9 (dangling when we have no 9, so no
+ * ELOOP told through_magic). Rewritten as /proc/<tid>/... and named as
+ * the caller's: caller_view's result, or 0 when p is not ours. */
+static int ours_to_caller(pid_t tid, char *p)
+{
+	struct hs_proclink l;
+	char task[48], mine[PATH_MAX];
+	long us = (long)getpid();
+
+	if (!hs_proclink(p, &l) || l.self || l.end >= 64)
+		return 0;
+	snprintf(task, sizeof(task), "/proc/self/task/%ld", l.pid);
+	if (l.pid != us && access(task, F_OK) != 0)
+		return 0; /* another process's: as named */
+	if (snprintf(mine, sizeof(mine), "/proc/%d/%s", (int)tid, l.what) >=
+	    (int)sizeof(mine))
+		return HS_PATH_TOOLONG;
+	memcpy(p, mine, strlen(mine) + 1);
+	return caller_view(tid, p, true);
+}
+
+/* hs_path_resolve(p, last), and a result in our own /proc named as the
+ * caller's (ours_to_caller). */
+static int resolve_as_caller(pid_t tid, char *p, bool last)
+{
+	int r;
+
+	hs_path_resolve(p, last);
+	r = ours_to_caller(tid, p);
+	return r < 0 ? r : 0;
+}
+
+/* Following, a walk through a magic link (through_magic): the last
+ * component's symlinks followed by hand, each target named as the
+ * caller's (`ln -s /dev/stdout access.log` is the caller's descriptor 1,
+ * `ln -s /proc/self/fd/3 x` its 3). A directory on the way through one
+ * has no name of ours: HS_PATH_TOOLONG, the call denied as unnamed. */
+static int follow_by_hand(pid_t tid, char *p, bool last)
+{
+	for (int hops = 0; hops < 40; hops++) {
+		char dir[PATH_MAX], link[PATH_MAX], tgt[PATH_MAX];
+		const char *slash = strrchr(p, '/'), *name;
+		ssize_t n;
+		int r;
+
+		if (!slash || !slash[1] || strcmp(slash + 1, ".") == 0 ||
+		    strcmp(slash + 1, "..") == 0)
+			return HS_PATH_TOOLONG;
+		name = slash + 1;
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - p), p);
+		if (!dir[0])
+			memcpy(dir, "/", 2);
+		if (through_magic(dir, true))
+			return HS_PATH_TOOLONG;
+		if ((r = resolve_as_caller(tid, dir, true)) < 0)
+			return r;
+		if ((r = join(link, dir, name, false)) < 0)
+			return r;
+		n = last ? readlink(link, tgt, sizeof(tgt) - 1) : -1;
+		memcpy(p, link, strlen(link) + 1);
+		if (n <= 0)
+			return 0; /* a plain name, or one not followed */
+		tgt[n] = '\0';
+		if (tgt[0] == '/')
+			memcpy(p, tgt, (size_t)n + 1);
+		else if ((r = join(p, dir, tgt, true)) < 0)
+			return r;
+		if ((r = caller_view(tid, p, true)) != 0) {
+			if (r > 0) /* a pipe's: named by the link */
+				memcpy(p, link, strlen(link) + 1);
+			return r < 0 ? r : 0;
+		}
+		if (!through_magic(p, true))
+			return resolve_as_caller(tid, p, true);
+	}
+	return -1; /* ELOOP in the kernel too */
+}
+
+int hs_fl_abs(pid_t tid, int dirfd, const char *path, int follow, char *out)
+{
+	size_t n = strlen(path);
+	int how = follow & HS_FL_HOW;
+	/* the call follows its last component (open, truncate, chmod) */
+	bool last = !(follow & HS_FL_NOLAST) && how != HS_FL_PARENTS;
+	int r;
+
+	/* longer: the kernel says ENAMETOOLONG itself */
+	if (n == 0 || n >= PATH_MAX)
+		return -1;
+	if (path[0] == '/') {
+		/* folded as join folds (/dev//stdout, /./proc/self/...) */
+		memcpy(out, path, n + 1);
+		if (how)
+			hs_path_fold_dots(out);
+		else
+			hs_path_fold(out);
+	} else {
+		char dir[PATH_MAX];
+
+		if ((r = fd_dir(tid, dirfd, dir)) < 0 ||
+		    (r = join(out, dir, path, how != 0)) < 0)
+			return r;
+	}
+	if ((r = caller_view(tid, out, last)) != 0)
+		return r < 0 ? r : 0;
+	if (!how) {
+		hs_path_fold(out);
+		return 0;
+	}
+	/* following: resolved unfolded, as the kernel walks it (".." of a
+	 * symlink's target), in our view of the file system -- unless that
+	 * view goes through a magic link, which in it is ours */
+	if (through_magic(out, last))
+		return follow_by_hand(tid, out, last);
+	return resolve_as_caller(tid, out, last);
+}
+
+void hs_fl_in_root(char *p, size_t cap)
+{
+	char buf[PATH_MAX + 2];
+
+	snprintf(buf, sizeof(buf), "/%s", p);
+	hs_path_fold(buf); /* "/.." is "/" */
+	snprintf(p, cap, "%s", buf[1] ? buf + 1 : ".");
+}
+
+/* openat2 of path from d with resolve, O_PATH: a descriptor or -1. */
+static int walk(int d, const char *path, uint64_t flags, uint64_t resolve)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC | flags,
+		.resolve = resolve & (RESOLVE_IN_ROOT | RESOLVE_NO_XDEV |
+				      RESOLVE_NO_MAGICLINKS |
+				      RESOLVE_NO_SYMLINKS),
+	};
+
+	return (int)syscall(SYS_openat2, d, path, &how, sizeof(how));
+}
+
+/* The name of our descriptor fd (closed), into out (PATH_MAX). */
+static int named_fd(int fd, char *out)
+{
+	char link[40];
+	int r;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	r = hs_proclink_target(link, out);
+	close(fd);
+	return r;
+}
+
+int hs_fl_abs_in_root(pid_t tid, int dirfd, const char *path, int follow,
+		      uint64_t resolve, char *out)
+{
+	char link[48], dir[PATH_MAX], part[PATH_MAX], tgt[PATH_MAX];
+	const char *name, *slash = strrchr(path, '/');
+	ssize_t n = -1;
+	int d, fd, pd;
+
+	if (dirfd != AT_FDCWD && dirfd < 0)
+		return -1; /* no such descriptor: the kernel fails it (EBADF) */
+	proc_link(link, tid, dirfd == AT_FDCWD ? -1 : dirfd);
+	if ((d = open(link, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	fd = walk(d, path, follow == HS_FL_FOLLOW ? 0 : O_NOFOLLOW, resolve);
+	if (fd >= 0) {
+		close(d);
+		return named_fd(fd, out);
+	}
+	/* not there: its directory, walked the same way, and its name */
+	snprintf(part, sizeof(part), "%.*s", slash ? (int)(slash - path) : 1,
+		 slash ? path : ".");
+	name = slash ? slash + 1 : path;
+	pd = walk(d, part[0] ? part : "/", O_DIRECTORY, resolve);
+	if (pd >= 0 && follow == HS_FL_FOLLOW)
+		n = readlinkat(pd, name, tgt, sizeof(tgt) - 1);
+	if (pd < 0 || named_fd(pd, dir) < 0) {
+		close(d);
+		return -1; /* the call fails in the kernel too */
+	}
+	if (n > 0) {
+		/* a dangling symlink: O_CREAT makes its target, an absolute
+		 * one inside the root (one hop) */
+		tgt[n] = '\0';
+		if (tgt[0] == '/') {
+			hs_fl_in_root(tgt, sizeof(tgt));
+			if (named_fd(dup(d), dir) < 0) {
+				close(d);
+				return -1;
+			}
+		}
+		name = tgt;
+	}
+	close(d);
+	return join(out, dir, name, false);
+}
+
+/* The caller's descriptor n, the same open file (pidfd_getfd keeps its
+ * offset and flags); a reopen through /proc as the fallback. -1 when
+ * neither. */
+int hs_fl_caller_fd(pid_t tgid, int n)
+{
+	int pfd = (int)syscall(SYS_pidfd_open, tgid, 0), fd = -1;
+	char p[48];
+
+	if (n < 0)
+		return -1;
+	if (pfd >= 0) {
+		fd = (int)syscall(SYS_pidfd_getfd, pfd, n, 0);
+		close(pfd);
+	}
+	if (fd >= 0)
+		return fd;
+	proc_link(p, tgid, n);
+	return open(p, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
+}
