@@ -21,11 +21,13 @@
  *     land elsewhere: the call is judged again (HS_FL_OPEN_AGAIN), and
  *     after a few rounds fails with ELOOP; it never lands.
  * Magic links are refused on the walk (RESOLVE_NO_MAGICLINKS: ours are
- * not the caller's); a path through one, a result that is not a regular
- * file or directory (a fifo, a device: their open has effects of its own),
- * a file of /proc, and a caller whose credentials, namespaces, root or
- * LSM label differ from ours (floor_identity.c) are left to the kernel
- * (CONTINUE).
+ * not the caller's); the caller's own descriptors by name (/dev/stdout,
+ * /dev/fd/N) are reopened through its /proc/<pid>/fd/N instead (own_fd).
+ * Another path through one, what special() leaves (a device other than
+ * the memory devices and ptys, a fifo whose open waits: their open has
+ * effects of its own), a file of /proc, and a caller whose credentials,
+ * namespaces, root or LSM label differ from ours (floor_identity.c) are
+ * left to the kernel (CONTINUE).
  * Created files get the caller's umask (/proc/<tid>/status), set in a
  * thread whose file system state is its own (unshare(CLONE_FS)). */
 #include "floor.h"
@@ -39,14 +41,22 @@
 #include <sys/ioctl.h>
 #include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "../common/pathfold.h"
+#include "../common/proclink.h"
 
 
 /* Results of the steps below besides a descriptor (>= 0) or -errno: */
 #define KERNEL HS_FL_KERNEL /* not ours to open: let the call continue */
 #define AGAIN HS_FL_AGAIN    /* changed since it was judged: judge again */
+/* a socket's open fails ENXIO: answered so, never a decoy for the
+ * kernel's walk (refused() takes an ENXIO for our O_NONBLOCK's) */
+#define SOCKET_ENXIO (HS_FL_AGAIN - 1)
+#define NO_FD (HS_FL_AGAIN - 2) /* own_fd: no descriptor of the caller's */
 
 void hs_fl_open_sandboxed(const struct hs_floor_ctx *x)
 {
@@ -86,24 +96,79 @@ static uint64_t our_flags(uint64_t fl)
  * O_NONBLOCK made it (a fifo without reader, a lease: the kernel waits). */
 static long refused(long e, uint64_t fl)
 {
+	if (e == SOCKET_ENXIO)
+		return -ENXIO;
 	if ((e == -ENXIO || e == -EAGAIN) && !(fl & O_NONBLOCK))
 		return KERNEL;
 	return hs_fl_ours(e);
 }
 
+/* Could tid's open of a terminal make it tid's controlling terminal (a
+ * session leader without one, the open without O_NOCTTY)? Ours never
+ * would (O_NOCTTY): such an open is the kernel's. True when unsure. */
+static bool may_take_tty(pid_t tid)
+{
+	char p[48], buf[512], *e;
+	long session, tty;
+	pid_t tgid = hs_fl_tgid(tid);
+
+	snprintf(p, sizeof(p), "/proc/%d/stat", (int)tid);
+	if (tgid <= 0 || hs_fl_read_small(p, buf, sizeof(buf)) <= 0 ||
+	    !(e = strrchr(buf, ')')) ||
+	    sscanf(e + 1, " %*c %*d %*d %ld %ld", &session, &tty) != 2)
+		return true;
+	return session == tgid && tty == 0;
+}
+
+/* Besides files and directories, what the supervisor may open for the
+ * caller, so that no swapped name reaches the kernel through them (a
+ * decoy /dev/null): the memory devices (major 1: /dev/null, zero, full,
+ * random, urandom, ...), /dev/ptmx and a pty's terminal (not one its
+ * opener, a session leader without a terminal, could take as its
+ * controlling one); a fifo whose open does not wait (O_RDWR; O_WRONLY
+ * with a reader -- ours, O_NONBLOCK, fails ENXIO without one, and
+ * refused() leaves it to the kernel --; O_RDONLY only with O_NONBLOCK).
+ * Every other device is the kernel's: their opens can wait, do I/O or
+ * record the opener (a tape, a serial line, a sound card, a disk), and
+ * /dev/tty is the opener's own terminal. 0: ours to open; KERNEL;
+ * SOCKET_ENXIO. */
+static long special(const struct stat *sb, uint64_t fl, pid_t tid)
+{
+	unsigned maj = major(sb->st_rdev), min = minor(sb->st_rdev);
+
+	if (S_ISSOCK(sb->st_mode))
+		return SOCKET_ENXIO;
+	if (S_ISCHR(sb->st_mode)) {
+		if (maj == 1 || (maj == 5 && min == 2))
+			return 0;
+		if (maj >= 136 && maj <= 143) /* Unix98 pty terminals */
+			return (fl & O_NOCTTY) || !may_take_tty(tid) ? 0 : KERNEL;
+		return KERNEL;
+	}
+	if (S_ISFIFO(sb->st_mode))
+		return (fl & O_ACCMODE) == O_RDWR || (fl & O_ACCMODE) == O_WRONLY ||
+				       ((fl & O_ACCMODE) == O_RDONLY && (fl & O_NONBLOCK))
+			       ? 0
+			       : KERNEL;
+	return KERNEL;
+}
+
 /* Our descriptor fd, checked and made the caller's: 0, or 1 to leave the
  * call to the kernel (fd closed). */
-static int fit(int fd, uint64_t fl)
+static int fit(int fd, uint64_t fl, pid_t tid)
 {
 	struct stat sb;
 	struct statfs fs;
 	int st;
 
-	if (fstat(fd, &sb) < 0 || !(S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode)) ||
+	if (fstat(fd, &sb) < 0 ||
+	    !(S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode) ||
+	      special(&sb, fl, tid) == 0) ||
 	    fstatfs(fd, &fs) < 0 || fs.f_type == PROC_SUPER_MAGIC ||
 	    fs.f_type == CGROUP_SUPER_MAGIC || fs.f_type == CGROUP2_SUPER_MAGIC) {
-		/* a device, a fifo, a file of /proc (our /proc/self), of a
-		 * cgroup (cgroup.procs checks the opener's namespace) */
+		/* what special() leaves to the kernel, a file of /proc (our
+		 * /proc/self), of a cgroup (cgroup.procs checks the
+		 * opener's namespace) */
 		close(fd);
 		return 1;
 	}
@@ -145,14 +210,15 @@ static long open_judged(const struct hs_fl_call *c, struct hs_fl_start *s)
 				r = AGAIN;
 			else if (excl)
 				r = -EEXIST;
-			else if (!S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))
-				r = KERNEL; /* a fifo, a device */
+			else if (!S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode) &&
+				 (r = special(&sb, fl, (pid_t)c->n.pid)) != 0)
+				; /* a terminal, a fifo that waits: KERNEL */
 			else {
 				snprintf(name0, sizeof(name0), "/proc/self/fd/%ld",
 					 fd);
 				r = hs_fl_openat2(AT_FDCWD, name0,
-					     our_flags(fl & ~(O_NOFOLLOW | O_CREAT |
-							      O_EXCL)),
+					     our_flags(fl & ~(uint64_t)(O_NOFOLLOW |
+									O_CREAT)),
 					     fl & HS_O_TMPFILE_BIT ? how->mode : 0, 0);
 			}
 			close((int)fd);
@@ -233,6 +299,36 @@ static long open_judged(const struct hs_fl_call *c, struct hs_fl_start *s)
 	return r;
 }
 
+/* The caller's O_TRUNC of a regular file, on our descriptor of it, after
+ * it was checked: by ftruncate when it was opened for writing (a second
+ * descriptor for writing would close before the caller has its own, and
+ * its IN_CLOSE_WRITE could end a PostToolUse's wait, floor_post.c);
+ * O_RDONLY|O_TRUNC by a second open, whose check is the kernel's. fd, or
+ * -errno with fd closed. */
+static long trunc_ours(long fd, uint64_t fl)
+{
+	char self[40];
+	long e;
+	int t;
+
+	if ((fl & O_ACCMODE) != O_RDONLY) {
+		if (ftruncate((int)fd, 0) == 0)
+			return fd;
+		e = -errno;
+		close((int)fd);
+		return e;
+	}
+	snprintf(self, sizeof(self), "/proc/self/fd/%ld", fd);
+	t = open(self, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (t < 0) {
+		e = -errno;
+		close((int)fd);
+		return e;
+	}
+	close(t);
+	return fd;
+}
+
 /* Without follow_symlinks: the kernel's own walk of the string, in one
  * openat2 from the judged directory. Its name was judged, not what it
  * leads to: a symlink swapped in since may lead to a protected file,
@@ -249,7 +345,7 @@ static long open_judged(const struct hs_fl_call *c, struct hs_fl_start *s)
  * again -- so those are the kernel's (an O_CREAT|O_EXCL open opens
  * nothing that exists). fd (>= 0) to inject, -errno, KERNEL or AGAIN. */
 static long open_by_name(const struct hs_floor_ctx *x, const struct hs_fl_start *s,
-			 const struct open_how *how)
+			 const struct open_how *how, pid_t tid)
 {
 	uint64_t fl = how->flags;
 	bool trunc = (fl & O_TRUNC) && !(fl & O_PATH);
@@ -257,11 +353,9 @@ static long open_by_name(const struct hs_floor_ctx *x, const struct hs_fl_start 
 	 * (which the kernel never truncates) */
 	bool fresh = (fl & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL) ||
 		     (fl & HS_O_TMPFILE_BIT);
-	bool existed = !fresh;
+	bool existed = !fresh, odd = false;
 	struct stat sb;
-	char self[40];
 	long fd, e;
-	int t;
 
 	if (!fresh && !(fl & O_PATH)) {
 		fd = hs_fl_openat2(s->fd, s->rest, O_PATH | O_CLOEXEC | (fl & O_NOFOLLOW),
@@ -272,15 +366,20 @@ static long open_by_name(const struct hs_floor_ctx *x, const struct hs_fl_start 
 					      (S_ISLNK(sb.st_mode) &&
 					       (fl & O_NOFOLLOW))
 				    ? 0
-				    : KERNEL;
+				    : special(&sb, fl, tid);
+			/* a device's or a fifo's O_TRUNC truncates nothing
+			 * but asks for the right to write: ours to keep */
+			odd = e == 0 && !S_ISREG(sb.st_mode) &&
+			      !S_ISDIR(sb.st_mode) && !S_ISLNK(sb.st_mode);
 			close((int)fd);
 			if (e)
 				return e;
 		}
 		existed = fd >= 0 || fd != -ENOENT;
 	}
-	fd = hs_fl_openat2(s->fd, s->rest, our_flags(trunc ? fl & ~(uint64_t)O_TRUNC : fl),
-		      how->mode, how->resolve | RESOLVE_NO_MAGICLINKS);
+	fd = hs_fl_openat2(s->fd, s->rest,
+			   our_flags(trunc && !odd ? fl & ~(uint64_t)O_TRUNC : fl),
+			   how->mode, how->resolve | RESOLVE_NO_MAGICLINKS);
 	if (fd == -ELOOP)
 		return eloop_whose(s, how);
 	if (fd < 0 || (fl & O_PATH))
@@ -290,32 +389,98 @@ static long open_by_name(const struct hs_floor_ctx *x, const struct hs_fl_start 
 		close((int)fd);
 		return AGAIN; /* judged again, by what it leads to now */
 	}
-	if (!trunc || (fl & HS_O_TMPFILE_BIT))
+	if (!trunc || odd || (fl & HS_O_TMPFILE_BIT))
 		return fd;
 	/* not there a moment ago: ours, new and empty -- unless another
 	 * process made it in between, with something in it */
 	if (!existed && (fstat((int)fd, &sb) != 0 || sb.st_size == 0))
 		return fd;
-	/* an open for writing has been checked for it: truncated on our
-	 * descriptor (a second descriptor for writing would close before
-	 * the caller has its own, and its IN_CLOSE_WRITE could end a
-	 * PostToolUse's wait, floor_post.c); O_RDONLY|O_TRUNC by a second
-	 * open, whose check is the kernel's */
-	if ((fl & O_ACCMODE) != O_RDONLY) {
-		if (ftruncate((int)fd, 0) == 0)
-			return fd;
-		e = -errno;
+	/* one that became a fifo or a device since the look: its O_TRUNC
+	 * is ours already (not asked for: the kernel's, then) */
+	if (fstat((int)fd, &sb) == 0 &&
+	    (S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) || S_ISFIFO(sb.st_mode))) {
 		close((int)fd);
-		return e;
+		return KERNEL;
 	}
-	snprintf(self, sizeof(self), "/proc/self/fd/%ld", fd);
-	t = open(self, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (t < 0) {
-		e = -errno;
+	return trunc_ours(fd, fl);
+}
+
+/* Is our descriptor fd the file judged? By its name; one with no name (a
+ * pipe, a socket) was judged by the name written (/dev/stdout). */
+static bool is_judged(int fd, const char *judged)
+{
+	char now[PATH_MAX];
+
+	if (hs_fl_fd_name(fd, now) == 0 && now[0] == '/')
+		return strcmp(now, judged) == 0;
+	return strncmp(judged, "/dev/", 5) == 0 || strncmp(judged, "/proc/", 6) == 0;
+}
+
+/* An open of one of the caller's own descriptors by name (/dev/stdout,
+ * /dev/fd/N, /proc/self/fd/N, /proc/<its pid>/fd/N): the kernel reopens
+ * the file the descriptor is, through a magic link our walk does not
+ * take. Done here through the caller's /proc/<pid>/fd/N -- the same
+ * reopen, by us, of the file there now --, held to the name judged
+ * (another thread may have put another file there since: judged again),
+ * a regular file's O_TRUNC only after that: so the kernel never walks a
+ * name the caller can swap (a decoy /dev/stdout). fd (>= 0), -errno,
+ * KERNEL, AGAIN; NO_FD when the path names no descriptor of the
+ * caller's. */
+static long own_fd(const struct hs_floor_ctx *x, const struct hs_fl_call *c)
+{
+	const struct open_how *how = &c->open.how;
+	uint64_t fl = how->flags;
+	size_t len = strlen(c->open.path);
+	pid_t tid = (pid_t)c->n.pid, tgid;
+	struct hs_proclink l;
+	struct stat sb;
+	char p[PATH_MAX + 1], link[96];
+	long fd, r;
+
+	if (c->open.path[0] != '/' || c->open.path[len - 1] == '/' ||
+	    !c->open.judged[0] || how->resolve ||
+	    (fl & (O_PATH | O_NOFOLLOW | HS_O_TMPFILE_BIT)) ||
+	    (fl & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
+		return NO_FD; /* the walk's: ENOTDIR, ELOOP, EEXIST, the kernel's */
+	memcpy(p, c->open.path, len + 1);
+	hs_path_fold(p);
+	snprintf(link, sizeof(link), "/proc/%d/root", (int)tid);
+	(void)hs_proclink_stdio(p, link);
+	if (!hs_proclink(p, &l) || p[l.end] != '\0' ||
+	    strncmp(l.what, "fd/", 3) != 0 || (tgid = hs_fl_tgid(tid)) <= 0 ||
+	    (!l.self && l.pid != tid && l.pid != tgid))
+		return NO_FD; /* another process's: the kernel checks access */
+	/* the process's table for self (as /proc/self is), a thread's for
+	 * its own /proc/<tid>; the number as written ("01" is no 1) */
+	snprintf(link, sizeof(link), "/proc/%d/%.*s", (int)(l.self ? tgid : l.pid),
+		 (int)l.what_len, l.what);
+	/* (following the link: our right to the caller's /proc is checked
+	 * here, its file's permissions by the open after) */
+	fd = hs_fl_openat2(AT_FDCWD, link, O_PATH | O_CLOEXEC, 0, 0);
+	if (fd < 0)
+		return fd == -ENOENT ? -ENOENT : KERNEL;
+	r = fstat((int)fd, &sb) != 0 ? KERNEL
+	    : S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode) ? 0
+							  : special(&sb, fl, tid);
+	close((int)fd);
+	if (r != 0)
+		return r;
+	/* a regular file's O_TRUNC waits for the check; a fifo's or a
+	 * device's truncates nothing but asks for the right to write */
+	fd = hs_fl_openat2(AT_FDCWD, link,
+			   our_flags(S_ISREG(sb.st_mode) ? fl & ~(uint64_t)O_TRUNC
+							  : fl),
+			   how->mode, 0);
+	if (fd < 0)
+		return fd;
+	if (!is_judged((int)fd, c->open.judged) ||
+	    ((fl & HS_FLOOR_WRITE_FLAGS) &&
+	     hs_fscope_protected_fd(x->scope, (int)fd))) {
 		close((int)fd);
-		return e;
+		return AGAIN;
 	}
-	close(t);
+	if ((fl & O_TRUNC) && S_ISREG(sb.st_mode))
+		return trunc_ours(fd, fl);
 	return fd;
 }
 
@@ -346,17 +511,16 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 	creating = how->flags & (O_CREAT | HS_O_TMPFILE_BIT);
 	if (creating && !hs_fl_caller_umask(um, &our_umask))
 		return HS_FL_OPEN_CONTINUE;
+	if ((fd = own_fd(x, c)) != NO_FD)
+		goto opened;
 	fd = hs_fl_start_of(tid, c->open.path, c->open.dirfd,
 			    c->open.how.resolve, false, &s);
 	if (fd == 0 && !hs_fl_valid(x->listener, c->n.id)) {
 		hs_fl_start_free(&s);
 		fd = KERNEL; /* gone: continuing it is refused, harmlessly */
 	}
-	if (fd == KERNEL) {
-		if (creating)
-			hs_fl_umask_again(um, our_umask);
-		return HS_FL_OPEN_CONTINUE;
-	}
+	if (fd == KERNEL)
+		goto opened;
 	if (fd < 0)
 		;
 	else if (hs_fscope_follow(x->scope) && c->open.judged[0])
@@ -365,11 +529,17 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 					   c->open.judged))
 		fd = AGAIN;
 	else
-		fd = open_by_name(x, &s, how);
+		fd = open_by_name(x, &s, how, tid);
 	hs_fl_start_free(&s);
+opened:
+	if (fd == KERNEL) {
+		if (creating)
+			hs_fl_umask_again(um, our_umask);
+		return HS_FL_OPEN_CONTINUE;
+	}
 	if (creating)
 		hs_fl_umask_again(um, our_umask);
-	if (fd >= 0 && !(how->flags & O_PATH) && fit((int)fd, how->flags))
+	if (fd >= 0 && !(how->flags & O_PATH) && fit((int)fd, how->flags, tid))
 		return HS_FL_OPEN_CONTINUE;
 	if (fd < 0 && fd != AGAIN)
 		fd = refused(fd, how->flags);

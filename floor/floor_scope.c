@@ -6,6 +6,8 @@
  * nested session (supervisor/outer.c) of each session's filter. */
 #include "floor_int.h"
 
+#include "../common/proclink.h"
+
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -276,8 +278,22 @@ static bool protected_id(const struct hs_fscope *sc, const char *abs)
 bool hs_fscope_protected_target(const struct hs_fscope *sc, const char *abs,
 				bool follow)
 {
+	struct hs_proclink l;
 	struct stat sb;
+	char std[16];
 
+	/* a name floor_name.c left as written because the caller's
+	 * descriptor there has none (a pipe, a socket) is the caller's, not
+	 * ours to stat: no file there. Only the whole name of one of its
+	 * own descriptors, or the standard /dev/stdout (a planted symlink
+	 * of that name is stat'ed as any) */
+	if (strlen(abs) < sizeof(std)) {
+		memcpy(std, abs, strlen(abs) + 1);
+		if (hs_proclink_stdio(std, "") >= 0)
+			return false;
+	}
+	if (hs_proclink(abs, &l) && l.self && abs[l.end] == '\0')
+		return false;
 	return sc->nids &&
 	       hs_fl_stat(abs, follow, &sb) == 0 &&
 	       S_ISREG(sb.st_mode) && id_is_protected(sc, &sb, false);

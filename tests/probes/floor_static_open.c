@@ -31,6 +31,11 @@
  *                       truncated ("truncate"): "ok" or the errno's name
  *   own-filter          stack a seccomp filter that allows everything
  *                       (what a sandbox does), for the checks after it
+ *   specials:DIR        a fixed run of opens of what is no plain file
+ *                       (devices, a fifo, a socket, descriptors by
+ *                       name: /dev/fd/N, /proc/self/fd/N), each reported
+ *                       with its result: compared plain and under the
+ *                       floor
  *   paths:DIR           a fixed run of path calls in DIR (made empty),
  *                       each reported with its result: compared plain and
  *                       under the floor
@@ -49,7 +54,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -112,6 +119,98 @@ static void *swapper(void *arg)
 static void said(const char *what, int r)
 {
 	printf("%s: %s\n", what, r == 0 ? "0" : ename(errno));
+}
+
+/* open's result reported, and `text` written when it opened */
+static void opened(const char *what, int fd, const char *text)
+{
+	int e = errno;
+	char buf[160];
+
+	if (fd < 0) {
+		errno = e;
+		said(what, -1);
+		return;
+	}
+	if (text && write(fd, text, strlen(text)) < 0) {
+		snprintf(buf, sizeof(buf), "%s, its write", what);
+		said(buf, -1);
+	} else {
+		said(what, 0);
+	}
+	close(fd);
+}
+
+static long size_of(const char *p)
+{
+	struct stat sb;
+
+	return stat(p, &sb) == 0 ? (long)sb.st_size : -1;
+}
+
+static void specials(const char *dir)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX, .sun_path = "s" };
+	int r, pp[2], sk, fd;
+	char p[64], got[8] = "";
+
+	if (chdir(dir) != 0)
+		exit(2);
+	opened("/dev/null O_WRONLY|O_CREAT|O_TRUNC", open("/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644), "x");
+	opened("/dev/null O_APPEND", open("/dev/null", O_WRONLY | O_APPEND), "x");
+	opened("/dev/full", open("/dev/full", O_WRONLY), "x");
+	opened("/dev/zero O_RDWR", open("/dev/zero", O_RDWR), NULL);
+	said("mkfifo", mkfifo("p", 0644));
+	opened("fifo O_RDWR", open("p", O_RDWR), "x");
+	opened("fifo O_WRONLY|O_NONBLOCK, no reader", open("p", O_WRONLY | O_NONBLOCK), NULL);
+	r = open("p", O_RDONLY | O_NONBLOCK);
+	said("fifo O_RDONLY|O_NONBLOCK", r < 0 ? -1 : 0);
+	opened("fifo O_WRONLY, with a reader", open("p", O_WRONLY), "x");
+	if (r >= 0) {
+		said("... which reads it", read(r, got, 1) == 1 && got[0] == 'x' ? 0 : -1);
+		close(r);
+	}
+	sk = socket(AF_UNIX, SOCK_STREAM, 0);
+	said("bind a socket", bind(sk, (struct sockaddr *)&a, sizeof(a)));
+	opened("open of a socket", open("s", O_WRONLY), NULL);
+	close(sk);
+	fd = open("f", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, "hello", 5) != 5)
+		exit(2);
+	close(fd);
+	fd = open("f", O_RDONLY);
+	if (fd < 0 || dup2(fd, 7) < 0)
+		exit(2);
+	close(fd);
+	opened("/dev/fd/7 (read-only) O_WRONLY|O_TRUNC", open("/dev/fd/7", O_WRONLY | O_TRUNC), NULL);
+	printf("... its size: %ld\n", size_of("f"));
+	opened("/proc/self/fd/7 O_WRONLY|O_APPEND", open("/proc/self/fd/7", O_WRONLY | O_APPEND), "ab");
+	printf("... its size: %ld\n", size_of("f"));
+	opened("/proc/self/fd/7 O_CREAT|O_EXCL", open("/proc/self/fd/7", O_WRONLY | O_CREAT | O_EXCL, 0644), NULL);
+	opened("/dev/fd/7 O_NOFOLLOW", open("/dev/fd/7", O_WRONLY | O_NOFOLLOW), NULL);
+	opened("/dev/fd/99 (closed)", open("/dev/fd/99", O_WRONLY), NULL);
+	opened("/dev/fd/99 (closed) O_CREAT", open("/dev/fd/99", O_WRONLY | O_CREAT, 0644), NULL);
+	opened("/dev/fd/07 (a number as written)", open("/dev/fd/07", O_RDONLY), NULL);
+	opened("/dev/fd/7/ (not a directory)", open("/dev/fd/7/", O_RDONLY), NULL);
+	opened("/dev/null O_RDONLY|O_TRUNC", open("/dev/null", O_RDONLY | O_TRUNC), NULL);
+	fd = open("f", O_WRONLY | O_APPEND);
+	if (fd < 0 || write(fd, "more", 4) != 4)
+		exit(2);
+	close(fd);
+	opened("/dev/fd/7 O_RDONLY|O_TRUNC", open("/dev/fd/7", O_RDONLY | O_TRUNC), NULL);
+	printf("... its size: %ld\n", size_of("f"));
+	snprintf(p, sizeof(p), "/proc/%d/fd/7", (int)getpid());
+	opened("/proc/PID/fd/7 O_RDWR", open(p, O_RDWR), "c");
+	printf("... its size: %ld\n", size_of("f"));
+	if (pipe(pp) != 0)
+		exit(2);
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", pp[1]);
+	opened("a pipe's write end by name", open(p, O_WRONLY), "y");
+	snprintf(p, sizeof(p), "/dev/fd/%d", pp[0]);
+	opened("a pipe's read end by name, O_WRONLY", open(p, O_WRONLY), "z");
+	got[0] = got[1] = '\0';
+	said("... the pipe has both", read(pp[0], got, 2) == 2 && !strcmp(got, "yz") ? 0 : -1);
+	close(7);
 }
 
 static void paths(const char *dir)
@@ -426,6 +525,8 @@ int main(int argc, char **argv)
 			prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 			put_r("own-filter",
 			      prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog));
+		} else if (!strcmp(op, "specials")) {
+			specials(a);
 		} else if (!strcmp(op, "paths")) {
 			paths(a);
 		} else if (!strcmp(op, "race-link")) {
