@@ -255,6 +255,11 @@ void hs_settings_floor_defaults(struct hs_settings *s)
 	/* 1: HS_FLOOR_OPENS_ALL (floor/floor.h) */
 	if (!s->floor_opens_set && s->enforce)
 		s->floor_opens = 1;
+	/* a symlink the session makes (`ln -s secrets/k k; echo > k`) is
+	 * something it wrote: in enforce mode it takes no part in the
+	 * decision, the file it leads to is judged */
+	if (!s->follow_symlinks_set && s->enforce)
+		s->follow_symlinks = true;
 	/* Landlock's refusal serves enforce mode alone (floor_refuse.c):
 	 * guard mode lets a sandbox have it whatever "floor_allow" says */
 	if (!s->enforce)

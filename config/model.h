@@ -132,7 +132,9 @@ struct hs_settings {
 				 * default on): common/agent_place.h */
 	char **agent_state;     /* writes.agent_state: more places of the
 				 * agent's own state (globs) */
-	bool follow_symlinks;
+	bool follow_symlinks;  /* writes.follow_symlinks: judged by the file a
+				* symlink leads to (enforce mode's default) */
+	bool follow_symlinks_set; /* ... was given */
 	bool judge_temp_files; /* temp-looking names a pre glob names fire */
 	bool stage_content; /* writes.stage_content: writes a content-reading
 			     * pre hook may see are staged (default on) */

@@ -263,9 +263,13 @@ static void load_writes(struct hs_load *ld, const cJSON *w)
 		for (f = 0; f < sizeof(flags) / sizeof(flags[0]); f++)
 			if (strcmp(v->string, flags[f].key) == 0)
 				break;
-		if (f < sizeof(flags) / sizeof(flags[0]))
+		if (f < sizeof(flags) / sizeof(flags[0])) {
 			hs_load_bool(ld, v, "hookshim.writes",
 				     (bool *)((char *)s + flags[f].off));
+			if (flags[f].off ==
+			    offsetof(struct hs_settings, follow_symlinks))
+				s->follow_symlinks_set = true;
+		}
 		else
 			hs_load_diag(ld, HS_DIAG_ERROR, v, "unknown field "
 				     "hookshim.writes.%s (ignored)", v->string);

@@ -419,29 +419,31 @@ static bool is_judged(int fd, const char *judged)
 /* An open of one of the caller's own descriptors by name (/dev/stdout,
  * /dev/fd/N, /proc/self/fd/N, /proc/<its pid>/fd/N): the kernel reopens
  * the file the descriptor is, through a magic link our walk does not
- * take. Done here through the caller's /proc/<pid>/fd/N -- the same
- * reopen, by us, of the file there now --, held to the name judged
- * (another thread may have put another file there since: judged again),
- * a regular file's O_TRUNC only after that: so the kernel never walks a
- * name the caller can swap (a decoy /dev/stdout). fd (>= 0), -errno,
- * KERNEL, AGAIN; NO_FD when the path names no descriptor of the
- * caller's. */
+ * take. Done here: the file the caller's /proc/<pid>/fd/N leads to now,
+ * held to the name judged (another thread may have put another file
+ * there since: judged again), reopened through our own descriptor of it,
+ * a regular file's O_TRUNC only after the check of what was opened: so
+ * the kernel never walks a name the caller can swap (a decoy
+ * /dev/stdout). The kernel's answers where nothing is reopened: ENOENT
+ * (no such descriptor), EEXIST (O_CREAT|O_EXCL), ELOOP (O_NOFOLLOW: the
+ * name is a link), EISDIR (a trailing slash with O_CREAT), ENOTDIR. fd
+ * (>= 0), -errno, KERNEL, AGAIN; NO_FD when the path names no
+ * descriptor of the caller's. */
 static long own_fd(const struct hs_floor_ctx *x, const struct hs_fl_call *c)
 {
 	const struct open_how *how = &c->open.how;
 	uint64_t fl = how->flags;
 	size_t len = strlen(c->open.path);
+	bool slash = len > 1 && c->open.path[len - 1] == '/';
 	pid_t tid = (pid_t)c->n.pid, tgid;
 	struct hs_proclink l;
 	struct stat sb;
 	char p[PATH_MAX + 1], link[96];
 	long fd, r;
 
-	if (c->open.path[0] != '/' || c->open.path[len - 1] == '/' ||
-	    !c->open.judged[0] || how->resolve ||
-	    (fl & (O_PATH | O_NOFOLLOW | HS_O_TMPFILE_BIT)) ||
-	    (fl & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
-		return NO_FD; /* the walk's: ENOTDIR, ELOOP, EEXIST, the kernel's */
+	if (c->open.path[0] != '/' || !c->open.judged[0] || how->resolve ||
+	    (fl & O_PATH))
+		return NO_FD;
 	memcpy(p, c->open.path, len + 1);
 	hs_path_fold(p);
 	snprintf(link, sizeof(link), "/proc/%d/root", (int)tid);
@@ -450,38 +452,47 @@ static long own_fd(const struct hs_floor_ctx *x, const struct hs_fl_call *c)
 	    strncmp(l.what, "fd/", 3) != 0 || (tgid = hs_fl_tgid(tid)) <= 0 ||
 	    (!l.self && l.pid != tid && l.pid != tgid))
 		return NO_FD; /* another process's: the kernel checks access */
+	if (slash && (fl & O_CREAT))
+		return -EISDIR;
 	/* the process's table for self (as /proc/self is), a thread's for
-	 * its own /proc/<tid>; the number as written ("01" is no 1) */
+	 * its own /proc/<tid>; the number as written ("01" is no 1). Our
+	 * right to the caller's /proc is checked here, the file's
+	 * permissions by the open after. */
 	snprintf(link, sizeof(link), "/proc/%d/%.*s", (int)(l.self ? tgid : l.pid),
 		 (int)l.what_len, l.what);
-	/* (following the link: our right to the caller's /proc is checked
-	 * here, its file's permissions by the open after) */
 	fd = hs_fl_openat2(AT_FDCWD, link, O_PATH | O_CLOEXEC, 0, 0);
 	if (fd < 0)
 		return fd == -ENOENT ? -ENOENT : KERNEL;
-	r = fstat((int)fd, &sb) != 0 ? KERNEL
-	    : S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode) ? 0
-							  : special(&sb, fl, tid);
+	r = (fl & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL) ? -EEXIST
+	    : (fl & O_NOFOLLOW) && !slash		    ? -ELOOP
+	    : fstat((int)fd, &sb) != 0			    ? KERNEL
+	    : slash && !S_ISDIR(sb.st_mode)		    ? -ENOTDIR
+	    : S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode)    ? 0
+							    : special(&sb, fl, tid);
+	if (r == 0 && !is_judged((int)fd, c->open.judged))
+		r = AGAIN;
+	if (r == 0) {
+		/* a regular file's O_TRUNC waits for the check; a fifo's or
+		 * a device's truncates nothing but asks for the right to
+		 * write */
+		snprintf(link, sizeof(link), "/proc/self/fd/%ld", fd);
+		r = hs_fl_openat2(AT_FDCWD, link,
+				  our_flags(S_ISREG(sb.st_mode)
+						    ? fl & ~(uint64_t)O_TRUNC
+						    : fl),
+				  how->mode, 0);
+	}
 	close((int)fd);
-	if (r != 0)
+	if (r < 0)
 		return r;
-	/* a regular file's O_TRUNC waits for the check; a fifo's or a
-	 * device's truncates nothing but asks for the right to write */
-	fd = hs_fl_openat2(AT_FDCWD, link,
-			   our_flags(S_ISREG(sb.st_mode) ? fl & ~(uint64_t)O_TRUNC
-							  : fl),
-			   how->mode, 0);
-	if (fd < 0)
-		return fd;
-	if (!is_judged((int)fd, c->open.judged) ||
-	    ((fl & HS_FLOOR_WRITE_FLAGS) &&
-	     hs_fscope_protected_fd(x->scope, (int)fd))) {
-		close((int)fd);
+	if ((fl & HS_FLOOR_WRITE_FLAGS) &&
+	    hs_fscope_protected_fd(x->scope, (int)r)) {
+		close((int)r);
 		return AGAIN;
 	}
 	if ((fl & O_TRUNC) && S_ISREG(sb.st_mode))
-		return trunc_ours(fd, fl);
-	return fd;
+		return trunc_ours(r, fl);
+	return r;
 }
 
 enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,

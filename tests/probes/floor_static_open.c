@@ -190,6 +190,19 @@ static void specials(const char *dir)
 	opened("/dev/fd/7 O_NOFOLLOW", open("/dev/fd/7", O_WRONLY | O_NOFOLLOW), NULL);
 	opened("/dev/fd/99 (closed)", open("/dev/fd/99", O_WRONLY), NULL);
 	opened("/dev/fd/99 (closed) O_CREAT", open("/dev/fd/99", O_WRONLY | O_CREAT, 0644), NULL);
+	opened("/dev/fd/99 (closed) O_CREAT|O_EXCL", open("/dev/fd/99", O_WRONLY | O_CREAT | O_EXCL, 0644), NULL);
+	fd = open(".", O_RDONLY | O_DIRECTORY);
+	if (fd < 0 || dup2(fd, 8) < 0)
+		exit(2);
+	close(fd);
+	opened("/dev/fd/8/ (a directory)", open("/dev/fd/8/", O_RDONLY), NULL);
+	opened("/dev/fd/8/ O_CREAT", open("/dev/fd/8/", O_RDONLY | O_CREAT, 0644), NULL);
+	opened("/dev/fd/7/ O_CREAT", open("/dev/fd/7/", O_RDONLY | O_CREAT, 0644), NULL);
+	opened("/dev/fd/8/ O_WRONLY", open("/dev/fd/8/", O_WRONLY), NULL);
+	opened("/dev/fd/8 O_NOFOLLOW", open("/dev/fd/8", O_RDONLY | O_NOFOLLOW), NULL);
+	opened("/dev/fd/8/ O_NOFOLLOW", open("/dev/fd/8/", O_RDONLY | O_NOFOLLOW), NULL);
+	opened("/dev/fd/8 O_TMPFILE", open("/dev/fd/8", O_WRONLY | O_TMPFILE, 0600), "t");
+	close(8);
 	opened("/dev/fd/07 (a number as written)", open("/dev/fd/07", O_RDONLY), NULL);
 	opened("/dev/fd/7/ (not a directory)", open("/dev/fd/7/", O_RDONLY), NULL);
 	opened("/dev/null O_RDONLY|O_TRUNC", open("/dev/null", O_RDONLY | O_TRUNC), NULL);

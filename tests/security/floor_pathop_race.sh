@@ -194,7 +194,7 @@ done
 # results plain and under the floor, in both modes
 mkdir -p "$TMP/sp"
 "$P" specials:"$TMP/sp" >"$TMP/sp.out" 2>&1
-check "the specials run has 30 results" test "$(wc -l <"$TMP/sp.out")" -ge 30
+check "the specials run has 38 results" test "$(wc -l <"$TMP/sp.out")" -ge 38
 for c in enforce follow guard; do
 	rm -rf "$TMP/sp"; mkdir -p "$TMP/sp"
 	"$HOOKSHIM" run --no-notices -c "$TMP/$c.json" -- "$P" specials:"$TMP/sp" >"$TMP/sp2.out" 2>&1

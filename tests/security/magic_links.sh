@@ -105,3 +105,22 @@ if as_user "magic links"; then
 		expect_eq "user $mode: secrets/ unchanged" "$before" "$(tree)"
 	done
 fi
+
+# Enforce mode follows symlinks by default: one the session makes to a
+# protected file takes no part in the decision (guard mode judges the
+# path as written, as Claude Code's own Write matcher does: shown), and
+# an explicit "follow_symlinks": false is honoured.
+cat > symlink.sh <<'T'
+rm -f innoc; ln -s secrets/k innoc
+echo P > innoc 2>/dev/null; echo "bashlink=$?"
+busybox sh -c 'echo P > innoc' 2>/dev/null; echo "bblink=$?"
+rm -f innoc
+T
+echo '{"hookshim":{"writes":{"follow_symlinks":false}},"hooks":{"PreToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(secrets/**)","command":"exit 2"}]}]}}' > nofollow.json
+out=$("$HOOKSHIM" run --enforce --no-notices -c policy.json -- bash symlink.sh 2>/dev/null)
+each_denied "enforce, by default: a symlink to a protected file: " "$out" bashlink bblink
+expect_eq "enforce: secrets/ unchanged" "$before" "$(tree)"
+out=$("$HOOKSHIM" run --guard --no-notices -c policy.json -- bash symlink.sh 2>/dev/null)
+expect_contains "guard: a symlink to a protected file is judged by its own name (the stated limit)" "$out" "bashlink=0"
+out=$("$HOOKSHIM" run --enforce --no-notices -c nofollow.json -- bash symlink.sh 2>/dev/null)
+expect_contains "enforce with follow_symlinks false: as written, as asked" "$out" "bblink=0"
