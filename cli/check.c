@@ -260,6 +260,18 @@ static void print_mode(const struct hs_config *cfg,
 		       explicit_mode ? "would refuse to start"
 				     : "falls back to guard");
 	printf("\n  (README, \"Guard and enforce\")\n");
+	/* writes.follow_symlinks: enforce mode's default (config/model.c) */
+	printf("symlinks: %s\n",
+	       cfg->settings.follow_symlinks_set
+		       ? (cfg->settings.follow_symlinks
+				  ? "followed: the file one leads to is judged "
+				    "(\"follow_symlinks\")"
+				  : "judged by the name written "
+				    "(\"follow_symlinks\": false)")
+	       : here ? "followed: the file one leads to is judged (enforce "
+			"mode's default)"
+		      : "judged by the name written (guard mode's default; "
+			"enforce mode follows them)");
 	print_failure(cfg, here);
 }
 

@@ -124,3 +124,8 @@ out=$("$HOOKSHIM" run --guard --no-notices -c policy.json -- bash symlink.sh 2>/
 expect_contains "guard: a symlink to a protected file is judged by its own name (the stated limit)" "$out" "bashlink=0"
 out=$("$HOOKSHIM" run --enforce --no-notices -c nofollow.json -- bash symlink.sh 2>/dev/null)
 expect_contains "enforce with follow_symlinks false: as written, as asked" "$out" "bblink=0"
+# ... and `check` says which, as run would do it
+expect_contains "check: enforce follows symlinks" "$(echo '{"hookshim":{"mode":"enforce"}}' > m.json; "$HOOKSHIM" check -c m.json 2>&1)" \
+	"symlinks: followed: the file one leads to is judged (enforce mode's default)"
+expect_contains "check: guard judges the name" "$(echo '{"hookshim":{"mode":"guard"}}' > m.json; "$HOOKSHIM" check -c m.json 2>&1)" \
+	"symlinks: judged by the name written"

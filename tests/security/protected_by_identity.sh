@@ -111,10 +111,19 @@ for who in root user; do
 		want=$((4 * 4 + 1 + 2 + 9)); [ -n "$BB" ] && want=$((want + 4 * 2 + 2 + 2))
 		expect_eq "$who $mode: every write through another name failed" "$want" "$n"
 		expect_eq "$who $mode: the hook script and the policy unchanged" "$before" "$(state)"
+		# (guard mode names the symlink and what it leads to; enforce
+		# mode, which follows symlinks, the file written)
+		if [ $mode = guard ]; then
+			hook="$ROOT/evil is $ROOT/.hookshim/hooks/ok.sh,"
+			pol="$ROOT/evilpol is $ROOT/policy.json,"
+		else
+			hook="write to $ROOT/.hookshim/hooks/ok.sh denied: $ROOT/.hookshim/hooks/ok.sh is"
+			pol="write to $ROOT/policy.json denied: $ROOT/policy.json is"
+		fi
 		expect_contains "$who $mode: the reason names the file the name leads to" "$(cat "$TMP/err")" \
-			"$ROOT/evil is $ROOT/.hookshim/hooks/ok.sh, part of this session's policy (hook script of PreToolUse[Bash]#1)"
+			"$hook part of this session's policy (hook script of PreToolUse[Bash]#1)"
 		expect_contains "$who $mode: and the policy file's" "$(cat "$TMP/err")" \
-			"$ROOT/evilpol is $ROOT/policy.json, part of this session's policy (config file)"
+			"$pol part of this session's policy (config file)"
 		expect_contains "$who $mode: a symlink to another file still works" "$out" "benign=0"
 		expect_eq "$who $mode: its target written" "fine" "$(cat "$ROOT/other.txt")"
 		echo benign > "$ROOT/other.txt"
