@@ -87,7 +87,10 @@ static void unpin(struct hs_path_pin *pin)
 		pin->fd = -1;
 }
 
-void hs_path_resolve_pin(char *p, bool last, struct hs_path_pin *pin)
+/* hs_path_resolve_pin; `missing`: p's own walk already failed, so the
+ * first round does not walk the whole name again. */
+static void resolve(char *p, bool last, struct hs_path_pin *pin,
+		    bool missing)
 {
 	if (pin)
 		pin->fd = -1;
@@ -95,7 +98,7 @@ void hs_path_resolve_pin(char *p, bool last, struct hs_path_pin *pin)
 		char dir[PATH_MAX], tgt[PATH_MAX];
 		char *slash, *name;
 		long n;
-		int fd = last ? open_path(p, 0) : -1;
+		int fd = last && !(missing && hops == 0) ? open_path(p, 0) : -1;
 
 		if (fd >= 0) {
 			if (name_and_pin(fd, dir, pin, false) == 0)
@@ -151,4 +154,14 @@ void hs_path_resolve_pin(char *p, bool last, struct hs_path_pin *pin)
 		}
 	}
 	hs_path_fold(p); /* a loop: the kernel says ELOOP */
+}
+
+void hs_path_resolve_pin(char *p, bool last, struct hs_path_pin *pin)
+{
+	resolve(p, last, pin, false);
+}
+
+void hs_path_resolve_missing(char *p)
+{
+	resolve(p, true, NULL, true);
 }

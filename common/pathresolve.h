@@ -41,4 +41,9 @@ struct hs_path_pin {
 /* hs_path_resolve, pinning what it found when pin is not NULL. */
 void hs_path_resolve_pin(char *p, bool last, struct hs_path_pin *pin);
 
+/* hs_path_resolve(p, true) for a p whose own walk (an O_PATH open of it,
+ * following) a caller has just seen fail: the same name, without that
+ * walk again. */
+void hs_path_resolve_missing(char *p);
+
 #endif

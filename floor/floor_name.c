@@ -129,7 +129,30 @@ static int expand_magic(pid_t tid, char *p)
 	return 0;
 }
 
-static int walk(int d, const char *path, uint64_t flags, uint64_t resolve);
+/* openat2 of path from d with resolve, O_PATH: a descriptor or -1. */
+static int walk(int d, const char *path, uint64_t flags, uint64_t resolve)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC | flags,
+		.resolve = resolve & (RESOLVE_IN_ROOT | RESOLVE_NO_XDEV |
+				      RESOLVE_NO_MAGICLINKS |
+				      RESOLVE_NO_SYMLINKS),
+	};
+
+	return (int)syscall(SYS_openat2, d, path, &how, sizeof(how));
+}
+
+/* The name of our descriptor fd (closed), into out (PATH_MAX). */
+static int named_fd(int fd, char *out)
+{
+	char link[40];
+	int r;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	r = hs_proclink_target(link, out);
+	close(fd);
+	return r;
+}
 
 /* p's magic links named as the caller's (its /dev/stdout, /proc/self,
  * /dev/fd; `last`: the call follows p's last component): 0; 1 when p is
@@ -160,32 +183,10 @@ static int caller_view(pid_t tid, char *p, bool last)
 	return 1;
 }
 
-/* Does the kernel's walk of p (its last component followed when `last`)
- * go through a magic link, in our view -- a symlink the agent made to
- * /proc/self/fd/N or /dev/stdout, which in our view are ours? */
-static bool through_magic(const char *p, bool last)
-{
-	int flags = O_PATH | O_CLOEXEC | (last ? 0 : O_NOFOLLOW);
-	int fd = walk(AT_FDCWD, p, last ? 0 : O_NOFOLLOW, RESOLVE_NO_MAGICLINKS);
-
-	if (fd >= 0) {
-		close(fd);
-		return false;
-	}
-	if (errno != ELOOP)
-		return false;
-	fd = open(p, flags);
-	if (fd >= 0) {
-		close(fd);
-		return true;
-	}
-	return errno != ELOOP; /* a loop of symlinks: the kernel fails it */
-}
-
 /* p, a name hs_path_resolve gave in our view, as the caller's when it is
  * one of our own magic links: a symlink to /proc/self/fd/9 resolves, in
  * our walk, to /proc/<our pid>/fd/9 (dangling when we have no 9, so no
- * ELOOP told through_magic). Rewritten as /proc/<tid>/... and named as
+ * ELOOP told walk_as_caller). Rewritten as /proc/<tid>/... and named as
  * the caller's: caller_view's result, or 0 when p is not ours. */
 static int ours_to_caller(pid_t tid, char *p)
 {
@@ -205,18 +206,49 @@ static int ours_to_caller(pid_t tid, char *p)
 	return caller_view(tid, p, true);
 }
 
-/* hs_path_resolve(p, last), and a result in our own /proc named as the
- * caller's (ours_to_caller). */
-static int resolve_as_caller(pid_t tid, char *p, bool last)
+#define MAGIC 1 /* walk_as_caller: p's walk meets a magic link */
+
+/* p named as the kernel's walk of it reaches, its last component followed
+ * when `last`, in our view (hs_path_resolve), and a result in our own
+ * /proc as the caller's (ours_to_caller): 0, or an error. MAGIC, p left
+ * alone, when that walk in our view goes through a magic link -- a
+ * symlink the agent made to /proc/self/fd/N or /dev/stdout, which in our
+ * view are ours. One walk, refusing magic links, serves both: where it
+ * lands, it is the name; where it fails, hs_path_resolve does not walk
+ * the whole name again. */
+static int walk_as_caller(pid_t tid, char *p, bool last)
 {
+	int fd = walk(AT_FDCWD, p, last ? 0 : O_NOFOLLOW, RESOLVE_NO_MAGICLINKS);
+	char name[PATH_MAX];
 	int r;
 
-	hs_path_resolve(p, last);
+	if (fd < 0 && errno == ELOOP) {
+		/* ours, or a loop of symlinks (the kernel fails that) */
+		fd = open(p, O_PATH | O_CLOEXEC | (last ? 0 : O_NOFOLLOW));
+		if (fd >= 0 || errno != ELOOP) {
+			if (fd >= 0)
+				close(fd);
+			return MAGIC;
+		}
+	}
+	if (fd >= 0 && last) {
+		if (named_fd(fd, name) == 0)
+			memcpy(p, name, strlen(name) + 1);
+		else
+			hs_path_fold(p);
+	} else {
+		if (fd >= 0)
+			close(fd);
+		if (fd < 0 && last)
+			hs_path_resolve_missing(p);
+		else
+			hs_path_resolve(p, last);
+	}
 	r = ours_to_caller(tid, p);
 	return r < 0 ? r : 0;
 }
 
-/* Following, a walk through a magic link (through_magic): the last
+/* Following, a walk through a magic link (walk_as_caller): the last
  * component's symlinks followed by hand, each target named as the
  * caller's (`ln -s /dev/stdout access.log` is the caller's descriptor 1,
  * `ln -s /proc/self/fd/3 x` its 3). A directory on the way through one
@@ -236,10 +268,8 @@ static int follow_by_hand(pid_t tid, char *p, bool last)
 		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - p), p);
 		if (!dir[0])
 			memcpy(dir, "/", 2);
-		if (through_magic(dir, true))
-			return HS_PATH_TOOLONG;
-		if ((r = resolve_as_caller(tid, dir, true)) < 0)
-			return r;
+		if ((r = walk_as_caller(tid, dir, true)) != 0)
+			return r == MAGIC ? HS_PATH_TOOLONG : r;
 		if ((r = join(link, dir, name, false)) < 0)
 			return r;
 		n = last ? readlink(link, tgt, sizeof(tgt) - 1) : -1;
@@ -256,8 +286,8 @@ static int follow_by_hand(pid_t tid, char *p, bool last)
 				memcpy(p, link, strlen(link) + 1);
 			return r < 0 ? r : 0;
 		}
-		if (!through_magic(p, true))
-			return resolve_as_caller(tid, p, true);
+		if ((r = walk_as_caller(tid, p, true)) != MAGIC)
+			return r;
 	}
 	return -1; /* ELOOP in the kernel too */
 }
@@ -296,9 +326,9 @@ int hs_fl_abs(pid_t tid, int dirfd, const char *path, int follow, char *out)
 	/* following: resolved unfolded, as the kernel walks it (".." of a
 	 * symlink's target), in our view of the file system -- unless that
 	 * view goes through a magic link, which in it is ours */
-	if (through_magic(out, last))
+	if ((r = walk_as_caller(tid, out, last)) == MAGIC)
 		return follow_by_hand(tid, out, last);
-	return resolve_as_caller(tid, out, last);
+	return r;
 }
 
 void hs_fl_in_root(char *p, size_t cap)
@@ -308,31 +338,6 @@ void hs_fl_in_root(char *p, size_t cap)
 	snprintf(buf, sizeof(buf), "/%s", p);
 	hs_path_fold(buf); /* "/.." is "/" */
 	snprintf(p, cap, "%s", buf[1] ? buf + 1 : ".");
-}
-
-/* openat2 of path from d with resolve, O_PATH: a descriptor or -1. */
-static int walk(int d, const char *path, uint64_t flags, uint64_t resolve)
-{
-	struct open_how how = {
-		.flags = O_PATH | O_CLOEXEC | flags,
-		.resolve = resolve & (RESOLVE_IN_ROOT | RESOLVE_NO_XDEV |
-				      RESOLVE_NO_MAGICLINKS |
-				      RESOLVE_NO_SYMLINKS),
-	};
-
-	return (int)syscall(SYS_openat2, d, path, &how, sizeof(how));
-}
-
-/* The name of our descriptor fd (closed), into out (PATH_MAX). */
-static int named_fd(int fd, char *out)
-{
-	char link[40];
-	int r;
-
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	r = hs_proclink_target(link, out);
-	close(fd);
-	return r;
 }
 
 int hs_fl_abs_in_root(pid_t tid, int dirfd, const char *path, int follow,
