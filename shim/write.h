@@ -78,6 +78,7 @@ struct hs_wticket {
 	struct hs_path_pin pin;
 	struct hs_path_pin pin2; /* a rename's target directory, a link's
 				  * source directory */
+	bool follow;   /* named as follow_symlinks walks (hs_wclassify) */
 	bool to_floor; /* an open of another process's /proc entry: made
 			* without the cookie, for the floor to judge
 			* (floor/floor_reach.c) */

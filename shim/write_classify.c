@@ -112,9 +112,9 @@ static const char *op_replace(void *x, const struct stat *sb)
  * and "//" only shortens it), and no glob can match there. Saves the
  * getcwd or readlink, join, fold and match of every file `tar x` writes
  * outside the hooks' paths. */
-static bool rel_dead(int dirfd, const char *path)
+static bool rel_dead(int dirfd, const char *path, bool follow)
 {
-	if (!path[0] || path[0] == '/' || hs_wopts()->follow ||
+	if (!path[0] || path[0] == '/' || follow ||
 	    strstr(path, ".."))
 		return false;
 	if (dirfd == AT_FDCWD)
@@ -122,12 +122,12 @@ static bool rel_dead(int dirfd, const char *path)
 	return !hs_wscope_dirfd_live(dirfd);
 }
 
-bool hs_wquick_dead(const struct hs_wcall *c)
+bool hs_wquick_dead(const struct hs_wcall *c, bool follow)
 {
 	switch (c->kind) {
 	case HS_WK_SYMLINK:
 		/* its text may name a protected file from anywhere */
-		return rel_dead(c->dirfd2, c->path2) && !hs_wscope_policy();
+		return rel_dead(c->dirfd2, c->path2, follow) && !hs_wscope_policy();
 	case HS_WK_CHMOD:
 	case HS_WK_CHOWN:
 	case HS_WK_XATTR:
@@ -139,10 +139,10 @@ bool hs_wquick_dead(const struct hs_wcall *c)
 			return false; /* a symlink followed goes anywhere */
 		/* fall through */
 	case HS_WK_RENAME:
-		return rel_dead(c->dirfd, c->path) &&
-		       rel_dead(c->dirfd2, c->path2);
+		return rel_dead(c->dirfd, c->path, follow) &&
+		       rel_dead(c->dirfd2, c->path2, follow);
 	default:
-		return rel_dead(c->dirfd, c->path);
+		return rel_dead(c->dirfd, c->path, follow);
 	}
 }
 
@@ -175,7 +175,7 @@ static int named_pinned(struct hs_wticket *t, int dirfd, const char *path,
 {
 	int r;
 
-	if (!hs_wopts()->follow)
+	if (!t->follow)
 		return named(t, dirfd, path, false, last, out);
 	r = hs_path_pinned(dirfd, path, last, out, pin);
 	if (r == HS_PATH_TOOLONG && !t->unnamed)
@@ -256,9 +256,8 @@ static unsigned take(struct hs_wticket *t, const struct hs_wr_plan *p)
 }
 
 unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
-		      unsigned want)
+		      unsigned want, bool follow)
 {
-	bool follow = hs_wopts()->follow;
 	struct hs_wr_call r = { .want = want, .flags = c->flags, .a = t->path,
 				.b = t->path2, .prot = t->prot };
 	/* on the stack, not in static data: the shim's written data must
@@ -275,6 +274,7 @@ unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
 	unsigned m;
 	int e;
 
+	t->follow = follow;
 	t->post_new_path = NULL;
 	t->extra_op = t->extra_new = t->extra_path = NULL;
 	t->post_path = t->path;

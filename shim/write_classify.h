@@ -11,12 +11,16 @@
 #include "write.h"
 #include "write_scope.h"
 
-/* Nothing c names can fire, decided without building a path. */
-bool hs_wquick_dead(const struct hs_wcall *c);
+/* Nothing c names can fire, decided without building a path; `follow`:
+ * its names are walked as follow_symlinks walks them (a symlink below a
+ * dead directory may lead anywhere). */
+bool hs_wquick_dead(const struct hs_wcall *c, bool follow);
 
 /* Decides path/op/new_path of c into t; returns the HS_W_* bits wanted
- * (of `want`). */
+ * (of `want`). `follow`: the names walked as follow_symlinks walks them,
+ * and the call pinned to what they resolved to (write_pin.h); otherwise
+ * named as written. */
 unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
-		      unsigned want);
+		      unsigned want, bool follow);
 
 #endif

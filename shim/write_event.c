@@ -273,6 +273,36 @@ static unsigned protected_names(const struct hs_wcall *c, unsigned active)
 	}
 }
 
+/* What the shim asks about c, into t (hs_wclassify). In enforce mode the
+ * floor names and judges every call of the session, following symlinks
+ * and knowing protected files by their identity, whatever the shim does
+ * (docs/floor.md, "Enforce mode"): the shim first reads the names as
+ * written, and walks them (and stats their targets) only where those may
+ * fire a hook. A name that cannot, but follows a symlink to one that
+ * can, is left to the floor, which judges it as it judges a static
+ * program's (the hook runs; its reason reaches the agent's next tool
+ * call rather than this call's error text). Guard mode trusts the shim's
+ * word, so walks every name. */
+static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
+			 unsigned want, unsigned active)
+{
+	bool follow = hs_wopts()->follow;
+
+	if (hs_state()->enforce) {
+		if (hs_wquick_dead(c, false))
+			return 0;
+		if (!hs_wclassify(c, t, want, false) && !t->unnamed &&
+		    !t->to_floor)
+			return 0;
+		t->unnamed = NULL;
+		t->to_floor = false;
+	}
+	t->prot = protected_names(c, active);
+	if (!t->prot && hs_wquick_dead(c, follow))
+		return 0;
+	return hs_wclassify(c, t, want, follow);
+}
+
 static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 {
 	unsigned active = hs_wscope_active(), want = active;
@@ -293,11 +323,8 @@ static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 		return 3; /* the floor's to judge, without the cookie */
 	t->saved_errno = errno;
 	hs_guard_enter();
-	t->prot = protected_names(c, active);
-	if (want && !t->prot && hs_wquick_dead(c))
-		want = 0;
 	if (want)
-		want = hs_wclassify(c, t, want);
+		want = classify(c, t, want, active);
 	hs_guard_leave();
 	if (t->unnamed)
 		return deny_unnamed(t);
