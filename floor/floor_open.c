@@ -405,6 +405,25 @@ static long open_by_name(const struct hs_floor_ctx *x, const struct hs_fl_start 
 	return trunc_ours(fd, fl);
 }
 
+/* Does this kernel refuse O_CREAT with O_DIRECTORY before it walks any
+ * path (EINVAL since 6.4, build_open_flags)? Our own opens drop O_CREAT
+ * where the file is there, and would answer EISDIR instead. Asked once,
+ * of "/" (which no O_CREAT can make: EISDIR on older kernels). */
+static bool creat_dir_refused(void)
+{
+	static int refused = -1;
+	int r = __atomic_load_n(&refused, __ATOMIC_RELAXED), fd;
+
+	if (r < 0) {
+		fd = open("/", O_RDONLY | O_DIRECTORY | O_CREAT | O_CLOEXEC, 0);
+		r = fd < 0 && errno == EINVAL;
+		if (fd >= 0)
+			close(fd);
+		__atomic_store_n(&refused, r, __ATOMIC_RELAXED);
+	}
+	return r;
+}
+
 /* Is our descriptor fd the file judged? By its name; one with no name (a
  * pipe, a socket) was judged by the name written (/dev/stdout). */
 static bool is_judged(int fd, const char *judged)
@@ -514,6 +533,11 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 	if (c->open.read_err) {
 		/* what we read is what the kernel would have: no bytes */
 		hs_fl_answer(x->listener, c->n.id, c->open.read_err);
+		return HS_FL_OPEN_ANSWERED;
+	}
+	if ((how->flags & (O_CREAT | O_DIRECTORY)) == (O_CREAT | O_DIRECTORY) &&
+	    creat_dir_refused()) {
+		hs_fl_answer(x->listener, c->n.id, EINVAL);
 		return HS_FL_OPEN_ANSWERED;
 	}
 	if (!hs_fl_same_identity(self, tid, keep, &um) ||
