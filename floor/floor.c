@@ -60,6 +60,7 @@ struct hs_floor {
 	size_t notif_size; /* the kernel's struct seccomp_notif may be larger */
 	pthread_t rx;
 	struct hs_inflight deciding; /* threads deciding a notification */
+	struct hs_inflight waiting;  /* fifo opens waiting (floor_fifo.c) */
 	struct hs_fpost *post;       /* PostToolUse at the call's end */
 	struct hs_fl_self *self;     /* opens emulated (floor_open.c) */
 	bool emulate_unjudged;       /* also the opens no hook can care about */
@@ -338,7 +339,7 @@ static bool allow(struct hs_floor *f, struct hs_fl_call *c, bool judged,
 		    : HS_FL_OPEN_CONTINUE;
 	if (r == HS_FL_OPEN_CONTINUE)
 		r = hs_fl_pathop(&f->x, c, !in_thread);
-	if (r == HS_FL_OPEN_ANSWERED)
+	if (r == HS_FL_OPEN_ANSWERED || r == HS_FL_OPEN_LATER)
 		return true;
 	if (r == HS_FL_OPEN_AGAIN) {
 		hs_fpost_cancel(f->post, t);
@@ -818,6 +819,9 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 				      .sandbox_mounts =
 					      s->cfg->settings.floor_sandbox_mounts };
 	hs_inflight_init(&f->deciding);
+	hs_inflight_init(&f->waiting);
+	f->x.stopping = &f->stopping;
+	f->x.waiting = &f->waiting;
 	/* no post hook on writes: no inotify, no thread */
 	if (f->scope && hs_fscope_any_post(f->scope))
 		f->post = hs_fpost_start(s);
@@ -885,7 +889,9 @@ bool hs_floor_stop(struct hs_floor *f, int grace_ms)
 			return false; /* threads still use f: leave it to exit() */
 		}
 	}
+	/* (a fifo's open waiting on its thread looks every 50 ms) */
 	if (!hs_inflight_drain(&f->deciding, grace_ms) ||
+	    !hs_inflight_drain(&f->waiting, grace_ms) ||
 	    !hs_fpost_stop(f->post, grace_ms))
 		return false; /* threads still use f: leave it to exit() */
 	/* Closing the listener answers whatever is left (processes the
@@ -896,6 +902,7 @@ bool hs_floor_stop(struct hs_floor *f, int grace_ms)
 	hs_fl_self_free(f->self);
 	hs_fl_netmem_free(f->names);
 	hs_inflight_destroy(&f->deciding);
+	hs_inflight_destroy(&f->waiting);
 	free(f);
 	return true;
 }

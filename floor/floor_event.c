@@ -654,6 +654,7 @@ void hs_fl_call_reset(struct hs_fl_call *c)
 	c->open.on = false;
 	c->open.read_err = 0;
 	c->open.tries = 0;
+	c->open.fifo = -1;
 	c->pop.on = false;
 	c->open.judged[0] = '\0';
 	c->tgid = 0;

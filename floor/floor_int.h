@@ -49,6 +49,7 @@ uint64_t *hs_fl_read_ptrs(pid_t tid, uint64_t addr, size_t *n);
  * when unreadable (errno E2BIG: an argument longer than the kernel
  * takes). */
 struct hs_fl_call;
+struct hs_inflight;
 bool hs_fl_exec_argv(struct hs_fl_call *c);
 /* Does a HOOKSHIM_FLAGS value ("i=..,c=<n>,..") carry this cookie? */
 bool hs_fl_flags_have_cookie(const char *flags, uint64_t cookie);
@@ -313,6 +314,7 @@ struct hs_fl_open {
 	struct open_how how;   /* flags, mode, resolve as the kernel takes them */
 	int read_err;          /* reading the path failed: this errno */
 	int tries;             /* rounds lost to a file system that changed */
+	int fifo;              /* a fifo whose open waits, for floor_fifo.c */
 	char path[PATH_MAX + 1]; /* the string copied from the caller */
 	char judged[PATH_MAX]; /* its name as judged ("" when unnamed) */
 };
@@ -432,6 +434,8 @@ struct hs_floor_ctx {
 	int *agent_started; /* ... is let through once */
 	unsigned allow; /* settings.floor_allow: HS_FA_* groups let through */
 	bool sandbox_mounts; /* and mounts in another mount namespace */
+	const int *stopping; /* hs_floor_stop began (atomic) */
+	struct hs_inflight *waiting; /* fifo opens waiting (floor_fifo.c) */
 };
 
 /* Reads and classifies; c->n is filled by the caller. Every read of the
@@ -551,12 +555,14 @@ enum hs_fl_open_result {
 	HS_FL_OPEN_ANSWERED, /* the descriptor was injected, or the errno sent */
 	HS_FL_OPEN_CONTINUE, /* not emulated: let the kernel run the call */
 	HS_FL_OPEN_AGAIN,    /* the path changed since it was judged */
+	HS_FL_OPEN_LATER,    /* a thread of its own answers it (floor_fifo.c) */
 };
 
 /* Results of an emulation's steps besides a descriptor (>= 0) or
  * -errno: */
 #define HS_FL_KERNEL (-100000) /* not ours to do: let the call continue */
 #define HS_FL_AGAIN (-100001)  /* changed since it was judged: judge again */
+#define HS_FL_WAITS (-100004)  /* a fifo's open that waits: floor_fifo.c */
 /* openat2(2) with these fields of its struct: a descriptor, or -errno. */
 long hs_fl_openat2(int dirfd, const char *path, uint64_t flags,
 		   uint64_t mode, uint64_t resolve);
@@ -607,6 +613,30 @@ void hs_fl_umask_again(mode_t um, mode_t ours);
 enum hs_fl_open_result hs_fl_settle(long *r, int *tries);
 /* Answers the notification: 0 for e == 0, else fails it with errno e. */
 void hs_fl_answer(int lfd, uint64_t id, int e);
+/* Installs our descriptor fd in the caller (SECCOMP_IOCTL_NOTIF_ADDFD,
+ * O_CLOEXEC when `cloexec`) and answers with its number; the install's
+ * errno where it fails (EMFILE), nothing where the caller is gone. fd is
+ * closed. */
+void hs_fl_inject(int lfd, uint64_t id, int fd, bool cloexec);
+
+/* ---- floor_fifo.c: a fifo's open that waits for its other end ---- */
+
+/* A fifo or a pipe, our O_PATH descriptor opath of it, for the caller's
+ * open flags fl: our descriptor opened at once where its open does not
+ * wait (a pipe's never does; O_RDWR, O_NONBLOCK, O_WRONLY with a reader),
+ * -errno, or HS_FL_WAITS with c->open.fifo our descriptor of it, for
+ * hs_fl_fifo_wait. */
+long hs_fl_fifo_open(struct hs_fl_call *c, int opath, uint64_t fl);
+
+/* Waits on a thread of its own for the open of the fifo our O_PATH
+ * descriptor opath is (taken over: closed), with the caller's flags fl
+ * (no O_NONBLOCK), as the caller's (thread `caller`) open would, and
+ * answers the notification id: the descriptor installed, the open's
+ * errno, or ERESTARTSYS for a signal the caller must take meanwhile.
+ * False (opath closed, the notification answered ENFILE) where no thread
+ * may start: too many waits at once, or none can be made. */
+bool hs_fl_fifo_wait(const struct hs_floor_ctx *x, uint64_t id, pid_t caller,
+		     int opath, uint64_t fl);
 
 /* ---- floor_open.c: allowed opens done on the caller's behalf ---- */
 

@@ -23,9 +23,11 @@
  * Magic links are refused on the walk (RESOLVE_NO_MAGICLINKS: ours are
  * not the caller's); the caller's own descriptors by name (/dev/stdout,
  * /dev/fd/N) are reopened through its /proc/<pid>/fd/N instead (own_fd).
- * Another path through one, what special() leaves (a device other than
- * the memory devices and ptys, a fifo whose open waits: their open has
- * effects of its own), a file of /proc, and a caller whose credentials,
+ * A fifo whose open waits for its other end is waited in on a thread of
+ * its own (floor_fifo.c). Another path through a magic link,
+ * what special() leaves (a device other than the memory devices and
+ * ptys: their open has effects of its own), a file of /proc, and a
+ * caller whose credentials,
  * namespaces, root or LSM label differ from ours (floor_identity.c) are
  * left to the kernel (CONTINUE).
  * Created files get the caller's umask (/proc/<tid>/status), set in a
@@ -38,7 +40,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <linux/magic.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -57,6 +58,7 @@
  * kernel's walk (refused() takes an ENXIO for our O_NONBLOCK's) */
 #define SOCKET_ENXIO (HS_FL_AGAIN - 1)
 #define NO_FD (HS_FL_AGAIN - 2) /* own_fd: no descriptor of the caller's */
+#define WAITS HS_FL_WAITS /* a fifo's open that waits: floor_fifo.c */
 
 void hs_fl_open_sandboxed(const struct hs_floor_ctx *x)
 {
@@ -93,7 +95,7 @@ static uint64_t our_flags(uint64_t fl)
 }
 
 /* Our open's error as the caller's: -errno, or KERNEL where only our
- * O_NONBLOCK made it (a fifo without reader, a lease: the kernel waits). */
+ * O_NONBLOCK made it (a lease: the kernel waits). */
 static long refused(long e, uint64_t fl)
 {
 	if (e == SOCKET_ENXIO)
@@ -125,10 +127,7 @@ static bool may_take_tty(pid_t tid)
  * decoy /dev/null): the memory devices (major 1: /dev/null, zero, full,
  * random, urandom, ...), /dev/ptmx and a pty's terminal (not one its
  * opener, a session leader without a terminal, could take as its
- * controlling one); a fifo whose open does not wait (O_RDWR; O_WRONLY
- * with a reader -- ours, O_NONBLOCK, fails ENXIO without one, and
- * refused() leaves it to the kernel --; O_RDONLY only with O_NONBLOCK).
- * Every other device is the kernel's: their opens can wait, do I/O or
+ * controlling one); a fifo (floor_fifo.c). Every other device is the kernel's: their opens can wait, do I/O or
  * record the opener (a tape, a serial line, a sound card, a disk), and
  * /dev/tty is the opener's own terminal. 0: ours to open; KERNEL;
  * SOCKET_ENXIO. */
@@ -146,10 +145,7 @@ static long special(const struct stat *sb, uint64_t fl, pid_t tid)
 		return KERNEL;
 	}
 	if (S_ISFIFO(sb->st_mode))
-		return (fl & O_ACCMODE) == O_RDWR || (fl & O_ACCMODE) == O_WRONLY ||
-				       ((fl & O_ACCMODE) == O_RDONLY && (fl & O_NONBLOCK))
-			       ? 0
-			       : KERNEL;
+		return 0;
 	return KERNEL;
 }
 
@@ -179,7 +175,7 @@ static int fit(int fd, uint64_t fl, pid_t tid)
 
 /* With follow_symlinks: open what the walk of the string reaches only if
  * it is what was judged. fd (>= 0) to inject, -errno, KERNEL or AGAIN. */
-static long open_judged(const struct hs_fl_call *c, struct hs_fl_start *s)
+static long open_judged(struct hs_fl_call *c, struct hs_fl_start *s)
 {
 	const struct open_how *how = &c->open.how;
 	uint64_t fl = how->flags, walk_fl = O_PATH | O_CLOEXEC;
@@ -210,9 +206,11 @@ static long open_judged(const struct hs_fl_call *c, struct hs_fl_start *s)
 				r = AGAIN;
 			else if (excl)
 				r = -EEXIST;
+			else if (S_ISFIFO(sb.st_mode))
+				r = hs_fl_fifo_open(c, (int)fd, fl);
 			else if (!S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode) &&
 				 (r = special(&sb, fl, (pid_t)c->n.pid)) != 0)
-				; /* a terminal, a fifo that waits: KERNEL */
+				; /* a terminal a session leader may take: KERNEL */
 			else {
 				snprintf(name0, sizeof(name0), "/proc/self/fd/%ld",
 					 fd);
@@ -340,13 +338,16 @@ static long trunc_ours(long fd, uint64_t fl)
  * same file, which checks the caller's right to write as the kernel's
  * O_TRUNC does (a file our open created is new: its O_TRUNC did nothing,
  * and its mode may refuse a second open). What is there is looked at
- * first without opening it (O_PATH): a fifo's or a device's open has
- * effects of its own -- ours would wake a fifo's other end and close it
- * again -- so those are the kernel's (an O_CREAT|O_EXCL open opens
- * nothing that exists). fd (>= 0) to inject, -errno, KERNEL or AGAIN. */
-static long open_by_name(const struct hs_floor_ctx *x, const struct hs_fl_start *s,
-			 const struct open_how *how, pid_t tid)
+ * first without opening it (O_PATH): a device's open has effects of its
+ * own, so special() says which are ours, and a fifo is opened through
+ * that descriptor (floor_fifo.c: a second open by name would wake its other
+ * end and close it again); an O_CREAT|O_EXCL open opens nothing that
+ * exists. fd (>= 0) to inject, -errno, KERNEL, AGAIN or WAITS. */
+static long open_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c,
+			 const struct hs_fl_start *s)
 {
+	const struct open_how *how = &c->open.how;
+	pid_t tid = (pid_t)c->n.pid;
 	uint64_t fl = how->flags;
 	bool trunc = (fl & O_TRUNC) && !(fl & O_PATH);
 	/* what opens nothing that exists: O_CREAT|O_EXCL, an O_TMPFILE
@@ -361,6 +362,11 @@ static long open_by_name(const struct hs_floor_ctx *x, const struct hs_fl_start 
 		fd = hs_fl_openat2(s->fd, s->rest, O_PATH | O_CLOEXEC | (fl & O_NOFOLLOW),
 			      0, how->resolve | RESOLVE_NO_MAGICLINKS);
 		if (fd >= 0) {
+			if (fstat((int)fd, &sb) == 0 && S_ISFIFO(sb.st_mode)) {
+				e = hs_fl_fifo_open(c, (int)fd, fl);
+				close((int)fd);
+				return e;
+			}
 			e = fstat((int)fd, &sb) != 0 ? KERNEL
 			    : S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode) ||
 					      (S_ISLNK(sb.st_mode) &&
@@ -448,7 +454,7 @@ static bool is_judged(int fd, const char *judged)
  * name is a link), EISDIR (a trailing slash with O_CREAT), ENOTDIR. fd
  * (>= 0), -errno, KERNEL, AGAIN; NO_FD when the path names no
  * descriptor of the caller's. */
-static long own_fd(const struct hs_floor_ctx *x, const struct hs_fl_call *c)
+static long own_fd(const struct hs_floor_ctx *x, struct hs_fl_call *c)
 {
 	const struct open_how *how = &c->open.how;
 	uint64_t fl = how->flags;
@@ -490,6 +496,11 @@ static long own_fd(const struct hs_floor_ctx *x, const struct hs_fl_call *c)
 							    : special(&sb, fl, tid);
 	if (r == 0 && !is_judged((int)fd, c->open.judged))
 		r = AGAIN;
+	if (r == 0 && S_ISFIFO(sb.st_mode)) {
+		r = hs_fl_fifo_open(c, (int)fd, fl);
+		close((int)fd);
+		return r;
+	}
 	if (r == 0) {
 		/* a regular file's O_TRUNC waits for the check; a fifo's or
 		 * a device's truncates nothing but asks for the right to
@@ -525,7 +536,6 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 	bool creating;
 	enum hs_fl_open_result v;
 	long fd;
-	int r;
 
 	if (!self || !c->open.on ||
 	    __atomic_load_n(x->sandboxed, __ATOMIC_ACQUIRE))
@@ -564,7 +574,7 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 					   c->open.judged))
 		fd = AGAIN;
 	else
-		fd = open_by_name(x, &s, how, tid);
+		fd = open_by_name(x, c, &s);
 	hs_fl_start_free(&s);
 opened:
 	if (fd == KERNEL) {
@@ -574,6 +584,13 @@ opened:
 	}
 	if (creating)
 		hs_fl_umask_again(um, our_umask);
+	if (fd == WAITS) {
+		bool waits = hs_fl_fifo_wait(x, c->n.id, tid, c->open.fifo,
+					     how->flags);
+
+		c->open.fifo = -1;
+		return waits ? HS_FL_OPEN_LATER : HS_FL_OPEN_ANSWERED;
+	}
 	if (fd >= 0 && !(how->flags & O_PATH) && fit((int)fd, how->flags, tid))
 		return HS_FL_OPEN_CONTINUE;
 	if (fd < 0 && fd != AGAIN)
@@ -584,34 +601,6 @@ opened:
 		hs_fl_answer(x->listener, c->n.id, (int)-fd);
 		return HS_FL_OPEN_ANSWERED;
 	}
-	/* The caller may have died since: then nothing to inject into.
-	 * Installed first, answered second: SECCOMP_ADDFD_FLAG_SEND, which
-	 * does both at once, returned 0 without installing anything to about
-	 * one call in 3,000 under 16 writing threads on 6.18
-	 * (tests/integration/floor_stress.sh). The descriptor is then in the
-	 * caller's table a moment before its open returns; if the answer
-	 * finds the caller gone, it went with it. */
-	if (hs_fl_valid(x->listener, c->n.id)) {
-		struct seccomp_notif_addfd a = {
-			.id = c->n.id,
-			.srcfd = (unsigned)fd,
-			.newfd_flags = how->flags & O_CLOEXEC,
-		};
-
-		while ((r = ioctl(x->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a)) < 0 &&
-		       errno == EINTR)
-			;
-		if (r >= 0) {
-			struct seccomp_notif_resp resp = { .id = c->n.id,
-							   .val = r };
-
-			(void)hs_fl_send(x->listener, &resp);
-		} else if (errno != ENOENT) {
-			/* not installed (EMFILE: the caller's limit): its
-			 * errno, as its own open would have failed */
-			hs_fl_answer(x->listener, c->n.id, errno);
-		}
-	}
-	close((int)fd);
+	hs_fl_inject(x->listener, c->n.id, (int)fd, how->flags & O_CLOEXEC);
 	return HS_FL_OPEN_ANSWERED;
 }

@@ -25,6 +25,18 @@ void hs_inflight_enter(struct hs_inflight *t, int max)
 	pthread_mutex_unlock(&t->mu);
 }
 
+bool hs_inflight_try_enter(struct hs_inflight *t, int max)
+{
+	bool in;
+
+	pthread_mutex_lock(&t->mu);
+	in = t->active < max;
+	if (in)
+		t->active++;
+	pthread_mutex_unlock(&t->mu);
+	return in;
+}
+
 void hs_inflight_leave(struct hs_inflight *t)
 {
 	pthread_mutex_lock(&t->mu);

@@ -19,6 +19,8 @@ void hs_inflight_destroy(struct hs_inflight *t);
 
 /* One more in flight; with max > 0, first waits while max already are. */
 void hs_inflight_enter(struct hs_inflight *t, int max);
+/* One more in flight unless max already are: false then. */
+bool hs_inflight_try_enter(struct hs_inflight *t, int max);
 void hs_inflight_leave(struct hs_inflight *t);
 
 /* Waits up to grace_ms for nothing to be in flight. True when nothing

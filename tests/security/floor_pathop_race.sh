@@ -172,19 +172,32 @@ expect_eq "guard: openat2 with O_PATH is the kernel's" "openat2-path: ok" "$(cat
 # decoys a script could pick, whose open the kernel used to do, reading
 # the swapped name (before this change: a few of 1,500 landed each run).
 # What the kernel still does (docs/limits.md, "Under the floor"): the
-# opener's own terminal (/dev/tty), a fifo open that waits, a file of
-# /proc that is no descriptor.
+# opener's own terminal (/dev/tty), a file of /proc that is no
+# descriptor.
 # A socket's open fails ENXIO, answered so; a session leader's /dev/null
-# is no terminal it could take.
-for decoy in /dev/null /dev/stdout sock setsid; do
+# is no terminal it could take. A fifo whose reader comes and goes (a
+# loop of cat outside the session): an open for writing while no reader
+# is there waits for one, and used to go to the kernel, which read the
+# swapped name whenever the reader came; the supervisor now waits in
+# that open itself (floor/floor_fifo.c).
+for decoy in /dev/null /dev/stdout sock setsid fifo; do
 	rm -rf "$ROOT"; mkdir -p "$ROOT/secret"
-	pre=; name=$decoy
+	pre=; name=$decoy; reader=
 	case $decoy in
 	sock) python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind("'"$ROOT"'/sock")' ;;
 	setsid) pre=setsid; name=/dev/null ;;
+	fifo)
+		mkfifo "$ROOT/fifo"
+		( while [ -p "$ROOT/fifo" ]; do timeout 2 cat "$ROOT/fifo" >/dev/null; done ) &
+		reader=$!
+		;;
 	esac
-	( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- \
-		$pre "$P" race-mem:$name:secret/x:$N ) >/dev/null 2>"$TMP/err"
+	( cd "$ROOT" && timeout 120 "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- \
+		$pre "$P" race-mem:$name:secret/x:$N ) >"$TMP/out" 2>"$TMP/err"
+	if [ -n "$reader" ]; then
+		rm -f "$ROOT/fifo"; kill $reader 2>/dev/null; wait $reader 2>/dev/null
+		expect_contains "enforce: the fifo decoy's run ends" "$(cat "$TMP/out")" " opened"
+	fi
 	expect_eq "enforce: a decoy $decoy swapped for secret/x lands nothing ($N opens)" \
 		"" "$(ls -A "$ROOT/secret")"
 done
