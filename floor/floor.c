@@ -800,7 +800,10 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 	 * open closes the swap race for unwatched decoys too, at about 2.5x
 	 * the cost of a continued one (docs/floor.md, "Allowed calls"). */
 	if (s->cfg->settings.floor_opens != HS_FLOOR_OPENS_KERNEL)
-		f->self = hs_fl_self_new(p->flags, p->userns_link);
+		f->self = hs_fl_self_new(
+			p->flags, p->userns_link,
+			!(s->cfg->settings.floor_allow &
+			  (HS_FA(MOUNT) | HS_FA(CHROOT) | HS_FA(NAMESPACES))));
 	f->emulate_unjudged =
 		s->cfg->settings.floor_opens == HS_FLOOR_OPENS_ALL;
 	f->x = (struct hs_floor_ctx){ .scope = f->scope, .cfg = s->cfg,

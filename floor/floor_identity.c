@@ -4,7 +4,12 @@
  * user namespaces, root and LSM label are the supervisor's: otherwise our
  * access is not its access, and the call goes on to the kernel. Read from
  * /proc/<tid> (status, ns/, root, attr/current), whose descriptors the
- * receiver keeps per caller thread between calls.
+ * receiver keeps per caller thread between calls. The status is read for
+ * every open (setuid, capset and umask are no calls the floor sees); the
+ * namespaces and root only where a call of the session could change them
+ * (floor_allow names mount, chroot or namespaces: else the floor refuses
+ * them all, and every caller has ours), the LSM label only where an LSM
+ * keeps one: 1 read an open instead of 5.
  *
  * A seccomp filter the caller stacked on ours is no narrower access: the
  * kernel runs every filter and takes the strictest answer, the newest of
@@ -38,6 +43,13 @@ struct hs_fl_self {
 	char uid[64], gid[64], groups[512], capeff[64];
 	char ns[NNS][NS_LEN];
 	char lsm[256]; /* attr/current: the AppArmor/SELinux label, or "" */
+	/* no call of the session can change its namespaces or root (the
+	 * floor refuses them: floor_refuse.c), so every caller has ours:
+	 * not read again for each open */
+	bool fixed_place;
+	/* no LSM keeps a label (attr/current says EINVAL, for every task
+	 * alike): none to compare */
+	bool no_lsm;
 };
 
 /* The value of "Name:" in a /proc status text (to the line's end). */
@@ -93,7 +105,7 @@ static bool fs_id(const char *st, const char *name, char *out, size_t cap)
 }
 
 struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags,
-				  const char *userns)
+				  const char *userns, bool fixed_place)
 {
 	struct hs_fl_self *s;
 	char st[4096];
@@ -123,8 +135,11 @@ struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags,
 				memcpy(s->ns[i], userns, strlen(userns) + 1);
 	}
 	/* no LSM: the read fails, for callers too, and "" stands for it */
-	if (hs_fl_read_small("/proc/self/attr/current", s->lsm, sizeof(s->lsm)) < 0)
+	if (hs_fl_read_small("/proc/self/attr/current", s->lsm, sizeof(s->lsm)) < 0) {
+		s->no_lsm = errno == EINVAL;
 		s->lsm[0] = '\0';
+	}
+	s->fixed_place = fixed_place;
 	return s;
 fail:
 	free(s);
@@ -155,19 +170,22 @@ static void proc_fds_close(struct proc_fds *p)
 		return;
 	close(p->status);
 	for (size_t i = 0; i < NNS; i++)
-		close(p->ns[i]);
-	close(p->root);
+		if (p->ns[i] >= 0)
+			close(p->ns[i]);
+	if (p->root >= 0)
+		close(p->root);
 	if (p->lsm >= 0)
 		close(p->lsm);
 	p->tid = 0;
 }
 
-static bool proc_fds_open(pid_t tid, struct proc_fds *p)
+static bool proc_fds_open(const struct hs_fl_self *s, pid_t tid,
+			  struct proc_fds *p)
 {
 	char path[64];
 	int fd;
 
-	p->status = p->root = -1;
+	p->status = p->root = p->lsm = -1;
 	for (size_t i = 0; i < NNS; i++)
 		p->ns[i] = -1;
 	snprintf(path, sizeof(path), "/proc/%d", (int)tid);
@@ -175,12 +193,14 @@ static bool proc_fds_open(pid_t tid, struct proc_fds *p)
 	if (fd < 0)
 		return false;
 	p->status = openat(fd, "status", O_RDONLY | O_CLOEXEC);
-	for (size_t i = 0; i < NNS; i++) {
+	for (size_t i = 0; i < NNS && !s->fixed_place; i++) {
 		snprintf(path, sizeof(path), "ns/%s", namespaces[i]);
 		p->ns[i] = openat(fd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	}
-	p->root = openat(fd, "root", O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	p->lsm = openat(fd, "attr/current", O_RDONLY | O_CLOEXEC);
+	if (!s->fixed_place)
+		p->root = openat(fd, "root", O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (!s->no_lsm)
+		p->lsm = openat(fd, "attr/current", O_RDONLY | O_CLOEXEC);
 	close(fd);
 	p->tid = tid;
 	return true; /* a failed one fails its read: checked there */
@@ -217,7 +237,9 @@ static int identity_of(const struct hs_fl_self *s, const struct proc_fds *p,
 	    !status_field(st, "Umask", v, sizeof(v)))
 		return 0;
 	*umask_out = (mode_t)strtol(v, NULL, 8) & 0777;
-	for (size_t i = 0; i < NNS; i++)
+	if (s->fixed_place && s->no_lsm)
+		return 1;
+	for (size_t i = 0; i < NNS && !s->fixed_place; i++)
 		if (!link_is(p->ns[i], s->ns[i]))
 			return 0;
 	/* another AppArmor profile or SELinux domain may be refused what
@@ -225,9 +247,9 @@ static int identity_of(const struct hs_fl_self *s, const struct proc_fds *p,
 	n = p->lsm < 0 ? -1 : pread(p->lsm, v, sizeof(v) - 1, 0);
 	if (n >= 0)
 		v[n] = '\0';
-	if (strcmp(n >= 0 ? v : "", s->lsm) != 0)
+	if (!s->no_lsm && strcmp(n >= 0 ? v : "", s->lsm) != 0)
 		return 0;
-	return link_is(p->root, "/");
+	return s->fixed_place || link_is(p->root, "/");
 }
 
 bool hs_fl_same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
@@ -249,7 +271,7 @@ bool hs_fl_same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
 	} else {
 		p = &one;
 	}
-	if (!proc_fds_open(tid, p))
+	if (!proc_fds_open(s, tid, p))
 		return false;
 	r = identity_of(s, p, umask_out);
 	if (!keep || r < 0)

@@ -532,9 +532,11 @@ enum hs_fl_verdict hs_fl_pending_take(const struct hs_floor_ctx *x,
 struct hs_fl_self;
 /* `userns`: the agent's user namespace's link text ("user:[N]",
  * floor_userns.c), taken for the supervisor's own: the session's
- * processes are in it; NULL or "" for none. */
+ * processes are in it; NULL or "" for none. `fixed_place`: the floor
+ * refuses every call that could give a caller other namespaces or
+ * another root (mount, chroot, namespaces: none in "floor_allow"). */
 struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags,
-				  const char *userns);
+				  const char *userns, bool fixed_place);
 void hs_fl_self_free(struct hs_fl_self *s);
 /* Is thread tid's identity s's? Its umask into *umask_out. `keep`: the
  * calling thread is long-lived (the receiver) and may keep the caller's
