@@ -4,8 +4,10 @@
 #include "agent.h"
 #include "../floor/floor.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <libgen.h>
 #include <limits.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -214,6 +217,7 @@ _Static_assert(sizeof(passed) / sizeof(passed[0]) == HS_AGENT_NPASSED,
 #define NPASSED HS_AGENT_NPASSED
 
 static volatile sig_atomic_t child_pid;
+static int child_pidfd = -1; /* CMD's, for the late kill (kill_late) */
 static volatile sig_atomic_t early_sig; /* arrived before CMD started */
 static volatile sig_atomic_t passed_sig; /* the last one passed on */
 
@@ -239,6 +243,65 @@ static void pass_on(int sig)
 	errno = saved;
 }
 
+/* Every process under pid, as /proc shows their parents now, into out
+ * (cap entries); their count. */
+static size_t descendants(pid_t pid, pid_t *out, size_t cap)
+{
+	size_t n = 0, seen = 0;
+	struct hs_proc_stat st;
+	struct dirent *e;
+	DIR *d;
+
+	out[n++] = pid;
+	/* a round per generation, until one finds nobody new */
+	while (seen < n && n < cap) {
+		size_t before = n;
+
+		if (!(d = opendir("/proc")))
+			break;
+		while ((e = readdir(d)) && n < cap) {
+			long p = atol(e->d_name);
+			bool known = false;
+
+			if (p <= 0 || hs_proc_stat(p, &st) < 0)
+				continue;
+			for (size_t i = 0; i < n && !known; i++)
+				known = out[i] == p;
+			for (size_t i = seen; i < before && !known; i++)
+				if (st.ppid == out[i]) {
+					out[n++] = (pid_t)p;
+					break;
+				}
+		}
+		closedir(d);
+		seen = before;
+	}
+	return n;
+}
+
+/* SIGTERM or SIGHUP was passed on to CMD. A CMD that ignores it (or
+ * takes longer than the grace to end) must not hold the session, which
+ * ends within 2 s of the signal: after TERM_GRACE_MS, CMD and every
+ * process under it is killed. */
+#define TERM_GRACE_MS 1000
+static void kill_late(void)
+{
+	struct pollfd p = { .fd = child_pidfd, .events = POLLIN };
+	pid_t tree[1024];
+	size_t n;
+
+	if (child_pidfd < 0 || poll(&p, 1, TERM_GRACE_MS) != 0)
+		return; /* ended (or cannot tell) */
+	/* the tree first (its members' parent is CMD until it dies), then
+	 * once more for those forked meanwhile */
+	for (int round = 0; round < 2; round++) {
+		n = descendants((pid_t)child_pid, tree, 1024);
+		for (size_t i = 1; i < n; i++)
+			kill(tree[i], SIGKILL);
+	}
+	syscall(SYS_pidfd_send_signal, child_pidfd, SIGKILL, NULL, 0);
+}
+
 static void *terminator(void *unused)
 {
 	char c;
@@ -247,6 +310,7 @@ static void *terminator(void *unused)
 	while (read(term_pipe[0], &c, 1) < 0 && errno == EINTR)
 		;
 	term_fn(term_arg);
+	kill_late();
 	return NULL;
 }
 
@@ -338,6 +402,9 @@ pid_t hs_agent_start(char **cmd, char **envp,
 		*code = err == ENOENT ? 127 : 126;
 		return -1;
 	}
+	child_pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (child_pidfd >= 0)
+		fcntl(child_pidfd, F_SETFD, FD_CLOEXEC);
 	child_pid = pid;
 	if (early_sig)
 		kill(pid, early_sig);

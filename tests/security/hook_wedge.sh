@@ -86,3 +86,19 @@ HS_WEDGE_MARK=$mark timeout 60 "$HOOKSHIM" run --no-notices -c slow.json -- \
 check "a timed-out hook does not block the call" test -s ran2.txt
 sleep 0.2
 expect_eq "the timed-out hook left nothing" "" "$(left)"
+
+# An agent that ignores SIGTERM (and takes its children with it: one in
+# the background, one in a session of its own) must not hold the
+# session: a second after the signal it and everything under it are
+# killed, and hookshim run is gone within 2 s (it used to wait for the
+# agent for as long as it ran).
+HS_WEDGE_MARK=$mark "$HOOKSHIM" run --no-notices -c /dev/null -- bash -c \
+	'trap "" TERM; sleep 300 & setsid sleep 301 & echo started > started.txt; sleep 302' 2>err5.txt &
+run=$!
+for _ in $(seq 100); do [ -s started.txt ] && break; sleep 0.05; done
+check "the agent that ignores SIGTERM started" test -s started.txt
+t0=$(date +%s%N); kill -TERM $run; wait $run; t1=$(date +%s%N)
+ms=$(( (t1 - t0) / 1000000 ))
+check "an agent ignoring SIGTERM: hookshim run exited within 2 s (${ms} ms)" test "$ms" -lt 2000
+for _ in $(seq 20); do [ -z "$(left)" ] && break; sleep 0.1; done
+expect_eq "  ... and nothing of its tree is left" "" "$(left)"
