@@ -264,8 +264,8 @@ long hs_fl_fifo_open(struct hs_fl_call *c, int opath, uint64_t fl)
 	if (pipe || (fl & O_ACCMODE) != O_RDONLY || (fl & O_NONBLOCK)) {
 		snprintf(self, sizeof(self), "/proc/self/fd/%d", opath);
 		r = hs_fl_openat2(AT_FDCWD, self,
-				  (fl & ~(uint64_t)(O_NOFOLLOW | O_CREAT | O_EXCL)) |
-					  O_CLOEXEC | O_NOCTTY | O_NONBLOCK,
+				  hs_fl_our_flags(fl & ~(uint64_t)(O_NOFOLLOW |
+								   O_CREAT | O_EXCL)),
 				  0, 0);
 		if (pipe || r != -ENXIO || (fl & O_NONBLOCK) ||
 		    (fl & O_ACCMODE) != O_WRONLY)

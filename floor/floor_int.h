@@ -5,6 +5,7 @@
 #ifndef HOOKSHIM_SUPERVISOR_FLOOR_INT_H
 #define HOOKSHIM_SUPERVISOR_FLOOR_INT_H
 
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <linux/openat2.h>
@@ -564,7 +565,9 @@ enum hs_fl_open_result {
  * -errno: */
 #define HS_FL_KERNEL (-100000) /* not ours to do: let the call continue */
 #define HS_FL_AGAIN (-100001)  /* changed since it was judged: judge again */
+#define HS_FL_ENXIO (-100002) /* ENXIO, answered so (a socket, no ctty) */
 #define HS_FL_WAITS (-100004)  /* a fifo's open that waits: floor_fifo.c */
+#define HS_FL_CTTY (-100005)   /* /dev/tty: hs_fl_ctty_open */
 /* openat2(2) with these fields of its struct: a descriptor, or -errno. */
 long hs_fl_openat2(int dirfd, const char *path, uint64_t flags,
 		   uint64_t mode, uint64_t resolve);
@@ -620,6 +623,26 @@ void hs_fl_answer(int lfd, uint64_t id, int e);
  * errno where it fails (EMFILE), nothing where the caller is gone. fd is
  * closed. */
 void hs_fl_inject(int lfd, uint64_t id, int fd, bool cloexec);
+
+/* ---- floor_device.c: which devices the supervisor opens ---- */
+
+/* The caller's flags for our own open: never our controlling terminal,
+ * never blocking the receiver on a fifo (cleared again after). */
+static inline uint64_t hs_fl_our_flags(uint64_t fl)
+{
+	if (fl & O_PATH) /* takes no other flags */
+		return fl | O_CLOEXEC;
+	return fl | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+}
+
+/* What a device, fifo or socket (sb) is to an open with the caller's
+ * flags fl by thread tid: 0, ours to open; HS_FL_KERNEL; a socket's
+ * HS_FL_ENXIO; /dev/tty's HS_FL_CTTY. */
+struct stat;
+long hs_fl_special(const struct stat *sb, uint64_t fl, pid_t tid);
+/* /dev/tty opened for tid as its controlling terminal: fd, -errno,
+ * HS_FL_ENXIO (it has none) or HS_FL_KERNEL. */
+long hs_fl_ctty_open(pid_t tid, uint64_t fl);
 
 /* ---- floor_fifo.c: a fifo's open that waits for its other end ---- */
 

@@ -56,8 +56,8 @@
 #define AGAIN HS_FL_AGAIN    /* changed since it was judged: judge again */
 /* a socket's open fails ENXIO: answered so, never a decoy for the
  * kernel's walk (refused() takes an ENXIO for our O_NONBLOCK's) */
-#define SOCKET_ENXIO (HS_FL_AGAIN - 1)
 #define NO_FD (HS_FL_AGAIN - 2) /* own_fd: no descriptor of the caller's */
+#define CTTY HS_FL_CTTY
 #define WAITS HS_FL_WAITS /* a fifo's open that waits: floor_fifo.c */
 
 void hs_fl_open_sandboxed(const struct hs_floor_ctx *x)
@@ -85,68 +85,15 @@ static long eloop_whose(const struct hs_fl_start *s, const struct open_how *how)
 				 how->resolve);
 }
 
-/* The caller's flags for our own open: never our controlling terminal,
- * never blocking the receiver on a fifo (cleared again after). */
-static uint64_t our_flags(uint64_t fl)
-{
-	if (fl & O_PATH) /* takes no other flags */
-		return fl | O_CLOEXEC;
-	return fl | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
-}
-
 /* Our open's error as the caller's: -errno, or KERNEL where only our
  * O_NONBLOCK made it (a lease: the kernel waits). */
 static long refused(long e, uint64_t fl)
 {
-	if (e == SOCKET_ENXIO)
+	if (e == HS_FL_ENXIO)
 		return -ENXIO;
 	if ((e == -ENXIO || e == -EAGAIN) && !(fl & O_NONBLOCK))
 		return KERNEL;
 	return hs_fl_ours(e);
-}
-
-/* Could tid's open of a terminal make it tid's controlling terminal (a
- * session leader without one, the open without O_NOCTTY)? Ours never
- * would (O_NOCTTY): such an open is the kernel's. True when unsure. */
-static bool may_take_tty(pid_t tid)
-{
-	char p[48], buf[512], *e;
-	long session, tty;
-	pid_t tgid = hs_fl_tgid(tid);
-
-	snprintf(p, sizeof(p), "/proc/%d/stat", (int)tid);
-	if (tgid <= 0 || hs_fl_read_small(p, buf, sizeof(buf)) <= 0 ||
-	    !(e = strrchr(buf, ')')) ||
-	    sscanf(e + 1, " %*c %*d %*d %ld %ld", &session, &tty) != 2)
-		return true;
-	return session == tgid && tty == 0;
-}
-
-/* Besides files and directories, what the supervisor may open for the
- * caller, so that no swapped name reaches the kernel through them (a
- * decoy /dev/null): the memory devices (major 1: /dev/null, zero, full,
- * random, urandom, ...), /dev/ptmx and a pty's terminal (not one its
- * opener, a session leader without a terminal, could take as its
- * controlling one); a fifo (floor_fifo.c). Every other device is the kernel's: their opens can wait, do I/O or
- * record the opener (a tape, a serial line, a sound card, a disk), and
- * /dev/tty is the opener's own terminal. 0: ours to open; KERNEL;
- * SOCKET_ENXIO. */
-static long special(const struct stat *sb, uint64_t fl, pid_t tid)
-{
-	unsigned maj = major(sb->st_rdev), min = minor(sb->st_rdev);
-
-	if (S_ISSOCK(sb->st_mode))
-		return SOCKET_ENXIO;
-	if (S_ISCHR(sb->st_mode)) {
-		if (maj == 1 || (maj == 5 && min == 2))
-			return 0;
-		if (maj >= 136 && maj <= 143) /* Unix98 pty terminals */
-			return (fl & O_NOCTTY) || !may_take_tty(tid) ? 0 : KERNEL;
-		return KERNEL;
-	}
-	if (S_ISFIFO(sb->st_mode))
-		return 0;
-	return KERNEL;
 }
 
 /* Our descriptor fd, checked and made the caller's: 0, or 1 to leave the
@@ -159,7 +106,7 @@ static int fit(int fd, uint64_t fl, pid_t tid)
 
 	if (fstat(fd, &sb) < 0 ||
 	    !(S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode) ||
-	      special(&sb, fl, tid) == 0) ||
+	      hs_fl_special(&sb, fl, tid) == 0) ||
 	    fstatfs(fd, &fs) < 0 || fs.f_type == PROC_SUPER_MAGIC ||
 	    fs.f_type == CGROUP_SUPER_MAGIC || fs.f_type == CGROUP2_SUPER_MAGIC) {
 		/* what special() leaves to the kernel, a file of /proc (our
@@ -209,13 +156,16 @@ static long open_judged(struct hs_fl_call *c, struct hs_fl_start *s)
 			else if (S_ISFIFO(sb.st_mode))
 				r = hs_fl_fifo_open(c, (int)fd, fl);
 			else if (!S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode) &&
-				 (r = special(&sb, fl, (pid_t)c->n.pid)) != 0)
-				; /* a terminal a session leader may take: KERNEL */
+				 (r = hs_fl_special(&sb, fl, (pid_t)c->n.pid)) != 0) {
+				/* a terminal a session leader may take: KERNEL */
+				if (r == CTTY)
+					r = hs_fl_ctty_open((pid_t)c->n.pid, fl);
+			}
 			else {
 				snprintf(name0, sizeof(name0), "/proc/self/fd/%ld",
 					 fd);
 				r = hs_fl_openat2(AT_FDCWD, name0,
-					     our_flags(fl & ~(uint64_t)(O_NOFOLLOW |
+					     hs_fl_our_flags(fl & ~(uint64_t)(O_NOFOLLOW |
 									O_CREAT)),
 					     fl & HS_O_TMPFILE_BIT ? how->mode : 0, 0);
 			}
@@ -286,7 +236,7 @@ static long open_judged(struct hs_fl_call *c, struct hs_fl_start *s)
 		}
 		/* the judged name, one component below the judged directory:
 		 * a symlink put there since fails (ELOOP), never followed */
-		r = hs_fl_openat2(start, last, our_flags(fl), how->mode,
+		r = hs_fl_openat2(start, last, hs_fl_our_flags(fl), how->mode,
 			     RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
 		if (r == -ELOOP)
 			r = AGAIN;
@@ -372,7 +322,11 @@ static long open_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 					      (S_ISLNK(sb.st_mode) &&
 					       (fl & O_NOFOLLOW))
 				    ? 0
-				    : special(&sb, fl, tid);
+				    : hs_fl_special(&sb, fl, tid);
+			if (e == CTTY) {
+				close((int)fd);
+				return hs_fl_ctty_open(tid, fl);
+			}
 			/* a device's or a fifo's O_TRUNC truncates nothing
 			 * but asks for the right to write: ours to keep */
 			odd = e == 0 && !S_ISREG(sb.st_mode) &&
@@ -384,7 +338,7 @@ static long open_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		existed = fd >= 0 || fd != -ENOENT;
 	}
 	fd = hs_fl_openat2(s->fd, s->rest,
-			   our_flags(trunc && !odd ? fl & ~(uint64_t)O_TRUNC : fl),
+			   hs_fl_our_flags(trunc && !odd ? fl & ~(uint64_t)O_TRUNC : fl),
 			   how->mode, how->resolve | RESOLVE_NO_MAGICLINKS);
 	if (fd == -ELOOP)
 		return eloop_whose(s, how);
@@ -493,9 +447,13 @@ static long own_fd(const struct hs_floor_ctx *x, struct hs_fl_call *c)
 	    : fstat((int)fd, &sb) != 0			    ? KERNEL
 	    : slash && !S_ISDIR(sb.st_mode)		    ? -ENOTDIR
 	    : S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode)    ? 0
-							    : special(&sb, fl, tid);
-	if (r == 0 && !is_judged((int)fd, c->open.judged))
+							    : hs_fl_special(&sb, fl, tid);
+	if ((r == 0 || r == CTTY) && !is_judged((int)fd, c->open.judged))
 		r = AGAIN;
+	if (r == CTTY) {
+		close((int)fd);
+		return hs_fl_ctty_open(tid, fl);
+	}
 	if (r == 0 && S_ISFIFO(sb.st_mode)) {
 		r = hs_fl_fifo_open(c, (int)fd, fl);
 		close((int)fd);
@@ -507,7 +465,7 @@ static long own_fd(const struct hs_floor_ctx *x, struct hs_fl_call *c)
 		 * write */
 		snprintf(link, sizeof(link), "/proc/self/fd/%ld", fd);
 		r = hs_fl_openat2(AT_FDCWD, link,
-				  our_flags(S_ISREG(sb.st_mode)
+				  hs_fl_our_flags(S_ISREG(sb.st_mode)
 						    ? fl & ~(uint64_t)O_TRUNC
 						    : fl),
 				  how->mode, 0);

@@ -207,6 +207,9 @@ static void specials(const char *dir)
 	opened("/dev/fd/07 (a number as written)", open("/dev/fd/07", O_RDONLY), NULL);
 	opened("/dev/fd/7/ (not a directory)", open("/dev/fd/7/", O_RDONLY), NULL);
 	opened("/dev/null O_RDONLY|O_TRUNC", open("/dev/null", O_RDONLY | O_TRUNC), NULL);
+	/* the opener's own terminal: none here (ENXIO), or its pty */
+	opened("/dev/tty O_WRONLY", open("/dev/tty", O_WRONLY), NULL);
+	opened("/dev/tty O_RDWR|O_NOCTTY", open("/dev/tty", O_RDWR | O_NOCTTY), NULL);
 	fd = open("f", O_WRONLY | O_APPEND);
 	if (fd < 0 || write(fd, "more", 4) != 4)
 		exit(2);

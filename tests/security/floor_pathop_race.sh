@@ -171,16 +171,18 @@ expect_eq "guard: openat2 with O_PATH is the kernel's" "openat2-path: ok" "$(cat
 # caller's descriptors by name (/dev/stdout, here /dev/null behind it) --
 # decoys a script could pick, whose open the kernel used to do, reading
 # the swapped name (before this change: a few of 1,500 landed each run).
-# What the kernel still does (docs/limits.md, "Under the floor"): the
-# opener's own terminal (/dev/tty), a file of /proc that is no
-# descriptor.
+# What the kernel still does (docs/limits.md, "Under the floor"): a
+# terminal other than a pty, a file of /proc that is no descriptor.
+# /dev/tty is the caller's controlling terminal, opened by the
+# supervisor as the pty it is (here: none, ENXIO; below, under script(1),
+# a pty).
 # A socket's open fails ENXIO, answered so; a session leader's /dev/null
 # is no terminal it could take. A fifo whose reader comes and goes (a
 # loop of cat outside the session): an open for writing while no reader
 # is there waits for one, and used to go to the kernel, which read the
 # swapped name whenever the reader came; the supervisor now waits in
 # that open itself (floor/floor_fifo.c).
-for decoy in /dev/null /dev/stdout sock setsid fifo; do
+for decoy in /dev/null /dev/stdout sock setsid fifo /dev/tty; do
 	rm -rf "$ROOT"; mkdir -p "$ROOT/secret"
 	pre=; name=$decoy; reader=
 	case $decoy in
@@ -201,6 +203,21 @@ for decoy in /dev/null /dev/stdout sock setsid fifo; do
 	expect_eq "enforce: a decoy $decoy swapped for secret/x lands nothing ($N opens)" \
 		"" "$(ls -A "$ROOT/secret")"
 done
+
+# /dev/tty with a controlling terminal (a pty of script's): a write
+# through it reaches the terminal, from bash and a static busybox, and a
+# decoy /dev/tty swapped for secret/x lands nothing
+if command -v script >/dev/null; then
+	rm -rf "$ROOT"; mkdir -p "$ROOT/secret"
+	( cd "$ROOT" && timeout 120 script -qec "$HOOKSHIM run --no-notices -c $TMP/enforce.json -- bash -c 'echo via-bash > /dev/tty; $P race-mem:/dev/tty:secret/x:$N >/dev/null'" /dev/null ) \
+		</dev/null >"$TMP/out" 2>"$TMP/err"
+	expect_contains "enforce: a write to /dev/tty reaches the controlling terminal (a pty)" "$(cat "$TMP/out")" "via-bash"
+	check "  ... as does the static probe's, through it" test "$(tr -cd x <"$TMP/out" | wc -c)" -gt 0
+	expect_eq "enforce: with a controlling terminal, a decoy /dev/tty swapped for secret/x lands nothing ($N opens)" \
+		"" "$(ls -A "$ROOT/secret")"
+else
+	skip "/dev/tty with a controlling terminal: no script(1)"
+fi
 
 # ... and what they open is what the kernel would: a fixed run of opens
 # of devices, a fifo, a socket and descriptors by name gives the same

@@ -1,0 +1,106 @@
+/* Devices the supervisor opens for the caller (floor_open.c), so that
+ * no name the caller swaps reaches the kernel's walk through them, and
+ * which it leaves to the kernel: their opens can wait, do I/O, or depend
+ * on who opens them (a terminal a session leader takes as its own, the
+ * opener's own terminal). */
+#include "floor_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+/* Could tid's open of a terminal make it tid's controlling terminal (a
+ * session leader without one, the open without O_NOCTTY)? Ours never
+ * would (O_NOCTTY): such an open is the kernel's. True when unsure. */
+static bool may_take_tty(pid_t tid)
+{
+	char p[48], buf[512], *e;
+	long session, tty;
+	pid_t tgid = hs_fl_tgid(tid);
+
+	snprintf(p, sizeof(p), "/proc/%d/stat", (int)tid);
+	if (tgid <= 0 || hs_fl_read_small(p, buf, sizeof(buf)) <= 0 ||
+	    !(e = strrchr(buf, ')')) ||
+	    sscanf(e + 1, " %*c %*d %*d %ld %ld", &session, &tty) != 2)
+		return true;
+	return session == tgid && tty == 0;
+}
+
+/* Besides files and directories, what the supervisor may open for the
+ * caller, so that no swapped name reaches the kernel through them (a
+ * decoy /dev/null): the memory devices (major 1: /dev/null, zero, full,
+ * random, urandom, ...), /dev/ptmx and a pty's terminal (not one its
+ * opener, a session leader without a terminal, could take as its
+ * controlling one); a fifo (floor_fifo.c); /dev/tty, the opener's own
+ * terminal, as that terminal (hs_fl_ctty_open). Every other device is the
+ * kernel's: their opens can wait, do I/O or record the opener (a tape, a
+ * serial line, a sound card, a disk). 0: ours to open; HS_FL_KERNEL;
+ * HS_FL_ENXIO; HS_FL_CTTY. */
+long hs_fl_special(const struct stat *sb, uint64_t fl, pid_t tid)
+{
+	unsigned maj = major(sb->st_rdev), min = minor(sb->st_rdev);
+
+	if (S_ISSOCK(sb->st_mode))
+		return HS_FL_ENXIO;
+	if (S_ISCHR(sb->st_mode)) {
+		if (maj == 1 || (maj == 5 && min == 2))
+			return 0;
+		if (maj == 5 && min == 0)
+			return HS_FL_CTTY;
+		if (maj >= 136 && maj <= 143) /* Unix98 pty terminals */
+			return (fl & O_NOCTTY) || !may_take_tty(tid)
+				       ? 0
+				       : HS_FL_KERNEL;
+		return HS_FL_KERNEL;
+	}
+	if (S_ISFIFO(sb->st_mode))
+		return 0;
+	return HS_FL_KERNEL;
+}
+
+/* /dev/tty: the caller's controlling terminal (tty_nr in its
+ * /proc/<tid>/stat), opened by us as the pty it is (/dev/pts/N, checked
+ * to be that device); none is ENXIO, as the kernel answers. Another kind
+ * of terminal (a virtual console, a serial line), or a pty we may not
+ * open by its own name (another user's: /dev/tty itself is open to all),
+ * is the kernel's. fd, -errno, HS_FL_ENXIO or HS_FL_KERNEL. */
+long hs_fl_ctty_open(pid_t tid, uint64_t fl)
+{
+	char p[48], buf[512], *e;
+	unsigned tty, maj, min;
+	struct stat sb;
+	long fd, r;
+
+	snprintf(p, sizeof(p), "/proc/%d/stat", (int)tid);
+	if (hs_fl_read_small(p, buf, sizeof(buf)) <= 0 ||
+	    !(e = strrchr(buf, ')')) ||
+	    sscanf(e + 1, " %*c %*d %*d %*d %u", &tty) != 1)
+		return HS_FL_KERNEL;
+	if (tty == 0) /* (not -ENXIO: that is our O_NONBLOCK's, refused()) */
+		return HS_FL_ENXIO;
+	maj = (tty >> 8) & 0xfff;
+	min = (tty & 0xff) | ((tty >> 12) & 0xfff00);
+	if (maj != 136) /* UNIX98_PTY_SLAVE_MAJOR: a pty's N is its minor */
+		return HS_FL_KERNEL;
+	snprintf(p, sizeof(p), "/dev/pts/%u", min);
+	fd = hs_fl_openat2(AT_FDCWD, p, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0,
+			   RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+	if (fd < 0)
+		return HS_FL_KERNEL;
+	if (fstat((int)fd, &sb) != 0 || !S_ISCHR(sb.st_mode) ||
+	    sb.st_rdev != makedev(maj, min)) {
+		close((int)fd);
+		return HS_FL_KERNEL;
+	}
+	snprintf(p, sizeof(p), "/proc/self/fd/%ld", fd);
+	r = hs_fl_openat2(AT_FDCWD, p, hs_fl_our_flags(fl & ~(uint64_t)(O_CREAT |
+								   O_EXCL |
+								   O_NOFOLLOW)),
+			  0, 0);
+	close((int)fd);
+	return r == -EACCES || r == -EPERM ? HS_FL_KERNEL : r;
+}
