@@ -583,7 +583,9 @@ static void note_title(const char *name)
 }
 
 /* The first word of the command line of each child of `run` (the agent
- * under `hookshim run`), as the kernel shows it now. */
+ * under `hookshim run`), as the kernel shows it now. Only those in run's
+ * process group: the agent keeps it (it has the terminal), the hooks run
+ * in groups of their own (engine/runner.c), whatever they run. */
 static void sample_agent(pid_t run)
 {
 	char path[300], buf[512];
@@ -591,12 +593,14 @@ static void sample_agent(pid_t run)
 	struct dirent *e;
 	ssize_t r;
 	DIR *d = opendir("/proc");
+	pid_t group = getpgid(run);
 	int fd;
 
 	while (d && (e = readdir(d))) {
 		if (e->d_name[0] < '1' || e->d_name[0] > '9' ||
 		    hs_proc_stat(atol(e->d_name), &st) < 0 ||
-		    st.ppid != (long)run)
+		    st.ppid != (long)run ||
+		    getpgid((pid_t)atol(e->d_name)) != group)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
 		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)

@@ -55,3 +55,17 @@ rm -f "$SEEN" "$XDG_CONFIG_HOME/hookshim/agents/agent.json" made
 "$HOOKSHIM" run -c hooks.json -- python3 agent.py 'rm -f victim.txt' >/dev/null 2>&1
 check "without a profile the deny holds as well" test -f victim.txt
 expect_contains "... the probe and the watchdog's programs fire too" "$(cat "$SEEN")" "uname -r"
+
+# Hooks are children of `hookshim run` too, in process groups of their
+# own: whatever they run is no name of the agent's. An administrator's
+# PreToolUse hook that execs a program of its own (`exec sleep`: the
+# hook's process becomes it) while the agent runs is not in the draft.
+if [ ! -e /etc/hookshim ]; then
+	mkdir -p "$TMP/etc/hookshim"
+	echo '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"exec sleep 0.3"}]}]}}' \
+		> "$TMP/etc/hookshim/managed.json"
+	HOOKSHIM_SYSCONFDIR=$TMP/etc "$HOOKSHIM" learn --force -o draft2.json -- python3 agent.py 'ls' 'ls' 'ls' >/dev/null 2>learn2.err
+	expect_eq "a hook's own program is no name of the agent's" '["agent.py"]' "$(jq -c .processes draft2.json)"
+else
+	skip "learn, a hook's program: this machine has its own /etc/hookshim"
+fi
