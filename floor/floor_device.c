@@ -67,7 +67,10 @@ long hs_fl_special(const struct stat *sb, uint64_t fl, pid_t tid)
  * to be that device); none is ENXIO, as the kernel answers. Another kind
  * of terminal (a virtual console, a serial line), or a pty we may not
  * open by its own name (another user's: /dev/tty itself is open to all),
- * is the kernel's. fd, -errno, HS_FL_ENXIO or HS_FL_KERNEL. */
+ * is the kernel's. (A pty of another devpts instance, mounted elsewhere
+ * in this mount namespace, has the same numbers: our /dev/pts/N is then
+ * another pty, which the caller, of our identity, could open itself.)
+ * fd, -errno, HS_FL_ENXIO or HS_FL_KERNEL. */
 long hs_fl_ctty_open(pid_t tid, uint64_t fl)
 {
 	char p[48], buf[512], *e;
