@@ -13,19 +13,28 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+/* tid's session (field 6 of /proc/<tid>/stat) and controlling terminal
+ * (7, tty_nr: 0 for none): false when unreadable. */
+static bool tty_of(pid_t tid, long *session, unsigned long *tty)
+{
+	char p[48], buf[512], *e;
+
+	snprintf(p, sizeof(p), "/proc/%d/stat", (int)tid);
+	return hs_fl_read_small(p, buf, sizeof(buf)) > 0 &&
+	       (e = strrchr(buf, ')')) &&
+	       sscanf(e + 1, " %*c %*d %*d %ld %lu", session, tty) == 2;
+}
+
 /* Could tid's open of a terminal make it tid's controlling terminal (a
  * session leader without one, the open without O_NOCTTY)? Ours never
  * would (O_NOCTTY): such an open is the kernel's. True when unsure. */
 static bool may_take_tty(pid_t tid)
 {
-	char p[48], buf[512], *e;
-	long session, tty;
+	long session;
+	unsigned long tty;
 	pid_t tgid = hs_fl_tgid(tid);
 
-	snprintf(p, sizeof(p), "/proc/%d/stat", (int)tid);
-	if (tgid <= 0 || hs_fl_read_small(p, buf, sizeof(buf)) <= 0 ||
-	    !(e = strrchr(buf, ')')) ||
-	    sscanf(e + 1, " %*c %*d %*d %ld %ld", &session, &tty) != 2)
+	if (tgid <= 0 || !tty_of(tid, &session, &tty))
 		return true;
 	return session == tgid && tty == 0;
 }
@@ -73,15 +82,13 @@ long hs_fl_special(const struct stat *sb, uint64_t fl, pid_t tid)
  * fd, -errno, HS_FL_ENXIO or HS_FL_KERNEL. */
 long hs_fl_ctty_open(pid_t tid, uint64_t fl)
 {
-	char p[48], buf[512], *e;
-	unsigned tty, maj, min;
+	char p[48];
+	unsigned long tty;
+	unsigned maj, min;
 	struct stat sb;
-	long fd, r;
+	long fd, r, session;
 
-	snprintf(p, sizeof(p), "/proc/%d/stat", (int)tid);
-	if (hs_fl_read_small(p, buf, sizeof(buf)) <= 0 ||
-	    !(e = strrchr(buf, ')')) ||
-	    sscanf(e + 1, " %*c %*d %*d %*d %u", &tty) != 1)
+	if (!tty_of(tid, &session, &tty))
 		return HS_FL_KERNEL;
 	if (tty == 0) /* (not -ENXIO: that is our O_NONBLOCK's, refused()) */
 		return HS_FL_ENXIO;

@@ -46,6 +46,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/wire.h"
 #include "../supervisor/inflight.h"
 
 #define MAX_WAITS 256
@@ -89,7 +90,8 @@ static bool mask_of(const char *st, const char *name, uint64_t *v)
  * the kernel has told every one of them to stop)? */
 static bool group_stopping(pid_t tgid)
 {
-	char p[64], st[512], *e;
+	struct hs_proc_stat st;
+	char p[64];
 	struct dirent *d;
 	bool stopping = false;
 	DIR *dir;
@@ -97,14 +99,11 @@ static bool group_stopping(pid_t tgid)
 	snprintf(p, sizeof(p), "/proc/%d/task", (int)tgid);
 	if (!(dir = opendir(p)))
 		return false;
-	while (!stopping && (d = readdir(dir))) {
-		if (d->d_name[0] < '1' || d->d_name[0] > '9')
-			continue;
-		snprintf(p, sizeof(p), "/proc/%d/task/%.16s/stat", (int)tgid,
-			 d->d_name);
-		stopping = hs_fl_read_small(p, st, sizeof(st)) > 0 &&
-			   (e = strrchr(st, ')')) && e[1] == ' ' && e[2] == 'T';
-	}
+	/* (a thread's /proc/<tid> is there, though /proc does not list it) */
+	while (!stopping && (d = readdir(dir)))
+		stopping = d->d_name[0] >= '1' && d->d_name[0] <= '9' &&
+			   hs_proc_stat(atol(d->d_name), &st) == 0 &&
+			   st.state == 'T';
 	closedir(dir);
 	return stopping;
 }

@@ -237,8 +237,6 @@ static int identity_of(const struct hs_fl_self *s, const struct proc_fds *p,
 	    !status_field(st, "Umask", v, sizeof(v)))
 		return 0;
 	*umask_out = (mode_t)strtol(v, NULL, 8) & 0777;
-	if (s->fixed_place && s->no_lsm)
-		return 1;
 	for (size_t i = 0; i < NNS && !s->fixed_place; i++)
 		if (!link_is(p->ns[i], s->ns[i]))
 			return 0;

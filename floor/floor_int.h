@@ -50,7 +50,6 @@ uint64_t *hs_fl_read_ptrs(pid_t tid, uint64_t addr, size_t *n);
  * when unreadable (errno E2BIG: an argument longer than the kernel
  * takes). */
 struct hs_fl_call;
-struct hs_inflight;
 bool hs_fl_exec_argv(struct hs_fl_call *c);
 /* Does a HOOKSHIM_FLAGS value ("i=..,c=<n>,..") carry this cookie? */
 bool hs_fl_flags_have_cookie(const char *flags, uint64_t cookie);
@@ -417,6 +416,7 @@ enum hs_fl_verdict {
 			  * kernel reading it again could find other bytes */
 };
 
+struct hs_inflight;
 struct hs_floor_ctx {
 	const struct hs_fscope *scope;
 	const struct hs_config *cfg;
@@ -436,7 +436,8 @@ struct hs_floor_ctx {
 	unsigned allow; /* settings.floor_allow: HS_FA_* groups let through */
 	bool sandbox_mounts; /* and mounts in another mount namespace */
 	const int *stopping; /* hs_floor_stop began (atomic) */
-	struct hs_inflight *waiting; /* fifo opens waiting (floor_fifo.c) */
+	struct hs_inflight *waiting; /* fifo opens waiting (floor_fifo.c,
+				      * supervisor/inflight.h) */
 };
 
 /* Reads and classifies; c->n is filled by the caller. Every read of the

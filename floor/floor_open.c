@@ -120,6 +120,25 @@ static int fit(int fd, uint64_t fl, pid_t tid)
 	return 0;
 }
 
+/* A device, fifo or socket (sb) that was judged, our O_PATH descriptor
+ * opath of it: true with *r its open's result where it is made here -- a
+ * fifo's (floor_fifo.c), /dev/tty's as the caller's terminal
+ * (hs_fl_ctty_open) -- or left to the kernel (KERNEL, a socket's
+ * HS_FL_ENXIO); false where it is opened as a file is, by the caller's
+ * own way (the memory devices, ptys). */
+static bool special_open(struct hs_fl_call *c, int opath,
+			 const struct stat *sb, uint64_t fl, long *r)
+{
+	if (S_ISFIFO(sb->st_mode)) {
+		*r = hs_fl_fifo_open(c, opath, fl);
+		return true;
+	}
+	*r = hs_fl_special(sb, fl, (pid_t)c->n.pid);
+	if (*r == CTTY)
+		*r = hs_fl_ctty_open((pid_t)c->n.pid, fl);
+	return *r != 0;
+}
+
 /* With follow_symlinks: open what the walk of the string reaches only if
  * it is what was judged. fd (>= 0) to inject, -errno, KERNEL or AGAIN. */
 static long open_judged(struct hs_fl_call *c, struct hs_fl_start *s)
@@ -153,14 +172,9 @@ static long open_judged(struct hs_fl_call *c, struct hs_fl_start *s)
 				r = AGAIN;
 			else if (excl)
 				r = -EEXIST;
-			else if (S_ISFIFO(sb.st_mode))
-				r = hs_fl_fifo_open(c, (int)fd, fl);
 			else if (!S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode) &&
-				 (r = hs_fl_special(&sb, fl, (pid_t)c->n.pid)) != 0) {
-				/* a terminal a session leader may take: KERNEL */
-				if (r == CTTY)
-					r = hs_fl_ctty_open((pid_t)c->n.pid, fl);
-			}
+				 special_open(c, (int)fd, &sb, fl, &r))
+				; /* a fifo, /dev/tty, what is the kernel's */
 			else {
 				snprintf(name0, sizeof(name0), "/proc/self/fd/%ld",
 					 fd);
@@ -289,7 +303,7 @@ static long trunc_ours(long fd, uint64_t fl)
  * O_TRUNC does (a file our open created is new: its O_TRUNC did nothing,
  * and its mode may refuse a second open). What is there is looked at
  * first without opening it (O_PATH): a device's open has effects of its
- * own, so special() says which are ours, and a fifo is opened through
+ * own, so special_open() says which are ours, and a fifo is opened through
  * that descriptor (floor_fifo.c: a second open by name would wake its other
  * end and close it again); an O_CREAT|O_EXCL open opens nothing that
  * exists. fd (>= 0) to inject, -errno, KERNEL, AGAIN or WAITS. */
@@ -297,7 +311,6 @@ static long open_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			 const struct hs_fl_start *s)
 {
 	const struct open_how *how = &c->open.how;
-	pid_t tid = (pid_t)c->n.pid;
 	uint64_t fl = how->flags;
 	bool trunc = (fl & O_TRUNC) && !(fl & O_PATH);
 	/* what opens nothing that exists: O_CREAT|O_EXCL, an O_TMPFILE
@@ -312,20 +325,15 @@ static long open_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		fd = hs_fl_openat2(s->fd, s->rest, O_PATH | O_CLOEXEC | (fl & O_NOFOLLOW),
 			      0, how->resolve | RESOLVE_NO_MAGICLINKS);
 		if (fd >= 0) {
-			if (fstat((int)fd, &sb) == 0 && S_ISFIFO(sb.st_mode)) {
-				e = hs_fl_fifo_open(c, (int)fd, fl);
+			if (fstat((int)fd, &sb) != 0)
+				e = KERNEL;
+			else if (S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode) ||
+				 (S_ISLNK(sb.st_mode) && (fl & O_NOFOLLOW)) ||
+				 !special_open(c, (int)fd, &sb, fl, &e))
+				e = 0;
+			else {
 				close((int)fd);
 				return e;
-			}
-			e = fstat((int)fd, &sb) != 0 ? KERNEL
-			    : S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode) ||
-					      (S_ISLNK(sb.st_mode) &&
-					       (fl & O_NOFOLLOW))
-				    ? 0
-				    : hs_fl_special(&sb, fl, tid);
-			if (e == CTTY) {
-				close((int)fd);
-				return hs_fl_ctty_open(tid, fl);
 			}
 			/* a device's or a fifo's O_TRUNC truncates nothing
 			 * but asks for the right to write: ours to keep */
@@ -446,16 +454,12 @@ static long own_fd(const struct hs_floor_ctx *x, struct hs_fl_call *c)
 	    : (fl & O_NOFOLLOW) && !slash		    ? -ELOOP
 	    : fstat((int)fd, &sb) != 0			    ? KERNEL
 	    : slash && !S_ISDIR(sb.st_mode)		    ? -ENOTDIR
-	    : S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode)    ? 0
-							    : hs_fl_special(&sb, fl, tid);
-	if ((r == 0 || r == CTTY) && !is_judged((int)fd, c->open.judged))
+							    : 0;
+	/* held to the name judged first, whatever it is now */
+	if (r == 0 && !is_judged((int)fd, c->open.judged))
 		r = AGAIN;
-	if (r == CTTY) {
-		close((int)fd);
-		return hs_fl_ctty_open(tid, fl);
-	}
-	if (r == 0 && S_ISFIFO(sb.st_mode)) {
-		r = hs_fl_fifo_open(c, (int)fd, fl);
+	if (r == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode) &&
+	    special_open(c, (int)fd, &sb, fl, &r)) {
 		close((int)fd);
 		return r;
 	}
