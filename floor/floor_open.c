@@ -22,7 +22,8 @@
  *     after a few rounds fails with ELOOP; it never lands.
  * Magic links are refused on the walk (RESOLVE_NO_MAGICLINKS: ours are
  * not the caller's); the caller's own descriptors by name (/dev/stdout,
- * /dev/fd/N) are reopened through its /proc/<pid>/fd/N instead (own_fd).
+ * /dev/fd/N), and another process's /proc/<pid>/fd/N, are reopened through
+ * that /proc/<pid>/fd/N instead (fd_by_name).
  * A fifo whose open waits for its other end is waited in on a thread of
  * its own (floor_fifo.c). Another path through a magic link,
  * what special() leaves (a device other than the memory devices and
@@ -56,7 +57,7 @@
 #define AGAIN HS_FL_AGAIN    /* changed since it was judged: judge again */
 /* a socket's open fails ENXIO: answered so, never a decoy for the
  * kernel's walk (refused() takes an ENXIO for our O_NONBLOCK's) */
-#define NO_FD (HS_FL_AGAIN - 2) /* own_fd: no descriptor of the caller's */
+#define NO_FD (HS_FL_AGAIN - 2) /* fd_by_name: no descriptor named */
 #define CTTY HS_FL_CTTY
 #define WAITS HS_FL_WAITS /* a fifo's open that waits: floor_fifo.c */
 
@@ -403,20 +404,21 @@ static bool is_judged(int fd, const char *judged)
 	return strncmp(judged, "/dev/", 5) == 0 || strncmp(judged, "/proc/", 6) == 0;
 }
 
-/* An open of one of the caller's own descriptors by name (/dev/stdout,
- * /dev/fd/N, /proc/self/fd/N, /proc/<its pid>/fd/N): the kernel reopens
- * the file the descriptor is, through a magic link our walk does not
- * take. Done here: the file the caller's /proc/<pid>/fd/N leads to now,
- * held to the name judged (another thread may have put another file
- * there since: judged again), reopened through our own descriptor of it,
+/* An open of a descriptor by name -- one of the caller's own
+ * (/dev/stdout, /dev/fd/N, /proc/self/fd/N, /proc/<its pid>/fd/N) or
+ * another process's (/proc/<pid>/fd/N): the kernel reopens the file the
+ * descriptor is, through a magic link our walk does not take. Done here:
+ * the file that /proc/<pid>/fd/N leads to now, held to the name judged
+ * (a thread, or that process, may have put another file under the
+ * number since: judged again), reopened through our own descriptor of it,
  * a regular file's O_TRUNC only after the check of what was opened: so
  * the kernel never walks a name the caller can swap (a decoy
  * /dev/stdout). The kernel's answers where nothing is reopened: ENOENT
  * (no such descriptor), EEXIST (O_CREAT|O_EXCL), ELOOP (O_NOFOLLOW: the
  * name is a link), EISDIR (a trailing slash with O_CREAT), ENOTDIR. fd
  * (>= 0), -errno, KERNEL, AGAIN; NO_FD when the path names no
- * descriptor of the caller's. */
-static long own_fd(const struct hs_floor_ctx *x, struct hs_fl_call *c)
+ * descriptor. */
+static long fd_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c)
 {
 	const struct open_how *how = &c->open.how;
 	uint64_t fl = how->flags;
@@ -436,9 +438,17 @@ static long own_fd(const struct hs_floor_ctx *x, struct hs_fl_call *c)
 	snprintf(link, sizeof(link), "/proc/%d/root", (int)tid);
 	(void)hs_proclink_stdio(p, link);
 	if (!hs_proclink(p, &l) || p[l.end] != '\0' ||
-	    strncmp(l.what, "fd/", 3) != 0 || (tgid = hs_fl_tgid(tid)) <= 0 ||
-	    (!l.self && l.pid != tid && l.pid != tgid))
-		return NO_FD; /* another process's: the kernel checks access */
+	    strncmp(l.what, "fd/", 3) != 0 || (tgid = hs_fl_tgid(tid)) <= 0)
+		return NO_FD;
+	/* another process's: reached only where the kernel would let the
+	 * caller (as hs_fl_start_of does), and reopened here too -- the
+	 * kernel's reopen would take whatever that process put under the
+	 * number since it was judged (a dup2 of a protected file's
+	 * read-only descriptor over a decoy's) */
+	if (!l.self && l.pid != tid && l.pid != tgid &&
+	    hs_fl_tgid((pid_t)l.pid) != tgid &&
+	    (r = hs_fl_may_trace(tid, (pid_t)l.pid, l.what, l.what_len)) < 0)
+		return r;
 	if (slash && (fl & O_CREAT))
 		return -EISDIR;
 	/* the process's table for self (as /proc/self is), a thread's for
@@ -518,7 +528,7 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 	creating = how->flags & (O_CREAT | HS_O_TMPFILE_BIT);
 	if (creating && !hs_fl_caller_umask(um, &our_umask))
 		return HS_FL_OPEN_CONTINUE;
-	if ((fd = own_fd(x, c)) != NO_FD)
+	if ((fd = fd_by_name(x, c)) != NO_FD)
 		goto opened;
 	fd = hs_fl_start_of(tid, c->open.path, c->open.dirfd,
 			    c->open.how.resolve, false, &s);

@@ -219,6 +219,55 @@ else
 	skip "/dev/tty with a controlling terminal: no script(1)"
 fi
 
+# Another process's descriptor by name: the kernel reopens
+# /proc/<pid>/fd/N as whatever that process holds under N at its own
+# walk, so a child that dup2s a protected file's read-only descriptor
+# over a decoy's while its parent opens the name for writing landed
+# writes in secret/x (tests/probes/race_fd_static.c: a few hundred of
+# 1,500 on the build before). The supervisor reopens it itself now, held
+# to the name judged; and what it opens is what the kernel would (an
+# allowed file's descriptor of another process's reached, another
+# user's refused).
+R=$HOOKSHIM_PROBES/race_fd_static
+race_fd() { # LABEL [as user...]
+	local label=$1
+	shift
+	rm -rf "$ROOT"; mkdir -p "$ROOT/secret"
+	echo keep >"$ROOT/secret/x"; echo d >"$ROOT/decoy"
+	chown -R "${OWNER:-0}" "$ROOT"
+	( cd "$ROOT" && timeout 120 "$@" "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- \
+		"$R" decoy secret/x $N ) >"$TMP/out" 2>"$TMP/err"
+	note "$label: $(cat "$TMP/out")"
+	expect_contains "$label: enforce, /proc/PID/fd/N of a process swapping it: the opens ran" \
+		"$(cat "$TMP/out")" "race-fd: "
+	expect_eq "$label: enforce, /proc/PID/fd/N swapped to a protected file lands nothing ($N opens)" \
+		keep "$(cat "$ROOT/secret/x")"
+}
+race_fd "as root"
+if as_user "descriptor race"; then
+	OWNER=$AS_ID race_fd "as a user" "${AS[@]}"
+fi
+rm -rf "$ROOT"; mkdir -p "$ROOT/secret"; echo keep >"$ROOT/secret/x"
+( cd "$ROOT" && timeout 60 "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- bash -c '
+	sleep 30 3>>out 4<secret/x & s=$!
+	until [ -e /proc/$s/fd/4 ]; do sleep 0.05; done
+	echo through >/proc/$s/fd/3; echo "allowed=$?"
+	echo no >/proc/$s/fd/4; echo "protected=$?"
+	kill $s' ) >"$TMP/out" 2>"$TMP/err"
+expect_eq "enforce: another process's /proc/PID/fd/N: an allowed file written, a protected one not" \
+	"$(printf 'allowed=0\nprotected=1')" "$(cat "$TMP/out")"
+expect_eq "  ... the allowed file has the write, the protected one is unchanged" \
+	"through keep" "$(cat "$ROOT/out") $(cat "$ROOT/secret/x")"
+if as_user "another user's descriptor"; then
+	sleep 30 </dev/null >"$ROOT/rootfile" & s=$!
+	plain=$("${AS[@]}" bash -c "echo x >/proc/$s/fd/1" 2>&1)
+	under=$("${AS[@]}" "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- bash -c "echo x >/proc/$s/fd/1" 2>&1)
+	kill $s; wait $s 2>/dev/null
+	expect_contains "a user's open of root's /proc/PID/fd/N: refused plain" "$plain" "Permission denied"
+	expect_contains "  ... and under enforce, as the kernel says" "$under" "Permission denied"
+	expect_eq "  ... the file unchanged" "" "$(cat "$ROOT/rootfile")"
+fi
+
 # ... and what they open is what the kernel would: a fixed run of opens
 # of devices, a fifo, a socket and descriptors by name gives the same
 # results plain and under the floor, in both modes
