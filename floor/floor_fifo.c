@@ -61,6 +61,7 @@ struct wait {
 	pid_t caller; /* the thread whose open this is */
 	int opath;
 	uint64_t fl;
+	struct hs_fl_as as; /* the caller's credentials, where not ours */
 	pthread_t thread;
 	int state; /* under mu */
 	struct wait *next;
@@ -225,7 +226,11 @@ static int open_waiting(struct wait *w, int *state)
 static void *waiter(void *arg)
 {
 	struct wait *w = arg, **pp;
-	int state, fd = open_waiting(w, &state);
+	int state = WAITING, fd;
+
+	/* opened as the caller would be (floor_identity.c): this thread's
+	 * credentials are its own and end with it */
+	fd = hs_fl_become(&w->as) ? open_waiting(w, &state) : -EACCES;
 
 	pthread_mutex_lock(&mu);
 	for (pp = &waits; *pp && *pp != w; pp = &(*pp)->next)
@@ -294,7 +299,7 @@ static bool start(void *(*fn)(void *), void *arg, pthread_t *t)
 }
 
 bool hs_fl_fifo_wait(const struct hs_floor_ctx *x, uint64_t id, pid_t caller,
-		     int opath, uint64_t fl)
+		     int opath, uint64_t fl, const struct hs_fl_as *as)
 {
 	struct wait *w = NULL;
 	pthread_t t;
@@ -305,7 +310,8 @@ bool hs_fl_fifo_wait(const struct hs_floor_ctx *x, uint64_t id, pid_t caller,
 	if (!(w = malloc(sizeof(*w))))
 		goto leave;
 	*w = (struct wait){ .x = x, .id = id, .caller = caller,
-			    .opath = opath, .fl = fl, .state = WAITING };
+			    .opath = opath, .fl = fl, .as = *as,
+			    .state = WAITING };
 	pthread_mutex_lock(&mu);
 	if (!watching && !start(watcher, NULL, &t)) {
 		pthread_mutex_unlock(&mu);

@@ -2,7 +2,12 @@
  * an allowed file for its caller (floor_open.c) only when the caller's
  * credentials (fs uid and gid, groups, effective capabilities), mount and
  * user namespaces, root and LSM label are the supervisor's: otherwise our
- * access is not its access, and the call goes on to the kernel. Read from
+ * access is not its access, and the call goes on to the kernel -- but for
+ * credentials alone, which a supervisor that is root takes on for the
+ * call, in the thread that makes it (hs_fl_become): a root session's
+ * process that drops a capability, adds a group or becomes a user (one
+ * line of setpriv or capsh) would otherwise have every call continued,
+ * and the kernel read its path again (the swap race). Read from
  * /proc/<tid> (status, ns/, root, attr/current), whose descriptors the
  * receiver keeps per caller thread between calls. The status is read for
  * every open (setuid, capset and umask are no calls the floor sees); the
@@ -26,8 +31,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* The namespaces an open depends on: where paths lead, what the
@@ -51,6 +58,16 @@ struct hs_fl_self {
 	 * alike): none to compare */
 	bool no_lsm;
 };
+
+/* The supervisor's own credentials, as hs_fl_become_back restores them,
+ * and what it may lower them to: fixed for its life (one floor a
+ * process). */
+static struct {
+	bool ok;               /* read, and ours may be set again */
+	bool may_uid, may_gid; /* CAP_SETUID, CAP_SETGID effective */
+	uint32_t prm[2];       /* permitted: a caller's effective within */
+	struct hs_fl_as as;    /* fs ids, groups, effective capabilities */
+} ours;
 
 /* The value of "Name:" in a /proc status text (to the line's end). */
 static bool status_field(const char *st, const char *name, char *out,
@@ -104,6 +121,105 @@ static bool fs_id(const char *st, const char *name, char *out, size_t cap)
 	return true;
 }
 
+/* A status "Groups:" value ("0 4 27 "), a "CapEff:" one (16 hex
+ * digits) and a fs id into as; false where one does not parse or the
+ * groups are too many. */
+static bool parse_groups(const char *v, struct hs_fl_as *as)
+{
+	char *e;
+
+	as->ngroups = 0;
+	while (*v == ' ' || *v == '\t')
+		v++;
+	while (*v) {
+		unsigned long g = strtoul(v, &e, 10);
+
+		if (e == v || as->ngroups == HS_FL_AS_GROUPS)
+			return false;
+		as->groups[as->ngroups++] = (gid_t)g;
+		for (v = e; *v == ' ' || *v == '\t'; v++)
+			;
+	}
+	return true;
+}
+
+static bool parse_caps(const char *v, uint32_t out[2])
+{
+	char *e;
+	unsigned long long c = strtoull(v, &e, 16);
+
+	if (e == v || *e)
+		return false;
+	out[0] = (uint32_t)c;
+	out[1] = (uint32_t)(c >> 32);
+	return true;
+}
+
+static bool parse_id(const char *v, unsigned *out)
+{
+	char *e;
+	unsigned long n = strtoul(v, &e, 10);
+
+	if (e == v || *e || n > 0xfffffffeUL)
+		return false;
+	*out = (unsigned)n;
+	return true;
+}
+
+static int cap_get(struct __user_cap_data_struct d[2])
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+
+	return (int)syscall(SYS_capget, &h, d);
+}
+
+/* The calling thread's effective capabilities set to eff (within its
+ * permitted ones, which stay). */
+static int cap_eff(const uint32_t eff[2])
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	if (cap_get(d) != 0)
+		return -1;
+	d[0].effective = eff[0];
+	d[1].effective = eff[1];
+	return (int)syscall(SYS_capset, &h, d);
+}
+
+static bool has_cap(const uint32_t c[2], int n)
+{
+	return c[n / 32] & (1u << (n % 32));
+}
+
+/* Our credentials, read once (raw syscalls, the thread's own: the same
+ * in every thread until one becomes a caller). */
+static bool ours_read(const struct hs_fl_self *s)
+{
+	struct __user_cap_data_struct d[2];
+	unsigned id;
+
+	if (cap_get(d) != 0 || !parse_id(s->uid, &id))
+		return false;
+	ours.as.fsuid = id;
+	if (!parse_id(s->gid, &id) || !parse_groups(s->groups, &ours.as))
+		return false;
+	ours.as.fsgid = id;
+	for (int i = 0; i < 2; i++) {
+		ours.as.capeff[i] = d[i].effective;
+		ours.prm[i] = d[i].permitted;
+	}
+	ours.may_uid = has_cap(ours.as.capeff, CAP_SETUID);
+	ours.may_gid = has_cap(ours.as.capeff, CAP_SETGID);
+	/* what becoming asks of the kernel, tried once with our own
+	 * values (a change to nothing): setgroups is refused in a user
+	 * namespace whose setgroups is "deny", capset by an LSM */
+	if (ours.may_gid && syscall(SYS_setgroups, (size_t)ours.as.ngroups,
+				    ours.as.groups) != 0)
+		ours.may_gid = false;
+	return cap_eff(ours.as.capeff) == 0;
+}
+
 struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags,
 				  const char *userns, bool fixed_place)
 {
@@ -140,6 +256,7 @@ struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags,
 		s->lsm[0] = '\0';
 	}
 	s->fixed_place = fixed_place;
+	ours.ok = ours_read(s); /* or becomes no one */
 	return s;
 fail:
 	free(s);
@@ -217,14 +334,44 @@ static bool link_is(int fd, const char *want)
 	return strcmp(v, want) == 0;
 }
 
-/* Would an open by us be the caller's own, read from p? Its umask into
- * *umask_out. -1: p could not be read (the task is gone). */
+/* A caller's credentials (its status text st) that differ from ours:
+ * into as, where we may take them on -- our fs uid, unless we have
+ * CAP_SETUID; fs gid and groups, unless CAP_SETGID; effective
+ * capabilities within our permitted ones. */
+static bool may_become(const char *st, struct hs_fl_as *as)
+{
+	char v[512];
+	unsigned id;
+	bool same_groups;
+
+	if (!fs_id(st, "Uid", v, sizeof(v)) || !parse_id(v, &id))
+		return false;
+	as->fsuid = id;
+	if (!fs_id(st, "Gid", v, sizeof(v)) || !parse_id(v, &id))
+		return false;
+	as->fsgid = id;
+	if (!status_field(st, "Groups", v, sizeof(v)) || !parse_groups(v, as) ||
+	    !status_field(st, "CapEff", v, sizeof(v)) ||
+	    !parse_caps(v, as->capeff))
+		return false;
+	same_groups = as->ngroups == ours.as.ngroups &&
+		      !memcmp(as->groups, ours.as.groups,
+			      (size_t)as->ngroups * sizeof(gid_t));
+	return ours.ok && (as->fsuid == ours.as.fsuid || ours.may_uid) &&
+	       ((as->fsgid == ours.as.fsgid && same_groups) || ours.may_gid) &&
+	       !(as->capeff[0] & ~ours.prm[0]) && !(as->capeff[1] & ~ours.prm[1]);
+}
+
+/* Would an open by us be the caller's own, read from p -- as it is, or
+ * once we took on its credentials (as->on)? Its umask into *umask_out.
+ * -1: p could not be read (the task is gone). */
 static int identity_of(const struct hs_fl_self *s, const struct proc_fds *p,
-		       mode_t *umask_out)
+		       mode_t *umask_out, struct hs_fl_as *as)
 {
 	char st[4096], v[512];
 	ssize_t n = p->status < 0 ? -1 : pread(p->status, st, sizeof(st) - 1, 0);
 
+	as->on = false;
 	if (n <= 0)
 		return -1;
 	st[n] = '\0';
@@ -233,8 +380,12 @@ static int identity_of(const struct hs_fl_self *s, const struct proc_fds *p,
 	    !status_field(st, "Groups", v, sizeof(v)) ||
 	    strcmp(v, s->groups) != 0 ||
 	    !status_field(st, "CapEff", v, sizeof(v)) ||
-	    strcmp(v, s->capeff) != 0 ||
-	    !status_field(st, "Umask", v, sizeof(v)))
+	    strcmp(v, s->capeff) != 0) {
+		if (!may_become(st, as))
+			return 0;
+		as->on = true;
+	}
+	if (!status_field(st, "Umask", v, sizeof(v)))
 		return 0;
 	*umask_out = (mode_t)strtol(v, NULL, 8) & 0777;
 	for (size_t i = 0; i < NNS && !s->fixed_place; i++)
@@ -251,16 +402,17 @@ static int identity_of(const struct hs_fl_self *s, const struct proc_fds *p,
 }
 
 bool hs_fl_same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
-			 mode_t *umask_out)
+			 mode_t *umask_out, struct hs_fl_as *as)
 {
 	struct proc_fds one, *p = NULL;
 	int r;
 
+	as->on = false;
 	if (keep) {
 		for (unsigned i = 0; i < NCACHE && !p; i++)
 			if (cache[i].tid == tid)
 				p = &cache[i];
-		if (p && (r = identity_of(s, p, umask_out)) >= 0)
+		if (p && (r = identity_of(s, p, umask_out, as)) >= 0)
 			return r;
 		if (p)
 			proc_fds_close(p); /* another task by now */
@@ -271,10 +423,107 @@ bool hs_fl_same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
 	}
 	if (!proc_fds_open(s, tid, p))
 		return false;
-	r = identity_of(s, p, umask_out);
+	r = identity_of(s, p, umask_out, as);
 	if (!keep || r < 0)
 		proc_fds_close(p);
+	if (r <= 0)
+		as->on = false;
 	return r > 0;
+}
+
+/* ---- a caller's credentials, taken on by the thread that calls for it ---- */
+
+/* The credentials this thread holds when they are a caller's. */
+static __thread const struct hs_fl_as *held;
+
+static bool same_groups(const struct hs_fl_as *a, const struct hs_fl_as *b)
+{
+	return a->ngroups == b->ngroups &&
+	       !memcmp(a->groups, b->groups, (size_t)a->ngroups * sizeof(gid_t));
+}
+
+/* The calling thread's groups and fs ids from `from`'s to `to`'s, each
+ * only where they differ (what is not changed asks for no right).
+ * setfsuid and setfsgid say the old id whatever happened: asked again
+ * with -1, which changes nothing, they say the one now. */
+static bool set_ids(const struct hs_fl_as *from, const struct hs_fl_as *to)
+{
+	if (!same_groups(from, to) &&
+	    syscall(SYS_setgroups, (size_t)to->ngroups, to->groups) != 0)
+		return false;
+	if (from->fsgid != to->fsgid) {
+		(void)syscall(SYS_setfsgid, to->fsgid);
+		if ((gid_t)syscall(SYS_setfsgid, -1) != to->fsgid)
+			return false;
+	}
+	if (from->fsuid != to->fsuid) {
+		(void)syscall(SYS_setfsuid, to->fsuid);
+		if ((uid_t)syscall(SYS_setfsuid, -1) != to->fsuid)
+			return false;
+	}
+	return true;
+}
+
+static void back_or_end(const struct hs_fl_as *as)
+{
+	/* ours again: the capabilities that let us set the ids, the ids
+	 * (a fs uid back to 0 raises file capabilities), the capabilities
+	 * exactly. What was not changed is set to what it is: no harm. */
+	if (cap_eff(ours.as.capeff) == 0 && set_ids(as, &ours.as) &&
+	    cap_eff(ours.as.capeff) == 0) {
+		held = NULL;
+		return;
+	}
+	fprintf(stderr, "hookshim: floor: a thread could not take back the "
+			"supervisor's credentials after a call made as its "
+			"caller: %s\n", strerror(errno));
+	abort();
+}
+
+bool hs_fl_become(const struct hs_fl_as *as)
+{
+	if (!as->on)
+		return true;
+	/* ids first, while we still hold CAP_SETUID and CAP_SETGID; then
+	 * exactly the caller's effective set (a fs uid leaving 0 dropped
+	 * the file capabilities from ours; the caller may keep them) */
+	if (!set_ids(&ours.as, as)) {
+		back_or_end(as);
+		return false;
+	}
+	if (cap_eff(as->capeff) != 0) {
+		back_or_end(as);
+		return false;
+	}
+	held = as;
+	return true;
+}
+
+void hs_fl_become_back(const struct hs_fl_as *as)
+{
+	if (as->on && held == as)
+		back_or_end(as);
+}
+
+int hs_fl_open_ours(const char *path, int flags)
+{
+	const struct hs_fl_as *as = held;
+	int fd, e;
+
+	if (!as)
+		return open(path, flags);
+	back_or_end(as);
+	fd = open(path, flags);
+	e = errno;
+	/* what succeeded a moment ago: a thread that cannot be the caller
+	 * again must not go on as the supervisor either */
+	if (!hs_fl_become(as)) {
+		fprintf(stderr, "hookshim: floor: a thread could not take on "
+				"its caller's credentials again\n");
+		abort();
+	}
+	errno = e;
+	return fd;
 }
 
 /* ---- another process's /proc links ---- */
@@ -323,7 +572,10 @@ int hs_fl_may_trace(pid_t tid, pid_t pid, const char *what, size_t len)
 	int fa, fb;
 	bool ok;
 
-	/* as root (and so the caller): CAP_SYS_PTRACE reaches every one */
+	/* as root: CAP_SYS_PTRACE reaches every one -- the caller's too
+	 * when it has our identity; one whose credentials the thread holds
+	 * (hs_fl_become) is checked by the kernel at the open that
+	 * follows, made with them */
 	if (geteuid() == 0)
 		return 0;
 	snprintf(p, sizeof(p), "/proc/%d/ns/user", (int)tid);

@@ -540,11 +540,41 @@ struct hs_fl_self;
 struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags,
 				  const char *userns, bool fixed_place);
 void hs_fl_self_free(struct hs_fl_self *s);
-/* Is thread tid's identity s's? Its umask into *umask_out. `keep`: the
+/* Credentials a supervisor thread takes on for a call (hs_fl_become):
+ * a caller's fs uid and gid, groups and effective capabilities, where
+ * only these differ from ours and ours may be lowered to them. */
+#define HS_FL_AS_GROUPS 64
+struct hs_fl_as {
+	bool on; /* the caller's differ: become it for the call */
+	uid_t fsuid;
+	gid_t fsgid;
+	int ngroups;
+	gid_t groups[HS_FL_AS_GROUPS];
+	uint32_t capeff[2];
+};
+/* Would an open by us be thread tid's own? Its umask into *umask_out.
+ * True also where only its credentials differ and we may take them on
+ * (root: a process of the session that changed its uid, groups or
+ * capabilities): then as->on, and the call is made by a thread that
+ * became the caller (hs_fl_become); as->on false otherwise. `keep`: the
  * calling thread is long-lived (the receiver) and may keep the caller's
  * /proc entries open between calls, until hs_fl_open_forget(). */
 bool hs_fl_same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
-			 mode_t *umask_out);
+			 mode_t *umask_out, struct hs_fl_as *as);
+/* The calling thread takes on as's credentials (nothing when !as->on):
+ * its own, per thread (raw setgroups, setfsgid, setfsuid, capset), so
+ * that every check the kernel makes of what it then walks, opens and
+ * makes is the caller's. False, and the thread unchanged, when one
+ * could not be taken. hs_fl_become_back restores ours; a thread that
+ * cannot get them back is ended with the session's supervisor (abort:
+ * it must not go on with a caller's credentials). */
+bool hs_fl_become(const struct hs_fl_as *as);
+void hs_fl_become_back(const struct hs_fl_as *as);
+/* open(path, flags) with the supervisor's own credentials, also in a
+ * thread that holds a caller's: for the caller's own /proc/<tid> links,
+ * which the kernel lets the caller through without a check but would
+ * check a thread of ours against (a caller that is not dumpable). */
+int hs_fl_open_ours(const char *path, int flags);
 void hs_fl_open_forget(void);
 /* Would the kernel let thread tid (of our identity, hs_fl_same_identity)
  * through /proc/<pid>/<what> (what: len bytes, "cwd", "root", "fd/N")
@@ -659,10 +689,11 @@ long hs_fl_fifo_open(struct hs_fl_call *c, int opath, uint64_t fl);
  * (no O_NONBLOCK), as the caller's (thread `caller`) open would, and
  * answers the notification id: the descriptor installed, the open's
  * errno, or ERESTARTSYS for a signal the caller must take meanwhile.
+ * The waiting thread takes on as's credentials (hs_fl_become) first.
  * False (opath closed, the notification answered ENFILE) where no thread
  * may start: too many waits at once, or none can be made. */
 bool hs_fl_fifo_wait(const struct hs_floor_ctx *x, uint64_t id, pid_t caller,
-		     int opath, uint64_t fl);
+		     int opath, uint64_t fl, const struct hs_fl_as *as);
 
 /* ---- floor_open.c: allowed opens done on the caller's behalf ---- */
 

@@ -423,7 +423,7 @@ static long fd_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c)
 	const struct open_how *how = &c->open.how;
 	uint64_t fl = how->flags;
 	size_t len = strlen(c->open.path);
-	bool slash = len > 1 && c->open.path[len - 1] == '/';
+	bool slash = len > 1 && c->open.path[len - 1] == '/', own;
 	pid_t tid = (pid_t)c->n.pid, tgid;
 	struct hs_proclink l;
 	struct stat sb;
@@ -445,8 +445,9 @@ static long fd_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c)
 	 * kernel's reopen would take whatever that process put under the
 	 * number since it was judged (a dup2 of a protected file's
 	 * read-only descriptor over a decoy's) */
-	if (!l.self && l.pid != tid && l.pid != tgid &&
-	    hs_fl_tgid((pid_t)l.pid) != tgid &&
+	own = l.self || l.pid == tid || l.pid == tgid ||
+	      hs_fl_tgid((pid_t)l.pid) == tgid;
+	if (!own &&
 	    (r = hs_fl_may_trace(tid, (pid_t)l.pid, l.what, l.what_len)) < 0)
 		return r;
 	if (slash && (fl & O_CREAT))
@@ -457,9 +458,13 @@ static long fd_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c)
 	 * permissions by the open after. */
 	snprintf(link, sizeof(link), "/proc/%d/%.*s", (int)(l.self ? tgid : l.pid),
 		 (int)l.what_len, l.what);
-	fd = hs_fl_openat2(AT_FDCWD, link, O_PATH | O_CLOEXEC, 0, 0);
+	/* the caller's own with our credentials (a thread holding the
+	 * caller's would be checked where the caller is not), another
+	 * process's with the caller's */
+	fd = own ? hs_fl_open_ours(link, O_PATH | O_CLOEXEC)
+		 : open(link, O_PATH | O_CLOEXEC);
 	if (fd < 0)
-		return fd == -ENOENT ? -ENOENT : KERNEL;
+		return errno == ENOENT ? -ENOENT : KERNEL;
 	r = (fl & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL) ? -EEXIST
 	    : (fl & O_NOFOLLOW) && !slash		    ? -ELOOP
 	    : fstat((int)fd, &sb) != 0			    ? KERNEL
@@ -505,6 +510,7 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 	pid_t tid = (pid_t)c->n.pid;
 	struct hs_fl_start s;
 	mode_t um, our_umask = 0;
+	struct hs_fl_as as;
 	bool creating;
 	enum hs_fl_open_result v;
 	long fd;
@@ -522,14 +528,20 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 		hs_fl_answer(x->listener, c->n.id, EINVAL);
 		return HS_FL_OPEN_ANSWERED;
 	}
-	if (!hs_fl_same_identity(self, tid, keep, &um) ||
+	if (!hs_fl_same_identity(self, tid, keep, &um, &as) ||
 	    !hs_fl_valid(x->listener, c->n.id))
 		return HS_FL_OPEN_CONTINUE;
 	creating = how->flags & (O_CREAT | HS_O_TMPFILE_BIT);
 	if (creating && !hs_fl_caller_umask(um, &our_umask))
 		return HS_FL_OPEN_CONTINUE;
-	if ((fd = fd_by_name(x, c)) != NO_FD)
+	/* every walk and open below is the caller's to the kernel's checks
+	 * (a root session's process that became a user, say) */
+	if (!hs_fl_become(&as)) {
+		fd = KERNEL;
 		goto opened;
+	}
+	if ((fd = fd_by_name(x, c)) != NO_FD)
+		goto made;
 	fd = hs_fl_start_of(tid, c->open.path, c->open.dirfd,
 			    c->open.how.resolve, false, &s);
 	if (fd == 0 && !hs_fl_valid(x->listener, c->n.id)) {
@@ -537,7 +549,7 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 		fd = KERNEL; /* gone: continuing it is refused, harmlessly */
 	}
 	if (fd == KERNEL)
-		goto opened;
+		goto made;
 	if (fd < 0)
 		;
 	else if (hs_fscope_follow(x->scope) && c->open.judged[0])
@@ -548,6 +560,8 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 	else
 		fd = open_by_name(x, c, &s);
 	hs_fl_start_free(&s);
+made:
+	hs_fl_become_back(&as);
 opened:
 	if (fd == KERNEL) {
 		if (creating)
@@ -558,7 +572,7 @@ opened:
 		hs_fl_umask_again(um, our_umask);
 	if (fd == WAITS) {
 		bool waits = hs_fl_fifo_wait(x, c->n.id, tid, c->open.fifo,
-					     how->flags);
+					     how->flags, &as);
 
 		c->open.fifo = -1;
 		return waits ? HS_FL_OPEN_LATER : HS_FL_OPEN_ANSWERED;

@@ -178,7 +178,6 @@ static long where_of(const struct hs_floor_ctx *x, pid_t tid, const char *p,
  * limit (the kernel fails it, whatever its path). */
 static long truncate_(const struct hs_fl_pathop *o, int fd)
 {
-	struct rlimit lim;
 	struct stat sb;
 	char self[40];
 	long r;
@@ -190,9 +189,6 @@ static long truncate_(const struct hs_fl_pathop *o, int fd)
 		return -EISDIR;
 	if (!S_ISREG(sb.st_mode))
 		return -EINVAL;
-	if (prlimit(o->tid, RLIMIT_FSIZE, NULL, &lim) != 0 ||
-	    (lim.rlim_cur != RLIM_INFINITY && o->arg > lim.rlim_cur))
-		return HS_FL_KERNEL;
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
 	w = open(self, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (w < 0)
@@ -291,6 +287,7 @@ enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
 	bool src_fd = link && (o->flags & AT_EMPTY_PATH) && !o->path[0];
 	bool resolved = hs_fscope_follow(x->scope);
 	mode_t um, our_um = 0;
+	struct hs_fl_as as;
 	enum hs_fl_open_result v;
 	long r;
 
@@ -320,12 +317,25 @@ enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
 		hs_fl_answer(x->listener, c->n.id, (int)-r);
 		return HS_FL_OPEN_ANSWERED;
 	}
-	if (!hs_fl_same_identity(x->self, tid, keep, &um) ||
+	if (!hs_fl_same_identity(x->self, tid, keep, &um, &as) ||
 	    !hs_fl_valid(x->listener, c->n.id))
 		return HS_FL_OPEN_CONTINUE;
 	if (making && !hs_fl_caller_umask(um, &our_um))
 		return HS_FL_OPEN_CONTINUE;
-	if (symlink) {
+	/* a truncate beyond the caller's RLIMIT_FSIZE is the kernel's
+	 * (its SIGXFSZ); asked with our credentials, as prlimit of
+	 * another process wants */
+	if (o->nr == SYS_truncate) {
+		struct rlimit lim;
+
+		if (prlimit(o->tid, RLIMIT_FSIZE, NULL, &lim) != 0 ||
+		    (lim.rlim_cur != RLIM_INFINITY && o->arg > lim.rlim_cur))
+			return HS_FL_OPEN_CONTINUE;
+	}
+	/* the walks and the call as the caller (floor_identity.c) */
+	if (!hs_fl_become(&as))
+		r = HS_FL_KERNEL;
+	else if (symlink) {
 		r = where_of(x, tid, o->path2, o->dirfd2, o->judged, false,
 			     false, resolved, &b);
 	} else {
@@ -344,6 +354,7 @@ enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
 		r = HS_FL_KERNEL; /* gone: continuing it is refused, harmlessly */
 	if (r == 0)
 		r = make(o, &a, &b);
+	hs_fl_become_back(&as);
 	where_free(&a);
 	where_free(&b);
 	if (making)

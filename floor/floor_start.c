@@ -79,6 +79,7 @@ int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 {
 	char link[96];
 	struct hs_proclink l;
+	bool own = true; /* the caller's own /proc entry: ours to open */
 
 	s->fd = AT_FDCWD;
 	s->pinned = false;
@@ -98,6 +99,9 @@ int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 
 			if (e < 0)
 				return e;
+			/* opened with the caller's credentials where a thread
+			 * holds them: the kernel's check is the caller's */
+			own = false;
 		}
 		/* the caller's /proc/self/fd/N/..., not ours */
 		snprintf(link, sizeof(link), "/proc/%d/%.*s",
@@ -117,7 +121,8 @@ int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 	} else {
 		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)tid, dirfd);
 	}
-	s->fd = open(link, O_PATH | O_CLOEXEC);
+	s->fd = own ? hs_fl_open_ours(link, O_PATH | O_CLOEXEC)
+		    : open(link, O_PATH | O_CLOEXEC);
 	if (s->fd < 0)
 		return errno == ENOENT && dirfd >= 0 ? -EBADF : HS_FL_KERNEL;
 	s->pinned = true;
