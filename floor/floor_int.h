@@ -618,6 +618,7 @@ struct hs_fl_start {
 	int fd;           /* AT_FDCWD (our root, the caller's too) or pinned */
 	bool pinned;      /* the caller's directory, judged by its name */
 	const char *rest; /* the path from there */
+	char buf[PATH_MAX]; /* rest's, where it is not the path's own */
 };
 /* Where thread tid's walk of path p (relative to its dirfd; `resolve`:
  * an openat2's RESOLVE_* flags, else 0) starts: our root for an absolute

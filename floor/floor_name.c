@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../common/pathfold.h"
+#include "../common/plainstr.h"
 #include "../common/pathresolve.h"
 #include "../common/proclink.h"
 
@@ -154,6 +155,36 @@ static int named_fd(int fd, char *out)
 	return r;
 }
 
+/* "/proc/self..." and "/proc/thread-self..." that are no magic link
+ * (/proc/self/comm, attr/current, mem): in our view they are ours, and
+ * rewritten in place (p, PATH_MAX) as the caller's own, /proc/<tgid>...
+ * and /proc/<tgid>/task/<tid>..., as its kernel resolves them. 0, or
+ * HS_PATH_TOOLONG. */
+static int self_as_caller(pid_t tid, char *p)
+{
+	char buf[PATH_MAX + 64];
+	const char *rest;
+	bool thread = false;
+	pid_t tgid;
+	int n;
+
+	if (hs_starts(p, "/proc/self"))
+		rest = p + 10;
+	else if (hs_starts(p, "/proc/thread-self"))
+		rest = p + 17, thread = true;
+	else
+		return 0;
+	if ((*rest && *rest != '/') || (tgid = hs_fl_tgid(tid)) <= 0)
+		return 0;
+	n = thread ? snprintf(buf, sizeof(buf), "/proc/%d/task/%d%s", (int)tgid,
+			      (int)tid, rest)
+		   : snprintf(buf, sizeof(buf), "/proc/%d%s", (int)tgid, rest);
+	if (n < 0 || n >= PATH_MAX)
+		return HS_PATH_TOOLONG;
+	memcpy(p, buf, (size_t)n + 1);
+	return 0;
+}
+
 /* p's magic links named as the caller's (its /dev/stdout, /proc/self,
  * /dev/fd; `last`: the call follows p's last component): 0; 1 when p is
  * one of the caller's descriptors with no name (a pipe, a socket: left as
@@ -175,6 +206,8 @@ static int caller_view(pid_t tid, char *p, bool last)
 	    strncmp(p, "//", 2) != 0)
 		return 0;
 	hs_path_fold(p);
+	if (!hs_proclink(p, &l))
+		return self_as_caller(tid, p);
 	if ((r = expand_magic(tid, p)) < 0)
 		return r;
 	if (!hs_proclink(p, &l))
@@ -194,6 +227,9 @@ static int ours_to_caller(pid_t tid, char *p)
 	char task[48], mine[PATH_MAX];
 	long us = (long)getpid();
 
+	/* (a file of our /proc that is no magic link stays ours: the
+	 * agent's symlink to /proc/self/comm and one to /proc/<our
+	 * pid>/mem look the same from here; floor_reach.c refuses both) */
 	if (!hs_proclink(p, &l) || l.self || l.end >= 64)
 		return 0;
 	snprintf(task, sizeof(task), "/proc/self/task/%ld", l.pid);

@@ -27,10 +27,13 @@
  * A fifo whose open waits for its other end is waited in on a thread of
  * its own (floor_fifo.c). Another path through a magic link,
  * what special() leaves (a device other than the memory devices and
- * ptys: their open has effects of its own), a file of /proc, and a
- * caller whose credentials,
- * namespaces, root or LSM label differ from ours (floor_identity.c) are
- * left to the kernel (CONTINUE).
+ * ptys: their open has effects of its own), a file of a cgroup, and a
+ * caller whose namespaces, root or LSM label differ from ours, or whose
+ * credentials we cannot take on (floor_identity.c), are left to the
+ * kernel (CONTINUE). A file of /proc is opened here, the caller's
+ * /proc/self/... walked from its /proc/<tgid> (floor_start.c); one of
+ * our own /proc is neither (a symlink to /proc/self/... reaches ours in
+ * our walk): judged again, then ELOOP.
  * Created files get the caller's umask (/proc/<tid>/status), set in a
  * thread whose file system state is its own (unshare(CLONE_FS)). */
 #include "floor.h"
@@ -97,8 +100,29 @@ static long refused(long e, uint64_t fl)
 	return hs_fl_ours(e);
 }
 
-/* Our descriptor fd, checked and made the caller's: 0, or 1 to leave the
- * call to the kernel (fd closed). */
+/* Is our descriptor fd a file of our own /proc/<pid>? */
+static bool ours_in_proc(int fd)
+{
+	char name[PATH_MAX], *e;
+	long pid;
+
+	if (hs_fl_fd_name(fd, name) != 0)
+		return true;
+	if (strncmp(name, "/proc/", 6) != 0)
+		return false;
+	pid = strtol(name + 6, &e, 10);
+	return e != name + 6 && (*e == '/' || !*e) && pid == (long)getpid();
+}
+
+/* Our descriptor fd, checked and made the caller's: 0; 1 to leave the
+ * call to the kernel; 2 where it is a file of our own /proc, which
+ * no caller's name is (a symlink to /proc/self/..., in our walk ours:
+ * judged again, and never the kernel's, whose walk of the name could
+ * be another by then) -- fd closed but for 0. A file of the caller's
+ * /proc, or another process's, is opened here as the caller would
+ * (start_of walks /proc/self/ from its /proc/<tgid>): the kernel's own
+ * checks of it are at our open (as for the caller, of our identity) or
+ * at the caller's read or write. */
 static int fit(int fd, uint64_t fl, pid_t tid)
 {
 	struct stat sb;
@@ -108,13 +132,16 @@ static int fit(int fd, uint64_t fl, pid_t tid)
 	if (fstat(fd, &sb) < 0 ||
 	    !(S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode) ||
 	      hs_fl_special(&sb, fl, tid) == 0) ||
-	    fstatfs(fd, &fs) < 0 || fs.f_type == PROC_SUPER_MAGIC ||
+	    fstatfs(fd, &fs) < 0 ||
 	    fs.f_type == CGROUP_SUPER_MAGIC || fs.f_type == CGROUP2_SUPER_MAGIC) {
-		/* what special() leaves to the kernel, a file of /proc (our
-		 * /proc/self), of a cgroup (cgroup.procs checks the
-		 * opener's namespace) */
+		/* what special() leaves to the kernel, a file of a cgroup
+		 * (cgroup.procs checks the opener's namespace) */
 		close(fd);
 		return 1;
+	}
+	if (fs.f_type == PROC_SUPER_MAGIC && ours_in_proc(fd)) {
+		close(fd);
+		return 2;
 	}
 	if (!(fl & O_NONBLOCK) && (st = fcntl(fd, F_GETFL)) >= 0)
 		fcntl(fd, F_SETFL, st & ~O_NONBLOCK);
@@ -577,8 +604,14 @@ opened:
 		c->open.fifo = -1;
 		return waits ? HS_FL_OPEN_LATER : HS_FL_OPEN_ANSWERED;
 	}
-	if (fd >= 0 && !(how->flags & O_PATH) && fit((int)fd, how->flags, tid))
-		return HS_FL_OPEN_CONTINUE;
+	if (fd >= 0 && !(how->flags & O_PATH)) {
+		int f = fit((int)fd, how->flags, tid);
+
+		if (f == 1)
+			return HS_FL_OPEN_CONTINUE;
+		if (f == 2)
+			fd = AGAIN;
+	}
 	if (fd < 0 && fd != AGAIN)
 		fd = refused(fd, how->flags);
 	if ((v = hs_fl_settle(&fd, &c->open.tries)) != HS_FL_OPEN_ANSWERED)

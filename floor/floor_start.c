@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../common/pathfold.h"
+#include "../common/plainstr.h"
 #include "../common/proclink.h"
 
 long hs_fl_openat2(int dirfd, const char *path, uint64_t flags,
@@ -74,6 +75,22 @@ void hs_fl_start_free(struct hs_fl_start *s)
 	s->pinned = false;
 }
 
+/* Is p, folded into buf (PATH_MAX), a file under /proc/self/ or
+ * /proc/thread-self/ (no magic link: those are hs_proclink's)? */
+static bool proc_self(const char *p, char *buf)
+{
+	struct hs_proclink l;
+	size_t n = strnlen(p, PATH_MAX);
+
+	if (n == PATH_MAX || !strstr(p, "self"))
+		return false;
+	memcpy(buf, p, n + 1);
+	hs_path_fold(buf);
+	return (hs_starts(buf, "/proc/self/") ||
+		hs_starts(buf, "/proc/thread-self/")) &&
+	       !hs_proclink(buf, &l);
+}
+
 int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 		   bool whole_ok, struct hs_fl_start *s)
 {
@@ -90,18 +107,19 @@ int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 		 * user namespace to a process outside, not to a non-dumpable
 		 * one), and never by the kernel reading the path again */
 		if (!l.self && (pid_t)l.pid != tid) {
-			pid_t own = hs_fl_tgid(tid);
+			pid_t grp = hs_fl_tgid(tid);
 			/* its own thread group by number: always its own */
-			int e = own > 0 && hs_fl_tgid((pid_t)l.pid) == own
-					? 0
-					: hs_fl_may_trace(tid, (pid_t)l.pid,
-							  l.what, l.what_len);
+			bool mine = grp > 0 && hs_fl_tgid((pid_t)l.pid) == grp;
+			int e = mine ? 0
+				     : hs_fl_may_trace(tid, (pid_t)l.pid,
+						       l.what, l.what_len);
 
 			if (e < 0)
 				return e;
-			/* opened with the caller's credentials where a thread
-			 * holds them: the kernel's check is the caller's */
-			own = false;
+			/* another's opened with the caller's credentials
+			 * where a thread holds them: the kernel's check is
+			 * the caller's */
+			own = mine;
 		}
 		/* the caller's /proc/self/fd/N/..., not ours */
 		snprintf(link, sizeof(link), "/proc/%d/%.*s",
@@ -111,6 +129,23 @@ int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 			s->rest++;
 		if (!*s->rest && !whole_ok)
 			return HS_FL_KERNEL; /* reopening a descriptor by its link */
+	} else if (p[0] == '/' && !(resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) &&
+		   proc_self(p, s->buf)) {
+		/* the caller's own /proc files (/proc/self/comm), which from
+		 * our root are ours: from its /proc/<tgid>, or its thread's */
+		bool thread = s->buf[6] == 't';
+		pid_t tgid = hs_fl_tgid(tid);
+
+		if (tgid <= 0)
+			return HS_FL_KERNEL;
+		if (thread)
+			snprintf(link, sizeof(link), "/proc/%d/task/%d", (int)tgid,
+				 (int)tid);
+		else
+			snprintf(link, sizeof(link), "/proc/%d", (int)tgid);
+		s->rest = s->buf + (thread ? 18 : 11);
+		if (!*s->rest)
+			return HS_FL_KERNEL; /* the directory: no write opens it */
 	} else if (p[0] == '/' &&
 		   !(resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT))) {
 		return 0;

@@ -1,0 +1,97 @@
+# Issue 23, enforce mode: a file of /proc was left to the kernel (the
+# supervisor's walk of /proc/self/comm reaches its own), so it was a
+# decoy: a thread swapping secret/x in under the name of /proc/self/comm
+# landed writes there (a few hundred of 1,500 on the build before). The
+# supervisor now walks the caller's /proc/self/... and /proc/thread-self/
+# ... from the caller's /proc/<tgid> (floor/floor_start.c) and opens
+# what it reaches for the caller; only a file of its own /proc (a symlink
+# the agent made to /proc/self/..., which in its walk is its own) is
+# never handed over nor continued. What the opens do is the kernel's own:
+# the same results plain and under enforce, as root and as a user.
+. "$HOOKSHIM_TOP/tests/lib.sh"
+export HOME=$TMP/home; mkdir -p "$HOME"
+P=$HOOKSHIM_PROBES/floor_static_open
+[ -x "$P" ] || { skip "/proc files: probe not built"; exit 0; }
+need_floor "/proc files"
+PY=/usr/bin/python3 # not a shim in a home another user cannot read
+[ -x $PY ] || { skip "/proc files: no $PY"; exit 0; }
+hook='{"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(secret/**)","command":"echo no >&2; exit 2"}]}'
+echo "{\"hookshim\":{\"mode\":\"enforce\"},\"hooks\":{\"PreToolUse\":[$hook]}}" >"$TMP/enforce.json"
+N=${FLOOR_RACE_N:-1500}
+ROOT=$TMP/root
+
+# ---- decoys ----
+decoys() { # LABEL [as user...]
+	local label=$1 d
+	shift
+	for d in /proc/self/comm /proc/thread-self/comm; do
+		rm -rf "$ROOT"; mkdir -p "$ROOT/secret"; chown -R "${OWNER:-0}" "$ROOT"
+		( cd "$ROOT" && timeout 120 "$@" "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- \
+			"$P" race-mem:$d:secret/x:$N ) >"$TMP/out" 2>"$TMP/err"
+		note "$label $d: $(cat "$TMP/out")"
+		expect_contains "$label: enforce, decoy $d: the opens ran" "$(cat "$TMP/out")" "race-mem: "
+		expect_eq "$label: enforce, a decoy $d swapped for secret/x lands nothing ($N opens)" \
+			"" "$(ls -A "$ROOT/secret")"
+	done
+}
+decoys "as root"
+if as_user "/proc decoys"; then
+	OWNER=$AS_ID decoys "as a user" "${AS[@]}"
+fi
+
+# ---- the kernel's own results ----
+cat >"$TMP/proc.py" <<'PY'
+import ctypes, os, sys, threading
+def try_(name, f):
+    try:
+        r = f()
+        print(name, "ok" if r is None else r)
+    except OSError as e:
+        print(name, e.strerror)
+def w(path, data, mode="w"):
+    with open(path, mode) as f:
+        f.write(data)
+try_("comm", lambda: (w("/proc/self/comm", "abc"), open("/proc/self/comm").read().strip())[1])
+try_("comm spelled", lambda: (w("/proc//self/./comm", "abd"), open("/proc/self/comm").read().strip())[1])
+try_("status", lambda: open("/proc/self/status").readline().split()[1])
+got = []
+def t():
+    w("/proc/thread-self/comm", "thr")
+    got.append(open("/proc/thread-self/comm").read().strip())
+th = threading.Thread(target=t); th.start(); th.join()
+print("thread comm", got[0] if got else "-", open("/proc/self/comm").read().strip())
+buf = ctypes.create_string_buffer(b"before", 16)
+def mem():
+    with open("/proc/self/mem", "r+b", buffering=0) as f:
+        f.seek(ctypes.addressof(buf)); f.write(b"after!")
+    return buf.value.decode()
+try_("mem", mem)
+try_("oom up", lambda: (w("/proc/self/oom_score_adj", "500"), open("/proc/self/oom_score_adj").read().strip())[1])
+try_("oom down", lambda: w("/proc/self/oom_score_adj", "-1000"))
+try_("clear_refs", lambda: w("/proc/self/clear_refs", "1"))
+try_("attr", lambda: w("/proc/self/attr/current", "x"))
+pid = os.fork()
+if pid == 0:
+    import time; time.sleep(5); os._exit(0)
+try_("child oom", lambda: (w("/proc/%d/oom_score_adj" % pid, "300"), open("/proc/%d/oom_score_adj" % pid).read().strip())[1])
+try_("child comm", lambda: w("/proc/%d/comm" % pid, "kid"))
+os.kill(pid, 9); os.waitpid(pid, 0)
+try_("init oom", lambda: w("/proc/1/oom_score_adj", "0"))
+PY
+run_py() { # LABEL [as user...]
+	local label=$1
+	shift
+	rm -rf "$ROOT"; mkdir -p "$ROOT"; chown "${OWNER:-0}" "$ROOT"
+	( cd "$ROOT" && "$@" $PY "$TMP/proc.py" ) >"$TMP/plain.out" 2>&1
+	( cd "$ROOT" && "$@" "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- $PY "$TMP/proc.py" ) \
+		>"$TMP/floor.out" 2>"$TMP/err"
+	check "$label: the /proc run has its 12 results" test "$(wc -l <"$TMP/floor.out")" -ge 12
+	expect_eq "$label: writes and reads of /proc files under enforce: the kernel's own results" \
+		"$(cat "$TMP/plain.out")" "$(cat "$TMP/floor.out")"
+	expect_contains "$label: ... a write through /proc/self/mem reaches the caller's own memory" \
+		"$(cat "$TMP/floor.out")" "mem after!"
+}
+run_py "as root"
+if as_user "/proc files"; then
+	OWNER=$AS_ID run_py "as a user" "${AS[@]}"
+fi
