@@ -1,8 +1,8 @@
 /* Devices the supervisor opens for the caller (floor_open.c), so that
- * no name the caller swaps reaches the kernel's walk through them, and
- * which it leaves to the kernel: their opens can wait, do I/O, or depend
- * on who opens them (a terminal a session leader takes as its own, the
- * opener's own terminal). */
+ * no name the caller swaps reaches the kernel's walk through them --
+ * at once, as the opener's own terminal, or on a thread that waits as
+ * the caller's open would (floor_fifo.c) -- and the one it leaves to the
+ * kernel: a terminal a session leader would take as its own. */
 #include "floor_int.h"
 
 #include <errno.h>
@@ -39,16 +39,32 @@ static bool may_take_tty(pid_t tid)
 	return session == tgid && tty == 0;
 }
 
+/* Is the character device rdev a terminal (its class, in /sys)? True
+ * when unsure. */
+static bool is_tty(dev_t rdev)
+{
+	char p[64], to[PATH_MAX];
+	ssize_t n;
+
+	snprintf(p, sizeof(p), "/sys/dev/char/%u:%u/subsystem", major(rdev),
+		 minor(rdev));
+	if ((n = readlink(p, to, sizeof(to) - 1)) <= 0)
+		return true;
+	to[n] = '\0';
+	return strcmp(strrchr(to, '/') ? strrchr(to, '/') + 1 : to, "tty") == 0;
+}
+
 /* Besides files and directories, what the supervisor may open for the
  * caller, so that no swapped name reaches the kernel through them (a
- * decoy /dev/null): the memory devices (major 1: /dev/null, zero, full,
- * random, urandom, ...), /dev/ptmx and a pty's terminal (not one its
- * opener, a session leader without a terminal, could take as its
- * controlling one); a fifo (floor_fifo.c); /dev/tty, the opener's own
- * terminal, as that terminal (hs_fl_ctty_open). Every other device is the
- * kernel's: their opens can wait, do I/O or record the opener (a tape, a
- * serial line, a sound card, a disk). 0: ours to open; HS_FL_KERNEL;
- * HS_FL_ENXIO; HS_FL_CTTY. */
+ * decoy /dev/null, /dev/net/tun): the memory devices (major 1:
+ * /dev/null, zero, full, random, urandom, ...), /dev/ptmx and a pty's
+ * terminal at once; a fifo (floor_fifo.c); /dev/tty, the opener's own
+ * terminal, as that terminal (hs_fl_ctty_open); every other device on a
+ * thread of ours that waits as the caller's open would (a serial line's
+ * for its carrier, a tape's), our O_NOCTTY on it. The kernel's alone: a
+ * terminal its opener, a session leader without one, could take as its
+ * controlling terminal (no open of ours gives it that). 0: ours to open;
+ * HS_FL_KERNEL; HS_FL_ENXIO; HS_FL_CTTY; HS_FL_DEVICE. */
 long hs_fl_special(const struct stat *sb, uint64_t fl, pid_t tid)
 {
 	unsigned maj = major(sb->st_rdev), min = minor(sb->st_rdev);
@@ -64,10 +80,15 @@ long hs_fl_special(const struct stat *sb, uint64_t fl, pid_t tid)
 			return (fl & O_NOCTTY) || !may_take_tty(tid)
 				       ? 0
 				       : HS_FL_KERNEL;
-		return HS_FL_KERNEL;
+		return !(fl & O_NOCTTY) && is_tty(sb->st_rdev) &&
+				       may_take_tty(tid)
+			       ? HS_FL_KERNEL
+			       : HS_FL_DEVICE;
 	}
 	if (S_ISFIFO(sb->st_mode))
 		return 0;
+	if (S_ISBLK(sb->st_mode))
+		return HS_FL_DEVICE;
 	return HS_FL_KERNEL;
 }
 

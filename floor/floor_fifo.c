@@ -208,9 +208,12 @@ static int open_waiting(struct wait *w, int *state)
 	sigaddset(&nudge, HS_FL_STOP_SIGNAL);
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", w->opath);
 	pthread_sigmask(SIG_UNBLOCK, &nudge, NULL);
+	/* O_EXCL is a block device's claim, unless with O_CREAT */
 	for (;;) {
-		fd = open(self, (int)(w->fl & ~(uint64_t)(O_CREAT | O_EXCL |
-							  O_NOFOLLOW)) |
+		fd = open(self, (int)(w->fl & ~(uint64_t)(O_CREAT | O_NOFOLLOW |
+							  (w->fl & O_CREAT
+								   ? O_EXCL
+								   : 0))) |
 					O_CLOEXEC | O_NOCTTY);
 		e = fd < 0 ? errno : 0;
 		pthread_mutex_lock(&mu);

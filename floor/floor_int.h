@@ -314,7 +314,7 @@ struct hs_fl_open {
 	struct open_how how;   /* flags, mode, resolve as the kernel takes them */
 	int read_err;          /* reading the path failed: this errno */
 	int tries;             /* rounds lost to a file system that changed */
-	int fifo;              /* a fifo whose open waits, for floor_fifo.c */
+	int fifo;              /* a fifo or device to open waiting: floor_fifo.c */
 	char path[PATH_MAX + 1]; /* the string copied from the caller */
 	char judged[PATH_MAX]; /* its name as judged ("" when unnamed) */
 };
@@ -599,6 +599,7 @@ enum hs_fl_open_result {
 #define HS_FL_ENXIO (-100002) /* ENXIO, answered so (a socket, no ctty) */
 #define HS_FL_WAITS (-100004)  /* a fifo's open that waits: floor_fifo.c */
 #define HS_FL_CTTY (-100005)   /* /dev/tty: hs_fl_ctty_open */
+#define HS_FL_DEVICE (-100006) /* a device opened by a thread that waits */
 /* openat2(2) with these fields of its struct: a descriptor, or -errno. */
 long hs_fl_openat2(int dirfd, const char *path, uint64_t flags,
 		   uint64_t mode, uint64_t resolve);
@@ -669,7 +670,8 @@ static inline uint64_t hs_fl_our_flags(uint64_t fl)
 
 /* What a device, fifo or socket (sb) is to an open with the caller's
  * flags fl by thread tid: 0, ours to open; HS_FL_KERNEL; a socket's
- * HS_FL_ENXIO; /dev/tty's HS_FL_CTTY. */
+ * HS_FL_ENXIO; /dev/tty's HS_FL_CTTY; HS_FL_DEVICE, ours to open on a
+ * thread that waits as the caller's open would (hs_fl_fifo_wait). */
 struct stat;
 long hs_fl_special(const struct stat *sb, uint64_t fl, pid_t tid);
 /* /dev/tty opened for tid as its controlling terminal: fd, -errno,
@@ -685,9 +687,9 @@ long hs_fl_ctty_open(pid_t tid, uint64_t fl);
  * hs_fl_fifo_wait. */
 long hs_fl_fifo_open(struct hs_fl_call *c, int opath, uint64_t fl);
 
-/* Waits on a thread of its own for the open of the fifo our O_PATH
- * descriptor opath is (taken over: closed), with the caller's flags fl
- * (no O_NONBLOCK), as the caller's (thread `caller`) open would, and
+/* Waits on a thread of its own for the open of the fifo or device our
+ * O_PATH descriptor opath is (taken over: closed), with the caller's
+ * flags fl, as the caller's (thread `caller`) open would, and
  * answers the notification id: the descriptor installed, the open's
  * errno, or ERESTARTSYS for a signal the caller must take meanwhile.
  * The waiting thread takes on as's credentials (hs_fl_become) first.

@@ -25,9 +25,10 @@
  * /dev/fd/N), and another process's /proc/<pid>/fd/N, are reopened through
  * that /proc/<pid>/fd/N instead (fd_by_name).
  * A fifo whose open waits for its other end is waited in on a thread of
- * its own (floor_fifo.c). Another path through a magic link,
- * what special() leaves (a device other than the memory devices and
- * ptys: their open has effects of its own), a file of a cgroup, and a
+ * its own (floor_fifo.c), and so is every device but the memory
+ * devices and ptys (floor_device.c). Another path through a magic link,
+ * what special() leaves (a terminal a session leader may take as its
+ * own), a file of a cgroup, and a
  * caller whose namespaces, root or LSM label differ from ours, or whose
  * credentials we cannot take on (floor_identity.c), are left to the
  * kernel (CONTINUE). A file of /proc is opened here, the caller's
@@ -164,6 +165,10 @@ static bool special_open(struct hs_fl_call *c, int opath,
 	*r = hs_fl_special(sb, fl, (pid_t)c->n.pid);
 	if (*r == CTTY)
 		*r = hs_fl_ctty_open((pid_t)c->n.pid, fl);
+	else if (*r == HS_FL_DEVICE) /* opened on a thread that waits */
+		*r = (c->open.fifo = fcntl(opath, F_DUPFD_CLOEXEC, 0)) >= 0
+			     ? WAITS
+			     : -errno;
 	return *r != 0;
 }
 

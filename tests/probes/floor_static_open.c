@@ -447,8 +447,12 @@ int main(int argc, char **argv)
 					      0644);
 
 				if (fd >= 0) {
+					struct stat sb;
+
 					ok++;
-					if (write(fd, "x", 1) != 1 && errno != EPIPE)
+					/* a device decoy may take no byte */
+					if (write(fd, "x", 1) != 1 && errno != EPIPE &&
+					    fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
 						return 2;
 					close(fd);
 				}
