@@ -79,3 +79,13 @@ need_floor() {
 	skip "$1: no syscall floor here ($(head -1 "$TMP/need-floor.err"))"
 	exit 0
 }
+
+# TRY_PY: a Python helper for scripts that report calls one line each:
+# try_(NAME, F) prints "NAME ok" (F returned None), "NAME <what F
+# returned>" or "NAME <the OSError's text>".
+TRY_PY='def try_(name, f):
+    try:
+        r = f()
+        print(name, "ok" if r is None else r)
+    except OSError as e:
+        print(name, e.strerror)'

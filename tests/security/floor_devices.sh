@@ -44,14 +44,8 @@ if as_user "device decoy"; then
 fi
 
 # ---- the kernel's own results ----
-cat >"$TMP/dev.py" <<PY
+{ echo "$TRY_PY"; cat <<PY; } >"$TMP/dev.py"
 import fcntl, os, struct
-def try_(name, f):
-    try:
-        r = f()
-        print(name, "ok" if r is None else r)
-    except OSError as e:
-        print(name, e.strerror)
 def tun():
     fd = os.open("$DEV/tun", os.O_RDWR)
     fl = oct(fcntl.fcntl(fd, fcntl.F_GETFL))

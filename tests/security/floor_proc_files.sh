@@ -40,14 +40,8 @@ if as_user "/proc decoys"; then
 fi
 
 # ---- the kernel's own results ----
-cat >"$TMP/proc.py" <<'PY'
+{ echo "$TRY_PY"; cat <<'PY'; } >"$TMP/proc.py"
 import ctypes, os, sys, threading
-def try_(name, f):
-    try:
-        r = f()
-        print(name, "ok" if r is None else r)
-    except OSError as e:
-        print(name, e.strerror)
 def w(path, data, mode="w"):
     with open(path, mode) as f:
         f.write(data)
