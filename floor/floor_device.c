@@ -39,8 +39,9 @@ static bool may_take_tty(pid_t tid)
 	return session == tgid && tty == 0;
 }
 
-/* Is the character device rdev a terminal (its class, in /sys)? True
- * when unsure. */
+/* Is the character device rdev a terminal (its class, in /sys)? False
+ * when unsure: opened by us then, with O_NOCTTY (a session leader takes
+ * no terminal by it), never a name left to the kernel's walk. */
 static bool is_tty(dev_t rdev)
 {
 	char p[64], to[PATH_MAX];
@@ -49,7 +50,7 @@ static bool is_tty(dev_t rdev)
 	snprintf(p, sizeof(p), "/sys/dev/char/%u:%u/subsystem", major(rdev),
 		 minor(rdev));
 	if ((n = readlink(p, to, sizeof(to) - 1)) <= 0)
-		return true;
+		return false;
 	to[n] = '\0';
 	return strcmp(strrchr(to, '/') ? strrchr(to, '/') + 1 : to, "tty") == 0;
 }

@@ -38,11 +38,12 @@
 #include <unistd.h>
 
 /* The namespaces an open depends on: where paths lead, what the
- * capabilities mean. (The cgroup namespace matters to cgroup.procs
+ * capabilities mean, which network a device opened is in (/dev/net/tun
+ * takes its opener's). (The cgroup namespace matters to cgroup.procs
  * writes only: cgroup files are left to the kernel instead, fit().) Read
  * as their links' text ("mnt:[4026531841]"): a readlink is half a stat
  * of the namespace file. */
-static const char *const namespaces[] = { "mnt", "user" };
+static const char *const namespaces[] = { "mnt", "user", "net" };
 #define NNS (sizeof(namespaces) / sizeof(namespaces[0]))
 #define NS_LEN 40
 

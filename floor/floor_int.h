@@ -678,6 +678,16 @@ long hs_fl_special(const struct stat *sb, uint64_t fl, pid_t tid);
  * HS_FL_ENXIO (it has none) or HS_FL_KERNEL. */
 long hs_fl_ctty_open(pid_t tid, uint64_t fl);
 
+/* ---- floor_procfs.c: a file of /proc opened for the caller ---- */
+
+/* Our descriptor fd of a /proc file, opened for thread tid's open with
+ * flags fl of the path `written`: fd to hand over; another descriptor,
+ * the caller's own file (a read that our walk took through "self" to
+ * ours); HS_FL_AGAIN (a write into our /proc); -EACCES for a file of
+ * ours by number that not everyone may read, or another process's mem
+ * the caller may not attach to (Yama). fd closed but when returned. */
+long hs_fl_proc_fit(int fd, pid_t tid, uint64_t fl, const char *written);
+
 /* ---- floor_fifo.c: a fifo's open that waits for its other end ---- */
 
 /* A fifo or a pipe, our O_PATH descriptor opath of it, for the caller's

@@ -101,52 +101,38 @@ static long refused(long e, uint64_t fl)
 	return hs_fl_ours(e);
 }
 
-/* Is our descriptor fd a file of our own /proc/<pid>? */
-static bool ours_in_proc(int fd)
-{
-	char name[PATH_MAX], *e;
-	long pid;
-
-	if (hs_fl_fd_name(fd, name) != 0)
-		return true;
-	if (strncmp(name, "/proc/", 6) != 0)
-		return false;
-	pid = strtol(name + 6, &e, 10);
-	return e != name + 6 && (*e == '/' || !*e) && pid == (long)getpid();
-}
-
-/* Our descriptor fd, checked and made the caller's: 0; 1 to leave the
- * call to the kernel; 2 where it is a file of our own /proc, which
- * no caller's name is (a symlink to /proc/self/..., in our walk ours:
- * judged again, and never the kernel's, whose walk of the name could
- * be another by then) -- fd closed but for 0. A file of the caller's
- * /proc, or another process's, is opened here as the caller would
- * (start_of walks /proc/self/ from its /proc/<tgid>): the kernel's own
- * checks of it are at our open (as for the caller, of our identity) or
- * at the caller's read or write. */
-static int fit(int fd, uint64_t fl, pid_t tid)
+/* Our descriptor fd, checked and made the caller's: fd, or another
+ * descriptor for it; KERNEL to leave the call to the kernel; AGAIN
+ * where what our walk reached is not what was judged (a device where
+ * the look before saw none: the walk raced); -errno -- fd closed but
+ * when returned. A file of /proc is floor_procfs.c's to look at (one
+ * of our own /proc is the caller's own by number, or judged again). */
+static long fit(int fd, uint64_t fl, pid_t tid, const char *written)
 {
 	struct stat sb;
 	struct statfs fs;
+	long r = fd;
 	int st;
 
-	if (fstat(fd, &sb) < 0 ||
-	    !(S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode) ||
-	      hs_fl_special(&sb, fl, tid) == 0) ||
-	    fstatfs(fd, &fs) < 0 ||
+	if (fstat(fd, &sb) < 0 || fstatfs(fd, &fs) < 0 ||
 	    fs.f_type == CGROUP_SUPER_MAGIC || fs.f_type == CGROUP2_SUPER_MAGIC) {
-		/* what special() leaves to the kernel, a file of a cgroup
-		 * (cgroup.procs checks the opener's namespace) */
+		/* a file of a cgroup (cgroup.procs checks the opener's
+		 * namespace) */
 		close(fd);
-		return 1;
+		return KERNEL;
 	}
-	if (fs.f_type == PROC_SUPER_MAGIC && ours_in_proc(fd)) {
+	if (!(S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode) ||
+	      hs_fl_special(&sb, fl, tid) == 0)) {
+		/* special_open looked at what was there first */
 		close(fd);
-		return 2;
+		return AGAIN;
 	}
-	if (!(fl & O_NONBLOCK) && (st = fcntl(fd, F_GETFL)) >= 0)
-		fcntl(fd, F_SETFL, st & ~O_NONBLOCK);
-	return 0;
+	if (fs.f_type == PROC_SUPER_MAGIC &&
+	    (r = hs_fl_proc_fit(fd, tid, fl, written)) < 0)
+		return r;
+	if (!(fl & O_NONBLOCK) && (st = fcntl((int)r, F_GETFL)) >= 0)
+		fcntl((int)r, F_SETFL, st & ~O_NONBLOCK);
+	return r;
 }
 
 /* A device, fifo or socket (sb) that was judged, our O_PATH descriptor
@@ -609,14 +595,9 @@ opened:
 		c->open.fifo = -1;
 		return waits ? HS_FL_OPEN_LATER : HS_FL_OPEN_ANSWERED;
 	}
-	if (fd >= 0 && !(how->flags & O_PATH)) {
-		int f = fit((int)fd, how->flags, tid);
-
-		if (f == 1)
-			return HS_FL_OPEN_CONTINUE;
-		if (f == 2)
-			fd = AGAIN;
-	}
+	if (fd >= 0 && !(how->flags & O_PATH) &&
+	    (fd = fit((int)fd, how->flags, tid, c->open.path)) == KERNEL)
+		return HS_FL_OPEN_CONTINUE;
 	if (fd < 0 && fd != AGAIN)
 		fd = refused(fd, how->flags);
 	if ((v = hs_fl_settle(&fd, &c->open.tries)) != HS_FL_OPEN_ANSWERED)

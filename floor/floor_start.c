@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -75,6 +77,34 @@ void hs_fl_start_free(struct hs_fl_start *s)
 	s->pinned = false;
 }
 
+/* Does the relative path p start with /proc's "self" or "thread-self",
+ * from a directory (the caller's cwd or dirfd) that is /proc's root?
+ * Then it is the caller's own, as "/proc/" + p is. */
+static bool proc_root_self(pid_t tid, const char *p, int dirfd)
+{
+	char link[48];
+	struct stat sb;
+	struct statfs fs;
+	int fd;
+	bool r;
+
+	if (!(hs_starts(p, "self/") || hs_starts(p, "thread-self/")))
+		return false;
+	if (dirfd == AT_FDCWD)
+		snprintf(link, sizeof(link), "/proc/%d/cwd", (int)tid);
+	else if (dirfd >= 0)
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)tid, dirfd);
+	else
+		return false;
+	if ((fd = hs_fl_open_ours(link, O_PATH | O_CLOEXEC)) < 0)
+		return false;
+	/* procfs's root is its inode 1 */
+	r = fstat(fd, &sb) == 0 && sb.st_ino == 1 && fstatfs(fd, &fs) == 0 &&
+	    fs.f_type == PROC_SUPER_MAGIC;
+	close(fd);
+	return r;
+}
+
 /* Is p, folded into buf (PATH_MAX), a file under /proc/self/ or
  * /proc/thread-self/ (no magic link: those are hs_proclink's)? */
 static bool proc_self(const char *p, char *buf)
@@ -101,6 +131,19 @@ int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 	s->fd = AT_FDCWD;
 	s->pinned = false;
 	s->rest = p;
+	if (p[0] != '/' && !(resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) &&
+	    proc_root_self(tid, p, dirfd)) {
+		/* "self/status" from /proc: as "/proc/self/status" (our own
+		 * walk of "self" would reach ours) */
+		char abs[PATH_MAX];
+
+		/* only where the branch below takes it, which keeps its rest
+		 * in s->buf, not in abs (not a magic link, self/fd/N) */
+		if (snprintf(abs, sizeof(abs), "/proc/%s", p) < (int)sizeof(abs) &&
+		    proc_self(abs, s->buf))
+			return hs_fl_start_of(tid, abs, AT_FDCWD, resolve,
+					      whole_ok, s);
+	}
 	if (p[0] == '/' && hs_proclink(p, &l) && l.end < 64) {
 		/* another process's directory: the caller goes through it
 		 * only where the kernel would let it (not from the agent's
@@ -145,7 +188,7 @@ int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 			snprintf(link, sizeof(link), "/proc/%d", (int)tgid);
 		s->rest = s->buf + (thread ? 18 : 11);
 		if (!*s->rest)
-			return HS_FL_KERNEL; /* the directory: no write opens it */
+			s->rest = "."; /* the directory itself */
 	} else if (p[0] == '/' &&
 		   !(resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT))) {
 		return 0;

@@ -89,3 +89,47 @@ run_py "as root"
 if as_user "/proc files"; then
 	OWNER=$AS_ID run_py "as a user" "${AS[@]}"
 fi
+
+# ---- walks through "self" (review of the change above) ----
+# /proc/mounts, /proc/net and /etc/mtab are symlinks through "self",
+# which in the supervisor's own walk is the supervisor: with a Read hook
+# (reads are opened by the supervisor too) they failed ELOOP. A read
+# that lands in its own /proc is the caller's own file, by number; the
+# caller's "self/..." from /proc is its own; a write there too.
+echo '{"hookshim":{"mode":"enforce"},"hooks":{"PreToolUse":[{"matcher":"Read","hooks":[{"type":"command","if":"Read(secret/**)","command":"exit 2"}]}]}}' >"$TMP/read.json"
+reads='head -1 /proc/mounts; head -1 /etc/mtab; head -1 /proc/net/dev; cd /proc && head -1 self/status && head -1 thread-self/status; ls /proc/self/ | grep -c "^comm$"; ls /proc/self | grep -c "^comm$"'
+plain=$(bash -c "$reads" 2>&1)
+under=$("$HOOKSHIM" run --no-notices -c "$TMP/read.json" -- bash -c "$reads" 2>&1)
+expect_eq "with a Read hook: /proc/mounts, /etc/mtab, /proc/net, self/ from /proc, /proc/self as the kernel's own (bash)" \
+	"$plain" "$under"
+BB=
+for b in /bin/busybox /usr/bin/busybox; do
+	[ -x "$b" ] && ! ldd "$b" >/dev/null 2>&1 && BB=$b && break
+done
+if [ -n "$BB" ]; then
+	plain=$("$BB" sh -c "$reads" 2>&1)
+	under=$("$HOOKSHIM" run --no-notices -c "$TMP/read.json" -- "$BB" sh -c "$reads" 2>&1)
+	expect_eq "  ... and from a static busybox sh" "$plain" "$under"
+	under=$("$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- "$BB" sh -c \
+		'cd /proc && echo renamed > self/comm && echo "rc=$?" && echo again > thread-self/comm && echo "rc=$?"' 2>&1)
+	expect_eq "enforce: writes to self/comm and thread-self/comm from /proc (static busybox)" \
+		"$(printf 'rc=0\nrc=0')" "$under"
+else
+	skip "/proc walks from a static shell: busybox-static not installed"
+fi
+
+# The supervisor's own /proc by number (ps, pgrep): what anyone may read
+# of it, not what only it may (its environment, its maps); before, the
+# caller's own file was given instead of the supervisor's comm
+cat >"$TMP/sup.sh" <<'SH'
+S=$PPID
+while [ "$(cat /proc/$S/comm)" != hookshim ] && [ "$S" -gt 1 ]; do S=$(awk '/PPid/{print $2}' /proc/$S/status); done
+T=$(ls /proc/$S/task | grep -v "^$S$" | head -1)
+for f in comm stat cmdline environ maps task/$T/environ; do
+	if head -c 1 /proc/$S/$f >/dev/null 2>&1; then echo "$f read"; else echo "$f refused"; fi
+done
+SH
+under=$(timeout 60 "$HOOKSHIM" run --no-notices -c "$TMP/read.json" -- bash "$TMP/sup.sh" 2>&1)
+expect_eq "with a Read hook: the supervisor's comm, stat, cmdline read; its environ, maps, a thread's environ not" \
+	"$(printf 'comm read\nstat read\ncmdline read\nenviron refused\nmaps refused\ntask/N/environ refused')" \
+	"$(echo "$under" | sed 's#task/[0-9]*/#task/N/#')"

@@ -1,0 +1,211 @@
+/* A file of /proc the supervisor opened for its caller (floor_open.c),
+ * looked at before it is handed over. The caller's own /proc/self/...
+ * is walked from its /proc/<tgid> (floor_start.c), but a walk of ours
+ * can still land in our own /proc: /proc/mounts, /proc/net and
+ * /etc/mtab are symlinks through "self", which in our walk is us. A
+ * read that lands there is the caller's own file, opened again by its
+ * number; a write is judged again (its name, in our view, was ours:
+ * floor_reach.c refuses that), never handed over nor continued. And
+ * another process's mem is opened only where the caller may attach to
+ * that process: the kernel checks PTRACE_MODE_ATTACH against the opener,
+ * and with Yama's ptrace_scope 1 the supervisor, an ancestor of every
+ * process of the session, may where the caller may not. */
+#include "floor.h"
+#include "floor_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../common/plainstr.h"
+#include "../common/proclink.h"
+
+/* "/proc/<n>" at the start of name: n, with *rest after it; 0 else. */
+static long proc_number(const char *name, const char **rest)
+{
+	char *e;
+	long n;
+
+	if (!hs_starts(name, "/proc/"))
+		return 0;
+	n = strtol(name + 6, &e, 10);
+	if (e == name + 6 || (*e && *e != '/'))
+		return 0;
+	*rest = e;
+	return n;
+}
+
+/* Is n our process or one of our threads? */
+static bool is_us(long n)
+{
+	char task[48];
+
+	if (n == (long)getpid())
+		return true;
+	snprintf(task, sizeof(task), "/proc/self/task/%ld", n);
+	return access(task, F_OK) == 0;
+}
+
+/* Yama's ptrace_scope (0 without Yama), read once. */
+static int yama_scope(void)
+{
+	static int scope = -1; /* every thread stores the same answer */
+	int v = __atomic_load_n(&scope, __ATOMIC_RELAXED);
+	char buf[16];
+
+	if (v < 0) {
+		v = hs_fl_read_small("/proc/sys/kernel/yama/ptrace_scope", buf,
+				     sizeof(buf)) > 0
+			    ? atoi(buf)
+			    : 0;
+		__atomic_store_n(&scope, v, __ATOMIC_RELAXED);
+	}
+	return v;
+}
+
+/* Does process pid descend from thread group anc (its parents, /proc)? */
+static bool descends(pid_t pid, pid_t anc)
+{
+	for (int depth = 0; pid > 1 && depth < 64; depth++) {
+		char p[48], buf[512], *q;
+		long pp;
+
+		if (pid == anc)
+			return true;
+		snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
+		if (hs_fl_read_small(p, buf, sizeof(buf)) <= 0 ||
+		    !(q = strrchr(buf, ')')) || sscanf(q + 1, " %*c %ld", &pp) != 1)
+			return false;
+		pid = (pid_t)pp;
+	}
+	return false;
+}
+
+/* May the caller (thread group tgid, of our identity or with its
+ * credentials taken on by this thread) attach to process pid, as Yama
+ * has it? The rest of the kernel's check was our open's. */
+static bool may_attach(pid_t tgid, pid_t pid)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	switch (yama_scope()) {
+	case 0:
+		return true;
+	case 1: /* its descendants (or one that named it: not seen here) */
+		return descends(pid, tgid);
+	case 2: /* CAP_SYS_PTRACE */
+		return syscall(SYS_capget, &h, d) == 0 &&
+		       (d[CAP_SYS_PTRACE / 32].effective &
+			(1u << (CAP_SYS_PTRACE % 32)));
+	default:
+		return false;
+	}
+}
+
+/* A file of a process's /proc (rest: after /proc/<pid>) that anyone may
+ * read whatever the process (what ps and top read), not one its open
+ * checks the opener's right to trace it for (environ, maps, fd/). */
+static bool anyones(const char *rest)
+{
+	static const char *const files[] = {
+		"", "/task", "/comm", "/stat", "/status", "/statm", "/cmdline",
+		"/cgroup", "/oom_score", "/oom_score_adj", "/limits",
+	};
+
+	if (hs_starts(rest, "/task/")) { /* one of its threads' */
+		char *e;
+
+		(void)strtol(rest + 6, &e, 10);
+		rest = e;
+	}
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (strcmp(rest, files[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Does the path as written name process n by its number (a component
+ * "n")? Then what our walk reached in our /proc is what was asked for,
+ * not the caller's own through "self". */
+static bool names_number(const char *written, long n)
+{
+	char num[24];
+	size_t k = (size_t)snprintf(num, sizeof(num), "%ld", n);
+
+	for (const char *s = written; (s = strstr(s, num)); s += k)
+		if ((s == written || s[-1] == '/') && (!s[k] || s[k] == '/'))
+			return true;
+	return false;
+}
+
+long hs_fl_proc_fit(int fd, pid_t tid, uint64_t fl, const char *written)
+{
+	char name[PATH_MAX], p[PATH_MAX + 64];
+	const char *rest;
+	struct hs_proclink l;
+	struct stat sb;
+	pid_t tgid = hs_fl_tgid(tid);
+	long n;
+
+	if (tgid <= 0 || hs_fl_fd_name(fd, name) != 0) {
+		close(fd);
+		return HS_FL_AGAIN;
+	}
+	n = proc_number(name, &rest);
+	if (n && is_us(n) && names_number(written, n)) {
+		/* ours, by number: what anyone may read (comm, stat: ps),
+		 * not what only we may (environ, maps: the session does not
+		 * reach the supervisor, floor_reach.c, and a non-dumpable
+		 * one's are refused to a caller of its uid); a write judged
+		 * again (that check refuses it) */
+		if (fl & HS_FLOOR_WRITE_FLAGS) {
+			close(fd);
+			return HS_FL_AGAIN;
+		}
+		if (anyones(rest) && fstat(fd, &sb) == 0 &&
+		    (sb.st_mode & S_IROTH))
+			return fd;
+		close(fd);
+		return -EACCES;
+	}
+	if (n && is_us(n)) {
+		close(fd);
+		/* a read through "self" in our walk (/proc/mounts,
+		 * /etc/mtab): the caller's own file; a write, or one of our
+		 * threads' own: judged again */
+		if ((fl & HS_FLOOR_WRITE_FLAGS) || n != (long)getpid())
+			return HS_FL_AGAIN;
+		if (hs_starts(rest, "/task/")) {
+			char *e;
+
+			(void)strtol(rest + 6, &e, 10);
+			snprintf(p, sizeof(p), "/proc/%d/task/%d%s", (int)tgid,
+				 (int)tid, e);
+		} else {
+			snprintf(p, sizeof(p), "/proc/%d%s", (int)tgid, rest);
+		}
+		if (strlen(p) >= PATH_MAX || hs_proclink(p, &l))
+			return HS_FL_AGAIN;
+		return hs_fl_openat2(AT_FDCWD, p,
+				     hs_fl_our_flags(fl & ~(uint64_t)(O_CREAT | O_EXCL |
+								  O_NOFOLLOW | O_TRUNC)),
+				     0, RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS);
+	}
+	/* another process's memory: only where the caller may attach */
+	if (n && hs_fl_tgid((pid_t)n) != tgid &&
+	    (strcmp(rest, "/mem") == 0 ||
+	     (hs_starts(rest, "/task/") && strstr(rest, "/mem") &&
+	      strcmp(strstr(rest, "/mem"), "/mem") == 0)) &&
+	    !may_attach(tgid, (pid_t)n)) {
+		close(fd);
+		return -EACCES;
+	}
+	return fd;
+}
