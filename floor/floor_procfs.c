@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../common/plainstr.h"
@@ -60,10 +59,15 @@ static int yama_scope(void)
 	char buf[16];
 
 	if (v < 0) {
-		v = hs_fl_read_small("/proc/sys/kernel/yama/ptrace_scope", buf,
-				     sizeof(buf)) > 0
-			    ? atoi(buf)
-			    : 0;
+		/* no Yama: 0, kept; another failure: the strictest, this
+		 * once */
+		if (hs_fl_read_small("/proc/sys/kernel/yama/ptrace_scope", buf,
+				     sizeof(buf)) > 0)
+			v = atoi(buf);
+		else if (errno == ENOENT)
+			v = 0;
+		else
+			return 3;
 		__atomic_store_n(&scope, v, __ATOMIC_RELAXED);
 	}
 	return v;
@@ -87,23 +91,31 @@ static bool descends(pid_t pid, pid_t anc)
 	return false;
 }
 
-/* May the caller (thread group tgid, of our identity or with its
- * credentials taken on by this thread) attach to process pid, as Yama
- * has it? The rest of the kernel's check was our open's. */
-static bool may_attach(pid_t tgid, pid_t pid)
+/* Has thread tid CAP_SYS_PTRACE in its effective set (its status)? */
+static bool may_ptrace(pid_t tid)
 {
-	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct d[2];
+	char p[48], st[4096], *c;
 
+	snprintf(p, sizeof(p), "/proc/%d/status", (int)tid);
+	if (hs_fl_read_small(p, st, sizeof(st)) <= 0 ||
+	    !(c = strstr(st, "\nCapEff:")))
+		return false;
+	return (strtoull(c + 9, NULL, 16) >> CAP_SYS_PTRACE) & 1;
+}
+
+/* May the caller (thread tid of thread group tgid) attach to process
+ * pid, as Yama has it? The rest of the kernel's check was our open's
+ * (with the caller's credentials where they are not ours). */
+static bool may_attach(pid_t tid, pid_t tgid, pid_t pid)
+{
 	switch (yama_scope()) {
 	case 0:
 		return true;
-	case 1: /* its descendants (or one that named it: not seen here) */
-		return descends(pid, tgid);
-	case 2: /* CAP_SYS_PTRACE */
-		return syscall(SYS_capget, &h, d) == 0 &&
-		       (d[CAP_SYS_PTRACE / 32].effective &
-			(1u << (CAP_SYS_PTRACE % 32)));
+	case 1: /* its descendants (or one that named it as its tracer:
+		 * not seen from here, refused) */
+		return descends(pid, tgid) || may_ptrace(tid);
+	case 2:
+		return may_ptrace(tid);
 	default:
 		return false;
 	}
@@ -158,6 +170,12 @@ long hs_fl_proc_fit(int fd, pid_t tid, uint64_t fl, const char *written)
 		close(fd);
 		return HS_FL_AGAIN;
 	}
+	/* a /proc mounted elsewhere too (a chroot's): its names are not
+	 * read here, so nothing of it is handed over */
+	if (!hs_starts(name, "/proc/") && strcmp(name, "/proc") != 0) {
+		close(fd);
+		return HS_FL_AGAIN;
+	}
 	n = proc_number(name, &rest);
 	if (n && is_us(n) && names_number(written, n)) {
 		/* ours, by number: what anyone may read (comm, stat: ps),
@@ -203,7 +221,7 @@ long hs_fl_proc_fit(int fd, pid_t tid, uint64_t fl, const char *written)
 	    (strcmp(rest, "/mem") == 0 ||
 	     (hs_starts(rest, "/task/") && strstr(rest, "/mem") &&
 	      strcmp(strstr(rest, "/mem"), "/mem") == 0)) &&
-	    !may_attach(tgid, (pid_t)n)) {
+	    !may_attach(tid, tgid, (pid_t)n)) {
 		close(fd);
 		return -EACCES;
 	}

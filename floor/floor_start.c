@@ -140,7 +140,7 @@ int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 		/* only where the branch below takes it, which keeps its rest
 		 * in s->buf, not in abs (not a magic link, self/fd/N) */
 		if (snprintf(abs, sizeof(abs), "/proc/%s", p) < (int)sizeof(abs) &&
-		    proc_self(abs, s->buf))
+		    !hs_proclink(abs, &l) && proc_self(abs, s->buf))
 			return hs_fl_start_of(tid, abs, AT_FDCWD, resolve,
 					      whole_ok, s);
 	}

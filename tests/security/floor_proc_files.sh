@@ -133,3 +133,17 @@ under=$(timeout 60 "$HOOKSHIM" run --no-notices -c "$TMP/read.json" -- bash "$TM
 expect_eq "with a Read hook: the supervisor's comm, stat, cmdline read; its environ, maps, a thread's environ not" \
 	"$(printf 'comm read\nstat read\ncmdline read\nenviron refused\nmaps refused\ntask/N/environ refused')" \
 	"$(echo "$under" | sed 's#task/[0-9]*/#task/N/#')"
+
+# /proc mounted a second time (a chroot's): its names are not /proc/...,
+# so what the supervisor's walk of <mount>/self reaches is never handed
+# over (it was its own maps, before)
+if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
+	mkdir -p "$TMP/p2"
+	out=$(unshare -m sh -c 'mount --bind /proc "$1" && shift && exec "$@"' sh "$TMP/p2" \
+		"$HOOKSHIM" run --no-notices -c "$TMP/read.json" -- cat "$TMP/p2/self/maps" 2>&1)
+	check "with a Read hook: <second /proc mount>/self/maps is not the supervisor's" \
+		test -n "$out" -a "$(echo "$out" | grep -c 'bin/hookshim')" = 0
+	note "$(echo "$out" | head -2)"
+else
+	skip "a second /proc mount: no unshare -m here"
+fi
