@@ -335,6 +335,12 @@ static bool link_is(int fd, const char *want)
 	return strcmp(v, want) == 0;
 }
 
+static bool same_groups(const struct hs_fl_as *a, const struct hs_fl_as *b)
+{
+	return a->ngroups == b->ngroups &&
+	       !memcmp(a->groups, b->groups, (size_t)a->ngroups * sizeof(gid_t));
+}
+
 /* A caller's credentials (its status text st) that differ from ours:
  * into as, where we may take them on -- our fs uid, unless we have
  * CAP_SETUID; fs gid and groups, unless CAP_SETGID; effective
@@ -343,7 +349,6 @@ static bool may_become(const char *st, struct hs_fl_as *as)
 {
 	char v[512];
 	unsigned id;
-	bool same_groups;
 
 	if (!fs_id(st, "Uid", v, sizeof(v)) || !parse_id(v, &id))
 		return false;
@@ -355,11 +360,9 @@ static bool may_become(const char *st, struct hs_fl_as *as)
 	    !status_field(st, "CapEff", v, sizeof(v)) ||
 	    !parse_caps(v, as->capeff))
 		return false;
-	same_groups = as->ngroups == ours.as.ngroups &&
-		      !memcmp(as->groups, ours.as.groups,
-			      (size_t)as->ngroups * sizeof(gid_t));
 	return ours.ok && (as->fsuid == ours.as.fsuid || ours.may_uid) &&
-	       ((as->fsgid == ours.as.fsgid && same_groups) || ours.may_gid) &&
+	       ((as->fsgid == ours.as.fsgid && same_groups(as, &ours.as)) ||
+		ours.may_gid) &&
 	       !(as->capeff[0] & ~ours.prm[0]) && !(as->capeff[1] & ~ours.prm[1]);
 }
 
@@ -436,12 +439,6 @@ bool hs_fl_same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
 
 /* The credentials this thread holds when they are a caller's. */
 static __thread const struct hs_fl_as *held;
-
-static bool same_groups(const struct hs_fl_as *a, const struct hs_fl_as *b)
-{
-	return a->ngroups == b->ngroups &&
-	       !memcmp(a->groups, b->groups, (size_t)a->ngroups * sizeof(gid_t));
-}
 
 /* The calling thread's groups and fs ids from `from`'s to `to`'s, each
  * only where they differ (what is not changed asks for no right).
