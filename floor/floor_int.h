@@ -540,6 +540,9 @@ struct hs_fl_self;
 struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags,
 				  const char *userns, bool fixed_place);
 void hs_fl_self_free(struct hs_fl_self *s);
+/* Can no caller of the session have another mount, user, net or cgroup
+ * namespace or root than ours (the floor refuses what would give one)? */
+bool hs_fl_fixed_place(const struct hs_fl_self *s);
 /* Credentials a supervisor thread takes on for a call (hs_fl_become):
  * a caller's fs uid and gid, groups and effective capabilities, where
  * only these differ from ours and ours may be lowered to them. */

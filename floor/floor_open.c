@@ -28,7 +28,7 @@
  * its own (floor_fifo.c), and so is every device but the memory
  * devices and ptys (floor_device.c). Another path through a magic link,
  * what special() leaves (a terminal a session leader may take as its
- * own), a file of a cgroup, and a
+ * own), a file of a cgroup where namespaces may change, and a
  * caller whose namespaces, root or LSM label differ from ours, or whose
  * credentials we cannot take on (floor_identity.c), are left to the
  * kernel (CONTINUE). A file of /proc is opened here, the caller's
@@ -107,7 +107,8 @@ static long refused(long e, uint64_t fl)
  * the look before saw none: the walk raced); -errno -- fd closed but
  * when returned. A file of /proc is floor_procfs.c's to look at (one
  * of our own /proc is the caller's own by number, or judged again). */
-static long fit(int fd, uint64_t fl, pid_t tid, const char *written)
+static long fit(const struct hs_floor_ctx *x, int fd, uint64_t fl,
+		pid_t tid, const char *written)
 {
 	struct stat sb;
 	struct statfs fs;
@@ -115,9 +116,11 @@ static long fit(int fd, uint64_t fl, pid_t tid, const char *written)
 	int st;
 
 	if (fstat(fd, &sb) < 0 || fstatfs(fd, &fs) < 0 ||
-	    fs.f_type == CGROUP_SUPER_MAGIC || fs.f_type == CGROUP2_SUPER_MAGIC) {
-		/* a file of a cgroup (cgroup.procs checks the opener's
-		 * namespace) */
+	    ((fs.f_type == CGROUP_SUPER_MAGIC ||
+	      fs.f_type == CGROUP2_SUPER_MAGIC) &&
+	     !hs_fl_fixed_place(x->self))) {
+		/* a file of a cgroup, where the caller's cgroup namespace
+		 * may not be ours (cgroup.procs checks the opener's) */
 		close(fd);
 		return KERNEL;
 	}
@@ -424,8 +427,11 @@ static bool is_judged(int fd, const char *judged)
 
 /* An open of a descriptor by name -- one of the caller's own
  * (/dev/stdout, /dev/fd/N, /proc/self/fd/N, /proc/<its pid>/fd/N) or
- * another process's (/proc/<pid>/fd/N): the kernel reopens the file the
- * descriptor is, through a magic link our walk does not take. Done here:
+ * another process's (/proc/<pid>/fd/N) -- or of another magic link
+ * whole (a cwd, a root, an exe: a directory, or a running program, which
+ * no write opens, but the kernel's walk would read the name again): the
+ * kernel reopens the file the link is, through a magic link our walk
+ * does not take. Done here:
  * the file that /proc/<pid>/fd/N leads to now, held to the name judged
  * (a thread, or that process, may have put another file under the
  * number since: judged again), reopened through our own descriptor of it,
@@ -456,7 +462,7 @@ static long fd_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c)
 	snprintf(link, sizeof(link), "/proc/%d/root", (int)tid);
 	(void)hs_proclink_stdio(p, link);
 	if (!hs_proclink(p, &l) || p[l.end] != '\0' ||
-	    strncmp(l.what, "fd/", 3) != 0 || (tgid = hs_fl_tgid(tid)) <= 0)
+	    (tgid = hs_fl_tgid(tid)) <= 0)
 		return NO_FD;
 	/* another process's: reached only where the kernel would let the
 	 * caller (as hs_fl_start_of does), and reopened here too -- the
@@ -596,7 +602,7 @@ opened:
 		return waits ? HS_FL_OPEN_LATER : HS_FL_OPEN_ANSWERED;
 	}
 	if (fd >= 0 && !(how->flags & O_PATH) &&
-	    (fd = fit((int)fd, how->flags, tid, c->open.path)) == KERNEL)
+	    (fd = fit(x, (int)fd, how->flags, tid, c->open.path)) == KERNEL)
 		return HS_FL_OPEN_CONTINUE;
 	if (fd < 0 && fd != AGAIN)
 		fd = refused(fd, how->flags);

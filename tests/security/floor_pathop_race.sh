@@ -176,13 +176,17 @@ expect_eq "guard: openat2 with O_PATH is the kernel's" "openat2-path: ok" "$(cat
 # /dev/tty is the caller's controlling terminal, opened by the
 # supervisor as the pty it is (here: none, ENXIO; below, under script(1),
 # a pty).
+# A magic link opened whole (/proc/self/exe, a running program's, and
+# /proc/self/cwd, a directory: no write opens either) was the kernel's,
+# which read the swapped name: the supervisor opens it through the link
+# now, as it does a descriptor's.
 # A socket's open fails ENXIO, answered so; a session leader's /dev/null
 # is no terminal it could take. A fifo whose reader comes and goes (a
 # loop of cat outside the session): an open for writing while no reader
 # is there waits for one, and used to go to the kernel, which read the
 # swapped name whenever the reader came; the supervisor now waits in
 # that open itself (floor/floor_fifo.c).
-for decoy in /dev/null /dev/stdout sock setsid fifo /dev/tty; do
+for decoy in /dev/null /dev/stdout sock setsid fifo /dev/tty /proc/self/exe /proc/self/cwd; do
 	rm -rf "$ROOT"; mkdir -p "$ROOT/secret"
 	pre=; name=$decoy; reader=
 	case $decoy in

@@ -147,3 +147,19 @@ if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
 else
 	skip "a second /proc mount: no unshare -m here"
 fi
+
+# magic links opened whole (a running program, directories) are the
+# supervisor's to open now, with the kernel's own answers
+links='import os
+for p, f in (("/proc/self/exe", os.O_WRONLY), ("/proc/self/cwd", os.O_WRONLY),
+             ("/proc/self/cwd", os.O_RDONLY), ("/proc/self/exe", os.O_RDONLY),
+             ("/proc/self/root", os.O_RDONLY | os.O_DIRECTORY),
+             ("/proc/self/exe", os.O_WRONLY | os.O_CREAT | os.O_EXCL),
+             ("/proc/self/exe", os.O_RDONLY | os.O_NOFOLLOW)):
+    try:
+        os.close(os.open(p, f)); print(p, f, "ok")
+    except OSError as e:
+        print(p, f, e.strerror)'
+plain=$($PY -c "$links" 2>&1)
+under=$("$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- $PY -c "$links" 2>&1)
+expect_eq "enforce: /proc/self/exe, cwd and root opened whole: the kernel's own results" "$plain" "$under"
