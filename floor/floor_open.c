@@ -26,8 +26,9 @@
  * that /proc/<pid>/fd/N instead (fd_by_name).
  * A fifo whose open waits for its other end is waited in on a thread of
  * its own (floor_fifo.c), and so is every device but the memory
- * devices and ptys (floor_device.c). Another path through a magic link,
- * what special() leaves (a terminal a session leader may take as its
+ * devices and ptys (floor_device.c), and a regular file another process
+ * holds a lease on (leased()). What special() leaves (a terminal a
+ * session leader may take as its
  * own), a file of a cgroup where namespaces may change, and a
  * caller whose namespaces, root or LSM label differ from ours, or whose
  * credentials we cannot take on (floor_identity.c), are left to the
@@ -90,15 +91,29 @@ static long eloop_whose(const struct hs_fl_start *s, const struct open_how *how)
 				 how->resolve);
 }
 
-/* Our open's error as the caller's: -errno, or KERNEL where only our
- * O_NONBLOCK made it (a lease: the kernel waits). */
+/* Our open's error as the caller's: -errno, or AGAIN where only our
+ * O_NONBLOCK made it (a fifo or a lease that came since our look:
+ * judged and looked at again, never the kernel's walk of the name). */
 static long refused(long e, uint64_t fl)
 {
 	if (e == HS_FL_ENXIO)
 		return -ENXIO;
 	if ((e == -ENXIO || e == -EAGAIN) && !(fl & O_NONBLOCK))
-		return KERNEL;
+		return AGAIN;
 	return hs_fl_ours(e);
+}
+
+/* Our open of a regular file (our O_PATH descriptor opath of it, sb)
+ * that failed r: where it was our O_NONBLOCK against a lease, the open
+ * is made on a thread that waits for the lease's break, as the caller's
+ * would (floor_fifo.c) -- WAITS, c->open.fifo ours; else r. */
+static long leased(struct hs_fl_call *c, int opath, const struct stat *sb,
+		   uint64_t fl, long r)
+{
+	if (r != -EAGAIN || (fl & O_NONBLOCK) || !S_ISREG(sb->st_mode))
+		return r;
+	c->open.fifo = fcntl(opath, F_DUPFD_CLOEXEC, 0);
+	return c->open.fifo >= 0 ? WAITS : hs_fl_ours(-errno);
 }
 
 /* Our descriptor fd, checked and made the caller's: fd, or another
@@ -200,10 +215,11 @@ static long open_judged(struct hs_fl_call *c, struct hs_fl_start *s)
 			else {
 				snprintf(name0, sizeof(name0), "/proc/self/fd/%ld",
 					 fd);
-				r = hs_fl_openat2(AT_FDCWD, name0,
-					     hs_fl_our_flags(fl & ~(uint64_t)(O_NOFOLLOW |
-									O_CREAT)),
-					     fl & HS_O_TMPFILE_BIT ? how->mode : 0, 0);
+				r = leased(c, (int)fd, &sb, fl,
+					   hs_fl_openat2(AT_FDCWD, name0,
+							 hs_fl_our_flags(fl & ~(uint64_t)(O_NOFOLLOW |
+											  O_CREAT)),
+							 fl & HS_O_TMPFILE_BIT ? how->mode : 0, 0));
 			}
 			close((int)fd);
 			break;
@@ -372,6 +388,23 @@ static long open_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			   how->mode, how->resolve | RESOLVE_NO_MAGICLINKS);
 	if (fd == -ELOOP)
 		return eloop_whose(s, how);
+	if (fd == -EAGAIN && !(fl & O_NONBLOCK)) {
+		/* a lease: what the name leads to, looked at (its open on
+		 * the waiting thread truncates too), then waited for */
+		long o = hs_fl_openat2(s->fd, s->rest,
+				       O_PATH | O_CLOEXEC | (fl & O_NOFOLLOW), 0,
+				       how->resolve | RESOLVE_NO_MAGICLINKS);
+
+		if (o < 0)
+			return AGAIN;
+		fd = fstat((int)o, &sb) != 0 ||
+				     ((fl & HS_FLOOR_WRITE_FLAGS) &&
+				      hs_fscope_protected_fd(x->scope, (int)o))
+			     ? AGAIN
+			     : leased(c, (int)o, &sb, fl, fd);
+		close((int)o);
+		return fd;
+	}
 	if (fd < 0 || (fl & O_PATH))
 		return fd;
 	if ((fl & HS_FLOOR_WRITE_FLAGS) &&
@@ -385,12 +418,12 @@ static long open_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	 * process made it in between, with something in it */
 	if (!existed && (fstat((int)fd, &sb) != 0 || sb.st_size == 0))
 		return fd;
-	/* one that became a fifo or a device since the look: its O_TRUNC
-	 * is ours already (not asked for: the kernel's, then) */
+	/* one that became a fifo or a device since the look: judged and
+	 * looked at again (our O_TRUNC was not the caller's to leave out) */
 	if (fstat((int)fd, &sb) == 0 &&
 	    (S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) || S_ISFIFO(sb.st_mode))) {
 		close((int)fd);
-		return KERNEL;
+		return AGAIN; /* judged and looked at again */
 	}
 	return trunc_ours(fd, fl);
 }
@@ -512,8 +545,16 @@ static long fd_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c)
 						    ? fl & ~(uint64_t)O_TRUNC
 						    : fl),
 				  how->mode, 0);
+		/* a lease's: waited for on a thread, whose open truncates
+		 * too -- so the look at a protected file comes first */
+		if (r == -EAGAIN && (fl & HS_FLOOR_WRITE_FLAGS) &&
+		    hs_fscope_protected_fd(x->scope, (int)fd))
+			r = AGAIN;
+		r = leased(c, (int)fd, &sb, fl, r);
 	}
 	close((int)fd);
+	if (r == WAITS)
+		return r;
 	if (r < 0)
 		return r;
 	if ((fl & HS_FLOOR_WRITE_FLAGS) &&

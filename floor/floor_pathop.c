@@ -192,7 +192,9 @@ static long truncate_(const struct hs_fl_pathop *o, int fd)
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
 	w = open(self, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (w < 0)
-		return errno == EWOULDBLOCK ? HS_FL_KERNEL : hs_fl_ours(-errno);
+		/* a lease: judged and looked at again, never the kernel's
+		 * walk of the name (and, held on, ELOOP) */
+		return errno == EWOULDBLOCK ? HS_FL_AGAIN : hs_fl_ours(-errno);
 	r = ftruncate(w, (off_t)o->arg) < 0 ? -errno : 0;
 	close(w);
 	return r;

@@ -208,6 +208,42 @@ for decoy in /dev/null /dev/stdout sock setsid fifo /dev/tty /proc/self/exe /pro
 		"" "$(ls -A "$ROOT/secret")"
 done
 
+# A decoy that a process of the session keeps a lease on: the
+# supervisor's O_NONBLOCK open of it fails EAGAIN while the lease is
+# there, and such an open went to the kernel, which read the swapped
+# name (landed on aa1bc1f). Now it waits for the lease's break on a
+# thread of its own, as the caller's open would.
+cat >"$TMP/lease.py" <<'PY'
+import fcntl, os, signal, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY)
+signal.signal(signal.SIGIO, lambda s, f: fcntl.fcntl(fd, 1024, fcntl.F_UNLCK))
+end, n = time.time() + float(sys.argv[2]), 0
+while time.time() < end:
+    try:
+        fcntl.fcntl(fd, 1024, fcntl.F_RDLCK)   # F_SETLEASE
+        n += 1
+    except OSError:
+        pass
+    time.sleep(0.0002)
+print("leases", n)
+PY
+lease_race() { # LABEL [as user...]
+	local label=$1
+	shift
+	rm -rf "$ROOT"; mkdir -p "$ROOT/secret"; echo d >"$ROOT/decoy"; chown -R "${OWNER:-0}" "$ROOT"
+	( cd "$ROOT" && timeout 120 "$@" "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- bash -c \
+		"python3 $TMP/lease.py decoy 6 & sleep 0.3; $P race-mem:decoy:secret/x:$N; wait" ) >"$TMP/out" 2>"$TMP/err"
+	note "$label: $(tr '\n' ' ' <"$TMP/out")"
+	expect_contains "$label: enforce, a leased decoy: the opens ran while the lease was taken" \
+		"$(cat "$TMP/out")" "race-mem: "
+	expect_eq "$label: enforce, a decoy under a lease swapped for secret/x lands nothing ($N opens)" \
+		"" "$(ls -A "$ROOT/secret")"
+}
+lease_race "as root"
+if as_user "lease race"; then
+	OWNER=$AS_ID lease_race "as a user" "${AS[@]}"
+fi
+
 # /dev/tty with a controlling terminal (a pty of script's): a write
 # through it reaches the terminal, from bash and a static busybox, and a
 # decoy /dev/tty swapped for secret/x lands nothing
