@@ -90,6 +90,10 @@ long hs_fl_special(const struct stat *sb, uint64_t fl, pid_t tid)
 		return 0;
 	if (S_ISBLK(sb->st_mode))
 		return HS_FL_DEVICE;
+	/* a file of no kind (an eventfd's, an epoll's: anon inodes), by
+	 * a descriptor's name: no reopen opens one */
+	if (!(sb->st_mode & S_IFMT))
+		return HS_FL_ENXIO;
 	return HS_FL_KERNEL;
 }
 

@@ -264,11 +264,6 @@ fail:
 	return NULL;
 }
 
-bool hs_fl_fixed_place(const struct hs_fl_self *s)
-{
-	return s && s->fixed_place;
-}
-
 void hs_fl_self_free(struct hs_fl_self *s)
 {
 	free(s);

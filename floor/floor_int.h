@@ -540,9 +540,6 @@ struct hs_fl_self;
 struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags,
 				  const char *userns, bool fixed_place);
 void hs_fl_self_free(struct hs_fl_self *s);
-/* Can no caller of the session have another mount, user, net or cgroup
- * namespace or root than ours (the floor refuses what would give one)? */
-bool hs_fl_fixed_place(const struct hs_fl_self *s);
 /* Credentials a supervisor thread takes on for a call (hs_fl_become):
  * a caller's fs uid and gid, groups and effective capabilities, where
  * only these differ from ours and ours may be lowered to them. */
@@ -616,6 +613,11 @@ long hs_fl_eloop_whose(int dir, const char *path, uint64_t nofollow,
  * own descriptors or memory (EMFILE, ENFILE, ENOMEM) is not the
  * caller's, so its call is the kernel's (HS_FL_KERNEL); any other is. */
 long hs_fl_ours(long e);
+/* What the kernel answers an openat2 with resolve flags of an absolute
+ * path through a /proc magic link (EXDEV: another mount; ELOOP: a
+ * symlink; EAGAIN: not cached), before any walk of ours; 0 when it walks
+ * it. (RESOLVE_IN_ROOT and RESOLVE_BENEATH make no such path one.) */
+int hs_fl_magic_refused(uint64_t resolve);
 /* The kernel's name of our descriptor fd (PATH_MAX): 0, or -1. */
 int hs_fl_fd_name(int fd, char *out);
 struct hs_fl_start {

@@ -29,7 +29,7 @@
  * devices and ptys (floor_device.c), and a regular file another process
  * holds a lease on (leased()). What special() leaves (a terminal a
  * session leader may take as its
- * own), a file of a cgroup where namespaces may change, and a
+ * own), a file of a cgroup, and a
  * caller whose namespaces, root or LSM label differ from ours, or whose
  * credentials we cannot take on (floor_identity.c), are left to the
  * kernel (CONTINUE). A file of /proc is opened here, the caller's
@@ -94,11 +94,13 @@ static long eloop_whose(const struct hs_fl_start *s, const struct open_how *how)
 /* Our open's error as the caller's: -errno, or AGAIN where only our
  * O_NONBLOCK made it (a fifo or a lease that came since our look:
  * judged and looked at again, never the kernel's walk of the name). */
-static long refused(long e, uint64_t fl)
+static long refused(long e, const struct open_how *how)
 {
 	if (e == HS_FL_ENXIO)
 		return -ENXIO;
-	if ((e == -ENXIO || e == -EAGAIN) && !(fl & O_NONBLOCK))
+	/* (RESOLVE_CACHED's EAGAIN is the kernel's own answer) */
+	if ((e == -ENXIO || (e == -EAGAIN && !(how->resolve & RESOLVE_CACHED))) &&
+	    !(how->flags & O_NONBLOCK))
 		return AGAIN;
 	return hs_fl_ours(e);
 }
@@ -110,8 +112,16 @@ static long refused(long e, uint64_t fl)
 static long leased(struct hs_fl_call *c, int opath, const struct stat *sb,
 		   uint64_t fl, long r)
 {
+	struct statfs fs;
+
 	if (r != -EAGAIN || (fl & O_NONBLOCK) || !S_ISREG(sb->st_mode))
 		return r;
+	/* the waiting thread hands over what it opens unlooked-at: none
+	 * of what fit() looks at (/proc, a cgroup's, /sys) */
+	if (fstatfs(opath, &fs) != 0 || fs.f_type == PROC_SUPER_MAGIC ||
+	    fs.f_type == CGROUP_SUPER_MAGIC || fs.f_type == CGROUP2_SUPER_MAGIC ||
+	    fs.f_type == SYSFS_MAGIC)
+		return AGAIN;
 	c->open.fifo = fcntl(opath, F_DUPFD_CLOEXEC, 0);
 	return c->open.fifo >= 0 ? WAITS : hs_fl_ours(-errno);
 }
@@ -122,8 +132,7 @@ static long leased(struct hs_fl_call *c, int opath, const struct stat *sb,
  * the look before saw none: the walk raced); -errno -- fd closed but
  * when returned. A file of /proc is floor_procfs.c's to look at (one
  * of our own /proc is the caller's own by number, or judged again). */
-static long fit(const struct hs_floor_ctx *x, int fd, uint64_t fl,
-		pid_t tid, const char *written)
+static long fit(int fd, uint64_t fl, pid_t tid, const char *written)
 {
 	struct stat sb;
 	struct statfs fs;
@@ -131,11 +140,10 @@ static long fit(const struct hs_floor_ctx *x, int fd, uint64_t fl,
 	int st;
 
 	if (fstat(fd, &sb) < 0 || fstatfs(fd, &fs) < 0 ||
-	    ((fs.f_type == CGROUP_SUPER_MAGIC ||
-	      fs.f_type == CGROUP2_SUPER_MAGIC) &&
-	     !hs_fl_fixed_place(x->self))) {
-		/* a file of a cgroup, where the caller's cgroup namespace
-		 * may not be ours (cgroup.procs checks the opener's) */
+	    fs.f_type == CGROUP_SUPER_MAGIC || fs.f_type == CGROUP2_SUPER_MAGIC) {
+		/* a file of a cgroup: its writes check the opener's cgroup
+		 * namespace and (v1) its effective uid, which may not be the
+		 * caller's */
 		close(fd);
 		return KERNEL;
 	}
@@ -487,7 +495,8 @@ static long fd_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c)
 	char p[PATH_MAX + 1], link[96];
 	long fd, r;
 
-	if (c->open.path[0] != '/' || !c->open.judged[0] || how->resolve ||
+	if (c->open.path[0] != '/' || !c->open.judged[0] ||
+	    (how->resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) ||
 	    (fl & O_PATH))
 		return NO_FD;
 	memcpy(p, c->open.path, len + 1);
@@ -497,6 +506,9 @@ static long fd_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c)
 	if (!hs_proclink(p, &l) || p[l.end] != '\0' ||
 	    (tgid = hs_fl_tgid(tid)) <= 0)
 		return NO_FD;
+	/* an openat2's resolve flags: the kernel's answer, no walk */
+	if ((r = hs_fl_magic_refused(how->resolve)) < 0)
+		return r;
 	/* another process's: reached only where the kernel would let the
 	 * caller (as hs_fl_start_of does), and reopened here too -- the
 	 * kernel's reopen would take whatever that process put under the
@@ -520,8 +532,10 @@ static long fd_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c)
 	 * process's with the caller's */
 	fd = own ? hs_fl_open_ours(link, O_PATH | O_CLOEXEC)
 		 : open(link, O_PATH | O_CLOEXEC);
+	/* (another process's: this open is the kernel's check of the
+	 * caller's right to it, answered as such, never continued) */
 	if (fd < 0)
-		return errno == ENOENT ? -ENOENT : KERNEL;
+		return errno == ESRCH ? -ENOENT : hs_fl_ours(-errno);
 	r = (fl & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL) ? -EEXIST
 	    : (fl & O_NOFOLLOW) && !slash		    ? -ELOOP
 	    : fstat((int)fd, &sb) != 0			    ? KERNEL
@@ -643,10 +657,10 @@ opened:
 		return waits ? HS_FL_OPEN_LATER : HS_FL_OPEN_ANSWERED;
 	}
 	if (fd >= 0 && !(how->flags & O_PATH) &&
-	    (fd = fit(x, (int)fd, how->flags, tid, c->open.path)) == KERNEL)
+	    (fd = fit((int)fd, how->flags, tid, c->open.path)) == KERNEL)
 		return HS_FL_OPEN_CONTINUE;
 	if (fd < 0 && fd != AGAIN)
-		fd = refused(fd, how->flags);
+		fd = refused(fd, how);
 	if ((v = hs_fl_settle(&fd, &c->open.tries)) != HS_FL_OPEN_ANSWERED)
 		return v;
 	if (fd < 0) {

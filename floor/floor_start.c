@@ -77,6 +77,19 @@ void hs_fl_start_free(struct hs_fl_start *s)
 	s->pinned = false;
 }
 
+int hs_fl_magic_refused(uint64_t resolve)
+{
+	/* from "/" into /proc is another mount; /proc/self is a symlink,
+	 * the link after it a magic one; a cached walk may not be */
+	if (resolve & (RESOLVE_BENEATH | RESOLVE_NO_XDEV))
+		return -EXDEV;
+	if (resolve & (RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS))
+		return -ELOOP;
+	if (resolve & RESOLVE_CACHED)
+		return -EAGAIN;
+	return 0;
+}
+
 /* Does the relative path p start with /proc's "self" or "thread-self",
  * from a directory (the caller's cwd or dirfd) that is /proc's root?
  * Then it is the caller's own, as "/proc/" + p is. */
@@ -144,7 +157,12 @@ int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 			return hs_fl_start_of(tid, abs, AT_FDCWD, resolve,
 					      whole_ok, s);
 	}
-	if (p[0] == '/' && hs_proclink(p, &l) && l.end < 64) {
+	if (p[0] == '/' && !(resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) &&
+	    hs_proclink(p, &l) && l.end < 64) {
+		int e = hs_fl_magic_refused(resolve);
+
+		if (e < 0)
+			return e; /* the kernel's answer, on no walk of ours */
 		/* another process's directory: the caller goes through it
 		 * only where the kernel would let it (not from the agent's
 		 * user namespace to a process outside, not to a non-dumpable
@@ -153,9 +171,10 @@ int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 			pid_t grp = hs_fl_tgid(tid);
 			/* its own thread group by number: always its own */
 			bool mine = grp > 0 && hs_fl_tgid((pid_t)l.pid) == grp;
-			int e = mine ? 0
-				     : hs_fl_may_trace(tid, (pid_t)l.pid,
-						       l.what, l.what_len);
+
+			e = mine ? 0
+				 : hs_fl_may_trace(tid, (pid_t)l.pid, l.what,
+						   l.what_len);
 
 			if (e < 0)
 				return e;

@@ -13,6 +13,7 @@
  *   lowest:P            fds 3..5 open, 4 closed: open(P) must return 4
  *   race-mem:A:B:N      a thread swaps the path bytes between A and B
  *                       (same length) while N opens of the buffer run
+ *                       (openat2 with RACE_RESOLVE's flags, hex, if set)
  *   race-link:L:N       N opens of L/x while someone flips L
  *   race-call:OP:A:B:N  a thread swaps the path bytes between A and B
  *                       while N calls OP (rename, link, symlink, mkdir,
@@ -435,6 +436,12 @@ int main(int argc, char **argv)
 		} else if (!strcmp(op, "race-mem") && c3) {
 			pthread_t t;
 			int n = atoi(c3), ok = 0;
+			/* RACE_RESOLVE=hex: openat2 with those resolve flags */
+			const char *rv = getenv("RACE_RESOLVE");
+			struct open_how how = {
+				.flags = O_WRONLY | O_CREAT | O_APPEND, .mode = 0644,
+				.resolve = rv ? strtoull(rv, NULL, 16) : 0,
+			};
 
 			snprintf(race_a, sizeof(race_a), "%s", a);
 			snprintf(race_b, sizeof(race_b), "%s", b);
@@ -443,8 +450,10 @@ int main(int argc, char **argv)
 			signal(SIGPIPE, SIG_IGN);
 			pthread_create(&t, NULL, swapper, NULL);
 			for (int k = 0; k < n; k++) {
-				int fd = open(race_buf, O_WRONLY | O_CREAT | O_APPEND,
-					      0644);
+				int fd = rv ? (int)syscall(SYS_openat2, AT_FDCWD, race_buf,
+							   &how, sizeof(how))
+					    : open(race_buf, O_WRONLY | O_CREAT | O_APPEND,
+						   0644);
 
 				if (fd >= 0) {
 					struct stat sb;

@@ -208,6 +208,16 @@ for decoy in /dev/null /dev/stdout sock setsid fifo /dev/tty /proc/self/exe /pro
 		"" "$(ls -A "$ROOT/secret")"
 done
 
+# A magic link opened whole with an openat2's resolve flags (which the
+# kernel answers before any walk: RESOLVE_NO_XDEV's EXDEV here) was
+# continued, so the kernel read the swapped name: answered now
+rm -rf "$ROOT"; mkdir -p "$ROOT/secret"
+( cd "$ROOT" && RACE_RESOLVE=8 timeout 120 "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- \
+	"$P" race-mem:/proc/self/exe:secret/x:$N ) >"$TMP/out" 2>"$TMP/err"
+expect_contains "enforce: openat2 RESOLVE_NO_XDEV of a decoy /proc/self/exe: the opens ran" "$(cat "$TMP/out")" "race-mem: "
+expect_eq "enforce: openat2 RESOLVE_NO_XDEV of a decoy /proc/self/exe swapped for secret/x lands nothing ($N opens)" \
+	"" "$(ls -A "$ROOT/secret")"
+
 # A decoy that a process of the session keeps a lease on: the
 # supervisor's O_NONBLOCK open of it fails EAGAIN while the lease is
 # there, and such an open went to the kernel, which read the swapped

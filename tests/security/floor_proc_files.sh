@@ -163,3 +163,26 @@ for p, f in (("/proc/self/exe", os.O_WRONLY), ("/proc/self/cwd", os.O_WRONLY),
 plain=$($PY -c "$links" 2>&1)
 under=$("$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- $PY -c "$links" 2>&1)
 expect_eq "enforce: /proc/self/exe, cwd and root opened whole: the kernel's own results" "$plain" "$under"
+
+# ... and with an openat2's resolve flags, which the kernel answers
+# before any walk (EXDEV, ELOOP): those were continued, so a decoy
+# /proc/self/exe opened with RESOLVE_NO_XDEV read the swapped name; and a
+# descriptor of no kind by its name (an eventfd's) is ENXIO, as the
+# kernel's reopen answers
+how='import ctypes, os, struct
+libc = ctypes.CDLL(None, use_errno=True)
+def oa2(p, fl, res):
+    how = struct.pack("QQQ", fl, 0, res)
+    r = libc.syscall(437, -100, p.encode(), how, 24)
+    return "ok" if r >= 0 else os.strerror(ctypes.get_errno())
+for res in (0x01, 0x02, 0x04, 0x08, 0x10, 0x20):
+    print(hex(res), oa2("/proc/self/exe", os.O_RDONLY, res), oa2("/proc/self/cwd/.", os.O_RDONLY, res))
+e = os.eventfd(0)
+try:
+    os.open("/proc/self/fd/%d" % e, os.O_RDWR); print("eventfd ok")
+except OSError as x:
+    print("eventfd", x.strerror)'
+plain=$($PY -c "$how" 2>&1)
+under=$("$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- $PY -c "$how" 2>&1)
+expect_eq "enforce: openat2 resolve flags on /proc/self/exe and through /proc/self/cwd, an eventfd by name: the kernel's own" \
+	"$plain" "$under"
