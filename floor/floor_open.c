@@ -22,8 +22,10 @@
  *     after a few rounds fails with ELOOP; it never lands.
  * Magic links are refused on the walk (RESOLVE_NO_MAGICLINKS: ours are
  * not the caller's); the caller's own descriptors by name (/dev/stdout,
- * /dev/fd/N), and another process's /proc/<pid>/fd/N, are reopened through
- * that /proc/<pid>/fd/N instead (fd_by_name).
+ * /dev/fd/N), another process's /proc/<pid>/fd/N and any other magic link
+ * opened whole (/proc/<pid>/cwd, root, exe) are reopened through that
+ * link instead (fd_by_name); an openat2's resolve flags on one are
+ * answered as the kernel answers them before any walk.
  * A fifo whose open waits for its other end is waited in on a thread of
  * its own (floor_fifo.c), and so is every device but the memory
  * devices and ptys (floor_device.c), and a regular file another process
