@@ -24,6 +24,7 @@
 
 #include "../common/plainstr.h"
 #include "../common/proclink.h"
+#include "../common/wire.h"
 
 /* "/proc/<n>" at the start of name: n, with *rest after it; 0 else. */
 static long proc_number(const char *name, const char **rest)
@@ -77,16 +78,13 @@ static int yama_scope(void)
 static bool descends(pid_t pid, pid_t anc)
 {
 	for (int depth = 0; pid > 1 && depth < 64; depth++) {
-		char p[48], buf[512], *q;
-		long pp;
+		struct hs_proc_stat st;
 
 		if (pid == anc)
 			return true;
-		snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
-		if (hs_fl_read_small(p, buf, sizeof(buf)) <= 0 ||
-		    !(q = strrchr(buf, ')')) || sscanf(q + 1, " %*c %ld", &pp) != 1)
+		if (hs_proc_stat(pid, &st) < 0)
 			return false;
-		pid = (pid_t)pp;
+		pid = (pid_t)st.ppid;
 	}
 	return false;
 }
