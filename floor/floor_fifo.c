@@ -278,6 +278,11 @@ long hs_fl_fifo_open(struct hs_fl_call *c, int opath, uint64_t fl)
 		    (fl & O_ACCMODE) != O_WRONLY)
 			return r;
 	}
+	return hs_fl_wait_for(c, opath);
+}
+
+long hs_fl_wait_for(struct hs_fl_call *c, int opath)
+{
 	c->open.fifo = fcntl(opath, F_DUPFD_CLOEXEC, 0);
 	return c->open.fifo >= 0 ? HS_FL_WAITS : -errno;
 }

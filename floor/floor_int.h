@@ -701,6 +701,10 @@ long hs_fl_proc_fit(int fd, pid_t tid, uint64_t fl, const char *written);
  * -errno, or HS_FL_WAITS with c->open.fifo our descriptor of it, for
  * hs_fl_fifo_wait. */
 long hs_fl_fifo_open(struct hs_fl_call *c, int opath, uint64_t fl);
+/* What our O_PATH descriptor opath is, to be opened on a thread that
+ * waits (a fifo, a device, a leased file): HS_FL_WAITS with
+ * c->open.fifo our descriptor of it, for hs_fl_fifo_wait; -errno. */
+long hs_fl_wait_for(struct hs_fl_call *c, int opath);
 
 /* Waits on a thread of its own for the open of the fifo or device our
  * O_PATH descriptor opath is (taken over: closed), with the caller's

@@ -124,8 +124,8 @@ static long leased(struct hs_fl_call *c, int opath, const struct stat *sb,
 	    fs.f_type == CGROUP_SUPER_MAGIC || fs.f_type == CGROUP2_SUPER_MAGIC ||
 	    fs.f_type == SYSFS_MAGIC)
 		return AGAIN;
-	c->open.fifo = fcntl(opath, F_DUPFD_CLOEXEC, 0);
-	return c->open.fifo >= 0 ? WAITS : hs_fl_ours(-errno);
+	r = hs_fl_wait_for(c, opath);
+	return r == WAITS ? r : hs_fl_ours(r);
 }
 
 /* Our descriptor fd, checked and made the caller's: fd, or another
@@ -180,9 +180,7 @@ static bool special_open(struct hs_fl_call *c, int opath,
 	if (*r == CTTY)
 		*r = hs_fl_ctty_open((pid_t)c->n.pid, fl);
 	else if (*r == HS_FL_DEVICE) /* opened on a thread that waits */
-		*r = (c->open.fifo = fcntl(opath, F_DUPFD_CLOEXEC, 0)) >= 0
-			     ? WAITS
-			     : -errno;
+		*r = hs_fl_wait_for(c, opath);
 	return *r != 0;
 }
 

@@ -90,32 +90,14 @@ int hs_fl_magic_refused(uint64_t resolve)
 	return 0;
 }
 
-/* Does the relative path p start with /proc's "self" or "thread-self",
- * from a directory (the caller's cwd or dirfd) that is /proc's root?
- * Then it is the caller's own, as "/proc/" + p is. */
-static bool proc_root_self(pid_t tid, const char *p, int dirfd)
+/* Is our descriptor fd /proc's root (procfs's inode 1)? */
+static bool is_proc_root(int fd)
 {
-	char link[48];
 	struct stat sb;
 	struct statfs fs;
-	int fd;
-	bool r;
 
-	if (!(hs_starts(p, "self/") || hs_starts(p, "thread-self/")))
-		return false;
-	if (dirfd == AT_FDCWD)
-		snprintf(link, sizeof(link), "/proc/%d/cwd", (int)tid);
-	else if (dirfd >= 0)
-		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)tid, dirfd);
-	else
-		return false;
-	if ((fd = hs_fl_open_ours(link, O_PATH | O_CLOEXEC)) < 0)
-		return false;
-	/* procfs's root is its inode 1 */
-	r = fstat(fd, &sb) == 0 && sb.st_ino == 1 && fstatfs(fd, &fs) == 0 &&
-	    fs.f_type == PROC_SUPER_MAGIC;
-	close(fd);
-	return r;
+	return fstat(fd, &sb) == 0 && sb.st_ino == 1 && fstatfs(fd, &fs) == 0 &&
+	       fs.f_type == PROC_SUPER_MAGIC;
 }
 
 /* Is p, folded into buf (PATH_MAX), a file under /proc/self/ or
@@ -144,19 +126,6 @@ int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 	s->fd = AT_FDCWD;
 	s->pinned = false;
 	s->rest = p;
-	if (p[0] != '/' && !(resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) &&
-	    proc_root_self(tid, p, dirfd)) {
-		/* "self/status" from /proc: as "/proc/self/status" (our own
-		 * walk of "self" would reach ours) */
-		char abs[PATH_MAX];
-
-		/* only where the branch below takes it, which keeps its rest
-		 * in s->buf, not in abs (not a magic link, self/fd/N) */
-		if (snprintf(abs, sizeof(abs), "/proc/%s", p) < (int)sizeof(abs) &&
-		    !hs_proclink(abs, &l) && proc_self(abs, s->buf))
-			return hs_fl_start_of(tid, abs, AT_FDCWD, resolve,
-					      whole_ok, s);
-	}
 	if (p[0] == '/' && !(resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) &&
 	    hs_proclink(p, &l) && l.end < 64) {
 		int e = hs_fl_magic_refused(resolve);
@@ -223,6 +192,22 @@ int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 	if (s->fd < 0)
 		return errno == ENOENT && dirfd >= 0 ? -EBADF : HS_FL_KERNEL;
 	s->pinned = true;
+	if (p[0] != '/' && !(resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) &&
+	    (hs_starts(p, "self/") || hs_starts(p, "thread-self/")) &&
+	    is_proc_root(s->fd)) {
+		/* "self/status" from /proc: as "/proc/self/status" (our own
+		 * walk of "self" would reach ours) -- only where the branch
+		 * above takes it, which keeps its rest in s->buf, not in abs
+		 * (not a magic link, self/fd/N) */
+		char abs[PATH_MAX];
+
+		if (snprintf(abs, sizeof(abs), "/proc/%s", p) < (int)sizeof(abs) &&
+		    !hs_proclink(abs, &l) && proc_self(abs, s->buf)) {
+			hs_fl_start_free(s);
+			return hs_fl_start_of(tid, abs, AT_FDCWD, resolve,
+					      whole_ok, s);
+		}
+	}
 	return 0;
 }
 
