@@ -130,8 +130,10 @@ static unsigned jump(const struct prog *p, int from, int l)
 #define ARG_LO(i) (offsetof(struct seccomp_data, args) + 8 * (i))
 #define ARG_HI(i) (ARG_LO(i) + 4)
 
-/* The namespaces a call may not enter or make (floor_refuse.c). */
-#define NS_FLAGS (CLONE_NEWNS | CLONE_NEWUSER)
+/* The namespaces a call may not enter or make (floor_refuse.c): a
+ * cgroup namespace too, whose writes to cgroup.procs a supervisor's open
+ * of the file could not make the caller's (floor_procfs.c). */
+#define NS_FLAGS (CLONE_NEWNS | CLONE_NEWUSER | CLONE_NEWCGROUP)
 #define UFFD_IOC_NEW 0xaa00u /* USERFAULTFD_IOC_NEW: _IO(0xAA, 0) */
 
 /* The refused calls of the groups not allowed: notified without the

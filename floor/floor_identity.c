@@ -40,7 +40,7 @@
 /* The namespaces an open depends on: where paths lead, what the
  * capabilities mean, which network a device opened is in (/dev/net/tun
  * takes its opener's). (The cgroup namespace matters to cgroup.procs
- * writes only: cgroup files are left to the kernel instead, fit().) Read
+ * writes only: floor_procfs.c compares it for those.) Read
  * as their links' text ("mnt:[4026531841]"): a readlink is half a stat
  * of the namespace file. */
 static const char *const namespaces[] = { "mnt", "user", "net" };

@@ -321,9 +321,10 @@ struct hs_fl_open {
 
 /* ---- floor_refuse.c: calls no path check can judge ---- */
 
-/* How floor_bpf.c picks a refused call out: always, by CLONE_NEWNS or
- * CLONE_NEWUSER in args[0] (clone, unshare), setns's args[1] (0, or one
- * of those), ioctl's USERFAULTFD_IOC_NEW, or ENOSYS without a word. */
+/* How floor_bpf.c picks a refused call out: always, by CLONE_NEWNS,
+ * CLONE_NEWUSER or CLONE_NEWCGROUP in args[0] (clone, unshare), setns's
+ * args[1] (0, or one of those), ioctl's USERFAULTFD_IOC_NEW, or ENOSYS
+ * without a word. */
 enum hs_rc_test { HS_RC_ALWAYS, HS_RC_NS_ARG0, HS_RC_SETNS, HS_RC_IOCTL_UFFD,
 		  HS_RC_ENOSYS };
 struct hs_fl_rcall {
@@ -692,6 +693,11 @@ long hs_fl_ctty_open(pid_t tid, uint64_t fl);
  * ours by number that not everyone may read, or another process's mem
  * the caller may not attach to (Yama). fd closed but when returned. */
 long hs_fl_proc_fit(int fd, pid_t tid, uint64_t fl, const char *written);
+/* Our descriptor fd of a cgroup's file (v1: a cgroup v1 hierarchy's),
+ * opened for thread tid's open with flags fl: fd, where that open is the
+ * caller's own -- a read, or a write by a caller in our cgroup namespace
+ * (and, v1, of our effective uid); else HS_FL_KERNEL, fd closed. */
+long hs_fl_cgroup_fit(int fd, pid_t tid, uint64_t fl, bool v1);
 
 /* ---- floor_fifo.c: a fifo's open that waits for its other end ---- */
 

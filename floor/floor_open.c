@@ -30,14 +30,15 @@
  * its own (floor_fifo.c), and so is every device but the memory
  * devices and ptys (floor_device.c), and a regular file another process
  * holds a lease on (leased()). What special() leaves (a terminal a
- * session leader may take as its
- * own), a file of a cgroup, and a
- * caller whose namespaces, root or LSM label differ from ours, or whose
- * credentials we cannot take on (floor_identity.c), are left to the
- * kernel (CONTINUE). A file of /proc is opened here, the caller's
- * /proc/self/... walked from its /proc/<tgid> (floor_start.c); one of
- * our own /proc is neither (a symlink to /proc/self/... reaches ours in
- * our walk): judged again, then ELOOP.
+ * session leader may take as its own), a write to a cgroup's file by a
+ * caller in another cgroup namespace (or, v1, of another effective uid:
+ * floor_procfs.c), and a caller whose namespaces, root or LSM label
+ * differ from ours, or whose credentials we cannot take on
+ * (floor_identity.c), are left to the kernel (CONTINUE). A file of
+ * /proc is opened here, the caller's /proc/self/... walked from its
+ * /proc/<tgid> (floor_start.c); one of our own /proc is neither (a
+ * symlink to /proc/self/... reaches ours in our walk): judged again,
+ * then ELOOP. A cgroup's file is opened here too.
  * Created files get the caller's umask (/proc/<tid>/status), set in a
  * thread whose file system state is its own (unshare(CLONE_FS)). */
 #include "floor.h"
@@ -132,8 +133,9 @@ static long leased(struct hs_fl_call *c, int opath, const struct stat *sb,
  * descriptor for it; KERNEL to leave the call to the kernel; AGAIN
  * where what our walk reached is not what was judged (a device where
  * the look before saw none: the walk raced); -errno -- fd closed but
- * when returned. A file of /proc is floor_procfs.c's to look at (one
- * of our own /proc is the caller's own by number, or judged again). */
+ * when returned. A file of /proc or of a cgroup is floor_procfs.c's to
+ * look at (one of our own /proc is the caller's own by number, or judged
+ * again; a cgroup's written from another namespace is the kernel's). */
 static long fit(int fd, uint64_t fl, pid_t tid, const char *written)
 {
 	struct stat sb;
@@ -141,14 +143,17 @@ static long fit(int fd, uint64_t fl, pid_t tid, const char *written)
 	long r = fd;
 	int st;
 
-	if (fstat(fd, &sb) < 0 || fstatfs(fd, &fs) < 0 ||
-	    fs.f_type == CGROUP_SUPER_MAGIC || fs.f_type == CGROUP2_SUPER_MAGIC) {
-		/* a file of a cgroup: its writes check the opener's cgroup
-		 * namespace and (v1) its effective uid, which may not be the
-		 * caller's */
+	if (fstat(fd, &sb) < 0 || fstatfs(fd, &fs) < 0) {
 		close(fd);
 		return KERNEL;
 	}
+	/* a cgroup's file: its writes check more of the opener than the
+	 * thread that opened took on (floor_procfs.c) */
+	if ((fs.f_type == CGROUP_SUPER_MAGIC ||
+	     fs.f_type == CGROUP2_SUPER_MAGIC) &&
+	    hs_fl_cgroup_fit(fd, tid, fl, fs.f_type == CGROUP_SUPER_MAGIC) ==
+		    KERNEL)
+		return KERNEL;
 	if (!(S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode) ||
 	      hs_fl_special(&sb, fl, tid) == 0)) {
 		/* special_open looked at what was there first */

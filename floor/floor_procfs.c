@@ -1,15 +1,22 @@
-/* A file of /proc the supervisor opened for its caller (floor_open.c),
- * looked at before it is handed over. The caller's own /proc/self/...
- * is walked from its /proc/<tgid> (floor_start.c), but a walk of ours
- * can still land in our own /proc: /proc/mounts, /proc/net and
- * /etc/mtab are symlinks through "self", which in our walk is us. A
- * read that lands there is the caller's own file, opened again by its
- * number; a write is judged again (its name, in our view, was ours:
- * floor_reach.c refuses that), never handed over nor continued. And
- * another process's mem is opened only where the caller may attach to
- * that process: the kernel checks PTRACE_MODE_ATTACH against the opener,
- * and with Yama's ptrace_scope 1 the supervisor, an ancestor of every
- * process of the session, may where the caller may not. */
+/* Files of the kernel's own file systems the supervisor opened for its
+ * caller (floor_open.c), looked at before they are handed over.
+ *
+ * /proc: the caller's own /proc/self/... is walked from its /proc/<tgid>
+ * (floor_start.c), but a walk of ours can still land in our own /proc:
+ * /proc/mounts, /proc/net and /etc/mtab are symlinks through "self",
+ * which in our walk is us. A read that lands there is the caller's own
+ * file, opened again by its number; a write is judged again (its name,
+ * in our view, was ours: floor_reach.c refuses that), never handed over
+ * nor continued. And another process's mem is opened only where the
+ * caller may attach to that process: the kernel checks PTRACE_MODE_ATTACH
+ * against the opener, and with Yama's ptrace_scope 1 the supervisor, an
+ * ancestor of every process of the session, may where the caller may not.
+ *
+ * A cgroup's files: reading one asks nothing of its opener, but a write
+ * to cgroup.procs, cgroup.threads or release_agent is checked against
+ * the opener's cgroup namespace (kept from the open) and, in cgroup v1,
+ * its effective uid (the file's credentials), which the thread that
+ * opened did not take on. */
 #include "floor.h"
 #include "floor_int.h"
 
@@ -224,4 +231,37 @@ long hs_fl_proc_fit(int fd, pid_t tid, uint64_t fl, const char *written)
 		return -EACCES;
 	}
 	return fd;
+}
+
+/* Thread tid's effective uid (its status's second Uid), or -1. */
+static long euid_of(pid_t tid)
+{
+	char p[48], st[1024], *c, *e;
+
+	snprintf(p, sizeof(p), "/proc/%d/status", (int)tid);
+	if (hs_fl_read_small(p, st, sizeof(st)) <= 0 ||
+	    !(c = strstr(st, "\nUid:")))
+		return -1;
+	(void)strtoul(c + 5, &e, 10);
+	return e == c + 5 ? -1 : (long)strtoul(e, NULL, 10);
+}
+
+/* Is thread tid in our cgroup namespace? */
+static bool our_cgroup_ns(pid_t tid)
+{
+	char p[48];
+	struct stat a, b;
+
+	snprintf(p, sizeof(p), "/proc/%d/ns/cgroup", (int)tid);
+	return stat("/proc/self/ns/cgroup", &a) == 0 && stat(p, &b) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+long hs_fl_cgroup_fit(int fd, pid_t tid, uint64_t fl, bool v1)
+{
+	if (!(fl & HS_FLOOR_WRITE_FLAGS) ||
+	    (our_cgroup_ns(tid) && (!v1 || euid_of(tid) == (long)geteuid())))
+		return fd;
+	close(fd);
+	return HS_FL_KERNEL;
 }

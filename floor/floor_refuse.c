@@ -1,5 +1,6 @@
 /* Calls the floor refuses (docs/floor.md, "Refused calls"): those that
- * change what a path means (mount, chroot, a new mount or user namespace)
+ * change what a path means (mount, chroot, a new mount, user or cgroup
+ * namespace)
  * or reach files and the kernel below every path check (open_by_handle_at,
  * bpf, modules, a block device or /proc/sys opened for writing), and
  * userfaultfd, which could hold the floor's own reading of a caller's
@@ -43,8 +44,8 @@
 static const char *const why[HS_FA_COUNT] = {
 	[G(MOUNT)] = "changes what paths mean inside the session",
 	[G(CHROOT)] = "changes what paths mean for the caller",
-	[G(NAMESPACES)] = "a mount or user namespace of its own, where "
-			  "paths can be given other meanings",
+	[G(NAMESPACES)] = "a mount, user or cgroup namespace of its own, "
+			  "where paths can be given other meanings",
 	[G(OPEN_BY_HANDLE)] = "opens a file by its handle, below every "
 			      "path check",
 	[G(BPF)] = "loads programs into the kernel, below every check",

@@ -137,6 +137,8 @@ static long one(const char *n)
 		return unshare(CLONE_NEWNS);
 	if (!strcmp(n, "unshare_user"))
 		return unshare(CLONE_NEWUSER);
+	if (!strcmp(n, "unshare_cgroup"))
+		return unshare(CLONE_NEWCGROUP);
 	if (!strcmp(n, "unshare_net"))
 		return geteuid() ? unshare(CLONE_NEWUSER | CLONE_NEWNET)
 				 : unshare(CLONE_NEWNET);
@@ -146,6 +148,9 @@ static long one(const char *n)
 	if (!strcmp(n, "clone_user"))
 		return clone_and_wait(syscall(SYS_clone,
 					      CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0));
+	if (!strcmp(n, "clone_cgroup"))
+		return clone_and_wait(syscall(SYS_clone,
+					      CLONE_NEWCGROUP | SIGCHLD, 0, 0, 0, 0));
 	if (!strcmp(n, "clone_plain"))
 		return clone_and_wait(syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0));
 	if (!strcmp(n, "clone3_mnt"))
@@ -156,6 +161,8 @@ static long one(const char *n)
 		return setns_self("mnt", 0);
 	if (!strcmp(n, "setns_mnt"))
 		return setns_self("mnt", CLONE_NEWNS);
+	if (!strcmp(n, "setns_cgroup"))
+		return setns_self("cgroup", CLONE_NEWCGROUP);
 	if (!strcmp(n, "setns_net"))
 		return setns_self("net", CLONE_NEWNET);
 	if (!strcmp(n, "open_by_handle_at"))

@@ -1,7 +1,7 @@
 # Issue 23 item 6: root inside the session. Under the floor, the calls that
 # change what a path means (mount and the new mount API, pivot_root,
-# chroot, a mount or user namespace) or reach files and the kernel below
-# every path check (open_by_handle_at, bpf, modules, userfaultfd, a block
+# chroot, a mount, user or cgroup namespace) or reach files and the kernel
+# below every path check (open_by_handle_at, bpf, modules, userfaultfd, a block
 # device or /proc/sys, /sys opened for writing) are refused with EPERM, the
 # reason and the "floor_allow" group that allows them on the caller's
 # stderr, a denial in the log and in CI mode's summary; the protected file
@@ -71,14 +71,16 @@ open_tree:open_tree:mount move_mount:move_mount:mount fsopen:fsopen:mount
 fsconfig:fsconfig:mount fsmount:fsmount:mount fspick:fspick:mount
 mount_setattr:mount_setattr:mount chroot:chroot:chroot
 unshare_mnt:unshare:namespaces unshare_user:unshare:namespaces
-clone_mnt:clone:namespaces clone_user:clone:namespaces
+unshare_cgroup:unshare:namespaces clone_mnt:clone:namespaces
+clone_user:clone:namespaces clone_cgroup:clone:namespaces
 setns_any:setns:namespaces setns_mnt:setns:namespaces
+setns_cgroup:setns:namespaces
 open_by_handle_at:open_by_handle_at:open_by_handle bpf:bpf:bpf
 init_module:init_module:modules finit_module:finit_module:modules
 delete_module:delete_module:modules kexec_load:kexec_load:modules
 kexec_file_load:kexec_file_load:modules userfaultfd:userfaultfd:userfaultfd"
 NAMES=$(for c in $CALLS; do echo "${c%%:*}"; done)
-# not refused: no mount or user namespace, plain clone, threads
+# not refused: no mount, user or cgroup namespace, plain clone, threads
 FREE="unshare_net clone_plain setns_net thread"
 line() { grep "^$1 " "$2"; }
 
@@ -379,7 +381,7 @@ if "${NB[@]}" unshare -r true 2>/dev/null; then
 	hsnb "$TMP/deny.json" unshare -r true
 	check "nobody: unshare -r: refused" test "$rc" != 0
 	expect_contains "nobody: unshare -r: ... said" "$(cat "$TMP/err")" \
-		'hookshim: unshare denied: a mount or user namespace of its own, where paths can be given other meanings (allow with "hookshim": {"floor_allow": ["namespaces"]}; a sandbox such as bubblewrap needs "mount" too)'
+		'hookshim: unshare denied: a mount, user or cgroup namespace of its own, where paths can be given other meanings (allow with "hookshim": {"floor_allow": ["namespaces"]}; a sandbox such as bubblewrap needs "mount" too)'
 	hsnb "$TMP/all.json" unshare -r true
 	expect_eq "nobody: unshare -r, allowed: as plain" 0 "$rc"
 	fresh
