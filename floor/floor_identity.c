@@ -272,11 +272,14 @@ void hs_fl_self_free(struct hs_fl_self *s)
 /* A caller's /proc entries, open. A descriptor of /proc/<tid>/... stays
  * bound to that task (reads fail with ESRCH once it is gone; a reused tid
  * is another task), so the receiver keeps them per caller thread: that
- * saves the path walks, not the checks, which read them again each open. */
+ * saves the path walks, not the checks, which read them again each open.
+ * The directory itself too: what is opened through it later (its cwd,
+ * fd/N: floor_start.c) is that task's, with no look at whether its number
+ * went to another since (hs_fl_kept_proc). */
 #define NCACHE 16
 struct proc_fds {
 	pid_t tid; /* 0: free */
-	int status, ns[NNS], root, lsm;
+	int dir, status, ns[NNS], root, lsm;
 };
 
 static __thread struct proc_fds cache[NCACHE];
@@ -286,6 +289,7 @@ static void proc_fds_close(struct proc_fds *p)
 {
 	if (!p->tid)
 		return;
+	close(p->dir);
 	close(p->status);
 	for (size_t i = 0; i < NNS; i++)
 		if (p->ns[i] >= 0)
@@ -319,7 +323,7 @@ static bool proc_fds_open(const struct hs_fl_self *s, pid_t tid,
 		p->root = openat(fd, "root", O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (!s->no_lsm)
 		p->lsm = openat(fd, "attr/current", O_RDONLY | O_CLOEXEC);
-	close(fd);
+	p->dir = fd;
 	p->tid = tid;
 	return true; /* a failed one fails its read: checked there */
 }
@@ -406,7 +410,8 @@ static int identity_of(const struct hs_fl_self *s, const struct proc_fds *p,
 }
 
 bool hs_fl_same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
-			 mode_t *umask_out, struct hs_fl_as *as)
+			 int listener, uint64_t id, mode_t *umask_out,
+			 struct hs_fl_as *as)
 {
 	struct proc_fds one, *p = NULL;
 	int r;
@@ -430,6 +435,12 @@ bool hs_fl_same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
 	r = identity_of(s, p, umask_out, as);
 	if (!keep || r < 0)
 		proc_fds_close(p);
+	/* Opened by its number just now: tid may have been another task's
+	 * by then, the caller gone -- but not while the call is pending.
+	 * (Kept ones need no such look: a read through them fails once
+	 * their task is gone, and no other task has its tid before that.) */
+	if (r > 0 && !hs_fl_valid(listener, id))
+		r = 0;
 	if (r <= 0)
 		as->on = false;
 	return r > 0;
@@ -503,15 +514,15 @@ void hs_fl_become_back(const struct hs_fl_as *as)
 		back_or_end(as);
 }
 
-int hs_fl_open_ours(const char *path, int flags)
+int hs_fl_open_ours(int dir, const char *path, int flags)
 {
 	const struct hs_fl_as *as = held;
 	int fd, e;
 
 	if (!as)
-		return open(path, flags);
+		return openat(dir, path, flags);
 	back_or_end(as);
-	fd = open(path, flags);
+	fd = openat(dir, path, flags);
 	e = errno;
 	/* what succeeded a moment ago: a thread that cannot be the caller
 	 * again must not go on as the supervisor either */
@@ -595,6 +606,14 @@ int hs_fl_may_trace(pid_t tid, pid_t pid, const char *what, size_t len)
 	if (fb >= 0)
 		close(fb);
 	return ok ? 0 : -EACCES;
+}
+
+int hs_fl_kept_proc(pid_t tid)
+{
+	for (unsigned i = 0; i < NCACHE; i++)
+		if (cache[i].tid == tid)
+			return cache[i].dir;
+	return -1;
 }
 
 void hs_fl_open_forget(void)

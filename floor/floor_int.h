@@ -559,9 +559,12 @@ struct hs_fl_as {
  * capabilities): then as->on, and the call is made by a thread that
  * became the caller (hs_fl_become); as->on false otherwise. `keep`: the
  * calling thread is long-lived (the receiver) and may keep the caller's
- * /proc entries open between calls, until hs_fl_open_forget(). */
+ * /proc entries open between calls, until hs_fl_open_forget(). True
+ * only while notification `id` of `listener` is pending: what was read
+ * is then tid's, the caller's. */
 bool hs_fl_same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
-			 mode_t *umask_out, struct hs_fl_as *as);
+			 int listener, uint64_t id, mode_t *umask_out,
+			 struct hs_fl_as *as);
 /* The calling thread takes on as's credentials (nothing when !as->on):
  * its own, per thread (raw setgroups, setfsgid, setfsuid, capset), so
  * that every check the kernel makes of what it then walks, opens and
@@ -571,11 +574,15 @@ bool hs_fl_same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
  * it must not go on with a caller's credentials). */
 bool hs_fl_become(const struct hs_fl_as *as);
 void hs_fl_become_back(const struct hs_fl_as *as);
-/* open(path, flags) with the supervisor's own credentials, also in a
- * thread that holds a caller's: for the caller's own /proc/<tid> links,
- * which the kernel lets the caller through without a check but would
- * check a thread of ours against (a caller that is not dumpable). */
-int hs_fl_open_ours(const char *path, int flags);
+/* openat(dir, path, flags) with the supervisor's own credentials, also
+ * in a thread that holds a caller's: for the caller's own /proc/<tid>
+ * links, which the kernel lets the caller through without a check but
+ * would check a thread of ours against (a caller that is not dumpable). */
+int hs_fl_open_ours(int dir, const char *path, int flags);
+/* This thread's kept descriptor of /proc/<tid> (hs_fl_same_identity with
+ * `keep`), or -1: whatever is opened through it is the task that holds
+ * tid now or was gone, never another that took its number. */
+int hs_fl_kept_proc(pid_t tid);
 void hs_fl_open_forget(void);
 /* Would the kernel let thread tid (of our identity, hs_fl_same_identity)
  * through /proc/<pid>/<what> (what: len bytes, "cwd", "root", "fd/N")
@@ -624,6 +631,9 @@ int hs_fl_fd_name(int fd, char *out);
 struct hs_fl_start {
 	int fd;           /* AT_FDCWD (our root, the caller's too) or pinned */
 	bool pinned;      /* the caller's directory, judged by its name */
+	/* pinned by the caller's number (/proc/<tid>/cwd), which may have
+	 * been another task's by then: the call must still be pending */
+	bool by_number;
 	const char *rest; /* the path from there */
 	char buf[PATH_MAX]; /* rest's, where it is not the path's own */
 };

@@ -225,7 +225,6 @@ static int ours_to_caller(pid_t tid, char *p)
 {
 	struct hs_proclink l;
 	char task[48], mine[PATH_MAX];
-	long us = (long)getpid();
 
 	/* (a file of our /proc that is no magic link stays ours: the
 	 * agent's symlink to /proc/self/comm and one to /proc/<our
@@ -233,7 +232,7 @@ static int ours_to_caller(pid_t tid, char *p)
 	if (!hs_proclink(p, &l) || l.self || l.end >= 64)
 		return 0;
 	snprintf(task, sizeof(task), "/proc/self/task/%ld", l.pid);
-	if (l.pid != us && access(task, F_OK) != 0)
+	if (l.pid != (long)getpid() && access(task, F_OK) != 0)
 		return 0; /* another process's: as named */
 	if (snprintf(mine, sizeof(mine), "/proc/%d/%s", (int)tid, l.what) >=
 	    (int)sizeof(mine))

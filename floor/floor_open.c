@@ -535,7 +535,7 @@ static long fd_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c)
 	/* the caller's own with our credentials (a thread holding the
 	 * caller's would be checked where the caller is not), another
 	 * process's with the caller's */
-	fd = own ? hs_fl_open_ours(link, O_PATH | O_CLOEXEC)
+	fd = own ? hs_fl_open_ours(AT_FDCWD, link, O_PATH | O_CLOEXEC)
 		 : open(link, O_PATH | O_CLOEXEC);
 	/* (another process's: this open is the kernel's check of the
 	 * caller's right to it, answered as such, never continued) */
@@ -612,8 +612,8 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 		hs_fl_answer(x->listener, c->n.id, EINVAL);
 		return HS_FL_OPEN_ANSWERED;
 	}
-	if (!hs_fl_same_identity(self, tid, keep, &um, &as) ||
-	    !hs_fl_valid(x->listener, c->n.id))
+	if (!hs_fl_same_identity(self, tid, keep, x->listener, c->n.id, &um,
+				 &as))
 		return HS_FL_OPEN_CONTINUE;
 	creating = how->flags & (O_CREAT | HS_O_TMPFILE_BIT);
 	if (creating && !hs_fl_caller_umask(um, &our_umask))
@@ -628,7 +628,7 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 		goto made;
 	fd = hs_fl_start_of(tid, c->open.path, c->open.dirfd,
 			    c->open.how.resolve, false, &s);
-	if (fd == 0 && !hs_fl_valid(x->listener, c->n.id)) {
+	if (fd == 0 && s.by_number && !hs_fl_valid(x->listener, c->n.id)) {
 		hs_fl_start_free(&s);
 		fd = KERNEL; /* gone: continuing it is refused, harmlessly */
 	}

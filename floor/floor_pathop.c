@@ -319,8 +319,8 @@ enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
 		hs_fl_answer(x->listener, c->n.id, (int)-r);
 		return HS_FL_OPEN_ANSWERED;
 	}
-	if (!hs_fl_same_identity(x->self, tid, keep, &um, &as) ||
-	    !hs_fl_valid(x->listener, c->n.id))
+	if (!hs_fl_same_identity(x->self, tid, keep, x->listener, c->n.id,
+				 &um, &as))
 		return HS_FL_OPEN_CONTINUE;
 	if (making && !hs_fl_caller_umask(um, &our_um))
 		return HS_FL_OPEN_CONTINUE;
@@ -352,7 +352,8 @@ enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
 				     link ? o->judged : o->judged2, false, false,
 				     resolved, &b);
 	}
-	if (r == 0 && !hs_fl_valid(x->listener, c->n.id))
+	if (r == 0 && (a.s.by_number || (two && b.s.by_number)) &&
+	    !hs_fl_valid(x->listener, c->n.id))
 		r = HS_FL_KERNEL; /* gone: continuing it is refused, harmlessly */
 	if (r == 0)
 		r = make(o, &a, &b);

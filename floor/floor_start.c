@@ -119,12 +119,13 @@ static bool proc_self(const char *p, char *buf)
 int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 		   bool whole_ok, struct hs_fl_start *s)
 {
-	char link[96];
+	char link[96], mine[32];
 	struct hs_proclink l;
 	bool own = true; /* the caller's own /proc entry: ours to open */
+	int n, kept;
 
 	s->fd = AT_FDCWD;
-	s->pinned = false;
+	s->pinned = s->by_number = false;
 	s->rest = p;
 	if (p[0] == '/' && !(resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) &&
 	    hs_proclink(p, &l) && l.end < 64) {
@@ -187,8 +188,17 @@ int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 	} else {
 		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)tid, dirfd);
 	}
-	s->fd = own ? hs_fl_open_ours(link, O_PATH | O_CLOEXEC)
-		    : open(link, O_PATH | O_CLOEXEC);
+	/* the caller's own, through its /proc/<tid> this thread keeps: that
+	 * task's for sure; else by its number */
+	n = snprintf(mine, sizeof(mine), "/proc/%d/", (int)tid);
+	if (own && (kept = hs_fl_kept_proc(tid)) >= 0 &&
+	    strncmp(link, mine, (size_t)n) == 0) {
+		s->fd = hs_fl_open_ours(kept, link + n, O_PATH | O_CLOEXEC);
+	} else {
+		s->fd = own ? hs_fl_open_ours(AT_FDCWD, link, O_PATH | O_CLOEXEC)
+			    : open(link, O_PATH | O_CLOEXEC);
+		s->by_number = true;
+	}
 	if (s->fd < 0)
 		return errno == ENOENT && dirfd >= 0 ? -EBADF : HS_FL_KERNEL;
 	s->pinned = true;
@@ -297,26 +307,25 @@ void hs_fl_inject(int lfd, uint64_t id, int fd, bool cloexec)
 	};
 	int r;
 
-	/* The caller may have died since: then nothing to inject into.
+	/* The caller may have died since: then nothing to inject into
+	 * (ENOENT, the call no longer pending: no look of our own first).
 	 * Installed first, answered second: SECCOMP_ADDFD_FLAG_SEND, which
 	 * does both at once, returned 0 without installing anything to about
 	 * one call in 3,000 under 16 writing threads on 6.18
 	 * (tests/integration/floor_stress.sh). The descriptor is then in the
 	 * caller's table a moment before its open returns; if the answer
 	 * finds the caller gone, it went with it. */
-	if (hs_fl_valid(lfd, id)) {
-		while ((r = ioctl(lfd, SECCOMP_IOCTL_NOTIF_ADDFD, &a)) < 0 &&
-		       errno == EINTR)
-			;
-		if (r >= 0) {
-			struct seccomp_notif_resp resp = { .id = id, .val = r };
+	while ((r = ioctl(lfd, SECCOMP_IOCTL_NOTIF_ADDFD, &a)) < 0 &&
+	       errno == EINTR)
+		;
+	if (r >= 0) {
+		struct seccomp_notif_resp resp = { .id = id, .val = r };
 
-			(void)hs_fl_send(lfd, &resp);
-		} else if (errno != ENOENT) {
-			/* not installed (EMFILE: the caller's limit): its
-			 * errno, as its own open would have failed */
-			hs_fl_answer(lfd, id, errno);
-		}
+		(void)hs_fl_send(lfd, &resp);
+	} else if (errno != ENOENT) {
+		/* not installed (EMFILE: the caller's limit): its errno, as
+		 * its own open would have failed */
+		hs_fl_answer(lfd, id, errno);
 	}
 	close(fd);
 }
