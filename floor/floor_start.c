@@ -119,7 +119,7 @@ static bool proc_self(const char *p, char *buf)
 int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 		   bool whole_ok, struct hs_fl_start *s)
 {
-	char link[96], mine[32];
+	char link[96], tid_dir[32];
 	struct hs_proclink l;
 	bool own = true; /* the caller's own /proc entry: ours to open */
 	int n, kept;
@@ -190,9 +190,9 @@ int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 	}
 	/* the caller's own, through its /proc/<tid> this thread keeps: that
 	 * task's for sure; else by its number */
-	n = snprintf(mine, sizeof(mine), "/proc/%d/", (int)tid);
+	n = snprintf(tid_dir, sizeof(tid_dir), "/proc/%d/", (int)tid);
 	if (own && (kept = hs_fl_kept_proc(tid)) >= 0 &&
-	    strncmp(link, mine, (size_t)n) == 0) {
+	    strncmp(link, tid_dir, (size_t)n) == 0) {
 		s->fd = hs_fl_open_ours(kept, link + n, O_PATH | O_CLOEXEC);
 	} else {
 		s->fd = own ? hs_fl_open_ours(AT_FDCWD, link, O_PATH | O_CLOEXEC)
