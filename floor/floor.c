@@ -2,6 +2,10 @@
  *
  * One receiver thread takes notifications off the listener and does the
  * cheap part itself: read the path, resolve it, match the write filter.
+ * Where that part cannot end -- a caller's memory or a file system that
+ * does not answer (a FUSE mount of the session's own, a hard NFS mount
+ * gone away) -- a watchdog starts another receiver, so the rest of the
+ * session goes on (RX_MAX at most).
  * Most notifications end there (no hook can care: CONTINUE), which keeps
  * their round trip to a few microseconds and costs no thread. A call a
  * hook may care about goes to a thread of its own, which runs the hooks
@@ -12,11 +16,12 @@
  * (SECCOMP_USER_NOTIF_FLAG_CONTINUE); a denied one fails with the
  * configured errno after the reason was written to the caller's stderr.
  *
- * Longer than this project's files usually are: the loop and the three
- * kinds of work it hands to a thread (a write's or an exec's, a read's,
- * a connection's) answer through the same respond() and say_denied() and
- * share struct hs_floor, which stays private here; what each reads of
- * the caller lives in its own file (floor_event.c, floor_net.c, ...). */
+ * Longer than this project's files usually are: the loop, the watchdog
+ * that adds receivers, and the three kinds of work it hands to a thread
+ * (a write's or an exec's, a read's, a connection's) answer through the
+ * same respond() and say_denied() and share struct hs_floor, which stays
+ * private here; what each reads of the caller lives in its own file
+ * (floor_event.c, floor_net.c, ...). */
 #include "floor.h"
 
 #include <errno.h>
@@ -33,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/clock.h"
 #include "../supervisor/log.h"
 #include "../supervisor/message.h"
 #include "../supervisor/session.h"
@@ -50,15 +56,29 @@
 #define SYS_pidfd_send_signal 424
 #endif
 
+/* Receivers at most (each one held keeps its thread), and how long one
+ * may take over a call before the watchdog counts it held: a call the
+ * receiver answers itself takes microseconds; the one that takes longest
+ * by design, an open that waits, is handed to a thread of its own. */
+#define RX_MAX 8
+#define RX_HELD_MS 250
+
 struct hs_floor {
 	struct hs_session *s;
 	bool net_agent;  /* the agent's own connections are events too */
 	struct hs_floor_ctx x;
 	struct hs_fscope *scope;
 	int lfd;
-	int stopping; /* hs_floor_stop: the receiver ends (atomic) */
+	int stopping; /* hs_floor_stop: the receivers end (atomic) */
 	size_t notif_size; /* the kernel's struct seccomp_notif may be larger */
-	pthread_t rx;
+	pthread_t rx[RX_MAX];
+	int nrx;            /* receivers started (the watchdog adds them) */
+	long busy[RX_MAX];  /* when receiver i took its call (hs_now_ms), 0
+			     * while it waits for one (atomic) */
+	pthread_t dog;      /* the watchdog (floor_watch) */
+	bool dog_on;
+	pthread_mutex_t dog_mu;
+	pthread_cond_t dog_cv; /* hs_floor_stop wakes it */
 	struct hs_inflight deciding; /* threads deciding a notification */
 	struct hs_inflight waiting;  /* fifo opens waiting (floor_fifo.c) */
 	struct hs_fpost *post;       /* PostToolUse at the call's end */
@@ -685,13 +705,20 @@ static bool nobody_left(int lfd)
 	return poll(&p, 1, 0) == 1 && (p.revents & POLLHUP);
 }
 
+struct rx_arg {
+	struct hs_floor *f;
+	int i; /* its slot in f->rx and f->busy */
+};
+
 static void *receive(void *arg)
 {
-	struct hs_floor *f = arg;
+	struct hs_floor *f = ((struct rx_arg *)arg)->f;
+	long *busy = &f->busy[((struct rx_arg *)arg)->i];
 	void *buf = malloc(f->notif_size);
 	struct job *spare = malloc(sizeof(*spare));
 	sigset_t nudge;
 
+	free(arg);
 	if (!buf || !spare) {
 		free(buf);
 		free(spare);
@@ -710,11 +737,64 @@ static void *receive(void *arg)
 				continue;
 			break;
 		}
+		__atomic_store_n(busy, hs_now_ms(), __ATOMIC_RELAXED);
 		serve_one(f, spare, buf);
+		__atomic_store_n(busy, 0, __ATOMIC_RELAXED);
 	}
 	hs_fl_open_forget();
 	free(buf);
 	free(spare);
+	return NULL;
+}
+
+/* Receiver number f->nrx, started: false where it could not be. */
+static bool rx_start(struct hs_floor *f)
+{
+	struct rx_arg *a = malloc(sizeof(*a));
+
+	if (!a || f->nrx == RX_MAX)
+		goto fail;
+	a->f = f;
+	a->i = f->nrx;
+	if (pthread_create(&f->rx[f->nrx], NULL, receive, a) != 0)
+		goto fail;
+	__atomic_store_n(&f->nrx, f->nrx + 1, __ATOMIC_RELEASE);
+	return true;
+fail:
+	free(a);
+	return false;
+}
+
+/* Every 100 ms: is every receiver held by one call? Then one more, so
+ * that a caller whose memory or file system does not answer holds only
+ * itself (and the receivers it held), not the session. */
+static void *floor_watch(void *arg)
+{
+	struct hs_floor *f = arg;
+	struct timespec ts;
+	bool said = false;
+
+	pthread_mutex_lock(&f->dog_mu);
+	while (!__atomic_load_n(&f->stopping, __ATOMIC_ACQUIRE)) {
+		long now = hs_now_ms();
+		int held = 0;
+
+		for (int i = 0; i < f->nrx; i++) {
+			long b = __atomic_load_n(&f->busy[i], __ATOMIC_RELAXED);
+
+			held += b && now - b >= RX_HELD_MS;
+		}
+		if (held == f->nrx && !rx_start(f) && !said) {
+			said = true;
+			fprintf(stderr, "hookshim: every receiver of the syscall "
+					"floor is held (a caller's memory or file "
+					"system does not answer); the session's "
+					"notified calls wait\n");
+		}
+		hs_realtime_after(&ts, 100);
+		pthread_cond_timedwait(&f->dog_cv, &f->dog_mu, &ts);
+	}
+	pthread_mutex_unlock(&f->dog_mu);
 	return NULL;
 }
 
@@ -836,8 +916,9 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 		sigemptyset(&sa.sa_mask);
 		sigaction(HS_FL_STOP_SIGNAL, &sa, NULL);
 	}
-	if (!f->scope || !f->x.pending ||
-	    pthread_create(&f->rx, NULL, receive, f) != 0) {
+	pthread_mutex_init(&f->dog_mu, NULL);
+	pthread_cond_init(&f->dog_cv, NULL);
+	if (!f->scope || !f->x.pending || !rx_start(f)) {
 		/* the listener closes with f: notified calls then fail with
 		 * ENOSYS, the kernel's answer when nobody listens */
 		fprintf(stderr, "hookshim: the syscall floor could not be "
@@ -848,9 +929,13 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 		hs_fl_pending_free(f->x.pending);
 		hs_fl_self_free(f->self);
 		hs_fl_netmem_free(f->names);
+		pthread_mutex_destroy(&f->dog_mu);
+		pthread_cond_destroy(&f->dog_cv);
 		free(f);
 		return NULL;
 	}
+	/* without it, one held receiver holds the session (said above) */
+	f->dog_on = pthread_create(&f->dog, NULL, floor_watch, f) == 0;
 	return f;
 }
 
@@ -865,26 +950,34 @@ bool hs_floor_stop(struct hs_floor *f, int grace_ms)
 	if (!f)
 		return true;
 	__atomic_store_n(&f->stopping, 1, __ATOMIC_RELEASE);
-	/* The receiver may be held inside the kernel, reading a caller's
+	if (f->dog_on) { /* no receiver is added after this */
+		pthread_mutex_lock(&f->dog_mu);
+		pthread_cond_signal(&f->dog_cv);
+		pthread_mutex_unlock(&f->dog_mu);
+		pthread_join(f->dog, NULL);
+	}
+	/* A receiver may be held inside the kernel, reading a caller's
 	 * memory that does not come (a page a userfaultfd never serves,
 	 * under "floor_allow": ["userfaultfd"]): the session ends all the
-	 * same, and the thread with the process. It is nudged again and
+	 * same, and the thread with the process. Each is nudged again and
 	 * again: a nudge that came just before its ioctl is lost. */
 	{
 		struct timespec end, ts;
-		int r;
+		int r = 0;
 
 		hs_realtime_after(&end, grace_ms);
-		do {
-			pthread_kill(f->rx, HS_FL_STOP_SIGNAL);
-			hs_realtime_after(&ts, 5);
-			if (ts.tv_sec > end.tv_sec ||
-			    (ts.tv_sec == end.tv_sec &&
-			     ts.tv_nsec > end.tv_nsec))
-				ts = end;
-			r = pthread_timedjoin_np(f->rx, NULL, &ts);
-		} while (r == ETIMEDOUT && (ts.tv_sec != end.tv_sec ||
-					    ts.tv_nsec != end.tv_nsec));
+		for (int i = 0; i < f->nrx && r == 0; i++)
+			do {
+				pthread_kill(f->rx[i], HS_FL_STOP_SIGNAL);
+				hs_realtime_after(&ts, 5);
+				if (ts.tv_sec > end.tv_sec ||
+				    (ts.tv_sec == end.tv_sec &&
+				     ts.tv_nsec > end.tv_nsec))
+					ts = end;
+				r = pthread_timedjoin_np(f->rx[i], NULL, &ts);
+			} while (r == ETIMEDOUT &&
+				 (ts.tv_sec != end.tv_sec ||
+				  ts.tv_nsec != end.tv_nsec));
 		if (r != 0) {
 			fprintf(stderr, "hookshim: the syscall floor's receiver "
 					"is held (reading a caller's memory); "
@@ -906,6 +999,8 @@ bool hs_floor_stop(struct hs_floor *f, int grace_ms)
 	hs_fl_netmem_free(f->names);
 	hs_inflight_destroy(&f->deciding);
 	hs_inflight_destroy(&f->waiting);
+	pthread_mutex_destroy(&f->dog_mu);
+	pthread_cond_destroy(&f->dog_cv);
 	free(f);
 	return true;
 }
