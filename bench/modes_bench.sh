@@ -66,11 +66,16 @@ M
 BB=$(command -v busybox || true)
 [ -n "$BB" ] && ! file -L "$BB" | grep -q 'statically linked' && BB=
 
+# the interpreter itself: a version manager's python3 (pyenv's) is a
+# shell script that runs some 30 processes before python starts, which
+# is no part of python writing files
+PY=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+[ -x "$PY" ] || PY=python3
 declare -A work
 work[exec]="for i in \$(seq 500); do /bin/true; done"
 work[cbuild]="make -s -C $T/csrc -j2 && rm -rf $T/csrc/o"
 work[git]="rm -rf $T/g && git clone -q --no-hardlinks $TOP $T/g && cd $T/g && for i in \$(seq 50); do echo \$i >> f; git add f; git commit -qm c\$i; done && git log -p -60 > /dev/null"
-work[python]="rm -rf $T/py && mkdir $T/py && python3 -c \"
+work[python]="rm -rf $T/py && mkdir $T/py && $PY -c \"
 for i in range(2000):
     open('$T/py/f%d' % i, 'w').write('x' * 100)\""
 work[gnutar]="rm -rf $T/x && mkdir $T/x && tar xf $T/tree.tar -C $T/x && rm -r $T/x"

@@ -90,6 +90,11 @@ struct hs_floor {
 				      * lately allowed (floor_net.c) */
 };
 
+/* This receiver keeps its callers' /proc entries between calls (the
+ * first one; the watchdog's others open them afresh each call, so that
+ * held receivers do not multiply the descriptors kept) */
+static __thread bool rx_keeps;
+
 static bool respond(int lfd, uint64_t id, int error, bool cont)
 {
 	struct seccomp_notif_resp r = { .id = id };
@@ -355,10 +360,10 @@ static bool allow(struct hs_floor *f, struct hs_fl_call *c, bool judged,
 	r = judged || f->emulate_unjudged ||
 			    (f->x.emulate_paths && c->open.on &&
 			     c->open.read_err)
-		    ? hs_fl_open(&f->x, c, !in_thread)
+		    ? hs_fl_open(&f->x, c, !in_thread && rx_keeps)
 		    : HS_FL_OPEN_CONTINUE;
 	if (r == HS_FL_OPEN_CONTINUE)
-		r = hs_fl_pathop(&f->x, c, !in_thread);
+		r = hs_fl_pathop(&f->x, c, !in_thread && rx_keeps);
 	if (r == HS_FL_OPEN_ANSWERED || r == HS_FL_OPEN_LATER)
 		return true;
 	if (r == HS_FL_OPEN_AGAIN) {
@@ -718,11 +723,12 @@ static void *receive(void *arg)
 	struct job *spare = malloc(sizeof(*spare));
 	sigset_t nudge;
 
+	rx_keeps = ((struct rx_arg *)arg)->i == 0;
 	free(arg);
 	if (!buf || !spare) {
 		free(buf);
 		free(spare);
-		return NULL;
+		goto gone;
 	}
 	sigemptyset(&nudge);
 	sigaddset(&nudge, HS_FL_STOP_SIGNAL);
@@ -744,6 +750,11 @@ static void *receive(void *arg)
 	hs_fl_open_forget();
 	free(buf);
 	free(spare);
+gone:
+	/* ended before the session: the watchdog counts it held, and
+	 * starts another */
+	if (!__atomic_load_n(&f->stopping, __ATOMIC_ACQUIRE))
+		__atomic_store_n(busy, 1, __ATOMIC_RELAXED);
 	return NULL;
 }
 
@@ -959,26 +970,30 @@ bool hs_floor_stop(struct hs_floor *f, int grace_ms)
 	/* A receiver may be held inside the kernel, reading a caller's
 	 * memory that does not come (a page a userfaultfd never serves,
 	 * under "floor_allow": ["userfaultfd"]): the session ends all the
-	 * same, and the thread with the process. Each is nudged again and
-	 * again: a nudge that came just before its ioctl is lost. */
+	 * same, and the thread with the process. Every one is nudged again
+	 * and again (a nudge that came just before its ioctl is lost) and
+	 * joined, all within the one grace. */
 	{
-		struct timespec end, ts;
-		int r = 0;
+		bool joined[RX_MAX] = { false };
+		struct timespec five = { 0, 5000000 };
+		long end = hs_now_ms() + grace_ms;
+		int left = f->nrx;
 
-		hs_realtime_after(&end, grace_ms);
-		for (int i = 0; i < f->nrx && r == 0; i++)
-			do {
-				pthread_kill(f->rx[i], HS_FL_STOP_SIGNAL);
-				hs_realtime_after(&ts, 5);
-				if (ts.tv_sec > end.tv_sec ||
-				    (ts.tv_sec == end.tv_sec &&
-				     ts.tv_nsec > end.tv_nsec))
-					ts = end;
-				r = pthread_timedjoin_np(f->rx[i], NULL, &ts);
-			} while (r == ETIMEDOUT &&
-				 (ts.tv_sec != end.tv_sec ||
-				  ts.tv_nsec != end.tv_nsec));
-		if (r != 0) {
+		for (;;) {
+			for (int i = 0; i < f->nrx; i++)
+				if (!joined[i])
+					pthread_kill(f->rx[i], HS_FL_STOP_SIGNAL);
+			for (int i = 0; i < f->nrx; i++)
+				if (!joined[i] &&
+				    pthread_tryjoin_np(f->rx[i], NULL) == 0) {
+					joined[i] = true;
+					left--;
+				}
+			if (!left || hs_now_ms() >= end)
+				break;
+			nanosleep(&five, NULL);
+		}
+		if (left) {
 			fprintf(stderr, "hookshim: the syscall floor's receiver "
 					"is held (reading a caller's memory); "
 					"ending without it\n");

@@ -39,8 +39,8 @@
 
 /* The namespaces an open depends on: where paths lead, what the
  * capabilities mean, which network a device opened is in (/dev/net/tun
- * takes its opener's). (The cgroup namespace matters to cgroup.procs
- * writes only: floor_procfs.c compares it for those.) Read
+ * takes its opener's). (The cgroup namespace matters to writes to a
+ * cgroup's files only: floor_procfs.c compares it for those.) Read
  * as their links' text ("mnt:[4026531841]"): a readlink is half a stat
  * of the namespace file. */
 static const char *const namespaces[] = { "mnt", "user", "net" };
@@ -284,6 +284,12 @@ struct proc_fds {
 
 static __thread struct proc_fds cache[NCACHE];
 static __thread unsigned cache_next;
+/* The kept entry this thread's last hs_fl_same_identity read and found
+ * ours, for the call it was made for (hs_fl_kept_proc): an entry found
+ * in the cache but not read this call may be a task gone since, whose
+ * tid the caller has now. */
+static __thread pid_t checked_tid;
+static __thread int checked_dir = -1;
 
 static void proc_fds_close(struct proc_fds *p)
 {
@@ -417,12 +423,21 @@ bool hs_fl_same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
 	int r;
 
 	as->on = false;
+	checked_tid = 0;
+	checked_dir = -1;
 	if (keep) {
 		for (unsigned i = 0; i < NCACHE && !p; i++)
 			if (cache[i].tid == tid)
 				p = &cache[i];
-		if (p && (r = identity_of(s, p, umask_out, as)) >= 0)
-			return r;
+		if (p && (r = identity_of(s, p, umask_out, as)) >= 0) {
+			if (r > 0) {
+				checked_tid = tid;
+				checked_dir = p->dir;
+			} else {
+				as->on = false;
+			}
+			return r > 0;
+		}
 		if (p)
 			proc_fds_close(p); /* another task by now */
 		p = &cache[cache_next++ % NCACHE];
@@ -441,6 +456,10 @@ bool hs_fl_same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
 	 * their task is gone, and no other task has its tid before that.) */
 	if (r > 0 && !hs_fl_valid(listener, id))
 		r = 0;
+	if (r > 0 && keep) {
+		checked_tid = tid;
+		checked_dir = p->dir;
+	}
 	if (r <= 0)
 		as->on = false;
 	return r > 0;
@@ -610,14 +629,13 @@ int hs_fl_may_trace(pid_t tid, pid_t pid, const char *what, size_t len)
 
 int hs_fl_kept_proc(pid_t tid)
 {
-	for (unsigned i = 0; i < NCACHE; i++)
-		if (cache[i].tid == tid)
-			return cache[i].dir;
-	return -1;
+	return tid && tid == checked_tid ? checked_dir : -1;
 }
 
 void hs_fl_open_forget(void)
 {
+	checked_tid = 0;
+	checked_dir = -1;
 	for (unsigned i = 0; i < NCACHE; i++)
 		proc_fds_close(&cache[i]);
 }

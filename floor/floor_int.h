@@ -130,7 +130,7 @@ pid_t hs_fl_tgid(pid_t tid);
 bool hs_fl_role(pid_t tid, char *out, size_t cap);
 /* Its thread group's name (/proc/TGID/comm) into out, "" unknown. */
 void hs_fl_comm(pid_t tid, char *out, size_t cap);
-/* Every notification, its syscall, first, on the receiver thread alone:
+/* Every notification, its syscall, first, on the receiver that took it:
  * an exec's marks what it changes for tid's thread group, any other call
  * of tid says it is past one. It also vouches for tid until the next
  * notification: tid is stopped in its call until answered, so the
@@ -442,7 +442,8 @@ struct hs_floor_ctx {
 };
 
 /* Reads and classifies; c->n is filled by the caller. Every read of the
- * caller's memory or /proc is followed by an id check. With c->post.want
+ * caller's memory or of its /proc opened by number is followed by an id
+ * check (floor_identity.c's kept entries need none). With c->post.want
  * (HS_FL_CONTINUE or HS_FL_DECIDE), a post hook waits for the call's end:
  * c->tgid and c->cwd are filled. */
 enum hs_fl_verdict hs_fl_classify(const struct hs_floor_ctx *x,
@@ -559,9 +560,10 @@ struct hs_fl_as {
  * capabilities): then as->on, and the call is made by a thread that
  * became the caller (hs_fl_become); as->on false otherwise. `keep`: the
  * calling thread is long-lived (the receiver) and may keep the caller's
- * /proc entries open between calls, until hs_fl_open_forget(). True
- * only while notification `id` of `listener` is pending: what was read
- * is then tid's, the caller's. */
+ * /proc entries open between calls, until hs_fl_open_forget(). What it
+ * read is tid's, the caller's: read through entries kept from an earlier
+ * call (which fail once their task is gone), or opened now and true only
+ * while notification `id` of `listener` is pending. */
 bool hs_fl_same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
 			 int listener, uint64_t id, mode_t *umask_out,
 			 struct hs_fl_as *as);
@@ -579,9 +581,10 @@ void hs_fl_become_back(const struct hs_fl_as *as);
  * links, which the kernel lets the caller through without a check but
  * would check a thread of ours against (a caller that is not dumpable). */
 int hs_fl_open_ours(int dir, const char *path, int flags);
-/* This thread's kept descriptor of /proc/<tid> (hs_fl_same_identity with
- * `keep`), or -1: whatever is opened through it is the task that holds
- * tid now or was gone, never another that took its number. */
+/* The kept descriptor of /proc/<tid> this thread's last
+ * hs_fl_same_identity (with `keep`) read and found ours, or -1: whatever
+ * is opened through it is that task's, the caller's, or fails once it is
+ * gone -- never another's that took its number. */
 int hs_fl_kept_proc(pid_t tid);
 void hs_fl_open_forget(void);
 /* Would the kernel let thread tid (of our identity, hs_fl_same_identity)
@@ -706,7 +709,9 @@ long hs_fl_proc_fit(int fd, pid_t tid, uint64_t fl, const char *written);
 /* Our descriptor fd of a cgroup's file (v1: a cgroup v1 hierarchy's),
  * opened for thread tid's open with flags fl: fd, where that open is the
  * caller's own -- a read, or a write by a caller in our cgroup namespace
- * (and, v1, of our effective uid); else HS_FL_KERNEL, fd closed. */
+ * (and, for v1's cgroup.procs and tasks, of our effective uid); -EACCES
+ * for such a v1 write by a caller of another effective uid; HS_FL_KERNEL
+ * from another cgroup namespace. fd closed but when returned. */
 long hs_fl_cgroup_fit(int fd, pid_t tid, uint64_t fl, bool v1);
 
 /* ---- floor_fifo.c: a fifo's open that waits for its other end ---- */

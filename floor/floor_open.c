@@ -135,7 +135,8 @@ static long leased(struct hs_fl_call *c, int opath, const struct stat *sb,
  * the look before saw none: the walk raced); -errno -- fd closed but
  * when returned. A file of /proc or of a cgroup is floor_procfs.c's to
  * look at (one of our own /proc is the caller's own by number, or judged
- * again; a cgroup's written from another namespace is the kernel's). */
+ * again; a cgroup's written from another namespace is the kernel's, a
+ * v1 cgroup.procs written by another effective uid refused). */
 static long fit(int fd, uint64_t fl, pid_t tid, const char *written)
 {
 	struct stat sb;
@@ -151,9 +152,9 @@ static long fit(int fd, uint64_t fl, pid_t tid, const char *written)
 	 * thread that opened took on (floor_procfs.c) */
 	if ((fs.f_type == CGROUP_SUPER_MAGIC ||
 	     fs.f_type == CGROUP2_SUPER_MAGIC) &&
-	    hs_fl_cgroup_fit(fd, tid, fl, fs.f_type == CGROUP_SUPER_MAGIC) ==
-		    KERNEL)
-		return KERNEL;
+	    (r = hs_fl_cgroup_fit(fd, tid, fl,
+				  fs.f_type == CGROUP_SUPER_MAGIC)) < 0)
+		return r;
 	if (!(S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode) ||
 	      hs_fl_special(&sb, fl, tid) == 0)) {
 		/* special_open looked at what was there first */

@@ -13,10 +13,11 @@
  * ancestor of every process of the session, may where the caller may not.
  *
  * A cgroup's files: reading one asks nothing of its opener, but a write
- * to cgroup.procs, cgroup.threads or release_agent is checked against
- * the opener's cgroup namespace (kept from the open) and, in cgroup v1,
- * its effective uid (the file's credentials), which the thread that
- * opened did not take on. */
+ * that moves a task (cgroup.procs, cgroup.threads, v1's tasks) is checked
+ * against the opener's cgroup namespace (kept from the open) and, in
+ * cgroup v1, against the effective uid the file was opened with, which
+ * the thread that opened did not take on (its real and effective ids
+ * stay ours: a caller must not be able to signal it). */
 #include "floor.h"
 #include "floor_int.h"
 
@@ -257,11 +258,36 @@ static bool our_cgroup_ns(pid_t tid)
 	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
+/* Is our descriptor fd of a cgroup v1 file one whose writes move tasks?
+ * (Unnamed: taken to be.) */
+static bool moves_tasks(int fd)
+{
+	char name[PATH_MAX];
+	const char *base;
+
+	if (hs_fl_fd_name(fd, name) != 0)
+		return true;
+	base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	return strcmp(base, "cgroup.procs") == 0 || strcmp(base, "tasks") == 0;
+}
+
 long hs_fl_cgroup_fit(int fd, pid_t tid, uint64_t fl, bool v1)
 {
-	if (!(fl & HS_FLOOR_WRITE_FLAGS) ||
-	    (our_cgroup_ns(tid) && (!v1 || euid_of(tid) == (long)geteuid())))
+	if (!(fl & HS_FLOOR_WRITE_FLAGS))
 		return fd;
-	close(fd);
-	return HS_FL_KERNEL;
+	/* another cgroup namespace: only where "floor_allow" lets one be
+	 * made, as other namespaces are the kernel's (floor_identity.c) */
+	if (!our_cgroup_ns(tid)) {
+		close(fd);
+		return HS_FL_KERNEL;
+	}
+	/* our open would pass the uid check of each write the caller's
+	 * would not: refused rather than left to a kernel that reads the
+	 * path again */
+	if (v1 && euid_of(tid) != (long)geteuid() && moves_tasks(fd)) {
+		close(fd);
+		return -EACCES;
+	}
+	return fd;
 }

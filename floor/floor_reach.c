@@ -319,7 +319,8 @@ static pid_t proc_pid(const char *abs)
  * the supervisor), or while a hook runs. */
 static pid_t proc_pid_through(const char *abs)
 {
-	static dev_t proc_dev;
+	static dev_t proc_dev_; /* every thread stores the same */
+	dev_t proc_dev = __atomic_load_n(&proc_dev_, __ATOMIC_RELAXED);
 	char link[40], to[PATH_MAX];
 	struct stat sb;
 	pid_t pid = 0;
@@ -330,6 +331,7 @@ static pid_t proc_pid_through(const char *abs)
 		if (stat("/proc/self", &sb) < 0)
 			return 0;
 		proc_dev = sb.st_dev;
+		__atomic_store_n(&proc_dev_, proc_dev, __ATOMIC_RELAXED);
 	}
 	/* one stat for the common case: not on /proc at all */
 	if (abs[0] != '/' || hs_fl_stat(abs, true, &sb) < 0 ||

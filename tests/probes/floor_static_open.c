@@ -14,6 +14,8 @@
  *   race-mem:A:B:N      a thread swaps the path bytes between A and B
  *                       (same length) while N opens of the buffer run
  *                       (openat2 with RACE_RESOLVE's flags, hex, if set)
+ *   (RACE_EUID=N: before anything, the effective uid N, the capabilities
+ *   kept: SECBIT_NO_SETUID_FIXUP, as root)
  *   race-link:L:N       N opens of L/x while someone flips L
  *   race-call:OP:A:B:N  a thread swaps the path bytes between A and B
  *                       while N calls OP (rename, link, symlink, mkdir,
@@ -48,6 +50,7 @@
 #include <linux/filter.h>
 #include <linux/openat2.h>
 #include <linux/seccomp.h>
+#include <linux/securebits.h>
 #include <sys/prctl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -342,7 +345,14 @@ static double now_ms(void)
 
 int main(int argc, char **argv)
 {
+	const char *euid = getenv("RACE_EUID");
+
 	self = argv[0];
+	if (euid && (prctl(PR_SET_SECUREBITS, SECBIT_NO_SETUID_FIXUP, 0, 0, 0) != 0 ||
+		     setresuid((uid_t)-1, (uid_t)atoi(euid), (uid_t)-1) != 0)) {
+		perror("RACE_EUID");
+		return 2;
+	}
 	for (int i = 1; i < argc; i++) {
 		char buf[4096], out[256], *op = buf, *a, *b, *c3;
 

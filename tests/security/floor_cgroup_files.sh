@@ -50,6 +50,24 @@ for f in ${V1:+$V1/cgroup.procs} ${V2:+$V2/cgroup.procs}; do
 	fi
 done
 
+# ---- cgroup v1: a process of another effective uid ----
+# A v1 write that moves a task checks the effective uid the file was
+# opened with, which the supervisor's thread does not take on: such an
+# open went to the kernel, and a root session's process that switched
+# its effective uid but kept its capabilities (SECBIT_NO_SETUID_FIXUP)
+# had its decoy land (a file in secret/ of 1,500 on 64c4b74). Now the
+# open is refused (EACCES, where the kernel's own would open: the one
+# difference, docs/limits.md).
+if [ -n "$V1" ] && [ "$(id -u)" = 0 ]; then
+	f=$V1/cgroup.procs
+	RACE_EUID=65534 "$P" err:"$f":1 >"$TMP/out" 2>&1
+	expect_eq "v1, effective uid 65534 with root's capabilities: plain, the open for writing is made" \
+		"err $f: ok" "$(cat "$TMP/out")"
+	RACE_EUID=65534 "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- "$P" err:"$f":1 >"$TMP/out" 2>&1
+	expect_eq "v1, ... under enforce: refused, EACCES" "err $f: EACCES" "$(cat "$TMP/out")"
+	RACE_EUID=65534 decoy "v1, effective uid 65534 with root's capabilities" "$f"
+fi
+
 # ---- reads: the kernel's own ----
 for f in ${V1:+$V1/cgroup.clone_children $V1/cgroup.procs} \
 	${V2:+$V2/cgroup.controllers $V2/cgroup.subtree_control}; do
