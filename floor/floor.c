@@ -728,7 +728,10 @@ static void *receive(void *arg)
 	if (!buf || !spare) {
 		free(buf);
 		free(spare);
-		goto gone;
+		/* it never served: the watchdog counts it held, and starts
+		 * another */
+		__atomic_store_n(busy, 1, __ATOMIC_RELAXED);
+		return NULL;
 	}
 	sigemptyset(&nudge);
 	sigaddset(&nudge, HS_FL_STOP_SIGNAL);
@@ -747,14 +750,11 @@ static void *receive(void *arg)
 		serve_one(f, spare, buf);
 		__atomic_store_n(busy, 0, __ATOMIC_RELAXED);
 	}
+	/* (stopped, or no process is left under the filter: then every
+	 * receive fails at once, and no other receiver is wanted) */
 	hs_fl_open_forget();
 	free(buf);
 	free(spare);
-gone:
-	/* ended before the session: the watchdog counts it held, and
-	 * starts another */
-	if (!__atomic_load_n(&f->stopping, __ATOMIC_ACQUIRE))
-		__atomic_store_n(busy, 1, __ATOMIC_RELAXED);
 	return NULL;
 }
 
