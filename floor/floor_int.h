@@ -679,11 +679,15 @@ void hs_fl_inject(int lfd, uint64_t id, int fd, bool cloexec);
 /* ---- floor_device.c: which devices the supervisor opens ---- */
 
 /* The caller's flags for our own open: never our controlling terminal,
- * never blocking the receiver on a fifo (cleared again after). */
+ * never blocking the receiver on a fifo (cleared again after) -- but
+ * for O_CREAT|O_EXCL, which opens nothing that exists: no fifo, no
+ * lease, nothing to clear. */
 static inline uint64_t hs_fl_our_flags(uint64_t fl)
 {
 	if (fl & O_PATH) /* takes no other flags */
 		return fl | O_CLOEXEC;
+	if ((fl & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
+		return fl | O_CLOEXEC | O_NOCTTY;
 	return fl | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
 }
 

@@ -144,6 +144,12 @@ static long fit(int fd, uint64_t fl, pid_t tid, const char *written)
 	long r = fd;
 	int st;
 
+	/* made by our O_CREAT|O_EXCL just now: a regular file (what an
+	 * open creates), on a file system that lets one be created -- none
+	 * of /proc, a cgroup's, a device -- and opened as the caller asked
+	 * (hs_fl_our_flags): nothing to look at */
+	if ((fl & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
+		return fd;
 	if (fstat(fd, &sb) < 0 || fstatfs(fd, &fs) < 0) {
 		close(fd);
 		return KERNEL;
@@ -196,7 +202,7 @@ static long open_judged(struct hs_fl_call *c, struct hs_fl_start *s)
 {
 	const struct open_how *how = &c->open.how;
 	uint64_t fl = how->flags, walk_fl = O_PATH | O_CLOEXEC;
-	bool creat = fl & O_CREAT, excl = creat && (fl & O_EXCL);
+	bool creat = fl & O_CREAT, excl = creat && (fl & O_EXCL), unlooked;
 	const char *judged = c->open.judged;
 	char name0[PATH_MAX], rest[PATH_MAX + 1], *slash, *last;
 	struct stat sb;
@@ -208,9 +214,18 @@ static long open_judged(struct hs_fl_call *c, struct hs_fl_start *s)
 		walk_fl |= O_NOFOLLOW;
 	walk_fl |= fl & O_DIRECTORY;
 	snprintf(rest, sizeof(rest), "%s", s->rest);
+	/* O_CREAT|O_EXCL of a plain last name: no look whether it is
+	 * there (twice: the walk, its stat) -- the create in the judged
+	 * directory fails EEXIST for whatever is, as the kernel's would */
+	last = strrchr(rest, '/');
+	last = last ? last + 1 : rest;
+	unlooked = excl && *last && strcmp(last, ".") != 0 &&
+		   strcmp(last, "..") != 0;
 	for (int hops = 0; hops < 40; hops++) {
-		fd = hs_fl_openat2(start, rest, walk_fl, 0,
-			      how->resolve | RESOLVE_NO_MAGICLINKS);
+		fd = unlooked && hops == 0
+			     ? -ENOENT
+			     : hs_fl_openat2(start, rest, walk_fl, 0,
+					     how->resolve | RESOLVE_NO_MAGICLINKS);
 		if (fd >= 0) {
 			if (fstat((int)fd, &sb) < 0 || hs_fl_fd_name((int)fd, name0) < 0) {
 				close((int)fd);
@@ -265,7 +280,8 @@ static long open_judged(struct hs_fl_call *c, struct hs_fl_start *s)
 		if (start != s->fd)
 			close(start);
 		start = (int)pfd;
-		if (fstatat(start, last, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
+		if (!(unlooked && hops == 0) &&
+		    fstatat(start, last, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
 			char tgt[PATH_MAX];
 			ssize_t n;
 
@@ -292,7 +308,7 @@ static long open_judged(struct hs_fl_call *c, struct hs_fl_start *s)
 			r = -ELOOP; /* if the hops run out */
 			continue;
 		}
-		if (errno != ENOENT) {
+		if (!(unlooked && hops == 0) && errno != ENOENT) {
 			r = -errno;
 			break;
 		}
