@@ -897,6 +897,9 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 			  (HS_FA(MOUNT) | HS_FA(CHROOT) | HS_FA(NAMESPACES))));
 	f->emulate_unjudged =
 		s->cfg->settings.floor_opens == HS_FLOOR_OPENS_ALL;
+	/* enforce mode: our own lack of descriptors or memory fails a call
+	 * rather than leave it to the kernel (floor_start.c) */
+	hs_fl_ours_closed(p->enforce);
 	f->x = (struct hs_floor_ctx){ .scope = f->scope, .cfg = s->cfg,
 				      .listener = lfd, .cookie = p->cookie,
 				      .exec_hooks = p->what & HS_FLOOR_EXECS,

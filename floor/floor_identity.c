@@ -307,11 +307,23 @@ static void proc_fds_close(struct proc_fds *p)
 	p->tid = 0;
 }
 
-static bool proc_fds_open(const struct hs_fl_self *s, pid_t tid,
-			  struct proc_fds *p)
+/* openat, and any error of our own descriptors or memory kept in *err */
+static int open_noting(int dir, const char *path, int flags, int *err)
+{
+	int fd = openat(dir, path, flags);
+
+	if (fd < 0 && hs_fl_scarce(-errno))
+		*err = -errno;
+	return fd;
+}
+
+/* 0, p open; -errno where /proc/<tid> cannot be opened, or an entry not
+ * for want of our own descriptors or memory (hs_fl_scarce), p closed. */
+static int proc_fds_open(const struct hs_fl_self *s, pid_t tid,
+			 struct proc_fds *p)
 {
 	char path[64];
-	int fd;
+	int fd, err = 0;
 
 	p->status = p->root = p->lsm = -1;
 	for (size_t i = 0; i < NNS; i++)
@@ -319,19 +331,24 @@ static bool proc_fds_open(const struct hs_fl_self *s, pid_t tid,
 	snprintf(path, sizeof(path), "/proc/%d", (int)tid);
 	fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return false;
-	p->status = openat(fd, "status", O_RDONLY | O_CLOEXEC);
+		return -errno;
+	p->status = open_noting(fd, "status", O_RDONLY | O_CLOEXEC, &err);
 	for (size_t i = 0; i < NNS && !s->fixed_place; i++) {
 		snprintf(path, sizeof(path), "ns/%s", namespaces[i]);
-		p->ns[i] = openat(fd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		p->ns[i] = open_noting(fd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC,
+				       &err);
 	}
 	if (!s->fixed_place)
-		p->root = openat(fd, "root", O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		p->root = open_noting(fd, "root", O_PATH | O_NOFOLLOW | O_CLOEXEC,
+				      &err);
 	if (!s->no_lsm)
-		p->lsm = openat(fd, "attr/current", O_RDONLY | O_CLOEXEC);
+		p->lsm = open_noting(fd, "attr/current", O_RDONLY | O_CLOEXEC,
+				     &err);
 	p->dir = fd;
 	p->tid = tid;
-	return true; /* a failed one fails its read: checked there */
+	if (err)
+		proc_fds_close(p);
+	return err; /* another failed one fails its read: checked there */
 }
 
 static bool link_is(int fd, const char *want)
@@ -415,9 +432,9 @@ static int identity_of(const struct hs_fl_self *s, const struct proc_fds *p,
 	return s->fixed_place || link_is(p->root, "/");
 }
 
-bool hs_fl_same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
-			 int listener, uint64_t id, mode_t *umask_out,
-			 struct hs_fl_as *as)
+int hs_fl_same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
+			int listener, uint64_t id, mode_t *umask_out,
+			struct hs_fl_as *as)
 {
 	struct proc_fds one, *p = NULL;
 	int r;
@@ -445,8 +462,8 @@ bool hs_fl_same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
 	} else {
 		p = &one;
 	}
-	if (!proc_fds_open(s, tid, p))
-		return false;
+	if ((r = proc_fds_open(s, tid, p)) < 0)
+		return hs_fl_scarce(r) ? (int)hs_fl_ours(r) : 0;
 	r = identity_of(s, p, umask_out, as);
 	if (!keep || r < 0)
 		proc_fds_close(p);

@@ -562,11 +562,13 @@ struct hs_fl_as {
  * calling thread is long-lived (the receiver) and may keep the caller's
  * /proc entries open between calls, until hs_fl_open_forget(). What it
  * read is tid's, the caller's: read through entries kept from an earlier
- * call (which fail once their task is gone), or opened now and true only
- * while notification `id` of `listener` is pending. */
-bool hs_fl_same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
-			 int listener, uint64_t id, mode_t *umask_out,
-			 struct hs_fl_as *as);
+ * call (which fail once their task is gone), or opened now and so only
+ * while notification `id` of `listener` is pending. 1 ours, 0 not (the
+ * call is the kernel's), or what hs_fl_ours makes of our own failure to
+ * open its entries (EMFILE: -ENFILE in enforce mode). */
+int hs_fl_same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
+			int listener, uint64_t id, mode_t *umask_out,
+			struct hs_fl_as *as);
 /* The calling thread takes on as's credentials (nothing when !as->on):
  * its own, per thread (raw setgroups, setfsgid, setfsuid, capset), so
  * that every check the kernel makes of what it then walks, opens and
@@ -621,9 +623,15 @@ long hs_fl_openat2(int dirfd, const char *path, uint64_t flags,
 long hs_fl_eloop_whose(int dir, const char *path, uint64_t nofollow,
 		       uint64_t resolve);
 /* -errno e of one of our own steps as the call's result: an error of our
- * own descriptors or memory (EMFILE, ENFILE, ENOMEM) is not the
- * caller's, so its call is the kernel's (HS_FL_KERNEL); any other is. */
+ * own descriptors or memory (EMFILE, ENFILE, ENOMEM: hs_fl_scarce) is
+ * not the caller's -- in guard mode its call is then the kernel's
+ * (HS_FL_KERNEL); in enforce mode (hs_fl_ours_closed) it fails, ENFILE
+ * or ENOMEM, rather than go to a kernel that reads its path again (a
+ * session that drove the supervisor out of descriptors would otherwise
+ * have its decoys land) -- any other is. */
 long hs_fl_ours(long e);
+bool hs_fl_scarce(long e);
+void hs_fl_ours_closed(bool closed);
 /* What the kernel answers an openat2 with resolve flags of an absolute
  * path through a /proc magic link (EXDEV: another mount; ELOOP: a
  * symlink; EAGAIN: not cached), before any walk of ours; 0 when it walks
@@ -656,6 +664,13 @@ void hs_fl_start_free(struct hs_fl_start *s);
 bool hs_fl_start_is_judged(const struct hs_floor_ctx *x,
 			   const struct hs_fl_start *s, uint64_t resolve,
 			   const char *judged);
+/* Is the call ours to make for the caller (hs_fl_same_identity, its
+ * umask into *um, the credentials to take on into *as)? True to go on;
+ * else *v says what became of it: the kernel's (HS_FL_OPEN_CONTINUE), or
+ * answered with our own failure (enforce mode: hs_fl_ours). */
+bool hs_fl_ours_to_make(const struct hs_floor_ctx *x, struct hs_fl_call *c,
+			bool keep, mode_t *um, struct hs_fl_as *as,
+			enum hs_fl_open_result *v);
 /* Sets this thread's umask to the caller's um, in a file system state of
  * the thread's own (the other threads keep ours); *old gets what
  * hs_fl_umask_again restores (a hook this thread runs later must not

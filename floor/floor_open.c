@@ -629,9 +629,8 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 		hs_fl_answer(x->listener, c->n.id, EINVAL);
 		return HS_FL_OPEN_ANSWERED;
 	}
-	if (!hs_fl_same_identity(self, tid, keep, x->listener, c->n.id, &um,
-				 &as))
-		return HS_FL_OPEN_CONTINUE;
+	if (!hs_fl_ours_to_make(x, c, keep, &um, &as, &v))
+		return v;
 	creating = how->flags & (O_CREAT | HS_O_TMPFILE_BIT);
 	if (creating && !hs_fl_caller_umask(um, &our_umask))
 		return HS_FL_OPEN_CONTINUE;

@@ -319,9 +319,8 @@ enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
 		hs_fl_answer(x->listener, c->n.id, (int)-r);
 		return HS_FL_OPEN_ANSWERED;
 	}
-	if (!hs_fl_same_identity(x->self, tid, keep, x->listener, c->n.id,
-				 &um, &as))
-		return HS_FL_OPEN_CONTINUE;
+	if (!hs_fl_ours_to_make(x, c, keep, &um, &as, &v))
+		return v;
 	if (making && !hs_fl_caller_umask(um, &our_um))
 		return HS_FL_OPEN_CONTINUE;
 	/* a truncate beyond the caller's RLIMIT_FSIZE is the kernel's

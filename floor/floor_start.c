@@ -52,9 +52,24 @@ long hs_fl_eloop_whose(int dir, const char *path, uint64_t nofollow,
 	return r;
 }
 
+/* Enforce mode's (hs_fl_ours_closed): set once, before any receiver */
+static bool ours_closed;
+
+void hs_fl_ours_closed(bool closed)
+{
+	ours_closed = closed;
+}
+
+bool hs_fl_scarce(long e)
+{
+	return e == -EMFILE || e == -ENFILE || e == -ENOMEM;
+}
+
 long hs_fl_ours(long e)
 {
-	return e == -EMFILE || e == -ENFILE || e == -ENOMEM ? HS_FL_KERNEL : e;
+	if (!hs_fl_scarce(e))
+		return e;
+	return !ours_closed ? HS_FL_KERNEL : e == -ENOMEM ? -ENOMEM : -ENFILE;
 }
 
 int hs_fl_fd_name(int fd, char *out)
@@ -200,7 +215,9 @@ int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 		s->by_number = true;
 	}
 	if (s->fd < 0)
-		return errno == ENOENT && dirfd >= 0 ? -EBADF : HS_FL_KERNEL;
+		return errno == ENOENT && dirfd >= 0 ? -EBADF
+		       : hs_fl_scarce(-errno)	      ? hs_fl_ours(-errno)
+						      : HS_FL_KERNEL;
 	s->pinned = true;
 	if (p[0] != '/' && !(resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) &&
 	    (hs_starts(p, "self/") || hs_starts(p, "thread-self/")) &&
@@ -250,6 +267,23 @@ bool hs_fl_start_is_judged(const struct hs_floor_ctx *x,
 		return true;
 	hs_fscope_unalias(x->scope, now);
 	return strcmp(now, judged) == 0;
+}
+
+bool hs_fl_ours_to_make(const struct hs_floor_ctx *x, struct hs_fl_call *c,
+			bool keep, mode_t *um, struct hs_fl_as *as,
+			enum hs_fl_open_result *v)
+{
+	int r = hs_fl_same_identity(x->self, (pid_t)c->n.pid, keep,
+				    x->listener, c->n.id, um, as);
+
+	if (r > 0)
+		return true;
+	*v = HS_FL_OPEN_CONTINUE;
+	if (r < 0 && r != HS_FL_KERNEL) {
+		hs_fl_answer(x->listener, c->n.id, -r);
+		*v = HS_FL_OPEN_ANSWERED;
+	}
+	return false;
 }
 
 bool hs_fl_caller_umask(mode_t um, mode_t *old)

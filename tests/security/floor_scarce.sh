@@ -1,0 +1,44 @@
+# Issue 23, enforce mode: the supervisor out of descriptors. Where one of
+# its own steps failed for want of descriptors or memory (EMFILE, ENFILE,
+# ENOMEM), a call it would have made for the caller went to the kernel,
+# which reads the path again: a session that filled the supervisor's
+# table -- a few hundred writers waiting in fifo opens, each waited in by
+# a thread of the supervisor's holding a descriptor -- had its decoys
+# land (a file in secret/ of 1,500 swapped opens, on the build before).
+# Enforce mode now fails such a call (ENFILE, "too many open files in
+# system"; ENOMEM) rather than continue it; the session goes on and ends.
+. "$HOOKSHIM_TOP/tests/lib.sh"
+export HOME=$TMP/home; mkdir -p "$HOME"
+P=$HOOKSHIM_PROBES/floor_static_open
+[ -x "$P" ] || { skip "scarce: probe not built"; exit 0; }
+need_floor "scarce"
+command -v prlimit >/dev/null || { skip "scarce: no prlimit"; exit 0; }
+hook='{"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(secret/**)","command":"echo no >&2; exit 2"}]}'
+echo "{\"hookshim\":{\"mode\":\"enforce\"},\"hooks\":{\"PreToolUse\":[$hook]}}" >"$TMP/enforce.json"
+N=${FLOOR_RACE_N:-1500}
+ROOT=$TMP/root
+rm -rf "$ROOT"; mkdir -p "$ROOT/secret" "$ROOT/aaaaaa" "$ROOT/ff"; echo a >"$ROOT/aaaaaa/x"
+# the agent: 300 writers wait in fifo opens (the supervisor's waits, 256
+# at most, each a descriptor of its table of 200), then the swap race
+cat >"$TMP/agent.sh" <<'S'
+i=0; pids=
+while [ $i -lt 300 ]; do
+	mkfifo ff/f$i 2>/dev/null
+	(echo x >ff/f$i) 2>/dev/null &
+	pids="$pids $!"; i=$((i + 1))
+done
+sleep 1
+"$1" race-mem:aaaaaa/x:secret/x:"$2"
+kill $pids 2>/dev/null
+exit 0
+S
+( cd "$ROOT" && timeout -s KILL 120 prlimit --nofile=200:200 "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- \
+	sh "$TMP/agent.sh" "$P" "$N" ) >"$TMP/out" 2>"$TMP/err"
+rc=$?
+note "rc $rc: $(cat "$TMP/out"); in secret/: $(ls -A "$ROOT/secret" | wc -l); $(sort "$TMP/err" | uniq -c | sort -rn | head -2 | tr '\n' ' ')"
+expect_contains "enforce, the supervisor's table full: the swap race ran" "$(cat "$TMP/out")" "race-mem: "
+expect_eq "enforce, the supervisor's table full: a decoy swapped for secret/x lands nothing ($N opens)" \
+	"" "$(ls -A "$ROOT/secret")"
+expect_contains "enforce, ... its calls failed closed (ENFILE), not continued" "$(cat "$TMP/err")" \
+	"Too many open files in system"
+check "enforce, ... and the session ended (not killed by the test's timeout)" test "$rc" != 137
