@@ -204,6 +204,30 @@ static int path_answer(const struct open_how *h)
 	return ENOSYS;
 }
 
+/* The open flags the kernel knows (its VALID_OPEN_FLAGS), which openat2,
+ * unlike open, holds a caller to. */
+#define KNOWN_FLAGS                                                          \
+	((uint64_t)(O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC |       \
+		    O_APPEND | O_NONBLOCK | O_DSYNC | O_ASYNC | O_DIRECT |    \
+		    O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME |      \
+		    O_CLOEXEC | O_SYNC | O_PATH | HS_O_TMPFILE_BIT))
+
+/* What the kernel refuses in an openat2's struct before any walk
+ * (build_open_flags), where our open, which makes its own, would not:
+ * EINVAL, or 0. (O_PATH's: path_answer.) */
+static int how_answer(const struct open_how *h)
+{
+	bool tmp = h->flags & HS_O_TMPFILE_BIT;
+
+	if ((h->flags & ~KNOWN_FLAGS) || (h->mode & ~(uint64_t)07777) ||
+	    (h->mode && !(h->flags & O_CREAT) && !tmp) ||
+	    (h->resolve & ~(uint64_t)RESOLVE_ALL) ||
+	    ((h->resolve & RESOLVE_BENEATH) && (h->resolve & RESOLVE_IN_ROOT)) ||
+	    (tmp && ((h->flags & O_CREAT) || (h->flags & O_ACCMODE) == O_RDONLY)))
+		return EINVAL;
+	return 0;
+}
+
 void hs_fl_open_call(struct hs_fl_call *c, const struct call *k, int e,
 		     bool enforce)
 {
@@ -218,6 +242,7 @@ void hs_fl_open_call(struct hs_fl_call *c, const struct call *k, int e,
 			   : k->how_err      ? k->how_err
 			   : k->how_tail_err ? k->how_tail_err
 			   : at2 && path      ? path_answer(&k->how)
+			   : at2 && how_answer(&k->how) ? how_answer(&k->how)
 			   : e < 0	      ? -e
 					      : 0;
 	/* a legacy O_PATH open is the kernel's own: it writes nothing */

@@ -117,7 +117,8 @@ static long leased(struct hs_fl_call *c, int opath, const struct stat *sb,
 {
 	struct statfs fs;
 
-	if (r != -EAGAIN || (fl & O_NONBLOCK) || !S_ISREG(sb->st_mode))
+	if (r != -EAGAIN || (fl & O_NONBLOCK) || !S_ISREG(sb->st_mode) ||
+	    (fl & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
 		return r;
 	/* the waiting thread hands over what it opens unlooked-at: none
 	 * of what fit() looks at (/proc, a cgroup's, /sys) */
@@ -196,9 +197,71 @@ static bool special_open(struct hs_fl_call *c, int opath,
 	return *r != 0;
 }
 
+static long fd_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c,
+		       const char *path, const char *named);
+
+/* The walk of s met a magic link (eloop_whose): where the last
+ * component's symlinks lead to one of the caller's descriptors by name or
+ * another magic link whole (`ln -s /dev/stdout access.log`), that is
+ * reopened as fd_by_name reopens one named so, held to the name judged
+ * (a nameless one, a pipe, by the symlink's); a magic link on the way to
+ * a directory, or none found, is the kernel's (KERNEL). Followed by hand
+ * as the naming did (floor_name.c, follow_by_hand). */
+static long magic_end(const struct hs_floor_ctx *x, struct hs_fl_call *c,
+		      struct hs_fl_start *s)
+{
+	const struct open_how *how = &c->open.how;
+	char rest[PATH_MAX + 1], tgt[PATH_MAX], dir[PATH_MAX],
+	     named[PATH_MAX * 2 + 2];
+	int start = s->fd;
+	long r = KERNEL;
+
+	if ((how->flags & O_NOFOLLOW) ||
+	    (how->resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT |
+			     RESOLVE_NO_SYMLINKS)))
+		return KERNEL;
+	snprintf(rest, sizeof(rest), "%s", s->rest);
+	for (int hops = 0; hops < 40; hops++) {
+		char *slash = strrchr(rest, '/'), *last = slash ? slash + 1 : rest;
+		long pfd;
+		ssize_t n;
+
+		if (!*last || strcmp(last, ".") == 0 || strcmp(last, "..") == 0)
+			break;
+		if (slash && slash != rest)
+			*slash = '\0';
+		pfd = hs_fl_openat2(start, !slash ? "." : slash == rest ? "/" : rest,
+				    O_PATH | O_DIRECTORY | O_CLOEXEC, 0,
+				    how->resolve | RESOLVE_NO_MAGICLINKS);
+		if (pfd < 0) {
+			r = hs_fl_scarce(pfd) ? hs_fl_ours(pfd) : KERNEL;
+			break;
+		}
+		if (start != s->fd)
+			close(start);
+		start = (int)pfd;
+		n = readlinkat(start, last, tgt, sizeof(tgt) - 1);
+		if (n <= 0 || hs_fl_fd_name(start, dir) < 0)
+			break; /* no symlink: the magic link was on the way */
+		tgt[n] = '\0';
+		snprintf(named, sizeof(named), "%s/%s",
+			 strcmp(dir, "/") == 0 ? "" : dir, last);
+		if (tgt[0] == '/' &&
+		    (r = fd_by_name(x, c, tgt, named)) != NO_FD)
+			break;
+		r = KERNEL;
+		/* another symlink on the way: from its directory */
+		memcpy(rest, tgt, (size_t)n + 1);
+	}
+	if (start != s->fd)
+		close(start);
+	return r;
+}
+
 /* With follow_symlinks: open what the walk of the string reaches only if
  * it is what was judged. fd (>= 0) to inject, -errno, KERNEL or AGAIN. */
-static long open_judged(struct hs_fl_call *c, struct hs_fl_start *s)
+static long open_judged(const struct hs_floor_ctx *x, struct hs_fl_call *c,
+			struct hs_fl_start *s)
 {
 	const struct open_how *how = &c->open.how;
 	uint64_t fl = how->flags, walk_fl = O_PATH | O_CLOEXEC;
@@ -214,6 +277,27 @@ static long open_judged(struct hs_fl_call *c, struct hs_fl_start *s)
 		walk_fl |= O_NOFOLLOW;
 	walk_fl |= fl & O_DIRECTORY;
 	snprintf(rest, sizeof(rest), "%s", s->rest);
+	/* O_CREAT with a trailing slash: EISDIR, once the directory part
+	 * is walked, whatever the last name is (the kernel looks it up no
+	 * further) */
+	if (creat && rest[0] && rest[strlen(rest) - 1] == '/') {
+		size_t n = strlen(rest);
+
+		while (n > 0 && rest[n - 1] == '/')
+			rest[--n] = '\0';
+		slash = strrchr(rest, '/');
+		if (!n)
+			return -EISDIR;
+		if (slash && slash != rest)
+			*slash = '\0';
+		pfd = hs_fl_openat2(start, !slash ? "." : slash == rest ? "/" : rest,
+				    O_PATH | O_DIRECTORY | O_CLOEXEC, 0,
+				    how->resolve | RESOLVE_NO_MAGICLINKS);
+		if (pfd < 0)
+			return pfd == -ELOOP ? eloop_whose(s, how) : pfd;
+		close((int)pfd);
+		return -EISDIR;
+	}
 	/* O_CREAT|O_EXCL of a plain last name: no look whether it is
 	 * there (twice: the walk, its stat) -- the create in the judged
 	 * directory fails EEXIST for whatever is, as the kernel's would */
@@ -255,6 +339,8 @@ static long open_judged(struct hs_fl_call *c, struct hs_fl_start *s)
 		}
 		if (fd == -ELOOP) {
 			r = eloop_whose(s, how);
+			if (r == KERNEL)
+				r = magic_end(x, c, s);
 			break;
 		}
 		if (fd != -ENOENT || !creat) {
@@ -478,14 +564,17 @@ static bool creat_dir_refused(void)
 }
 
 /* Is our descriptor fd the file judged? By its name; one with no name (a
- * pipe, a socket) was judged by the name written (/dev/stdout). */
-static bool is_judged(int fd, const char *judged)
+ * pipe, a socket) was judged by the name written (/dev/stdout), or by the
+ * name of the symlink that led to it (`named`, or NULL). */
+static bool is_judged(int fd, const char *judged, const char *named)
 {
 	char now[PATH_MAX];
 
 	if (hs_fl_fd_name(fd, now) == 0 && now[0] == '/')
 		return strcmp(now, judged) == 0;
-	return strncmp(judged, "/dev/", 5) == 0 || strncmp(judged, "/proc/", 6) == 0;
+	return strncmp(judged, "/dev/", 5) == 0 ||
+	       strncmp(judged, "/proc/", 6) == 0 ||
+	       (named && strcmp(judged, named) == 0);
 }
 
 /* An open of a descriptor by name -- one of the caller's own
@@ -505,23 +594,24 @@ static bool is_judged(int fd, const char *judged)
  * name is a link), EISDIR (a trailing slash with O_CREAT), ENOTDIR. fd
  * (>= 0), -errno, KERNEL, AGAIN; NO_FD when the path names no
  * descriptor. */
-static long fd_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c)
+static long fd_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c,
+		       const char *path, const char *named)
 {
 	const struct open_how *how = &c->open.how;
 	uint64_t fl = how->flags;
-	size_t len = strlen(c->open.path);
-	bool slash = len > 1 && c->open.path[len - 1] == '/', own;
+	size_t len = strlen(path);
+	bool slash = len > 1 && path[len - 1] == '/', own;
 	pid_t tid = (pid_t)c->n.pid, tgid;
 	struct hs_proclink l;
 	struct stat sb;
 	char p[PATH_MAX + 1], link[96];
 	long fd, r;
 
-	if (c->open.path[0] != '/' || !c->open.judged[0] ||
+	if (path[0] != '/' || !c->open.judged[0] || len > PATH_MAX ||
 	    (how->resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) ||
 	    (fl & O_PATH))
 		return NO_FD;
-	memcpy(p, c->open.path, len + 1);
+	memcpy(p, path, len + 1);
 	hs_path_fold(p);
 	snprintf(link, sizeof(link), "/proc/%d/root", (int)tid);
 	(void)hs_proclink_stdio(p, link);
@@ -564,7 +654,7 @@ static long fd_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c)
 	    : slash && !S_ISDIR(sb.st_mode)		    ? -ENOTDIR
 							    : 0;
 	/* held to the name judged first, whatever it is now */
-	if (r == 0 && !is_judged((int)fd, c->open.judged))
+	if (r == 0 && !is_judged((int)fd, c->open.judged, named))
 		r = AGAIN;
 	if (r == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode) &&
 	    special_open(c, (int)fd, &sb, fl, &r)) {
@@ -629,6 +719,13 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 		hs_fl_answer(x->listener, c->n.id, EINVAL);
 		return HS_FL_OPEN_ANSWERED;
 	}
+	/* RESOLVE_CACHED with a create, a truncate or O_TMPFILE: the
+	 * kernel's EAGAIN, before any walk (build_open_flags) */
+	if ((how->resolve & RESOLVE_CACHED) &&
+	    (how->flags & (O_CREAT | O_TRUNC | HS_O_TMPFILE_BIT))) {
+		hs_fl_answer(x->listener, c->n.id, EAGAIN);
+		return HS_FL_OPEN_ANSWERED;
+	}
 	if (!hs_fl_ours_to_make(x, c, keep, &um, &as, &v))
 		return v;
 	creating = how->flags & (O_CREAT | HS_O_TMPFILE_BIT);
@@ -640,7 +737,7 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 		fd = KERNEL;
 		goto opened;
 	}
-	if ((fd = fd_by_name(x, c)) != NO_FD)
+	if ((fd = fd_by_name(x, c, c->open.path, NULL)) != NO_FD)
 		goto made;
 	fd = hs_fl_start_of(tid, c->open.path, c->open.dirfd,
 			    c->open.how.resolve, false, &s);
@@ -653,7 +750,7 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 	if (fd < 0)
 		;
 	else if (hs_fscope_follow(x->scope) && c->open.judged[0])
-		fd = open_judged(c, &s);
+		fd = open_judged(x, c, &s);
 	else if (!hs_fl_start_is_judged(x, &s, how->resolve,
 					   c->open.judged))
 		fd = AGAIN;

@@ -28,6 +28,8 @@
  *                       O_APPEND and the path between A and B: each that
  *                       opened for writing writes "x"
  *   openat2-path:P      openat2(P, O_PATH): "ok" or the errno's name
+ *   how:P:FLAGS:RESOLVE openat2(P) with FLAGS (octal), mode 0644 and
+ *                       RESOLVE (hex): "how P: ok" or the errno's name
  *   reopen:P:V:HOW      P opened read-only as the descriptor 2, then V
  *                       (/dev/stderr, a name for it) opened O_WRONLY|
  *                       O_TRUNC and written "PWNED" (HOW "open") or
@@ -433,6 +435,17 @@ int main(int argc, char **argv)
 
 			put("after exec", !xo && yo ? "cloexec closed, plain open"
 						    : "wrong");
+		} else if (!strcmp(op, "how") && c3) {
+			struct open_how h = {
+				.flags = strtoull(b, NULL, 8), .mode = 0644,
+				.resolve = strtoull(c3, NULL, 16),
+			};
+			int fd = (int)syscall(SYS_openat2, AT_FDCWD, a, &h, sizeof(h));
+
+			snprintf(out, sizeof(out), "how %s", a);
+			put(out, fd >= 0 ? "ok" : ename(errno));
+			if (fd >= 0)
+				close(fd);
 		} else if (!strcmp(op, "lowest")) {
 			int fd;
 

@@ -166,6 +166,22 @@ expect_eq "enforce: openat2 with O_PATH is ENOSYS" "openat2-path: ENOSYS" "$(cat
 ( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/guard.json" -- "$P" openat2-path:aaaaaa ) >"$TMP/out" 2>&1
 expect_eq "guard: openat2 with O_PATH is the kernel's" "openat2-path: ok" "$(cat "$TMP/out")"
 
+# openat2 answers the kernel gives before it walks or creates anything,
+# which the supervisor's open, making its own struct, did not: a create
+# or truncate with RESOLVE_CACHED (EAGAIN; emulated, an existing file was
+# truncated and handed over), O_CREAT with a trailing slash (EISDIR, once
+# the directory part is walked; emulated: EEXIST, ENOTDIR, or the
+# directory opened), a mode without O_CREAT (EINVAL). The same run of
+# opens plain and under enforce, and the existing file kept.
+rm -rf "$ROOT"; mkdir -p "$ROOT/d"; echo keep >"$ROOT/ex"
+HOWS="how:ex:301:20 how:ex:1101:20 how:ex:1:20 how:d/:101:0 how:d/:301:0 how:ex/:101:0 how:nd/:101:0 how:nd/x/:101:0 how:d/./:101:0 how:ex:100000000001:0 how:d:20200002:0"
+( cd "$ROOT" && "$P" $HOWS ) >"$TMP/hows.plain" 2>&1
+echo keep >"$ROOT/ex"
+( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- "$P" $HOWS ) >"$TMP/out" 2>&1
+expect_eq "enforce: openat2's struct answered as the kernel answers it (RESOLVE_CACHED, trailing slashes, flags)" \
+	"$(cat "$TMP/hows.plain")" "$(cat "$TMP/out")"
+expect_eq "enforce: ... and O_CREAT|O_EXCL|O_TRUNC with RESOLVE_CACHED truncated nothing" "keep" "$(cat "$ROOT/ex")"
+
 # Names the supervisor opens though the kernel's own walk of them would
 # take a magic link or reach no file: a device (/dev/null), one of the
 # caller's descriptors by name (/dev/stdout, here /dev/null behind it) --
@@ -217,6 +233,31 @@ rm -rf "$ROOT"; mkdir -p "$ROOT/secret"
 expect_contains "enforce: openat2 RESOLVE_NO_XDEV of a decoy /proc/self/exe: the opens ran" "$(cat "$TMP/out")" "race-mem: "
 expect_eq "enforce: openat2 RESOLVE_NO_XDEV of a decoy /proc/self/exe swapped for secret/x lands nothing ($N opens)" \
 	"" "$(ls -A "$ROOT/secret")"
+
+# A symlink the agent made to its own descriptor by name (`ln -s
+# /dev/stdout out.log`, as container images do for their logs): the
+# supervisor's walk met a magic link and the open went to the kernel,
+# which read the swapped name (landed on 41c17e1, stdout a file and a
+# pipe). Now the symlink is followed by hand and the descriptor reopened
+# as one named so is; a shell's `echo hi > out.log` still reaches stdout.
+for out in file pipe; do
+	rm -rf "$ROOT"; mkdir -p "$ROOT/secret"; ln -s /dev/stdout "$ROOT/out.log"
+	if [ $out = file ]; then
+		( cd "$ROOT" && timeout 120 "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- \
+			"$P" race-mem:out.log:secret/x:$N ) >"$TMP/out" 2>"$TMP/err"
+	else
+		( cd "$ROOT" && timeout 120 "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- \
+			"$P" race-mem:out.log:secret/x:$N | cat >"$TMP/out" ) 2>"$TMP/err"
+	fi
+	expect_eq "enforce: a decoy symlink to /dev/stdout ($out) swapped for secret/x lands nothing ($N opens)" \
+		"" "$(ls -A "$ROOT/secret")"
+	if [ $out = file ]; then
+		( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- sh -c 'echo hi > out.log' ) >"$TMP/out" 2>&1
+	else
+		( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- sh -c 'echo hi > out.log' 2>&1 | cat >"$TMP/out" )
+	fi
+	expect_eq "enforce: ... and a shell's echo into that symlink reaches its stdout ($out)" "hi" "$(cat "$TMP/out")"
+done
 
 # A decoy that a process of the session keeps a lease on: the
 # supervisor's O_NONBLOCK open of it fails EAGAIN while the lease is
