@@ -1,11 +1,11 @@
 /* Serving the floor's listener; see floor.h and docs/floor.md.
  *
- * One receiver thread takes notifications off the listener and does the
+ * A receiver thread takes notifications off the listener and does the
  * cheap part itself: read the path, resolve it, match the write filter.
- * Where that part cannot end -- a caller's memory or a file system that
- * does not answer (a FUSE mount of the session's own, a hard NFS mount
- * gone away) -- a watchdog starts another receiver, so the rest of the
- * session goes on (RX_MAX at most).
+ * One does, until that part cannot end -- a caller's memory or a file
+ * system that does not answer (a FUSE mount of the session's own, a hard
+ * NFS mount gone away): then a watchdog starts another receiver, so the
+ * rest of the session goes on (RX_MAX at most).
  * Most notifications end there (no hook can care: CONTINUE), which keeps
  * their round trip to a few microseconds and costs no thread. A call a
  * hook may care about goes to a thread of its own, which runs the hooks
@@ -948,8 +948,12 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 		free(f);
 		return NULL;
 	}
-	/* without it, one held receiver holds the session (said above) */
+	/* without it, one held receiver holds the session: said */
 	f->dog_on = pthread_create(&f->dog, NULL, floor_watch, f) == 0;
+	if (!f->dog_on)
+		fprintf(stderr, "hookshim: the syscall floor's watchdog could "
+				"not start: one caller it cannot read would hold "
+				"every notified call\n");
 	return f;
 }
 

@@ -17,7 +17,9 @@
  *     is walked with O_PATH, the result must be the judged file (or, to be
  *     created, the judged directory and name), and only that object is
  *     opened (through our descriptor of it; a new file by its single name
- *     with RESOLVE_NO_SYMLINKS). A symlink flipped since makes the walk
+ *     with RESOLVE_NO_SYMLINKS -- an O_CREAT|O_EXCL one without a look
+ *     first: its create fails EEXIST for whatever is there, and what it
+ *     makes needs no look after, fit()). A symlink flipped since makes the walk
  *     land elsewhere: the call is judged again (HS_FL_OPEN_AGAIN), and
  *     after a few rounds fails with ELOOP; it never lands.
  * Magic links are refused on the walk (RESOLVE_NO_MAGICLINKS: ours are

@@ -17,7 +17,9 @@
  * against the opener's cgroup namespace (kept from the open) and, in
  * cgroup v1, against the effective uid the file was opened with, which
  * the thread that opened did not take on (its real and effective ids
- * stay ours: a caller must not be able to signal it). */
+ * stay ours: a caller must not be able to signal it). Every write from
+ * another cgroup namespace is left to the kernel (hs_fl_cgroup_fit: the
+ * namespace is compared for any write, not only those). */
 #include "floor.h"
 #include "floor_int.h"
 
