@@ -19,9 +19,10 @@
  *     opened (through our descriptor of it; a new file by its single name
  *     with RESOLVE_NO_SYMLINKS -- an O_CREAT|O_EXCL one without a look
  *     first: its create fails EEXIST for whatever is there, and what it
- *     makes needs no look after, fit()). A symlink flipped since makes the walk
- *     land elsewhere: the call is judged again (HS_FL_OPEN_AGAIN), and
- *     after a few rounds fails with ELOOP; it never lands.
+ *     makes needs no look after, fit()). A symlink flipped since makes
+ *     the walk land elsewhere: the call is judged again
+ *     (HS_FL_OPEN_AGAIN), and after a few rounds fails with ELOOP; it
+ *     never lands.
  * Magic links are refused on the walk (RESOLVE_NO_MAGICLINKS: ours are
  * not the caller's); the caller's own descriptors by name (/dev/stdout,
  * /dev/fd/N), another process's /proc/<pid>/fd/N and any other magic link
