@@ -207,22 +207,26 @@ static long fd_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c,
  * component's symlinks lead to one of the caller's descriptors by name or
  * another magic link whole (`ln -s /dev/stdout access.log`), that is
  * reopened as fd_by_name reopens one named so, held to the name judged
- * (a nameless one, a pipe, by the symlink's); a magic link on the way to
- * a directory, or none found, is the kernel's (KERNEL). Followed by hand
- * as the naming did (floor_name.c, follow_by_hand). */
+ * (a nameless one, a pipe, by the symlink's). Followed by hand as the
+ * naming did (floor_name.c, follow_by_hand), which names no other walk
+ * through a magic link (one on the way to a directory is denied as
+ * unnamed): one met here otherwise came since the naming -- a symlink
+ * flipped -- and the call is judged again (AGAIN), never continued. */
 static long magic_end(const struct hs_floor_ctx *x, struct hs_fl_call *c,
-		      struct hs_fl_start *s)
+		      const struct hs_fl_start *s)
 {
 	const struct open_how *how = &c->open.how;
 	char rest[PATH_MAX + 1], tgt[PATH_MAX], dir[PATH_MAX],
 	     named[PATH_MAX * 2 + 2];
 	int start = s->fd;
-	long r = KERNEL;
+	long r = AGAIN;
 
+	/* (the kernel walks no magic link with these: its own ELOOP, which
+	 * eloop_whose told already) */
 	if ((how->flags & O_NOFOLLOW) ||
 	    (how->resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT |
 			     RESOLVE_NO_SYMLINKS)))
-		return KERNEL;
+		return AGAIN;
 	snprintf(rest, sizeof(rest), "%s", s->rest);
 	for (int hops = 0; hops < 40; hops++) {
 		char *slash = strrchr(rest, '/'), *last = slash ? slash + 1 : rest;
@@ -237,7 +241,7 @@ static long magic_end(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 				    O_PATH | O_DIRECTORY | O_CLOEXEC, 0,
 				    how->resolve | RESOLVE_NO_MAGICLINKS);
 		if (pfd < 0) {
-			r = hs_fl_scarce(pfd) ? hs_fl_ours(pfd) : KERNEL;
+			r = hs_fl_scarce(pfd) ? hs_fl_ours(pfd) : AGAIN;
 			break;
 		}
 		if (start != s->fd)
@@ -252,7 +256,7 @@ static long magic_end(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		if (tgt[0] == '/' &&
 		    (r = fd_by_name(x, c, tgt, named)) != NO_FD)
 			break;
-		r = KERNEL;
+		r = AGAIN;
 		/* another symlink on the way: from its directory */
 		memcpy(rest, tgt, (size_t)n + 1);
 	}
@@ -506,7 +510,8 @@ static long open_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			   hs_fl_our_flags(trunc && !odd ? fl & ~(uint64_t)O_TRUNC : fl),
 			   how->mode, how->resolve | RESOLVE_NO_MAGICLINKS);
 	if (fd == -ELOOP)
-		return eloop_whose(s, how);
+		return (fd = eloop_whose(s, how)) == KERNEL ? magic_end(x, c, s)
+							     : fd;
 	if (fd == -EAGAIN && !(fl & O_NONBLOCK)) {
 		/* a lease: what the name leads to, looked at (its open on
 		 * the waiting thread truncates too), then waited for */
@@ -567,17 +572,19 @@ static bool creat_dir_refused(void)
 }
 
 /* Is our descriptor fd the file judged? By its name; one with no name (a
- * pipe, a socket) was judged by the name written (/dev/stdout), or by the
- * name of the symlink that led to it (`named`, or NULL). */
+ * pipe, a socket) was judged by the name written (/dev/stdout); one a
+ * symlink led to (`named`: its name, or NULL) maybe by that symlink's
+ * name (a pipe's, or any without follow_symlinks). */
 static bool is_judged(int fd, const char *judged, const char *named)
 {
 	char now[PATH_MAX];
 
+	if (named && strcmp(judged, named) == 0)
+		return true; /* the symlink judged by its own name */
 	if (hs_fl_fd_name(fd, now) == 0 && now[0] == '/')
 		return strcmp(now, judged) == 0;
 	return strncmp(judged, "/dev/", 5) == 0 ||
-	       strncmp(judged, "/proc/", 6) == 0 ||
-	       (named && strcmp(judged, named) == 0);
+	       strncmp(judged, "/proc/", 6) == 0;
 }
 
 /* An open of a descriptor by name -- one of the caller's own

@@ -238,25 +238,30 @@ expect_eq "enforce: openat2 RESOLVE_NO_XDEV of a decoy /proc/self/exe swapped fo
 # /dev/stdout out.log`, as container images do for their logs): the
 # supervisor's walk met a magic link and the open went to the kernel,
 # which read the swapped name (landed on 41c17e1, stdout a file and a
-# pipe). Now the symlink is followed by hand and the descriptor reopened
-# as one named so is; a shell's `echo hi > out.log` still reaches stdout.
+# pipe; and with "follow_symlinks": false, where the symlink is judged by
+# its own name). Now the symlink is followed by hand and the descriptor
+# reopened as one named so is; a shell's `echo hi > out.log` still
+# reaches stdout.
+echo "{\"hookshim\":{\"mode\":\"enforce\",\"writes\":{\"follow_symlinks\":false}},\"hooks\":{\"PreToolUse\":[$hook]}}" >"$TMP/nofollow.json"
+for cfg in enforce nofollow; do
 for out in file pipe; do
 	rm -rf "$ROOT"; mkdir -p "$ROOT/secret"; ln -s /dev/stdout "$ROOT/out.log"
 	if [ $out = file ]; then
-		( cd "$ROOT" && timeout 120 "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- \
+		( cd "$ROOT" && timeout 120 "$HOOKSHIM" run --no-notices -c "$TMP/$cfg.json" -- \
 			"$P" race-mem:out.log:secret/x:$N ) >"$TMP/out" 2>"$TMP/err"
 	else
-		( cd "$ROOT" && timeout 120 "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- \
+		( cd "$ROOT" && timeout 120 "$HOOKSHIM" run --no-notices -c "$TMP/$cfg.json" -- \
 			"$P" race-mem:out.log:secret/x:$N | cat >"$TMP/out" ) 2>"$TMP/err"
 	fi
-	expect_eq "enforce: a decoy symlink to /dev/stdout ($out) swapped for secret/x lands nothing ($N opens)" \
+	expect_eq "$cfg: a decoy symlink to /dev/stdout ($out) swapped for secret/x lands nothing ($N opens)" \
 		"" "$(ls -A "$ROOT/secret")"
 	if [ $out = file ]; then
-		( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- sh -c 'echo hi > out.log' ) >"$TMP/out" 2>&1
+		( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/$cfg.json" -- sh -c 'echo hi > out.log' ) >"$TMP/out" 2>&1
 	else
-		( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- sh -c 'echo hi > out.log' 2>&1 | cat >"$TMP/out" )
+		( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/$cfg.json" -- sh -c 'echo hi > out.log' 2>&1 | cat >"$TMP/out" )
 	fi
-	expect_eq "enforce: ... and a shell's echo into that symlink reaches its stdout ($out)" "hi" "$(cat "$TMP/out")"
+	expect_eq "$cfg: ... and a shell's echo into that symlink reaches its stdout ($out)" "hi" "$(cat "$TMP/out")"
+done
 done
 
 # A decoy that a process of the session keeps a lease on: the
