@@ -206,11 +206,13 @@ static int path_answer(const struct open_how *h)
 
 /* The open flags the kernel knows (its VALID_OPEN_FLAGS), which openat2,
  * unlike open, holds a caller to. */
+#define KERNEL_O_LARGEFILE 0100000 /* x86-64's; 0 in glibc's headers */
 #define KNOWN_FLAGS                                                          \
 	((uint64_t)(O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC |       \
 		    O_APPEND | O_NONBLOCK | O_DSYNC | O_ASYNC | O_DIRECT |    \
-		    O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME |      \
-		    O_CLOEXEC | O_SYNC | O_PATH | HS_O_TMPFILE_BIT))
+		    KERNEL_O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW |           \
+		    O_NOATIME | O_CLOEXEC | O_SYNC | O_PATH |                 \
+		    HS_O_TMPFILE_BIT))
 
 /* What the kernel refuses in an openat2's struct before any walk
  * (build_open_flags), where our open, which makes its own, would not:
@@ -223,7 +225,8 @@ static int how_answer(const struct open_how *h)
 	    (h->mode && !(h->flags & O_CREAT) && !tmp) ||
 	    (h->resolve & ~(uint64_t)RESOLVE_ALL) ||
 	    ((h->resolve & RESOLVE_BENEATH) && (h->resolve & RESOLVE_IN_ROOT)) ||
-	    (tmp && ((h->flags & O_CREAT) || (h->flags & O_ACCMODE) == O_RDONLY)))
+	    (tmp && ((h->flags & O_CREAT) || !(h->flags & O_DIRECTORY) ||
+		     (h->flags & O_ACCMODE) == O_RDONLY)))
 		return EINVAL;
 	return 0;
 }

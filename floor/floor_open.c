@@ -97,6 +97,17 @@ static long eloop_whose(const struct hs_fl_start *s, const struct open_how *how)
 				 how->resolve);
 }
 
+/* The same for a walk of a directory on the way: a magic link met there
+ * the naming did not see (it denies one as unnamed) came since, a
+ * symlink flipped -- judged again, never the kernel's. */
+static long eloop_on_the_way(const struct hs_fl_start *s,
+			     const struct open_how *how)
+{
+	long r = eloop_whose(s, how);
+
+	return r == KERNEL ? AGAIN : r;
+}
+
 /* Our open's error as the caller's: -errno, or AGAIN where only our
  * O_NONBLOCK made it (a fifo or a lease that came since our look:
  * judged and looked at again, never the kernel's walk of the name). */
@@ -253,6 +264,13 @@ static long magic_end(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		tgt[n] = '\0';
 		snprintf(named, sizeof(named), "%s/%s",
 			 strcmp(dir, "/") == 0 ? "" : dir, last);
+		/* into the supervisor's or a hook's /proc: refused, as a
+		 * name written so is (floor_reach.c) */
+		if (tgt[0] == '/' && strlen(tgt) < PATH_MAX &&
+		    hs_fl_reach_open((pid_t)c->n.pid, tgt, dir, sizeof(dir))) {
+			r = -EACCES;
+			break;
+		}
 		if (tgt[0] == '/' &&
 		    (r = fd_by_name(x, c, tgt, named)) != NO_FD)
 			break;
@@ -301,7 +319,7 @@ static long open_judged(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 				    O_PATH | O_DIRECTORY | O_CLOEXEC, 0,
 				    how->resolve | RESOLVE_NO_MAGICLINKS);
 		if (pfd < 0)
-			return pfd == -ELOOP ? eloop_whose(s, how) : pfd;
+			return pfd == -ELOOP ? eloop_on_the_way(s, how) : pfd;
 		close((int)pfd);
 		return -EISDIR;
 	}
@@ -320,7 +338,7 @@ static long open_judged(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		if (fd >= 0) {
 			if (fstat((int)fd, &sb) < 0 || hs_fl_fd_name((int)fd, name0) < 0) {
 				close((int)fd);
-				r = KERNEL;
+				r = AGAIN; /* unnamed now: judged again */
 				break;
 			}
 			if (S_ISLNK(sb.st_mode))
@@ -367,7 +385,7 @@ static long open_judged(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			       O_PATH | O_DIRECTORY | O_CLOEXEC, 0,
 			       how->resolve | RESOLVE_NO_MAGICLINKS);
 		if (pfd < 0) {
-			r = pfd == -ELOOP ? eloop_whose(s, how) : pfd;
+			r = pfd == -ELOOP ? eloop_on_the_way(s, how) : pfd;
 			break;
 		}
 		if (start != s->fd)
@@ -381,11 +399,14 @@ static long open_judged(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			r = AGAIN; /* unless a dangling symlink, it appeared */
 			if (!S_ISLNK(sb.st_mode))
 				break;
-			/* a dangling symlink: O_CREAT makes its target */
+			/* a dangling symlink: O_CREAT makes its target (under
+			 * RESOLVE_BENEATH or IN_ROOT: not followed here, and
+			 * never the kernel's, which reads the path again:
+			 * judged again, then ELOOP) */
 			if (how->resolve & (RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH |
 					    RESOLVE_IN_ROOT)) {
 				r = how->resolve & RESOLVE_NO_SYMLINKS ? -ELOOP
-								       : KERNEL;
+								       : AGAIN;
 				break;
 			}
 			n = readlinkat(start, last, tgt, sizeof(tgt) - 1);
@@ -394,7 +415,20 @@ static long open_judged(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			tgt[n] = '\0';
 			if (strncmp(tgt, "/proc/", 6) == 0 ||
 			    strncmp(tgt, "/dev/fd/", 8) == 0) {
-				r = KERNEL;
+				/* dangling in our view only: the caller's
+				 * descriptor by name (its /proc/self/fd/9,
+				 * which we do not have), reopened */
+				char dir[PATH_MAX], named[PATH_MAX * 2 + 2];
+
+				r = AGAIN;
+				if (hs_fl_fd_name(start, dir) == 0) {
+					snprintf(named, sizeof(named), "%s/%s",
+						 strcmp(dir, "/") == 0 ? "" : dir,
+						 last);
+					r = fd_by_name(x, c, tgt, named);
+					if (r == NO_FD)
+						r = AGAIN;
+				}
 				break;
 			}
 			memcpy(rest, tgt, (size_t)n + 1);
@@ -572,19 +606,24 @@ static bool creat_dir_refused(void)
 }
 
 /* Is our descriptor fd the file judged? By its name; one with no name (a
- * pipe, a socket) was judged by the name written (/dev/stdout); one a
- * symlink led to (`named`: its name, or NULL) maybe by that symlink's
- * name (a pipe's, or any without follow_symlinks). */
-static bool is_judged(int fd, const char *judged, const char *named)
+ * pipe, a socket) was judged by the name written (/dev/stdout), or by
+ * that of the symlink that led to it (`named`, or NULL); without
+ * follow_symlinks, every file a symlink led to was judged by the
+ * symlink's name. */
+static bool is_judged(const struct hs_floor_ctx *x, int fd,
+		      const char *judged, const char *named)
 {
 	char now[PATH_MAX];
+	bool by_link = named && strcmp(judged, named) == 0;
 
-	if (named && strcmp(judged, named) == 0)
-		return true; /* the symlink judged by its own name */
 	if (hs_fl_fd_name(fd, now) == 0 && now[0] == '/')
-		return strcmp(now, judged) == 0;
+		/* following, a named file is judged by its own name --
+		 * never by the symlink's, which can be made to be the judged
+		 * one by a flip */
+		return strcmp(now, judged) == 0 ||
+		       (by_link && !hs_fscope_follow(x->scope));
 	return strncmp(judged, "/dev/", 5) == 0 ||
-	       strncmp(judged, "/proc/", 6) == 0;
+	       strncmp(judged, "/proc/", 6) == 0 || by_link;
 }
 
 /* An open of a descriptor by name -- one of the caller's own
@@ -660,11 +699,13 @@ static long fd_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		return errno == ESRCH ? -ENOENT : hs_fl_ours(-errno);
 	r = (fl & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL) ? -EEXIST
 	    : (fl & O_NOFOLLOW) && !slash		    ? -ELOOP
-	    : fstat((int)fd, &sb) != 0			    ? KERNEL
+	    : fstat((int)fd, &sb) != 0			    ? AGAIN
 	    : slash && !S_ISDIR(sb.st_mode)		    ? -ENOTDIR
+	    /* a symlink's own O_PATH descriptor: may_open's answer */
+	    : S_ISLNK(sb.st_mode)			    ? -ELOOP
 							    : 0;
 	/* held to the name judged first, whatever it is now */
-	if (r == 0 && !is_judged((int)fd, c->open.judged, named))
+	if (r == 0 && !is_judged(x, (int)fd, c->open.judged, named))
 		r = AGAIN;
 	if (r == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode) &&
 	    special_open(c, (int)fd, &sb, fl, &r)) {

@@ -174,7 +174,7 @@ expect_eq "guard: openat2 with O_PATH is the kernel's" "openat2-path: ok" "$(cat
 # directory opened), a mode without O_CREAT (EINVAL). The same run of
 # opens plain and under enforce, and the existing file kept.
 rm -rf "$ROOT"; mkdir -p "$ROOT/d"; echo keep >"$ROOT/ex"
-HOWS="how:ex:301:20 how:ex:1101:20 how:ex:1:20 how:d/:101:0 how:d/:301:0 how:ex/:101:0 how:nd/:101:0 how:nd/x/:101:0 how:d/./:101:0 how:ex:100000000001:0 how:d:20200002:0"
+HOWS="how:ex:301:20 how:ex:1101:20 how:ex:1:20 how:d/:101:0 how:d/:301:0 how:ex/:101:0 how:nd/:101:0 how:nd/x/:101:0 how:d/./:101:0 how:ex:100000000001:0 how:d:20200002:0 how:lf:100101:0 how:d:20000002:0"
 ( cd "$ROOT" && "$P" $HOWS ) >"$TMP/hows.plain" 2>&1
 echo keep >"$ROOT/ex"
 ( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- "$P" $HOWS ) >"$TMP/out" 2>&1
