@@ -56,6 +56,16 @@ bool hs_fl_flags_have_cookie(const char *flags, uint64_t cookie);
 /* Has the process (tid of thread group tgid) a shim of this session
  * mapped? */
 bool hs_fl_has_shim(pid_t tid, pid_t tgid, uint64_t cookie);
+/* -errno e of one of our own steps as the call's result: an error of our
+ * own descriptors or memory (EMFILE, ENFILE, ENOMEM: hs_fl_scarce) is
+ * not the caller's -- in guard mode its call is then the kernel's
+ * (HS_FL_KERNEL); in enforce mode (hs_fl_ours_closed) it fails, ENFILE
+ * or ENOMEM, rather than go to a kernel that reads its path again (a
+ * session that drove the supervisor out of descriptors would otherwise
+ * have its decoys land) -- any other is. */
+long hs_fl_ours(long e);
+bool hs_fl_scarce(long e);
+void hs_fl_ours_closed(bool closed);
 /* Is the notification still pending (the caller still waiting)? */
 bool hs_fl_valid(int listener, uint64_t id);
 /* Sends the answer r, retried on EINTR. False when the caller was no
@@ -622,16 +632,6 @@ long hs_fl_openat2(int dirfd, const char *path, uint64_t flags,
  * is the kernel's, HS_FL_KERNEL. */
 long hs_fl_eloop_whose(int dir, const char *path, uint64_t nofollow,
 		       uint64_t resolve);
-/* -errno e of one of our own steps as the call's result: an error of our
- * own descriptors or memory (EMFILE, ENFILE, ENOMEM: hs_fl_scarce) is
- * not the caller's -- in guard mode its call is then the kernel's
- * (HS_FL_KERNEL); in enforce mode (hs_fl_ours_closed) it fails, ENFILE
- * or ENOMEM, rather than go to a kernel that reads its path again (a
- * session that drove the supervisor out of descriptors would otherwise
- * have its decoys land) -- any other is. */
-long hs_fl_ours(long e);
-bool hs_fl_scarce(long e);
-void hs_fl_ours_closed(bool closed);
 /* What the kernel answers an openat2 with resolve flags of an absolute
  * path through a /proc magic link (EXDEV: another mount; ELOOP: a
  * symlink; EAGAIN: not cached), before any walk of ours; 0 when it walks

@@ -216,6 +216,28 @@ bool hs_fl_environ(pid_t pid, const char *name, char *out, size_t cap)
 
 /* --- the call itself, and what the caller runs with ----------------- */
 
+/* Our own errors as a call's result (hs_fl_ours, floor_int.h): the same
+ * for the emulated opens, path calls and the identity check. Enforce
+ * mode's (hs_fl_ours_closed): set once, before any receiver. */
+static bool ours_closed;
+
+void hs_fl_ours_closed(bool closed)
+{
+	ours_closed = closed;
+}
+
+bool hs_fl_scarce(long e)
+{
+	return e == -EMFILE || e == -ENFILE || e == -ENOMEM;
+}
+
+long hs_fl_ours(long e)
+{
+	if (!hs_fl_scarce(e))
+		return e;
+	return !ours_closed ? HS_FL_KERNEL : e == -ENOMEM ? -ENOMEM : -ENFILE;
+}
+
 bool hs_fl_valid(int listener, uint64_t id)
 {
 	__u64 v = id;

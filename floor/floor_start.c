@@ -52,26 +52,6 @@ long hs_fl_eloop_whose(int dir, const char *path, uint64_t nofollow,
 	return r;
 }
 
-/* Enforce mode's (hs_fl_ours_closed): set once, before any receiver */
-static bool ours_closed;
-
-void hs_fl_ours_closed(bool closed)
-{
-	ours_closed = closed;
-}
-
-bool hs_fl_scarce(long e)
-{
-	return e == -EMFILE || e == -ENFILE || e == -ENOMEM;
-}
-
-long hs_fl_ours(long e)
-{
-	if (!hs_fl_scarce(e))
-		return e;
-	return !ours_closed ? HS_FL_KERNEL : e == -ENOMEM ? -ENOMEM : -ENFILE;
-}
-
 int hs_fl_fd_name(int fd, char *out)
 {
 	char link[40];
