@@ -278,8 +278,9 @@ long hs_fl_cgroup_fit(int fd, pid_t tid, uint64_t fl, bool v1)
 {
 	if (!(fl & HS_FLOOR_WRITE_FLAGS))
 		return fd;
-	/* another cgroup namespace: only where "floor_allow" lets one be
-	 * made, as other namespaces are the kernel's (floor_identity.c) */
+	/* another cgroup namespace: only where one may be made (guard
+	 * mode's default, "floor_allow" in enforce mode), as other
+	 * namespaces are the kernel's (floor_identity.c) */
 	if (!our_cgroup_ns(tid)) {
 		close(fd);
 		return HS_FL_KERNEL;
