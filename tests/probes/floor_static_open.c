@@ -46,7 +46,10 @@
  *                       under the floor
  *   asuser:UID:P        setuid(UID), create P: its owner's uid
  *   flip:L:A:B:MS       (outside the session) point L at A and B in
- *                       turn by rename, for MS milliseconds */
+ *                       turn by rename, for MS milliseconds ("-" for A:
+ *                       L a regular file instead)
+ *   race-fd:K:F:N       K open read-only (descriptor 3), then N opens of
+ *                       F for writing, each written "x" */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/filter.h>
@@ -615,6 +618,23 @@ int main(int argc, char **argv)
 			close(fd);
 			snprintf(out, sizeof(out), "owner %d", (int)sb.st_uid);
 			put("asuser", out);
+		} else if (!strcmp(op, "race-fd") && c3) {
+			int k = open(a, O_RDONLY), n = atoi(c3), ok = 0;
+
+			if (k != 3)
+				return 2;
+			for (int i = 0; i < n; i++) {
+				int fd = open(b, O_WRONLY | O_APPEND);
+
+				if (fd >= 0) {
+					ok++;
+					if (write(fd, "x", 1) != 1)
+						return 2;
+					close(fd);
+				}
+			}
+			snprintf(out, sizeof(out), "%d opened", ok);
+			put("race-fd", out);
 		} else if (!strcmp(op, "flip") && c3 && strchr(c3, ':')) {
 			char *ms = strchr(c3, ':'), tmp[4096];
 			double end;
@@ -624,9 +644,18 @@ int main(int argc, char **argv)
 			end = now_ms() + atof(ms);
 			snprintf(tmp, sizeof(tmp), "%s.flip", a);
 			while (now_ms() < end) {
+				const char *to = flips & 1 ? c3 : b;
+				int r;
+
 				unlink(tmp);
-				if (symlink(flips & 1 ? c3 : b, tmp) < 0 ||
-				    rename(tmp, a) < 0)
+				if (strcmp(to, "-") == 0) {
+					r = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+					if (r >= 0)
+						close(r);
+				} else {
+					r = symlink(to, tmp);
+				}
+				if (r < 0 || rename(tmp, a) < 0)
 					return 2;
 				flips++;
 			}

@@ -264,6 +264,26 @@ for out in file pipe; do
 done
 done
 
+# A name judged as a regular file that a process outside the session
+# (no receiver serializes it) flips into a symlink to the caller's own
+# read-only descriptor of secret/k between the judging and the open: the
+# open met a magic link the naming had not seen and went to the kernel,
+# which followed it -- secret/k written (some 35 of 3,000 on 37e821e).
+# Now judged again: the naming sees the symlink to secret/k, the hook
+# denies; and where the open took the symlink's name for the judged one
+# (a regression of 282b431, mended in 66dc89b) the descriptor is held to
+# its own name.
+rm -rf "$ROOT"; mkdir -p "$ROOT/secret"; echo keep >"$ROOT/secret/k"; : >"$ROOT/f"
+"$P" flip:"$ROOT/f":-:/proc/self/fd/3:60000 2>/dev/null &
+flipper=$!
+( cd "$ROOT" && timeout 120 "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- \
+	"$P" race-fd:secret/k:f:3000 ) >"$TMP/out" 2>"$TMP/err"
+kill $flipper 2>/dev/null; wait $flipper 2>/dev/null
+note "regular file flipped into a symlink to fd 3: $(cat "$TMP/out")"
+expect_contains "enforce: opens of a name flipped between a file and a symlink to the caller's fd of secret/k ran" \
+	"$(cat "$TMP/out")" "race-fd: "
+expect_eq "enforce: ... secret/k is untouched (3000 opens)" "keep" "$(cat "$ROOT/secret/k")"
+
 # A decoy that a process of the session keeps a lease on: the
 # supervisor's O_NONBLOCK open of it fails EAGAIN while the lease is
 # there, and such an open went to the kernel, which read the swapped
