@@ -80,13 +80,47 @@ void hs_fl_open_sandboxed(const struct hs_floor_ctx *x)
 	__atomic_store_n(x->sandboxed, 1, __ATOMIC_RELEASE);
 }
 
-/* dir + "/" + name as hs_path_resolve names a file to create. */
+/* dir + "/" + name as hs_path_resolve names a file in dir, into out */
+static void join_name(const char *dir, const char *name, char *out,
+		      size_t cap)
+{
+	snprintf(out, cap, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, name);
+}
+
 static bool join_is(const char *dir, const char *name, const char *want)
 {
 	char p[PATH_MAX * 2];
 
-	snprintf(p, sizeof(p), "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, name);
+	join_name(dir, name, p, sizeof(p));
 	return strcmp(p, want) == 0;
+}
+
+/* The directory part of rest, walked from start as the caller's walk
+ * would go (its resolve flags, no magic link of ours): our O_PATH
+ * descriptor of it, or -errno. rest is cut at its last slash, *last its
+ * last component. */
+static long dir_part(int start, char *rest, uint64_t resolve, char **last)
+{
+	char *slash = strrchr(rest, '/');
+
+	*last = slash ? slash + 1 : rest;
+	if (slash && slash != rest)
+		*slash = '\0';
+	return hs_fl_openat2(start, !slash ? "." : slash == rest ? "/" : rest,
+			     O_PATH | O_DIRECTORY | O_CLOEXEC, 0,
+			     resolve | RESOLVE_NO_MAGICLINKS);
+}
+
+/* A symlink's name, last in our descriptor dir of its directory, into
+ * named: 0, or -1 where dir has no name. */
+static int link_name(int dir, const char *last, char *named, size_t cap)
+{
+	char d[PATH_MAX];
+
+	if (hs_fl_fd_name(dir, d) < 0)
+		return -1;
+	join_name(d, last, named, cap);
+	return 0;
 }
 
 /* An ELOOP from the walk of s (hs_fl_eloop_whose), with the caller's
@@ -227,7 +261,7 @@ static long magic_end(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		      const struct hs_fl_start *s)
 {
 	const struct open_how *how = &c->open.how;
-	char rest[PATH_MAX + 1], tgt[PATH_MAX], dir[PATH_MAX],
+	char rest[PATH_MAX + 1], tgt[PATH_MAX], why[PATH_MAX],
 	     named[PATH_MAX * 2 + 2];
 	int start = s->fd;
 	long r = AGAIN;
@@ -240,17 +274,15 @@ static long magic_end(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		return AGAIN;
 	snprintf(rest, sizeof(rest), "%s", s->rest);
 	for (int hops = 0; hops < 40; hops++) {
-		char *slash = strrchr(rest, '/'), *last = slash ? slash + 1 : rest;
+		const char *base = strrchr(rest, '/');
+		char *last;
 		long pfd;
 		ssize_t n;
 
-		if (!*last || strcmp(last, ".") == 0 || strcmp(last, "..") == 0)
+		base = base ? base + 1 : rest;
+		if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
 			break;
-		if (slash && slash != rest)
-			*slash = '\0';
-		pfd = hs_fl_openat2(start, !slash ? "." : slash == rest ? "/" : rest,
-				    O_PATH | O_DIRECTORY | O_CLOEXEC, 0,
-				    how->resolve | RESOLVE_NO_MAGICLINKS);
+		pfd = dir_part(start, rest, how->resolve, &last);
 		if (pfd < 0) {
 			r = hs_fl_scarce(pfd) ? hs_fl_ours(pfd) : AGAIN;
 			break;
@@ -259,15 +291,13 @@ static long magic_end(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			close(start);
 		start = (int)pfd;
 		n = readlinkat(start, last, tgt, sizeof(tgt) - 1);
-		if (n <= 0 || hs_fl_fd_name(start, dir) < 0)
+		if (n <= 0 || link_name(start, last, named, sizeof(named)) < 0)
 			break; /* no symlink: the magic link was on the way */
 		tgt[n] = '\0';
-		snprintf(named, sizeof(named), "%s/%s",
-			 strcmp(dir, "/") == 0 ? "" : dir, last);
 		/* into the supervisor's or a hook's /proc: refused, as a
 		 * name written so is (floor_reach.c) */
 		if (tgt[0] == '/' && strlen(tgt) < PATH_MAX &&
-		    hs_fl_reach_open((pid_t)c->n.pid, tgt, dir, sizeof(dir))) {
+		    hs_fl_reach_open((pid_t)c->n.pid, tgt, why, sizeof(why))) {
 			r = -EACCES;
 			break;
 		}
@@ -292,7 +322,7 @@ static long open_judged(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	uint64_t fl = how->flags, walk_fl = O_PATH | O_CLOEXEC;
 	bool creat = fl & O_CREAT, excl = creat && (fl & O_EXCL), unlooked;
 	const char *judged = c->open.judged;
-	char name0[PATH_MAX], rest[PATH_MAX + 1], *slash, *last;
+	char name0[PATH_MAX], rest[PATH_MAX + 1], *last;
 	struct stat sb;
 	long fd, pfd, r = -ELOOP;
 	int start = s->fd;
@@ -310,14 +340,9 @@ static long open_judged(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 
 		while (n > 0 && rest[n - 1] == '/')
 			rest[--n] = '\0';
-		slash = strrchr(rest, '/');
 		if (!n)
 			return -EISDIR;
-		if (slash && slash != rest)
-			*slash = '\0';
-		pfd = hs_fl_openat2(start, !slash ? "." : slash == rest ? "/" : rest,
-				    O_PATH | O_DIRECTORY | O_CLOEXEC, 0,
-				    how->resolve | RESOLVE_NO_MAGICLINKS);
+		pfd = dir_part(start, rest, how->resolve, &last);
 		if (pfd < 0)
 			return pfd == -ELOOP ? eloop_on_the_way(s, how) : pfd;
 		close((int)pfd);
@@ -377,13 +402,7 @@ static long open_judged(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			r = -EISDIR;
 			break;
 		}
-		slash = strrchr(rest, '/');
-		last = slash ? slash + 1 : rest;
-		if (slash && slash != rest)
-			*slash = '\0';
-		pfd = hs_fl_openat2(start, !slash ? "." : slash == rest ? "/" : rest,
-			       O_PATH | O_DIRECTORY | O_CLOEXEC, 0,
-			       how->resolve | RESOLVE_NO_MAGICLINKS);
+		pfd = dir_part(start, rest, how->resolve, &last);
 		if (pfd < 0) {
 			r = pfd == -ELOOP ? eloop_on_the_way(s, how) : pfd;
 			break;
@@ -418,17 +437,12 @@ static long open_judged(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 				/* dangling in our view only: the caller's
 				 * descriptor by name (its /proc/self/fd/9,
 				 * which we do not have), reopened */
-				char dir[PATH_MAX], named[PATH_MAX * 2 + 2];
+				char named[PATH_MAX * 2 + 2];
 
 				r = AGAIN;
-				if (hs_fl_fd_name(start, dir) == 0) {
-					snprintf(named, sizeof(named), "%s/%s",
-						 strcmp(dir, "/") == 0 ? "" : dir,
-						 last);
-					r = fd_by_name(x, c, tgt, named);
-					if (r == NO_FD)
-						r = AGAIN;
-				}
+				if (link_name(start, last, named, sizeof(named)) == 0 &&
+				    (r = fd_by_name(x, c, tgt, named)) == NO_FD)
+					r = AGAIN;
 				break;
 			}
 			memcpy(rest, tgt, (size_t)n + 1);
