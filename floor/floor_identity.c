@@ -93,6 +93,24 @@ static bool status_field(const char *st, const char *name, char *out,
 	return false;
 }
 
+long hs_fl_status_num(pid_t tid, const char *name, int nth, int base)
+{
+	char p[48], st[4096], v[512], *e;
+	const char *q;
+	long n = -1;
+
+	snprintf(p, sizeof(p), "/proc/%d/status", (int)tid);
+	if (hs_fl_read_small(p, st, sizeof(st)) <= 0 ||
+	    !status_field(st, name, v, sizeof(v)))
+		return -1;
+	for (q = v; nth-- >= 0; q = e) {
+		n = strtol(q, &e, base);
+		if (e == q || n < 0)
+			return -1;
+	}
+	return n;
+}
+
 static bool ns_of(const char *proc, const char *ns, char out[NS_LEN])
 {
 	char p[64];

@@ -66,6 +66,9 @@ bool hs_fl_has_shim(pid_t tid, pid_t tgid, uint64_t cookie);
 long hs_fl_ours(long e);
 bool hs_fl_scarce(long e);
 void hs_fl_ours_closed(bool closed);
+/* Is thread tid's namespace ns ("mnt", "cgroup") ours? 1, 0, or -1
+ * where either cannot be looked at. */
+int hs_fl_ns_same(pid_t tid, const char *ns);
 /* Is the notification still pending (the caller still waiting)? */
 bool hs_fl_valid(int listener, uint64_t id);
 /* Sends the answer r, retried on EINTR. False when the caller was no
@@ -552,6 +555,9 @@ struct hs_fl_self;
 struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags,
 				  const char *userns, bool fixed_place);
 void hs_fl_self_free(struct hs_fl_self *s);
+/* The nth number (from 0, in base) of thread tid's status line "name:"
+ * ("Uid" 1: its effective uid; "CapEff" 0, base 16), or -1. */
+long hs_fl_status_num(pid_t tid, const char *name, int nth, int base);
 /* Credentials a supervisor thread takes on for a call (hs_fl_become):
  * a caller's fs uid and gid, groups and effective capabilities, where
  * only these differ from ours and ours may be lowered to them. */

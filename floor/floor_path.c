@@ -216,6 +216,20 @@ bool hs_fl_environ(pid_t pid, const char *name, char *out, size_t cap)
 
 /* --- the call itself, and what the caller runs with ----------------- */
 
+int hs_fl_ns_same(pid_t tid, const char *ns)
+{
+	char p[48];
+	struct stat ours, its;
+
+	snprintf(p, sizeof(p), "/proc/self/ns/%s", ns);
+	if (stat(p, &ours) != 0)
+		return -1;
+	snprintf(p, sizeof(p), "/proc/%d/ns/%s", (int)tid, ns);
+	if (stat(p, &its) != 0)
+		return -1;
+	return ours.st_dev == its.st_dev && ours.st_ino == its.st_ino;
+}
+
 /* Our own errors as a call's result (hs_fl_ours, floor_int.h): the same
  * for the emulated opens, path calls and the identity check. Enforce
  * mode's (hs_fl_ours_closed): set once, before any receiver. */

@@ -102,13 +102,9 @@ static bool descends(pid_t pid, pid_t anc)
 /* Has thread tid CAP_SYS_PTRACE in its effective set (its status)? */
 static bool may_ptrace(pid_t tid)
 {
-	char p[48], st[4096], *c;
+	long eff = hs_fl_status_num(tid, "CapEff", 0, 16);
 
-	snprintf(p, sizeof(p), "/proc/%d/status", (int)tid);
-	if (hs_fl_read_small(p, st, sizeof(st)) <= 0 ||
-	    !(c = strstr(st, "\nCapEff:")))
-		return false;
-	return (strtoull(c + 9, NULL, 16) >> CAP_SYS_PTRACE) & 1;
+	return eff >= 0 && ((unsigned long)eff >> CAP_SYS_PTRACE) & 1;
 }
 
 /* May the caller (thread tid of thread group tgid) attach to process
@@ -236,30 +232,6 @@ long hs_fl_proc_fit(int fd, pid_t tid, uint64_t fl, const char *written)
 	return fd;
 }
 
-/* Thread tid's effective uid (its status's second Uid), or -1. */
-static long euid_of(pid_t tid)
-{
-	char p[48], st[1024], *c, *e;
-
-	snprintf(p, sizeof(p), "/proc/%d/status", (int)tid);
-	if (hs_fl_read_small(p, st, sizeof(st)) <= 0 ||
-	    !(c = strstr(st, "\nUid:")))
-		return -1;
-	(void)strtoul(c + 5, &e, 10);
-	return e == c + 5 ? -1 : (long)strtoul(e, NULL, 10);
-}
-
-/* Is thread tid in our cgroup namespace? */
-static bool our_cgroup_ns(pid_t tid)
-{
-	char p[48];
-	struct stat a, b;
-
-	snprintf(p, sizeof(p), "/proc/%d/ns/cgroup", (int)tid);
-	return stat("/proc/self/ns/cgroup", &a) == 0 && stat(p, &b) == 0 &&
-	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-}
-
 /* Is our descriptor fd of a cgroup v1 file one whose writes move tasks?
  * (Unnamed: taken to be.) */
 static bool moves_tasks(int fd)
@@ -281,14 +253,15 @@ long hs_fl_cgroup_fit(int fd, pid_t tid, uint64_t fl, bool v1)
 	/* another cgroup namespace: only where one may be made (guard
 	 * mode's default, "floor_allow" in enforce mode), as other
 	 * namespaces are the kernel's (floor_identity.c) */
-	if (!our_cgroup_ns(tid)) {
+	if (hs_fl_ns_same(tid, "cgroup") != 1) {
 		close(fd);
 		return HS_FL_KERNEL;
 	}
 	/* our open would pass the uid check of each write the caller's
 	 * would not: refused rather than left to a kernel that reads the
 	 * path again */
-	if (v1 && euid_of(tid) != (long)geteuid() && moves_tasks(fd)) {
+	if (v1 && hs_fl_status_num(tid, "Uid", 1, 10) != (long)geteuid() &&
+	    moves_tasks(fd)) {
 		close(fd);
 		return -EACCES;
 	}

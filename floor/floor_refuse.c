@@ -116,17 +116,7 @@ static void say(struct hs_fl_refusal *r, int group, const char *call,
  * whose mounts change nothing the session's other processes see)? */
 static bool other_mount_ns(pid_t tid)
 {
-	static ino_t own_; /* every thread stores the same */
-	ino_t own = __atomic_load_n(&own_, __ATOMIC_RELAXED);
-	struct stat sb;
-	char p[48];
-
-	if (!own && stat("/proc/self/ns/mnt", &sb) == 0) {
-		own = sb.st_ino;
-		__atomic_store_n(&own_, own, __ATOMIC_RELAXED);
-	}
-	snprintf(p, sizeof(p), "/proc/%d/ns/mnt", (int)tid);
-	return own && stat(p, &sb) == 0 && sb.st_ino != own;
+	return hs_fl_ns_same(tid, "mnt") == 0;
 }
 
 bool hs_fl_refused(const struct hs_floor_ctx *x, const struct seccomp_notif *n,
