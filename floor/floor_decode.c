@@ -235,6 +235,7 @@ void hs_fl_open_call(struct hs_fl_call *c, const struct call *k, int e,
 		     bool enforce)
 {
 	bool path = k->how.flags & O_PATH, at2 = c->n.data.nr == SYS_openat2;
+	int how_err = at2 && !path ? how_answer(&k->how) : 0;
 
 	c->open.dirfd = k->dirfd;
 	c->open.how = k->how;
@@ -245,7 +246,7 @@ void hs_fl_open_call(struct hs_fl_call *c, const struct call *k, int e,
 			   : k->how_err      ? k->how_err
 			   : k->how_tail_err ? k->how_tail_err
 			   : at2 && path      ? path_answer(&k->how)
-			   : at2 && how_answer(&k->how) ? how_answer(&k->how)
+			   : at2 && how_err   ? how_err
 			   : e < 0	      ? -e
 					      : 0;
 	/* a legacy O_PATH open is the kernel's own: it writes nothing */

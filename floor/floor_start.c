@@ -185,8 +185,8 @@ int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 	}
 	/* the caller's own, through its /proc/<tid> this thread keeps: that
 	 * task's for sure; else by its number */
-	n = snprintf(tid_dir, sizeof(tid_dir), "/proc/%d/", (int)tid);
 	if (own && (kept = hs_fl_kept_proc(tid)) >= 0 &&
+	    (n = snprintf(tid_dir, sizeof(tid_dir), "/proc/%d/", (int)tid)) > 0 &&
 	    strncmp(link, tid_dir, (size_t)n) == 0) {
 		s->fd = hs_fl_open_ours(kept, link + n, O_PATH | O_CLOEXEC);
 	} else {
