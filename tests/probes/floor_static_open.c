@@ -340,6 +340,25 @@ static void *how_swapper(void *arg)
 	return NULL;
 }
 
+/* n opens of p for appending (with `more` flags, mode 0644), each that
+ * opened written "x": how many opened, or -1 where a write failed */
+static int opens_written(const char *p, int more, int n)
+{
+	int ok = 0;
+
+	for (int k = 0; k < n; k++) {
+		int fd = open(p, O_WRONLY | O_APPEND | more, 0644);
+
+		if (fd >= 0) {
+			ok++;
+			if (write(fd, "x", 1) != 1)
+				return -1;
+			close(fd);
+		}
+	}
+	return ok;
+}
+
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -588,20 +607,12 @@ int main(int argc, char **argv)
 		} else if (!strcmp(op, "paths")) {
 			paths(a);
 		} else if (!strcmp(op, "race-link")) {
-			int n = atoi(b), ok = 0;
+			int ok;
 			char p[4096];
 
 			snprintf(p, sizeof(p), "%s/x", a);
-			for (int k = 0; k < n; k++) {
-				int fd = open(p, O_WRONLY | O_CREAT | O_APPEND, 0644);
-
-				if (fd >= 0) {
-					ok++;
-					if (write(fd, "x", 1) != 1)
-						return 2;
-					close(fd);
-				}
-			}
+			if ((ok = opens_written(p, O_CREAT, atoi(b))) < 0)
+				return 2;
 			snprintf(out, sizeof(out), "%d opened", ok);
 			put("race-link", out);
 		} else if (!strcmp(op, "asuser")) {
@@ -619,20 +630,11 @@ int main(int argc, char **argv)
 			snprintf(out, sizeof(out), "owner %d", (int)sb.st_uid);
 			put("asuser", out);
 		} else if (!strcmp(op, "race-fd") && c3) {
-			int k = open(a, O_RDONLY), n = atoi(c3), ok = 0;
+			int ok;
 
-			if (k != 3)
+			if (open(a, O_RDONLY) != 3 ||
+			    (ok = opens_written(b, 0, atoi(c3))) < 0)
 				return 2;
-			for (int i = 0; i < n; i++) {
-				int fd = open(b, O_WRONLY | O_APPEND);
-
-				if (fd >= 0) {
-					ok++;
-					if (write(fd, "x", 1) != 1)
-						return 2;
-					close(fd);
-				}
-			}
 			snprintf(out, sizeof(out), "%d opened", ok);
 			put("race-fd", out);
 		} else if (!strcmp(op, "flip") && c3 && strchr(c3, ':')) {
