@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <linux/seccomp.h>
@@ -115,6 +116,30 @@ fail:
 	return fd;
 }
 
+pid_t hs_floor_vfork(int (*fn)(void *), void *arg)
+{
+	/* on our frame, which waits (CLONE_VFORK) until the child execs or
+	 * ends: hs_floor_enter's frames, and exec's arguments */
+	char stack[64 * 1024] __attribute__((aligned(16)));
+	sigset_t all, old;
+	pid_t pid;
+	int err;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pid = clone(fn, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | SIGCHLD,
+		    arg);
+	err = errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = err;
+	return pid;
+}
+
+static int probe_child(void *q)
+{
+	_exit(hs_floor_enter(q) < 0 ? 1 : 0);
+}
+
 /* Tries the program with `flags` in a throwaway child. Returns the
  * listener (checked to answer an ioctl) or -errno. */
 static int probe(struct hs_floor_plan *p, unsigned long flags)
@@ -129,9 +154,14 @@ static int probe(struct hs_floor_plan *p, unsigned long flags)
 	q.fake_enter_err = 0;
 	q.sock[0] = sv[0];
 	q.sock[1] = sv[1];
-	pid = fork();
-	if (pid == 0)
-		_exit(hs_floor_enter(&q) < 0 ? 1 : 0);
+	/* entering a user namespace wants a process of its own memory */
+	if (q.userns) {
+		pid = fork();
+		if (pid == 0)
+			probe_child(&q);
+	} else {
+		pid = hs_floor_vfork(probe_child, &q);
+	}
 	close(sv[1]);
 	r = pid < 0 ? -errno : hs_fl_recv_result(sv[0], &fd);
 	close(sv[0]);

@@ -1,10 +1,12 @@
 /* Starting the agent under the floor: posix_spawnp cannot run code
  * between its fork and its exec, and the filter has to be installed
  * there. So: the PATH search first (in the parent: it may allocate), then
- * fork, the signal state posix_spawnattr would have set,
- * hs_floor_enter(), and the exec itself carrying the cookie, so that the
- * agent's own start is not a notification. hookshim run has threads by
- * now: the child runs async-signal-safe code only. */
+ * a child sharing our memory until its exec (hs_floor_vfork; a fork
+ * where it enters a user namespace, and in enforce mode), the signal
+ * state posix_spawnattr would have set, hs_floor_enter(), and the exec
+ * itself carrying the cookie, so that the agent's own start is not a
+ * notification. hookshim run has threads by now: the child runs
+ * async-signal-safe code only, and writes no memory but its own stack's. */
 #include "floor.h"
 
 #include <errno.h>
@@ -34,27 +36,29 @@ static void exec_failed(const char *cmd, int err)
 			return;
 }
 
-int hs_floor_spawn(const struct hs_floor_plan *p, pid_t *pid,
-		   char *const cmd[], char *const envp[],
-		   const sigset_t *sigdef, const sigset_t *mask)
-{
-	char exe[PATH_MAX];
-	struct sigaction dfl;
-	int err = hs_agent_find_exe(cmd[0], exe, NULL);
+struct spawn {
+	const struct hs_floor_plan *p;
+	const char *exe;
+	char *const *cmd, *const *envp;
+	const sigset_t *sigdef, *mask;
+};
 
-	if (err)
-		return err;
-	*pid = fork();
-	if (*pid < 0)
-		return errno;
-	if (*pid > 0)
-		return 0;
+/* The agent's child (hs_floor_vfork: our memory, every signal blocked) */
+static int agent_child(void *arg)
+{
+	const struct spawn *a = arg;
+	struct sigaction dfl, cur;
+	int err;
+
 	memset(&dfl, 0, sizeof(dfl));
 	dfl.sa_handler = SIG_DFL;
+	/* what posix_spawnattr asked, and every handler of ours: none may
+	 * run here, on our memory, once the mask below lets a signal in */
 	for (int sig = 1; sig < NSIG; sig++)
-		if (sigismember(sigdef, sig) == 1)
+		if (sigismember(a->sigdef, sig) == 1 ||
+		    (sigaction(sig, NULL, &cur) == 0 &&
+		     cur.sa_handler != SIG_DFL && cur.sa_handler != SIG_IGN))
 			sigaction(sig, &dfl, NULL);
-	sigprocmask(SIG_SETMASK, mask, NULL);
 	/* On failure the parent says why, and runs on without the floor
 	 * in guard mode (the probe passed a moment ago: only a race gets
 	 * here). Not where it is required or enforce mode was chosen
@@ -62,12 +66,42 @@ int hs_floor_spawn(const struct hs_floor_plan *p, pid_t *pid,
 	 * be guard mode under enforce's name), nor when the agent could
 	 * not enter its user namespace (the probe did a moment ago): it
 	 * would run outside it, unread. */
-	err = hs_floor_enter(p);
-	if (err < 0 && (p->require || p->enforce || err == -EPIPE ||
+	err = hs_floor_enter(a->p);
+	if (err < 0 && (a->p->require || a->p->enforce || err == -EPIPE ||
 			err <= -HS_FLOOR_USERNS_ERR))
 		_exit(126);
-	syscall(SYS_execve, exe, cmd, envp, 0, 0, (long)p->cookie);
+	sigprocmask(SIG_SETMASK, a->mask, NULL);
+	syscall(SYS_execve, a->exe, a->cmd, a->envp, 0, 0, (long)a->p->cookie);
 	err = errno;
-	exec_failed(cmd[0], err);
+	exec_failed(a->cmd[0], err);
 	_exit(err == ENOENT ? 127 : 126);
+}
+
+int hs_floor_spawn(const struct hs_floor_plan *p, pid_t *pid,
+		   char *const cmd[], char *const envp[],
+		   const sigset_t *sigdef, const sigset_t *mask)
+{
+	char exe[PATH_MAX];
+	struct spawn a = { .p = p, .exe = exe, .cmd = cmd, .envp = envp,
+			   .sigdef = sigdef, .mask = mask };
+	int err = hs_agent_find_exe(cmd[0], exe, NULL);
+
+	if (err)
+		return err;
+	/* A child of its own memory where it enters a user namespace, and
+	 * in enforce mode: its exec is a notification (no cookie lets it
+	 * past) that only our receivers, started once we go on, answer */
+	if (p->userns || p->enforce) {
+		*pid = fork();
+		if (*pid == 0) {
+			sigset_t all;
+
+			sigfillset(&all);
+			sigprocmask(SIG_SETMASK, &all, NULL);
+			agent_child(&a);
+		}
+	} else {
+		*pid = hs_floor_vfork(agent_child, &a);
+	}
+	return *pid < 0 ? errno : 0;
 }
