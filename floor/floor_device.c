@@ -14,28 +14,43 @@
 #include <unistd.h>
 
 /* tid's session (field 6 of /proc/<tid>/stat) and controlling terminal
- * (7, tty_nr: 0 for none): false when unreadable. */
-static bool tty_of(pid_t tid, long *session, unsigned long *tty)
+ * (7, tty_nr: 0 for none): 0, or -errno where unreadable (-ESRCH where
+ * read but not understood). */
+static int tty_of(pid_t tid, long *session, unsigned long *tty)
 {
 	char p[48], buf[512], *e;
 
+	if (hs_fl_scarce_now(HS_FL_SCARCE_CTTY))
+		return -EMFILE;
 	snprintf(p, sizeof(p), "/proc/%d/stat", (int)tid);
-	return hs_fl_read_small(p, buf, sizeof(buf)) > 0 &&
-	       (e = strrchr(buf, ')')) &&
-	       sscanf(e + 1, " %*c %*d %*d %ld %lu", session, tty) == 2;
+	if (hs_fl_read_small(p, buf, sizeof(buf)) <= 0)
+		return errno ? -errno : -ESRCH;
+	return (e = strrchr(buf, ')')) &&
+			       sscanf(e + 1, " %*c %*d %*d %ld %lu", session,
+				      tty) == 2
+		       ? 0
+		       : -ESRCH;
 }
 
 /* Could tid's open of a terminal make it tid's controlling terminal (a
  * session leader without one, the open without O_NOCTTY)? Ours never
- * would (O_NOCTTY): such an open is the kernel's. True when unsure. */
-static bool may_take_tty(pid_t tid)
+ * would (O_NOCTTY): such an open is the kernel's. True when unsure --
+ * unless we could not look for want of our own descriptors or memory:
+ * *scarce is that error then (hs_fl_ours: enforce mode fails the call). */
+static bool may_take_tty(pid_t tid, long *scarce)
 {
 	long session;
 	unsigned long tty;
 	pid_t tgid = hs_fl_tgid(tid);
+	int e;
 
-	if (tgid <= 0 || !tty_of(tid, &session, &tty))
+	if (tgid <= 0)
 		return true;
+	if ((e = tty_of(tid, &session, &tty)) < 0) {
+		if (hs_fl_scarce(e))
+			*scarce = e;
+		return true;
+	}
 	return session == tgid && tty == 0;
 }
 
@@ -69,22 +84,21 @@ static bool is_tty(dev_t rdev)
 long hs_fl_special(const struct stat *sb, uint64_t fl, pid_t tid)
 {
 	unsigned maj = major(sb->st_rdev), min = minor(sb->st_rdev);
+	long scarce = 0;
 
 	if (S_ISSOCK(sb->st_mode))
 		return HS_FL_ENXIO;
 	if (S_ISCHR(sb->st_mode)) {
+		bool pty = maj >= 136 && maj <= 143; /* Unix98 pty terminals */
+
 		if (maj == 1 || (maj == 5 && min == 2))
 			return 0;
 		if (maj == 5 && min == 0)
 			return HS_FL_CTTY;
-		if (maj >= 136 && maj <= 143) /* Unix98 pty terminals */
-			return (fl & O_NOCTTY) || !may_take_tty(tid)
-				       ? 0
-				       : HS_FL_KERNEL;
-		return !(fl & O_NOCTTY) && is_tty(sb->st_rdev) &&
-				       may_take_tty(tid)
-			       ? HS_FL_KERNEL
-			       : HS_FL_DEVICE;
+		if (!(fl & O_NOCTTY) && (pty || is_tty(sb->st_rdev)) &&
+		    may_take_tty(tid, &scarce))
+			return scarce ? hs_fl_ours(scarce) : HS_FL_KERNEL;
+		return pty ? 0 : HS_FL_DEVICE;
 	}
 	if (S_ISFIFO(sb->st_mode))
 		return 0;
@@ -114,8 +128,8 @@ long hs_fl_ctty_open(pid_t tid, uint64_t fl)
 	struct stat sb;
 	long fd, r, session;
 
-	if (!tty_of(tid, &session, &tty))
-		return HS_FL_KERNEL;
+	if ((r = tty_of(tid, &session, &tty)) < 0)
+		return hs_fl_scarce(r) ? hs_fl_ours(r) : HS_FL_KERNEL;
 	if (tty == 0) /* (not -ENXIO: that is our O_NONBLOCK's, refused()) */
 		return HS_FL_ENXIO;
 	maj = (tty >> 8) & 0xfff;
@@ -126,7 +140,7 @@ long hs_fl_ctty_open(pid_t tid, uint64_t fl)
 	fd = hs_fl_openat2(AT_FDCWD, p, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0,
 			   RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
 	if (fd < 0)
-		return HS_FL_KERNEL;
+		return hs_fl_scarce(fd) ? hs_fl_ours(fd) : HS_FL_KERNEL;
 	if (fstat((int)fd, &sb) != 0 || !S_ISCHR(sb.st_mode) ||
 	    sb.st_rdev != makedev(maj, min)) {
 		close((int)fd);
@@ -138,5 +152,6 @@ long hs_fl_ctty_open(pid_t tid, uint64_t fl)
 								   O_NOFOLLOW)),
 			  0, 0);
 	close((int)fd);
-	return r == -EACCES || r == -EPERM ? HS_FL_KERNEL : r;
+	/* (our own EMFILE on the reopen: hs_fl_ours, as every open's) */
+	return r == -EACCES || r == -EPERM ? HS_FL_KERNEL : hs_fl_ours(r);
 }

@@ -66,6 +66,16 @@ bool hs_fl_has_shim(pid_t tid, pid_t tgid, uint64_t cookie);
 long hs_fl_ours(long e);
 bool hs_fl_scarce(long e);
 void hs_fl_ours_closed(bool closed);
+/* The test suite's scarcity (HOOKSHIM_TEST_FLOOR_SCARCE, read by
+ * hs_floor_start, never by the session's processes: "ctty", "umask"):
+ * steps a session cannot drive out of descriptors or memory on its own
+ * at will -- the caller's terminal looked up, a receiver's umask of its
+ * own -- fail as if we were, so that what enforce mode makes of that
+ * (hs_fl_ours) is tested. */
+#define HS_ENV_TEST_FLOOR_SCARCE "HOOKSHIM_TEST_FLOOR_SCARCE"
+enum { HS_FL_SCARCE_CTTY = 1u, HS_FL_SCARCE_UMASK = 2u };
+void hs_fl_scarce_test(const char *spec);
+bool hs_fl_scarce_now(unsigned step);
 /* Is thread tid's namespace ns ("mnt", "cgroup") ours? 1, 0, or -1
  * where either cannot be looked at. */
 int hs_fl_ns_same(pid_t tid, const char *ns);
@@ -680,8 +690,11 @@ bool hs_fl_ours_to_make(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 /* Sets this thread's umask to the caller's um, in a file system state of
  * the thread's own (the other threads keep ours); *old gets what
  * hs_fl_umask_again restores (a hook this thread runs later must not
- * inherit the caller's). False: it cannot have one of its own. */
-bool hs_fl_caller_umask(mode_t um, mode_t *old);
+ * inherit the caller's). 0; or, where it cannot have one of its own,
+ * hs_fl_ours(-ENOMEM): HS_FL_KERNEL in guard mode, -ENOMEM the call's
+ * answer in enforce mode (the kernel would create with a umask nobody
+ * judged no worse, but would walk the path again). */
+long hs_fl_caller_umask(mode_t um, mode_t *old);
 void hs_fl_umask_again(mode_t um, mode_t ours);
 /* What a call done for the caller comes to, from its steps' result *r
  * (a descriptor or 0, -errno, HS_FL_KERNEL, HS_FL_AGAIN): CONTINUE, AGAIN

@@ -240,6 +240,23 @@ void hs_fl_ours_closed(bool closed)
 	ours_closed = closed;
 }
 
+/* The test suite's scarcity (floor_int.h): set with ours_closed */
+static unsigned scarce_test;
+
+void hs_fl_scarce_test(const char *spec)
+{
+	scarce_test = 0;
+	if (spec && strstr(spec, "ctty"))
+		scarce_test |= HS_FL_SCARCE_CTTY;
+	if (spec && strstr(spec, "umask"))
+		scarce_test |= HS_FL_SCARCE_UMASK;
+}
+
+bool hs_fl_scarce_now(unsigned step)
+{
+	return scarce_test & step;
+}
+
 bool hs_fl_scarce(long e)
 {
 	return e == -EMFILE || e == -ENFILE || e == -ENOMEM;

@@ -266,14 +266,16 @@ bool hs_fl_ours_to_make(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	return false;
 }
 
-bool hs_fl_caller_umask(mode_t um, mode_t *old)
+long hs_fl_caller_umask(mode_t um, mode_t *old)
 {
 	static __thread bool own;
 	static __thread mode_t now;
 
 	if (!own) {
-		if (unshare(CLONE_FS) < 0)
-			return false;
+		/* (ENOMEM, the one way it fails: ours, not the caller's) */
+		if (hs_fl_scarce_now(HS_FL_SCARCE_UMASK) ||
+		    unshare(CLONE_FS) < 0)
+			return hs_fl_ours(-ENOMEM);
 		own = true;
 		now = umask(0);
 		umask(now);
@@ -281,7 +283,7 @@ bool hs_fl_caller_umask(mode_t um, mode_t *old)
 	*old = now;
 	if (um != now)
 		umask(um);
-	return true;
+	return 0;
 }
 
 void hs_fl_umask_again(mode_t um, mode_t ours)

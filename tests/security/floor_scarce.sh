@@ -42,3 +42,36 @@ expect_eq "enforce, the supervisor's table full: a decoy swapped for secret/x la
 expect_contains "enforce, ... its calls failed closed (ENFILE), not continued" "$(cat "$TMP/err")" \
 	"Too many open files in system"
 check "enforce, ... and the session ended (not killed by the test's timeout)" test "$rc" != 137
+
+# The steps no session can starve at will, made to fail as if the
+# supervisor were out of descriptors or memory (HOOKSHIM_TEST_FLOOR_SCARCE,
+# read by the supervisor only): the controlling terminal's lookup for an
+# open of /dev/tty ("ctty"), and the receiver's file system state of its
+# own that a create's umask is set in ("umask"). Both continued the call
+# in either mode, the kernel reading its path again; enforce mode fails
+# them now, as every other step of ours out of descriptors (a static
+# program's calls, on a pty as the controlling terminal: script(1)).
+if command -v script >/dev/null; then
+	S=$TMP/scarce_steps; mkdir -p "$S"
+	cp "$TMP/enforce.json" "$S/p.json"
+	steps() { # MODE: the probe's three lines, plain of the terminal's CRs
+		(cd "$S" && rm -f f && HOOKSHIM_TEST_FLOOR_SCARCE=ctty,umask timeout -s KILL 60 \
+			script -qec "$HOOKSHIM run --$1 --no-notices -c p.json -- $P err:/dev/tty:1 err:/dev/tty:101 mode:f:0644:077" \
+			/dev/null </dev/null | tr -d '\r')
+	}
+	plain=$(cd "$S" && rm -f f && timeout 60 script -qec "$P err:/dev/tty:1 err:/dev/tty:101 mode:f:0644:077" /dev/null </dev/null | tr -d '\r')
+	if [ "$plain" != "$(printf 'err /dev/tty: ok\nerr /dev/tty: ok\nmode: 0600')" ]; then
+		skip "scarce steps: /dev/tty on script(1)'s pty does not open plainly here: $plain"
+	else
+		out=$(steps enforce)
+		expect_contains "enforce, the terminal's lookup out of descriptors: an open of /dev/tty fails closed (ENFILE)" \
+			"$out" "err /dev/tty: Too many open files in system"
+		expect_contains "enforce, no umask of our own to create with: a create fails closed (ENOMEM)" \
+			"$out" "mode: Cannot allocate memory"
+		check "enforce, ... and nothing was made" test ! -e "$S/f"
+		expect_eq "guard, the same steps failing: the calls are the kernel's, as documented" \
+			"$plain" "$(steps guard)"
+	fi
+else
+	skip "scarce steps: no script(1) for a controlling pty"
+fi
