@@ -58,3 +58,43 @@ void hs_path_fold_dots(char *p)
 {
 	fold(p, false);
 }
+
+int hs_path_join_up(const char *dir, const char *tgt, char *out, size_t cap)
+{
+	size_t d = strlen(dir), t;
+
+	if (d >= cap || dir[0] != '/')
+		return -1;
+	memcpy(out, dir, d + 1);
+	for (;;) {
+		while (*tgt == '/')
+			tgt++;
+		if (tgt[0] == '.' && (tgt[1] == '/' || !tgt[1])) {
+			tgt++;
+		} else if (tgt[0] == '.' && tgt[1] == '.' &&
+			   (tgt[2] == '/' || !tgt[2])) {
+			tgt += 2;
+			while (d > 0 && out[d - 1] == '/')
+				d--; /* (a trailing slash of dir) */
+			while (d > 0 && out[d - 1] != '/')
+				d--;
+			while (d > 1 && out[d - 1] == '/')
+				d--;
+			if (d == 0)
+				d = 1; /* "/.." is "/" */
+			out[d] = '\0';
+		} else {
+			break;
+		}
+	}
+	t = strlen(tgt);
+	if (d + 1 + t >= cap)
+		return -1;
+	if (t) {
+		if (out[d - 1] != '/')
+			out[d++] = '/';
+		memcpy(out + d, tgt, t + 1);
+	}
+	hs_path_fold_dots(out);
+	return 0;
+}

@@ -312,10 +312,13 @@ static int follow_by_hand(pid_t tid, char *p, bool last)
 		if (n <= 0)
 			return 0; /* a plain name, or one not followed */
 		tgt[n] = '\0';
+		/* a relative target from dir, named with no symlink in
+		 * it (walk_as_caller): its leading ".." are dir's parents
+		 * ("../../proc/self/fd/1" is a descriptor by name) */
 		if (tgt[0] == '/')
 			memcpy(p, tgt, (size_t)n + 1);
-		else if ((r = join(p, dir, tgt, true)) < 0)
-			return r;
+		else if (hs_path_join_up(dir, tgt, p, PATH_MAX) < 0)
+			return HS_PATH_TOOLONG;
 		if ((r = caller_view(tid, p, true)) != 0) {
 			if (r > 0) /* a pipe's: named by the link */
 				memcpy(p, link, strlen(link) + 1);

@@ -123,6 +123,22 @@ static int link_name(int dir, const char *last, char *named, size_t cap)
 	return 0;
 }
 
+/* tgt (cap), a relative symlink target from the directory dir, as
+ * hs_path_join_up names it where that is in /proc or /dev (where magic
+ * links are); left as written otherwise. Its length, or -1 (unnamed). */
+static ssize_t up_name(int dir, char *tgt, size_t cap)
+{
+	char d[PATH_MAX], abs[PATH_MAX];
+
+	if (hs_fl_fd_name(dir, d) < 0 ||
+	    hs_path_join_up(d, tgt, abs, sizeof(abs)) < 0)
+		return -1;
+	if (strncmp(abs, "/proc/", 6) != 0 && strncmp(abs, "/dev/", 5) != 0)
+		return (ssize_t)strlen(tgt);
+	snprintf(tgt, cap, "%s", abs);
+	return (ssize_t)strlen(tgt);
+}
+
 /* An ELOOP from the walk of s (hs_fl_eloop_whose), with the caller's
  * O_NOFOLLOW and resolve flags. */
 static long eloop_whose(const struct hs_fl_start *s, const struct open_how *how)
@@ -262,7 +278,7 @@ static long magic_end(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 {
 	const struct open_how *how = &c->open.how;
 	char rest[PATH_MAX + 1], tgt[PATH_MAX], why[PATH_MAX],
-	     named[PATH_MAX * 2 + 2];
+	     named[PATH_MAX * 2 + 2], nm[PATH_MAX * 2 + 2];
 	int start = s->fd;
 	long r = AGAIN;
 
@@ -291,9 +307,20 @@ static long magic_end(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			close(start);
 		start = (int)pfd;
 		n = readlinkat(start, last, tgt, sizeof(tgt) - 1);
-		if (n <= 0 || link_name(start, last, named, sizeof(named)) < 0)
+		if (n <= 0 || link_name(start, last, nm, sizeof(nm)) < 0)
 			break; /* no symlink: the magic link was on the way */
+		/* the name a descriptor reached is held to: following, the
+		 * last symlink's (a nameless one's, as the naming named it);
+		 * not following, the first's, the one judged */
+		if (hops == 0 || hs_fscope_follow(x->scope))
+			memcpy(named, nm, strlen(nm) + 1);
 		tgt[n] = '\0';
+		/* a relative one whose leading ".." reach /proc or /dev
+		 * ("../../proc/self/fd/1"): by that name, as a descriptor
+		 * by name is seen (start's name has no symlink in it) */
+		if (tgt[0] == '.' &&
+		    (n = up_name(start, tgt, sizeof(tgt))) < 0)
+			break;
 		/* into the supervisor's or a hook's /proc: refused, as a
 		 * name written so is (floor_reach.c) */
 		if (tgt[0] == '/' && strlen(tgt) < PATH_MAX &&

@@ -264,6 +264,30 @@ for out in file pipe; do
 done
 done
 
+# The same descriptor by a relative name (`ln -s ../../proc/self/fd/1`,
+# and a symlink to that symlink): its ".." walked in our view of /proc
+# reached the supervisor's own descriptor, the call was judged again
+# three times and failed ELOOP where the kernel opens it (until session
+# 28). Now the target's leading ".." are taken from the symlink's
+# directory's name and the descriptor is seen, as by its absolute name;
+# and not following, a chain of symlinks to one (rel2.log) is held to the
+# first one's name, the one judged (it failed ELOOP too).
+up=$(printf '%s' "$ROOT" | sed 's|/[^/]*|../|g')
+for cfg in enforce nofollow; do
+	rm -rf "$ROOT"; mkdir -p "$ROOT/secret"
+	ln -s "${up}proc/self/fd/1" "$ROOT/rel.log"; ln -s rel.log "$ROOT/rel2.log"
+	for f in rel.log rel2.log; do
+		( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/$cfg.json" -- sh -c "echo hi > $f" ) >"$TMP/out" 2>&1
+		expect_eq "$cfg: a shell's echo into $f (relative, to /proc/self/fd/1) reaches its stdout" "hi" "$(cat "$TMP/out")"
+		( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/$cfg.json" -- "$P" append:$f:hi 2>&1 | cat >"$TMP/out" )
+		expect_eq "$cfg: ... and a static program's append (its stdout a pipe)" "hiappend: ok" "$(cat "$TMP/out")"
+	done
+	( cd "$ROOT" && timeout 120 "$HOOKSHIM" run --no-notices -c "$TMP/$cfg.json" -- \
+		"$P" race-mem:rel2.log:secret/x:$N ) >"$TMP/out" 2>"$TMP/err"
+	expect_eq "$cfg: a decoy symlink to a relative one to /proc/self/fd/1 swapped for secret/x lands nothing ($N opens)" \
+		"" "$(ls -A "$ROOT/secret")"
+done
+
 # A name judged as a regular file that a process outside the session
 # (no receiver serializes it) flips into a symlink to the caller's own
 # read-only descriptor of secret/k between the judging and the open: the
