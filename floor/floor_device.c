@@ -23,6 +23,7 @@ static int tty_of(pid_t tid, long *session, unsigned long *tty)
 	if (hs_fl_scarce_now(HS_FL_SCARCE_CTTY))
 		return -EMFILE;
 	snprintf(p, sizeof(p), "/proc/%d/stat", (int)tid);
+	errno = 0; /* (an empty read sets none) */
 	if (hs_fl_read_small(p, buf, sizeof(buf)) <= 0)
 		return errno ? -errno : -ESRCH;
 	return (e = strrchr(buf, ')')) &&
@@ -41,11 +42,15 @@ static bool may_take_tty(pid_t tid, long *scarce)
 {
 	long session;
 	unsigned long tty;
-	pid_t tgid = hs_fl_tgid(tid);
+	pid_t tgid;
 	int e;
 
-	if (tgid <= 0)
+	errno = 0; /* (hs_fl_tgid's own open of /proc/<tid> may fail) */
+	if ((tgid = hs_fl_tgid(tid)) <= 0) {
+		if (hs_fl_scarce(-errno))
+			*scarce = -errno;
 		return true;
+	}
 	if ((e = tty_of(tid, &session, &tty)) < 0) {
 		if (hs_fl_scarce(e))
 			*scarce = e;
@@ -80,7 +85,9 @@ static bool is_tty(dev_t rdev)
  * for its carrier, a tape's), our O_NOCTTY on it. The kernel's alone: a
  * terminal its opener, a session leader without one, could take as its
  * controlling terminal (no open of ours gives it that). 0: ours to open;
- * HS_FL_KERNEL; HS_FL_ENXIO; HS_FL_CTTY; HS_FL_DEVICE. */
+ * HS_FL_KERNEL; HS_FL_ENXIO; HS_FL_CTTY; HS_FL_DEVICE; or, where we could
+ * not look for want of our own descriptors or memory, hs_fl_ours' answer
+ * (-ENFILE, -ENOMEM in enforce mode). */
 long hs_fl_special(const struct stat *sb, uint64_t fl, pid_t tid)
 {
 	unsigned maj = major(sb->st_rdev), min = minor(sb->st_rdev);

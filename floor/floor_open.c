@@ -244,7 +244,8 @@ static long fit(int fd, uint64_t fl, pid_t tid, const char *written)
  * opath of it: true with *r its open's result where it is made here -- a
  * fifo's (floor_fifo.c), /dev/tty's as the caller's terminal
  * (hs_fl_ctty_open) -- or left to the kernel (KERNEL, a socket's
- * HS_FL_ENXIO); false where it is opened as a file is, by the caller's
+ * HS_FL_ENXIO), or failed for want of our own descriptors or memory
+ * (hs_fl_ours); false where it is opened as a file is, by the caller's
  * own way (the memory devices, ptys). */
 static bool special_open(struct hs_fl_call *c, int opath,
 			 const struct stat *sb, uint64_t fl, long *r)

@@ -2,11 +2,12 @@
  * between its fork and its exec, and the filter has to be installed
  * there. So: the PATH search first (in the parent: it may allocate), then
  * a child sharing our memory until its exec (hs_floor_vfork; a fork
- * where it enters a user namespace, and in enforce mode), the signal
- * state posix_spawnattr would have set, hs_floor_enter(), and the exec
- * itself carrying the cookie, so that the agent's own start is not a
- * notification. hookshim run has threads by now: the child runs
- * async-signal-safe code only, and writes no memory but its own stack's. */
+ * where it enters a user namespace, in enforce mode and on a terminal),
+ * the signal state posix_spawnattr would have set, hs_floor_enter(), and
+ * the exec itself carrying the cookie, so that the agent's own start is
+ * not a notification. hookshim run has threads by now: the child runs
+ * async-signal-safe code only, and writes no memory of ours but its
+ * stacks' (its own, the listener's carrier's) and errno. */
 #include "floor.h"
 
 #include <errno.h>
@@ -88,10 +89,15 @@ int hs_floor_spawn(const struct hs_floor_plan *p, pid_t *pid,
 
 	if (err)
 		return err;
-	/* A child of its own memory where it enters a user namespace, and
-	 * in enforce mode: its exec is a notification (no cookie lets it
-	 * past) that only our receivers, started once we go on, answer */
-	if (p->userns || p->enforce) {
+	/* A child of its own memory where it enters a user namespace; in
+	 * enforce mode, where its exec is a notification (no cookie lets it
+	 * past) that only our receivers, started once we go on, answer; and
+	 * on a terminal, whose Ctrl-Z in the child's moments before its exec
+	 * would stop it there, pending as the mask lets it in -- and us with
+	 * it, waiting in clone for an exec, never mirroring the stop to the
+	 * user's shell (posix_spawn's child has that moment too) */
+	if (p->userns || p->enforce || isatty(STDIN_FILENO) ||
+	    isatty(STDOUT_FILENO) || isatty(STDERR_FILENO)) {
 		*pid = fork();
 		if (*pid == 0) {
 			sigset_t all;
