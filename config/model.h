@@ -197,7 +197,8 @@ struct hs_settings {
  * device opened for writing; "proc_sys": writes under /proc/sys and /sys;
  * "landlock": landlock_restrict_self, whose domain the supervisor cannot
  * see, so that it lets every call of the session go back to the kernel
- * (floor/floor_open.c). */
+ * (floor/floor_open.c); "kernel_files": acct and swapon, whose file the
+ * kernel itself writes by the name given. */
 #define HS_FLOOR_ALLOW_GROUPS(X)             \
 	X(MOUNT, "mount")                    \
 	X(CHROOT, "chroot")                  \
@@ -208,7 +209,8 @@ struct hs_settings {
 	X(USERFAULTFD, "userfaultfd")        \
 	X(BLOCK_DEVICES, "block_devices")    \
 	X(PROC_SYS, "proc_sys")              \
-	X(LANDLOCK, "landlock")
+	X(LANDLOCK, "landlock")              \
+	X(KERNEL_FILES, "kernel_files")
 enum {
 #define HS_FA_BIT_(id, name) HS_FA_BIT_##id,
 	HS_FLOOR_ALLOW_GROUPS(HS_FA_BIT_)

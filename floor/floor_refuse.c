@@ -57,6 +57,8 @@ static const char *const why[HS_FA_COUNT] = {
 	[G(LANDLOCK)] = "a Landlock domain the supervisor cannot see: every "
 			"call of the session would go back to the kernel, "
 			"which reads its path again",
+	[G(KERNEL_FILES)] = "has the kernel write the file it names, below "
+			    "every path check",
 };
 
 /* In the order floor_bpf.c tests them: ioctl first, a frequent call that
@@ -94,6 +96,10 @@ const struct hs_fl_rcall hs_fl_rcalls[] = {
 	{ SYS_userfaultfd, G(USERFAULTFD), HS_RC_ALWAYS, "userfaultfd" },
 	{ SYS_landlock_restrict_self, G(LANDLOCK), HS_RC_ALWAYS,
 	  "landlock_restrict_self" },
+	/* root's: process accounting appends to the file named (a hook's
+	 * script, secrets/...), a swap file is written over */
+	{ SYS_acct, G(KERNEL_FILES), HS_RC_ALWAYS, "acct" },
+	{ SYS_swapon, G(KERNEL_FILES), HS_RC_ALWAYS, "swapon" },
 };
 const size_t hs_fl_nrcalls = sizeof(hs_fl_rcalls) / sizeof(hs_fl_rcalls[0]);
 

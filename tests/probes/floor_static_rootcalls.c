@@ -11,6 +11,8 @@
  *                           TEXT appended to DST/FILE
  *   chrootwrite DIR FILE TEXT    chroot DIR, TEXT appended to /FILE
  *   handlewrite FILE TEXT   FILE opened by its handle, TEXT appended
+ *   acctwrite FILE          process accounting into FILE while a child
+ *                           lives and ends (the kernel appends a record)
  *   openwrite PATH [TEXT]   PATH opened for writing, TEXT written
  *   fdwrite PATH TEXT       PATH opened O_PATH and unlinked, then opened
  *                           for writing through /proc/self/fd/N: no name
@@ -180,6 +182,10 @@ static long one(const char *n)
 		return syscall(SYS_kexec_load, 0, 0, NULL, 0xdead0000ul);
 	if (!strcmp(n, "kexec_file_load"))
 		return syscall(SYS_kexec_file_load, -1, -1, 0, "", 0);
+	if (!strcmp(n, "acct"))
+		return syscall(SYS_acct, MISSING);
+	if (!strcmp(n, "swapon"))
+		return syscall(SYS_swapon, MISSING, 0);
 	if (!strcmp(n, "userfaultfd")) {
 		long fd = syscall(SYS_userfaultfd, O_CLOEXEC | UFFD_USER_MODE_ONLY);
 
@@ -277,6 +283,21 @@ static int handlewrite(char **a)
 	return report("append", write(fd, a[1], strlen(a[1])) < 0 ? -1 : close(fd));
 }
 
+/* process accounting into FILE for one child's life: the kernel appends
+ * that child's record */
+static int acctwrite(char **a)
+{
+	pid_t c;
+
+	if (report("acct", syscall(SYS_acct, a[0])))
+		return 1;
+	if ((c = fork()) == 0)
+		_exit(0);
+	if (c > 0)
+		waitpid(c, NULL, 0);
+	return report("acct_off", syscall(SYS_acct, NULL));
+}
+
 static int openwrite(int argc, char **a)
 {
 	int fd = open(a[0], O_WRONLY | O_CLOEXEC);
@@ -357,6 +378,8 @@ int main(int argc, char **argv)
 		return chrootwrite(argv + 2);
 	if (argc == 4 && !strcmp(argv[1], "handlewrite"))
 		return handlewrite(argv + 2);
+	if (argc == 3 && !strcmp(argv[1], "acctwrite"))
+		return acctwrite(argv + 2);
 	if (argc >= 3 && !strcmp(argv[1], "openwrite"))
 		return openwrite(argc - 2, argv + 2);
 	if (argc == 4 && !strcmp(argv[1], "fdwrite"))

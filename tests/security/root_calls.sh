@@ -2,7 +2,8 @@
 # change what a path means (mount and the new mount API, pivot_root,
 # chroot, a mount, user or cgroup namespace) or reach files and the kernel
 # below every path check (open_by_handle_at, bpf, modules, userfaultfd, a block
-# device or /proc/sys, /sys opened for writing) are refused with EPERM, the
+# device or /proc/sys, /sys opened for writing, acct and swapon, whose file
+# the kernel writes) are refused with EPERM, the
 # reason and the "floor_allow" group that allows them on the caller's
 # stderr, a denial in the log and in CI mode's summary; the protected file
 # is untouched. Each is first made plainly (it works without hookshim, so
@@ -19,7 +20,7 @@ P=$HOOKSHIM_PROBES/floor_static_rootcalls
 command -v jq >/dev/null || { skip "root calls: jq missing"; exit 0; }
 [ "$(id -u)" = 0 ] || { skip "root calls: needs root (CI runs as root)"; exit 0; }
 chmod 755 "$TMP"
-ALL='"mount", "chroot", "namespaces", "open_by_handle", "bpf", "modules", "userfaultfd", "block_devices", "proc_sys", "landlock"'
+ALL='"mount", "chroot", "namespaces", "open_by_handle", "bpf", "modules", "userfaultfd", "block_devices", "proc_sys", "landlock", "kernel_files"'
 policy() { # file, floor_allow list
 	cat >"$1" <<J
 {"hookshim":{"floor":"require","floor_allow":[$2]},"hooks":{"PreToolUse":[{"matcher":"Write","hooks":[{"type":"command",
@@ -35,7 +36,7 @@ echo '{"hookshim":{"floor_allow":["mount", "namespace"]},"hooks":{}}' >"$TMP/bad
 "$HOOKSHIM" check -c "$TMP/bad.json" >"$TMP/out" 2>&1; rc=$?
 check "floor_allow: an unknown name fails check" test "$rc" != 0
 expect_contains "floor_allow: ... an error at its line and column, naming the groups" "$(cat "$TMP/out")" \
-	'bad.json:1:38: hookshim.floor_allow[1] is not one of "mount", "chroot", "namespaces", "open_by_handle", "bpf", "modules", "userfaultfd", "block_devices", "proc_sys", "landlock" (ignored)'
+	'bad.json:1:38: hookshim.floor_allow[1] is not one of "mount", "chroot", "namespaces", "open_by_handle", "bpf", "modules", "userfaultfd", "block_devices", "proc_sys", "landlock", "kernel_files" (ignored)'
 echo '{"hookshim":{"floor_allow":"mount"},"hooks":{}}' >"$TMP/bad.json"
 expect_contains "floor_allow: not a list: an error" "$("$HOOKSHIM" check -c "$TMP/bad.json" 2>&1)" \
 	'bad.json:1:14: hookshim.floor_allow must be an array of names'
@@ -78,7 +79,8 @@ setns_cgroup:setns:namespaces
 open_by_handle_at:open_by_handle_at:open_by_handle bpf:bpf:bpf
 init_module:init_module:modules finit_module:finit_module:modules
 delete_module:delete_module:modules kexec_load:kexec_load:modules
-kexec_file_load:kexec_file_load:modules userfaultfd:userfaultfd:userfaultfd"
+kexec_file_load:kexec_file_load:modules userfaultfd:userfaultfd:userfaultfd
+acct:acct:kernel_files swapon:swapon:kernel_files"
 NAMES=$(for c in $CALLS; do echo "${c%%:*}"; done)
 # not refused: no mount, user or cgroup namespace, plain clone, threads
 FREE="unshare_net clone_plain setns_net thread"
@@ -204,6 +206,28 @@ expect_contains "root: open_by_handle_at: refused, said" "$(cat "$TMP/err")" "ho
 fresh
 hs "$TMP/all.json" "$P" handlewrite "$ROOT/secrets/k" via-handle
 check "root: open_by_handle_at, allowed: lands as plain" grep -q via-handle "$ROOT/secrets/k"
+
+# process accounting into secrets/k: the kernel appends a record of each
+# process that ends (acct(2), root's; allowed until session 28)
+if [ -e /proc/sys/kernel/acct ]; then
+	fresh
+	"$P" acctwrite "$ROOT/secrets/k" >"$TMP/plain.out" 2>&1
+	if [ "$(khash)" = "$KEEP" ]; then
+		skip "root: acct: plainly no record was written here ($(tr '\n' ' ' <"$TMP/plain.out"))"
+	else
+		fresh
+		hs "$TMP/deny.json" "$P" acctwrite "$ROOT/secrets/k"
+		expect_eq "root: acct: secrets/k untouched" "$KEEP" "$(khash)"
+		expect_eq "root: acct: refused" "acct errno=EPERM" "$(head -1 "$TMP/out")"
+		expect_contains "root: acct: ... said, with its group" "$(cat "$TMP/err")" \
+			'hookshim: acct denied: has the kernel write the file it names, below every path check (allow with "hookshim": {"floor_allow": ["kernel_files"]})'
+		fresh
+		hs "$TMP/all.json" "$P" acctwrite "$ROOT/secrets/k"
+		check "root: acct, allowed: a record lands as plain" test "$(khash)" != "$KEEP"
+	fi
+else
+	skip "root: acct: no process accounting in this kernel"
+fi
 
 # a block device: a loop device on a file of the test's
 head -c 65536 /dev/zero >"$TMP/disk.img"
