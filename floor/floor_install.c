@@ -26,6 +26,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
+
 #include "../engine/dispatch.h"
 #include "../engine/protect.h"
 #include "floor_int.h"
@@ -130,6 +134,13 @@ pid_t hs_floor_vfork(int (*fn)(void *), void *arg)
 	pid = clone(fn, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | SIGCHLD,
 		    arg);
 	err = errno;
+#if defined(__SANITIZE_ADDRESS__)
+	/* the child's frames, ended by _exit or an exec and not by their
+	 * returns, left their red zones poisoned in ASan's shadow of this
+	 * array, which later frames of ours reuse (the build under ASan:
+	 * a false stack-buffer-overflow in the next hook's run) */
+	__asan_unpoison_memory_region(stack, sizeof(stack));
+#endif
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	errno = err;
 	return pid;
