@@ -534,6 +534,23 @@ static bool reach(struct hs_floor *f, const struct seccomp_notif *n)
 	return true;
 }
 
+/* A process's own RLIMIT_CORE (floor_refuse.c): true when answered. */
+static bool core_limit(struct hs_floor *f, const struct seccomp_notif *n)
+{
+	char why[320];
+	long r = hs_fl_core_limit(&f->x, n, why, sizeof(why));
+
+	if (r == HS_FL_KERNEL)
+		return false;
+	if (r > 0 && hs_fl_valid(f->lfd, n->id))
+		refused(f, (pid_t)n->pid, n->data.nr == SYS_setrlimit
+						  ? "setrlimit"
+						  : "prlimit64",
+			why);
+	respond(f->lfd, n->id, r > 0 ? (int)r : (int)-r, false);
+	return true;
+}
+
 /* A connection (floor_net.c), decided on a thread of its own: what is
  * left to read of the caller, then the session's cache or the hooks. */
 struct net_job {
@@ -677,7 +694,7 @@ static void serve_one(struct hs_floor *f, struct job *j, const void *buf)
 
 		hs_fl_task_seen((pid_t)n->pid, n->data.nr);
 	}
-	if (reach(f, buf) || net(f, buf))
+	if (core_limit(f, buf) || reach(f, buf) || net(f, buf))
 		return;
 	if (hs_fl_exec_idle(&f->x, buf)) {
 		respond(f->lfd, id, 0, true);
@@ -914,6 +931,7 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 				      .agent = p->agent,
 				      .agent_started = &f->agent_started,
 				      .allow = s->cfg->settings.floor_allow,
+				      .no_core = p->no_core,
 				      .sandbox_mounts =
 					      s->cfg->settings.floor_sandbox_mounts };
 	hs_inflight_init(&f->deciding);

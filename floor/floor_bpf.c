@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 
 #include "floor.h"
@@ -65,7 +66,8 @@ static const int reach[] = {
 /* ptrace only to attach (PTRACE_ATTACH, PTRACE_SEIZE: every other request
  * needs a tracee attached already, so strace and gdb pay nothing more);
  * prlimit64 only of another process (args[0] != 0: getrlimit and
- * setrlimit pass 0). */
+ * setrlimit pass 0) -- and, where core files are refused (no_core), a
+ * process's own RLIMIT_CORE by prlimit64 or setrlimit. */
 #define PTRACE_ATTACH_REQ 16
 #define PTRACE_SEIZE_REQ 0x4206
 static const int signal1[] = { /* the signal in args[1] */
@@ -80,6 +82,7 @@ static const unsigned harmless_signals[] = { 0, SIGCHLD, SIGCONT, SIGURG,
 
 /* A tiny assembler: jumps name labels, resolved at the end. */
 enum { L_NEXT = 0, L_OPEN1, L_OPEN2, L_FLAGS, L_READ, L_PTRACE, L_PRLIMIT,
+       L_CORE1, L_RLIMIT,
        L_SIG1, L_SIG2, L_SIGNO, L_COOKIE, L_NOTIFY, L_ALLOW, L_ENOSYS,
        L_NSARG0, L_SETNS, L_UFFD, L_SENDTO, L_COUNT };
 
@@ -236,6 +239,8 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow,
 		op(p, jmp | BPF_JEQ, (unsigned)reach[i], L_NOTIFY, L_NEXT);
 	op(p, jmp | BPF_JEQ, SYS_ptrace, L_PTRACE, L_NEXT);
 	op(p, jmp | BPF_JEQ, SYS_prlimit64, L_PRLIMIT, L_NEXT);
+	if (pl->no_core)
+		op(p, jmp | BPF_JEQ, SYS_setrlimit, L_RLIMIT, L_NEXT);
 	for (size_t i = 0; i < sizeof(signal1) / sizeof(signal1[0]); i++)
 		op(p, jmp | BPF_JEQ, (unsigned)signal1[i], L_SIG1, L_NEXT);
 	for (size_t i = 0; i < sizeof(signal2) / sizeof(signal2[0]); i++)
@@ -247,7 +252,17 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow,
 	op(p, jmp | BPF_JEQ, PTRACE_SEIZE_REQ, L_NOTIFY, L_ALLOW);
 	label(p, L_PRLIMIT);
 	load(p, ARG_LO(0));
-	op(p, jmp | BPF_JEQ, 0, L_ALLOW, L_NOTIFY);
+	op(p, jmp | BPF_JEQ, 0, pl->no_core ? L_CORE1 : L_ALLOW, L_NOTIFY);
+	if (pl->no_core) {
+		/* a process's own RLIMIT_CORE, set or read (floor_refuse.c:
+		 * its raising, by a caller that could, is refused) */
+		label(p, L_CORE1);
+		load(p, ARG_LO(1));
+		op(p, jmp | BPF_JEQ, RLIMIT_CORE, L_NOTIFY, L_ALLOW);
+		label(p, L_RLIMIT);
+		load(p, ARG_LO(0));
+		op(p, jmp | BPF_JEQ, RLIMIT_CORE, L_NOTIFY, L_ALLOW);
+	}
 	label(p, L_SIG1);
 	load(p, ARG_LO(1));
 	op(p, jmp | BPF_JEQ, 0, L_SIGNO, L_SIGNO); /* over the next load */

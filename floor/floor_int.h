@@ -458,6 +458,7 @@ struct hs_floor_ctx {
 	pid_t agent;    /* whose first exec (hookshim run's own) ... */
 	int *agent_started; /* ... is let through once */
 	unsigned allow; /* settings.floor_allow: HS_FA_* groups let through */
+	bool no_core;   /* hs_floor_plan's: RLIMIT_CORE raises refused */
 	bool sandbox_mounts; /* and mounts in another mount namespace */
 	const int *stopping; /* hs_floor_stop began (atomic) */
 	struct hs_inflight *waiting; /* fifo opens waiting (floor_fifo.c,
@@ -513,6 +514,12 @@ const char *hs_fl_reach_call(int nr);
 /* 0 when notification n may continue; EPERM, with why filled, when its
  * target is the supervisor or a hook. Cheap: the receiver answers it. */
 int hs_fl_reach(const struct seccomp_notif *n, char *why, size_t cap);
+/* A setrlimit or prlimit64 of RLIMIT_CORE where core files are refused
+ * (floor_refuse.c): HS_FL_KERNEL (not ours, or the kernel refuses a raise
+ * itself), 0 (set to none by us), a positive errno refused with *why,
+ * or -errno to answer. */
+long hs_fl_core_limit(const struct hs_floor_ctx *x,
+		      const struct seccomp_notif *n, char *why, size_t cap);
 /* The same for an open for writing of abs (the caller's name for it, as
  * the floor built it): /proc/<pid>/... of the supervisor or a hook. */
 int hs_fl_reach_open(pid_t tid, const char *abs, char *why, size_t cap);

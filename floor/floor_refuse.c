@@ -4,7 +4,8 @@
  * or reach files and the kernel below every path check (open_by_handle_at,
  * bpf, modules, a block device or /proc/sys opened for writing), and
  * userfaultfd, which could hold the floor's own reading of a caller's
- * memory. A name-based policy cannot judge any of them, so each is
+ * memory; and the files the kernel itself writes by a name (acct, swapon,
+ * a core file: "kernel_files"). A name-based policy cannot judge any of them, so each is
  * refused with EPERM and a reason naming the "floor_allow" group that
  * lets it through. The table here is also what floor_bpf.c notifies. */
 #include "floor_int.h"
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
@@ -256,4 +258,66 @@ enum hs_fl_verdict hs_fl_refuse(const struct hs_floor_ctx *x,
 	if (hs_fl_cwd(tid, c->cwd) < 0)
 		c->cwd[0] = '\0';
 	return HS_FL_DECIDE;
+}
+
+/* ---- core files ----
+ * A crash writes "core" (core_pattern) in the crashing process's
+ * directory, the kernel's open below every path check: `cd secrets;
+ * ulimit -c unlimited` and a SIGSEGV made secrets/core of the process's
+ * memory, which it chose. Where that is so (hs_floor_plan's no_core) the
+ * agent starts with RLIMIT_CORE 0, soft and hard, which only
+ * CAP_SYS_RESOURCE raises again. A new RLIMIT_CORE other than none at all
+ * is refused here with the reason (the kernel's own EPERM says nothing of
+ * why); none at all is the kernel's to set, or ours for a caller that
+ * could raise it (a value we read and then let the kernel read again
+ * could have become another). */
+#define CAP_SYS_RESOURCE_BIT 24
+
+long hs_fl_core_limit(const struct hs_floor_ctx *x,
+		      const struct seccomp_notif *n, char *why, size_t cap)
+{
+	const __u64 *a = n->data.args;
+	pid_t tid = (pid_t)n->pid, target = 0;
+	struct {
+		uint64_t cur, max;
+	} want;
+	uint64_t at, old = 0;
+	long eff, r;
+
+	if (!x->no_core)
+		return HS_FL_KERNEL;
+	if (n->data.nr == SYS_setrlimit && (unsigned)a[0] == RLIMIT_CORE) {
+		at = a[1];
+	} else if (n->data.nr == SYS_prlimit64 &&
+		   (unsigned)a[1] == RLIMIT_CORE && a[2]) {
+		at = a[2], old = a[3], target = (pid_t)a[0];
+	} else {
+		return HS_FL_KERNEL; /* a look, or another limit */
+	}
+	/* another process: the supervisor's and its hooks' are out of
+	 * reach first (floor_reach.c) */
+	if (target && (r = hs_fl_reach(n, why, cap)) != 0)
+		return r;
+	if (hs_fl_read(tid, at, &want, sizeof(want)) != 0)
+		return HS_FL_KERNEL; /* its EFAULT, read by the kernel */
+	if (want.cur == 0 && want.max == 0) {
+		static const struct rlimit none = { 0, 0 };
+
+		eff = hs_fl_status_num(tid, "CapEff", 0, 16);
+		if (eff >= 0 &&
+		    !(((unsigned long)eff >> CAP_SYS_RESOURCE_BIT) & 1))
+			return HS_FL_KERNEL; /* raised by a flip: refused */
+		/* (a number of another pid namespace is none of ours) */
+		if (!old && (!target || hs_fl_ns_same(tid, "pid") == 1))
+			return syscall(SYS_prlimit64, target ? target : tid,
+				       RLIMIT_CORE, &none, NULL) == 0
+				       ? 0
+				       : -errno;
+	}
+	snprintf(why, cap, "%s of RLIMIT_CORE denied: a core file is one "
+		 "the kernel writes in the crashing process's directory, "
+		 "below every path check (allow with \"hookshim\": "
+		 "{\"floor_allow\": [\"kernel_files\"]})",
+		 n->data.nr == SYS_setrlimit ? "setrlimit" : "prlimit64");
+	return EPERM;
 }

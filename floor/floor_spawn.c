@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -67,6 +68,13 @@ static int agent_child(void *arg)
 	 * be guard mode under enforce's name), nor when the agent could
 	 * not enter its user namespace (the probe did a moment ago): it
 	 * would run outside it, unread. */
+	/* no core file of the kernel's making (floor_refuse.c): the hard
+	 * limit too, which only CAP_SYS_RESOURCE raises again */
+	if (a->p->no_core) {
+		static const struct rlimit none = { 0, 0 };
+
+		setrlimit(RLIMIT_CORE, &none);
+	}
 	err = hs_floor_enter(a->p);
 	if (err < 0 && (a->p->require || a->p->enforce || err == -EPIPE ||
 			err <= -HS_FLOOR_USERNS_ERR))

@@ -1,0 +1,80 @@
+# Issue 23 item 6: a core file is a file the kernel writes by a name of
+# its own making -- core_pattern "core" in the crashing process's
+# directory -- below every path check. `cd secret; ulimit -c unlimited`
+# and a SIGSEGV made secret/core, the process's memory, in enforce mode
+# too (until session 28). Where core_pattern is such a file (no '|'
+# program), the agent now starts with RLIMIT_CORE 0, soft and hard, in
+# both modes under the floor; a new limit other than none is refused
+# with the reason (the kernel refuses it too without CAP_SYS_RESOURCE,
+# but says nothing of why), setting none goes on, and "floor_allow":
+# ["kernel_files"] leaves the limits as they were. From bash and a static
+# busybox (prlimit64), python's raw setrlimit syscall, as root and as an
+# unprivileged user.
+. "$HOOKSHIM_TOP/tests/lib.sh"
+export HOME=$TMP/home; mkdir -p "$HOME"
+need_floor "core files"
+pattern=$(cat /proc/sys/kernel/core_pattern 2>/dev/null)
+case $pattern in
+'|'*) skip "core files: core_pattern hands cores to a program here ($pattern)"; exit 0 ;;
+esac
+[ "$(ulimit -Hc)" = 0 ] && { skip "core files: this test's own hard core limit is 0"; exit 0; }
+hook='{"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(secret/**)","command":"echo no >&2; exit 2"}]}'
+for m in enforce guard; do
+	echo "{\"hookshim\":{\"mode\":\"$m\"},\"hooks\":{\"PreToolUse\":[$hook]}}" >"$TMP/$m.json"
+done
+echo "{\"hookshim\":{\"mode\":\"enforce\",\"floor_allow\":[\"kernel_files\"]},\"hooks\":{\"PreToolUse\":[$hook]}}" >"$TMP/allowed.json"
+chmod 644 "$TMP"/*.json; chmod 755 "$TMP"
+ROOT=$TMP/root
+crash='cd secret && ulimit -c unlimited; echo "raise $?"; sh -c "kill -SEGV \$\$"; ls secret 2>/dev/null; ls'
+fresh() { rm -rf "$ROOT"; mkdir -p "$ROOT/secret"; chmod -R 777 "$ROOT"; }
+# who, prefix...: the crash plainly, under each mode and allowed
+run_as() {
+	local who=$1; shift
+	fresh
+	(cd "$ROOT" && "$@" bash -c "$crash") >"$TMP/out" 2>&1
+	if ! ls "$ROOT/secret" | grep -q core; then
+		skip "$who: no core file plainly here: $(tr '\n' ' ' <"$TMP/out")"
+		return
+	fi
+	for m in enforce guard; do
+		fresh
+		: >"$TMP/log.jsonl"; chmod 666 "$TMP/log.jsonl"
+		(cd "$ROOT" && timeout 60 "$@" "$HOOKSHIM" run --no-notices -c "$TMP/$m.json" \
+			--log "$TMP/log.jsonl" -- bash -c "$crash") >"$TMP/out" 2>"$TMP/err"
+		expect_eq "$who, $m: a crash in secret/ leaves no core there" "" "$(ls -A "$ROOT/secret")"
+		expect_contains "$who, $m: ulimit -c unlimited fails" "$(cat "$TMP/out")" "raise 1"
+		expect_contains "$who, $m: ... with the reason and its floor_allow group" "$(cat "$TMP/err")" \
+			'hookshim: prlimit64 of RLIMIT_CORE denied: a core file is one the kernel writes in the crashing process'"'"'s directory, below every path check (allow with "hookshim": {"floor_allow": ["kernel_files"]})'
+		expect_contains "$who, $m: ... a denial in the log" "$(cat "$TMP/log.jsonl")" \
+			'"operation":"prlimit64","decision":"deny"'
+		(cd "$ROOT" && "$@" "$HOOKSHIM" run --no-notices -c "$TMP/$m.json" -- \
+			bash -c 'ulimit -c 0 && echo "none $(ulimit -c) $(ulimit -Hc)"') >"$TMP/out" 2>/dev/null
+		expect_eq "$who, $m: ulimit -c 0 goes on, the limits none" "none 0 0" "$(cat "$TMP/out")"
+		# the raw setrlimit syscall (libc calls prlimit64), a raise
+		(cd "$ROOT" && "$@" "$HOOKSHIM" run --no-notices -c "$TMP/$m.json" -- python3 -c '
+import ctypes, os
+l = ctypes.CDLL(None, use_errno=True)
+lim = (ctypes.c_ulong * 2)(2**64 - 1, 2**64 - 1)
+r = l.syscall(160, 4, lim)
+print("setrlimit", r, os.strerror(ctypes.get_errno()) if r else "")') >"$TMP/out" 2>"$TMP/err"
+		expect_eq "$who, $m: the setrlimit syscall raising it fails" "setrlimit -1 Operation not permitted" "$(cat "$TMP/out")"
+		expect_contains "$who, $m: ... with the reason" "$(cat "$TMP/err")" \
+			"hookshim: setrlimit of RLIMIT_CORE denied: "
+	done
+	fresh
+	(cd "$ROOT" && timeout 60 "$@" "$HOOKSHIM" run --no-notices -c "$TMP/allowed.json" -- bash -c "$crash") >"$TMP/out" 2>&1
+	check "$who, kernel_files allowed: the core lands as plain" sh -c "ls '$ROOT/secret' | grep -q core"
+	BB=$(command -v busybox || true)
+	if [ -n "$BB" ] && file -L "$BB" | grep -q 'statically linked'; then
+		fresh
+		(cd "$ROOT" && timeout 60 "$@" "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- \
+			"$BB" sh -c 'cd secret && ulimit -c unlimited; echo "raise $?"; kill -SEGV $$') >"$TMP/out" 2>"$TMP/err"
+		expect_eq "$who, static busybox: no core in secret/" "" "$(ls -A "$ROOT/secret")"
+		expect_contains "$who, static busybox: its raise refused with the reason" "$(cat "$TMP/err")" \
+			"of RLIMIT_CORE denied: "
+	fi
+}
+run_as root
+if [ "$(id -u)" = 0 ] && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	run_as nobody setpriv --reuid=65534 --regid=65534 --clear-groups
+fi
