@@ -82,7 +82,7 @@ static const unsigned harmless_signals[] = { 0, SIGCHLD, SIGCONT, SIGURG,
 
 /* A tiny assembler: jumps name labels, resolved at the end. */
 enum { L_NEXT = 0, L_OPEN1, L_OPEN2, L_FLAGS, L_READ, L_PTRACE, L_PRLIMIT,
-       L_CORE1, L_RLIMIT,
+       L_CORE1, L_RLIMIT, L_CORENR,
        L_SIG1, L_SIG2, L_SIGNO, L_COOKIE, L_NOTIFY, L_ALLOW, L_ENOSYS,
        L_NSARG0, L_SETNS, L_UFFD, L_SENDTO, L_COUNT };
 
@@ -256,11 +256,12 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow,
 	if (pl->no_core) {
 		/* a process's own RLIMIT_CORE, set or read (floor_refuse.c:
 		 * its raising, by a caller that could, is refused) */
-		label(p, L_CORE1);
+		label(p, L_CORE1); /* prlimit64's resource: args[1] */
 		load(p, ARG_LO(1));
-		op(p, jmp | BPF_JEQ, RLIMIT_CORE, L_NOTIFY, L_ALLOW);
-		label(p, L_RLIMIT);
+		op(p, jmp | BPF_JEQ, 0, L_CORENR, L_CORENR); /* over the next */
+		label(p, L_RLIMIT); /* setrlimit's: args[0] */
 		load(p, ARG_LO(0));
+		label(p, L_CORENR);
 		op(p, jmp | BPF_JEQ, RLIMIT_CORE, L_NOTIFY, L_ALLOW);
 	}
 	label(p, L_SIG1);
