@@ -88,7 +88,7 @@ int hs_path_join_up(const char *dir, const char *tgt, char *out, size_t cap)
 		}
 	}
 	t = strlen(tgt);
-	if (d + 1 + t >= cap)
+	if (d + 2 + t >= cap)
 		return -1;
 	if (t) {
 		if (out[d - 1] != '/')
@@ -96,5 +96,11 @@ int hs_path_join_up(const char *dir, const char *tgt, char *out, size_t cap)
 		memcpy(out + d, tgt, t + 1);
 	}
 	hs_path_fold_dots(out);
+	/* a trailing '/' asks for a directory: the kernel's ENOTDIR or
+	 * EISDIR where it is none, kept for whoever opens the name */
+	if (t && tgt[t - 1] == '/' && (d = strlen(out)) > 1) {
+		out[d] = '/';
+		out[d + 1] = '\0';
+	}
 	return 0;
 }

@@ -23,8 +23,8 @@ void hs_path_fold_dots(char *p);
  * names a descriptor of it), into out (cap): tgt's leading "." and ".."
  * segments taken lexically -- dir has no symlink for ".." to go back
  * through -- and the rest as written (a ".." after a name there is the
- * walk's: that name may be a symlink), "//" and "." folded. -1 where it
- * does not fit. So "../../proc/self/fd/1" from "/srv/app" is
+ * walk's: that name may be a symlink), "//" and "." folded, a trailing
+ * '/' kept. -1 where it does not fit. So "../../proc/self/fd/1" from "/srv/app" is
  * "/proc/self/fd/1", which can be seen to be a descriptor by name. */
 int hs_path_join_up(const char *dir, const char *tgt, char *out, size_t cap);
 

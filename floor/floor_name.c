@@ -313,7 +313,9 @@ static int follow_by_hand(pid_t tid, char *p, bool last)
 			return 0; /* a plain name, or one not followed */
 		tgt[n] = '\0';
 		/* a relative target from dir, named with no symlink in
-		 * it (walk_as_caller): its leading ".." are dir's parents
+		 * it (walk_as_caller; but for a name too long to be read
+		 * back, left folded, whose open then fails its name check,
+		 * ELOOP): its leading ".." are dir's parents
 		 * ("../../proc/self/fd/1" is a descriptor by name) */
 		if (tgt[0] == '/')
 			memcpy(p, tgt, (size_t)n + 1);

@@ -316,11 +316,11 @@ static long magic_end(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		if (hops == 0 || hs_fscope_follow(x->scope))
 			memcpy(named, nm, strlen(nm) + 1);
 		tgt[n] = '\0';
-		/* a relative one whose leading ".." reach /proc or /dev
+		/* a relative one that reaches /proc or /dev
 		 * ("../../proc/self/fd/1"): by that name, as a descriptor
-		 * by name is seen (start's name has no symlink in it) */
-		if (tgt[0] == '.' &&
-		    (n = up_name(start, tgt, sizeof(tgt))) < 0)
+		 * by name is seen (start's name has no symlink in it), as
+		 * the naming named it (floor_name.c) */
+		if (tgt[0] != '/' && (n = up_name(start, tgt, sizeof(tgt))) < 0)
 			break;
 		/* into the supervisor's or a hook's /proc: refused, as a
 		 * name written so is (floor_reach.c) */

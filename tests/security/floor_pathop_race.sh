@@ -282,6 +282,11 @@ for cfg in enforce nofollow; do
 		( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/$cfg.json" -- "$P" append:$f:hi 2>&1 | cat >"$TMP/out" )
 		expect_eq "$cfg: ... and a static program's append (its stdout a pipe)" "hiappend: ok" "$(cat "$TMP/out")"
 	done
+	# with a trailing slash: a directory asked for, the kernel's ENOTDIR
+	ln -s "${up}proc/self/fd/1/" "$ROOT/reldir.log"
+	( cd "$ROOT" && "$P" append:reldir.log:hi ) >"$TMP/reldir.plain" 2>&1
+	( cd "$ROOT" && "$HOOKSHIM" run --no-notices -c "$TMP/$cfg.json" -- "$P" append:reldir.log:hi ) >"$TMP/out" 2>&1
+	expect_eq "$cfg: ... to /proc/self/fd/1/ (a file), as plain" "$(cat "$TMP/reldir.plain")" "$(cat "$TMP/out")"
 	( cd "$ROOT" && timeout 120 "$HOOKSHIM" run --no-notices -c "$TMP/$cfg.json" -- \
 		"$P" race-mem:rel2.log:secret/x:$N ) >"$TMP/out" 2>"$TMP/err"
 	expect_eq "$cfg: a decoy symlink to a relative one to /proc/self/fd/1 swapped for secret/x lands nothing ($N opens)" \

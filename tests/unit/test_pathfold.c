@@ -46,7 +46,11 @@ int main(void)
 	CHECK_STR("join_up: only .. from /", "/", up("/", "../.."));
 	CHECK_STR("join_up: a directory with a trailing slash", "/a/x",
 		  up("/a/b/", "../x"));
-	CHECK_STR("join_up: // in the target folded", "/a/b/c", up("/a", "b//c/"));
+	CHECK_STR("join_up: // in the target folded, a trailing / kept", "/a/b/c/",
+		  up("/a", "b//c/"));
+	CHECK_STR("join_up: a descriptor by name with a trailing /",
+		  "/proc/self/fd/1/", up("/srv/app", "../../proc/self/fd/1/"));
+	CHECK_STR("join_up: only .. with a trailing /", "/a", up("/a/b", "../"));
 	CHECK_STR("join_up: .. named .. only whole", "/a/..x", up("/a", "..x"));
 	CHECK_STR("join_up: a relative directory is refused", "(none)",
 		  up("a/b", "../x"));
