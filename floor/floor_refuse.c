@@ -5,9 +5,9 @@
  * bpf, modules, a block device or /proc/sys opened for writing), and
  * userfaultfd, which could hold the floor's own reading of a caller's
  * memory; and the files the kernel itself writes by a name (acct, swapon,
- * a core file: "kernel_files"). A name-based policy cannot judge any of them, so each is
- * refused with EPERM and a reason naming the "floor_allow" group that
- * lets it through. The table here is also what floor_bpf.c notifies. */
+ * a core file: "kernel_files"). A name-based policy cannot judge any of
+ * them, so each is refused with EPERM and a reason naming the
+ * "floor_allow" group that lets it through. The table here is also what floor_bpf.c notifies. */
 #include "floor_int.h"
 
 #include <errno.h>
@@ -300,10 +300,13 @@ long hs_fl_core_limit(const struct hs_floor_ctx *x,
 		return r;
 	if (hs_fl_read(tid, at, &want, sizeof(want)) != 0)
 		return HS_FL_KERNEL; /* its EFAULT, read by the kernel */
+	eff = hs_fl_status_num(tid, "CapEff", 0, 16);
+	/* what was read by its number is the caller's while it waits */
+	if (!hs_fl_valid(x->listener, n->id))
+		return HS_FL_KERNEL; /* (gone: continued, nothing) */
 	if (want.cur == 0 && want.max == 0) {
 		static const struct rlimit none = { 0, 0 };
 
-		eff = hs_fl_status_num(tid, "CapEff", 0, 16);
 		if (eff >= 0 &&
 		    !(((unsigned long)eff >> CAP_SYS_RESOURCE_BIT) & 1))
 			return HS_FL_KERNEL; /* raised by a flip: refused */
