@@ -177,13 +177,16 @@ static pid_t group_of(pid_t tid)
 	return access(p, F_OK) == 0 ? getpid() : 0;
 }
 
-/* A call into one process (is_tid: named by a thread) by caller tid; sig
- * is the signal, -1 for none. Most targets are not ours, and cost no
- * more than a look at our own pid while no hook runs. */
-static int one(pid_t tid, pid_t target, bool is_tid, const char *call,
-	       int sig, char *why, size_t cap)
+/* A call into one process by caller tid, named by any of its threads
+ * (kill, prlimit64, a pidfd's PIDFD_THREAD: the kernel takes a thread's
+ * id for its process; one of the supervisor's receivers named so once
+ * reached it -- `kill -USR2` ended the session); sig is the signal, -1
+ * for none. Most targets are not ours, and cost no more than a look at
+ * our own task list while no hook runs. */
+static int one(pid_t tid, pid_t target, const char *call, int sig, char *why,
+	       size_t cap)
 {
-	pid_t tgid = is_tid ? group_of(target) : target;
+	pid_t tgid = group_of(target);
 	int o = tgid > 0 ? ours(tgid) : 0;
 
 	/* a caller in a pid namespace of its own named someone else */
@@ -232,7 +235,7 @@ int hs_fl_reach(const struct seccomp_notif *n, char *why, size_t cap)
 	why[0] = '\0';
 	switch (n->data.nr) {
 	case SYS_pidfd_getfd:
-		return one(tid, pidfd_target(tid, (int)a[0]), false,
+		return one(tid, pidfd_target(tid, (int)a[0]),
 			   "pidfd_getfd", -1, why, cap);
 	case SYS_pidfd_send_signal: {
 		pid_t t = pidfd_target(tid, (int)a[0]);
@@ -244,38 +247,38 @@ int hs_fl_reach(const struct seccomp_notif *n, char *why, size_t cap)
 				       ? group(tid, pg, "pidfd_send_signal",
 					       (int)a[1], why, cap)
 				       : 0;
-		return one(tid, t, false, "pidfd_send_signal", (int)a[1], why,
+		return one(tid, t, "pidfd_send_signal", (int)a[1], why,
 			   cap);
 	}
 	case SYS_ptrace:
 		if ((long)a[0] == PTRACE_TRACEME_REQ)
 			return 0;
-		return one(tid, (pid_t)a[1], true, "ptrace", -1, why, cap);
+		return one(tid, (pid_t)a[1], "ptrace", -1, why, cap);
 	case SYS_process_vm_readv:
-		return one(tid, (pid_t)a[0], true, "process_vm_readv", -1, why,
+		return one(tid, (pid_t)a[0], "process_vm_readv", -1, why,
 			   cap);
 	case SYS_process_vm_writev:
-		return one(tid, (pid_t)a[0], true, "process_vm_writev", -1, why,
+		return one(tid, (pid_t)a[0], "process_vm_writev", -1, why,
 			   cap);
 	case SYS_prlimit64:
 		if ((pid_t)a[0] == 0 || !a[2]) /* its own, or only a look */
 			return 0;
-		return one(tid, (pid_t)a[0], false, "prlimit64", -1, why, cap);
+		return one(tid, (pid_t)a[0], "prlimit64", -1, why, cap);
 	case SYS_tkill:
-		return one(tid, (pid_t)a[0], true, "tkill", (int)a[1], why, cap);
+		return one(tid, (pid_t)a[0], "tkill", (int)a[1], why, cap);
 	case SYS_tgkill:
-		return one(tid, (pid_t)a[0], false, "tgkill", (int)a[2], why,
+		return one(tid, (pid_t)a[0], "tgkill", (int)a[2], why,
 			   cap);
 	case SYS_rt_sigqueueinfo:
-		return one(tid, (pid_t)a[0], false, "rt_sigqueueinfo",
+		return one(tid, (pid_t)a[0], "rt_sigqueueinfo",
 			   (int)a[1], why, cap);
 	case SYS_rt_tgsigqueueinfo:
-		return one(tid, (pid_t)a[0], false, "rt_tgsigqueueinfo",
+		return one(tid, (pid_t)a[0], "rt_tgsigqueueinfo",
 			   (int)a[2], why, cap);
 	case SYS_kill:
 		pid = (long)(int)a[0];
 		if (pid > 0)
-			return one(tid, (pid_t)pid, false, "kill", (int)a[1],
+			return one(tid, (pid_t)pid, "kill", (int)a[1],
 				   why, cap);
 		if (pid == -1) {
 			if (!own_pidns(tid))

@@ -63,7 +63,10 @@ say("rawmem", libc.syscall(257, -100, ("/proc/%d/mem" % pid).encode(), os.O_RDWR
 os.symlink("/proc/%d/mem" % pid, "memlink")
 say("memlink", libc.syscall(257, -100, b"memlink", os.O_WRONLY, 0))
 os.unlink("memlink")
-pfd = os.pidfd_open(pid)
+try:
+    pfd = os.pidfd_open(pid)
+except OSError:
+    pfd = os.pidfd_open(pid, 0x80)                 # PIDFD_THREAD: a thread's
 say("pidfd_getfd", libc.syscall(438, pfd, 0, 0))
 if len(sys.argv) > 3:
     sys.exit(0)   # no signals
@@ -82,7 +85,7 @@ for sig, what in ((signal.SIGSTOP, "stop"), (signal.SIGKILL, "kill")):
     say(what, r)
     if r == 0 and sig == signal.SIGSTOP:
         os.kill(pid, signal.SIGCONT)
-say("tgkill", libc.syscall(234, pid, pid, signal.SIGKILL))
+say("tgkill", libc.syscall(234, int(os.environ.get("TGID", pid)), pid, signal.SIGKILL))
 S
 
 # The agent: the supervisor ($PPID of the agent's shell), then a hook
@@ -92,6 +95,11 @@ cat > "$W/agent.sh" <<'S'
 cd "$(dirname "$0")"
 sup=$PPID
 python3 reach.py "$sup" sup
+# one of its threads (a receiver): the kernel takes a thread's id for
+# its process in kill and prlimit64 (`kill -USR2` of one ended the
+# session until session 28)
+th=$(ls "/proc/$sup/task" | grep -vx "$sup" | head -1)
+TGID=$sup python3 reach.py "${th:-$sup}" supthread
 bash -c 'touch slow' &
 slow=$!
 for i in $(seq 100); do [ -s hook.pid ] && break; sleep 0.05; done
@@ -161,7 +169,7 @@ for as in root "$UNPRIV"; do
 		t0=$SECONDS
 		rc=$(session $as $mode)
 		out=$(cat "$W/out.txt"); err=$(cat "$W/err.txt"); log=$(cat "$W/log.jsonl" 2>/dev/null)
-		for target in sup hook; do
+		for target in sup supthread hook; do
 			for call in ptrace process_vm_writev process_vm_readv mem memlink rawmem \
 				    pidfd_getfd pidfd_send_signal prlimit stop kill tgkill; do
 				refused "$who $mode: $call of the $target is refused" "$out" "$target $call"
