@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -918,6 +919,17 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 	 * rather than leave it to the kernel (floor_start.c) */
 	hs_fl_ours_closed(p->enforce);
 	hs_fl_scarce_test(getenv(HS_ENV_TEST_FLOOR_SCARCE));
+	/* our hooks: no core file either, where a call they judge from
+	 * secrets/ is their working directory (engine/dispatch.c) -- the
+	 * soft limit (what is theirs to raise is theirs) */
+	if (p->no_core) {
+		struct rlimit core;
+
+		if (getrlimit(RLIMIT_CORE, &core) == 0) {
+			core.rlim_cur = 0;
+			setrlimit(RLIMIT_CORE, &core);
+		}
+	}
 	f->x = (struct hs_floor_ctx){ .scope = f->scope, .cfg = s->cfg,
 				      .listener = lfd, .cookie = p->cookie,
 				      .exec_hooks = p->what & HS_FLOOR_EXECS,

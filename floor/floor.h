@@ -91,11 +91,10 @@ struct hs_floor_plan {
 	bool sync_wakeup;      /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP works */
 	bool require;          /* "floor": "require": never run without it */
 	bool enforce;          /* enforce mode: no call passes on a cookie */
-	bool no_core;          /* core dumps are files the kernel writes in
-				* the caller's directory (core_pattern no
-				* pipe) and "kernel_files" is not allowed:
-				* the agent starts with RLIMIT_CORE 0, and
-				* raising it is refused (floor_refuse.c) */
+	bool no_core;          /* "kernel_files" not allowed: the agent
+				* starts with RLIMIT_CORE 0, raising it is
+				* refused, and our hooks start with a soft
+				* limit of 0 (floor_refuse.c) */
 	pid_t agent;           /* the agent's pid, set before hs_floor_start:
 				* its first exec is hookshim run's own */
 	uint64_t cookie;       /* args[5] of the shim's own decided calls */

@@ -218,23 +218,6 @@ static uint64_t new_cookie(void)
 	return c;
 }
 
-/* Would a crash write a core file by a name of the kernel's making --
- * "core" in the caller's directory, say, where no write of its own would
- * be let -- rather than hand it to a program (a core_pattern starting
- * with '|')? True when unsure. */
-static bool core_to_file(void)
-{
-	char c = 0;
-	int fd = open("/proc/sys/kernel/core_pattern", O_RDONLY | O_CLOEXEC);
-
-	if (fd >= 0) {
-		if (read(fd, &c, 1) != 1)
-			c = 0;
-		close(fd);
-	}
-	return c != '|';
-}
-
 int hs_floor_plan(struct hs_floor_plan *p, const struct hs_config *cfg)
 {
 	return hs_floor_plan_for(p, cfg, hs_config_interest(cfg));
@@ -282,8 +265,11 @@ int hs_floor_plan_for(struct hs_floor_plan *p, const struct hs_config *cfg,
 	if (!p->what && !p->require)
 		return 0; /* nothing to watch: no floor, nothing to say */
 	p->cookie = new_cookie();
-	p->no_core = !(cfg->settings.floor_allow & HS_FA(KERNEL_FILES)) &&
-		     core_to_file();
+	/* a crash's core file: the kernel's write by a name of its own (in
+	 * the caller's directory where core_pattern is a file; a '|' handler
+	 * may write one there too, and core_pattern can change), below
+	 * every path check (floor_refuse.c) */
+	p->no_core = !(cfg->settings.floor_allow & HS_FA(KERNEL_FILES));
 	if (hs_floor_bpf(p, cfg->settings.io_uring_allow,
 			 cfg->settings.floor_allow) < 0)
 		return -1;

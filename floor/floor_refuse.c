@@ -264,8 +264,10 @@ enum hs_fl_verdict hs_fl_refuse(const struct hs_floor_ctx *x,
  * A crash writes "core" (core_pattern) in the crashing process's
  * directory, the kernel's open below every path check: `cd secrets;
  * ulimit -c unlimited` and a SIGSEGV made secrets/core of the process's
- * memory, which it chose. Where that is so (hs_floor_plan's no_core) the
- * agent starts with RLIMIT_CORE 0, soft and hard, which only
+ * memory, which it chose (and a '|' handler may write one there itself,
+ * abrt's and old apport's). Unless "kernel_files" is allowed
+ * (hs_floor_plan's no_core) the agent starts with RLIMIT_CORE 0, soft
+ * and hard, which only
  * CAP_SYS_RESOURCE raises again. A new RLIMIT_CORE other than none at all
  * is refused here with the reason (the kernel's own EPERM says nothing of
  * why); none at all is the kernel's to set, or ours for a caller that
@@ -298,8 +300,10 @@ long hs_fl_core_limit(const struct hs_floor_ctx *x,
 	 * reach first (floor_reach.c) */
 	if (target && (r = hs_fl_reach(n, why, cap)) != 0)
 		return r;
+	/* (a value we cannot read -- a memfd_secret page's, which the
+	 * kernel's own copy reads -- is refused, as a raise could be) */
 	if (hs_fl_read(tid, at, &want, sizeof(want)) != 0)
-		return HS_FL_KERNEL; /* its EFAULT, read by the kernel */
+		want.cur = want.max = RLIM_INFINITY;
 	eff = hs_fl_status_num(tid, "CapEff", 0, 16);
 	/* what was read by its number is the caller's while it waits */
 	if (!hs_fl_valid(x->listener, n->id))

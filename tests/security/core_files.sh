@@ -2,9 +2,10 @@
 # its own making -- core_pattern "core" in the crashing process's
 # directory -- below every path check. `cd secret; ulimit -c unlimited`
 # and a SIGSEGV made secret/core, the process's memory, in enforce mode
-# too (until session 28). Where core_pattern is such a file (no '|'
-# program), the agent now starts with RLIMIT_CORE 0, soft and hard, in
-# both modes under the floor; a new limit other than none is refused
+# too (until session 28). The agent now starts with RLIMIT_CORE 0, soft
+# and hard, in both modes under the floor (whatever core_pattern is: a
+# '|' handler may write the core there itself), its hooks with a soft
+# limit of 0; a new limit other than none is refused
 # with the reason (the kernel refuses it too without CAP_SYS_RESOURCE,
 # but says nothing of why), setting none goes on, and "floor_allow":
 # ["kernel_files"] leaves the limits as they were. From bash and a static
@@ -13,16 +14,16 @@
 . "$HOOKSHIM_TOP/tests/lib.sh"
 export HOME=$TMP/home; mkdir -p "$HOME"
 need_floor "core files"
+# (a '|' core_pattern: no core lands plainly, but the limits are the
+# same: a handler may write one in the directory itself)
 pattern=$(cat /proc/sys/kernel/core_pattern 2>/dev/null)
-case $pattern in
-'|'*) skip "core files: core_pattern hands cores to a program here ($pattern)"; exit 0 ;;
-esac
 [ "$(ulimit -Hc)" = 0 ] && { skip "core files: this test's own hard core limit is 0"; exit 0; }
 hook='{"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(secret/**)","command":"echo no >&2; exit 2"}]}'
 for m in enforce guard; do
 	echo "{\"hookshim\":{\"mode\":\"$m\"},\"hooks\":{\"PreToolUse\":[$hook]}}" >"$TMP/$m.json"
 done
 echo "{\"hookshim\":{\"mode\":\"enforce\",\"floor_allow\":[\"kernel_files\"]},\"hooks\":{\"PreToolUse\":[$hook]}}" >"$TMP/allowed.json"
+echo "{\"hookshim\":{\"mode\":\"enforce\"},\"hooks\":{\"PreToolUse\":[{\"matcher\":\"Write\",\"hooks\":[{\"type\":\"command\",\"command\":\"sh -c 'kill -SEGV \$\$'; exit 0\"}]}]}}" >"$TMP/hookcrash.json"
 chmod 644 "$TMP"/*.json; chmod 755 "$TMP"
 ROOT=$TMP/root
 crash='cd secret && ulimit -c unlimited; echo "raise $?"; sh -c "kill -SEGV \$\$"; ls secret 2>/dev/null; ls'
@@ -30,11 +31,12 @@ fresh() { rm -rf "$ROOT"; mkdir -p "$ROOT/secret"; chmod -R 777 "$ROOT"; }
 # who, prefix...: the crash plainly, under each mode and allowed
 run_as() {
 	local who=$1; shift
+	local plain=1
 	fresh
 	(cd "$ROOT" && "$@" bash -c "$crash") >"$TMP/out" 2>&1
 	if ! ls "$ROOT/secret" | grep -q core; then
-		skip "$who: no core file plainly here: $(tr '\n' ' ' <"$TMP/out")"
-		return
+		skip "$who: no core file plainly here ($pattern): only the limits are tested"
+		plain=
 	fi
 	for m in enforce guard; do
 		fresh
@@ -60,10 +62,40 @@ print("setrlimit", r, os.strerror(ctypes.get_errno()) if r else "")') >"$TMP/out
 		expect_eq "$who, $m: the setrlimit syscall raising it fails" "setrlimit -1 Operation not permitted" "$(cat "$TMP/out")"
 		expect_contains "$who, $m: ... with the reason" "$(cat "$TMP/err")" \
 			"hookshim: setrlimit of RLIMIT_CORE denied: "
+		# a raise the supervisor cannot read (a memfd_secret page, which
+		# the kernel's own copy reads): refused as a raise, not continued
+		(cd "$ROOT" && "$@" "$HOOKSHIM" run --no-notices -c "$TMP/$m.json" -- python3 -c '
+import ctypes, mmap, os
+l = ctypes.CDLL(None, use_errno=True)
+fd = l.syscall(447, 0)                         # memfd_secret
+if fd < 0:
+    print("no memfd_secret", os.strerror(ctypes.get_errno())); raise SystemExit
+os.ftruncate(fd, 4096)
+m = mmap.mmap(fd, 4096)
+lim = (ctypes.c_ulong * 2).from_buffer(m)
+lim[0] = lim[1] = 2**64 - 1
+r = l.syscall(302, 0, 4, lim, None)            # prlimit64
+print("secret", r, os.strerror(ctypes.get_errno()) if r else "")') >"$TMP/out" 2>"$TMP/err"
+		if grep -q "no memfd_secret" "$TMP/out"; then
+			skip "$who, $m: $(cat "$TMP/out")"
+		else
+			expect_eq "$who, $m: a raise from a memfd_secret page fails" "secret -1 Operation not permitted" "$(cat "$TMP/out")"
+			expect_contains "$who, $m: ... refused by the floor, with the reason" "$(cat "$TMP/err")" \
+				"hookshim: prlimit64 of RLIMIT_CORE denied: "
+		fi
 	done
 	fresh
 	(cd "$ROOT" && timeout 60 "$@" "$HOOKSHIM" run --no-notices -c "$TMP/allowed.json" -- bash -c "$crash") >"$TMP/out" 2>&1
-	check "$who, kernel_files allowed: the core lands as plain" sh -c "ls '$ROOT/secret' | grep -q core"
+	[ -n "$plain" ] && check "$who, kernel_files allowed: the core lands as plain" sh -c "ls '$ROOT/secret' | grep -q core"
+	# a hook that crashes while it judges a call (in the project's
+	# directory, or the caller's for a dialect that asks): no core of its
+	# memory, the caller's payload in it, there either -- its soft limit
+	# 0, whatever ours was (one landed in the project's directory before)
+	fresh
+	(cd "$ROOT" && timeout 60 "$@" bash -c 'ulimit -c unlimited; exec "$0" run --no-notices -c "$1" -- bash -c "cd secret && echo x > ../y"' \
+		"$HOOKSHIM" "$TMP/hookcrash.json") >"$TMP/out" 2>&1
+	check "$who: a hook whose child crashes judging a write: the write ran (the hook exits 0)" test -e "$ROOT/y"
+	expect_eq "$who: ... and left no core" "" "$(find "$ROOT" -name 'core*')"
 	BB=$(command -v busybox || true)
 	if [ -n "$BB" ] && file -L "$BB" | grep -q 'statically linked'; then
 		fresh
