@@ -351,6 +351,7 @@ int cmd_run(int argc, char **argv)
 	if (plan_floor(&cfg, life.outer, explicit_mode, &fp, life.flags,
 		       sizeof(life.flags)) < 0)
 		go = false;
+	hs_floor_hooks_no_core(&fp);
 	/* after plan_floor: enforce may have fallen back to guard */
 	hs_settings_resolve_failure(&cfg.settings, hs_run_report_ci(&o.report));
 	if (go && cfg.settings.enforce && !(s->tickets = hs_tickets_new()))

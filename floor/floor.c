@@ -849,6 +849,16 @@ static void ended_itself(pid_t pid)
 	kill(pid, SIGKILL);
 }
 
+void hs_floor_hooks_no_core(const struct hs_floor_plan *p)
+{
+	struct rlimit core;
+
+	if (p->on && p->no_core && getrlimit(RLIMIT_CORE, &core) == 0) {
+		core.rlim_cur = 0;
+		setrlimit(RLIMIT_CORE, &core);
+	}
+}
+
 struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 				struct hs_session *s, const char *write_filter)
 {
@@ -919,17 +929,6 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 	 * rather than leave it to the kernel (floor_start.c) */
 	hs_fl_ours_closed(p->enforce);
 	hs_fl_scarce_test(getenv(HS_ENV_TEST_FLOOR_SCARCE));
-	/* our hooks: no core file either, where a call they judge from
-	 * secrets/ is their working directory (engine/dispatch.c) -- the
-	 * soft limit (what is theirs to raise is theirs) */
-	if (p->no_core) {
-		struct rlimit core;
-
-		if (getrlimit(RLIMIT_CORE, &core) == 0) {
-			core.rlim_cur = 0;
-			setrlimit(RLIMIT_CORE, &core);
-		}
-	}
 	f->x = (struct hs_floor_ctx){ .scope = f->scope, .cfg = s->cfg,
 				      .listener = lfd, .cookie = p->cookie,
 				      .exec_hooks = p->what & HS_FLOOR_EXECS,

@@ -155,6 +155,13 @@ int hs_floor_bpf(struct hs_floor_plan *p, bool io_uring_allow,
 /* Parent: the child's listener after hs_floor_enter, or -errno. */
 int hs_floor_take_listener(struct hs_floor_plan *p);
 
+/* Our hooks, and whatever else we start, with no core file either (a
+ * soft RLIMIT_CORE of 0: what is theirs to raise is theirs) where the
+ * plan refuses them to the agent: a hook runs in the project's directory,
+ * or the caller's (engine/dispatch.c), with the caller's payload in its
+ * memory. Before the session serves anything. */
+void hs_floor_hooks_no_core(const struct hs_floor_plan *p);
+
 /* posix_spawnp's job, with hs_floor_enter between fork and exec, and the
  * exec carrying the cookie; the child gets the signals in sigdef reset
  * and `mask` (what posix_spawnattr would have set). 0 with *pid, or an

@@ -284,6 +284,7 @@ long hs_fl_core_limit(const struct hs_floor_ctx *x,
 		uint64_t cur, max;
 	} want;
 	uint64_t at, old = 0;
+	bool readable, may_raise;
 	long eff, r;
 
 	if (!x->no_core)
@@ -300,19 +301,27 @@ long hs_fl_core_limit(const struct hs_floor_ctx *x,
 	 * reach first (floor_reach.c) */
 	if (target && (r = hs_fl_reach(n, why, cap)) != 0)
 		return r;
-	/* (a value we cannot read -- a memfd_secret page's, which the
-	 * kernel's own copy reads -- is refused, as a raise could be) */
-	if (hs_fl_read(tid, at, &want, sizeof(want)) != 0)
-		want.cur = want.max = RLIM_INFINITY;
+	readable = hs_fl_read(tid, at, &want, sizeof(want)) == 0;
 	eff = hs_fl_status_num(tid, "CapEff", 0, 16);
 	/* what was read by its number is the caller's while it waits */
 	if (!hs_fl_valid(x->listener, n->id))
 		return HS_FL_KERNEL; /* (gone: continued, nothing) */
+	may_raise = eff < 0 ||
+		    (((unsigned long)eff >> CAP_SYS_RESOURCE_BIT) & 1);
+	/* A value we cannot read: from a caller that could raise the
+	 * limit, refused as a raise (a memfd_secret page, which the
+	 * kernel's own copy reads); from any other, the kernel's (a
+	 * process we may not read -- ssh-agent, not dumpable, setting none
+	 * -- goes on; a raise the kernel refuses itself) */
+	if (!readable) {
+		if (!may_raise)
+			return HS_FL_KERNEL;
+		want.cur = want.max = RLIM_INFINITY;
+	}
 	if (want.cur == 0 && want.max == 0) {
 		static const struct rlimit none = { 0, 0 };
 
-		if (eff >= 0 &&
-		    !(((unsigned long)eff >> CAP_SYS_RESOURCE_BIT) & 1))
+		if (!may_raise)
 			return HS_FL_KERNEL; /* raised by a flip: refused */
 		/* (a number of another pid namespace is none of ours) */
 		if (!old && (!target || hs_fl_ns_same(tid, "pid") == 1))
