@@ -141,12 +141,13 @@ int hs_floor_enter(const struct hs_floor_plan *p);
 
 /* fn(arg) in a child that shares our memory until it execs or ends
  * (posix_spawn's way: no copy of our page tables, a fork's price once per
- * session for the probe and again for the agent). Every signal is
- * blocked in it, as it starts: it must not run a handler of ours on our
- * memory, and unblocks (the agent: after making each caught signal
- * SIG_DFL) only before its exec. fn is async-signal-safe and ends with
- * _exit or exec. Its pid, or -1 with errno. */
-pid_t hs_floor_vfork(int (*fn)(void *), void *arg);
+ * session for the probe and again for the agent), or with own_memory in
+ * a fork (a user namespace to enter, a wait on us before its exec).
+ * Every signal is blocked in it, as it starts: it must not run a handler
+ * of ours on our memory, and unblocks (the agent: after making each
+ * caught signal SIG_DFL) only before its exec. fn is async-signal-safe
+ * and ends with _exit or exec. Its pid, or -1 with errno. */
+pid_t hs_floor_child(int (*fn)(void *), void *arg, bool own_memory);
 
 /* The BPF program (floor_bpf.c): malloc'd into p->code/p->len. */
 int hs_floor_bpf(struct hs_floor_plan *p, bool io_uring_allow,

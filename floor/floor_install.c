@@ -120,7 +120,7 @@ fail:
 	return fd;
 }
 
-pid_t hs_floor_vfork(int (*fn)(void *), void *arg)
+pid_t hs_floor_child(int (*fn)(void *), void *arg, bool own_memory)
 {
 	/* on our frame, which waits (CLONE_VFORK) until the child execs or
 	 * ends: hs_floor_enter's frames, and exec's arguments */
@@ -131,8 +131,13 @@ pid_t hs_floor_vfork(int (*fn)(void *), void *arg)
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	pid = clone(fn, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | SIGCHLD,
-		    arg);
+	if (own_memory) {
+		if ((pid = fork()) == 0)
+			_exit(fn(arg)); /* (fn ends itself) */
+	} else {
+		pid = clone(fn, stack + sizeof(stack),
+			    CLONE_VM | CLONE_VFORK | SIGCHLD, arg);
+	}
 	err = errno;
 #if defined(__SANITIZE_ADDRESS__)
 	/* the child's frames, ended by _exit or an exec and not by their
@@ -166,13 +171,7 @@ static int probe(struct hs_floor_plan *p, unsigned long flags)
 	q.sock[0] = sv[0];
 	q.sock[1] = sv[1];
 	/* entering a user namespace wants a process of its own memory */
-	if (q.userns) {
-		pid = fork();
-		if (pid == 0)
-			probe_child(&q);
-	} else {
-		pid = hs_floor_vfork(probe_child, &q);
-	}
+	pid = hs_floor_child(probe_child, &q, q.userns);
 	close(sv[1]);
 	r = pid < 0 ? -errno : hs_fl_recv_result(sv[0], &fd);
 	close(sv[0]);

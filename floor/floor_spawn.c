@@ -1,7 +1,7 @@
 /* Starting the agent under the floor: posix_spawnp cannot run code
  * between its fork and its exec, and the filter has to be installed
  * there. So: the PATH search first (in the parent: it may allocate), then
- * a child sharing our memory until its exec (hs_floor_vfork; a fork
+ * a child sharing our memory until its exec (hs_floor_child; a fork
  * where it enters a user namespace, in enforce mode and on a terminal),
  * the signal state posix_spawnattr would have set, hs_floor_enter(), and
  * the exec itself carrying the cookie, so that the agent's own start is
@@ -45,7 +45,8 @@ struct spawn {
 	const sigset_t *sigdef, *mask;
 };
 
-/* The agent's child (hs_floor_vfork: our memory, every signal blocked) */
+/* The agent's child (hs_floor_child: every signal blocked, our memory
+ * but where it forks) */
 static int agent_child(void *arg)
 {
 	const struct spawn *a = arg;
@@ -104,18 +105,9 @@ int hs_floor_spawn(const struct hs_floor_plan *p, pid_t *pid,
 	 * would stop it there, pending as the mask lets it in -- and us with
 	 * it, waiting in clone for an exec, never mirroring the stop to the
 	 * user's shell (posix_spawn's child has that moment too) */
-	if (p->userns || p->enforce || isatty(STDIN_FILENO) ||
-	    isatty(STDOUT_FILENO) || isatty(STDERR_FILENO)) {
-		*pid = fork();
-		if (*pid == 0) {
-			sigset_t all;
-
-			sigfillset(&all);
-			sigprocmask(SIG_SETMASK, &all, NULL);
-			agent_child(&a);
-		}
-	} else {
-		*pid = hs_floor_vfork(agent_child, &a);
-	}
+	*pid = hs_floor_child(agent_child, &a,
+			      p->userns || p->enforce || isatty(STDIN_FILENO) ||
+				      isatty(STDOUT_FILENO) ||
+				      isatty(STDERR_FILENO));
 	return *pid < 0 ? errno : 0;
 }
