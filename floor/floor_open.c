@@ -123,15 +123,14 @@ static int link_name(int dir, const char *last, char *named, size_t cap)
 	return 0;
 }
 
-/* tgt (cap), a relative symlink target from the directory dir, as
+/* tgt (cap), a relative symlink target from the directory named dir, as
  * hs_path_join_up names it where that is in /proc or /dev (where magic
  * links are); left as written otherwise. Its length, or -1 (unnamed). */
-static ssize_t up_name(int dir, char *tgt, size_t cap)
+static ssize_t up_name(const char *dir, char *tgt, size_t cap)
 {
-	char d[PATH_MAX], abs[PATH_MAX];
+	char abs[PATH_MAX];
 
-	if (hs_fl_fd_name(dir, d) < 0 ||
-	    hs_path_join_up(d, tgt, abs, sizeof(abs)) < 0)
+	if (hs_path_join_up(dir, tgt, abs, sizeof(abs)) < 0)
 		return -1;
 	if (strncmp(abs, "/proc/", 6) != 0 && strncmp(abs, "/dev/", 5) != 0)
 		return (ssize_t)strlen(tgt);
@@ -278,7 +277,7 @@ static long magic_end(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		      const struct hs_fl_start *s)
 {
 	const struct open_how *how = &c->open.how;
-	char rest[PATH_MAX + 1], tgt[PATH_MAX], why[PATH_MAX],
+	char rest[PATH_MAX + 1], tgt[PATH_MAX], why[PATH_MAX], dir[PATH_MAX],
 	     named[PATH_MAX * 2 + 2], nm[PATH_MAX * 2 + 2];
 	int start = s->fd;
 	long r = AGAIN;
@@ -308,8 +307,9 @@ static long magic_end(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			close(start);
 		start = (int)pfd;
 		n = readlinkat(start, last, tgt, sizeof(tgt) - 1);
-		if (n <= 0 || link_name(start, last, nm, sizeof(nm)) < 0)
+		if (n <= 0 || hs_fl_fd_name(start, dir) < 0)
 			break; /* no symlink: the magic link was on the way */
+		join_name(dir, last, nm, sizeof(nm));
 		/* the name a descriptor reached is held to: following, the
 		 * last symlink's (a nameless one's, as the naming named it);
 		 * not following, the first's, the one judged */
@@ -320,7 +320,7 @@ static long magic_end(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		 * ("../../proc/self/fd/1"): by that name, as a descriptor
 		 * by name is seen (start's name has no symlink in it), as
 		 * the naming named it (floor_name.c) */
-		if (tgt[0] != '/' && (n = up_name(start, tgt, sizeof(tgt))) < 0)
+		if (tgt[0] != '/' && (n = up_name(dir, tgt, sizeof(tgt))) < 0)
 			break;
 		/* into the supervisor's or a hook's /proc: refused, as a
 		 * name written so is (floor_reach.c) */
