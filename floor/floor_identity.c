@@ -111,6 +111,13 @@ long hs_fl_status_num(pid_t tid, const char *name, int nth, int base)
 	return n;
 }
 
+int hs_fl_has_cap(pid_t tid, int cap)
+{
+	long eff = hs_fl_status_num(tid, "CapEff", 0, 16);
+
+	return eff < 0 ? -1 : (int)(((unsigned long)eff >> cap) & 1);
+}
+
 static bool ns_of(const char *proc, const char *ns, char out[NS_LEN])
 {
 	char p[64];

@@ -575,6 +575,9 @@ void hs_fl_self_free(struct hs_fl_self *s);
 /* The nth number (from 0, in base) of thread tid's status line "name:"
  * ("Uid" 1: its effective uid; "CapEff" 0, base 16), or -1. */
 long hs_fl_status_num(pid_t tid, const char *name, int nth, int base);
+/* Has thread tid capability cap in its effective set (CapEff)? 1, 0, or
+ * -1 where its status cannot be read. */
+int hs_fl_has_cap(pid_t tid, int cap);
 /* Credentials a supervisor thread takes on for a call (hs_fl_become):
  * a caller's fs uid and gid, groups and effective capabilities, where
  * only these differ from ours and ours may be lowered to them. */

@@ -102,9 +102,7 @@ static bool descends(pid_t pid, pid_t anc)
 /* Has thread tid CAP_SYS_PTRACE in its effective set (its status)? */
 static bool may_ptrace(pid_t tid)
 {
-	long eff = hs_fl_status_num(tid, "CapEff", 0, 16);
-
-	return eff >= 0 && ((unsigned long)eff >> CAP_SYS_PTRACE) & 1;
+	return hs_fl_has_cap(tid, CAP_SYS_PTRACE) == 1;
 }
 
 /* May the caller (thread tid of thread group tgid) attach to process

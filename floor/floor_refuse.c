@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/magic.h>
 #include <sched.h>
 #include <stdio.h>
@@ -273,8 +274,6 @@ enum hs_fl_verdict hs_fl_refuse(const struct hs_floor_ctx *x,
  * why); none at all is the kernel's to set, or ours for a caller that
  * could raise it (a value we read and then let the kernel read again
  * could have become another). */
-#define CAP_SYS_RESOURCE_BIT 24
-
 long hs_fl_core_limit(const struct hs_floor_ctx *x,
 		      const struct seccomp_notif *n, char *why, size_t cap)
 {
@@ -285,7 +284,7 @@ long hs_fl_core_limit(const struct hs_floor_ctx *x,
 	} want;
 	uint64_t at, old = 0;
 	bool readable, may_raise;
-	long eff, r;
+	long r;
 
 	if (!x->no_core)
 		return HS_FL_KERNEL;
@@ -302,12 +301,11 @@ long hs_fl_core_limit(const struct hs_floor_ctx *x,
 	if (target && (r = hs_fl_reach(n, why, cap)) != 0)
 		return r;
 	readable = hs_fl_read(tid, at, &want, sizeof(want)) == 0;
-	eff = hs_fl_status_num(tid, "CapEff", 0, 16);
+	/* (unknown: taken to be able to) */
+	may_raise = hs_fl_has_cap(tid, CAP_SYS_RESOURCE) != 0;
 	/* what was read by its number is the caller's while it waits */
 	if (!hs_fl_valid(x->listener, n->id))
 		return HS_FL_KERNEL; /* (gone: continued, nothing) */
-	may_raise = eff < 0 ||
-		    (((unsigned long)eff >> CAP_SYS_RESOURCE_BIT) & 1);
 	/* A value we cannot read: from a caller that could raise the
 	 * limit, refused as a raise (a memfd_secret page, which the
 	 * kernel's own copy reads); from any other, the kernel's (a
