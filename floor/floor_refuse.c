@@ -7,7 +7,8 @@
  * memory; and the files the kernel itself writes by a name (acct, swapon,
  * a core file: "kernel_files"). A name-based policy cannot judge any of
  * them, so each is refused with EPERM and a reason naming the
- * "floor_allow" group that lets it through. The table here is also what floor_bpf.c notifies. */
+ * "floor_allow" group that lets it through. The table here is also what
+ * floor_bpf.c notifies. */
 #include "floor_int.h"
 
 #include <errno.h>
@@ -106,19 +107,27 @@ const struct hs_fl_rcall hs_fl_rcalls[] = {
 };
 const size_t hs_fl_nrcalls = sizeof(hs_fl_rcalls) / sizeof(hs_fl_rcalls[0]);
 
+/* A refusal's reason into out: lead, what is wrong with the call, and
+ * the "floor_allow" group that lets it through. */
+static void reason(char *out, size_t cap, const char *lead, const char *what,
+		   int group)
+{
+	/* a sandbox's first refused call: say what it will need next */
+	snprintf(out, cap,
+		 "%s%s (allow with \"hookshim\": {\"floor_allow\": [\"%s\"]}%s)",
+		 lead, what, hs_floor_allow_name(group),
+		 group == G(NAMESPACES) ? "; a sandbox such as bubblewrap "
+					  "needs \"mount\" too"
+					: "");
+}
+
 static void say(struct hs_fl_refusal *r, int group, const char *call,
 		const char *path)
 {
 	r->group = group;
 	snprintf(r->call, sizeof(r->call), "%s", call);
 	snprintf(r->path, sizeof(r->path), "%s", path ? path : "");
-	/* a sandbox's first refused call: say what it will need next */
-	snprintf(r->reason, sizeof(r->reason),
-		 "%s (allow with \"hookshim\": {\"floor_allow\": [\"%s\"]}%s)",
-		 why[group], hs_floor_allow_name(group),
-		 group == G(NAMESPACES) ? "; a sandbox such as bubblewrap "
-					  "needs \"mount\" too"
-					: "");
+	reason(r->reason, sizeof(r->reason), "", why[group], group);
 }
 
 /* Is the caller in a mount namespace other than ours (a sandbox's own,
@@ -267,13 +276,12 @@ enum hs_fl_verdict hs_fl_refuse(const struct hs_floor_ctx *x,
  * ulimit -c unlimited` and a SIGSEGV made secrets/core of the process's
  * memory, which it chose (and a '|' handler may write one there itself,
  * abrt's and old apport's). Unless "kernel_files" is allowed
- * (hs_floor_plan's no_core) the agent starts with RLIMIT_CORE 0, soft
- * and hard, which only
- * CAP_SYS_RESOURCE raises again. A new RLIMIT_CORE other than none at all
- * is refused here with the reason (the kernel's own EPERM says nothing of
- * why); none at all is the kernel's to set, or ours for a caller that
- * could raise it (a value we read and then let the kernel read again
- * could have become another). */
+ * (hs_floor_plan's no_core) the agent starts with RLIMIT_CORE 0, soft and
+ * hard, which only CAP_SYS_RESOURCE raises again. A new RLIMIT_CORE other
+ * than none at all is refused here with the reason (the kernel's own
+ * EPERM says nothing of why); none at all is the kernel's to set, or ours
+ * for a caller that could raise it (a value we read and then let the
+ * kernel read again could have become another). */
 long hs_fl_core_limit(const struct hs_floor_ctx *x,
 		      const struct seccomp_notif *n, char *why, size_t cap)
 {
@@ -328,10 +336,11 @@ long hs_fl_core_limit(const struct hs_floor_ctx *x,
 				       ? 0
 				       : -errno;
 	}
-	snprintf(why, cap, "%s of RLIMIT_CORE denied: a core file is one "
-		 "the kernel writes in the crashing process's directory, "
-		 "below every path check (allow with \"hookshim\": "
-		 "{\"floor_allow\": [\"kernel_files\"]})",
-		 n->data.nr == SYS_setrlimit ? "setrlimit" : "prlimit64");
+	reason(why, cap,
+	       n->data.nr == SYS_setrlimit ? "setrlimit of RLIMIT_CORE denied: "
+					   : "prlimit64 of RLIMIT_CORE denied: ",
+	       "a core file is one the kernel writes in the crashing "
+	       "process's directory, below every path check",
+	       G(KERNEL_FILES));
 	return EPERM;
 }
