@@ -694,6 +694,11 @@ bool hs_fl_start_is_judged(const struct hs_floor_ctx *x,
  * umask into *um, the credentials to take on into *as)? True to go on;
  * else *v says what became of it: the kernel's (HS_FL_OPEN_CONTINUE), or
  * answered with our own failure (enforce mode: hs_fl_ours). */
+/* A call we will not make, r why: the kernel's (HS_FL_KERNEL, or no
+ * error) -- HS_FL_OPEN_CONTINUE --, or answered -r, our own failure
+ * (enforce mode: hs_fl_ours) -- HS_FL_OPEN_ANSWERED. */
+enum hs_fl_open_result hs_fl_not_made(const struct hs_floor_ctx *x,
+				      const struct hs_fl_call *c, long r);
 bool hs_fl_ours_to_make(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			bool keep, mode_t *um, struct hs_fl_as *as,
 			enum hs_fl_open_result *v);

@@ -822,12 +822,8 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 	if (!hs_fl_ours_to_make(x, c, keep, &um, &as, &v))
 		return v;
 	creating = how->flags & (O_CREAT | HS_O_TMPFILE_BIT);
-	if (creating && (fd = hs_fl_caller_umask(um, &our_umask)) != 0) {
-		if (fd == KERNEL)
-			return HS_FL_OPEN_CONTINUE;
-		hs_fl_answer(x->listener, c->n.id, (int)-fd);
-		return HS_FL_OPEN_ANSWERED;
-	}
+	if (creating && (fd = hs_fl_caller_umask(um, &our_umask)) != 0)
+		return hs_fl_not_made(x, c, fd);
 	/* every walk and open below is the caller's to the kernel's checks
 	 * (a root session's process that became a user, say) */
 	if (!hs_fl_become(&as)) {

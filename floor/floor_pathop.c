@@ -321,12 +321,8 @@ enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
 	}
 	if (!hs_fl_ours_to_make(x, c, keep, &um, &as, &v))
 		return v;
-	if (making && (r = hs_fl_caller_umask(um, &our_um)) != 0) {
-		if (r == HS_FL_KERNEL)
-			return HS_FL_OPEN_CONTINUE;
-		hs_fl_answer(x->listener, c->n.id, (int)-r);
-		return HS_FL_OPEN_ANSWERED;
-	}
+	if (making && (r = hs_fl_caller_umask(um, &our_um)) != 0)
+		return hs_fl_not_made(x, c, r);
 	/* a truncate beyond the caller's RLIMIT_FSIZE is the kernel's
 	 * (its SIGXFSZ); asked with our credentials, as prlimit of
 	 * another process wants */

@@ -258,12 +258,17 @@ bool hs_fl_ours_to_make(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 
 	if (r > 0)
 		return true;
-	*v = HS_FL_OPEN_CONTINUE;
-	if (r < 0 && r != HS_FL_KERNEL) {
-		hs_fl_answer(x->listener, c->n.id, -r);
-		*v = HS_FL_OPEN_ANSWERED;
-	}
+	*v = hs_fl_not_made(x, c, r);
 	return false;
+}
+
+enum hs_fl_open_result hs_fl_not_made(const struct hs_floor_ctx *x,
+				      const struct hs_fl_call *c, long r)
+{
+	if (r >= 0 || r == HS_FL_KERNEL)
+		return HS_FL_OPEN_CONTINUE;
+	hs_fl_answer(x->listener, c->n.id, (int)-r);
+	return HS_FL_OPEN_ANSWERED;
 }
 
 long hs_fl_caller_umask(mode_t um, mode_t *old)
