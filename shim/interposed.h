@@ -5,7 +5,8 @@
  *            with libc's prototype: its interposer
  *   version  the symbol version to forward to, or "" for the default
  *   family   where the interposer lives: EXEC (exec.c), SPAWN (spawn.c),
- *            WRITE (a row of WRITE_TABLE in write.c; its opens for reading
+ *            WRITE (a row of WRITE_TABLE in write.c, or bind, written
+ *            by hand beside it; its opens for reading
  *            are the agent's read events, read_event.c), END (the calls
  *            that end a write, by hand in write.c), REASON (the
  *            error-message functions that carry a hook's reason,
@@ -118,6 +119,7 @@
 	X(fchownat, "", WRITE, FWD)                                      \
 	X(setxattr, "", WRITE, FWD)                                      \
 	X(fsetxattr, "", WRITE, FWD)                                     \
+	X(bind, "", WRITE, FWD)                                          \
 	X(close, "", END, FWD)                                           \
 	X(fclose, "", END, FWD)                                          \
 	X(dup2, "", END, FWD)                                            \

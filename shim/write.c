@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "../common/plainstr.h"
+#include "../common/sunpath.h"
 #include "fdcarry.h"
 #include "floor_calls.h"
 #include "fdtrack.h"
@@ -368,8 +369,7 @@ static int ck_fchmodat_flags(int d, const char *p, mode_t m, int f)
 
 /* A call whose name a symlink flip changed since it was judged is judged
  * again (hs_wpin_call), HS_WPIN_ROUNDS times at most. */
-#define DEFINE_WRAPPER(ret, name, params, iparams, args, fail, prologue, \
-		       quick, call, fd)                                 \
+#define DEFINE_WATCHED(ret, name, iparams, args, fail, call, fd)        \
 	static __attribute__((noinline)) ret name##_watched iparams     \
 	{                                                               \
 		struct hs_wcall hs_c_ = call;                           \
@@ -401,7 +401,10 @@ static int ck_fchmodat_flags(int d, const char *p, mode_t m, int f)
 		if (hs_go_ > 0)                                         \
 			hs_wend(&hs_c_, &hs_t_, r != fail, fd);         \
 		return r;                                               \
-	}                                                               \
+	}
+#define DEFINE_WRAPPER(ret, name, params, iparams, args, fail, prologue, \
+		       quick, call, fd)                                 \
+	DEFINE_WATCHED(ret, name, iparams, args, fail, call, fd)        \
 	HS_VIS ret name params                                          \
 	{                                                               \
 		prologue                                                \
@@ -411,6 +414,51 @@ static int ck_fchmodat_flags(int d, const char *p, mode_t m, int f)
 	}
 
 WRITE_TABLE(DEFINE_WRAPPER)
+
+/* bind(2) of a unix socket to a path makes a socket inode there: a
+ * mknod of a socket to the rules, its name read from the address as the
+ * kernel reads it (common/sunpath.h; a compound literal holds it for the
+ * call). Any other bind makes nothing on disk and goes on at once, under
+ * the floor with the cookie (floor_bpf.c notifies bind with the writes):
+ * glibc's own, through its hidden alias (getaddrinfo's netlink socket),
+ * is the floor's to look at. */
+static const char *sun_name(const struct sockaddr *a, socklen_t n,
+			    char *buf)
+{
+	hs_sun_path(a, n, buf);
+	return buf;
+}
+#define WCB(fd, a, n)                                                  \
+	((struct hs_wcall){ HS_WK_BIND, AT_FDCWD,                      \
+			    sun_name((a), (n), (char[HS_SUN_CAP]){ 0 }), \
+			    (fd), 0, S_IFSOCK | 0777, 0, 0, 0 })
+#define CK_bind(fd, a, n) CK_2(SYS_bind, fd, a, n, 0, 0)
+DEFINE_WATCHED(int, bind, (int fd, const struct sockaddr *a, socklen_t n),
+	       (fd, a, n), -1, WCB(fd, a, n), -1)
+
+/* Is fd a unix socket? Only one makes a name on disk, whatever family
+ * its address claims (errno kept). */
+static bool unix_socket(int fd)
+{
+	int e = errno, dom = 0;
+	socklen_t len = sizeof(dom);
+	bool yes = getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &len) == 0 &&
+		   dom == AF_UNIX;
+
+	errno = e;
+	return yes;
+}
+
+HS_VIS int bind(int fd, const struct sockaddr *a, socklen_t n)
+{
+	char name[HS_SUN_CAP];
+
+	if (__builtin_expect(!hs_wscope_active(), 1) || hs_guarded())
+		return HS_REAL(bind)(fd, a, n);
+	if (hs_sun_path(a, n, name) && unix_socket(fd))
+		return bind_watched(fd, a, n);
+	return hs_ck_on() ? CK_bind(fd, a, n) : HS_REAL(bind)(fd, a, n);
+}
 
 /* The end of a write: close, fclose, and dup2/dup3 onto a tracked
  * descriptor (an implicit close: bash restoring stdout after

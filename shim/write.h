@@ -24,6 +24,8 @@ enum hs_wkind {
 	HS_WK_REMOVE,  /* unlink or rmdir, whichever path is */
 	HS_WK_MKDIR,
 	HS_WK_MKNOD,   /* mknod/mkfifo family; flags: the mode (file type) */
+	HS_WK_BIND,    /* a unix socket (dirfd2) bound to path: a mknod of a
+			* socket to the rules (common/sunpath.h) */
 	HS_WK_MKTEMP,  /* mkstemp family and mkdtemp: path is the template */
 	/* The mode, the owner, an extended attribute (an ACL) of path:
 	 * judged for protected files only (chmod -x of a hook script makes

@@ -332,7 +332,16 @@ unsigned hs_wclassify(const struct hs_wcall *c, struct hs_wticket *t,
 		r.kind = HS_WR_MKDIR;
 		break;
 	case HS_WK_MKNOD:
-		if (named_pinned(t, c->dirfd, c->path, false, t->path, &t->pin) < 0)
+	case HS_WK_BIND:
+		/* a bind is made by its name as written, never pinned: the
+		 * address a socket keeps (getsockname, a peer's getpeername)
+		 * is the string it was bound with, and bind has no *at form
+		 * to make it from a pinned directory (guard mode: a flip of
+		 * its directories since is the kernel's walk) */
+		if ((c->kind == HS_WK_BIND
+			     ? named(t, c->dirfd, c->path, t->follow, false, t->path)
+			     : named_pinned(t, c->dirfd, c->path, false, t->path,
+					    &t->pin)) < 0)
 			return 0;
 		r.kind = HS_WR_MKNOD;
 		r.mode = (unsigned)c->flags;

@@ -260,6 +260,7 @@ static unsigned protected_names(const struct hs_wcall *c, unsigned active)
 	case HS_WK_REMOVE:
 	case HS_WK_MKDIR:
 	case HS_WK_MKNOD:
+	case HS_WK_BIND:
 	case HS_WK_MKTEMP: /* its template names the directory */
 		return hs_wscope_in_tree(c->dirfd, c->path) ? HS_WR_PROT_A : 0;
 	case HS_WK_SYMLINK:
