@@ -460,6 +460,7 @@ static void hand_off(struct hs_floor *f, struct job *j)
 		copy->spare = false;
 		j->c.argv = NULL;
 		j->c.notice = NULL;
+		j->c.pop.sock = -1;
 		j = copy;
 	}
 	pthread_attr_init(&attr);

@@ -36,7 +36,7 @@
 #endif
 #define WRITE_FLAGS HS_FLOOR_WRITE_FLAGS
 
-/* Syscalls that always change the file system: notified unless cookied.
+/* Syscalls that change the file system: notified unless cookied.
  * open/openat are tested on their flags first; openat2 keeps its flags in
  * a struct BPF cannot read, so it is always notified. */
 static const int writes[] = {
@@ -44,6 +44,9 @@ static const int writes[] = {
 	SYS_link, SYS_linkat, SYS_symlink, SYS_symlinkat, SYS_unlink,
 	SYS_unlinkat, SYS_rmdir, SYS_mkdir, SYS_mkdirat, SYS_truncate,
 	SYS_mknod, SYS_mknodat,
+	/* a unix socket bound to a path makes its inode there (the family
+	 * and name are in memory BPF cannot read: every bind, rare) */
+	SYS_bind,
 };
 static const int execs[] = { SYS_execve, SYS_execveat };
 /* A protected file's mode, owner or attributes (an ACL): rare calls, a

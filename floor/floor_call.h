@@ -10,11 +10,12 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "../common/sunpath.h"
 #include "floor_int.h"
 
 /* What a syscall does, whatever its number. */
 enum kind { K_OPEN, K_TRUNC, K_RENAME, K_LINK, K_SYMLINK, K_UNLINK,
-	    K_MKDIR, K_MKNOD, K_ATTR, K_NONE };
+	    K_MKDIR, K_MKNOD, K_ATTR, K_BIND, K_NONE };
 
 struct call {
 	enum kind kind;
@@ -24,6 +25,14 @@ struct call {
 	unsigned mode;     /* mkdir's, mknod's */
 	uint64_t arg;      /* truncate's length, mknod's device */
 	const char *attr; /* K_ATTR: "chmod", "chown" or "setxattr" */
+	/* a bind: its address as read, and the name it makes (K_MKNOD of
+	 * a socket), or none (K_BIND: nothing on disk, nothing to judge) */
+	bool bind;
+	int sockfd;
+	int sa_err;          /* the address could not be read: EFAULT */
+	unsigned salen;
+	unsigned char sa[HS_FL_SA_CAP];
+	char sun[HS_SUN_CAP];
 	struct open_how how; /* an open's, as the kernel takes it */
 	bool how_whole;      /* all of it read (openat2 of today's size, or a
 			      * larger one whose tail is zero) */

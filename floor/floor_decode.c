@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/seccomp.h>
@@ -52,6 +53,54 @@ static int how_tail(pid_t tid, uint64_t addr, uint64_t size, bool *whole)
 
 #define A(i) (c->n.data.args[i])
 #define FD(i) ((int)A(i))
+
+/* bind(fd, addr, len), in the kernel's order: the descriptor (EBADF,
+ * ENOTSOCK), the length (EINVAL), the address (EFAULT), then the
+ * socket's family's bind. The socket is taken first (c->pop.sock: the
+ * call owns it), so that what is judged is what is bound: only a unix
+ * socket makes a name on disk, whatever family the address claims, and
+ * another thread may put another socket at the descriptor's number at
+ * any time. A unix socket's name (common/sunpath.h) is a mknod of a
+ * socket; every other bind is K_BIND, nothing to judge (in enforce mode
+ * made on that socket: floor_pathop.c). A socket we cannot take (a
+ * caller we may not reach, a thread of its own table before 6.9) or a
+ * length the kernel refuses whatever memory holds is the kernel's:
+ * K_NONE. */
+static enum kind decode_bind(struct hs_fl_call *c, struct call *k, pid_t tid,
+			     int lfd)
+{
+	int len = (int)A(2), dom = 0;
+	socklen_t dl = sizeof(dom);
+
+	k->bind = true;
+	k->sockfd = FD(0);
+	k->sa_err = 0;
+	k->salen = 0;
+	k->sun[0] = '\0';
+	c->pop.sock = hs_fl_thread_fd(tid, FD(0), true);
+	if (c->pop.sock < 0) {
+		if (errno != EBADF)
+			return K_NONE;
+		k->sa_err = EBADF;
+	} else if (getsockopt(c->pop.sock, SOL_SOCKET, SO_DOMAIN, &dom, &dl) != 0) {
+		k->sa_err = errno == ENOTSOCK ? ENOTSOCK : EBADF;
+	} else if (len <= 0 || len > HS_FL_SA_CAP) {
+		return K_NONE; /* EINVAL, or the family's answer to none */
+	} else {
+		k->salen = (unsigned)len;
+		if (hs_fl_read(tid, A(1), k->sa, k->salen) < 0)
+			/* (EPERM: not ours to read at all, the kernel's) */
+			k->sa_err = errno == EPERM || errno == EACCES ? EPERM
+								      : EFAULT;
+	}
+	if (!hs_fl_valid(lfd, c->n.id))
+		return K_NONE;
+	if (k->sa_err || dom != AF_UNIX ||
+	    !hs_sun_path(k->sa, k->salen, k->sun))
+		return K_BIND;
+	k->mode = S_IFSOCK | 0777; /* a socket inode's, before the umask */
+	return K_MKNOD;
+}
 
 /* Mode, owner, extended attributes (floor_bpf.c notifies them only when
  * protected files exist). A descriptor alone is p1 == 0 with dirfd and
@@ -103,6 +152,7 @@ enum kind hs_fl_decode(struct hs_fl_call *c, struct call *k, pid_t tid,
 	k->flags = 0;
 	k->mode = 0;
 	k->arg = 0;
+	k->bind = false;
 	memset(&k->how, 0, sizeof(k->how));
 	switch (c->n.data.nr) {
 	case SYS_open:
@@ -179,6 +229,8 @@ enum kind hs_fl_decode(struct hs_fl_call *c, struct call *k, pid_t tid,
 		k->dirfd = FD(0); k->p1 = A(1); k->mode = (unsigned)A(2);
 		k->arg = A(3);
 		return K_MKNOD;
+	case SYS_bind:
+		return decode_bind(c, k, tid, lfd);
 	}
 	return decode_attr(c, k);
 }
@@ -268,6 +320,10 @@ void hs_fl_path_call(struct hs_fl_call *c, const struct call *k, int e)
 	o->flags = k->flags;
 	o->mode = k->mode;
 	o->arg = k->arg;
+	o->sockfd = k->bind ? k->sockfd : -1;
+	o->salen = k->bind && !k->sa_err ? k->salen : 0;
+	if (o->salen)
+		memcpy(o->sa, k->sa, o->salen);
 	o->read_err = e < 0 ? -e : 0;
 	o->judged[0] = o->judged2[0] = '\0';
 	o->path[0] = o->path2[0] = '\0';

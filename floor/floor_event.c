@@ -530,6 +530,10 @@ static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 	e = 0;
 	if (k.p1)
 		e = hs_fl_read_str(tid, k.p1, k.path, sizeof(k.path));
+	else if (k.bind) { /* its address, read already */
+		e = -k.sa_err;
+		memcpy(k.path, k.sun, strlen(k.sun) + 1); /* (it fits) */
+	}
 	else if (k.kind != K_ATTR)
 		e = -EFAULT;
 	if (e >= 0 && k.p2)
@@ -656,6 +660,7 @@ void hs_fl_call_reset(struct hs_fl_call *c)
 	c->open.tries = 0;
 	c->open.fifo = -1;
 	c->pop.on = false;
+	c->pop.sock = -1;
 	c->open.judged[0] = '\0';
 	c->tgid = 0;
 	c->nev = 0;
@@ -674,6 +679,9 @@ void hs_fl_call_reset(struct hs_fl_call *c)
 
 void hs_fl_call_free(struct hs_fl_call *c)
 {
+	if (c->pop.sock >= 0)
+		close(c->pop.sock);
+	c->pop.sock = -1;
 	if (c->argv) {
 		for (char **a = c->argv; *a; a++)
 			free(*a);

@@ -149,6 +149,15 @@ int hs_fl_environ_at(int dirfd, const char *path, const char *name,
 
 /* The process (thread group) tid belongs to, or -1. */
 pid_t hs_fl_tgid(pid_t tid);
+/* A copy of thread tid's descriptor fd, the same open file, through a
+ * pidfd of the thread (PIDFD_THREAD, 6.9) or of its process -- before
+ * 6.9, when not `exact`, or for the thread group's leader: a thread may
+ * have a descriptor table of its own; -1 and errno (EBADF: no such
+ * descriptor; ESRCH: not to be had) otherwise. Never opens the caller's
+ * descriptor by name (a FIFO would block). A tid may be another task's
+ * by then: the call must still be pending after (hs_fl_valid). Made
+ * with our own credentials (pidfd_getfd checks the real ids). */
+int hs_fl_thread_fd(pid_t tid, int fd, bool exact);
 /* Its HOOKSHIM_ROLE into out ("" and false when it has none). */
 bool hs_fl_role(pid_t tid, char *out, size_t cap);
 /* Its thread group's name (/proc/TGID/comm) into out, "" unknown. */
@@ -387,6 +396,10 @@ bool hs_fl_refused_open(const struct hs_floor_ctx *x, pid_t tid,
 
 /* A path call the floor can make itself (floor_pathop.c), as decoded
  * and read once: the kernel never reads its strings again. */
+/* The largest address a bind passes (the kernel's struct
+ * sockaddr_storage: EINVAL beyond). */
+#define HS_FL_SA_CAP 128
+
 struct hs_fl_pathop {
 	bool on;
 	int nr;                /* the syscall */
@@ -395,6 +408,11 @@ struct hs_fl_pathop {
 	uint64_t flags;        /* AT_*, RENAME_* */
 	uint64_t arg;          /* truncate's length, mknod's device */
 	unsigned mode;         /* mkdir's, mknod's */
+	/* bind's socket, and its address as read (a name: path) */
+	int sockfd;
+	int sock;              /* our copy of it (floor_decode.c), or -1 */
+	unsigned salen;
+	unsigned char sa[HS_FL_SA_CAP];
 	int read_err;          /* reading a path failed: this errno */
 	char path[PATH_MAX + 1], path2[PATH_MAX + 1];
 	/* their names as judged ("" when unnamed) */

@@ -213,31 +213,11 @@ int hs_fl_net_read(const struct seccomp_notif *n, struct hs_fl_net *out)
 	return r;
 }
 
-/* A copy of thread tid's descriptor fd, through a pidfd of the thread
- * (PIDFD_THREAD, 6.9) or its process; -1 when it cannot be had. Never
- * opens the caller's descriptor by name (a FIFO would block). */
-static int caller_socket(pid_t tid, int fd)
-{
-	int pfd = (int)syscall(SYS_pidfd_open, tid, O_EXCL /* PIDFD_THREAD */);
-	int sfd = -1;
-
-	if (pfd < 0) {
-		pid_t tgid = hs_fl_tgid(tid);
-
-		pfd = tgid > 0 ? (int)syscall(SYS_pidfd_open, tgid, 0) : -1;
-	}
-	if (pfd >= 0) {
-		sfd = (int)syscall(SYS_pidfd_getfd, pfd, fd, 0);
-		close(pfd);
-	}
-	return sfd;
-}
-
 /* The type of thread tid's socket fd (SOCK_STREAM, ...), or 0 when it
  * cannot be told. */
 static int sock_type(pid_t tid, int fd)
 {
-	int sfd = caller_socket(tid, fd), type = 0;
+	int sfd = hs_fl_thread_fd(tid, fd, false), type = 0;
 	socklen_t tl = sizeof(type);
 
 	if (sfd < 0)
@@ -250,7 +230,7 @@ static int sock_type(pid_t tid, int fd)
 
 bool hs_fl_net_dns_peer(pid_t tid, int fd)
 {
-	int sfd = caller_socket(tid, fd);
+	int sfd = hs_fl_thread_fd(tid, fd, false);
 	struct sockaddr_storage peer;
 	socklen_t pl = sizeof(peer);
 	bool yes = false;

@@ -33,11 +33,18 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/fs.h>
+#include <pthread.h>
+#include <stddef.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
+#include <linux/if_xdp.h>
+#include <linux/netlink.h>
 #include <unistd.h>
 
 #include "../common/pathfold.h"
@@ -200,14 +207,144 @@ static long truncate_(const struct hs_fl_pathop *o, int fd)
 	return r;
 }
 
+/* A named bind is made with the caller's own string: the address a
+ * socket keeps (getsockname, a peer's getpeername) is the string it was
+ * bound with, and bind has no *at form, so the kernel walks that string
+ * again -- from where the caller's walk starts: its working directory,
+ * made the receiver's for the call (hs_fl_caller_umask gave the receiver
+ * a file-system state of its own), or, for an absolute name, our root,
+ * which is the caller's (floor_identity.c). That walk is the one judged:
+ * where_of walked the same string from the same place to the judged
+ * directory, and no path call of the session -- each made here in
+ * enforce mode -- renames, removes or replaces a directory until the
+ * bind is made: a named bind holds walk_lock exclusively, every other
+ * path call shared. A name that leads through a magic link (its walk
+ * starts at another descriptor) is bound by its last component in the
+ * directory reached, the only string that walks no link of ours. */
+static pthread_rwlock_t walk_lock = PTHREAD_RWLOCK_INITIALIZER;
+
+/* The supervisor's working directory, which a receiver that bound a
+ * name from the caller's takes back after (as the supervisor: the
+ * caller's credentials may not search ours). One descriptor for the
+ * process: a bind a hook decided runs on a thread of its own. */
+static int home = -1;
+
+static long home_kept(void)
+{
+	int fd;
+
+	if (__atomic_load_n(&home, __ATOMIC_ACQUIRE) >= 0)
+		return 0;
+	if ((fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return hs_fl_ours(-errno);
+	{
+		int none = -1;
+
+		if (!__atomic_compare_exchange_n(&home, &none, fd, false,
+						 __ATOMIC_ACQ_REL,
+						 __ATOMIC_ACQUIRE))
+			close(fd); /* another thread's was first */
+	}
+	return 0;
+}
+
+static void home_again(void)
+{
+	if (fchdir(__atomic_load_n(&home, __ATOMIC_ACQUIRE)) == 0 ||
+	    chdir("/") == 0)
+		return;
+	fprintf(stderr, "hookshim: floor: a thread could not leave the "
+			"directory of a socket it bound: %s\n",
+		strerror(errno));
+	abort();
+}
+
+/* A bind with no name, on our copy of the caller's socket: the address
+ * as read, but for what the kernel would take from the binding process
+ * rather than the address: a netlink socket's own port id where it asks
+ * for one (nl_pid 0: the kernel gives the binder's thread group id where
+ * that is free; a taken one gets the kernel's choice), an AF_XDP socket
+ * sharing another's umem by the caller's descriptor of it. */
+static long bind_unnamed(const struct hs_fl_pathop *o)
+{
+	unsigned char sa[HS_FL_SA_CAP];
+	sa_family_t fam = AF_UNSPEC;
+	int umem = -1;
+	long r;
+
+	memcpy(sa, o->sa, o->salen);
+	if (o->salen >= sizeof(fam))
+		memcpy(&fam, sa, sizeof(fam));
+	if (fam == AF_NETLINK && o->salen >= sizeof(struct sockaddr_nl)) {
+		struct sockaddr_nl nl;
+		pid_t tgid = hs_fl_tgid(o->tid);
+
+		memcpy(&nl, sa, sizeof(nl));
+		if (nl.nl_pid == 0 && tgid > 0) {
+			nl.nl_pid = (uint32_t)tgid;
+			if (bind(o->sock, (struct sockaddr *)&nl, o->salen) == 0)
+				return 0;
+			if (errno != EADDRINUSE)
+				return -errno;
+		}
+	} else if (fam == AF_XDP && o->salen >= sizeof(struct sockaddr_xdp)) {
+		struct sockaddr_xdp xa;
+
+		memcpy(&xa, sa, sizeof(xa));
+		if (xa.sxdp_flags & XDP_SHARED_UMEM) {
+			umem = hs_fl_thread_fd(o->tid, (int)xa.sxdp_shared_umem_fd,
+					       true);
+			if (umem < 0)
+				return errno == EBADF ? -EBADF : hs_fl_ours(-ENOMEM);
+			xa.sxdp_shared_umem_fd = (uint32_t)umem;
+			memcpy(sa, &xa, sizeof(xa));
+		}
+	}
+	r = bind(o->sock, (struct sockaddr *)sa, o->salen) < 0 ? -errno : 0;
+	if (umem >= 0)
+		close(umem);
+	return r;
+}
+
+/* bind of our copy of the caller's socket: a name as above (*moved: our
+ * working directory changed), else bind_unnamed. 0 or -errno: the
+ * kernel's answer to ours. */
+static long bind_(const struct hs_fl_pathop *o, const struct where *a,
+		  bool *moved)
+{
+	struct sockaddr_un u = { .sun_family = AF_UNIX };
+	bool own = a->s.rest == o->path; /* the caller's string, unchanged */
+	const char *name = own ? o->path : a->last;
+	int from = own ? a->s.fd : a->dir;
+	size_t n;
+
+	if (!o->path[0])
+		return bind_unnamed(o);
+	n = strlen(name);
+	if (n > sizeof(u.sun_path)) /* (a part of a name that fit) */
+		return -ENAMETOOLONG;
+	if (from != AT_FDCWD) {
+		if (fchdir(from) < 0)
+			return hs_fl_ours(-errno);
+		*moved = true;
+	}
+	memcpy(u.sun_path, name, n);
+	return bind(o->sock, (const struct sockaddr *)&u,
+		    (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n)) < 0
+		       ? -errno
+		       : 0;
+}
+
 /* The call itself, on what where_of readied: 0 or -errno. */
 static long make(const struct hs_fl_pathop *o, struct where *a,
-		 struct where *b)
+		 struct where *b, bool *moved)
 {
 	char self[40];
 	long r = 0;
 
 	switch (o->nr) {
+	case SYS_bind:
+		return bind_(o, a, moved);
 	case SYS_unlink:
 	case SYS_rmdir:
 	case SYS_unlinkat:
@@ -278,10 +415,13 @@ enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
 	bool two = o->nr != SYS_unlink && o->nr != SYS_unlinkat &&
 		   o->nr != SYS_rmdir && o->nr != SYS_mkdir &&
 		   o->nr != SYS_mkdirat && o->nr != SYS_mknod &&
-		   o->nr != SYS_mknodat && o->nr != SYS_truncate;
+		   o->nr != SYS_mknodat && o->nr != SYS_truncate &&
+		   o->nr != SYS_bind;
 	bool symlink = o->nr == SYS_symlink || o->nr == SYS_symlinkat;
+	bool bind_call = o->nr == SYS_bind;
+	bool named_bind = bind_call && o->path[0], moved = false;
 	bool making = o->nr == SYS_mkdir || o->nr == SYS_mkdirat ||
-		      o->nr == SYS_mknod || o->nr == SYS_mknodat;
+		      o->nr == SYS_mknod || o->nr == SYS_mknodat || named_bind;
 	bool link = o->nr == SYS_link || o->nr == SYS_linkat;
 	/* a link's source followed, or a descriptor's file (AT_EMPTY_PATH
 	 * with ""): made from our descriptor of it */
@@ -294,7 +434,8 @@ enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
 	long r;
 
 	if (!o->on || !x->self ||
-	    __atomic_load_n(x->sandboxed, __ATOMIC_ACQUIRE))
+	    __atomic_load_n(x->sandboxed, __ATOMIC_ACQUIRE) ||
+	    (bind_call && o->sock < 0 && !o->read_err))
 		return HS_FL_OPEN_CONTINUE;
 	/* arguments the kernel refuses before it reads a path (or whatever
 	 * the path): its answer, on no name */
@@ -321,7 +462,8 @@ enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
 	}
 	if (!hs_fl_ours_to_make(x, c, keep, &um, &as, &v))
 		return v;
-	if (making && (r = hs_fl_caller_umask(um, &our_um)) != 0)
+	if ((named_bind && (r = home_kept()) != 0) ||
+	    (making && (r = hs_fl_caller_umask(um, &our_um)) != 0))
 		return hs_fl_not_made(x, c, r);
 	/* a truncate beyond the caller's RLIMIT_FSIZE is the kernel's
 	 * (its SIGXFSZ); asked with our credentials, as prlimit of
@@ -333,9 +475,16 @@ enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
 		    (lim.rlim_cur != RLIM_INFINITY && o->arg > lim.rlim_cur))
 			return HS_FL_OPEN_CONTINUE;
 	}
-	/* the walks and the call as the caller (floor_identity.c) */
+	/* the walks and the call as the caller (floor_identity.c), no
+	 * directory changing under a named bind's walk meanwhile */
+	if (named_bind)
+		pthread_rwlock_wrlock(&walk_lock);
+	else
+		pthread_rwlock_rdlock(&walk_lock);
 	if (!hs_fl_become(&as))
 		r = HS_FL_KERNEL;
+	else if (bind_call && !named_bind)
+		r = 0; /* no name: nothing to walk */
 	else if (symlink) {
 		r = where_of(x, tid, o->path2, o->dirfd2, o->judged, false,
 			     false, resolved, &b);
@@ -355,8 +504,11 @@ enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
 	    !hs_fl_valid(x->listener, c->n.id))
 		r = HS_FL_KERNEL; /* gone: continuing it is refused, harmlessly */
 	if (r == 0)
-		r = make(o, &a, &b);
+		r = make(o, &a, &b, &moved);
 	hs_fl_become_back(&as);
+	pthread_rwlock_unlock(&walk_lock);
+	if (moved)
+		home_again();
 	where_free(&a);
 	where_free(&b);
 	if (making)

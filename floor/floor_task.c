@@ -28,6 +28,7 @@
  * by keeping them; a name a process gives itself later is likewise not
  * seen until its exec (it counts only in guard mode: floor_event.c,
  * agent_of). */
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -169,6 +170,29 @@ pid_t hs_fl_tgid(pid_t tid)
 	tgid = (t = get(tid)) ? t->tgid : -1;
 	pthread_mutex_unlock(&lock);
 	return tgid;
+}
+
+int hs_fl_thread_fd(pid_t tid, int fd, bool exact)
+{
+	int pfd = (int)syscall(SYS_pidfd_open, tid, O_EXCL /* PIDFD_THREAD */);
+	int r = -1, e;
+
+	if (pfd < 0) {
+		pid_t tgid = hs_fl_tgid(tid);
+
+		if (tgid <= 0 || (exact && tgid != tid)) {
+			errno = ESRCH;
+			return -1;
+		}
+		pfd = (int)syscall(SYS_pidfd_open, tgid, 0);
+	}
+	if (pfd < 0)
+		return -1;
+	r = (int)syscall(SYS_pidfd_getfd, pfd, fd, 0);
+	e = errno;
+	close(pfd);
+	errno = e;
+	return r;
 }
 
 /* A copy of t's directory and its generation, to read unlocked; -1 when
