@@ -136,7 +136,7 @@ long hs_fl_ctty_open(pid_t tid, uint64_t fl)
 	long fd, r, session;
 
 	if ((r = tty_of(tid, &session, &tty)) < 0)
-		return hs_fl_scarce(r) ? hs_fl_ours(r) : HS_FL_KERNEL;
+		return hs_fl_ours_or(r, HS_FL_KERNEL);
 	if (tty == 0) /* (not -ENXIO: that is our O_NONBLOCK's, refused()) */
 		return HS_FL_ENXIO;
 	maj = (tty >> 8) & 0xfff;
@@ -147,7 +147,7 @@ long hs_fl_ctty_open(pid_t tid, uint64_t fl)
 	fd = hs_fl_openat2(AT_FDCWD, p, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0,
 			   RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
 	if (fd < 0)
-		return hs_fl_scarce(fd) ? hs_fl_ours(fd) : HS_FL_KERNEL;
+		return hs_fl_ours_or(fd, HS_FL_KERNEL);
 	if (fstat((int)fd, &sb) != 0 || !S_ISCHR(sb.st_mode) ||
 	    sb.st_rdev != makedev(maj, min)) {
 		close((int)fd);

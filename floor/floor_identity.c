@@ -488,7 +488,7 @@ int hs_fl_same_identity(const struct hs_fl_self *s, pid_t tid, bool keep,
 		p = &one;
 	}
 	if ((r = proc_fds_open(s, tid, p)) < 0)
-		return hs_fl_scarce(r) ? (int)hs_fl_ours(r) : 0;
+		return (int)hs_fl_ours_or(r, 0);
 	r = identity_of(s, p, umask_out, as);
 	if (!keep || r < 0)
 		proc_fds_close(p);

@@ -64,6 +64,10 @@ bool hs_fl_has_shim(pid_t tid, pid_t tgid, uint64_t cookie);
  * session that drove the supervisor out of descriptors would otherwise
  * have its decoys land) -- any other is. */
 long hs_fl_ours(long e);
+/* A step of ours that failed with -errno e where no other error is the
+ * caller's: hs_fl_ours(e) for ours (hs_fl_scarce), `otherwise` for any
+ * other. */
+long hs_fl_ours_or(long e, long otherwise);
 bool hs_fl_scarce(long e);
 void hs_fl_ours_closed(bool closed);
 /* The test suite's scarcity (HOOKSHIM_TEST_FLOOR_SCARCE, read by

@@ -300,7 +300,7 @@ static long magic_end(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			break;
 		pfd = dir_part(start, rest, how->resolve, &last);
 		if (pfd < 0) {
-			r = hs_fl_scarce(pfd) ? hs_fl_ours(pfd) : AGAIN;
+			r = hs_fl_ours_or(pfd, AGAIN);
 			break;
 		}
 		if (start != s->fd)

@@ -269,6 +269,11 @@ long hs_fl_ours(long e)
 	return !ours_closed ? HS_FL_KERNEL : e == -ENOMEM ? -ENOMEM : -ENFILE;
 }
 
+long hs_fl_ours_or(long e, long otherwise)
+{
+	return hs_fl_scarce(e) ? hs_fl_ours(e) : otherwise;
+}
+
 bool hs_fl_valid(int listener, uint64_t id)
 {
 	__u64 v = id;

@@ -195,9 +195,9 @@ int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 		s->by_number = true;
 	}
 	if (s->fd < 0)
-		return errno == ENOENT && dirfd >= 0 ? -EBADF
-		       : hs_fl_scarce(-errno)	      ? hs_fl_ours(-errno)
-						      : HS_FL_KERNEL;
+		return errno == ENOENT && dirfd >= 0
+			       ? -EBADF
+			       : hs_fl_ours_or(-errno, HS_FL_KERNEL);
 	s->pinned = true;
 	if (p[0] != '/' && !(resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) &&
 	    (hs_starts(p, "self/") || hs_starts(p, "thread-self/")) &&
