@@ -62,10 +62,12 @@ static int how_tail(pid_t tid, uint64_t addr, uint64_t size, bool *whole)
  * another thread may put another socket at the descriptor's number at
  * any time. A unix socket's name (common/sunpath.h) is a mknod of a
  * socket; every other bind is K_BIND, nothing to judge (in enforce mode
- * made on that socket: floor_pathop.c). A socket we cannot take (a
- * caller we may not reach, a thread of its own table before 6.9) or a
- * length the kernel refuses whatever memory holds is the kernel's:
- * K_NONE. */
+ * made on that socket: floor_pathop.c). A socket we cannot take for want
+ * of our own descriptors fails closed in enforce mode (hs_fl_ours); one
+ * not to be had at all (a caller we may not reach, a thread with a table
+ * of its own before 6.9) has its name judged as a unix socket's, then
+ * goes to the kernel (docs/limits.md). A length the kernel refuses,
+ * whatever memory holds, is the kernel's: K_NONE. */
 static enum kind decode_bind(struct hs_fl_call *c, struct call *k, pid_t tid,
 			     int lfd)
 {
@@ -79,14 +81,21 @@ static enum kind decode_bind(struct hs_fl_call *c, struct call *k, pid_t tid,
 	k->sun[0] = '\0';
 	c->pop.sock = hs_fl_thread_fd(tid, FD(0), true);
 	if (c->pop.sock < 0) {
-		if (errno != EBADF)
-			return K_NONE;
-		k->sa_err = EBADF;
+		long e = -errno;
+
+		if (e == -EBADF)
+			k->sa_err = EBADF;
+		else if (hs_fl_scarce(e) && hs_fl_ours(e) != HS_FL_KERNEL)
+			k->sa_err = (int)-hs_fl_ours(e); /* ours: fails closed */
+		else
+			dom = AF_UNIX; /* not to be had: judged by its name
+					* all the same, then the kernel's */
 	} else if (getsockopt(c->pop.sock, SOL_SOCKET, SO_DOMAIN, &dom, &dl) != 0) {
 		k->sa_err = errno == ENOTSOCK ? ENOTSOCK : EBADF;
-	} else if (len <= 0 || len > HS_FL_SA_CAP) {
+	}
+	if (!k->sa_err && (len <= 0 || len > HS_FL_SA_CAP))
 		return K_NONE; /* EINVAL, or the family's answer to none */
-	} else {
+	if (!k->sa_err) {
 		k->salen = (unsigned)len;
 		if (hs_fl_read(tid, A(1), k->sa, k->salen) < 0)
 			/* (EPERM: not ours to read at all, the kernel's) */

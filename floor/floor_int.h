@@ -40,7 +40,8 @@
  * non-dumpable process, where the kernel lets us not), -ENAMETOOLONG
  * when longer than cap - 1. */
 int hs_fl_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap);
-/* n bytes at addr. -1 unless all were read. */
+/* n bytes at addr. -1 unless all were read, errno EFAULT where part of
+ * them is unmapped (EPERM, EACCES: tid may not be read at all). */
 int hs_fl_read(pid_t tid, uint64_t addr, void *buf, size_t n);
 /* The NULL-terminated pointer array at addr (an argv, an envp), up to
  * 4,096 entries, malloc'd with its terminator; *n entries. NULL when
@@ -155,9 +156,9 @@ int hs_fl_environ_at(int dirfd, const char *path, const char *name,
 pid_t hs_fl_tgid(pid_t tid);
 /* A copy of thread tid's descriptor fd, the same open file, through a
  * pidfd of the thread (PIDFD_THREAD, 6.9) or of its process -- before
- * 6.9, when not `exact`, or for the thread group's leader: a thread may
- * have a descriptor table of its own; -1 and errno (EBADF: no such
- * descriptor; ESRCH: not to be had) otherwise. Never opens the caller's
+ * 6.9, when not `exact`, or where the thread's descriptor table is its
+ * leader's (kcmp): a thread may have one of its own; -1 and errno
+ * (EBADF: no such descriptor; ESRCH: not to be had) otherwise. Never opens the caller's
  * descriptor by name (a FIFO would block). A tid may be another task's
  * by then: the call must still be pending after (hs_fl_valid). Made
  * with our own credentials (pidfd_getfd checks the real ids). */
@@ -693,6 +694,14 @@ struct hs_fl_start {
 	/* pinned by the caller's number (/proc/<tid>/cwd), which may have
 	 * been another task's by then: the call must still be pending */
 	bool by_number;
+	/* the path is a magic link itself (/proc/self/fd/N, /proc/self/cwd)
+	 * that the call does not follow: fd is the caller's /proc directory
+	 * that holds it, rest its name there, which nothing can be made,
+	 * removed or renamed at (the kernel's EEXIST, EPERM, EXDEV), whatever
+	 * name was judged */
+	bool link_itself;
+	bool own_fds; /* ... in the caller's own fd directory, which lets the
+		       * caller in (proc_fd_permission), not us */
 	const char *rest; /* the path from there */
 	char buf[PATH_MAX]; /* rest's, where it is not the path's own */
 };

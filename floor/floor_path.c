@@ -53,7 +53,13 @@ static ssize_t read_some(pid_t tid, uint64_t addr, void *buf, size_t n)
 
 int hs_fl_read(pid_t tid, uint64_t addr, void *buf, size_t n)
 {
-	return read_some(tid, addr, buf, n) == (ssize_t)n ? 0 : -1;
+	ssize_t r = read_some(tid, addr, buf, n);
+
+	if (r == (ssize_t)n)
+		return 0;
+	if (r >= 0) /* short: an unmapped page (errno may be a fallback's) */
+		errno = EFAULT;
+	return -1;
 }
 
 int hs_fl_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap)

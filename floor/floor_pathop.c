@@ -45,6 +45,7 @@
 #include <sys/un.h>
 #include <linux/if_xdp.h>
 #include <linux/netlink.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../common/pathfold.h"
@@ -169,7 +170,7 @@ static long where_of(const struct hs_floor_ctx *x, pid_t tid, const char *p,
 			       : HS_FL_AGAIN;
 	}
 	/* "." and "..": every call here fails on them, whatever the name */
-	if (resolved && judged[0] && w->dir != AT_FDCWD &&
+	if (resolved && judged[0] && w->dir != AT_FDCWD && !w->s.link_itself &&
 	    strcmp(last, ".") != 0 && strncmp(last, "./", 2) != 0 &&
 	    strcmp(last, "..") != 0 && strncmp(last, "../", 3) != 0 &&
 	    !named_as(x, w->dir, w->last, judged))
@@ -215,13 +216,45 @@ static long truncate_(const struct hs_fl_pathop *o, int fd)
  * a file-system state of its own), or, for an absolute name, our root,
  * which is the caller's (floor_identity.c). That walk is the one judged:
  * where_of walked the same string from the same place to the judged
- * directory, and no path call of the session -- each made here in
- * enforce mode -- renames, removes or replaces a directory until the
- * bind is made: a named bind holds walk_lock exclusively, every other
- * path call shared. A name that leads through a magic link (its walk
- * starts at another descriptor) is bound by its last component in the
- * directory reached, the only string that walks no link of ours. */
-static pthread_rwlock_t walk_lock = PTHREAD_RWLOCK_INITIALIZER;
+ * directory, and no path call the supervisor makes (every one of the
+ * session's that is not left to the kernel) renames, removes or
+ * replaces a directory until the bind is made: a named bind holds
+ * walk_lock exclusively, every other path call shared, writers first.
+ * Neither waits on the other longer than WALK_WAIT: a call stalled in
+ * the kernel meanwhile (an NFS server gone, a FUSE daemon of the
+ * session's that waits on a path call of its own) would otherwise hold
+ * every path call of the session; a path call then goes on unheld, a
+ * bind not held binds its last component in the directory reached. So
+ * does a name that leads through a magic link (its walk starts at
+ * another descriptor): the only string that walks no link of ours. Its
+ * address is then that component. */
+static pthread_rwlock_t walk_lock;
+static pthread_once_t walk_once = PTHREAD_ONCE_INIT;
+#define WALK_WAIT 2 /* s */
+
+static void walk_init(void)
+{
+	pthread_rwlockattr_t a;
+
+	pthread_rwlockattr_init(&a);
+	pthread_rwlockattr_setkind_np(&a,
+				      PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	pthread_rwlock_init(&walk_lock, &a);
+	pthread_rwlockattr_destroy(&a);
+}
+
+/* walk_lock, exclusively or shared, within WALK_WAIT: held? */
+static bool walk_hold(bool excl)
+{
+	struct timespec t;
+
+	pthread_once(&walk_once, walk_init);
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	t.tv_sec += WALK_WAIT;
+	return (excl ? pthread_rwlock_clockwrlock(&walk_lock, CLOCK_MONOTONIC, &t)
+		     : pthread_rwlock_clockrdlock(&walk_lock, CLOCK_MONOTONIC,
+						  &t)) == 0;
+}
 
 /* The supervisor's working directory, which a receiver that bound a
  * name from the caller's takes back after (as the supervisor: the
@@ -259,12 +292,39 @@ static void home_again(void)
 	abort();
 }
 
+/* A netlink socket of ours, unbound, asking the kernel for a port
+ * (nl_pid 0) as the caller: the kernel gives its binder's thread group
+ * id where that is free, else a negative id of its own counting down
+ * from -4096 (netlink_autobind); ours would be the supervisor's. 1: not
+ * such a case, the address as read will do. */
+static long netlink_port(const struct hs_fl_pathop *o, struct sockaddr_nl nl)
+{
+	struct sockaddr_nl now;
+	socklen_t len = sizeof(now);
+	pid_t tgid = hs_fl_tgid(o->tid);
+	uint32_t port = (uint32_t)tgid;
+
+	/* a bound socket: the kernel's own EINVAL (or 0) for the address */
+	if (nl.nl_pid != 0 || tgid <= 0 ||
+	    getsockname(o->sock, (struct sockaddr *)&now, &len) != 0 ||
+	    now.nl_pid != 0)
+		return 1;
+	for (int i = 0; i < 64; i++) {
+		nl.nl_pid = port;
+		if (bind(o->sock, (struct sockaddr *)&nl, o->salen) == 0)
+			return 0;
+		if (errno != EADDRINUSE)
+			return -errno;
+		port = (uint32_t)(-4096 - (long)(random() % 1000000));
+	}
+	return 1;
+}
+
 /* A bind with no name, on our copy of the caller's socket: the address
  * as read, but for what the kernel would take from the binding process
- * rather than the address: a netlink socket's own port id where it asks
- * for one (nl_pid 0: the kernel gives the binder's thread group id where
- * that is free; a taken one gets the kernel's choice), an AF_XDP socket
- * sharing another's umem by the caller's descriptor of it. */
+ * rather than the address: a netlink socket's port where it asks for
+ * one (netlink_port), an AF_XDP socket sharing another's umem by the
+ * caller's descriptor of it. */
 static long bind_unnamed(const struct hs_fl_pathop *o)
 {
 	unsigned char sa[HS_FL_SA_CAP];
@@ -277,16 +337,10 @@ static long bind_unnamed(const struct hs_fl_pathop *o)
 		memcpy(&fam, sa, sizeof(fam));
 	if (fam == AF_NETLINK && o->salen >= sizeof(struct sockaddr_nl)) {
 		struct sockaddr_nl nl;
-		pid_t tgid = hs_fl_tgid(o->tid);
 
 		memcpy(&nl, sa, sizeof(nl));
-		if (nl.nl_pid == 0 && tgid > 0) {
-			nl.nl_pid = (uint32_t)tgid;
-			if (bind(o->sock, (struct sockaddr *)&nl, o->salen) == 0)
-				return 0;
-			if (errno != EADDRINUSE)
-				return -errno;
-		}
+		if ((r = netlink_port(o, nl)) <= 0)
+			return r;
 	} else if (fam == AF_XDP && o->salen >= sizeof(struct sockaddr_xdp)) {
 		struct sockaddr_xdp xa;
 
@@ -306,14 +360,15 @@ static long bind_unnamed(const struct hs_fl_pathop *o)
 	return r;
 }
 
-/* bind of our copy of the caller's socket: a name as above (*moved: our
- * working directory changed), else bind_unnamed. 0 or -errno: the
- * kernel's answer to ours. */
+/* bind of our copy of the caller's socket: a name as above (held:
+ * walk_lock exclusively; *moved: our working directory changed), else
+ * bind_unnamed. 0 or -errno: the kernel's answer to ours. */
 static long bind_(const struct hs_fl_pathop *o, const struct where *a,
-		  bool *moved)
+		  bool held, bool *moved)
 {
 	struct sockaddr_un u = { .sun_family = AF_UNIX };
-	bool own = a->s.rest == o->path; /* the caller's string, unchanged */
+	/* the caller's string, unchanged, its walk held to the judged one */
+	bool own = held && a->s.rest == o->path;
 	const char *name = own ? o->path : a->last;
 	int from = own ? a->s.fd : a->dir;
 	size_t n;
@@ -337,14 +392,14 @@ static long bind_(const struct hs_fl_pathop *o, const struct where *a,
 
 /* The call itself, on what where_of readied: 0 or -errno. */
 static long make(const struct hs_fl_pathop *o, struct where *a,
-		 struct where *b, bool *moved)
+		 struct where *b, bool held, bool *moved)
 {
 	char self[40];
 	long r = 0;
 
 	switch (o->nr) {
 	case SYS_bind:
-		return bind_(o, a, moved);
+		return bind_(o, a, held, moved);
 	case SYS_unlink:
 	case SYS_rmdir:
 	case SYS_unlinkat:
@@ -419,7 +474,7 @@ enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
 		   o->nr != SYS_bind;
 	bool symlink = o->nr == SYS_symlink || o->nr == SYS_symlinkat;
 	bool bind_call = o->nr == SYS_bind;
-	bool named_bind = bind_call && o->path[0], moved = false;
+	bool named_bind = bind_call && o->path[0], moved = false, held;
 	bool making = o->nr == SYS_mkdir || o->nr == SYS_mkdirat ||
 		      o->nr == SYS_mknod || o->nr == SYS_mknodat || named_bind;
 	bool link = o->nr == SYS_link || o->nr == SYS_linkat;
@@ -477,10 +532,7 @@ enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
 	}
 	/* the walks and the call as the caller (floor_identity.c), no
 	 * directory changing under a named bind's walk meanwhile */
-	if (named_bind)
-		pthread_rwlock_wrlock(&walk_lock);
-	else
-		pthread_rwlock_rdlock(&walk_lock);
+	held = walk_hold(named_bind);
 	if (!hs_fl_become(&as))
 		r = HS_FL_KERNEL;
 	else if (bind_call && !named_bind)
@@ -504,9 +556,15 @@ enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
 	    !hs_fl_valid(x->listener, c->n.id))
 		r = HS_FL_KERNEL; /* gone: continuing it is refused, harmlessly */
 	if (r == 0)
-		r = make(o, &a, &b, &moved);
+		r = make(o, &a, &b, held, &moved);
+	/* a caller's own fd directory lets it remove or rename there, and
+	 * procfs then refuses (EPERM); it does not let us in */
+	if (r == -EACCES && ((a.s.link_itself && a.s.own_fds) ||
+			     (two && b.s.link_itself && b.s.own_fds)))
+		r = -EPERM;
 	hs_fl_become_back(&as);
-	pthread_rwlock_unlock(&walk_lock);
+	if (held)
+		pthread_rwlock_unlock(&walk_lock);
 	if (moved)
 		home_again();
 	where_free(&a);

@@ -120,7 +120,7 @@ int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 	int n, kept;
 
 	s->fd = AT_FDCWD;
-	s->pinned = s->by_number = false;
+	s->pinned = s->by_number = s->link_itself = s->own_fds = false;
 	s->rest = p;
 	if (p[0] == '/' && !(resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) &&
 	    hs_proclink(p, &l) && l.end < 64) {
@@ -154,8 +154,20 @@ int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 		s->rest = p + l.end;
 		while (*s->rest == '/')
 			s->rest++;
-		if (!*s->rest && !whole_ok)
-			return HS_FL_KERNEL; /* reopening a descriptor by its link */
+		if (!*s->rest && !whole_ok) {
+			/* the link itself the call's last component (mkdir,
+			 * unlink, bind of /proc/self/fd/N): made from the
+			 * caller's own /proc directory that holds it, whose
+			 * answers are the kernel's (EEXIST...), never left to
+			 * a kernel that would read the path again */
+			char *slash = strrchr(link, '/');
+
+			snprintf(s->buf, sizeof(s->buf), "%s", slash + 1);
+			*slash = '\0';
+			s->rest = s->buf;
+			s->link_itself = true;
+			s->own_fds = own && strncmp(l.what, "fd/", 3) == 0;
+		}
 	} else if (p[0] == '/' && !(resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) &&
 		   proc_self(p, s->buf)) {
 		/* the caller's own /proc files (/proc/self/comm), which from
@@ -224,7 +236,7 @@ bool hs_fl_start_is_judged(const struct hs_floor_ctx *x,
 {
 	char now[PATH_MAX * 2 + 2], dir[PATH_MAX];
 
-	if (!s->pinned || !judged[0])
+	if (!s->pinned || !judged[0] || s->link_itself)
 		return true;
 	if (hs_fl_fd_name(s->fd, dir) < 0 || dir[0] != '/')
 		return false;

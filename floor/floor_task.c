@@ -37,6 +37,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/kcmp.h>
 
 #include "../common/wire.h"
 #include "floor_int.h"
@@ -180,7 +181,10 @@ int hs_fl_thread_fd(pid_t tid, int fd, bool exact)
 	if (pfd < 0) {
 		pid_t tgid = hs_fl_tgid(tid);
 
-		if (tgid <= 0 || (exact && tgid != tid)) {
+		/* (kcmp: the thread's descriptor table its leader's) */
+		if (tgid <= 0 ||
+		    (exact && tgid != tid &&
+		     syscall(SYS_kcmp, tgid, tid, KCMP_FILES, 0, 0) != 0)) {
 			errno = ESRCH;
 			return -1;
 		}

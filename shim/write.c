@@ -451,12 +451,19 @@ static bool unix_socket(int fd)
 
 HS_VIS int bind(int fd, const struct sockaddr *a, socklen_t n)
 {
+	struct sockaddr_storage copy;
 	char name[HS_SUN_CAP];
 
 	if (__builtin_expect(!hs_wscope_active(), 1) || hs_guarded())
 		return HS_REAL(bind)(fd, a, n);
-	if (hs_sun_path(a, n, name) && unix_socket(fd))
-		return bind_watched(fd, a, n);
+	/* a unix socket's address read once, as the kernel copies it:
+	 * what is judged is what is bound, whatever another thread writes
+	 * there meanwhile */
+	if (a && n > 0 && n <= sizeof(copy) && unix_socket(fd)) {
+		memcpy(&copy, a, n);
+		if (hs_sun_path(&copy, n, name))
+			return bind_watched(fd, (struct sockaddr *)&copy, n);
+	}
 	return hs_ck_on() ? CK_bind(fd, a, n) : HS_REAL(bind)(fd, a, n);
 }
 

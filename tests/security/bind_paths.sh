@@ -44,7 +44,8 @@ expect_eq "plain: a static bind makes secrets/s" "bind secrets/s: ok" "$(cat "$T
 check "plain: ... a socket" test -S "$ROOT/secrets/s"
 
 ARGS="bind:secrets/s bind:hooks/evil.sock bind:ok/s bindabs:hs-bind-$$ bindinet bind:ok/s bind:nodir/s
-bindfile:secrets/f bindinetunix:secrets/i bindbadfd bindnetlink"
+bindfile:secrets/f bindinetunix:secrets/i bindbadfd bindnetlink
+bind:/proc/self/fd/0 bind:/proc/self/cwd mkdir:/proc/self/fd/0 unlink:/proc/self/fd/0"
 WANT="bind secrets/s: EACCES
 bind hooks/evil.sock: EACCES
 bind ok/s: ok
@@ -55,7 +56,11 @@ bind nodir/s: ENOENT
 bindfile secrets/f: ENOTSOCK
 bindinetunix secrets/i: EAFNOSUPPORT
 bindbadfd : EBADF
-bindnetlink : ok"
+bindnetlink : ok
+bind /proc/self/fd/0: EADDRINUSE
+bind /proc/self/cwd: EADDRINUSE
+mkdir /proc/self/fd/0: EEXIST
+unlink /proc/self/fd/0: EPERM"
 fresh
 (cd "$ROOT" && "$S" $ARGS) >"$TMP/out" 2>&1
 expect_eq "plain: the kernel's answers (a netlink socket's port its process's id)" \
@@ -103,13 +108,24 @@ for p in ["ok/rel.sock", os.path.abspath("ok/abs.sock"), "top.sock"]:
     s = socket.socket(socket.AF_UNIX); s.bind(p); s.listen(1)
     c = socket.socket(socket.AF_UNIX); c.connect(p)
     print(s.getsockname() == p, c.getpeername() == p)
-    os.unlink(p)') >"$TMP/out" 2>"$TMP/err"
+    os.unlink(p)
+# a netlink socket asking for a port gets its process id, a second one
+# another, and a bound one asked again EINVAL, as plainly
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0); s.bind((0, 0))
+t = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0); t.bind((0, 0))
+print(s.getsockname()[0] == os.getpid(), t.getsockname()[0] != os.getpid())
+try:
+    s.bind((0, 0)); print("rebound")
+except OSError as e:
+    print(e.strerror)') >"$TMP/out" 2>"$TMP/err"
 		expect_eq "$who, $m, python: secrets/py denied with the reason, ok/py bound and reached, each address as bound" \
 			"Permission denied by hookshim: no sockets in secrets
 ok/py reached
 True True
 True True
-True True" "$(cat "$TMP/out")"
+True True
+True True
+Invalid argument" "$(cat "$TMP/out")"
 		expect_eq "$who, $m, python: nothing in secrets/" "" "$(ls -A "$ROOT/secrets")"
 	done
 	# enforce: the address flipped by another thread between the judged
@@ -122,6 +138,13 @@ True True" "$(cat "$TMP/out")"
 	expect_eq "$who, enforce: a flipped address lands nothing in secrets/" "" "$(ls -A "$ROOT/secrets")"
 	check "$who, enforce: ... some of its binds were judged at the protected name (the race ran)" \
 		grep -q "denied: no sockets in secrets" "$TMP/err"
+	# enforce: the address flipped between a magic link (which no bind
+	# makes: EADDRINUSE) and secrets/x
+	fresh
+	(cd "$ROOT" && timeout 120 "$@" "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- \
+		"$S" bindrace:/proc/self/fd/0:secrets/x) >"$TMP/out" 2>"$TMP/err"
+	expect_contains "$who, enforce: 2,000 binds raced with a magic link" "$(cat "$TMP/err")" "bindrace: "
+	expect_eq "$who, enforce: ... land nothing in secrets/" "" "$(ls -A "$ROOT/secrets")"
 	# enforce: the directory of the name swapped for a symlink to
 	# secrets/ and back by another thread (plainly, some land there)
 	fresh
