@@ -292,6 +292,17 @@ static void home_again(void)
 	abort();
 }
 
+/* Thread tid's thread group id as its own pid namespace numbers it (the
+ * last of NStgid), or as ours: -1 when gone. */
+static pid_t caller_tgid(pid_t tid)
+{
+	long v, last = -1;
+
+	for (int n = 0; (v = hs_fl_status_num(tid, "NStgid:", n, 10)) > 0; n++)
+		last = v;
+	return last > 0 ? (pid_t)last : hs_fl_tgid(tid);
+}
+
 /* A netlink socket of ours, unbound, asking the kernel for a port
  * (nl_pid 0) as the caller: the kernel gives its binder's thread group
  * id where that is free, else a negative id of its own counting down
@@ -301,7 +312,7 @@ static long netlink_port(const struct hs_fl_pathop *o, struct sockaddr_nl nl)
 {
 	struct sockaddr_nl now;
 	socklen_t len = sizeof(now);
-	pid_t tgid = hs_fl_tgid(o->tid);
+	pid_t tgid = caller_tgid(o->tid);
 	uint32_t port = (uint32_t)tgid;
 
 	/* a bound socket: the kernel's own EINVAL (or 0) for the address */
@@ -315,7 +326,7 @@ static long netlink_port(const struct hs_fl_pathop *o, struct sockaddr_nl nl)
 			return 0;
 		if (errno != EADDRINUSE)
 			return -errno;
-		port = (uint32_t)(-4096 - (long)(random() % 1000000));
+		port = (uint32_t)(-4097 - (long)(random() % 1000000));
 	}
 	return 1;
 }
@@ -557,11 +568,12 @@ enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
 		r = HS_FL_KERNEL; /* gone: continuing it is refused, harmlessly */
 	if (r == 0)
 		r = make(o, &a, &b, held, &moved);
-	/* a caller's own fd directory lets it remove or rename there, and
-	 * procfs then refuses (EPERM); it does not let us in */
-	if (r == -EACCES && ((a.s.link_itself && a.s.own_fds) ||
-			     (two && b.s.link_itself && b.s.own_fds)))
-		r = -EPERM;
+	/* a caller's own fd directory lets it remove there, and its
+	 * entries are no directories (ENOTDIR) that procfs will not unlink
+	 * (EPERM); it does not let us in */
+	if (r == -EACCES && !two && a.s.link_itself && a.s.own_fds)
+		r = o->nr == SYS_rmdir || (o->flags & AT_REMOVEDIR) ? -ENOTDIR
+								 : -EPERM;
 	hs_fl_become_back(&as);
 	if (held)
 		pthread_rwlock_unlock(&walk_lock);

@@ -159,10 +159,12 @@ int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 			 * unlink, bind of /proc/self/fd/N): made from the
 			 * caller's own /proc directory that holds it, whose
 			 * answers are the kernel's (EEXIST...), never left to
-			 * a kernel that would read the path again */
+			 * a kernel that would read the path again; a trailing
+			 * slash kept (ENOTDIR) */
 			char *slash = strrchr(link, '/');
 
-			snprintf(s->buf, sizeof(s->buf), "%s", slash + 1);
+			snprintf(s->buf, sizeof(s->buf), "%s%s", slash + 1,
+				 p[l.end] == '/' ? "/" : "");
 			*slash = '\0';
 			s->rest = s->buf;
 			s->link_itself = true;

@@ -178,6 +178,8 @@ int hs_fl_thread_fd(pid_t tid, int fd, bool exact)
 	int pfd = (int)syscall(SYS_pidfd_open, tid, O_EXCL /* PIDFD_THREAD */);
 	int r = -1, e;
 
+	if (pfd < 0 && (errno == EMFILE || errno == ENFILE || errno == ENOMEM))
+		return -1; /* ours: the caller fails closed (hs_fl_ours) */
 	if (pfd < 0) {
 		pid_t tgid = hs_fl_tgid(tid);
 

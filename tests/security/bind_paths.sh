@@ -45,7 +45,8 @@ check "plain: ... a socket" test -S "$ROOT/secrets/s"
 
 ARGS="bind:secrets/s bind:hooks/evil.sock bind:ok/s bindabs:hs-bind-$$ bindinet bind:ok/s bind:nodir/s
 bindfile:secrets/f bindinetunix:secrets/i bindbadfd bindnetlink
-bind:/proc/self/fd/0 bind:/proc/self/cwd mkdir:/proc/self/fd/0 unlink:/proc/self/fd/0"
+bind:/proc/self/fd/0 bind:/proc/self/cwd mkdir:/proc/self/fd/0 unlink:/proc/self/fd/0
+rmdir:/proc/self/fd/0 unlink:/proc/self/cwd/ rmdir:/proc/self/cwd/ bind:/proc/self/fd/0/"
 WANT="bind secrets/s: EACCES
 bind hooks/evil.sock: EACCES
 bind ok/s: ok
@@ -60,7 +61,11 @@ bindnetlink : ok
 bind /proc/self/fd/0: EADDRINUSE
 bind /proc/self/cwd: EADDRINUSE
 mkdir /proc/self/fd/0: EEXIST
-unlink /proc/self/fd/0: EPERM"
+unlink /proc/self/fd/0: EPERM
+rmdir /proc/self/fd/0: Not a directory
+unlink /proc/self/cwd/: Not a directory
+rmdir /proc/self/cwd/: EPERM
+bind /proc/self/fd/0/: EADDRINUSE"
 fresh
 (cd "$ROOT" && "$S" $ARGS) >"$TMP/out" 2>&1
 expect_eq "plain: the kernel's answers (a netlink socket's port its process's id)" \
