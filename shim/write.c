@@ -12,7 +12,13 @@
  * gives it its real-function slot (HS_REAL).
  *
  * glibc's own fopen/remove/mkstemp open and unlink through hidden aliases,
- * so each entry point is wrapped itself and none fires twice. */
+ * so each entry point is wrapped itself and none fires twice.
+ *
+ * bind, whose unix socket's name is a mknod of a socket, is the one write
+ * written by hand beside the table (DEFINE_WATCHED, its slow path alone:
+ * its fast path copies the address first). Over 600 lines: the table,
+ * each row's forwarding under the floor and the calls that end a write
+ * belong together (a write entry point missed is a write unseen). */
 #undef _FORTIFY_SOURCE
 #include <dirent.h>
 #include <errno.h>
