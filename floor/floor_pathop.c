@@ -298,7 +298,7 @@ static pid_t caller_tgid(pid_t tid)
 {
 	long v, last = -1;
 
-	for (int n = 0; (v = hs_fl_status_num(tid, "NStgid:", n, 10)) > 0; n++)
+	for (int n = 0; (v = hs_fl_status_num(tid, "NStgid", n, 10)) > 0; n++)
 		last = v;
 	return last > 0 ? (pid_t)last : hs_fl_tgid(tid);
 }
@@ -568,10 +568,12 @@ enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
 		r = HS_FL_KERNEL; /* gone: continuing it is refused, harmlessly */
 	if (r == 0)
 		r = make(o, &a, &b, held, &moved);
-	/* a caller's own fd directory lets it remove there, and its
-	 * entries are no directories (ENOTDIR) that procfs will not unlink
-	 * (EPERM); it does not let us in */
-	if (r == -EACCES && !two && a.s.link_itself && a.s.own_fds)
+	/* a caller's own fd directory lets it in, and its entries are no
+	 * directories (ENOTDIR) that procfs will not make, remove or move
+	 * (EPERM); it does not let us in: where every path walked is one */
+	if (r == -EACCES && (symlink || (a.s.link_itself && a.s.own_fds)) &&
+	    (!two || (b.s.link_itself && b.s.own_fds)) &&
+	    (!symlink || two))
 		r = o->nr == SYS_rmdir || (o->flags & AT_REMOVEDIR) ? -ENOTDIR
 								 : -EPERM;
 	hs_fl_become_back(&as);

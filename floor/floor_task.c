@@ -184,6 +184,9 @@ int hs_fl_thread_fd(pid_t tid, int fd, bool exact)
 		pid_t tgid = hs_fl_tgid(tid);
 
 		/* (kcmp: the thread's descriptor table its leader's) */
+		if (tgid <= 0 && (errno == EMFILE || errno == ENFILE ||
+				  errno == ENOMEM))
+			return -1; /* ours, its /proc/<tid> not opened */
 		if (tgid <= 0 ||
 		    (exact && tgid != tid &&
 		     syscall(SYS_kcmp, tgid, tid, KCMP_FILES, 0, 0) != 0)) {

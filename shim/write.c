@@ -462,13 +462,14 @@ HS_VIS int bind(int fd, const struct sockaddr *a, socklen_t n)
 
 	if (__builtin_expect(!hs_wscope_active(), 1) || hs_guarded())
 		return HS_REAL(bind)(fd, a, n);
-	/* the address read once, as the kernel copies it, and that copy
-	 * bound: what is judged is what is bound, whatever another thread
-	 * writes there meanwhile */
-	if (a && n > 0 && n <= sizeof(copy)) {
+	/* a unix socket's address read once, as the kernel copies it, and
+	 * that copy bound: what is judged is what is bound, whatever another
+	 * thread writes there meanwhile (any other socket's is the kernel's
+	 * to read: a bad one is its EFAULT) */
+	if (a && n > 0 && n <= sizeof(copy) && unix_socket(fd)) {
 		memcpy(&copy, a, n);
 		a = (const struct sockaddr *)&copy;
-		if (unix_socket(fd) && hs_sun_path(&copy, n, name))
+		if (hs_sun_path(&copy, n, name))
 			return bind_watched(fd, a, n);
 	}
 	return hs_ck_on() ? CK_bind(fd, a, n) : HS_REAL(bind)(fd, a, n);

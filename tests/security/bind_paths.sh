@@ -46,7 +46,8 @@ check "plain: ... a socket" test -S "$ROOT/secrets/s"
 ARGS="bind:secrets/s bind:hooks/evil.sock bind:ok/s bindabs:hs-bind-$$ bindinet bind:ok/s bind:nodir/s
 bindfile:secrets/f bindinetunix:secrets/i bindbadfd bindnetlink
 bind:/proc/self/fd/0 bind:/proc/self/cwd mkdir:/proc/self/fd/0 unlink:/proc/self/fd/0
-rmdir:/proc/self/fd/0 unlink:/proc/self/cwd/ rmdir:/proc/self/cwd/ bind:/proc/self/fd/0/"
+rmdir:/proc/self/fd/0 unlink:/proc/self/cwd/ rmdir:/proc/self/cwd/ bind:/proc/self/fd/0/
+symlink:x:/proc/self/fd/2 link:/proc/self/fd/0:/proc/self/fd/2 rename:/proc/self/fd/0:/proc/self/fd/2"
 WANT="bind secrets/s: EACCES
 bind hooks/evil.sock: EACCES
 bind ok/s: ok
@@ -65,7 +66,10 @@ unlink /proc/self/fd/0: EPERM
 rmdir /proc/self/fd/0: Not a directory
 unlink /proc/self/cwd/: Not a directory
 rmdir /proc/self/cwd/: EPERM
-bind /proc/self/fd/0/: EADDRINUSE"
+bind /proc/self/fd/0/: EADDRINUSE
+symlink x: EEXIST
+link /proc/self/fd/0: EEXIST
+rename /proc/self/fd/0: EPERM"
 fresh
 (cd "$ROOT" && "$S" $ARGS) >"$TMP/out" 2>&1
 expect_eq "plain: the kernel's answers (a netlink socket's port its process's id)" \
@@ -122,7 +126,12 @@ print(s.getsockname()[0] == os.getpid(), t.getsockname()[0] != os.getpid())
 try:
     s.bind((0, 0)); print("rebound")
 except OSError as e:
-    print(e.strerror)') >"$TMP/out" 2>"$TMP/err"
+    print(e.strerror)
+# an inet socket given an address at 8: the kernel'"'"'s EFAULT
+import ctypes
+l = ctypes.CDLL(None, use_errno=True)
+t = socket.socket(socket.AF_INET)
+print(l.bind(t.fileno(), ctypes.c_void_p(8), 16), os.strerror(ctypes.get_errno()))') >"$TMP/out" 2>"$TMP/err"
 		expect_eq "$who, $m, python: secrets/py denied with the reason, ok/py bound and reached, each address as bound" \
 			"Permission denied by hookshim: no sockets in secrets
 ok/py reached
@@ -130,7 +139,8 @@ True True
 True True
 True True
 True True
-Invalid argument" "$(cat "$TMP/out")"
+Invalid argument
+-1 Bad address" "$(cat "$TMP/out")"
 		expect_eq "$who, $m, python: nothing in secrets/" "" "$(ls -A "$ROOT/secrets")"
 	done
 	# enforce: the address flipped by another thread between the judged
@@ -161,6 +171,21 @@ Invalid argument" "$(cat "$TMP/out")"
 }
 run_as root
 as_user "bind paths" && run_as user "${AS[@]}"
+
+# a netlink socket's port in a pid namespace of the caller's own: its pid
+# there, as plainly (the supervisor's numbering would be another)
+if unshare -p -f true 2>/dev/null; then
+	for m in guard enforce; do
+		(cd "$ROOT" && timeout 60 "$HOOKSHIM" run --no-notices -c "$TMP/$m.json" -- \
+			unshare -p -f python3 -c '
+import os, socket
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0); s.bind((0, 0))
+print(s.getsockname()[0] == os.getpid(), os.getpid())') >"$TMP/out" 2>&1
+		expect_eq "$m: a netlink port in a nested pid namespace is the caller's pid there" "True 1" "$(cat "$TMP/out")"
+	done
+else
+	skip "bind paths: no pid namespace here for the netlink row"
+fi
 
 if as_user "bind paths, a root session"; then
 	# a root session whose caller became a user: the supervisor takes
