@@ -10,9 +10,13 @@
 # supervisor binds the caller's socket itself (pidfd_getfd) with the name
 # it judged and the caller's own string (the address the socket keeps,
 # getsockname's): a thread flipping the address between a harmless name
-# and a protected one, or swapping the name's directory for a symlink,
-# lands nothing. Each case is first made plainly: it lands
-# without hookshim (and, on the build before, under it).
+# and a protected one, or between a magic link itself (/proc/self/fd/0,
+# which a bind, mkdir or unlink makes or removes nothing at: answered as
+# the kernel does) and a protected one, or swapping the name's directory
+# for a symlink, lands nothing; what the kernel takes from the binding
+# process is the caller's (a netlink port: its pid, in a pid namespace of
+# its own too). Each case is first made plainly: it lands without
+# hookshim (and, on the build before, under it).
 . "$HOOKSHIM_TOP/tests/lib.sh"
 export HOME=$TMP/home; mkdir -p "$HOME"
 S=$HOOKSHIM_PROBES/floor_static_writes
