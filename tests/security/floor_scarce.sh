@@ -32,10 +32,24 @@ sleep 1
 kill $pids 2>/dev/null
 exit 0
 S
-( cd "$ROOT" && timeout -s KILL 120 prlimit --nofile=200:200 "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- \
-	sh "$TMP/agent.sh" "$P" "$N" ) >"$TMP/out" 2>"$TMP/err"
-rc=$?
-note "rc $rc: $(cat "$TMP/out"); in secret/: $(ls -A "$ROOT/secret" | wc -l); $(sort "$TMP/err" | uniq -c | sort -rn | head -2 | tr '\n' ' ')"
+race() {
+	( cd "$ROOT" && timeout -s KILL 120 prlimit --nofile=200:200 "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- \
+		sh "$TMP/agent.sh" "$P" "$N" ) >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	note "rc $rc: $(cat "$TMP/out"); in secret/: $(ls -A "$ROOT/secret" | wc -l); $(sort "$TMP/err" | uniq -c | sort -rn | head -2 | tr '\n' ' ')"
+}
+race
+# Whether a decoy's open meets the table full is the machine's timing
+# (the writers' opens, the hooks' own descriptors): on a loaded machine
+# every decoy may find a free slot and only the hooks fail to start (a
+# denial too, "could not start"). Once more then; what landed in either
+# run fails the test.
+if ! grep -q "Too many open files in system" "$TMP/err"; then
+	landed=$(ls -A "$ROOT/secret")
+	note "no call of ours failed for want of descriptors this run; once more"
+	expect_eq "enforce, the supervisor's table full (first run): nothing landed" "" "$landed"
+	race
+fi
 expect_contains "enforce, the supervisor's table full: the swap race ran" "$(cat "$TMP/out")" "race-mem: "
 expect_eq "enforce, the supervisor's table full: a decoy swapped for secret/x lands nothing ($N opens)" \
 	"" "$(ls -A "$ROOT/secret")"
