@@ -29,7 +29,10 @@ struct call {
 	 * a socket), or none (K_BIND: nothing on disk, nothing to judge) */
 	bool bind;
 	int sockfd;
-	int sa_err;          /* the address could not be read: EFAULT */
+	int sa_err;          /* the call's answer before any name: the
+			      * descriptor's (EBADF, ENOTSOCK), ours
+			      * (ENFILE, ENOMEM), the address's (EFAULT;
+			      * EPERM: not ours to read, the kernel's) */
 	unsigned salen;
 	unsigned char sa[HS_FL_SA_CAP];
 	char sun[HS_SUN_CAP];

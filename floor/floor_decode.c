@@ -81,12 +81,11 @@ static enum kind decode_bind(struct hs_fl_call *c, struct call *k, pid_t tid,
 	k->sun[0] = '\0';
 	c->pop.sock = hs_fl_thread_fd(tid, FD(0), true);
 	if (c->pop.sock < 0) {
-		long e = -errno;
+		long e = errno == EBADF ? -EBADF
+					: hs_fl_ours_or(-errno, HS_FL_KERNEL);
 
-		if (e == -EBADF)
-			k->sa_err = EBADF;
-		else if (hs_fl_scarce(e) && hs_fl_ours(e) != HS_FL_KERNEL)
-			k->sa_err = (int)-hs_fl_ours(e); /* ours: fails closed */
+		if (e != HS_FL_KERNEL) /* EBADF, or ours: fails closed */
+			k->sa_err = (int)-e;
 		else
 			dom = AF_UNIX; /* not to be had: judged by its name
 					* all the same, then the kernel's */

@@ -533,8 +533,7 @@ static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 	else if (k.bind) { /* its address, read already */
 		e = -k.sa_err;
 		memcpy(k.path, k.sun, strlen(k.sun) + 1); /* (it fits) */
-	}
-	else if (k.kind != K_ATTR)
+	} else if (k.kind != K_ATTR)
 		e = -EFAULT;
 	if (e >= 0 && k.p2)
 		e = hs_fl_read_str(tid, k.p2, k.path2, sizeof(k.path2));

@@ -158,7 +158,8 @@ pid_t hs_fl_tgid(pid_t tid);
  * pidfd of the thread (PIDFD_THREAD, 6.9) or of its process -- before
  * 6.9, when not `exact`, or where the thread's descriptor table is its
  * leader's (kcmp): a thread may have one of its own; -1 and errno
- * (EBADF: no such descriptor; ESRCH: not to be had) otherwise. Never opens the caller's
+ * otherwise (EBADF: no such descriptor; EMFILE, ENFILE, ENOMEM: ours,
+ * hs_fl_scarce; ESRCH: not to be had). Never opens the caller's
  * descriptor by name (a FIFO would block). A tid may be another task's
  * by then: the call must still be pending after (hs_fl_valid). Made
  * with our own credentials (pidfd_getfd checks the real ids). */
@@ -399,12 +400,12 @@ bool hs_fl_refused_open(const struct hs_floor_ctx *x, pid_t tid,
 			const char *path, const char *abs, bool nofollow,
 			struct hs_fl_refusal *r);
 
-/* A path call the floor can make itself (floor_pathop.c), as decoded
- * and read once: the kernel never reads its strings again. */
 /* The largest address a bind passes (the kernel's struct
  * sockaddr_storage: EINVAL beyond). */
 #define HS_FL_SA_CAP 128
 
+/* A path call the floor can make itself (floor_pathop.c), as decoded
+ * and read once: the kernel never reads its strings again. */
 struct hs_fl_pathop {
 	bool on;
 	int nr;                /* the syscall */
@@ -725,14 +726,14 @@ bool hs_fl_start_is_judged(const struct hs_floor_ctx *x,
  * umask into *um, the credentials to take on into *as)? True to go on;
  * else *v says what became of it: the kernel's (HS_FL_OPEN_CONTINUE), or
  * answered with our own failure (enforce mode: hs_fl_ours). */
+bool hs_fl_ours_to_make(const struct hs_floor_ctx *x, struct hs_fl_call *c,
+			bool keep, mode_t *um, struct hs_fl_as *as,
+			enum hs_fl_open_result *v);
 /* A call we will not make, r why: the kernel's (HS_FL_KERNEL, or no
  * error) -- HS_FL_OPEN_CONTINUE --, or answered -r, our own failure
  * (enforce mode: hs_fl_ours) -- HS_FL_OPEN_ANSWERED. */
 enum hs_fl_open_result hs_fl_not_made(const struct hs_floor_ctx *x,
 				      const struct hs_fl_call *c, long r);
-bool hs_fl_ours_to_make(const struct hs_floor_ctx *x, struct hs_fl_call *c,
-			bool keep, mode_t *um, struct hs_fl_as *as,
-			enum hs_fl_open_result *v);
 /* Sets this thread's umask to the caller's um, in a file system state of
  * the thread's own (the other threads keep ours); *old gets what
  * hs_fl_umask_again restores (a hook this thread runs later must not

@@ -570,12 +570,16 @@ enum hs_fl_open_result hs_fl_pathop(const struct hs_floor_ctx *x,
 		r = make(o, &a, &b, held, &moved);
 	/* a caller's own fd directory lets it in, and its entries are no
 	 * directories (ENOTDIR) that procfs will not make, remove or move
-	 * (EPERM); it does not let us in: where every path walked is one */
-	if (r == -EACCES && (symlink || (a.s.link_itself && a.s.own_fds)) &&
-	    (!two || (b.s.link_itself && b.s.own_fds)) &&
-	    (!symlink || two))
-		r = o->nr == SYS_rmdir || (o->flags & AT_REMOVEDIR) ? -ENOTDIR
-								 : -EPERM;
+	 * (EPERM); it does not let us in: where every path walked is one (a
+	 * symlink's first is its text) */
+	if (r == -EACCES &&
+	    (symlink || (a.s.link_itself && a.s.own_fds)) &&
+	    (!two || (b.s.link_itself && b.s.own_fds)))
+		r = o->nr == SYS_rmdir ||
+				    (o->nr == SYS_unlinkat &&
+				     (o->flags & AT_REMOVEDIR))
+			    ? -ENOTDIR
+			    : -EPERM;
 	hs_fl_become_back(&as);
 	if (held)
 		pthread_rwlock_unlock(&walk_lock);

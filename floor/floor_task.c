@@ -178,18 +178,19 @@ int hs_fl_thread_fd(pid_t tid, int fd, bool exact)
 	int pfd = (int)syscall(SYS_pidfd_open, tid, O_EXCL /* PIDFD_THREAD */);
 	int r = -1, e;
 
-	if (pfd < 0 && (errno == EMFILE || errno == ENFILE || errno == ENOMEM))
-		return -1; /* ours: the caller fails closed (hs_fl_ours) */
-	if (pfd < 0) {
+	/* (our own EMFILE, ENFILE, ENOMEM, here or opening its /proc/<tid>
+	 * for its group: kept, for the caller to fail closed) */
+	if (pfd < 0 && !hs_fl_scarce(-errno)) {
 		pid_t tgid = hs_fl_tgid(tid);
 
+		if (tgid <= 0) {
+			if (!hs_fl_scarce(-errno))
+				errno = ESRCH;
+			return -1;
+		}
 		/* (kcmp: the thread's descriptor table its leader's) */
-		if (tgid <= 0 && (errno == EMFILE || errno == ENFILE ||
-				  errno == ENOMEM))
-			return -1; /* ours, its /proc/<tid> not opened */
-		if (tgid <= 0 ||
-		    (exact && tgid != tid &&
-		     syscall(SYS_kcmp, tgid, tid, KCMP_FILES, 0, 0) != 0)) {
+		if (exact && tgid != tid &&
+		    syscall(SYS_kcmp, tgid, tid, KCMP_FILES, 0, 0) != 0) {
 			errno = ESRCH;
 			return -1;
 		}
