@@ -60,23 +60,23 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 
 /* Argument shapes. */
 #define WC(k, d, p, d2, p2, fl) \
-	((struct hs_wcall){ (k), (d), (p), (d2), (p2), (fl), 0, 0, 0 })
+	((struct hs_wcall){ (k), (d), (p), (d2), (p2), (fl), 0, 0, 0, false })
 /* An open that may create: its mode is kept for a staged write. */
 #define WCM(d, p, fl, m) \
-	((struct hs_wcall){ HS_WK_OPEN, (d), (p), 0, 0, (fl), (m), 0, 0 })
+	((struct hs_wcall){ HS_WK_OPEN, (d), (p), 0, 0, (fl), (m), 0, 0, false })
 /* fopen: its mode kept for the stream of a pinned open (write_pin.h). */
 #define WCF(p, m)                                                       \
 	((struct hs_wcall){ HS_WK_OPEN, AT_FDCWD, (p), 0, 0,            \
-			    hs_fmode_flags(m), 0666, (m), 0 })
+			    hs_fmode_flags(m), 0666, (m), 0, false })
 /* truncate and mkdir: the length and the mode, for a pinned call. */
 #define WCT(p, n) \
-	((struct hs_wcall){ HS_WK_TRUNC, AT_FDCWD, (p), 0, 0, 0, 0, 0, (n) })
+	((struct hs_wcall){ HS_WK_TRUNC, AT_FDCWD, (p), 0, 0, 0, 0, 0, (n), false })
 #define WCD(d, p, m) \
-	((struct hs_wcall){ HS_WK_MKDIR, (d), (p), 0, 0, 0, (m), 0, 0 })
+	((struct hs_wcall){ HS_WK_MKDIR, (d), (p), 0, 0, 0, (m), 0, 0, false })
 /* mknod: the device too. */
 #define WCN(d, p, m, dv)                                                \
 	((struct hs_wcall){ HS_WK_MKNOD, (d), (p), 0, 0, (int)(m), 0, 0, \
-			    (off_t)(dv) })
+			    (off_t)(dv), false })
 #define AT AT_FDCWD
 #define VA_MODE(last)                                                  \
 	mode_t mode = 0;                                               \
@@ -373,6 +373,55 @@ static int ck_fchmodat_flags(int d, const char *p, mode_t m, int f)
 	((c)->kind == HS_WK_OPEN &&               \
 	 ((c)->flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
 
+/* Guard mode's open that creates its file unless the name is there,
+ * returning a descriptor, is made O_CREAT|O_EXCL first when nothing but
+ * the look for a protected file behind its name stood in its way
+ * (write_event.c to_protected: hs_wticket.excl_skipped): what it makes is
+ * a new file, no protected one, and a name that is there (EEXIST: a file,
+ * a symlink, a directory) is judged again with the look, then opened as
+ * asked. For a new file this saves that look, a walk to a name that is
+ * not there (about a fifth of creating a small file on tmpfs). A process
+ * that mostly finds its names there (one rewriting its files) soon pays
+ * the failed open only once in EXCL_PAUSE + 1 such calls. */
+#define EXCL_FIRST(r, c)                                                     \
+	_Generic((r), int: (c)->kind == HS_WK_OPEN &&                        \
+			       ((c)->flags & (O_CREAT | O_EXCL)) == O_CREAT && \
+			       ((c)->flags & O_TMPFILE) != O_TMPFILE &&         \
+			       !hs_st.enforce && excl_worth(),                  \
+		 default: false)
+#define EXCL_MAX 16
+#define EXCL_PAUSE 32
+static int excl_score = EXCL_MAX; /* tries while >= 0 (relaxed: a hint) */
+
+static bool excl_worth(void)
+{
+	int s = __atomic_load_n(&excl_score, __ATOMIC_RELAXED);
+
+	if (s >= 0)
+		return true;
+	__atomic_store_n(&excl_score, s + 1, __ATOMIC_RELAXED);
+	return false;
+}
+
+/* c made O_EXCL: its result, or -2 for "its name is there" (errno as
+ * it was before the call, `saved`). */
+static int excl_open(const struct hs_wcall *c, int saved)
+{
+	int fl = c->flags | O_EXCL, s;
+	int fd = hs_ck_on() ? CK_AT(c->dirfd, c->path, fl, c->mode)
+			    : HS_REAL(openat)(c->dirfd, c->path, fl, c->mode);
+	bool there = fd < 0 && errno == EEXIST;
+
+	s = __atomic_load_n(&excl_score, __ATOMIC_RELAXED);
+	s = there ? (s >= 4 ? s - 4 : -EXCL_PAUSE) : s < EXCL_MAX ? s + 1 : s;
+	__atomic_store_n(&excl_score, s, __ATOMIC_RELAXED);
+	if (!there)
+		return fd;
+	errno = saved;
+	return -2;
+}
+#define EXCL_RESULT(r, f) _Generic((r), int: (f), default: 0)
+
 /* A call whose name a symlink flip changed since it was judged is judged
  * again (hs_wpin_call), HS_WPIN_ROUNDS times at most. */
 #define DEFINE_WATCHED(ret, name, iparams, args, fail, call, fd)        \
@@ -385,6 +434,7 @@ static int ck_fchmodat_flags(int d, const char *p, mode_t m, int f)
 		unsigned long hs_gen_ = hs_new_ ? hs_wfresh_begin() : 0; \
 		ret r;                                                  \
                                                                         \
+		hs_c_.excl_first = EXCL_FIRST(r, &hs_c_);               \
 	hs_again_:                                                      \
 		hs_go_ = hs_wbegin(&hs_c_, &hs_t_);                     \
 		if (hs_go_ < 0)                                         \
@@ -399,6 +449,13 @@ static int ck_fchmodat_flags(int d, const char *p, mode_t m, int f)
 			if (hs_f_ == HS_WPIN_AGAIN)                     \
 				goto hs_again_;                         \
 			r = PINNED_RESULT(r, hs_f_, &hs_c_);            \
+		} else if (hs_t_.excl_skipped) {                        \
+			hs_f_ = excl_open(&hs_c_, hs_t_.saved_errno);   \
+			if (hs_f_ == -2) { /* there: judged with the look */ \
+				hs_c_.excl_first = false;               \
+				goto hs_again_;                         \
+			}                                               \
+			r = EXCL_RESULT(r, hs_f_);                      \
 		} else {                                                \
 			r = hs_ck_on() ? CK_##name args : HS_REAL(name) args; \
 			if (hs_new_ && r != fail)                       \
@@ -437,7 +494,7 @@ static const char *sun_name(const struct sockaddr *a, socklen_t n,
 #define WCB(fd, a, n)                                                  \
 	((struct hs_wcall){ HS_WK_BIND, AT_FDCWD,                      \
 			    sun_name((a), (n), (char[HS_SUN_CAP]){ 0 }), \
-			    (fd), 0, S_IFSOCK | 0777, 0, 0, 0 })
+			    (fd), 0, S_IFSOCK | 0777, 0, 0, 0, false })
 #define CK_bind(fd, a, n) CK_2(SYS_bind, fd, a, n, 0, 0)
 DEFINE_WATCHED(int, bind, (int fd, const struct sockaddr *a, socklen_t n),
 	       (fd, a, n), -1, WCB(fd, a, n), -1)

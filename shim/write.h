@@ -47,6 +47,10 @@ struct hs_wcall {
 	mode_t mode;   /* opens that create (a staged write's file too), mkdir */
 	const char *fmode; /* fopen's mode: the stream of a pinned open */
 	off_t len;     /* truncate's length; mknod's device */
+	/* an open that creates without O_EXCL, returning a descriptor, in
+	 * guard mode: it may be made O_EXCL first (write.c), so the look for
+	 * a protected file it follows its name to waits for its EEXIST */
+	bool excl_first;
 };
 
 /* One call in flight: what begin decided, what end needs. Lives on the
@@ -84,6 +88,8 @@ struct hs_wticket {
 	bool to_floor; /* an open of another process's /proc entry: made
 			* without the cookie, for the floor to judge
 			* (floor/floor_reach.c) */
+	bool excl_skipped; /* that look was left for the EEXIST
+			    * (hs_wcall.excl_first) */
 	unsigned prot; /* HS_WR_PROT_*: a name of the call is protected by
 			* its identity (a protected file it follows its
 			* name to, a protected tree it is in): a pre,

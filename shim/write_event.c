@@ -220,8 +220,12 @@ static bool kernel_name(const char *p)
 /* Does c follow its name to a protected file, whatever that name is
  * (a symlink made before the session, or a symlinked directory above
  * it)? Only the calls that write an existing file's content: opens for
- * writing (all but O_CREAT|O_EXCL's), truncate. */
-static bool to_protected(const struct hs_wcall *c)
+ * writing (all but O_CREAT|O_EXCL's), truncate. An open that may try
+ * O_EXCL first (hs_wcall.excl_first) is not looked at: t->excl_skipped
+ * says so, and the call, made exclusive, either makes a new file, which
+ * is no protected one, or fails EEXIST and is judged again with the
+ * look (write.c). */
+static bool to_protected(const struct hs_wcall *c, struct hs_wticket *t)
 {
 	switch (c->kind) {
 	case HS_WK_OPEN:
@@ -231,6 +235,10 @@ static bool to_protected(const struct hs_wcall *c)
 		if ((c->flags & O_PATH) || (c->flags & O_TMPFILE) == O_TMPFILE ||
 		    (c->flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
 			return false;
+		if (c->excl_first && (c->flags & O_CREAT)) {
+			t->excl_skipped = true;
+			return false;
+		}
 		return hs_wscope_protected_target(
 			c->dirfd, c->path,
 			c->flags & O_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0);
@@ -244,7 +252,8 @@ static bool to_protected(const struct hs_wcall *c)
 /* Which names of c are protected by their identity (hs_wr_call.prot):
  * one it follows to a protected file, one in a protected tree's
  * directory however the path names it. */
-static unsigned protected_names(const struct hs_wcall *c, unsigned active)
+static unsigned protected_names(const struct hs_wcall *c,
+				struct hs_wticket *t, unsigned active)
 {
 	if (!(active & HS_W_PRE))
 		return 0;
@@ -252,7 +261,7 @@ static unsigned protected_names(const struct hs_wcall *c, unsigned active)
 	case HS_WK_OPEN:
 	case HS_WK_REOPEN:
 	case HS_WK_TRUNC:
-		return to_protected(c) ||
+		return to_protected(c, t) ||
 				       hs_wscope_in_tree(c->dirfd, c->path)
 			       ? HS_WR_PROT_A
 			       : 0;
@@ -288,6 +297,7 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 			 unsigned want, unsigned active)
 {
 	bool follow = hs_wopts()->follow;
+	unsigned got;
 
 	if (hs_state()->enforce) {
 		if (hs_wquick_dead(c, false))
@@ -298,10 +308,27 @@ static unsigned classify(const struct hs_wcall *c, struct hs_wticket *t,
 		t->unnamed = NULL;
 		t->to_floor = false;
 	}
-	t->prot = protected_names(c, active);
+	t->prot = protected_names(c, t, active);
 	if (!t->prot && hs_wquick_dead(c, follow))
 		return 0;
-	return hs_wclassify(c, t, want, follow);
+	got = hs_wclassify(c, t, want, follow);
+	if (t->excl_skipped &&
+	    (got || hs_wpinned(t) || t->unnamed || t->to_floor)) {
+		/* made as judged, not tried O_EXCL first (write.c): the
+		 * look, and judged again where it finds a protected file */
+		struct hs_wcall as_asked = *c;
+
+		as_asked.excl_first = false;
+		t->excl_skipped = false;
+		if (to_protected(&as_asked, t)) {
+			hs_wunpin(t);
+			t->unnamed = NULL;
+			t->to_floor = false;
+			t->prot |= HS_WR_PROT_A;
+			got = hs_wclassify(c, t, want, follow);
+		}
+	}
+	return got;
 }
 
 static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
@@ -318,6 +345,7 @@ static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 	t->unnamed = NULL;
 	t->to_floor = false;
 	t->prot = 0;
+	t->excl_skipped = false;
 	if (c->kind == HS_WK_OPEN && !(c->flags & HS_WFLAGS))
 		return hs_rbegin(c->dirfd, c->path, c->flags);
 	if (c->kind == HS_WK_OPEN && hs_ck_on() && kernel_name(c->path))
