@@ -56,6 +56,11 @@ struct call {
 		char abs[PATH_MAX];
 	} named[3];
 	int nnamed;
+	/* the directory its relative names start from, read once for all
+	 * of them (hs_fl_dir_of: dir_r its result; dir_of the dirfd read,
+	 * INT_MIN none yet) */
+	int dir_of, dir_r;
+	char dir[PATH_MAX];
 };
 
 /* src into dst (cap bytes), cut to fit */

@@ -208,6 +208,20 @@ static const struct hs_wr_ops rule_ops = {
 	.stat = op_stat,
 };
 
+/* hs_fl_abs of a relative path, from the directory read once for all of
+ * k's names (an open's is named as written and as followed) */
+static int relative(struct call *k, pid_t tid, int dirfd, const char *path,
+		    int follow, char *out)
+{
+	if (k->dir_of != dirfd) {
+		k->dir_r = hs_fl_dir_of(tid, dirfd, k->dir);
+		k->dir_of = dirfd;
+	}
+	return k->dir_r < 0 ? k->dir_r
+			    : hs_fl_abs_from(tid, dirfd, k->dir, path, follow,
+					     out);
+}
+
 /* hs_fl_abs, and without following, a path through the root's logical
  * name named under the root (as the shim names it). A name too long to
  * hold is remembered in k: the call is denied whatever else it does.
@@ -231,6 +245,8 @@ static int name_of(const struct hs_floor_ctx *x, struct call *k, pid_t tid,
 	    (k->how.resolve & RESOLVE_IN_ROOT))
 		r = hs_fl_abs_in_root(tid, dirfd, path, follow & HS_FL_HOW,
 				      k->how.resolve, out);
+	else if (path[0] && path[0] != '/' && strlen(path) < PATH_MAX)
+		r = relative(k, tid, dirfd, path, follow, out);
 	else
 		r = hs_fl_abs(tid, dirfd, path, follow, out);
 	if (r == HS_PATH_TOOLONG && !k->unnamed)
@@ -521,6 +537,7 @@ static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 	k.path[0] = k.path2[0] = '\0';
 	k.unnamed = NULL;
 	k.nnamed = 0;
+	k.dir_of = INT_MIN;
 	c->open.on = false;
 	c->open.judged[0] = '\0';
 	c->open.read_err = 0;

@@ -108,6 +108,14 @@ int hs_fl_caller_fd(pid_t tgid, int fd);
 #define HS_FL_HOW 3    /* the two above */
 #define HS_FL_NOLAST 4
 int hs_fl_abs(pid_t tid, int dirfd, const char *path, int follow, char *out);
+/* The same with the directory a relative path starts from read already
+ * (hs_fl_dir_of's, `dir`; NULL: read here): a call's names, built from
+ * one reading of it (floor_event.c). */
+int hs_fl_abs_from(pid_t tid, int dirfd, const char *dir, const char *path,
+		   int follow, char *out);
+/* The caller's directory dirfd names (AT_FDCWD: its working directory),
+ * or -1 (HS_PATH_TOOLONG: too deep). */
+int hs_fl_dir_of(pid_t tid, int dirfd, char *out);
 /* An openat2 path under RESOLVE_IN_ROOT, rewritten in place (cap bytes)
  * as the relative path it names from its directory: the kernel resolves
  * it as if that directory were "/", so "/secrets/f" and "../../secrets/f"

@@ -59,7 +59,7 @@ int hs_fl_cwd(pid_t tid, char *out)
 	return hs_proclink_target(link, out);
 }
 
-static int fd_dir(pid_t tid, int fd, char *out)
+int hs_fl_dir_of(pid_t tid, int fd, char *out)
 {
 	char link[48];
 
@@ -243,6 +243,44 @@ static int ours_to_caller(pid_t tid, char *p)
 
 #define MAGIC 1 /* walk_as_caller: p's walk meets a magic link */
 
+/* walk_as_caller of a name whose last component, a plain one, is not
+ * followed (unlink, mkdir, rename: most notified calls): its directory
+ * alone is walked, and named -- the only part of the name's walk that can
+ * meet a magic link, one walk where the whole name's and then its
+ * directory's (hs_path_resolve) were two. */
+static int walk_parent(pid_t tid, char *p, const char *slash)
+{
+	char dir[PATH_MAX], name[PATH_MAX];
+	size_t d = (size_t)(slash - p), n = strlen(slash);
+	int fd, r;
+
+	memcpy(dir, d ? p : "/", d ? d : 1);
+	dir[d ? d : 1] = '\0';
+	fd = walk(AT_FDCWD, dir, O_DIRECTORY, RESOLVE_NO_MAGICLINKS);
+	if (fd < 0 && errno == ELOOP) {
+		/* ours, or a loop of symlinks (the kernel fails that) */
+		fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0 || errno != ELOOP) {
+			if (fd >= 0)
+				close(fd);
+			return MAGIC;
+		}
+	}
+	if (fd < 0 || named_fd(fd, name) < 0) {
+		hs_path_fold(p); /* no such directory: the call fails */
+	} else {
+		if (strcmp(name, "/") == 0)
+			name[0] = '\0';
+		d = strlen(name);
+		if (d + n < PATH_MAX) { /* name + slash..., as it was */
+			memmove(p + d, slash, n + 1);
+			memcpy(p, name, d);
+		}
+	}
+	r = ours_to_caller(tid, p);
+	return r < 0 ? r : 0;
+}
+
 /* p named as the kernel's walk of it reaches, its last component followed
  * when `last`, in our view (hs_path_resolve), and a result in our own
  * /proc as the caller's (ours_to_caller): 0, or an error. MAGIC, p left
@@ -253,9 +291,14 @@ static int ours_to_caller(pid_t tid, char *p)
  * the whole name again. */
 static int walk_as_caller(pid_t tid, char *p, bool last)
 {
-	int fd = walk(AT_FDCWD, p, last ? 0 : O_NOFOLLOW, RESOLVE_NO_MAGICLINKS);
+	const char *slash = strrchr(p, '/');
 	char name[PATH_MAX];
-	int r;
+	int fd, r;
+
+	if (!last && slash && slash[1] && strcmp(slash + 1, ".") != 0 &&
+	    strcmp(slash + 1, "..") != 0)
+		return walk_parent(tid, p, slash);
+	fd = walk(AT_FDCWD, p, last ? 0 : O_NOFOLLOW, RESOLVE_NO_MAGICLINKS);
 
 	if (fd < 0 && errno == ELOOP) {
 		/* ours, or a loop of symlinks (the kernel fails that) */
@@ -334,6 +377,12 @@ static int follow_by_hand(pid_t tid, char *p, bool last)
 
 int hs_fl_abs(pid_t tid, int dirfd, const char *path, int follow, char *out)
 {
+	return hs_fl_abs_from(tid, dirfd, NULL, path, follow, out);
+}
+
+int hs_fl_abs_from(pid_t tid, int dirfd, const char *given, const char *path,
+		   int follow, char *out)
+{
 	size_t n = strlen(path);
 	int how = follow & HS_FL_HOW;
 	/* the call follows its last component (open, truncate, chmod) */
@@ -353,8 +402,9 @@ int hs_fl_abs(pid_t tid, int dirfd, const char *path, int follow, char *out)
 	} else {
 		char dir[PATH_MAX];
 
-		if ((r = fd_dir(tid, dirfd, dir)) < 0 ||
-		    (r = join(out, dir, path, how != 0)) < 0)
+		if (!given && (r = hs_fl_dir_of(tid, dirfd, dir)) < 0)
+			return r;
+		if ((r = join(out, given ? given : dir, path, how != 0)) < 0)
 			return r;
 	}
 	if ((r = caller_view(tid, out, last)) != 0)
