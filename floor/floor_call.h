@@ -58,7 +58,8 @@ struct call {
 	int nnamed;
 	/* the directory its relative names start from, read once for all
 	 * of them (hs_fl_dir_of: dir_r its result; dir_of the dirfd read,
-	 * INT_MIN none yet) */
+	 * when dir_read) */
+	bool dir_read;
 	int dir_of, dir_r;
 	char dir[PATH_MAX];
 };

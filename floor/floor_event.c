@@ -213,9 +213,10 @@ static const struct hs_wr_ops rule_ops = {
 static int relative(struct call *k, pid_t tid, int dirfd, const char *path,
 		    int follow, char *out)
 {
-	if (k->dir_of != dirfd) {
+	if (!k->dir_read || k->dir_of != dirfd) {
 		k->dir_r = hs_fl_dir_of(tid, dirfd, k->dir);
 		k->dir_of = dirfd;
+		k->dir_read = true;
 	}
 	return k->dir_r < 0 ? k->dir_r
 			    : hs_fl_abs_from(tid, dirfd, k->dir, path, follow,
@@ -537,7 +538,7 @@ static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 	k.path[0] = k.path2[0] = '\0';
 	k.unnamed = NULL;
 	k.nnamed = 0;
-	k.dir_of = INT_MIN;
+	k.dir_read = false;
 	c->open.on = false;
 	c->open.judged[0] = '\0';
 	c->open.read_err = 0;

@@ -266,7 +266,11 @@ static int walk_parent(pid_t tid, char *p, const char *slash)
 			return MAGIC;
 		}
 	}
-	if (fd < 0 || named_fd(fd, name) < 0) {
+	if (fd < 0 && errno != ENOENT && errno != ENOTDIR) {
+		/* no openat2 (a kernel before 5.6, a profile refusing it):
+		 * named as before it, walked a component at a time */
+		hs_path_resolve(p, false);
+	} else if (fd < 0 || named_fd(fd, name) < 0) {
 		hs_path_fold(p); /* no such directory: the call fails */
 	} else {
 		if (strcmp(name, "/") == 0)

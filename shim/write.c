@@ -98,6 +98,10 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
  * read-only open in a session without read hooks tests one flag more. */
 #define WRITING(fl) (((fl) & HS_WFLAGS) ? hs_wscope_active() : hs_st.reads_slow)
 #define FWRITING(m) (hs_fmode_flags(m) ? hs_wscope_active() : hs_st.reads_slow)
+/* glibc's fortified opens (__open_2: open() in a program built with
+ * _FORTIFY_SOURCE) take no mode: given O_CREAT or O_TMPFILE they abort
+ * the program, which only the real function does */
+#define FWRITING_2(fl) (!__OPEN_NEEDS_MODE(fl) && WRITING(fl))
 #define FILE_FD(f) ((f) ? fileno(f) : -1)
 /* freopen keeps its stream's descriptor number for another file (glibc
  * dup3s onto it), read mode too: whatever was known about that number
@@ -122,9 +126,9 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 	  (p, fl, mode), -1, VA_MODE(fl), WRITING(fl),                         \
 	  WCM(AT, p, fl, mode), r)                                  \
 	X(int, __open_2, (const char *p, int fl), (const char *p, int fl),     \
-	  (p, fl), -1, NONE, WRITING(fl), WC(HS_WK_OPEN, AT, p, 0, 0, fl), r)  \
+	  (p, fl), -1, NONE, FWRITING_2(fl), WC(HS_WK_OPEN, AT, p, 0, 0, fl), r)  \
 	X(int, __open64_2, (const char *p, int fl), (const char *p, int fl),   \
-	  (p, fl), -1, NONE, WRITING(fl), WC(HS_WK_OPEN, AT, p, 0, 0, fl), r)  \
+	  (p, fl), -1, NONE, FWRITING_2(fl), WC(HS_WK_OPEN, AT, p, 0, 0, fl), r)  \
 	X(int, openat, (int d, const char *p, int fl, ...),                    \
 	  (int d, const char *p, int fl, mode_t mode), (d, p, fl, mode), -1,   \
 	  VA_MODE(fl), WRITING(fl), WCM(d, p, fl, mode), r)         \
@@ -132,10 +136,10 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 	  (int d, const char *p, int fl, mode_t mode), (d, p, fl, mode), -1,   \
 	  VA_MODE(fl), WRITING(fl), WCM(d, p, fl, mode), r)         \
 	X(int, __openat_2, (int d, const char *p, int fl),                     \
-	  (int d, const char *p, int fl), (d, p, fl), -1, NONE, WRITING(fl),   \
+	  (int d, const char *p, int fl), (d, p, fl), -1, NONE, FWRITING_2(fl),   \
 	  WC(HS_WK_OPEN, d, p, 0, 0, fl), r)                                   \
 	X(int, __openat64_2, (int d, const char *p, int fl),                   \
-	  (int d, const char *p, int fl), (d, p, fl), -1, NONE, WRITING(fl),   \
+	  (int d, const char *p, int fl), (d, p, fl), -1, NONE, FWRITING_2(fl),   \
 	  WC(HS_WK_OPEN, d, p, 0, 0, fl), r)                                   \
 	X(int, creat, (const char *p, mode_t m), (const char *p, mode_t m),    \
 	  (p, m), -1, NONE, ACTIVE,                                            \
@@ -380,23 +384,31 @@ static int ck_fchmodat_flags(int d, const char *p, mode_t m, int f)
  * a new file, no protected one, and a name that is there (EEXIST: a file,
  * a symlink, a directory) is judged again with the look, then opened as
  * asked. For a new file this saves that look, a walk to a name that is
- * not there (about a fifth of creating a small file on tmpfs). A process
- * that mostly finds its names there (one rewriting its files) soon pays
- * the failed open only once in EXCL_PAUSE + 1 such calls. */
+ * not there (about a fifth of creating a small file on tmpfs). Not
+ * under a preloaded library after ours, which must see the call as the
+ * program made it (floor_calls.h). A device is not tried (its name is
+ * there), and a process that mostly finds its
+ * names there (one rewriting its files) soon pays the failed open only
+ * once in EXCL_PAUSE + 1 such calls. */
 #define EXCL_FIRST(r, c)                                                     \
 	_Generic((r), int: (c)->kind == HS_WK_OPEN &&                        \
 			       ((c)->flags & (O_CREAT | O_EXCL)) == O_CREAT && \
 			       ((c)->flags & O_TMPFILE) != O_TMPFILE &&         \
-			       !hs_st.enforce && excl_worth(),                  \
+			       !hs_st.enforce && !hs_next_foreign &&            \
+			       excl_worth((c)->path),                           \
 		 default: false)
 #define EXCL_MAX 16
 #define EXCL_PAUSE 32
 static int excl_score = EXCL_MAX; /* tries while >= 0 (relaxed: a hint) */
 
-static bool excl_worth(void)
+static bool excl_worth(const char *p)
 {
 	int s = __atomic_load_n(&excl_score, __ATOMIC_RELAXED);
 
+	/* a device's name is there: a shell's "> /dev/null" would fail
+	 * EEXIST every time (/dev/shm holds files) */
+	if (hs_starts(p, "/dev/") && !hs_starts(p, "/dev/shm/"))
+		return false;
 	if (s >= 0)
 		return true;
 	__atomic_store_n(&excl_score, s + 1, __ATOMIC_RELAXED);

@@ -7,8 +7,9 @@
 # file made or truncated, a dangling symlink's target made, a directory's
 # EISDIR, a fifo without a reader's ENXIO, a loop's ELOOP, the mode under
 # the umask, a user's EACCES -- as root and as a user, each name new and
-# there, in guard and enforce mode; and a pre-session symlink to the
-# policy, opened for writing, still denied.
+# there, in guard and enforce mode; a pre-session symlink to the policy,
+# opened for writing, still denied; a fortified open with O_CREAT and no
+# mode aborting as glibc's does.
 . "$HOOKSHIM_TOP/tests/lib.sh"
 unset CI GITHUB_ACTIONS
 # a python anyone may run (a version manager's lives in root's home)
@@ -84,5 +85,12 @@ for who in root user; do
 			$PY -c 'open("pol", "w").write("P")') >/dev/null 2>"$TMP/err"
 		expect_eq "$who $mode: a write through a symlink to the policy leaves it" "$before" "$(sha256sum < "$TMP/$mode/policy.json")"
 		expect_contains "$who $mode: with the reason" "$(cat "$TMP/err")" "part of this session's policy (config file)"
+		# glibc's fortified open (__open_2, what open() of a program
+		# built with _FORTIFY_SOURCE calls) given O_CREAT and no mode
+		# aborts the program, creating nothing
+		(cd "$TMP/$mode" && "${AS[@]}" "$HOOKSHIM" run --$mode --no-notices -c policy.json -- \
+			$PY -c 'import ctypes, os; ctypes.CDLL(None).__open_2(b"fort", os.O_WRONLY | os.O_CREAT)') >/dev/null 2>&1
+		expect_eq "$who $mode: a fortified open with O_CREAT and no mode aborts" "134 absent" \
+			"$? $(test -e "$TMP/$mode/fort" && echo made || echo absent)"
 	done
 done

@@ -72,3 +72,52 @@ expect_contains "chain: the next library's unlink runs" "$(cat err2.txt)" \
 check "chain: python's unlink happened" test ! -e py.txt
 expect_contains "chain: the next library's execve runs" "$(cat err.txt)" \
 	"other:execve /bin/true"
+
+# An open that creates, where no rule fires for its name (guard mode's
+# O_EXCL first, shim/write.c EXCL_FIRST): the next library sees the call
+# the program made, its flags as they were, once
+cat > opens.c <<'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+
+static void note(const char *what, const char *path, int fl)
+{
+	const char *x = fl & O_EXCL ? " excl\n" : " asked\n";
+
+	if (!strstr(path, "made.txt"))
+		return;
+	write(2, "other:", 6);
+	write(2, what, strlen(what));
+	write(2, " ", 1);
+	write(2, path, strlen(path));
+	write(2, x, strlen(x));
+}
+
+#define OPEN(name, params, args, ...)                                   \
+	int name params                                                 \
+	{                                                               \
+		va_list ap;                                             \
+		mode_t m;                                               \
+                                                                        \
+		va_start(ap, fl);                                       \
+		m = va_arg(ap, mode_t);                                 \
+		va_end(ap);                                             \
+		note(#name, p, fl);                                     \
+		return ((int (*)(__VA_ARGS__))dlsym(RTLD_NEXT, #name))args; \
+	}
+OPEN(open, (const char *p, int fl, ...), (p, fl, m), const char *, int, mode_t)
+OPEN(open64, (const char *p, int fl, ...), (p, fl, m), const char *, int, mode_t)
+OPEN(openat, (int d, const char *p, int fl, ...), (d, p, fl, m), int, const char *, int, mode_t)
+OPEN(openat64, (int d, const char *p, int fl, ...), (d, p, fl, m), int, const char *, int, mode_t)
+C
+${CC:-cc} -shared -fPIC -o libopens.so opens.c -ldl || { fail "shim_chain: libopens.so builds"; exit 0; }
+echo '{"hooks":{"PreToolUse":[{"matcher":"Write","hooks":[{"type":"command","command":"exit 2","if":"Write(secrets/**)"}]}]}}' > secrets.json
+LD_PRELOAD=$TMP/libopens.so hs run --guard --no-notices -c secrets.json -- \
+	python3 -c 'open("made.txt", "w").write("x")' 2>err3.txt
+expect_eq "chain: a create no rule fires for reaches the next library once, as asked" \
+	"asked" "$(grep -o 'made.txt [a-z]*' err3.txt | cut -d' ' -f2 | sort | uniq -c | awk '{print $1 $2}' | sed 's/^1//')"
+check "chain: and makes its file" test -s made.txt

@@ -152,3 +152,27 @@ chmod denied" "$out"
 	expect_eq "fresh descriptor, then $how: the hook script's mode kept" 755 "$(stat -c %a "$TMP/guard.sh")"
 	expect_eq "fresh descriptor, then $how: the new file's mode set" 644 "$(stat -c %a "$ROOT/fresh")"
 done
+
+# A directory descriptor no process can hold (INT_MIN: the floor reads a
+# call's dirfd as an int): the kernel's EBADF, no hook asked, after
+# calls that named relative paths (the supervisor reads a call's
+# directory once for all its names, floor_event.c relative())
+if "$HOOKSHIM" run --enforce -c /dev/null -- true 2>/dev/null; then
+	mkdir -p "$ROOT/secrets"; : > "$ROOT/secrets/x"; : > "$LOG"
+	out=$(cd "$ROOT" && "$HOOKSHIM" run --enforce --no-notices -c "$TMP/c.json" --root "$ROOT" -- python3 -c '
+import ctypes, os
+l = ctypes.CDLL(None, use_errno=True)
+for i in range(20):
+    open("plain%d" % i, "w").close()
+    os.unlink("plain%d" % i)
+    r = l.unlinkat(-2**31, b"secrets/x", 0)
+    print("unlinkat", r, os.strerror(ctypes.get_errno()))
+    r = l.renameat(-100, b"secrets/x", -2**31, b"secrets/y")
+    print("renameat", r, os.strerror(ctypes.get_errno()))' | sort | uniq -c | awk '{$1=$1; print}')
+	expect_eq "a dirfd of INT_MIN: EBADF, every time" "20 renameat -1 Bad file descriptor
+20 unlinkat -1 Bad file descriptor" "$out"
+	check "a dirfd of INT_MIN: the file there" test -e "$ROOT/secrets/x"
+	expect_eq "a dirfd of INT_MIN: no hook asked" "" "$(cat "$LOG")"
+else
+	skip "write dirfd: INT_MIN dirfd: no floor"
+fi
