@@ -387,15 +387,15 @@ static int ck_fchmodat_flags(int d, const char *p, mode_t m, int f)
  * not there (about a fifth of creating a small file on tmpfs). Not
  * under a preloaded library after ours, which must see the call as the
  * program made it (floor_calls.h). A device is not tried (its name is
- * there), and a process that mostly finds its
- * names there (one rewriting its files) soon pays the failed open only
- * once in EXCL_PAUSE + 1 such calls. */
+ * there), and a process that mostly finds its names there (one rewriting
+ * its files) soon pays the failed open only once in EXCL_PAUSE + 1 such
+ * calls. */
 #define EXCL_FIRST(r, c)                                                     \
 	_Generic((r), int: (c)->kind == HS_WK_OPEN &&                        \
 			       ((c)->flags & (O_CREAT | O_EXCL)) == O_CREAT && \
 			       ((c)->flags & O_TMPFILE) != O_TMPFILE &&         \
 			       !hs_st.enforce && !hs_next_foreign &&            \
-			       excl_worth((c)->path),                           \
+			       (c)->path && excl_worth((c)->path),              \
 		 default: false)
 #define EXCL_MAX 16
 #define EXCL_PAUSE 32

@@ -94,3 +94,36 @@ for who in root user; do
 			"$? $(test -e "$TMP/$mode/fort" && echo made || echo absent)"
 	done
 done
+
+# A name at NULL (a program's bug): the kernel's EFAULT, for every write
+# call, as without hookshim -- the shim read it first and was killed by
+# SIGSEGV (before session 30)
+cat > "$TMP/null.py" <<'P'
+import ctypes, os
+l = ctypes.CDLL(None, use_errno=True)
+l.fopen.restype = ctypes.c_void_p
+calls = (
+    ("open", lambda: l.open(None, os.O_WRONLY | os.O_CREAT, 0o644)),
+    ("openat", lambda: l.openat(-100, None, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)),
+    ("creat", lambda: l.creat(None, 0o644)),
+    ("fopen", lambda: 0 if l.fopen(None, b"w") else -1),
+    ("truncate", lambda: l.truncate(None, 0)),
+    ("unlink", lambda: l.unlink(None)),
+    ("mkdir", lambda: l.mkdir(None, 0o755)),
+    ("rename", lambda: l.rename(b"a", None)),
+    ("link", lambda: l.link(None, b"b")),
+    ("symlink", lambda: l.symlink(None, b"c")),
+    ("chmod", lambda: l.chmod(None, 0o644)),
+)
+for name, f in calls:
+    ctypes.set_errno(0)
+    r = f()
+    print(name, r, os.strerror(ctypes.get_errno()))
+P
+want=$(cd "$TMP" && $PY "$TMP/null.py" 2>&1)
+check "NULL names: the plain run says EFAULT" grep -q '^open -1 Bad address$' <<<"$want"
+for mode in guard enforce; do
+	[ $mode = enforce ] && [ $floor_here = 0 ] && continue
+	got=$(cd "$TMP" && "$HOOKSHIM" run --$mode --no-notices -c "$TMP/plain/policy.json" -- $PY "$TMP/null.py" 2>&1)
+	expect_eq "$mode: a name at NULL is the kernel's EFAULT, for every write call" "$want" "$got"
+done
