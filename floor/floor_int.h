@@ -43,6 +43,12 @@ int hs_fl_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap);
 /* n bytes at addr. -1 unless all were read, errno EFAULT where part of
  * them is unmapped (EPERM, EACCES: tid may not be read at all). */
 int hs_fl_read(pid_t tid, uint64_t addr, void *buf, size_t n);
+/* n bytes of buf to addr in the caller tid, as the kernel's copy out of a
+ * call it answers (a page it may not write: EFAULT; no FOLL_FORCE),
+ * checked first to be the caller of the notification id still waiting:
+ * 0, or -1 and errno. */
+int hs_fl_write(pid_t tid, int listener, uint64_t id, uint64_t addr,
+		const void *buf, size_t n);
 /* The NULL-terminated pointer array at addr (an argv, an envp), up to
  * 4,096 entries, malloc'd with its terminator; *n entries. NULL when
  * unreadable. */

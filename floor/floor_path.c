@@ -62,6 +62,26 @@ int hs_fl_read(pid_t tid, uint64_t addr, void *buf, size_t n)
 	return -1;
 }
 
+int hs_fl_write(pid_t tid, int listener, uint64_t id, uint64_t addr,
+		const void *buf, size_t n)
+{
+	struct iovec local = { (void *)buf, n };
+	struct iovec remote = { (void *)(uintptr_t)addr, n };
+	ssize_t r;
+
+	/* the caller's, still waiting: its number is no other task's */
+	if (!hs_fl_valid(listener, id)) {
+		errno = ESRCH;
+		return -1;
+	}
+	r = process_vm_writev(tid, &local, 1, &remote, 1, 0);
+	if (r == (ssize_t)n)
+		return 0;
+	if (r >= 0)
+		errno = EFAULT;
+	return -1;
+}
+
 int hs_fl_read_str(pid_t tid, uint64_t addr, char *buf, size_t cap)
 {
 	size_t got = 0;

@@ -326,16 +326,38 @@ long hs_fl_core_limit(const struct hs_floor_ctx *x,
 	}
 	if (want.cur == 0 && want.max == 0) {
 		static const struct rlimit none = { 0, 0 };
+		struct rlimit was;
 
 		if (!may_raise)
 			return HS_FL_KERNEL; /* raised by a flip: refused */
+		pid_t whose = target ? target : tid;
+		int e = 0;
+
 		/* (a number of another pid namespace is none of ours) */
-		if (!old && (!target || hs_fl_ns_same(tid, "pid") == 1))
-			return syscall(SYS_prlimit64, target ? target : tid,
-				       RLIMIT_CORE, &none, NULL) == 0
-				       ? 0
-				       : -errno;
+		if (target && hs_fl_ns_same(tid, "pid") != 1)
+			goto refused;
+		/* the old limit asked for, copied out to the caller (a
+		 * pointer it may not write: EFAULT, the new limit set all
+		 * the same, as the kernel's copy after it; one we may not
+		 * write to: refused, as before we could) */
+		if (old) {
+			if (syscall(SYS_prlimit64, whose, RLIMIT_CORE, NULL,
+				    &was) != 0)
+				return -errno;
+			if (hs_fl_write(tid, x->listener, n->id, old, &was,
+					sizeof(was)) != 0) {
+				if (errno == ESRCH)
+					return HS_FL_KERNEL; /* gone */
+				if (errno != EFAULT)
+					goto refused;
+				e = -EFAULT;
+			}
+		}
+		if (syscall(SYS_prlimit64, whose, RLIMIT_CORE, &none, NULL) != 0)
+			return -errno;
+		return e;
 	}
+refused:
 	reason(why, cap,
 	       n->data.nr == SYS_setrlimit ? "setrlimit of RLIMIT_CORE denied: "
 					   : "prlimit64 of RLIMIT_CORE denied: ",

@@ -126,3 +126,34 @@ run_as root
 if [ "$(id -u)" = 0 ] && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
 	run_as nobody setpriv --reuid=65534 --regid=65534 --clear-groups
 fi
+
+# A caller that could raise the limit (CAP_SYS_RESOURCE: root with it, or
+# any process in a user namespace of its own, as an agent's sandbox is)
+# setting none and asking for the old value (python's resource.prlimit):
+# set by the supervisor, the old value copied out to it (refused, EPERM,
+# before session 30); a pointer it may not write, EFAULT and the limit
+# set, as the kernel does
+if unshare -r true 2>/dev/null; then
+	for m in enforce guard; do
+		echo "{\"hookshim\":{\"mode\":\"$m\",\"floor_allow\":[\"namespaces\"]},\"hooks\":{\"PreToolUse\":[$hook]}}" >"$TMP/ns-$m.json"
+		out=$("$HOOKSHIM" run --no-notices -c "$TMP/ns-$m.json" -- unshare -r python3 -c '
+import ctypes, os, resource
+print("old", resource.prlimit(0, resource.RLIMIT_CORE, (0, 0)))
+l = ctypes.CDLL(None, use_errno=True)
+none = (ctypes.c_ulong * 2)(0, 0)
+r = l.syscall(302, 0, 4, none, ctypes.c_void_p(8))        # prlimit64, old unmapped
+print("bad", r, os.strerror(ctypes.get_errno()), resource.getrlimit(resource.RLIMIT_CORE))
+try:
+    resource.prlimit(0, resource.RLIMIT_CORE, (1, 1))
+    print("raised")
+except OSError as e:
+    print("raise", e.errno)' 2>"$TMP/err")
+		expect_eq "user namespace, $m: none set, the old limit given back; a bad pointer EFAULT; a raise refused" \
+			"old (0, 0)
+bad -1 Bad address (0, 0)
+raise 1" "$out"
+		expect_contains "$m: ... the raise with the reason" "$(cat "$TMP/err")" "prlimit64 of RLIMIT_CORE denied: "
+	done
+else
+	skip "core files: no user namespace here (unshare -r)"
+fi
