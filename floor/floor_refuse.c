@@ -330,12 +330,20 @@ long hs_fl_core_limit(const struct hs_floor_ctx *x,
 
 		if (!may_raise)
 			return HS_FL_KERNEL; /* raised by a flip: refused */
-		pid_t whose = target ? target : tid;
+		pid_t whose = target ? target : tid, grp;
 		int e = 0;
 
-		/* (a number of another pid namespace is none of ours) */
+		/* another process's: ours to set only where it is the
+		 * caller's own thread group (we would set it with our rights,
+		 * not the caller's); a number of another pid namespace is
+		 * none of ours */
 		if (target && hs_fl_ns_same(tid, "pid") != 1)
 			goto refused;
+		if (target && (grp = hs_fl_tgid(target)) != hs_fl_tgid(tid)) {
+			if (grp <= 0)
+				return -ESRCH; /* no such process */
+			goto refused;
+		}
 		/* the old limit asked for, copied out to the caller (a
 		 * pointer it may not write: EFAULT, the new limit set all
 		 * the same, as the kernel's copy after it; one we may not

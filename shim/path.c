@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../common/pathfold.h"
+#include "../common/plainstr.h"
 #include "../common/pathresolve.h"
 #include "../common/proclink.h"
 #include "real.h"
@@ -281,4 +282,11 @@ bool hs_path_under(const char *path, const char *dir)
 	if (n == 1 && dir[0] == '/')
 		return path[0] == '/';
 	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+const char *hs_self_fd_name(int fd, char *link)
+{
+	hs_copy(link, "/proc/self/fd/", 15);
+	hs_utoa((unsigned long)fd, link + 14);
+	return link;
 }

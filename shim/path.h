@@ -61,4 +61,9 @@ bool hs_path_cwd_gen(unsigned *gen);
 /* Is `path` `dir` itself or below it (both absolute, folded)? */
 bool hs_path_under(const char *path, const char *dir);
 
+/* "/proc/self/fd/N" for our descriptor fd, into link (HS_SELF_FD_CAP
+ * bytes); link returned. */
+#define HS_SELF_FD_CAP 40
+const char *hs_self_fd_name(int fd, char *link);
+
 #endif

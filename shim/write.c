@@ -103,6 +103,11 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
  * the program, which only the real function does */
 #define FWRITING_2(fl) (!__OPEN_NEEDS_MODE(fl) && WRITING(fl))
 #define FILE_FD(f) ((f) ? fileno(f) : -1)
+/* freopen(NULL, mode, s) reopens s's own file in the new mode (glibc:
+ * through /proc/self/fd/N, by its own open), "w" truncating it: judged as
+ * a reopen of that name */
+#define REOPENED(p, s) \
+	((p) ? (p) : hs_self_fd_name(fileno(s), (char[HS_SELF_FD_CAP]){ 0 }))
 /* freopen keeps its stream's descriptor number for another file (glibc
  * dup3s onto it), read mode too: whatever was known about that number
  * is dropped first (write_scope.h). */
@@ -158,11 +163,13 @@ int __xmknodat(int, int, const char *, mode_t, dev_t *);
 	  WCF(p, m), FILE_FD(r))          \
 	X(FILE *, freopen, (const char *p, const char *m, FILE *s),            \
 	  (const char *p, const char *m, FILE *s), (p, m, s), NULL, REOPENS(s), \
-	  p && FWRITING(m), WC(HS_WK_REOPEN, AT, p, 0, 0, hs_fmode_flags(m)),  \
+	  (p || s) && FWRITING(m),                                             \
+	  WC(HS_WK_REOPEN, AT, REOPENED(p, s), 0, 0, hs_fmode_flags(m)),       \
 	  FILE_FD(r))                                                          \
 	X(FILE *, freopen64, (const char *p, const char *m, FILE *s),          \
 	  (const char *p, const char *m, FILE *s), (p, m, s), NULL, REOPENS(s), \
-	  p && FWRITING(m), WC(HS_WK_REOPEN, AT, p, 0, 0, hs_fmode_flags(m)),  \
+	  (p || s) && FWRITING(m),                                             \
+	  WC(HS_WK_REOPEN, AT, REOPENED(p, s), 0, 0, hs_fmode_flags(m)),       \
 	  FILE_FD(r))                                                          \
 	X(int, truncate, (const char *p, off_t n), (const char *p, off_t n),   \
 	  (p, n), -1, NONE, ACTIVE, WCT(p, n), -1)                             \

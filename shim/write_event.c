@@ -346,12 +346,16 @@ static int wbegin(const struct hs_wcall *c, struct hs_wticket *t)
 	t->to_floor = false;
 	t->prot = 0;
 	t->excl_skipped = false;
-	/* a name at NULL makes nothing: the kernel's EFAULT (any other bad
-	 * pointer is read here first: docs/limits.md) */
+	/* a name at NULL: EFAULT, the kernel's answer to every call here
+	 * today -- said by us, not left to a kernel where NULL with
+	 * AT_EMPTY_PATH may come to mean the descriptor itself (any other
+	 * bad pointer is read here first: docs/limits.md) */
 	if (!c->path || (!c->path2 && (c->kind == HS_WK_RENAME ||
 				       c->kind == HS_WK_LINK ||
-				       c->kind == HS_WK_SYMLINK)))
-		return 0;
+				       c->kind == HS_WK_SYMLINK))) {
+		errno = EFAULT;
+		return -1;
+	}
 	if (c->kind == HS_WK_OPEN && !(c->flags & HS_WFLAGS))
 		return hs_rbegin(c->dirfd, c->path, c->flags);
 	if (c->kind == HS_WK_OPEN && hs_ck_on() && kernel_name(c->path))

@@ -10,16 +10,9 @@
 
 #include "../common/plainstr.h"
 #include "floor_calls.h"
+#include "path.h"
 #include "real.h"
 #include "state.h"
-
-/* "/proc/self/fd/N" into link (40 bytes). */
-static const char *fd_link(int fd, char *link)
-{
-	hs_copy(link, "/proc/self/fd/", 15);
-	hs_utoa((unsigned long)fd, link + 14);
-	return link;
-}
 
 /* A call as the shim forwards any it decided (floor_calls.h): cookied
  * under the floor (to no effect without one), through libc's own function
@@ -78,10 +71,10 @@ static int by_name_without_links(const char *abs, int fl, mode_t mode)
 /* c on the pinned file itself. */
 static int on_file(const struct hs_wcall *c, const char *abs, int pin)
 {
-	char link[40];
+	char link[HS_SELF_FD_CAP];
 	int fl = c->flags & ~(O_EXCL | O_NOFOLLOW), r;
 
-	fd_link(pin, link);
+	hs_self_fd_name(pin, link);
 	switch (c->kind) {
 	case HS_WK_OPEN:
 		/* By its physical name first: the reopen through /proc costs

@@ -127,3 +127,30 @@ for mode in guard enforce; do
 	got=$(cd "$TMP" && "$HOOKSHIM" run --$mode --no-notices -c "$TMP/plain/policy.json" -- $PY "$TMP/null.py" 2>&1)
 	expect_eq "$mode: a name at NULL is the kernel's EFAULT, for every write call" "$want" "$got"
 done
+
+# freopen(NULL, mode, stream) reopens the stream's own file in the new
+# mode, "w" truncating it: judged as a write to that file, by the shim
+# too (without the floor it was never judged before session 30)
+mkdir -p "$TMP/re/secrets"
+deny='{"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(secrets/**)","command":"echo no >&2; exit 2"}]}'
+echo "{\"hookshim\":{\"floor\":\"off\"},\"hooks\":{\"PreToolUse\":[$deny]}}" > "$TMP/re/off.json"
+echo "{\"hooks\":{\"PreToolUse\":[$deny]}}" > "$TMP/re/on.json"
+for how in "guard off" "guard on" "enforce on"; do
+	set -- $how
+	[ $2 = on ] && [ $floor_here = 0 ] && continue
+	echo keep > "$TMP/re/secrets/k"; echo keep > "$TMP/re/other"
+	out=$(cd "$TMP/re" && "$HOOKSHIM" run --$1 --no-notices -c "$TMP/re/$2.json" -- $PY -c '
+import ctypes
+l = ctypes.CDLL(None, use_errno=True)
+l.fopen.restype = l.freopen.restype = ctypes.c_void_p
+l.freopen.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p]
+for name in (b"secrets/k", b"other"):
+    g = l.freopen(None, b"w", l.fopen(name, b"r"))
+    print(name.decode(), "reopened" if g else "refused")' 2>"$TMP/re/err")
+	expect_eq "$1, floor $2: freopen(NULL, \"w\") of a file a hook protects refused, of another made" \
+		"secrets/k refused
+other reopened" "$out"
+	expect_eq "$1, floor $2: ... the protected file kept, the other truncated" "keep " \
+		"$(cat "$TMP/re/secrets/k") $(cat "$TMP/re/other")"
+	expect_contains "$1, floor $2: ... with the hook's reason" "$(cat "$TMP/re/err")" "no"
+done

@@ -154,6 +154,33 @@ bad -1 Bad address (0, 0)
 raise 1" "$out"
 		expect_contains "$m: ... the raise with the reason" "$(cat "$TMP/err")" "prlimit64 of RLIMIT_CORE denied: "
 	done
+	# ...but another process's limit is not ours to set for it: the
+	# supervisor's rights are not the caller's (a user in a namespace of
+	# its own setting a root process's hard limit to none succeeded
+	# before session 30: the kernel refuses it, EPERM); a process that
+	# is not there, ESRCH
+	if [ "$(id -u)" = 0 ] && setpriv --reuid=65534 --regid=65534 --clear-groups unshare -r true 2>/dev/null; then
+		sleep 60 & victim=$!
+		hard=$(awk '/core file/ {print $5}' /proc/$victim/limits)
+		for m in enforce guard; do
+			out=$("$HOOKSHIM" run --no-notices -c "$TMP/ns-$m.json" -- \
+				setpriv --reuid=65534 --regid=65534 --clear-groups unshare -r python3 -c '
+import ctypes, os, sys
+l = ctypes.CDLL(None, use_errno=True)
+none = (ctypes.c_ulong * 2)(0, 0)
+for pid in (int(sys.argv[1]), 999999999):
+    r = l.syscall(302, pid, 4, none, None)                 # prlimit64, no old
+    print(r, os.strerror(ctypes.get_errno()))' $victim 2>/dev/null)
+			expect_eq "user in a namespace, $m: a root process's core limit refused (EPERM), a missing one ESRCH" \
+				"-1 Operation not permitted
+-1 No such process" "$out"
+			expect_eq "user in a namespace, $m: ... that process's hard limit unchanged" "$hard" \
+				"$(awk '/core file/ {print $5}' /proc/$victim/limits)"
+		done
+		kill $victim 2>/dev/null; wait $victim 2>/dev/null || :
+	else
+		skip "core files: no user namespace for nobody here"
+	fi
 else
 	skip "core files: no user namespace here (unshare -r)"
 fi
