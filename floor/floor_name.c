@@ -242,6 +242,25 @@ static int ours_to_caller(pid_t tid, char *p)
 }
 
 #define MAGIC 1 /* walk_as_caller: p's walk meets a magic link */
+#define MAGIC_FD (-2) /* walk_ours: the same */
+
+/* Our O_PATH descriptor of p (flags: O_NOFOLLOW, O_DIRECTORY), walked
+ * refusing magic links; MAGIC_FD where the walk meets one, an ELOOP that
+ * our walk taking them does not give (not a loop of symlinks, which the
+ * kernel fails too: -1, ELOOP); else -1 and errno. */
+static int walk_ours(const char *p, int flags)
+{
+	int fd = walk(AT_FDCWD, p, (uint64_t)flags, RESOLVE_NO_MAGICLINKS);
+
+	if (fd >= 0 || errno != ELOOP)
+		return fd;
+	fd = open(p, O_PATH | O_CLOEXEC | flags);
+	if (fd < 0 && errno == ELOOP)
+		return -1;
+	if (fd >= 0)
+		close(fd);
+	return MAGIC_FD;
+}
 
 /* walk_as_caller of a name whose last component, a plain one, is not
  * followed (unlink, mkdir, rename: most notified calls): its directory
@@ -256,16 +275,8 @@ static int walk_parent(pid_t tid, char *p, const char *slash)
 
 	memcpy(dir, d ? p : "/", d ? d : 1);
 	dir[d ? d : 1] = '\0';
-	fd = walk(AT_FDCWD, dir, O_DIRECTORY, RESOLVE_NO_MAGICLINKS);
-	if (fd < 0 && errno == ELOOP) {
-		/* ours, or a loop of symlinks (the kernel fails that) */
-		fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (fd >= 0 || errno != ELOOP) {
-			if (fd >= 0)
-				close(fd);
-			return MAGIC;
-		}
-	}
+	if ((fd = walk_ours(dir, O_DIRECTORY)) == MAGIC_FD)
+		return MAGIC;
 	if (fd < 0 && errno != ENOENT && errno != ENOTDIR) {
 		/* no openat2 (a kernel before 5.6, a profile refusing it):
 		 * named as before it, walked a component at a time */
@@ -302,17 +313,8 @@ static int walk_as_caller(pid_t tid, char *p, bool last)
 	if (!last && slash && slash[1] && strcmp(slash + 1, ".") != 0 &&
 	    strcmp(slash + 1, "..") != 0)
 		return walk_parent(tid, p, slash);
-	fd = walk(AT_FDCWD, p, last ? 0 : O_NOFOLLOW, RESOLVE_NO_MAGICLINKS);
-
-	if (fd < 0 && errno == ELOOP) {
-		/* ours, or a loop of symlinks (the kernel fails that) */
-		fd = open(p, O_PATH | O_CLOEXEC | (last ? 0 : O_NOFOLLOW));
-		if (fd >= 0 || errno != ELOOP) {
-			if (fd >= 0)
-				close(fd);
-			return MAGIC;
-		}
-	}
+	if ((fd = walk_ours(p, last ? 0 : O_NOFOLLOW)) == MAGIC_FD)
+		return MAGIC;
 	if (fd >= 0 && last) {
 		if (named_fd(fd, name) == 0)
 			memcpy(p, name, strlen(name) + 1);
