@@ -21,6 +21,7 @@
 #include "fdcarry.h"
 #include "fdtrack.h"
 #include "floor_calls.h"
+#include "path.h"
 #include "real.h"
 
 extern char **environ;
@@ -75,15 +76,14 @@ static int real_exec(const struct exec_call *c, const char *path,
  * name it through /proc/self/fd. */
 static const char *exe_path(const struct exec_call *c, char *buf)
 {
-	char link[40] = "/proc/self/fd/";
+	char link[HS_SELF_FD_CAP];
 	ssize_t n;
 
 	if (c->kind == EC_PATH || (c->path[0] == '/'))
 		return c->path;
 	if (c->kind == EC_AT && c->dirfd == AT_FDCWD)
 		return c->path;
-	hs_utoa((unsigned long)c->dirfd, link + strlen(link));
-	n = readlink(link, buf, PATH_MAX - 1);
+	n = readlink(hs_self_fd_name(c->dirfd, link), buf, PATH_MAX - 1);
 	if (n <= 0)
 		return c->path;
 	buf[n] = '\0';

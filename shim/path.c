@@ -95,14 +95,13 @@ bool hs_path_cwd_gen(unsigned *gen)
 
 int hs_path_dirfd(int dirfd, char *buf)
 {
-	char link[40] = "/proc/self/fd/";
+	char link[HS_SELF_FD_CAP];
 
 	if (dirfd == AT_FDCWD)
 		return getcwd_cached(buf);
 	if (dirfd < 0)
 		return -1;
-	hs_utoa((unsigned long)dirfd, link + strlen(link));
-	return hs_proclink_target(link, buf);
+	return hs_proclink_target(hs_self_fd_name(dirfd, link), buf);
 }
 
 /* big, a name joined from a directory and a path of up to PATH_MAX each,

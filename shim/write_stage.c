@@ -11,6 +11,7 @@
 #include "../common/plainstr.h"
 #include "fdtrack.h"
 #include "floor_calls.h"
+#include "path.h"
 #include "real.h"
 #include "state.h"
 
@@ -134,14 +135,6 @@ int hs_stage_make(const char *abs, int fl, mode_t mode,
 	return fd;
 }
 
-static void proc_fd(int fd, char *buf)
-{
-	char num[24];
-
-	hs_copy(buf, "/proc/self/fd/", 15);
-	hs_copy(buf + 14, hs_utoa((unsigned long)fd, num), 24);
-}
-
 static int publish_copy(int fd, const char *abs, unsigned flags)
 {
 	struct stat st;
@@ -169,7 +162,7 @@ int hs_stage_publish(int fd, const char *abs, unsigned flags)
 
 	if (flags & HS_FDT_COPY)
 		return publish_copy(fd, abs, flags);
-	proc_fd(fd, src);
+	hs_self_fd_name(fd, src);
 	if (flags & HS_FDT_EXCL)
 		return (int)sys5(SYS_linkat, AT_FDCWD, (long)src, AT_FDCWD,
 				 (long)abs, AT_SYMLINK_FOLLOW);
