@@ -143,14 +143,22 @@ l = ctypes.CDLL(None, use_errno=True)
 none = (ctypes.c_ulong * 2)(0, 0)
 r = l.syscall(302, 0, 4, none, ctypes.c_void_p(8))        # prlimit64, old unmapped
 print("bad", r, os.strerror(ctypes.get_errno()), resource.getrlimit(resource.RLIMIT_CORE))
+# a page the caller may read, not write: EFAULT, the page untouched (the
+# supervisor writes no more than the caller could)
+l.mmap.restype = ctypes.c_void_p
+l.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+ro = l.mmap(None, 4096, 1, 0x22, -1, 0)                  # PROT_READ, private, anonymous
+r = l.syscall(302, 0, 4, none, ctypes.c_void_p(ro))
+print("ro", r, os.strerror(ctypes.get_errno()), ctypes.string_at(ro, 16) == bytes(16))
 try:
     resource.prlimit(0, resource.RLIMIT_CORE, (1, 1))
     print("raised")
 except OSError as e:
     print("raise", e.errno)' 2>"$TMP/err")
-		expect_eq "user namespace, $m: none set, the old limit given back; a bad pointer EFAULT; a raise refused" \
+		expect_eq "user namespace, $m: none set, the old limit given back; a bad or read-only pointer EFAULT; a raise refused" \
 			"old (0, 0)
 bad -1 Bad address (0, 0)
+ro -1 Bad address True
 raise 1" "$out"
 		expect_contains "$m: ... the raise with the reason" "$(cat "$TMP/err")" "prlimit64 of RLIMIT_CORE denied: "
 	done
