@@ -204,6 +204,15 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	bool tool, handoff;
 	int dyn, r;
 
+	/* hookshim run's own exec of the agent, from its fork child,
+	 * judged before the fork when it is a tool call: the agent's first
+	 * exec, whatever it is. Before anything is read: a child entering a
+	 * user namespace is not dumpable until that exec, unreadable, and
+	 * the exec left to the kernel there must not leave the pass to the
+	 * agent's next one (a static agent's `bash -c`, unjudged) */
+	if (x->enforce && tid == x->agent &&
+	    !__atomic_exchange_n(x->agent_started, 1, __ATOMIC_ACQ_REL))
+		return HS_FL_CONTINUE;
 	/* notified for floor_pending.c alone (a policy on writes only); a
 	 * question then goes on to the kernel's EINVAL: not judged */
 	if (!x->exec_hooks)
@@ -256,11 +265,6 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	c->tgid = hs_fl_tgid(tid);
 	if (c->tgid < 0 || !hs_fl_valid(x->listener, c->n.id))
 		return HS_FL_GONE;
-	/* hookshim run's own exec of the agent, from its fork child,
-	 * judged before the fork when it is a tool call */
-	if (x->enforce && c->tgid == x->agent &&
-	    !__atomic_exchange_n(x->agent_started, 1, __ATOMIC_ACQ_REL))
-		return HS_FL_CONTINUE;
 	if (c->asked)
 		asked_role(tid, envp_p, role, sizeof(role));
 	else if (!x->enforce && hs_fl_has_shim(tid, c->tgid, x->cookie))
