@@ -198,7 +198,10 @@ struct hs_settings {
  * "landlock": landlock_restrict_self, whose domain the supervisor cannot
  * see, so that it lets every call of the session go back to the kernel
  * (floor/floor_open.c); "kernel_files": acct and swapon, whose file the
- * kernel itself writes by the name given. */
+ * kernel itself writes by the name given; "process_image": prctl
+ * PR_SET_MM, which moves what /proc shows of a process's image (where its
+ * arguments and environment are, its executable) -- unprivileged with
+ * PR_SET_MM_MAP -- which the floor reads to know what a process is. */
 #define HS_FLOOR_ALLOW_GROUPS(X)             \
 	X(MOUNT, "mount")                    \
 	X(CHROOT, "chroot")                  \
@@ -210,7 +213,8 @@ struct hs_settings {
 	X(BLOCK_DEVICES, "block_devices")    \
 	X(PROC_SYS, "proc_sys")              \
 	X(LANDLOCK, "landlock")              \
-	X(KERNEL_FILES, "kernel_files")
+	X(KERNEL_FILES, "kernel_files")      \
+	X(PROCESS_IMAGE, "process_image")
 enum {
 #define HS_FA_BIT_(id, name) HS_FA_BIT_##id,
 	HS_FLOOR_ALLOW_GROUPS(HS_FA_BIT_)

@@ -375,10 +375,10 @@ struct hs_fl_open {
 
 /* How floor_bpf.c picks a refused call out: always, by CLONE_NEWNS,
  * CLONE_NEWUSER or CLONE_NEWCGROUP in args[0] (clone, unshare), setns's
- * args[1] (0, or one of those), ioctl's USERFAULTFD_IOC_NEW, or ENOSYS
- * without a word. */
+ * args[1] (0, or one of those), ioctl's USERFAULTFD_IOC_NEW, prctl's
+ * PR_SET_MM, or ENOSYS without a word. */
 enum hs_rc_test { HS_RC_ALWAYS, HS_RC_NS_ARG0, HS_RC_SETNS, HS_RC_IOCTL_UFFD,
-		  HS_RC_ENOSYS };
+		  HS_RC_PRCTL_MM, HS_RC_ENOSYS };
 struct hs_fl_rcall {
 	int nr;
 	int group; /* HS_FA_BIT_* (config/model.h) */

@@ -63,6 +63,9 @@ static const char *const why[HS_FA_COUNT] = {
 			"which reads its path again",
 	[G(KERNEL_FILES)] = "has the kernel write the file it names, below "
 			    "every path check",
+	[G(PROCESS_IMAGE)] = "moves what the kernel shows of a process's "
+			     "image (its arguments, environment, executable), "
+			     "which says what the process is",
 };
 
 /* In the order floor_bpf.c tests them: ioctl first, a frequent call that
@@ -104,6 +107,9 @@ const struct hs_fl_rcall hs_fl_rcalls[] = {
 	 * script, secrets/...), a swap file is written over */
 	{ SYS_acct, G(KERNEL_FILES), HS_RC_ALWAYS, "acct" },
 	{ SYS_swapon, G(KERNEL_FILES), HS_RC_ALWAYS, "swapon" },
+	/* what /proc/PID/stat, cmdline, environ and exe show of a
+	 * process's image, its own (PR_SET_MM_MAP: no privilege): CRIU's */
+	{ SYS_prctl, G(PROCESS_IMAGE), HS_RC_PRCTL_MM, "prctl" },
 };
 const size_t hs_fl_nrcalls = sizeof(hs_fl_rcalls) / sizeof(hs_fl_rcalls[0]);
 

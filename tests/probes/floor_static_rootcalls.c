@@ -36,6 +36,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -169,6 +170,14 @@ static long one(const char *n)
 		return setns_self("net", CLONE_NEWNET);
 	if (!strcmp(n, "open_by_handle_at"))
 		return syscall(SYS_open_by_handle_at, -1, &fh, O_RDONLY);
+	/* PR_SET_MM_MAP_SIZE: a size asked, nothing moved */
+	if (!strcmp(n, "prctl_mm")) {
+		unsigned size = 0;
+
+		return prctl(PR_SET_MM, PR_SET_MM_MAP_SIZE, &size, 0, 0);
+	}
+	if (!strcmp(n, "prctl_name"))
+		return prctl(PR_SET_NAME, "hookshim-probe", 0, 0, 0);
 	if (!strcmp(n, "bpf"))
 		return syscall(SYS_bpf, 0xfff, NULL, 0);
 	if (!strcmp(n, "init_module"))

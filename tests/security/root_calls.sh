@@ -20,7 +20,7 @@ P=$HOOKSHIM_PROBES/floor_static_rootcalls
 command -v jq >/dev/null || { skip "root calls: jq missing"; exit 0; }
 [ "$(id -u)" = 0 ] || { skip "root calls: needs root (CI runs as root)"; exit 0; }
 chmod 755 "$TMP"
-ALL='"mount", "chroot", "namespaces", "open_by_handle", "bpf", "modules", "userfaultfd", "block_devices", "proc_sys", "landlock", "kernel_files"'
+ALL='"mount", "chroot", "namespaces", "open_by_handle", "bpf", "modules", "userfaultfd", "block_devices", "proc_sys", "landlock", "kernel_files", "process_image"'
 policy() { # file, floor_allow list
 	cat >"$1" <<J
 {"hookshim":{"floor":"require","floor_allow":[$2]},"hooks":{"PreToolUse":[{"matcher":"Write","hooks":[{"type":"command",
@@ -36,7 +36,7 @@ echo '{"hookshim":{"floor_allow":["mount", "namespace"]},"hooks":{}}' >"$TMP/bad
 "$HOOKSHIM" check -c "$TMP/bad.json" >"$TMP/out" 2>&1; rc=$?
 check "floor_allow: an unknown name fails check" test "$rc" != 0
 expect_contains "floor_allow: ... an error at its line and column, naming the groups" "$(cat "$TMP/out")" \
-	'bad.json:1:38: hookshim.floor_allow[1] is not one of "mount", "chroot", "namespaces", "open_by_handle", "bpf", "modules", "userfaultfd", "block_devices", "proc_sys", "landlock", "kernel_files" (ignored)'
+	'bad.json:1:38: hookshim.floor_allow[1] is not one of "mount", "chroot", "namespaces", "open_by_handle", "bpf", "modules", "userfaultfd", "block_devices", "proc_sys", "landlock", "kernel_files", "process_image" (ignored)'
 echo '{"hookshim":{"floor_allow":"mount"},"hooks":{}}' >"$TMP/bad.json"
 expect_contains "floor_allow: not a list: an error" "$("$HOOKSHIM" check -c "$TMP/bad.json" 2>&1)" \
 	'bad.json:1:14: hookshim.floor_allow must be an array of names'
@@ -80,10 +80,12 @@ open_by_handle_at:open_by_handle_at:open_by_handle bpf:bpf:bpf
 init_module:init_module:modules finit_module:finit_module:modules
 delete_module:delete_module:modules kexec_load:kexec_load:modules
 kexec_file_load:kexec_file_load:modules userfaultfd:userfaultfd:userfaultfd
-acct:acct:kernel_files swapon:swapon:kernel_files"
+acct:acct:kernel_files swapon:swapon:kernel_files
+prctl_mm:prctl:process_image"
 NAMES=$(for c in $CALLS; do echo "${c%%:*}"; done)
-# not refused: no mount, user or cgroup namespace, plain clone, threads
-FREE="unshare_net clone_plain setns_net thread"
+# not refused: no mount, user or cgroup namespace, plain clone, threads,
+# a prctl other than PR_SET_MM
+FREE="unshare_net clone_plain setns_net thread prctl_name"
 line() { grep "^$1 " "$2"; }
 
 calls_as() { # who ("root" or "nobody"), runner prefix...
@@ -395,7 +397,7 @@ for c in $CALLS; do
 	expect_eq "nobody: $n: allowed, as plain" "$plain" "$(line "$n" "$TMP/all.out")"
 done
 # unprivileged, a network namespace comes with a user namespace: refused
-for n in clone_plain setns_net thread; do
+for n in clone_plain setns_net thread prctl_name; do
 	expect_eq "nobody: $n: not refused, as plain" "$(line "$n" "$TMP/plain.out")" "$(line "$n" "$TMP/deny.out")"
 done
 expect_eq "nobody: unshare_net (with a user namespace): refused" "unshare_net errno=EPERM" \
