@@ -222,7 +222,7 @@ int hs_proc_stat_fd(int statfd, struct hs_proc_stat *st)
 	char buf[1024];
 	size_t n = 0;
 	const char *p, *end;
-	long v = 0;
+	unsigned long v = 0;
 	int field = 2; /* the field the last ')' ends: comm */
 
 	if (statfd < 0)
@@ -244,24 +244,30 @@ int hs_proc_stat_fd(int statfd, struct hs_proc_stat *st)
 		return -1;
 	st->state = p[1];
 	st->ppid = -1;
-	/* one space before each field; 4: ppid, 22: starttime */
-	for (; p < end && field < 22; p++) {
+	st->start = -1;
+	st->arg_start = st->env_start = 0;
+	/* one space before each field; 4: ppid, 22: starttime, 48:
+	 * arg_start, 50: env_start */
+	for (; p < end && field < 50; p++) {
 		if (*p != ' ')
 			continue;
 		field++;
-		if (field != 4 && field != 22)
+		if (field != 4 && field != 22 && field != 48 && field != 50)
 			continue;
 		if (p + 1 >= end || p[1] < '0' || p[1] > '9')
-			return -1;
+			break;
 		for (v = 0; p + 1 < end && p[1] >= '0' && p[1] <= '9'; p++)
-			v = v * 10 + (p[1] - '0');
+			v = v * 10 + (unsigned long)(p[1] - '0');
 		if (field == 4)
-			st->ppid = v;
+			st->ppid = (long)v;
+		else if (field == 22)
+			st->start = (long)v;
+		else if (field == 48)
+			st->arg_start = v;
+		else
+			st->env_start = v;
 	}
-	if (field != 22)
-		return -1;
-	st->start = v;
-	return 0;
+	return st->ppid < 0 || st->start < 0 ? -1 : 0;
 }
 
 int hs_proc_stat(long pid, struct hs_proc_stat *st)

@@ -315,6 +315,10 @@ static int decide_events(struct hs_floor *f, struct hs_fl_call *c)
 			snprintf(c->post.id, sizeof(c->post.id), "%s", ans.id);
 		if (i == 0)
 			c->handoff = ok && ans.handoff;
+		/* a tool call allowed: the image it execs is a command's,
+		 * for the roles its processes claim (floor_lineage.c) */
+		if (i == 0 && ok && c->argv && !c->nested && f->x.enforce)
+			hs_fl_lineage_granted(c->tgid, c->exe, c->argv);
 		if (!ok) {
 			err = ans.deny_errno > 0 ? ans.deny_errno : EACCES;
 			/* only a caller still waiting reads a message */

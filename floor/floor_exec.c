@@ -271,6 +271,11 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 		return HS_FL_CONTINUE;
 	else if (!hs_fl_role(c->tgid, role, sizeof(role)))
 		role[0] = '\0';
+	/* enforce mode: a command's only where we saw it become one
+	 * (floor_lineage.c); else the agent, whose shells are tool calls */
+	if (x->enforce && strcmp(role, "tool") == 0 &&
+	    !hs_fl_lineage_command(c->tgid))
+		role[0] = '\0';
 	tool = strcmp(role, "tool") == 0;
 	handoff = c->beneath = strcmp(role, "handoff") == 0;
 	if (tool) {

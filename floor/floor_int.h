@@ -164,6 +164,17 @@ bool hs_fl_environ(pid_t pid, const char *name, char *out, size_t cap);
 int hs_fl_environ_at(int dirfd, const char *path, const char *name,
 		     char *out, size_t cap);
 
+/* ---- floor_lineage.c: whose claim to be a command's is true ---------- */
+
+/* Enforce mode: is the process tgid a command's -- made one by an exec
+ * the supervisor allowed as a tool call, or that process's image's fork
+ * child (and theirs)? Recorded so when it is. */
+bool hs_fl_lineage_command(pid_t tgid);
+/* tgid, stopped in an exec of exe with argv allowed as a tool call: its
+ * next image is a command's if it is that program with those arguments;
+ * this one is not. */
+void hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[]);
+
 /* ---- floor_task.c: a caller task's facts, kept between its calls ---- */
 
 /* The process (thread group) tid belongs to, or -1. */

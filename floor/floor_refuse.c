@@ -108,7 +108,8 @@ const struct hs_fl_rcall hs_fl_rcalls[] = {
 	{ SYS_acct, G(KERNEL_FILES), HS_RC_ALWAYS, "acct" },
 	{ SYS_swapon, G(KERNEL_FILES), HS_RC_ALWAYS, "swapon" },
 	/* what /proc/PID/stat, cmdline, environ and exe show of a
-	 * process's image, its own (PR_SET_MM_MAP: no privilege): CRIU's */
+	 * process's image, its own (PR_SET_MM_MAP: no privilege; floor_lineage.c
+	 * tells an image by them): CRIU's */
 	{ SYS_prctl, G(PROCESS_IMAGE), HS_RC_PRCTL_MM, "prctl" },
 };
 const size_t hs_fl_nrcalls = sizeof(hs_fl_rcalls) / sizeof(hs_fl_rcalls[0]);

@@ -26,9 +26,19 @@ static int parse(const char *text, struct hs_proc_stat *st)
 /* fields 7 to 21, then the start time (22), then more */
 #define TAIL " 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 987654 0 0\n"
 
-int main(void)
+/* fields 23 to 52: 48 arg_start, 50 env_start */
+#define IMAGE                                                              \
+	" 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 " \
+	"140737488347000 27 140737488347100 29 30\n"
+
+extern char **environ;
+
+int main(int argc, char **argv)
 {
 	struct hs_proc_stat st;
+	char *env0 = environ[0];
+
+	(void)argc;
 
 	CHECK("a plain name", parse("42 (bash) S 7 1 1" TAIL, &st) == 0 &&
 				      st.state == 'S' && st.ppid == 7 &&
@@ -47,6 +57,19 @@ int main(void)
 	      hs_proc_stat((long)getpid(), &st) == 0 &&
 		      st.ppid == (long)getppid() && st.state == 'R' &&
 		      st.start > 0);
+	CHECK("the image's argument and environment addresses (48, 50)",
+	      parse("42 (bash) S 7 1 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 987654"
+		    IMAGE, &st) == 0 &&
+		      st.start == 987654 && st.arg_start == 140737488347000UL &&
+		      st.env_start == 140737488347100UL);
+	CHECK("a line that ends before them: read, the addresses 0",
+	      parse("42 (bash) S 7 1 1" TAIL, &st) == 0 && st.arg_start == 0 &&
+		      st.env_start == 0);
+	CHECK("this process: its arguments and environment where the kernel "
+	      "put them",
+	      hs_proc_stat((long)getpid(), &st) == 0 &&
+		      st.arg_start == (unsigned long)argv[0] &&
+		      st.env_start == (unsigned long)env0);
 	CHECK("a pid that does not exist", hs_proc_stat(0x3fffffff, &st) < 0);
 	CHECK_DONE();
 }

@@ -1,0 +1,259 @@
+/* Whether a process that says it is a command's -- HOOKSHIM_ROLE=tool in
+ * its environment -- is one (enforce mode).
+ *
+ * The role decides what an exec is: an agent's shell with a command
+ * string is a tool call, judged; a command's execs are nested, judged
+ * only where nested execs are events. The role is read from the caller's
+ * initial environment, which the caller wrote: a process exec'd with
+ * HOOKSHIM_ROLE=tool by a static program (no shim to rewrite it), or one
+ * that rewrites its own environment block after a fork, ran `bash -c`
+ * unjudged. In enforce mode nothing the session writes may decide, so the
+ * claim is believed only where the supervisor saw it come about:
+ *
+ *   - an exec it judged a tool call and allowed makes its caller's next
+ *     image a command's (hs_fl_lineage_granted): recorded with where the
+ *     caller's image keeps its arguments and environment before it
+ *     (/proc/PID/stat, fields 48 and 50), the program and the arguments
+ *     judged. An exec moves those places; a failed one, after our
+ *     answer, leaves them, and the process is still what it was. Only
+ *     prctl(PR_SET_MM) moves them otherwise, refused under the floor
+ *     (floor_refuse.c, "process_image");
+ *   - the first time the process is looked at with its places moved, its
+ *     program (/proc/PID/exe) and arguments (/proc/PID/cmdline) must be
+ *     the ones judged: another thread's exec, racing the judged one, may
+ *     have won. Then it is a command's for good;
+ *   - a process with no record is its parent's image while it has its
+ *     parent's places (a fork copies them), and believed as its parent
+ *     is; a parent's image before the exec that granted it is not a
+ *     command's. Anything else -- a process that exec'd while not a
+ *     command's, a parent gone or unreadable, one reparented away from
+ *     its command (a daemon) -- is not;
+ *   - a process found a command's is recorded so (its execs from then on,
+ *     and its children, are one lookup).
+ *
+ * A claim not believed makes the caller the agent: its shell with a
+ * command string is a tool call, judged -- more judging, never less.
+ * Records are keyed by process and start time (a reused pid is another
+ * process), in a table of sets of WAYS by pid, each dropping a gone
+ * process's record first, else its least recently used. Guard mode believes the claim (its trust model; the
+ * shim's own execs are cookied and never seen here, so there would be
+ * nothing to check it against). */
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../common/wire.h"
+#include "floor_int.h"
+
+#define NSETS 512
+#define WAYS 4
+#define MAX_DEPTH 64
+
+enum { FREE, COMMAND, GRANTED };
+
+struct lineage {
+	pid_t tgid;
+	long start;
+	unsigned char kind;
+	/* GRANTED: the caller's image before the exec we allowed, and what
+	 * that exec was to run */
+	unsigned long pre_arg, pre_env;
+	unsigned long long exe_dev, exe_ino;
+	uint64_t args_hash;
+	size_t args_len;
+	unsigned long used;
+};
+
+static struct lineage lines[NSETS][WAYS];
+static unsigned long clock_;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* FNV-1a, the arguments as /proc/PID/cmdline holds them: each followed
+ * by its NUL. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n--)
+		h = (h ^ *c++) * 0x100000001b3ULL;
+	return h;
+}
+#define FNV_INIT 0xcbf29ce484222325ULL
+
+static struct lineage *set_of(pid_t tgid)
+{
+	return lines[(unsigned)tgid % NSETS];
+}
+
+/* Locked. */
+static struct lineage *find(pid_t tgid, long start)
+{
+	struct lineage *s = set_of(tgid);
+
+	for (int i = 0; i < WAYS; i++)
+		if (s[i].kind != FREE && s[i].tgid == tgid &&
+		    s[i].start == start) {
+			s[i].used = ++clock_;
+			return &s[i];
+		}
+	return NULL;
+}
+
+static bool gone(const struct lineage *l)
+{
+	struct hs_proc_stat st;
+
+	return hs_proc_stat(l->tgid, &st) != 0 || st.start != l->start;
+}
+
+/* Locked: tgid's record, made in its set's free slot, or else in the
+ * least recently used one whose process is gone, or else the least
+ * recently used. */
+static struct lineage *put(pid_t tgid, long start)
+{
+	struct lineage *l = find(tgid, start), *s = set_of(tgid), *v = NULL;
+	struct lineage *order[WAYS];
+
+	if (l)
+		return l;
+	for (int i = 0; i < WAYS && !v; i++)
+		if (s[i].kind == FREE)
+			v = &s[i];
+	for (int i = 0; i < WAYS && !v; i++) { /* by age, oldest first */
+		int j = i;
+
+		for (; j > 0 && order[j - 1]->used > s[i].used; j--)
+			order[j] = order[j - 1];
+		order[j] = &s[i];
+	}
+	for (int i = 0; i < WAYS && !v; i++)
+		if (gone(order[i]))
+			v = order[i];
+	if (!v)
+		v = order[0];
+	memset(v, 0, sizeof(*v));
+	v->tgid = tgid;
+	v->start = start;
+	v->used = ++clock_;
+	return v;
+}
+
+/* Where both addresses are known and the same: one image. */
+static bool same_image(unsigned long a1, unsigned long e1, unsigned long a2,
+		       unsigned long e2)
+{
+	return e1 && a1 && e1 == e2 && a1 == a2;
+}
+
+/* Is tgid's image now the program and arguments l granted? */
+static bool granted_image(pid_t tgid, const struct lineage *l)
+{
+	char p[48], buf[4096];
+	struct stat sb;
+	uint64_t h = FNV_INIT;
+	size_t len = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "/proc/%d/exe", (int)tgid);
+	if (!l->exe_ino || stat(p, &sb) != 0 ||
+	    (unsigned long long)sb.st_dev != l->exe_dev ||
+	    (unsigned long long)sb.st_ino != l->exe_ino)
+		return false;
+	snprintf(p, sizeof(p), "/proc/%d/cmdline", (int)tgid);
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		h = fnv(h, buf, (size_t)n);
+		len += (size_t)n;
+	}
+	close(fd);
+	return n == 0 && len == l->args_len && h == l->args_hash;
+}
+
+/* Is the process tgid, whose stat is st, a command's? Locked. */
+static bool command_at(pid_t tgid, const struct hs_proc_stat *st, int depth)
+{
+	struct lineage *l = find(tgid, st->start), *pl;
+	struct hs_proc_stat ps;
+
+	if (l && l->kind == COMMAND)
+		return true;
+	/* granted: a command's once the exec judged was made, not before */
+	if (l) {
+		if (!st->env_start ||
+		    same_image(st->arg_start, st->env_start, l->pre_arg,
+			       l->pre_env) ||
+		    !granted_image(tgid, l))
+			return false;
+		l->kind = COMMAND;
+		return true;
+	}
+	if (depth >= MAX_DEPTH || st->ppid <= 1 || st->ppid == getpid() ||
+	    !st->env_start || hs_proc_stat(st->ppid, &ps) != 0 ||
+	    ps.start > st->start)
+		return false;
+	/* forked from the image its parent had before the exec that made
+	 * the parent a command's: the agent's copy, not a command */
+	pl = find((pid_t)st->ppid, ps.start);
+	if (pl && pl->kind == GRANTED &&
+	    same_image(st->arg_start, st->env_start, pl->pre_arg, pl->pre_env))
+		return false;
+	return same_image(st->arg_start, st->env_start, ps.arg_start,
+			  ps.env_start) &&
+	       command_at((pid_t)st->ppid, &ps, depth + 1);
+}
+
+bool hs_fl_lineage_command(pid_t tgid)
+{
+	struct hs_proc_stat st;
+	bool yes;
+
+	if (hs_proc_stat(tgid, &st) != 0)
+		return false;
+	pthread_mutex_lock(&lock);
+	yes = command_at(tgid, &st, 0);
+	if (yes)
+		put(tgid, st.start)->kind = COMMAND;
+	pthread_mutex_unlock(&lock);
+	return yes;
+}
+
+void hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[])
+{
+	struct hs_proc_stat st;
+	struct lineage *l;
+	struct stat sb;
+	uint64_t h = FNV_INIT;
+	size_t len = 0;
+
+	/* the caller is stopped in its exec: its image is still the one
+	 * before it */
+	if (hs_proc_stat(tgid, &st) != 0)
+		return;
+	for (size_t i = 0; argv[i]; i++) {
+		size_t n = strlen(argv[i]) + 1;
+
+		h = fnv(h, argv[i], n);
+		len += n;
+	}
+	if (stat(exe, &sb) != 0)
+		sb.st_ino = 0; /* never matched: not believed */
+	pthread_mutex_lock(&lock);
+	l = put(tgid, st.start);
+	if (l->kind != COMMAND) {
+		l->kind = GRANTED;
+		l->pre_arg = st.arg_start;
+		l->pre_env = st.env_start;
+		l->exe_dev = (unsigned long long)sb.st_dev;
+		l->exe_ino = (unsigned long long)sb.st_ino;
+		l->args_hash = h;
+		l->args_len = len;
+	}
+	pthread_mutex_unlock(&lock);
+}

@@ -1,0 +1,162 @@
+/* role_static_claim MODE ...: a static program (no shim can load in it)
+ * that claims to be a command's -- HOOKSHIM_ROLE=tool in an environment
+ * -- without having been made one, then runs a shell command string.
+ * tests/security/enforce_role.sh. Every exec is a raw syscall.
+ *
+ *   envp PROG ARG...   exec PROG with HOOKSHIM_ROLE=tool added to its
+ *                      environment (PROG then execs what it likes)
+ *   rewrite CMD        a fork child rewrites its own environment block
+ *                      (the PAD variable) to claim the role, then execs
+ *                      `bash -c CMD`
+ *   failed NX CMD      a fork child first execs NX (a shell that cannot
+ *                      be run: the exec is judged, allowed, and fails in
+ *                      the kernel), then claims the role as above
+ *   failedmm NX CMD    the same, moving its image's environment's place
+ *                      (prctl PR_SET_MM_MAP, unprivileged) after the
+ *                      failed exec, as if one had been made; says
+ *                      "prctl: ok" or why not, and goes on
+ *   sibling CMD        a fork child A forks G, then execs an allowed
+ *                      `bash -c 'sleep 1'`; G, A's copy from before that
+ *                      exec, claims the role as above
+ * Exits with the status of the last child it waited for. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static char **env;
+
+static void claim(void)
+{
+	for (char **e = env; *e; e++)
+		if (strncmp(*e, "PAD=", 4) == 0 && strlen(*e) >= 18) {
+			memset(*e, 0, strlen(*e));
+			memcpy(*e, "HOOKSHIM_ROLE=tool", 18);
+			return;
+		}
+	fprintf(stderr, "role_static_claim: no PAD of 14 or more to claim with\n");
+	_exit(2);
+}
+
+static void shell(const char *cmd)
+{
+	char *av[] = { "bash", "-c", (char *)cmd, NULL };
+
+	syscall(SYS_execve, "/bin/bash", av, env);
+	fprintf(stderr, "role_static_claim: exec: %s\n", strerror(errno));
+	_exit(127);
+}
+
+/* The kernel's memory map fields of this process, env_start moved a
+ * word on (still inside its environment): PR_SET_MM_MAP. */
+static void move_env(void)
+{
+	struct prctl_mm_map m;
+	unsigned long v[53] = { 0 };
+	char b[2048], *p, *t;
+	FILE *f = fopen("/proc/self/stat", "r");
+	int i = 3;
+
+	memset(&m, 0, sizeof(m));
+	if (!f || !fgets(b, sizeof(b), f) || !(p = strrchr(b, ')'))) {
+		fprintf(stderr, "prctl: no stat\n");
+		return;
+	}
+	fclose(f);
+	for (t = strtok(p + 2, " "); t && i < 53; t = strtok(NULL, " "))
+		v[i++] = strtoul(t, NULL, 10);
+	m.start_code = v[26];
+	m.end_code = v[27];
+	m.start_stack = v[28];
+	m.start_data = v[45];
+	m.end_data = v[46];
+	m.start_brk = v[47];
+	m.brk = (unsigned long)sbrk(0);
+	m.arg_start = v[48];
+	m.arg_end = v[49];
+	m.env_start = v[50] + 8;
+	m.env_end = v[51];
+	m.exe_fd = (unsigned)-1;
+	if (prctl(PR_SET_MM, PR_SET_MM_MAP, &m, sizeof(m), 0) == 0)
+		fprintf(stderr, "prctl: ok\n");
+	else
+		fprintf(stderr, "prctl: %s\n", strerror(errno));
+}
+
+static int wait_for(pid_t p)
+{
+	int st;
+
+	while (waitpid(p, &st, 0) < 0)
+		if (errno != EINTR)
+			return 1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+int main(int argc, char **argv, char **envp)
+{
+	pid_t a, g;
+
+	env = envp;
+	if (argc >= 3 && strcmp(argv[1], "envp") == 0) {
+		int n = 0;
+		char **e;
+
+		while (envp[n])
+			n++;
+		if (!(e = calloc((size_t)n + 2, sizeof(*e))))
+			return 1;
+		e[0] = "HOOKSHIM_ROLE=tool";
+		memcpy(e + 1, envp, (size_t)n * sizeof(*e));
+		syscall(SYS_execve, argv[2], argv + 2, e);
+		perror("role_static_claim: exec");
+		return 127;
+	}
+	if (argc == 3 && strcmp(argv[1], "rewrite") == 0) {
+		if ((a = fork()) == 0) {
+			claim();
+			shell(argv[2]);
+		}
+		return wait_for(a);
+	}
+	if (argc == 4 && (strcmp(argv[1], "failed") == 0 ||
+			  strcmp(argv[1], "failedmm") == 0)) {
+		if ((a = fork()) == 0) {
+			char *av[] = { "bash", "-c", "true", NULL };
+
+			if (syscall(SYS_execve, argv[2], av, env) == 0 ||
+			    errno != EACCES) {
+				fprintf(stderr, "role_static_claim: %s ran or "
+						"failed otherwise (%s)\n",
+					argv[2], strerror(errno));
+				_exit(3);
+			}
+			if (argv[1][6] == 'm')
+				move_env();
+			claim();
+			shell(argv[3]);
+		}
+		return wait_for(a);
+	}
+	if (argc == 3 && strcmp(argv[1], "sibling") == 0) {
+		if ((a = fork()) == 0) {
+			if ((g = fork()) == 0) {
+				struct timespec t = { 0, 300 * 1000 * 1000 };
+
+				nanosleep(&t, NULL);
+				claim();
+				shell(argv[2]);
+			}
+			shell("sleep 1");
+		}
+		return wait_for(a);
+	}
+	fprintf(stderr, "usage: role_static_claim envp PROG ARG... | rewrite "
+			"CMD | failed[mm] NX CMD | sibling CMD\n");
+	return 2;
+}
