@@ -191,6 +191,32 @@ static enum hs_fl_verdict fail(const struct hs_floor_ctx *x,
 	return HS_FL_FAIL;
 }
 
+/* Enforce mode without a hook on execs: no tool call is judged, but the
+ * role the shim gives a tool call's shell still decides its reads, its
+ * writes (writes.agent_only, beyond the scope) and its connections: an
+ * agent-role caller's shell with a command string (every exec, with
+ * tool_calls "every-exec") makes its next image a command's as a judged
+ * one would (floor_lineage.c). Nothing is refused here. */
+static void grant_unjudged(const struct hs_floor_ctx *x,
+			   struct hs_fl_call *c, pid_t tid)
+{
+	const __u64 *a = c->n.data.args;
+	bool at = c->n.data.nr == SYS_execveat;
+	char path[PATH_MAX], role[16];
+
+	if ((c->tgid = hs_fl_tgid(tid)) <= 0 ||
+	    (hs_fl_role(c->tgid, role, sizeof(role)) &&
+	     strcmp(role, "tool") == 0))
+		return; /* gone, or a command's already */
+	if (hs_fl_read_str(tid, at ? a[1] : a[0], path, sizeof(path)) < 0 ||
+	    hs_fl_abs(tid, at ? (int)a[0] : AT_FDCWD, path, false, c->exe) <
+		    0 ||
+	    !hs_fl_exec_argv(c) || !c->argv[0])
+		return;
+	if (x->cfg->settings.all_execs || hs_command_shell_index(c->argv) >= 0)
+		hs_fl_lineage_granted(c->tgid, c->exe, c->argv);
+}
+
 static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 					struct hs_fl_call *c)
 {
@@ -213,10 +239,17 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	if (x->enforce && tid == x->agent &&
 	    !__atomic_exchange_n(x->agent_started, 1, __ATOMIC_ACQ_REL))
 		return HS_FL_CONTINUE;
+	/* enforce mode: a command's image the floor granted is confirmed
+	 * before it execs another (floor_lineage.c) */
+	if (x->enforce)
+		hs_fl_lineage_exec(hs_fl_tgid(tid));
 	/* notified for floor_pending.c alone (a policy on writes only); a
 	 * question then goes on to the kernel's EINVAL: not judged */
-	if (!x->exec_hooks)
+	if (!x->exec_hooks) {
+		if (x->enforce)
+			grant_unjudged(x, c, tid);
 		return HS_FL_CONTINUE;
+	}
 	c->asked = at && a[5] == HS_FLOOR_ASK(x->cookie) &&
 		   (int)a[4] == HS_FLOOR_ASK_FLAGS;
 	errno = 0;
@@ -272,9 +305,9 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	else if (!hs_fl_role(c->tgid, role, sizeof(role)))
 		role[0] = '\0';
 	/* enforce mode: a command's only where we saw it become one
-	 * (floor_lineage.c); else the agent, whose shells are tool calls */
-	if (x->enforce && strcmp(role, "tool") == 0 &&
-	    !hs_fl_lineage_command(c->tgid))
+	 * (floor_lineage.c; hs_fl_role checks its own reading); else the
+	 * agent, whose shells are tool calls */
+	if (c->asked && !hs_fl_lineage_believed(c->tgid, role))
 		role[0] = '\0';
 	tool = strcmp(role, "tool") == 0;
 	handoff = c->beneath = strcmp(role, "handoff") == 0;

@@ -166,10 +166,22 @@ int hs_fl_environ_at(int dirfd, const char *path, const char *name,
 
 /* ---- floor_lineage.c: whose claim to be a command's is true ---------- */
 
+/* At the floor's start: enforce mode checks the claims (guard mode
+ * believes them). */
+void hs_fl_lineage_start(bool enforce);
+bool hs_fl_lineage_on(void);
+/* Is role, read from tgid's environment, to be believed: anything but
+ * "tool" always, "tool" in enforce mode only where hs_fl_lineage_command
+ * says so. */
+bool hs_fl_lineage_believed(pid_t tgid, const char *role);
+
 /* Enforce mode: is the process tgid a command's -- made one by an exec
  * the supervisor allowed as a tool call, or that process's image's fork
  * child (and theirs)? Recorded so when it is. */
 bool hs_fl_lineage_command(pid_t tgid);
+/* tgid is stopped in an exec: the image a grant of it made, if any, is
+ * confirmed now or never (it may not be the caller's own next time). */
+void hs_fl_lineage_exec(pid_t tgid);
 /* tgid, stopped in an exec of exe with argv allowed as a tool call: its
  * next image is a command's if it is that program with those arguments;
  * this one is not. */
@@ -189,7 +201,8 @@ pid_t hs_fl_tgid(pid_t tid);
  * by then: the call must still be pending after (hs_fl_valid). Made
  * with our own credentials (pidfd_getfd checks the real ids). */
 int hs_fl_thread_fd(pid_t tid, int fd, bool exact);
-/* Its HOOKSHIM_ROLE into out ("" and false when it has none). */
+/* Its HOOKSHIM_ROLE into out ("" and false when it has none); in enforce
+ * mode a "tool" the floor did not see made is none (floor_lineage.c). */
 bool hs_fl_role(pid_t tid, char *out, size_t cap);
 /* Its thread group's name (/proc/TGID/comm) into out, "" unknown. */
 void hs_fl_comm(pid_t tid, char *out, size_t cap);
@@ -590,7 +603,7 @@ void hs_fl_pending_denied(const struct hs_floor_ctx *x,
  * whose denials wait, they move to c->notice (once) and a CONTINUE
  * becomes a DECIDE with no event, so that a worker writes them. */
 /* Is notification n an exec that only floor_pending.c could want, while
- * no denial waits? Then it continues, nothing read. */
+ * no denial waits (guard mode)? Then it continues, nothing read. */
 bool hs_fl_exec_idle(const struct hs_floor_ctx *x, const struct seccomp_notif *n);
 enum hs_fl_verdict hs_fl_pending_exec(const struct hs_floor_ctx *x,
 				      struct hs_fl_call *c,

@@ -71,6 +71,7 @@ struct lineage {
 
 static struct lineage lines[NSETS][WAYS];
 static unsigned long clock_;
+static bool on; /* enforce mode: hs_fl_lineage_start */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* FNV-1a, the arguments as /proc/PID/cmdline holds them: each followed
@@ -256,4 +257,42 @@ void hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[])
 		l->args_len = len;
 	}
 	pthread_mutex_unlock(&lock);
+}
+
+void hs_fl_lineage_exec(pid_t tgid)
+{
+	struct hs_proc_stat st;
+	struct lineage *s = set_of(tgid), *l;
+	bool any = false;
+
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < WAYS; i++)
+		any |= s[i].kind == GRANTED && s[i].tgid == tgid;
+	pthread_mutex_unlock(&lock);
+	/* the image an exec granted, looked at before it goes: the one
+	 * judged or none (a later image's program and arguments say nothing
+	 * of it) */
+	if (!any || hs_proc_stat(tgid, &st) != 0)
+		return;
+	pthread_mutex_lock(&lock);
+	if ((l = find(tgid, st.start)) && l->kind == GRANTED && st.env_start &&
+	    !same_image(st.arg_start, st.env_start, l->pre_arg, l->pre_env))
+		l->kind = granted_image(tgid, l) ? COMMAND : FREE;
+	pthread_mutex_unlock(&lock);
+}
+
+void hs_fl_lineage_start(bool enforce)
+{
+	on = enforce;
+}
+
+bool hs_fl_lineage_on(void)
+{
+	return on;
+}
+
+bool hs_fl_lineage_believed(pid_t tgid, const char *role)
+{
+	return !on || strcmp(role, "tool") != 0 ||
+	       (tgid > 0 && hs_fl_lineage_command(tgid));
 }

@@ -248,13 +248,17 @@ bool hs_fl_net_dns_peer(pid_t tid, int fd)
 	return yes;
 }
 
-/* A command's process: role "tool" or "handoff" in its environment. */
+/* A command's process: role "tool" or "handoff" in its environment; in
+ * enforce mode also one the floor saw made a command's whatever its
+ * environment says (floor_lineage.c: a static agent's tool call sets no
+ * role, and a command may drop its own). */
 static bool command_role(pid_t pid)
 {
 	char role[16];
 
-	return hs_fl_role(pid, role, sizeof(role)) &&
-	       (strcmp(role, "tool") == 0 || strcmp(role, "handoff") == 0);
+	return (hs_fl_role(pid, role, sizeof(role)) &&
+		(strcmp(role, "tool") == 0 || strcmp(role, "handoff") == 0)) ||
+	       (hs_fl_lineage_on() && hs_fl_lineage_command(hs_fl_tgid(pid)));
 }
 
 /* Can tid's environment be read at all (a thread's own entry: its main

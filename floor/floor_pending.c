@@ -291,7 +291,9 @@ bool hs_fl_exec_idle(const struct hs_floor_ctx *x, const struct seccomp_notif *n
 {
 	if (hs_fl_take_question(x, n))
 		return nothing_waits(x);
-	return !x->exec_hooks &&
+	/* (enforce mode looks at every exec: the one that makes a command's
+	 * process, floor_exec.c's grant_unjudged) */
+	return !x->exec_hooks && !x->enforce &&
 	       (n->data.nr == SYS_execve || n->data.nr == SYS_execveat) &&
 	       n->data.args[5] != HS_FLOOR_ASK(x->cookie) && /* a question */
 	       nothing_waits(x);

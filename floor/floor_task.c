@@ -226,6 +226,7 @@ bool hs_fl_role(pid_t tid, char *out, size_t cap)
 	char role[sizeof(t->role_s)];
 	unsigned gen;
 	bool keep;
+	pid_t tgid = 0;
 	int fd, r;
 
 	pthread_mutex_lock(&lock);
@@ -237,14 +238,27 @@ bool hs_fl_role(pid_t tid, char *out, size_t cap)
 		return r > 0;
 	}
 	fd = t ? snapshot(t, &gen, &keep) : -1;
+	if (t)
+		tgid = t->tgid;
 	pthread_mutex_unlock(&lock);
-	if (fd < 0) /* no entry: as it always was, by the pid */
-		return hs_fl_environ(tid, HS_ENV_ROLE, out, cap);
+	if (fd < 0) { /* no entry: as it always was, by the pid */
+		r = hs_fl_environ(tid, HS_ENV_ROLE, role, sizeof(role));
+		if (!r || !hs_fl_lineage_believed(tid, role))
+			role[0] = '\0';
+		snprintf(out, cap, "%s", role);
+		return role[0] != '\0';
+	}
 	/* the environment read unlocked: it may be large */
 	r = hs_fl_environ_at(fd, "environ", HS_ENV_ROLE, role, sizeof(role));
 	if (r <= 0)
 		role[0] = '\0';
 	close(fd);
+	/* enforce mode: a command's only where it was seen made one; kept
+	 * so, as the role is, until the exec that may change it */
+	if (r > 0 && !hs_fl_lineage_believed(tgid, role)) {
+		role[0] = '\0';
+		r = 0;
+	}
 	pthread_mutex_lock(&lock);
 	if (keep && r >= 0 && unchanged(t, tid, gen)) {
 		t->role = r;

@@ -122,3 +122,107 @@ if as_user "enforce role"; then
 	attacks " as a user" "${AS[@]}"
 fi
 
+
+# ---- the role decides reads and writes too ----
+# A Read hook judges the agent's reads, not its commands'; with
+# writes.agent_only a Write hook judges the agent's writes alone. Neither
+# policy has an exec hook, so no tool call is judged; the floor still
+# sees which exec makes a command's process (floor_exec.c,
+# grant_unjudged).
+BB=$(command -v busybox)
+if [ -n "$BB" ] && file -L "$BB" | grep -q 'statically linked'; then
+	cat > "$W/read.json" <<'J'
+{"hooks":{"PreToolUse":[{"matcher":"Read","hooks":[{"type":"command","command":"grep -q '\\.env' && { echo 'no .env here' >&2; exit 2; }; exit 0"}]}]}}
+J
+	cat > "$W/only.json" <<'J'
+{"hookshim":{"writes":{"agent_only":true}},"hooks":{"PreToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","command":"grep -q secrets && { echo 'secrets are protected' >&2; exit 2; }; exit 0"}]}]}}
+J
+	chmod 644 "$W/read.json" "$W/only.json"
+	# rw_case MODE POLICY CMD [PREFIX...]: stdout to $TMP/out, stderr to $TMP/err
+	rw_case() {
+		local mode=$1 pol=$2 cmd=$3
+		shift 3
+		rm -rf "$W/root"; mkdir -p "$W/root/secrets"; echo 'KEY=sk-lineage' > "$W/root/.env"
+		echo keep > "$W/root/secrets/f"; chmod -R a+rwX "$W/root"
+		(cd "$W/root" && PAD=padpadpadpadpadpadpadpad timeout -k 5 60 "$@" "$HOOKSHIM" run "$mode" \
+			--no-notices -c "$W/$pol" -- bash -c "exec $cmd") >"$TMP/out" 2>"$TMP/err"
+	}
+	rw_rows() { # TAG PREFIX...
+		local tag=$1
+		shift
+		rw_case --enforce read.json "$P envp $BB cat .env" "$@"
+		expect_eq "enforce$tag: a claimed role reads no .env past the Read hook" "" "$(cat "$TMP/out")"
+		expect_contains "enforce$tag: ... the hook's reason" "$(cat "$TMP/err")" "no .env here"
+		rw_case --guard read.json "$P envp $BB cat .env" "$@"
+		expect_eq "guard$tag: ... the claim is believed (guard's trust model)" "KEY=sk-lineage" "$(cat "$TMP/out")"
+		# a real command's read is its command's, no Read, in both modes
+		for m in --enforce --guard; do
+			rw_case $m read.json "bash -c '$BB cat .env'" "$@"
+			expect_eq "${m#--}$tag: a real command's read is no Read event" "KEY=sk-lineage" "$(cat "$TMP/out")"
+		done
+		rw_case --enforce only.json "$P envp $(command -v python3) -c \"open('secrets/f','w').write('P')\"" "$@"
+		expect_eq "enforce$tag: writes.agent_only: a claimed role writes nothing past the hook" keep \
+			"$(cat "$W/root/secrets/f")"
+		expect_contains "enforce$tag: ... the hook's reason" "$(cat "$TMP/err")" "secrets are protected"
+		rw_case --guard only.json "$P envp $(command -v python3) -c \"open('secrets/f','w').write('P')\"" "$@"
+		expect_eq "guard$tag: ... the claim is believed (guard's trust model)" P "$(cat "$W/root/secrets/f")"
+		for m in --enforce --guard; do
+			rw_case $m only.json "bash -c 'echo P > secrets/f'" "$@"
+			expect_eq "${m#--}$tag: writes.agent_only: a real command's write is no event" P \
+				"$(cat "$W/root/secrets/f")"
+		done
+	}
+	rw_rows ""
+	if as_user "enforce role reads"; then
+		rw_rows " as a user" "${AS[@]}"
+	fi
+else
+	skip "enforce role reads: no static busybox"
+fi
+
+# ---- and connections ----
+# A WebFetch hook judges the commands' connections, not the agent's own
+# (docs/network.md). A static agent's tool call in a static shell sets no
+# role at all: in enforce mode the floor knows it made a command's process
+# and judges its connection; the agent's own fetch stays its own.
+EXS=$HOOKSHIM_PROBES/exec_static_rawexec
+if [ -n "$BB" ] && file -L "$BB" | grep -q 'statically linked' && [ -x "$EXS" ] &&
+	"$BB" wget --help 2>&1 | grep -q wget; then
+	mkdir -p "$W/www" && echo served > "$W/www/f"
+	python3 -c '
+import http.server, socketserver, os, sys, functools
+h = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+s = socketserver.TCPServer(("127.0.0.1", 0), h)
+open(sys.argv[2], "w").write(str(s.server_address[1]))
+s.serve_forever()' "$W/www" "$W/port" 2>/dev/null &
+	srv=$!
+	for _ in $(seq 50); do [ -s "$W/port" ] && break; sleep 0.1; done
+	PORT=$(cat "$W/port" 2>/dev/null)
+	for _ in $(seq 50); do
+		[ "$("$BB" wget -q -O - "http://127.0.0.1:$PORT/f" 2>/dev/null)" = served ] && break
+		sleep 0.1
+	done
+	cat > "$W/net.json" <<'J'
+{"hooks":{"PreToolUse":[{"matcher":"WebFetch","hooks":[{"type":"command","command":"echo 'no fetching' >&2; exit 2"}]}]}}
+J
+	chmod 644 "$W/net.json"
+	net_case() { # MODE ARG... (the agent's argv, exec'd in place by the probe)
+		local mode=$1
+		shift
+		(cd "$W" && timeout -k 5 60 "$HOOKSHIM" run "$mode" --no-notices -c "$W/net.json" -- \
+			"$EXS" -i "$BB" "$@") >"$TMP/out" 2>"$TMP/err"
+	}
+	URL=http://127.0.0.1:$PORT/f
+	net_case --enforce sh -c "$BB wget -q -O - $URL"
+	expect_eq "enforce: a static tool call's static fetch (no role set) is judged" "" "$(cat "$TMP/out")"
+	expect_contains "enforce: ... the hook's reason" "$(cat "$TMP/err")" "no fetching"
+	net_case --guard sh -c "$BB wget -q -O - $URL"
+	expect_eq "guard: ... taken for the agent's own (its trust model)" served "$(cat "$TMP/out")"
+	for m in --enforce --guard; do
+		net_case $m wget -q -O - "$URL"
+		expect_eq "${m#--}: the agent's own fetch is its own, no event" served "$(cat "$TMP/out")"
+	done
+	kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null || :
+else
+	skip "enforce role connections: no static busybox with wget, or no exec_static_rawexec"
+fi
