@@ -245,14 +245,15 @@ int hs_proc_stat_fd(int statfd, struct hs_proc_stat *st)
 	st->state = p[1];
 	st->ppid = -1;
 	st->start = -1;
-	st->arg_start = st->env_start = 0;
-	/* one space before each field; 4: ppid, 22: starttime, 48:
-	 * arg_start, 50: env_start */
+	st->start_code = st->start_brk = st->arg_start = st->env_start = 0;
+	/* one space before each field; 4: ppid, 22: starttime, 26:
+	 * startcode, 47: start_brk, 48: arg_start, 50: env_start */
 	for (; p < end && field < 50; p++) {
 		if (*p != ' ')
 			continue;
 		field++;
-		if (field != 4 && field != 22 && field != 48 && field != 50)
+		if (field != 4 && field != 22 && field != 26 && field != 47 &&
+		    field != 48 && field != 50)
 			continue;
 		if (p + 1 >= end || p[1] < '0' || p[1] > '9')
 			break;
@@ -262,6 +263,10 @@ int hs_proc_stat_fd(int statfd, struct hs_proc_stat *st)
 			st->ppid = (long)v;
 		else if (field == 22)
 			st->start = (long)v;
+		else if (field == 26)
+			st->start_code = v;
+		else if (field == 47)
+			st->start_brk = v;
 		else if (field == 48)
 			st->arg_start = v;
 		else

@@ -311,15 +311,16 @@ long hs_wire_peer_pid(int fd);
 /* What /proc/PID/stat says after the command name (which may hold
  * anything, ')' included): the state (field 3: 'R', 'S', 'Z', ...), the
  * parent (4) and the start time (22, clock ticks after boot: pid reuse
- * cannot repeat it), and where its image's arguments and environment
- * are (48, 50: an exec moves them, a fork keeps them; 0 where the
- * kernel shows them only to a tracer and we may not trace it, or
- * predates them). The one parser of that file. */
+ * cannot repeat it), and where its image is: its code (26), its heap's
+ * start (47), its arguments and environment (48, 50) -- an exec places
+ * them anew, at random, a fork keeps them; 0 where the kernel shows
+ * them only to a tracer and we may not trace it, or predates them. The
+ * one parser of that file. */
 struct hs_proc_stat {
 	char state;
 	long ppid;
 	long start;
-	unsigned long arg_start, env_start;
+	unsigned long start_code, start_brk, arg_start, env_start;
 };
 /* From an open /proc/PID/stat: 0, or -1 if unreadable. read(2) only:
  * async-signal-safe. */

@@ -201,7 +201,9 @@ struct hs_settings {
  * kernel itself writes by the name given; "process_image": prctl
  * PR_SET_MM, which moves what /proc shows of a process's image (where its
  * arguments and environment are, its executable) -- unprivileged with
- * PR_SET_MM_MAP -- which the floor reads to know what a process is. */
+ * PR_SET_MM_MAP -- and personality(ADDR_NO_RANDOMIZE), which places an
+ * exec's image where the last one was: the floor reads them to know what
+ * a process is. */
 #define HS_FLOOR_ALLOW_GROUPS(X)             \
 	X(MOUNT, "mount")                    \
 	X(CHROOT, "chroot")                  \

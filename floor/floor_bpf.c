@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -88,7 +89,7 @@ static const unsigned harmless_signals[] = { 0, SIGCHLD, SIGCONT, SIGURG,
 enum { L_NEXT = 0, L_OPEN1, L_OPEN2, L_FLAGS, L_READ, L_PTRACE, L_PRLIMIT,
        L_CORE1, L_RLIMIT, L_CORENR,
        L_SIG1, L_SIG2, L_SIGNO, L_COOKIE, L_NOTIFY, L_ALLOW, L_ENOSYS,
-       L_NSARG0, L_SETNS, L_UFFD, L_PRCTL, L_SENDTO, L_COUNT };
+       L_NSARG0, L_SETNS, L_UFFD, L_PRCTL, L_NORAND, L_SENDTO, L_COUNT };
 
 struct asm_ins {
 	struct sock_filter f;
@@ -152,6 +153,7 @@ static void refused_calls(struct prog *p, unsigned allow)
 				  [HS_RC_SETNS] = L_SETNS,
 				  [HS_RC_IOCTL_UFFD] = L_UFFD,
 				  [HS_RC_PRCTL_MM] = L_PRCTL,
+				  [HS_RC_NORANDOM] = L_NORAND,
 				  [HS_RC_ENOSYS] = L_ENOSYS };
 
 	for (size_t i = 0; i < hs_fl_nrcalls; i++)
@@ -178,6 +180,10 @@ static void refused_tests(struct prog *p)
 	label(p, L_PRCTL); /* the option, an int */
 	load(p, ARG_LO(0));
 	op(p, jmp | BPF_JEQ, PR_SET_MM, L_NOTIFY, L_ALLOW);
+	label(p, L_NORAND); /* 0xffffffff asks, sets nothing */
+	load(p, ARG_LO(0));
+	op(p, jmp | BPF_JEQ, 0xffffffffu, L_ALLOW, L_NEXT);
+	op(p, jmp | BPF_JSET, ADDR_NO_RANDOMIZE, L_NOTIFY, L_ALLOW);
 }
 
 int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow,

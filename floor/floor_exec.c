@@ -214,7 +214,8 @@ static void grant_unjudged(const struct hs_floor_ctx *x,
 	    !hs_fl_exec_argv(c) || !c->argv[0])
 		return;
 	if (x->cfg->settings.all_execs || hs_command_shell_index(c->argv) >= 0)
-		hs_fl_lineage_granted(c->tgid, c->exe, c->argv);
+		(void)hs_fl_lineage_granted(c->tgid, c->exe, c->argv,
+					    x->listener, c->n.id);
 }
 
 static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,

@@ -180,12 +180,16 @@ bool hs_fl_lineage_believed(pid_t tgid, const char *role);
  * child (and theirs)? Recorded so when it is. */
 bool hs_fl_lineage_command(pid_t tgid);
 /* tgid is stopped in an exec: the image a grant of it made, if any, is
- * confirmed now or never (it may not be the caller's own next time). */
+ * confirmed now -- or dropped, its exec having failed or made another
+ * image -- never later. */
 void hs_fl_lineage_exec(pid_t tgid);
-/* tgid, stopped in an exec of exe with argv allowed as a tool call: its
- * next image is a command's if it is that program with those arguments;
- * this one is not. */
-void hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[]);
+/* tgid, stopped in an exec (notification id on listener) of exe with
+ * argv allowed as a tool call: its next image is a command's if it is
+ * that program with those arguments, and exe the program the command
+ * names (a system shell for a command string); this one is not. False
+ * when nothing was granted. */
+bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
+			   int listener, uint64_t id);
 
 /* ---- floor_task.c: a caller task's facts, kept between its calls ---- */
 
@@ -202,8 +206,13 @@ pid_t hs_fl_tgid(pid_t tid);
  * with our own credentials (pidfd_getfd checks the real ids). */
 int hs_fl_thread_fd(pid_t tid, int fd, bool exact);
 /* Its HOOKSHIM_ROLE into out ("" and false when it has none); in enforce
- * mode a "tool" the floor did not see made is none (floor_lineage.c). */
+ * mode a "tool" the floor did not see made is none (floor_lineage.c):
+ * for what a command's role judges less (its execs nested, its reads and
+ * agent_only writes no events). */
 bool hs_fl_role(pid_t tid, char *out, size_t cap);
+/* What its environment claims, unchecked: for what a command's role
+ * judges more (its connections: the agent's own are no events). */
+bool hs_fl_role_claimed(pid_t tid, char *out, size_t cap);
 /* Its thread group's name (/proc/TGID/comm) into out, "" unknown. */
 void hs_fl_comm(pid_t tid, char *out, size_t cap);
 /* Every notification, its syscall, first, on the receiver that took it:
@@ -400,9 +409,9 @@ struct hs_fl_open {
 /* How floor_bpf.c picks a refused call out: always, by CLONE_NEWNS,
  * CLONE_NEWUSER or CLONE_NEWCGROUP in args[0] (clone, unshare), setns's
  * args[1] (0, or one of those), ioctl's USERFAULTFD_IOC_NEW, prctl's
- * PR_SET_MM, or ENOSYS without a word. */
+ * PR_SET_MM, personality's ADDR_NO_RANDOMIZE, or ENOSYS without a word. */
 enum hs_rc_test { HS_RC_ALWAYS, HS_RC_NS_ARG0, HS_RC_SETNS, HS_RC_IOCTL_UFFD,
-		  HS_RC_PRCTL_MM, HS_RC_ENOSYS };
+		  HS_RC_PRCTL_MM, HS_RC_NORANDOM, HS_RC_ENOSYS };
 struct hs_fl_rcall {
 	int nr;
 	int group; /* HS_FA_BIT_* (config/model.h) */

@@ -47,7 +47,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/plainstr.h"
+#include "../common/shellargv.h"
 #include "../common/wire.h"
+#include "../engine/command.h"
 #include "floor_int.h"
 
 #define NSETS 512
@@ -56,13 +59,28 @@
 
 enum { FREE, COMMAND, GRANTED };
 
+/* Where an image is (/proc/PID/stat): its code, its heap's start, its
+ * arguments, its environment. An exec places each anew, at random
+ * (prctl(PR_SET_MM) and personality(ADDR_NO_RANDOMIZE), which could
+ * place them at will or where they were, are refused under the floor:
+ * floor_refuse.c); a fork keeps them all. */
+struct image {
+	unsigned long code, brk, arg, env;
+};
+
+static struct image image_of(const struct hs_proc_stat *st)
+{
+	return (struct image){ st->start_code, st->start_brk, st->arg_start,
+			       st->env_start };
+}
+
 struct lineage {
 	pid_t tgid;
 	long start;
 	unsigned char kind;
 	/* GRANTED: the caller's image before the exec we allowed, and what
 	 * that exec was to run */
-	unsigned long pre_arg, pre_env;
+	struct image pre;
 	unsigned long long exe_dev, exe_ino;
 	uint64_t args_hash;
 	size_t args_len;
@@ -144,11 +162,17 @@ static struct lineage *put(pid_t tgid, long start)
 	return v;
 }
 
-/* Where both addresses are known and the same: one image. */
-static bool same_image(unsigned long a1, unsigned long e1, unsigned long a2,
-		       unsigned long e2)
+/* Known (the kernel shows the places to whoever may trace the process
+ * alone, 0 to others) and the same: one image. */
+static bool known(const struct image *a)
 {
-	return e1 && a1 && e1 == e2 && a1 == a2;
+	return a->code && a->arg && a->env;
+}
+
+static bool same_image(const struct image *a, const struct image *b)
+{
+	return known(a) && a->code == b->code && a->brk == b->brk &&
+	       a->arg == b->arg && a->env == b->env;
 }
 
 /* Is tgid's image now the program and arguments l granted? */
@@ -169,44 +193,48 @@ static bool granted_image(pid_t tgid, const struct lineage *l)
 	snprintf(p, sizeof(p), "/proc/%d/cmdline", (int)tgid);
 	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
 		return false;
-	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+	/* no more than the arguments judged and a byte: a longer one is
+	 * another, however long */
+	while (len <= l->args_len &&
+	       (n = read(fd, buf,
+			 l->args_len + 1 - len < sizeof(buf)
+				 ? l->args_len + 1 - len
+				 : sizeof(buf))) > 0) {
 		h = fnv(h, buf, (size_t)n);
 		len += (size_t)n;
 	}
 	close(fd);
-	return n == 0 && len == l->args_len && h == l->args_hash;
+	return len == l->args_len && h == l->args_hash;
 }
 
 /* Is the process tgid, whose stat is st, a command's? Locked. */
 static bool command_at(pid_t tgid, const struct hs_proc_stat *st, int depth)
 {
 	struct lineage *l = find(tgid, st->start), *pl;
+	struct image im = image_of(st), pim;
 	struct hs_proc_stat ps;
 
 	if (l && l->kind == COMMAND)
 		return true;
 	/* granted: a command's once the exec judged was made, not before */
 	if (l) {
-		if (!st->env_start ||
-		    same_image(st->arg_start, st->env_start, l->pre_arg,
-			       l->pre_env) ||
+		if (!known(&im) || same_image(&im, &l->pre) ||
 		    !granted_image(tgid, l))
 			return false;
 		l->kind = COMMAND;
 		return true;
 	}
 	if (depth >= MAX_DEPTH || st->ppid <= 1 || st->ppid == getpid() ||
-	    !st->env_start || hs_proc_stat(st->ppid, &ps) != 0 ||
+	    !known(&im) || hs_proc_stat(st->ppid, &ps) != 0 ||
 	    ps.start > st->start)
 		return false;
 	/* forked from the image its parent had before the exec that made
 	 * the parent a command's: the agent's copy, not a command */
+	pim = image_of(&ps);
 	pl = find((pid_t)st->ppid, ps.start);
-	if (pl && pl->kind == GRANTED &&
-	    same_image(st->arg_start, st->env_start, pl->pre_arg, pl->pre_env))
+	if (pl && pl->kind == GRANTED && same_image(&im, &pl->pre))
 		return false;
-	return same_image(st->arg_start, st->env_start, ps.arg_start,
-			  ps.env_start) &&
+	return same_image(&im, &pim) &&
 	       command_at((pid_t)st->ppid, &ps, depth + 1);
 }
 
@@ -225,7 +253,24 @@ bool hs_fl_lineage_command(pid_t tgid)
 	return yes;
 }
 
-void hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[])
+/* Is exe, run with argv, the program the judged command names: a shell
+ * of the system's for a shell's command string (not a copy of anything
+ * called bash; a system busybox runs the applet argv[0] names), the
+ * program argv[0] names otherwise (a tool call beneath a hand-off, every
+ * exec with tool_calls "every-exec")? */
+static bool names_itself(const char *exe, char *const argv[])
+{
+	bool multi = strcmp(hs_base(exe), "busybox") == 0;
+
+	if (!hs_system_path(exe))
+		return false;
+	if (hs_command_shell_index(argv) >= 0)
+		return hs_shell_name(exe) || (multi && hs_shell_name(argv[0]));
+	return multi || strcmp(hs_base(exe), hs_base(argv[0])) == 0;
+}
+
+bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
+			   int listener, uint64_t id)
 {
 	struct hs_proc_stat st;
 	struct lineage *l;
@@ -233,51 +278,58 @@ void hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[])
 	uint64_t h = FNV_INIT;
 	size_t len = 0;
 
-	/* the caller is stopped in its exec: its image is still the one
-	 * before it */
-	if (hs_proc_stat(tgid, &st) != 0)
-		return;
+	if (!argv || !argv[0] || !names_itself(exe, argv) ||
+	    stat(exe, &sb) != 0 || hs_proc_stat(tgid, &st) != 0)
+		return false;
+	/* the image before the exec: read while the caller is still
+	 * stopped in it (another thread's exec made in the meantime would
+	 * have ended it) */
+	if (!hs_fl_valid(listener, id))
+		return false;
 	for (size_t i = 0; argv[i]; i++) {
 		size_t n = strlen(argv[i]) + 1;
 
 		h = fnv(h, argv[i], n);
 		len += n;
 	}
-	if (stat(exe, &sb) != 0)
-		sb.st_ino = 0; /* never matched: not believed */
 	pthread_mutex_lock(&lock);
 	l = put(tgid, st.start);
 	if (l->kind != COMMAND) {
 		l->kind = GRANTED;
-		l->pre_arg = st.arg_start;
-		l->pre_env = st.env_start;
+		l->pre = image_of(&st);
 		l->exe_dev = (unsigned long long)sb.st_dev;
 		l->exe_ino = (unsigned long long)sb.st_ino;
 		l->args_hash = h;
 		l->args_len = len;
 	}
 	pthread_mutex_unlock(&lock);
+	return true;
 }
 
 void hs_fl_lineage_exec(pid_t tgid)
 {
 	struct hs_proc_stat st;
 	struct lineage *s = set_of(tgid), *l;
+	struct image im;
 	bool any = false;
 
 	pthread_mutex_lock(&lock);
 	for (int i = 0; i < WAYS; i++)
 		any |= s[i].kind == GRANTED && s[i].tgid == tgid;
 	pthread_mutex_unlock(&lock);
-	/* the image an exec granted, looked at before it goes: the one
-	 * judged or none (a later image's program and arguments say nothing
-	 * of it) */
 	if (!any || hs_proc_stat(tgid, &st) != 0)
 		return;
+	/* the image a grant of it made, looked at before it goes: the one
+	 * judged, or none -- the granted exec failed where the image has
+	 * not moved, and what this exec makes was not judged (a later
+	 * image's program and arguments say nothing of it) */
+	im = image_of(&st);
 	pthread_mutex_lock(&lock);
-	if ((l = find(tgid, st.start)) && l->kind == GRANTED && st.env_start &&
-	    !same_image(st.arg_start, st.env_start, l->pre_arg, l->pre_env))
-		l->kind = granted_image(tgid, l) ? COMMAND : FREE;
+	if ((l = find(tgid, st.start)) && l->kind == GRANTED)
+		l->kind = known(&im) && !same_image(&im, &l->pre) &&
+					  granted_image(tgid, l)
+				  ? COMMAND
+				  : FREE;
 	pthread_mutex_unlock(&lock);
 }
 

@@ -248,15 +248,16 @@ bool hs_fl_net_dns_peer(pid_t tid, int fd)
 	return yes;
 }
 
-/* A command's process: role "tool" or "handoff" in its environment; in
- * enforce mode also one the floor saw made a command's whatever its
- * environment says (floor_lineage.c: a static agent's tool call sets no
- * role, and a command may drop its own). */
+/* A command's process: role "tool" or "handoff" in its environment (as
+ * claimed: a command's connections are judged, the agent's own are not),
+ * and in enforce mode also one the floor saw made a command's whatever
+ * its environment says (floor_lineage.c: a static agent's tool call sets
+ * no role, and a command may drop its own). */
 static bool command_role(pid_t pid)
 {
 	char role[16];
 
-	return (hs_fl_role(pid, role, sizeof(role)) &&
+	return (hs_fl_role_claimed(pid, role, sizeof(role)) &&
 		(strcmp(role, "tool") == 0 || strcmp(role, "handoff") == 0)) ||
 	       (hs_fl_lineage_on() && hs_fl_lineage_command(hs_fl_tgid(pid)));
 }

@@ -65,7 +65,8 @@ static const char *const why[HS_FA_COUNT] = {
 			    "every path check",
 	[G(PROCESS_IMAGE)] = "moves what the kernel shows of a process's "
 			     "image (its arguments, environment, executable), "
-			     "which says what the process is",
+			     "or places the next one where the last was, which "
+			     "says what the process is",
 };
 
 /* In the order floor_bpf.c tests them: ioctl first, a frequent call that
@@ -111,6 +112,9 @@ const struct hs_fl_rcall hs_fl_rcalls[] = {
 	 * process's image, its own (PR_SET_MM_MAP: no privilege; floor_lineage.c
 	 * tells an image by them): CRIU's */
 	{ SYS_prctl, G(PROCESS_IMAGE), HS_RC_PRCTL_MM, "prctl" },
+	/* and an exec's places the same each time (setarch -R, gdb's
+	 * default for the program it runs): two images then look alike */
+	{ SYS_personality, G(PROCESS_IMAGE), HS_RC_NORANDOM, "personality" },
 };
 const size_t hs_fl_nrcalls = sizeof(hs_fl_rcalls) / sizeof(hs_fl_rcalls[0]);
 

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -75,6 +76,15 @@ static int agent_child(void *arg)
 		static const struct rlimit none = { 0, 0 };
 
 		setrlimit(RLIMIT_CORE, &none);
+	}
+	/* enforce mode tells a process's images apart by where each exec
+	 * placed them, at random (floor_lineage.c): a session started under
+	 * `setarch -R` has its address space randomised again */
+	if (a->p->enforce) {
+		int pers = personality(0xffffffff);
+
+		if (pers != -1 && (pers & ADDR_NO_RANDOMIZE))
+			personality((unsigned long)pers & ~ADDR_NO_RANDOMIZE);
 	}
 	err = hs_floor_enter(a->p);
 	if (err < 0 && (a->p->require || a->p->enforce || err == -EPIPE ||

@@ -49,6 +49,8 @@ struct task {
 	int dirfd;      /* /proc/<tid>, O_PATH; -1: a free slot */
 	int role;       /* -1 not read, 0 none, 1 role_s holds it */
 	char role_s[16];
+	int command;    /* -1 not checked; 0, 1: a "tool" role_s believed
+			 * (enforce mode, floor_lineage.c) */
 	char comm[16];  /* a leader's: its thread group's name; "" unread */
 	pid_t exec_tid; /* an exec of this thread's group in flight, by it */
 	unsigned gen;   /* changes whenever what is kept may go stale */
@@ -145,7 +147,7 @@ static struct task *get(pid_t tid)
 	v->tid = tid;
 	v->tgid = tgid;
 	v->dirfd = fd;
-	v->role = -1;
+	v->role = v->command = -1;
 	v->comm[0] = '\0';
 	v->used = ++clock_;
 	if (tid == now_tid) { /* just opened: live for this notification */
@@ -220,13 +222,12 @@ static bool unchanged(const struct task *t, pid_t tid, unsigned gen)
 	return t->dirfd >= 0 && t->tid == tid && t->gen == gen && !t->exec_tid;
 }
 
-bool hs_fl_role(pid_t tid, char *out, size_t cap)
+bool hs_fl_role_claimed(pid_t tid, char *out, size_t cap)
 {
 	struct task *t;
 	char role[sizeof(t->role_s)];
 	unsigned gen;
 	bool keep;
-	pid_t tgid = 0;
 	int fd, r;
 
 	pthread_mutex_lock(&lock);
@@ -238,35 +239,55 @@ bool hs_fl_role(pid_t tid, char *out, size_t cap)
 		return r > 0;
 	}
 	fd = t ? snapshot(t, &gen, &keep) : -1;
-	if (t)
-		tgid = t->tgid;
 	pthread_mutex_unlock(&lock);
-	if (fd < 0) { /* no entry: as it always was, by the pid */
-		r = hs_fl_environ(tid, HS_ENV_ROLE, role, sizeof(role));
-		if (!r || !hs_fl_lineage_believed(tid, role))
-			role[0] = '\0';
-		snprintf(out, cap, "%s", role);
-		return role[0] != '\0';
-	}
+	if (fd < 0) /* no entry: as it always was, by the pid */
+		return hs_fl_environ(tid, HS_ENV_ROLE, out, cap);
 	/* the environment read unlocked: it may be large */
 	r = hs_fl_environ_at(fd, "environ", HS_ENV_ROLE, role, sizeof(role));
 	if (r <= 0)
 		role[0] = '\0';
 	close(fd);
-	/* enforce mode: a command's only where it was seen made one; kept
-	 * so, as the role is, until the exec that may change it */
-	if (r > 0 && !hs_fl_lineage_believed(tgid, role)) {
-		role[0] = '\0';
-		r = 0;
-	}
 	pthread_mutex_lock(&lock);
 	if (keep && r >= 0 && unchanged(t, tid, gen)) {
 		t->role = r;
+		t->command = -1;
 		snprintf(t->role_s, sizeof(t->role_s), "%s", role);
 	}
 	pthread_mutex_unlock(&lock);
 	snprintf(out, cap, "%s", role);
 	return r > 0;
+}
+
+bool hs_fl_role(pid_t tid, char *out, size_t cap)
+{
+	struct task *t;
+	unsigned gen = 0;
+	pid_t tgid = 0;
+	int yes = -1;
+
+	if (!hs_fl_role_claimed(tid, out, cap))
+		return false;
+	if (!hs_fl_lineage_on() || strcmp(out, "tool") != 0)
+		return true;
+	/* enforce mode: "tool" only where the floor saw it made one
+	 * (floor_lineage.c); kept with the role, until its exec */
+	pthread_mutex_lock(&lock);
+	if ((t = find(tid)) && t->role > 0 && !t->exec_tid) {
+		yes = t->command;
+		gen = t->gen;
+		tgid = t->tgid;
+	}
+	pthread_mutex_unlock(&lock);
+	if (yes < 0) {
+		yes = hs_fl_lineage_command(tgid ? tgid : hs_fl_tgid(tid));
+		pthread_mutex_lock(&lock);
+		if (t && unchanged(t, tid, gen))
+			t->command = yes;
+		pthread_mutex_unlock(&lock);
+	}
+	if (!yes)
+		out[0] = '\0';
+	return yes;
 }
 
 void hs_fl_comm(pid_t tid, char *out, size_t cap)
@@ -342,6 +363,7 @@ void hs_fl_task_seen(pid_t tid, int nr)
 					    tasks[k].exec_tid == e) {
 						tasks[k].exec_tid = 0;
 						tasks[k].role = -1;
+						tasks[k].command = -1;
 						tasks[k].comm[0] = '\0';
 						tasks[k].gen++;
 					}
@@ -361,6 +383,7 @@ void hs_fl_task_seen(pid_t tid, int nr)
 		if (tasks[i].dirfd >= 0 && tasks[i].tgid == t->tgid) {
 			tasks[i].exec_tid = tid;
 			tasks[i].role = -1;
+			tasks[i].command = -1;
 			tasks[i].comm[0] = '\0';
 			tasks[i].gen++;
 		}

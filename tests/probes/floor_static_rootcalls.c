@@ -36,6 +36,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -176,6 +177,10 @@ static long one(const char *n)
 
 		return prctl(PR_SET_MM, PR_SET_MM_MAP_SIZE, &size, 0, 0);
 	}
+	if (!strcmp(n, "personality_norand"))
+		return personality(ADDR_NO_RANDOMIZE) < 0 ? -1 : 0;
+	if (!strcmp(n, "personality_query"))
+		return personality(0xffffffff) < 0 ? -1 : 0;
 	if (!strcmp(n, "prctl_name"))
 		return prctl(PR_SET_NAME, "hookshim-probe", 0, 0, 0);
 	if (!strcmp(n, "bpf"))

@@ -8,13 +8,18 @@
  *   rewrite CMD        a fork child rewrites its own environment block
  *                      (the PAD variable) to claim the role, then execs
  *                      `bash -c CMD`
- *   failed NX CMD      a fork child first execs NX (a shell that cannot
- *                      be run: the exec is judged, allowed, and fails in
- *                      the kernel), then claims the role as above
- *   failedmm NX CMD    the same, moving its image's environment's place
+ *   failed CMD         a fork child first execs `/bin/bash -c true` with
+ *                      an environment string longer than the kernel
+ *                      takes (the exec is judged, allowed, and fails in
+ *                      the kernel: E2BIG), then claims the role as above
+ *   failedmm CMD       the same, moving its image's environment's place
  *                      (prctl PR_SET_MM_MAP, unprivileged) after the
  *                      failed exec, as if one had been made; says
  *                      "prctl: ok" or why not, and goes on
+ *   argv0              execs itself as `bash -c true` (argv[0] "bash",
+ *                      the program this one, not a shell) with the role
+ *                      claimed, then execs `bash -c "$RM_CMD"` (from the
+ *                      environment: what the hook is shown is `true`)
  *   sibling CMD        a fork child A forks G, then execs an allowed
  *                      `bash -c 'sleep 1'`; G, A's copy from before that
  *                      exec, claims the role as above
@@ -124,25 +129,58 @@ int main(int argc, char **argv, char **envp)
 		}
 		return wait_for(a);
 	}
-	if (argc == 4 && (strcmp(argv[1], "failed") == 0 ||
+	if (argc == 3 && (strcmp(argv[1], "failed") == 0 ||
 			  strcmp(argv[1], "failedmm") == 0)) {
 		if ((a = fork()) == 0) {
 			char *av[] = { "bash", "-c", "true", NULL };
+			size_t n = 0, big = 200 * 1024;
+			char **e, *s = malloc(big + 3);
 
-			if (syscall(SYS_execve, argv[2], av, env) == 0 ||
-			    errno != EACCES) {
-				fprintf(stderr, "role_static_claim: %s ran or "
+			while (env[n])
+				n++;
+			if (!s || !(e = calloc(n + 2, sizeof(*e))))
+				_exit(1);
+			memcpy(e, env, n * sizeof(*e));
+			memcpy(s, "X=", 2);
+			memset(s + 2, 'x', big);
+			s[big + 2] = '\0';
+			e[n] = s;
+			if (syscall(SYS_execve, "/bin/bash", av, e) == 0 ||
+			    errno != E2BIG) {
+				fprintf(stderr, "role_static_claim: bash ran or "
 						"failed otherwise (%s)\n",
-					argv[2], strerror(errno));
+					strerror(errno));
 				_exit(3);
 			}
 			if (argv[1][6] == 'm')
 				move_env();
 			claim();
-			shell(argv[3]);
+			shell(argv[2]);
 		}
 		return wait_for(a);
 	}
+	if (argc == 2 && strcmp(argv[1], "argv0") == 0) {
+		char self[4096];
+		ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		char *av[] = { "bash", "-c", "true", NULL };
+		int n = 0;
+		char **e;
+
+		while (env[n])
+			n++;
+		if (k <= 0 || !(e = calloc((size_t)n + 2, sizeof(*e))))
+			return 1;
+		self[k] = '\0';
+		e[0] = "HOOKSHIM_ROLE=tool";
+		memcpy(e + 1, env, (size_t)n * sizeof(*e));
+		syscall(SYS_execve, self, av, e);
+		perror("role_static_claim: exec");
+		return 127;
+	}
+	/* argv0's second image */
+	if (argc == 3 && strcmp(argv[0], "bash") == 0 &&
+	    strcmp(argv[1], "-c") == 0 && getenv("RM_CMD"))
+		shell(getenv("RM_CMD"));
 	if (argc == 3 && strcmp(argv[1], "sibling") == 0) {
 		if ((a = fork()) == 0) {
 			if ((g = fork()) == 0) {
@@ -157,6 +195,6 @@ int main(int argc, char **argv, char **envp)
 		return wait_for(a);
 	}
 	fprintf(stderr, "usage: role_static_claim envp PROG ARG... | rewrite "
-			"CMD | failed[mm] NX CMD | sibling CMD\n");
+			"CMD | failed[mm] CMD | argv0 | sibling CMD\n");
 	return 2;
 }

@@ -27,9 +27,6 @@ mkdir -p "$W"
 cat > "$W/policy.json" <<'J'
 {"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"grep -q 'rm -rf' && { echo 'no rm -rf here' >&2; exit 2; }; exit 0"}]}]}}
 J
-# a shell that cannot be run: its exec is judged and allowed, then the
-# kernel refuses it (no execute bit, for root too)
-cp /bin/bash "$W/nx-bash" && chmod 644 "$W/nx-bash"
 cat > "$W/rewrite.py" <<'PY'
 import ctypes, os, sys
 libc = ctypes.CDLL(None, use_errno=True)
@@ -64,8 +61,9 @@ cases=(
 "envp|$P envp $(command -v python3) -c \"\$PYX\""
 "rewrite|$P rewrite \"\$RM_CMD\""
 "rewrite-dynamic|python3 $W/rewrite.py \"\$RM_CMD\""
-"failed-exec|$P failed $W/nx-bash \"\$RM_CMD\""
-"failed-exec-moved|$P failedmm $W/nx-bash \"\$RM_CMD\""
+"failed-exec|$P failed \"\$RM_CMD\""
+"failed-exec-moved|$P failedmm \"\$RM_CMD\""
+"argv0-bash|$P argv0"
 "fork-before|$P sibling \"\$RM_CMD\""
 )
 
@@ -114,7 +112,7 @@ attacks ""
 sed 's/^{/{"hookshim":{"floor_allow":["process_image"]},/' "$W/policy.json" >"$W/policy-pi.json"
 cp "$W/policy.json" "$W/policy-default.json"
 cp "$W/policy-pi.json" "$W/policy.json"
-r=$(run_case --enforce "$P failedmm $W/nx-bash \"\$RM_CMD\"")
+r=$(run_case --enforce "$P failedmm \"\$RM_CMD\"")
 expect_eq "enforce, process_image allowed: a moved image alone does not pass" held "$r"
 expect_contains "enforce, process_image allowed: ... the move was made" "$(cat "$TMP/err")" "prctl: ok"
 cp "$W/policy-default.json" "$W/policy.json"
@@ -122,6 +120,20 @@ if as_user "enforce role"; then
 	attacks " as a user" "${AS[@]}"
 fi
 
+
+# An enforce session started under `setarch -R`: images are told apart by
+# where each exec placed them, at random, so its agent runs randomised
+# again (guard mode leaves the personality as it was)
+if setarch "$(uname -m)" -R true 2>/dev/null; then
+	out=$(cd "$W" && setarch "$(uname -m)" -R "$HOOKSHIM" run --enforce --no-notices \
+		-c "$W/policy.json" -- cat /proc/self/personality 2>&1)
+	expect_eq "enforce: an agent started under setarch -R is randomised again" 00000000 "$out"
+	out=$(cd "$W" && setarch "$(uname -m)" -R "$HOOKSHIM" run --guard --no-notices \
+		-c "$W/policy.json" -- cat /proc/self/personality 2>&1)
+	expect_eq "guard: ... left as it was" 00040000 "$out"
+else
+	skip "enforce role: setarch -R refused here"
+fi
 
 # ---- the role decides reads and writes too ----
 # A Read hook judges the agent's reads, not its commands'; with

@@ -81,11 +81,11 @@ init_module:init_module:modules finit_module:finit_module:modules
 delete_module:delete_module:modules kexec_load:kexec_load:modules
 kexec_file_load:kexec_file_load:modules userfaultfd:userfaultfd:userfaultfd
 acct:acct:kernel_files swapon:swapon:kernel_files
-prctl_mm:prctl:process_image"
+prctl_mm:prctl:process_image personality_norand:personality:process_image"
 NAMES=$(for c in $CALLS; do echo "${c%%:*}"; done)
 # not refused: no mount, user or cgroup namespace, plain clone, threads,
-# a prctl other than PR_SET_MM
-FREE="unshare_net clone_plain setns_net thread prctl_name"
+# a prctl other than PR_SET_MM, personality asked
+FREE="unshare_net clone_plain setns_net thread prctl_name personality_query"
 line() { grep "^$1 " "$2"; }
 
 calls_as() { # who ("root" or "nobody"), runner prefix...
@@ -397,7 +397,7 @@ for c in $CALLS; do
 	expect_eq "nobody: $n: allowed, as plain" "$plain" "$(line "$n" "$TMP/all.out")"
 done
 # unprivileged, a network namespace comes with a user namespace: refused
-for n in clone_plain setns_net thread prctl_name; do
+for n in clone_plain setns_net thread prctl_name personality_query; do
 	expect_eq "nobody: $n: not refused, as plain" "$(line "$n" "$TMP/plain.out")" "$(line "$n" "$TMP/deny.out")"
 done
 expect_eq "nobody: unshare_net (with a user namespace): refused" "unshare_net errno=EPERM" \

@@ -26,10 +26,11 @@ static int parse(const char *text, struct hs_proc_stat *st)
 /* fields 7 to 21, then the start time (22), then more */
 #define TAIL " 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 987654 0 0\n"
 
-/* fields 23 to 52: 48 arg_start, 50 env_start */
+/* fields 23 to 52: 26 startcode, 47 start_brk, 48 arg_start, 50
+ * env_start */
 #define IMAGE                                                              \
-	" 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 " \
-	"140737488347000 27 140737488347100 29 30\n"
+	" 1 2 3 93824992231424 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 " \
+	"22 23 24 93824992260096 140737488347000 27 140737488347100 29 30\n"
 
 extern char **environ;
 
@@ -60,16 +61,19 @@ int main(int argc, char **argv)
 	CHECK("the image's argument and environment addresses (48, 50)",
 	      parse("42 (bash) S 7 1 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 987654"
 		    IMAGE, &st) == 0 &&
-		      st.start == 987654 && st.arg_start == 140737488347000UL &&
+		      st.start == 987654 && st.start_code == 93824992231424UL &&
+		      st.start_brk == 93824992260096UL &&
+		      st.arg_start == 140737488347000UL &&
 		      st.env_start == 140737488347100UL);
 	CHECK("a line that ends before them: read, the addresses 0",
 	      parse("42 (bash) S 7 1 1" TAIL, &st) == 0 && st.arg_start == 0 &&
 		      st.env_start == 0);
 	CHECK("this process: its arguments and environment where the kernel "
-	      "put them",
+	      "put them, its code below main",
 	      hs_proc_stat((long)getpid(), &st) == 0 &&
 		      st.arg_start == (unsigned long)argv[0] &&
-		      st.env_start == (unsigned long)env0);
+		      st.env_start == (unsigned long)env0 && st.start_code &&
+		      st.start_code <= (unsigned long)&main && st.start_brk);
 	CHECK("a pid that does not exist", hs_proc_stat(0x3fffffff, &st) < 0);
 	CHECK_DONE();
 }
