@@ -335,7 +335,8 @@ static void print_floor(const struct hs_config *cfg)
 			       !on ? ""
 			       : set.floor_allow_set &&
 					       (set.enforce ||
-						g != HS_FA_BIT_LANDLOCK)
+						(g != HS_FA_BIT_LANDLOCK &&
+						 g != HS_FA_BIT_PROCESS_IMAGE))
 				       ? " (allowed by floor_allow)"
 				       : " (allowed in guard mode)");
 		}

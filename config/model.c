@@ -261,9 +261,11 @@ void hs_settings_floor_defaults(struct hs_settings *s)
 	if (!s->follow_symlinks_set && s->enforce)
 		s->follow_symlinks = true;
 	/* Landlock's refusal serves enforce mode alone (floor_refuse.c):
-	 * guard mode lets a sandbox have it whatever "floor_allow" says */
+	 * guard mode lets a sandbox have it whatever "floor_allow" says; so
+	 * does process_image's (floor/floor_lineage.c tells enforce mode's
+	 * roles apart by a process's image; guard mode believes them) */
 	if (!s->enforce)
-		s->floor_allow |= HS_FA(LANDLOCK);
+		s->floor_allow |= HS_FA(LANDLOCK) | HS_FA(PROCESS_IMAGE);
 	if (s->floor_allow_set || s->enforce)
 		return;
 	s->floor_allow |= HS_FA(NAMESPACES);

@@ -39,10 +39,12 @@
  * shim's own execs are cookied and never seen here, so there would be
  * nothing to check it against). */
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -90,6 +92,10 @@ struct lineage {
 static struct lineage lines[NSETS][WAYS];
 static unsigned long clock_;
 static bool on; /* enforce mode: hs_fl_lineage_start */
+/* the kernel places each exec's image at random (randomize_va_space not
+ * 0): else a fork and an exec's image can look alike, and no fork is
+ * taken for its parent's image */
+static bool randomised = true;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* FNV-1a, the arguments as /proc/PID/cmdline holds them: each followed
@@ -175,7 +181,26 @@ static bool same_image(const struct image *a, const struct image *b)
 	       a->arg == b->arg && a->env == b->env;
 }
 
-/* Is tgid's image now the program and arguments l granted? */
+/* Is pid one of the session's processes (below the supervisor)? */
+static bool in_session(pid_t pid)
+{
+	struct hs_proc_stat st;
+
+	for (int depth = 0; pid > 1 && depth < MAX_DEPTH; depth++) {
+		if (pid == getpid())
+			return true;
+		if (hs_proc_stat(pid, &st) != 0)
+			return true; /* gone: not known to be outside */
+		pid = (pid_t)st.ppid;
+	}
+	return false;
+}
+
+/* Is tgid's image now the program and arguments l granted, and no
+ * other process's of the session to drive (a tracer: its parent, after
+ * PTRACE_TRACEME before the exec, could have it run another exec than
+ * the one judged; strace or gdb outside the session drives nothing of
+ * its)? */
 static bool granted_image(pid_t tgid, const struct lineage *l)
 {
 	char p[48], buf[4096];
@@ -185,6 +210,12 @@ static bool granted_image(pid_t tgid, const struct lineage *l)
 	ssize_t n;
 	int fd;
 
+	long tracer;
+
+	snprintf(p, sizeof(p), "/proc/%d/status", (int)tgid);
+	if ((tracer = hs_fl_proc_field(p, "\nTracerPid:")) < 0 ||
+	    (tracer > 0 && in_session((pid_t)tracer)))
+		return false;
 	snprintf(p, sizeof(p), "/proc/%d/exe", (int)tgid);
 	if (!l->exe_ino || stat(p, &sb) != 0 ||
 	    (unsigned long long)sb.st_dev != l->exe_dev ||
@@ -224,8 +255,9 @@ static bool command_at(pid_t tgid, const struct hs_proc_stat *st, int depth)
 		l->kind = COMMAND;
 		return true;
 	}
-	if (depth >= MAX_DEPTH || st->ppid <= 1 || st->ppid == getpid() ||
-	    !known(&im) || hs_proc_stat(st->ppid, &ps) != 0 ||
+	if (!randomised || depth >= MAX_DEPTH || st->ppid <= 1 ||
+	    st->ppid == getpid() || !known(&im) ||
+	    hs_proc_stat(st->ppid, &ps) != 0 ||
 	    ps.start > st->start)
 		return false;
 	/* forked from the image its parent had before the exec that made
@@ -253,16 +285,42 @@ bool hs_fl_lineage_command(pid_t tgid)
 	return yes;
 }
 
+/* Is path, and every directory above it, root's and written by root
+ * alone (what no one else can make into another program)? A symlink's
+ * own mode means nothing: its directory says who may replace it. */
+static bool roots_alone(const char *path)
+{
+	char p[PATH_MAX];
+	struct stat sb;
+	size_t n;
+
+	if (snprintf(p, sizeof(p), "%s", path) >= (int)sizeof(p))
+		return false;
+	for (;;) {
+		if (lstat(p, &sb) != 0 || sb.st_uid != 0 ||
+		    (!S_ISLNK(sb.st_mode) && (sb.st_mode & (S_IWGRP | S_IWOTH))))
+			return false;
+		if ((n = strlen(p)) <= 1)
+			return true;
+		while (n > 1 && p[n - 1] != '/')
+			n--;
+		p[n > 1 ? n - 1 : 1] = '\0';
+	}
+}
+
 /* Is exe, run with argv, the program the judged command names: a shell
  * of the system's for a shell's command string (not a copy of anything
  * called bash; a system busybox runs the applet argv[0] names), the
  * program argv[0] names otherwise (a tool call beneath a hand-off, every
- * exec with tool_calls "every-exec")? */
+ * exec with tool_calls "every-exec")? "Of the system's": in its
+ * directories, by a name and to a file that root alone can change. */
 static bool names_itself(const char *exe, char *const argv[])
 {
 	bool multi = strcmp(hs_base(exe), "busybox") == 0;
+	char real[PATH_MAX];
 
-	if (!hs_system_path(exe))
+	if (!hs_system_path(exe) || !realpath(exe, real) ||
+	    !roots_alone(exe) || !roots_alone(real))
 		return false;
 	if (hs_command_shell_index(argv) >= 0)
 		return hs_shell_name(exe) || (multi && hs_shell_name(argv[0]));
@@ -274,12 +332,17 @@ bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
 {
 	struct hs_proc_stat st;
 	struct lineage *l;
+	struct image pre;
 	struct stat sb;
 	uint64_t h = FNV_INIT;
 	size_t len = 0;
 
 	if (!argv || !argv[0] || !names_itself(exe, argv) ||
 	    stat(exe, &sb) != 0 || hs_proc_stat(tgid, &st) != 0)
+		return false;
+	/* an image we cannot see (0s) could not be told from the next */
+	pre = image_of(&st);
+	if (!known(&pre))
 		return false;
 	/* the image before the exec: read while the caller is still
 	 * stopped in it (another thread's exec made in the meantime would
@@ -296,7 +359,7 @@ bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
 	l = put(tgid, st.start);
 	if (l->kind != COMMAND) {
 		l->kind = GRANTED;
-		l->pre = image_of(&st);
+		l->pre = pre;
 		l->exe_dev = (unsigned long long)sb.st_dev;
 		l->exe_ino = (unsigned long long)sb.st_ino;
 		l->args_hash = h;
@@ -335,7 +398,12 @@ void hs_fl_lineage_exec(pid_t tgid)
 
 void hs_fl_lineage_start(bool enforce)
 {
+	char v[8];
+
 	on = enforce;
+	randomised = hs_fl_read_small("/proc/sys/kernel/randomize_va_space",
+				      v, sizeof(v)) <= 0 ||
+		     v[0] != '0';
 }
 
 bool hs_fl_lineage_on(void)

@@ -16,10 +16,16 @@
  *                      (prctl PR_SET_MM_MAP, unprivileged) after the
  *                      failed exec, as if one had been made; says
  *                      "prctl: ok" or why not, and goes on
- *   argv0              execs itself as `bash -c true` (argv[0] "bash",
- *                      the program this one, not a shell) with the role
- *                      claimed, then execs `bash -c "$RM_CMD"` (from the
- *                      environment: what the hook is shown is `true`)
+ *   argv0 [PROG]       execs PROG (this program by default) as `bash -c
+ *                      true` (argv[0] "bash", the program this one, not
+ *                      a shell) with the role claimed, then execs `bash
+ *                      -c "$RM_CMD"` (from the environment: what the
+ *                      hook is shown is `true`); PROG a copy of this one
+ *                      by a shell's name takes that name as argv[0]
+ *   traced TEXT        a fork child asks to be traced (PTRACE_TRACEME),
+ *                      then execs `bash -c TEXT`; this program traces it
+ *                      (continuing it at every stop: a tracer that could
+ *                      have had it run anything)
  *   sibling CMD        a fork child A forks G, then execs an allowed
  *                      `bash -c 'sleep 1'`; G, A's copy from before that
  *                      exec, claims the role as above
@@ -28,7 +34,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -159,10 +167,14 @@ int main(int argc, char **argv, char **envp)
 		}
 		return wait_for(a);
 	}
-	if (argc == 2 && strcmp(argv[1], "argv0") == 0) {
+	if ((argc == 2 || argc == 3) && strcmp(argv[1], "argv0") == 0) {
 		char self[4096];
-		ssize_t k = readlink("/proc/self/exe", self, sizeof(self) - 1);
-		char *av[] = { "bash", "-c", "true", NULL };
+		ssize_t k = argc == 3 ? (ssize_t)strlen(argv[2])
+				      : readlink("/proc/self/exe", self,
+						 sizeof(self) - 1);
+		const char *name = argc == 3 ? strrchr(argv[2], '/') : NULL;
+		char *av[] = { name ? (char *)name + 1 : "bash", "-c", "true",
+			       NULL };
 		int n = 0;
 		char **e;
 
@@ -170,6 +182,8 @@ int main(int argc, char **argv, char **envp)
 			n++;
 		if (k <= 0 || !(e = calloc((size_t)n + 2, sizeof(*e))))
 			return 1;
+		if (argc == 3)
+			snprintf(self, sizeof(self), "%s", argv[2]);
 		self[k] = '\0';
 		e[0] = "HOOKSHIM_ROLE=tool";
 		memcpy(e + 1, env, (size_t)n * sizeof(*e));
@@ -178,9 +192,32 @@ int main(int argc, char **argv, char **envp)
 		return 127;
 	}
 	/* argv0's second image */
-	if (argc == 3 && strcmp(argv[0], "bash") == 0 &&
-	    strcmp(argv[1], "-c") == 0 && getenv("RM_CMD"))
+	if (argc == 3 && strcmp(argv[1], "-c") == 0 &&
+	    strcmp(argv[2], "true") == 0 && getenv("RM_CMD"))
 		shell(getenv("RM_CMD"));
+	if (argc == 3 && strcmp(argv[1], "traced") == 0) {
+		int st;
+
+		if ((a = fork()) == 0) {
+			ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+			shell(argv[2]);
+		}
+		for (;;) {
+			pid_t w = waitpid(a, &st, 0);
+
+			if (w < 0)
+				return 1;
+			if (WIFSTOPPED(st)) {
+				int sig = WSTOPSIG(st);
+
+				ptrace(PTRACE_CONT, w, NULL,
+				       (void *)(long)(sig == SIGTRAP ? 0 : sig));
+				continue;
+			}
+			return WIFEXITED(st) ? WEXITSTATUS(st)
+					     : 128 + WTERMSIG(st);
+		}
+	}
 	if (argc == 3 && strcmp(argv[1], "sibling") == 0) {
 		if ((a = fork()) == 0) {
 			if ((g = fork()) == 0) {
@@ -195,6 +232,6 @@ int main(int argc, char **argv, char **envp)
 		return wait_for(a);
 	}
 	fprintf(stderr, "usage: role_static_claim envp PROG ARG... | rewrite "
-			"CMD | failed[mm] CMD | argv0 | sibling CMD\n");
+			"CMD | failed[mm] CMD | argv0 [PROG] | traced TEXT | sibling CMD\n");
 	return 2;
 }

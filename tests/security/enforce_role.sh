@@ -121,6 +121,39 @@ if as_user "enforce role"; then
 fi
 
 
+# A judged command traced by a process of the session (its parent, which
+# asked for it before the exec) can be made to run another exec than the
+# one judged: not made a command's. Its text's own nested shell is then
+# judged as a tool call (held), where untraced it is nested (landed,
+# above); a tracer outside the session (strace of the whole session)
+# changes nothing
+r=$(run_case --enforce "$P traced 'bash -c \"rm -r\"\"f victim\"'")
+expect_eq "enforce: a judged command traced from inside the session makes no command" held "$r"
+expect_contains "enforce: ... its nested shell judged" "$(cat "$TMP/err")" "no rm -rf here"
+r=$(run_case --guard "$P traced 'bash -c \"rm -r\"\"f victim\"'")
+expect_eq "guard: ... believed (its trust model)" landed "$r"
+if command -v strace >/dev/null; then
+	r=$(run_case --enforce "bash -c 'bash -c \"rm -r\"\"f victim\"'" strace -f -qq -o /dev/null)
+	expect_eq "enforce under strace -f: a real command's nested shell is still nested" landed "$r"
+fi
+
+# A program by a shell's name in the system's directories that root does
+# not alone control (here owned by another user) is no system shell: its
+# `ksh -c true` is judged, but makes no command's process (root, which
+# may write there, is trusted with the system's programs)
+KSH=/usr/local/bin/ksh
+if [ "$(id -u)" = 0 ] && [ -d /usr/local/bin ] && [ ! -e "$KSH" ] && [ ! -L "$KSH" ]; then
+	trap 'rm -f "$KSH"; rm -rf "$TMP"' EXIT
+	cp "$P" "$KSH" && chown 65534 "$KSH" && chmod 755 "$KSH"
+	r=$(run_case --enforce "$P argv0 $KSH")
+	rm -f "$KSH"
+	trap 'rm -rf "$TMP"' EXIT
+	expect_eq "enforce: a shell's name in a system directory, not root's: no command made" held "$r"
+	expect_contains "enforce: ... the hook's reason" "$(cat "$TMP/err")" "no rm -rf here"
+else
+	skip "enforce role: /usr/local/bin/ksh cannot be made for a while here"
+fi
+
 # An enforce session started under `setarch -R`: images are told apart by
 # where each exec placed them, at random, so its agent runs randomised
 # again (guard mode leaves the personality as it was)

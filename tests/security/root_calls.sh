@@ -80,12 +80,10 @@ open_by_handle_at:open_by_handle_at:open_by_handle bpf:bpf:bpf
 init_module:init_module:modules finit_module:finit_module:modules
 delete_module:delete_module:modules kexec_load:kexec_load:modules
 kexec_file_load:kexec_file_load:modules userfaultfd:userfaultfd:userfaultfd
-acct:acct:kernel_files swapon:swapon:kernel_files
-prctl_mm:prctl:process_image personality_norand:personality:process_image"
+acct:acct:kernel_files swapon:swapon:kernel_files"
 NAMES=$(for c in $CALLS; do echo "${c%%:*}"; done)
-# not refused: no mount, user or cgroup namespace, plain clone, threads,
-# a prctl other than PR_SET_MM, personality asked
-FREE="unshare_net clone_plain setns_net thread prctl_name personality_query"
+# not refused: no mount, user or cgroup namespace, plain clone, threads
+FREE="unshare_net clone_plain setns_net thread"
 line() { grep "^$1 " "$2"; }
 
 calls_as() { # who ("root" or "nobody"), runner prefix...
@@ -129,6 +127,49 @@ calls_as() { # who ("root" or "nobody"), runner prefix...
 
 calls_as root
 note "root, plain: $(tr '\n' ' ' <"$TMP/plain.out")"
+
+# ---- process_image: refused in enforce mode, whose roles it serves ----
+# prctl(PR_SET_MM) (no privilege needed for PR_SET_MM_MAP) and
+# personality(ADDR_NO_RANDOMIZE) move or fix where an image is, by which
+# enforce mode tells a command's process from one that only says it is
+# (floor/floor_lineage.c); guard mode lets them through as it does
+# landlock. As root and as nobody.
+img_as() { # who, runner prefix...
+	local who=$1 m n plain
+	shift
+	"$@" "$P" call prctl_mm personality_norand prctl_name personality_query >"$TMP/plain.out" 2>&1
+	for m in enforce guard; do
+		: >"$TMP/log.jsonl"; chmod 666 "$TMP/log.jsonl"
+		(cd "$ROOT" && timeout 60 "$@" "$HOOKSHIM" run --$m --no-notices -c "$TMP/deny.json" --root "$ROOT" \
+			--log "$TMP/log.jsonl" -- "$P" call prctl_mm personality_norand prctl_name personality_query) \
+			>"$TMP/$m.out" 2>"$TMP/$m.err"
+	done
+	for n in prctl_mm personality_norand; do
+		plain=$(line "$n" "$TMP/plain.out")
+		expect_eq "$who: $n: plain, the kernel lets it through" "$n ok" "$plain"
+		expect_eq "$who: $n: refused in enforce mode" "$n errno=EPERM" "$(line "$n" "$TMP/enforce.out")"
+		expect_eq "$who: $n: guard mode, as plain" "$plain" "$(line "$n" "$TMP/guard.out")"
+	done
+	expect_contains "$who: ... said, naming the group" "$(cat "$TMP/enforce.err")" \
+		'hookshim: personality denied: moves what the kernel shows of a process'"'"'s image'
+	expect_contains "$who: ... the prctl too" "$(cat "$TMP/enforce.err")" "hookshim: prctl denied: "
+	expect_contains "$who: ... allow with process_image" "$(cat "$TMP/enforce.err")" '["process_image"]'
+	for n in prctl_name personality_query; do
+		expect_eq "$who: $n: not refused in enforce mode, as plain" "$(line "$n" "$TMP/plain.out")" \
+			"$(line "$n" "$TMP/enforce.out")"
+	done
+	(cd "$ROOT" && timeout 60 "$@" "$HOOKSHIM" run --enforce --no-notices -c "$TMP/all.json" --root "$ROOT" \
+		-- "$P" call prctl_mm personality_norand) >"$TMP/eall.out" 2>/dev/null
+	expect_eq "$who: allowed by floor_allow in enforce mode, as plain" \
+		"$(grep -E '^(prctl_mm|personality_norand) ' "$TMP/plain.out")" "$(cat "$TMP/eall.out")"
+}
+img_as root
+sed 's/"floor":"require"/"floor":"require","mode":"enforce"/' "$TMP/deny.json" >"$TMP/deny-enf.json"
+expect_contains "check: process_image refused in enforce mode" \
+	"$("$HOOKSHIM" check -c "$TMP/deny-enf.json" 2>&1)" "kernel_files, process_image"
+sed 's/"floor":"require",//' "$TMP/deny.json" >"$TMP/deny-guard.json"
+expect_contains "check: ... allowed in guard mode" \
+	"$("$HOOKSHIM" check -c "$TMP/deny-guard.json" 2>&1)" "process_image (allowed in guard mode)"
 
 # one group allowed lets that group alone through
 fresh
@@ -397,11 +438,12 @@ for c in $CALLS; do
 	expect_eq "nobody: $n: allowed, as plain" "$plain" "$(line "$n" "$TMP/all.out")"
 done
 # unprivileged, a network namespace comes with a user namespace: refused
-for n in clone_plain setns_net thread prctl_name personality_query; do
+for n in clone_plain setns_net thread; do
 	expect_eq "nobody: $n: not refused, as plain" "$(line "$n" "$TMP/plain.out")" "$(line "$n" "$TMP/deny.out")"
 done
 expect_eq "nobody: unshare_net (with a user namespace): refused" "unshare_net errno=EPERM" \
 	"$(line unshare_net "$TMP/deny.out")"
+img_as nobody "${NB[@]}"
 
 # util-linux's unshare -r, and the alias through a user and mount
 # namespace of its own
