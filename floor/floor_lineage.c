@@ -49,6 +49,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <nettle/sha2.h>
+
 #include "../common/plainstr.h"
 #include "../common/shellargv.h"
 #include "../common/wire.h"
@@ -84,7 +86,7 @@ struct lineage {
 	 * that exec was to run */
 	struct image pre;
 	unsigned long long exe_dev, exe_ino;
-	uint64_t args_hash;
+	uint8_t args_hash[SHA256_DIGEST_SIZE];
 	size_t args_len;
 	unsigned long used;
 };
@@ -98,17 +100,9 @@ static bool on; /* enforce mode: hs_fl_lineage_start */
 static bool randomised = true;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* FNV-1a, the arguments as /proc/PID/cmdline holds them: each followed
- * by its NUL. */
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *c = p;
-
-	while (n--)
-		h = (h ^ *c++) * 0x100000001b3ULL;
-	return h;
-}
-#define FNV_INIT 0xcbf29ce484222325ULL
+/* The arguments are kept as SHA-256 of what /proc/PID/cmdline holds
+ * (each followed by its NUL): an image whose arguments were chosen to
+ * match another's digest would need a collision of it. */
 
 static struct lineage *set_of(pid_t tgid)
 {
@@ -205,7 +199,8 @@ static bool granted_image(pid_t tgid, const struct lineage *l)
 {
 	char p[48], buf[4096];
 	struct stat sb;
-	uint64_t h = FNV_INIT;
+	uint8_t digest[SHA256_DIGEST_SIZE];
+	struct sha256_ctx h;
 	size_t len = 0;
 	ssize_t n;
 	int fd;
@@ -224,6 +219,7 @@ static bool granted_image(pid_t tgid, const struct lineage *l)
 	snprintf(p, sizeof(p), "/proc/%d/cmdline", (int)tgid);
 	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
 		return false;
+	sha256_init(&h);
 	/* no more than the arguments judged and a byte: a longer one is
 	 * another, however long */
 	while (len <= l->args_len &&
@@ -231,11 +227,13 @@ static bool granted_image(pid_t tgid, const struct lineage *l)
 			 l->args_len + 1 - len < sizeof(buf)
 				 ? l->args_len + 1 - len
 				 : sizeof(buf))) > 0) {
-		h = fnv(h, buf, (size_t)n);
+		sha256_update(&h, (size_t)n, (const uint8_t *)buf);
 		len += (size_t)n;
 	}
 	close(fd);
-	return len == l->args_len && h == l->args_hash;
+	sha256_digest(&h, sizeof(digest), digest);
+	return len == l->args_len &&
+	       memcmp(digest, l->args_hash, sizeof(digest)) == 0;
 }
 
 /* Is the process tgid, whose stat is st, a command's? Locked. */
@@ -334,7 +332,8 @@ bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
 	struct lineage *l;
 	struct image pre;
 	struct stat sb;
-	uint64_t h = FNV_INIT;
+	uint8_t digest[SHA256_DIGEST_SIZE];
+	struct sha256_ctx h;
 	size_t len = 0;
 
 	if (!argv || !argv[0] || !names_itself(exe, argv) ||
@@ -349,12 +348,14 @@ bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
 	 * have ended it) */
 	if (!hs_fl_valid(listener, id))
 		return false;
+	sha256_init(&h);
 	for (size_t i = 0; argv[i]; i++) {
 		size_t n = strlen(argv[i]) + 1;
 
-		h = fnv(h, argv[i], n);
+		sha256_update(&h, n, (const uint8_t *)argv[i]);
 		len += n;
 	}
+	sha256_digest(&h, sizeof(digest), digest);
 	pthread_mutex_lock(&lock);
 	l = put(tgid, st.start);
 	if (l->kind != COMMAND) {
@@ -362,7 +363,7 @@ bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
 		l->pre = pre;
 		l->exe_dev = (unsigned long long)sb.st_dev;
 		l->exe_ino = (unsigned long long)sb.st_ino;
-		l->args_hash = h;
+		memcpy(l->args_hash, digest, sizeof(digest));
 		l->args_len = len;
 	}
 	pthread_mutex_unlock(&lock);
