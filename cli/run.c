@@ -392,6 +392,7 @@ int cmd_run(int argc, char **argv)
 	free(id);
 	if (pid > 0 && fp.on) {
 		fp.agent = pid;
+		fp.agent_env = envp;
 		floor = hs_floor_start(&fp, s, se.write);
 	}
 	if (pid > 0)

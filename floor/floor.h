@@ -95,6 +95,9 @@ struct hs_floor_plan {
 				* starts with RLIMIT_CORE 0, raising it is
 				* refused, and our hooks start with a soft
 				* limit of 0 (floor_refuse.c) */
+	char *const *agent_env; /* the environment the agent was started
+				 * with (floor_lineage.c: what a tool call
+				 * may carry that the user's did not) */
 	pid_t agent;           /* the agent's pid, set before hs_floor_start:
 				* its first exec is hookshim run's own */
 	uint64_t cookie;       /* args[5] of the shim's own decided calls */

@@ -308,8 +308,13 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	/* enforce mode: a command's only where we saw it become one
 	 * (floor_lineage.c; hs_fl_role checks its own reading); else the
 	 * agent, whose shells are tool calls */
-	if (c->asked && !hs_fl_lineage_believed(c->tgid, role))
-		role[0] = '\0';
+	if (c->asked && hs_fl_lineage_on()) {
+		char claim[sizeof(role)];
+
+		memcpy(claim, role, sizeof(claim));
+		snprintf(role, sizeof(role), "%s",
+			 hs_fl_lineage_role(hs_fl_lineage_kind(c->tgid), claim));
+	}
 	tool = strcmp(role, "tool") == 0;
 	handoff = c->beneath = strcmp(role, "handoff") == 0;
 	if (tool) {

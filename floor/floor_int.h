@@ -167,18 +167,23 @@ int hs_fl_environ_at(int dirfd, const char *path, const char *name,
 /* ---- floor_lineage.c: whose claim to be a command's is true ---------- */
 
 /* At the floor's start: enforce mode checks the claims (guard mode
- * believes them). */
-void hs_fl_lineage_start(bool enforce);
+ * believes them); env is the agent's starting environment. */
+void hs_fl_lineage_start(bool enforce, char *const *env);
 bool hs_fl_lineage_on(void);
-/* Is role, read from tgid's environment, to be believed: anything but
- * "tool" always, "tool" in enforce mode only where hs_fl_lineage_command
- * says so. */
-bool hs_fl_lineage_believed(pid_t tgid, const char *role);
 
 /* Enforce mode: is the process tgid a command's -- made one by an exec
  * the supervisor allowed as a tool call, or that process's image's fork
  * child (and theirs)? Recorded so when it is. */
 bool hs_fl_lineage_command(pid_t tgid);
+/* The same as a kind: 0 not a command's, 1 a command's, 2 a hand-off's
+ * (its tool call's environment carried code its hook did not see: every
+ * program it starts is a tool call of its own). */
+int hs_fl_lineage_kind(pid_t tgid);
+/* Was any hand-off granted (then a process that claims no role is looked
+ * up too)? */
+bool hs_fl_lineage_handoffs(void);
+/* The role to go by for a process of that kind that claims `claim`. */
+const char *hs_fl_lineage_role(int kind, const char *claim);
 /* tgid is stopped in an exec: the image a grant of it made, if any, is
  * confirmed now -- or dropped, its exec having failed or made another
  * image -- never later. */

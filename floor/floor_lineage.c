@@ -3,29 +3,39 @@
  *
  * The role decides what an exec is: an agent's shell with a command
  * string is a tool call, judged; a command's execs are nested, judged
- * only where nested execs are events. The role is read from the caller's
- * initial environment, which the caller wrote: a process exec'd with
- * HOOKSHIM_ROLE=tool by a static program (no shim to rewrite it), or one
- * that rewrites its own environment block after a fork, ran `bash -c`
- * unjudged. In enforce mode nothing the session writes may decide, so the
- * claim is believed only where the supervisor saw it come about:
+ * only where nested execs are events. It decides too whether a read is a
+ * Read and a write counts under writes.agent_only. The floor reads it
+ * from the caller's initial environment, which the caller wrote: a
+ * process exec'd with HOOKSHIM_ROLE=tool by a static program (no shim to
+ * rewrite it), or one that rewrites its own environment block after a
+ * fork, ran `bash -c` unjudged. In enforce mode nothing the session
+ * writes may decide, so the claim is believed only where the supervisor
+ * saw it come about:
  *
- *   - an exec it judged a tool call and allowed makes its caller's next
- *     image a command's (hs_fl_lineage_granted): recorded with where the
- *     caller's image keeps its arguments and environment before it
- *     (/proc/PID/stat, fields 48 and 50), the program and the arguments
- *     judged. An exec moves those places; a failed one, after our
- *     answer, leaves them, and the process is still what it was. Only
- *     prctl(PR_SET_MM) moves them otherwise, refused under the floor
- *     (floor_refuse.c, "process_image");
- *   - the first time the process is looked at with its places moved, its
- *     program (/proc/PID/exe) and arguments (/proc/PID/cmdline) must be
- *     the ones judged: another thread's exec, racing the judged one, may
- *     have won. Then it is a command's for good;
+ *   - an exec it judged a tool call and allowed grants its caller's next
+ *     image (hs_fl_lineage_granted), when the program is the one the
+ *     command names (names_itself: the system's own shell), recorded with
+ *     where the caller's image is before it (/proc/PID/stat: its code,
+ *     heap, arguments and environment), the program and the arguments
+ *     judged. An exec places those anew, at random; a failed one, after
+ *     our answer, leaves them, and the process is still what it was.
+ *     Only prctl(PR_SET_MM) and personality(ADDR_NO_RANDOMIZE) would
+ *     place them otherwise, refused under the floor (floor_refuse.c,
+ *     "process_image");
+ *   - the grant is settled at the process's next exec at the latest
+ *     (hs_fl_lineage_exec), or when first looked at with its image
+ *     moved: its program (/proc/PID/exe) and arguments (/proc/PID/cmdline)
+ *     must be the ones judged (another thread's exec, racing the judged
+ *     one, may have won) and no process of the session may trace it;
+ *     then it is a command's for good -- a hand-off's where the
+ *     environment the kernel gave it carries code its hook did not see
+ *     (environ_carries: BASH_ENV, exported functions, LD_PRELOAD, a HOME
+ *     of the session's, ... not the user's own): role "handoff" whatever
+ *     it claims, every program it starts a tool call of its own;
  *   - a process with no record is its parent's image while it has its
- *     parent's places (a fork copies them), and believed as its parent
- *     is; a parent's image before the exec that granted it is not a
- *     command's. Anything else -- a process that exec'd while not a
+ *     parent's places (a fork copies them), and taken for what its
+ *     parent is; a parent's image before the exec that granted it is not
+ *     a command's. Anything else -- a process that exec'd while not a
  *     command's, a parent gone or unreadable, one reparented away from
  *     its command (a daemon) -- is not;
  *   - a process found a command's is recorded so (its execs from then on,
@@ -35,9 +45,9 @@
  * command string is a tool call, judged -- more judging, never less.
  * Records are keyed by process and start time (a reused pid is another
  * process), in a table of sets of WAYS by pid, each dropping a gone
- * process's record first, else its least recently used. Guard mode believes the claim (its trust model; the
- * shim's own execs are cookied and never seen here, so there would be
- * nothing to check it against). */
+ * process's record first, else its least recently used. Guard mode
+ * believes the claim (its trust model; the shim's own execs are cookied
+ * and never seen here, so there would be nothing to check it against). */
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
@@ -60,6 +70,7 @@
 #define NSETS 512
 #define WAYS 4
 #define MAX_DEPTH 64
+#define ENVIRON_MAX (64u << 20) /* more, and it is taken to carry code */
 
 enum { FREE, COMMAND, GRANTED };
 
@@ -88,6 +99,9 @@ struct lineage {
 	unsigned long long exe_dev, exe_ino;
 	uint8_t args_hash[SHA256_DIGEST_SIZE];
 	size_t args_len;
+	/* its environment carries code its hook did not see: a hand-off's
+	 * (every program it starts is a tool call of its own) */
+	bool handoff;
 	unsigned long used;
 };
 
@@ -98,6 +112,13 @@ static bool on; /* enforce mode: hs_fl_lineage_start */
  * 0): else a fork and an exec's image can look alike, and no fork is
  * taken for its parent's image */
 static bool randomised = true;
+/* The agent's starting environment (hs_fl_lineage_start), the user's,
+ * against which a tool call's is read for code; and whether any
+ * hand-off was granted (then a process claiming no role is looked up
+ * too) */
+static char **start_env;
+static size_t nstart_env;
+static int handoffs; /* atomic */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The arguments are kept as SHA-256 of what /proc/PID/cmdline holds
@@ -236,50 +257,150 @@ static bool granted_image(pid_t tgid, const struct lineage *l)
 	       memcmp(digest, l->args_hash, sizeof(digest)) == 0;
 }
 
-/* Is the process tgid, whose stat is st, a command's? Locked. */
-static bool command_at(pid_t tgid, const struct hs_proc_stat *st, int depth)
+static bool environ_carries(pid_t tgid);
+
+/* A granted image found the one judged: a command's, or a hand-off's
+ * where the environment it was given carries code its hook did not see
+ * (read from the kernel's copy now: what the caller's memory held when
+ * the exec was judged could have changed before the kernel read it).
+ * Locked. */
+static void confirm(pid_t tgid, struct lineage *l)
+{
+	l->kind = COMMAND;
+	if ((l->handoff = environ_carries(tgid)))
+		__atomic_store_n(&handoffs, 1, __ATOMIC_RELEASE);
+}
+
+/* What the process tgid, whose stat is st, is: 0 not a command's, 1 a
+ * command's, 2 a hand-off's. Locked. */
+static int command_at(pid_t tgid, const struct hs_proc_stat *st, int depth)
 {
 	struct lineage *l = find(tgid, st->start), *pl;
 	struct image im = image_of(st), pim;
 	struct hs_proc_stat ps;
 
 	if (l && l->kind == COMMAND)
-		return true;
+		return l->handoff ? 2 : 1;
 	/* granted: a command's once the exec judged was made, not before */
 	if (l) {
 		if (!known(&im) || same_image(&im, &l->pre) ||
 		    !granted_image(tgid, l))
-			return false;
-		l->kind = COMMAND;
-		return true;
+			return 0;
+		confirm(tgid, l);
+		return l->handoff ? 2 : 1;
 	}
 	if (!randomised || depth >= MAX_DEPTH || st->ppid <= 1 ||
 	    st->ppid == getpid() || !known(&im) ||
-	    hs_proc_stat(st->ppid, &ps) != 0 ||
-	    ps.start > st->start)
-		return false;
+	    hs_proc_stat(st->ppid, &ps) != 0 || ps.start > st->start)
+		return 0;
 	/* forked from the image its parent had before the exec that made
 	 * the parent a command's: the agent's copy, not a command */
 	pim = image_of(&ps);
 	pl = find((pid_t)st->ppid, ps.start);
 	if (pl && pl->kind == GRANTED && same_image(&im, &pl->pre))
-		return false;
-	return same_image(&im, &pim) &&
-	       command_at((pid_t)st->ppid, &ps, depth + 1);
+		return 0;
+	return same_image(&im, &pim)
+		       ? command_at((pid_t)st->ppid, &ps, depth + 1)
+		       : 0;
+}
+
+int hs_fl_lineage_kind(pid_t tgid)
+{
+	struct hs_proc_stat st;
+	struct lineage *l;
+	int k;
+
+	if (tgid <= 0 || hs_proc_stat(tgid, &st) != 0)
+		return 0;
+	pthread_mutex_lock(&lock);
+	if ((k = command_at(tgid, &st, 0))) {
+		l = put(tgid, st.start);
+		if (l->kind != COMMAND) /* a fork's: its parent's kind */
+			l->handoff = k == 2;
+		l->kind = COMMAND;
+	}
+	pthread_mutex_unlock(&lock);
+	return k;
 }
 
 bool hs_fl_lineage_command(pid_t tgid)
 {
-	struct hs_proc_stat st;
-	bool yes;
+	return hs_fl_lineage_kind(tgid) != 0;
+}
 
-	if (hs_proc_stat(tgid, &st) != 0)
-		return false;
-	pthread_mutex_lock(&lock);
-	yes = command_at(tgid, &st, 0);
-	if (yes)
-		put(tgid, st.start)->kind = COMMAND;
-	pthread_mutex_unlock(&lock);
+/* Is entry e (NAME=VALUE) one that carries code into a shell or any
+ * dynamic program -- a file a shell sources (BASH_ENV, ENV, ZDOTDIR, and
+ * HOME's for a login, interactive or zsh shell), exported functions,
+ * shell options and prompts that run commands, the dynamic loader's
+ * preloads, audits and search paths -- with a value? */
+static bool code_entry(const char *e, size_t len)
+{
+	static const char *const names[] = {
+		"BASH_ENV=", "ENV=", "ZDOTDIR=", "HOME=", "SHELLOPTS=",
+		"BASHOPTS=", "PS4=", "PROMPT_COMMAND=", "LD_PRELOAD=",
+		"LD_AUDIT=", "LD_LIBRARY_PATH=", "GCONV_PATH=",
+	};
+
+	if (len > 10 && strncmp(e, "BASH_FUNC_", 10) == 0)
+		return true;
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		size_t n = strlen(names[k]);
+
+		if (len >= n && strncmp(e, names[k], n) == 0)
+			return len > n; /* an empty one carries nothing */
+	}
+	return false;
+}
+
+/* Does tgid's environment -- the kernel's copy of what its exec was
+ * given, as /proc/PID/environ reads it -- carry code the agent's starting
+ * environment (the user's) did not: an entry code_entry names that is not
+ * one of the user's, byte for byte? One we cannot read whole is taken to. */
+static bool environ_carries(pid_t tgid)
+{
+	char p[48], *buf = NULL, *e;
+	size_t len = 0, cap = 0;
+	ssize_t n;
+	bool yes = false;
+	int fd;
+
+	snprintf(p, sizeof(p), "/proc/%d/environ", (int)tgid);
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+		return true;
+	for (;;) {
+		if (len + 65536 + 1 > cap) {
+			char *m = cap < ENVIRON_MAX ? realloc(buf, cap + 262144)
+						    : NULL;
+
+			if (!m) {
+				yes = true;
+				break;
+			}
+			buf = m;
+			cap += 262144;
+		}
+		if ((n = read(fd, buf + len, 65536)) < 0) {
+			yes = true;
+			break;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	for (e = buf; !yes && buf && e < buf + len;) {
+		size_t el = strnlen(e, (size_t)(buf + len - e));
+		bool same = false;
+
+		if (code_entry(e, el)) {
+			for (size_t k = 0; k < nstart_env && !same; k++)
+				same = strlen(start_env[k]) == el &&
+				       memcmp(start_env[k], e, el) == 0;
+			yes = !same;
+		}
+		e += el + 1;
+	}
+	free(buf);
 	return yes;
 }
 
@@ -365,6 +486,7 @@ bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
 		l->exe_ino = (unsigned long long)sb.st_ino;
 		memcpy(l->args_hash, digest, sizeof(digest));
 		l->args_len = len;
+		l->handoff = false;
 	}
 	pthread_mutex_unlock(&lock);
 	return true;
@@ -389,19 +511,30 @@ void hs_fl_lineage_exec(pid_t tgid)
 	 * image's program and arguments say nothing of it) */
 	im = image_of(&st);
 	pthread_mutex_lock(&lock);
-	if ((l = find(tgid, st.start)) && l->kind == GRANTED)
-		l->kind = known(&im) && !same_image(&im, &l->pre) &&
-					  granted_image(tgid, l)
-				  ? COMMAND
-				  : FREE;
+	if ((l = find(tgid, st.start)) && l->kind == GRANTED) {
+		if (known(&im) && !same_image(&im, &l->pre) &&
+		    granted_image(tgid, l))
+			confirm(tgid, l);
+		else
+			l->kind = FREE;
+	}
 	pthread_mutex_unlock(&lock);
 }
 
-void hs_fl_lineage_start(bool enforce)
+void hs_fl_lineage_start(bool enforce, char *const *env)
 {
 	char v[8];
 
 	on = enforce;
+	for (size_t i = 0; env && env[i]; i++) {
+		char **m = realloc(start_env, (nstart_env + 1) * sizeof(*m));
+
+		if (!m)
+			break;
+		start_env = m;
+		if ((start_env[nstart_env] = strdup(env[i])))
+			nstart_env++;
+	}
 	randomised = hs_fl_read_small("/proc/sys/kernel/randomize_va_space",
 				      v, sizeof(v)) <= 0 ||
 		     v[0] != '0';
@@ -412,8 +545,16 @@ bool hs_fl_lineage_on(void)
 	return on;
 }
 
-bool hs_fl_lineage_believed(pid_t tgid, const char *role)
+bool hs_fl_lineage_handoffs(void)
 {
-	return !on || strcmp(role, "tool") != 0 ||
-	       (tgid > 0 && hs_fl_lineage_command(tgid));
+	return __atomic_load_n(&handoffs, __ATOMIC_ACQUIRE) != 0;
+}
+
+const char *hs_fl_lineage_role(int kind, const char *claim)
+{
+	if (kind == 2)
+		return "handoff";
+	if (strcmp(claim, "tool") == 0)
+		return kind == 1 ? "tool" : "";
+	return claim;
 }

@@ -49,8 +49,8 @@ struct task {
 	int dirfd;      /* /proc/<tid>, O_PATH; -1: a free slot */
 	int role;       /* -1 not read, 0 none, 1 role_s holds it */
 	char role_s[16];
-	int command;    /* -1 not checked; 0, 1: a "tool" role_s believed
-			 * (enforce mode, floor_lineage.c) */
+	int command;    /* -1 not checked; else floor_lineage.c's kind of
+			 * it (enforce mode) */
 	char comm[16];  /* a leader's: its thread group's name; "" unread */
 	pid_t exec_tid; /* an exec of this thread's group in flight, by it */
 	unsigned gen;   /* changes whenever what is kept may go stale */
@@ -263,31 +263,38 @@ bool hs_fl_role(pid_t tid, char *out, size_t cap)
 	struct task *t;
 	unsigned gen = 0;
 	pid_t tgid = 0;
-	int yes = -1;
+	int kind = -1;
+	bool claimed = hs_fl_role_claimed(tid, out, cap);
 
-	if (!hs_fl_role_claimed(tid, out, cap))
-		return false;
-	if (!hs_fl_lineage_on() || strcmp(out, "tool") != 0)
-		return true;
-	/* enforce mode: "tool" only where the floor saw it made one
-	 * (floor_lineage.c); kept with the role, until its exec */
+	/* enforce mode: "tool" only where the floor saw it made one, and
+	 * "handoff" wherever it saw one made, whatever is claimed
+	 * (floor_lineage.c); kept with the role, until the exec */
+	if (!hs_fl_lineage_on() ||
+	    (claimed && strcmp(out, "handoff") == 0) ||
+	    !((claimed && strcmp(out, "tool") == 0) ||
+	      hs_fl_lineage_handoffs()))
+		return claimed;
 	pthread_mutex_lock(&lock);
-	if ((t = find(tid)) && t->role > 0 && !t->exec_tid) {
-		yes = t->command;
+	if ((t = find(tid)) && t->role >= 0 && !t->exec_tid) {
+		kind = t->command;
 		gen = t->gen;
 		tgid = t->tgid;
 	}
 	pthread_mutex_unlock(&lock);
-	if (yes < 0) {
-		yes = hs_fl_lineage_command(tgid ? tgid : hs_fl_tgid(tid));
+	if (kind < 0) {
+		kind = hs_fl_lineage_kind(tgid ? tgid : hs_fl_tgid(tid));
 		pthread_mutex_lock(&lock);
 		if (t && unchanged(t, tid, gen))
-			t->command = yes;
+			t->command = kind;
 		pthread_mutex_unlock(&lock);
 	}
-	if (!yes)
-		out[0] = '\0';
-	return yes;
+	{
+		char claim[16];
+
+		snprintf(claim, sizeof(claim), "%s", claimed ? out : "");
+		snprintf(out, cap, "%s", hs_fl_lineage_role(kind, claim));
+	}
+	return out[0] != '\0';
 }
 
 void hs_fl_comm(pid_t tid, char *out, size_t cap)

@@ -26,6 +26,9 @@
  *                      then execs `bash -c TEXT`; this program traces it
  *                      (continuing it at every stop: a tracer that could
  *                      have had it run anything)
+ *   envcode FILE       execs `bash -c true` with BASH_ENV=FILE and the
+ *                      role claimed in its environment: bash runs FILE
+ *                      first, which the hook never sees
  *   sibling CMD        a fork child A forks G, then execs an allowed
  *                      `bash -c 'sleep 1'`; G, A's copy from before that
  *                      exec, claims the role as above
@@ -195,6 +198,24 @@ int main(int argc, char **argv, char **envp)
 	if (argc == 3 && strcmp(argv[1], "-c") == 0 &&
 	    strcmp(argv[2], "true") == 0 && getenv("RM_CMD"))
 		shell(getenv("RM_CMD"));
+	if (argc == 3 && strcmp(argv[1], "envcode") == 0) {
+		char *av[] = { "bash", "-c", "true", NULL }, *be;
+		int n = 0;
+		char **e;
+
+		while (env[n])
+			n++;
+		if (!(e = calloc((size_t)n + 3, sizeof(*e))) ||
+		    !(be = malloc(strlen(argv[2]) + 10)))
+			return 1;
+		sprintf(be, "BASH_ENV=%s", argv[2]);
+		e[0] = "HOOKSHIM_ROLE=tool";
+		e[1] = be;
+		memcpy(e + 2, env, (size_t)n * sizeof(*e));
+		syscall(SYS_execve, "/bin/bash", av, e);
+		perror("role_static_claim: exec");
+		return 127;
+	}
 	if (argc == 3 && strcmp(argv[1], "traced") == 0) {
 		int st;
 
@@ -232,6 +253,7 @@ int main(int argc, char **argv, char **envp)
 		return wait_for(a);
 	}
 	fprintf(stderr, "usage: role_static_claim envp PROG ARG... | rewrite "
-			"CMD | failed[mm] CMD | argv0 [PROG] | traced TEXT | sibling CMD\n");
+			"CMD | failed[mm] CMD | argv0 [PROG] | envcode FILE | traced TEXT | "
+			"sibling CMD\n");
 	return 2;
 }

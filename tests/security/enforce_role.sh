@@ -137,6 +137,40 @@ if command -v strace >/dev/null; then
 	expect_eq "enforce under strace -f: a real command's nested shell is still nested" landed "$r"
 fi
 
+# A judged command whose environment carries code its hook never saw --
+# BASH_ENV set inside the session, bash sourcing it before `true` -- is a
+# hand-off: every program it starts is a tool call of its own, so the
+# file's `rm -rf victim` is judged. From a static agent and from python's
+# own exec (the shim's); guard mode believes the claim. A BASH_ENV the
+# user started the session with is the user's: no hand-off.
+printf 'rm -rf victim\n' > "$W/evil.sh"; : > "$W/benign.sh"; chmod 644 "$W/evil.sh" "$W/benign.sh"
+r=$(run_case --enforce "$P envcode $W/evil.sh")
+expect_eq "enforce: a static agent's BASH_ENV: the file's rm judged" held "$r"
+expect_contains "enforce: ... the hook's reason" "$(cat "$TMP/err")" "no rm -rf here"
+r=$(run_case --guard "$P envcode $W/evil.sh")
+expect_eq "guard: ... believed (its trust model)" landed "$r"
+PYENV="import os; e = dict(os.environ, BASH_ENV='$W/evil.sh', HOOKSHIM_ROLE='tool'); os.execve('/bin/bash', ['bash', '-c', 'true'], e)"
+r=$(run_case --enforce "$(command -v python3) -c \"$PYENV\"")
+expect_eq "enforce: python's exec with BASH_ENV: the file's rm judged" held "$r"
+expect_contains "enforce: ... the hook's reason" "$(cat "$TMP/err")" "no rm -rf here"
+r=$( (export BASH_ENV=$W/benign.sh; run_case --enforce "bash -c 'bash -c \"rm -r\"\"f victim\"'") )
+expect_eq "enforce: the user's own BASH_ENV makes no hand-off (nested stays nested)" landed "$r"
+# read from the kernel's copy, whole: after 5,000 other entries too
+PYMANY="import os; e = {'P%d' % i: 'x' for i in range(5000)}; e.update(os.environ, BASH_ENV='$W/evil.sh'); os.execve('/bin/bash', ['bash', '-c', 'true'], e)"
+r=$(run_case --enforce "$(command -v python3) -c \"$PYMANY\"")
+expect_eq "enforce: BASH_ENV after 5,000 entries: the file's rm judged" held "$r"
+expect_contains "enforce: ... the hook's reason" "$(cat "$TMP/err")" "no rm -rf here"
+# a login shell's profile, by a HOME the session chose
+mkdir -p "$W/home"; printf 'rm -rf victim\n' > "$W/home/.bash_profile"; chmod -R a+rX "$W/home"
+PYLOGIN="import os; e = dict(os.environ, HOME='$W/home'); os.execve('/bin/bash', ['bash', '-lc', 'true'], e)"
+r=$(run_case --enforce "$(command -v python3) -c \"$PYLOGIN\"")
+expect_eq "enforce: bash -lc with a HOME of the session's: its profile's rm judged" held "$r"
+expect_contains "enforce: ... the hook's reason" "$(cat "$TMP/err")" "no rm -rf here"
+# nothing that carries code: no hand-off, however long the environment
+PYBIG="import os; e = dict(os.environ, BIG='x' * 5000); os.execve('/bin/bash', ['bash', '-c', 'bash -c \\\"rm -r\\\"\\\"f victim\\\"'], e)"
+r=$(run_case --enforce "$(command -v python3) -c \"$PYBIG\"")
+expect_eq "enforce: a long variable that carries no code makes no hand-off (nested stays nested)" landed "$r"
+
 # A program by a shell's name in the system's directories that root does
 # not alone control (here owned by another user) is no system shell: its
 # `ksh -c true` is judged, but makes no command's process (root, which
