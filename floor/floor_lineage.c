@@ -224,9 +224,8 @@ static bool granted_image(pid_t tgid, const struct lineage *l)
 	struct sha256_ctx h;
 	size_t len = 0;
 	ssize_t n;
-	int fd;
-
 	long tracer;
+	int fd;
 
 	snprintf(p, sizeof(p), "/proc/%d/status", (int)tgid);
 	if ((tracer = hs_fl_proc_field(p, "\nTracerPid:")) < 0 ||
