@@ -159,6 +159,11 @@ void hs_fl_stat_end(void);
 /* Value of NAME in the process's initial environment (/proc/pid/environ)
  * into out; false when absent. */
 bool hs_fl_environ(pid_t pid, const char *name, char *out, size_t cap);
+/* A file (a /proc entry) from dirfd, whole and NUL-terminated, its length
+ * in *len; NULL when it cannot be opened or read whole, or grows past
+ * max bytes. */
+char *hs_fl_read_all_at(int dirfd, const char *path, size_t max,
+			size_t *len);
 /* The same from a directory's file: 1 found, 0 not there, -1 unreadable
  * (a partial read included). */
 int hs_fl_environ_at(int dirfd, const char *path, const char *name,

@@ -357,38 +357,15 @@ static bool code_entry(const char *e, size_t len)
  * one of the user's, byte for byte? One we cannot read whole is taken to. */
 static bool environ_carries(pid_t tgid)
 {
-	char p[48], *buf = NULL, *e;
-	size_t len = 0, cap = 0;
-	ssize_t n;
+	char p[48], *buf, *e;
+	size_t len;
 	bool yes = false;
-	int fd;
 
 	snprintf(p, sizeof(p), "/proc/%d/environ", (int)tgid);
-	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+	if (!(buf = hs_fl_read_all_at(AT_FDCWD, p, ENVIRON_MAX, &len)))
 		return true;
-	for (;;) {
-		if (len + 65536 + 1 > cap) {
-			char *m = cap < ENVIRON_MAX ? realloc(buf, cap + 262144)
-						    : NULL;
-
-			if (!m) {
-				yes = true;
-				break;
-			}
-			buf = m;
-			cap += 262144;
-		}
-		if ((n = read(fd, buf + len, 65536)) < 0) {
-			yes = true;
-			break;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	for (e = buf; !yes && buf && e < buf + len;) {
-		size_t el = strnlen(e, (size_t)(buf + len - e));
+	for (e = buf; !yes && e < buf + len; e += strlen(e) + 1) {
+		size_t el = strlen(e);
 		bool same = false;
 
 		if (code_entry(e, el)) {
@@ -397,7 +374,6 @@ static bool environ_carries(pid_t tgid)
 				       memcmp(start_env[k], e, el) == 0;
 			yes = !same;
 		}
-		e += el + 1;
 	}
 	free(buf);
 	return yes;

@@ -191,22 +191,22 @@ long hs_fl_proc_field(const char *path, const char *key)
 	return t ? strtol(t + strlen(key), NULL, 10) : -1;
 }
 
-int hs_fl_environ_at(int dirfd, const char *path, const char *name,
-		     char *out, size_t cap)
+char *hs_fl_read_all_at(int dirfd, const char *path, size_t max,
+			size_t *len)
 {
-	size_t len = strlen(name), got = 0, size = 1 << 16;
+	size_t got = 0, size = 1 << 16;
 	char *buf;
-	int fd, r = -1;
 	ssize_t n = 0;
+	int fd;
 
 	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -1;
+		return NULL;
 	buf = malloc(size);
 	while (buf && (n = read(fd, buf + got, size - got - 1)) > 0) {
 		got += (size_t)n;
 		if (got + 1 >= size) {
-			char *b = realloc(buf, size * 2);
+			char *b = size <= max ? realloc(buf, size * 2) : NULL;
 
 			if (!b) {
 				n = -1;
@@ -217,17 +217,30 @@ int hs_fl_environ_at(int dirfd, const char *path, const char *name,
 		}
 	}
 	close(fd);
-	if (buf && n == 0) {
-		r = 0;
-		buf[got] = '\0';
-		for (size_t i = 0; i < got; i += strlen(buf + i) + 1)
-			if (strncmp(buf + i, name, len) == 0 &&
-			    buf[i + len] == '=') {
-				snprintf(out, cap, "%s", buf + i + len + 1);
-				r = 1;
-				break;
-			}
+	if (!buf || n != 0) {
+		free(buf);
+		return NULL;
 	}
+	buf[got] = '\0';
+	*len = got;
+	return buf;
+}
+
+int hs_fl_environ_at(int dirfd, const char *path, const char *name,
+		     char *out, size_t cap)
+{
+	size_t len = strlen(name), got;
+	char *buf = hs_fl_read_all_at(dirfd, path, SIZE_MAX, &got);
+	int r = 0;
+
+	if (!buf)
+		return -1;
+	for (size_t i = 0; i < got; i += strlen(buf + i) + 1)
+		if (strncmp(buf + i, name, len) == 0 && buf[i + len] == '=') {
+			snprintf(out, cap, "%s", buf + i + len + 1);
+			r = 1;
+			break;
+		}
 	free(buf);
 	return r;
 }
