@@ -143,33 +143,53 @@ fi
 # file's `rm -rf victim` is judged. From a static agent and from python's
 # own exec (the shim's); guard mode believes the claim. A BASH_ENV the
 # user started the session with is the user's: no hand-off.
+# judged NAME CMD [both]: in enforce mode what the agent CMD hides in a
+# tool call's environment is judged (the victim held, the hook's reason
+# said); with "both", guard mode is seen to believe it
+judged() {
+	local r
+	r=$(run_case --enforce "$2")
+	expect_eq "enforce: $1: the rm judged" held "$r"
+	expect_contains "enforce: $1: ... the hook's reason" "$(cat "$TMP/err")" "no rm -rf here"
+	[ "${3:-}" = both ] || return 0
+	r=$(run_case --guard "$2")
+	expect_eq "guard: $1: believed (its trust model)" landed "$r"
+}
+# nested CMD NAME: a tool call whose environment carries nothing: its
+# nested shell stays nested
+nested() {
+	expect_eq "enforce: $2 makes no hand-off (nested stays nested)" landed "$(run_case --enforce "$1")"
+}
+py() { printf '%s -c "%s"' "$(command -v python3)" "$1"; }
+NESTED="['bash', '-c', 'bash -c \\\"rm -r\\\"\\\"f victim\\\"']"
 printf 'rm -rf victim\n' > "$W/evil.sh"; : > "$W/benign.sh"; chmod 644 "$W/evil.sh" "$W/benign.sh"
-r=$(run_case --enforce "$P envcode $W/evil.sh")
-expect_eq "enforce: a static agent's BASH_ENV: the file's rm judged" held "$r"
-expect_contains "enforce: ... the hook's reason" "$(cat "$TMP/err")" "no rm -rf here"
-r=$(run_case --guard "$P envcode $W/evil.sh")
-expect_eq "guard: ... believed (its trust model)" landed "$r"
-PYENV="import os; e = dict(os.environ, BASH_ENV='$W/evil.sh', HOOKSHIM_ROLE='tool'); os.execve('/bin/bash', ['bash', '-c', 'true'], e)"
-r=$(run_case --enforce "$(command -v python3) -c \"$PYENV\"")
-expect_eq "enforce: python's exec with BASH_ENV: the file's rm judged" held "$r"
-expect_contains "enforce: ... the hook's reason" "$(cat "$TMP/err")" "no rm -rf here"
+judged "a static agent's BASH_ENV" "$P envcode $W/evil.sh" both
+judged "python's exec with BASH_ENV" "$(py "import os; e = dict(os.environ, BASH_ENV='$W/evil.sh', HOOKSHIM_ROLE='tool'); os.execve('/bin/bash', ['bash', '-c', 'true'], e)")"
 r=$( (export BASH_ENV=$W/benign.sh; run_case --enforce "bash -c 'bash -c \"rm -r\"\"f victim\"'") )
 expect_eq "enforce: the user's own BASH_ENV makes no hand-off (nested stays nested)" landed "$r"
 # read from the kernel's copy, whole: after 5,000 other entries too
-PYMANY="import os; e = {'P%d' % i: 'x' for i in range(5000)}; e.update(os.environ, BASH_ENV='$W/evil.sh'); os.execve('/bin/bash', ['bash', '-c', 'true'], e)"
-r=$(run_case --enforce "$(command -v python3) -c \"$PYMANY\"")
-expect_eq "enforce: BASH_ENV after 5,000 entries: the file's rm judged" held "$r"
-expect_contains "enforce: ... the hook's reason" "$(cat "$TMP/err")" "no rm -rf here"
+judged "BASH_ENV after 5,000 entries" "$(py "import os; e = {'P%d' % i: 'x' for i in range(5000)}; e.update(os.environ, BASH_ENV='$W/evil.sh'); os.execve('/bin/bash', ['bash', '-c', 'true'], e)")"
 # a login shell's profile, by a HOME the session chose
 mkdir -p "$W/home"; printf 'rm -rf victim\n' > "$W/home/.bash_profile"; chmod -R a+rX "$W/home"
-PYLOGIN="import os; e = dict(os.environ, HOME='$W/home'); os.execve('/bin/bash', ['bash', '-lc', 'true'], e)"
-r=$(run_case --enforce "$(command -v python3) -c \"$PYLOGIN\"")
-expect_eq "enforce: bash -lc with a HOME of the session's: its profile's rm judged" held "$r"
-expect_contains "enforce: ... the hook's reason" "$(cat "$TMP/err")" "no rm -rf here"
+judged "bash -lc with a HOME of the session's" "$(py "import os; e = dict(os.environ, HOME='$W/home'); os.execve('/bin/bash', ['bash', '-lc', 'true'], e)")"
 # nothing that carries code: no hand-off, however long the environment
-PYBIG="import os; e = dict(os.environ, BIG='x' * 5000); os.execve('/bin/bash', ['bash', '-c', 'bash -c \\\"rm -r\\\"\\\"f victim\\\"'], e)"
-r=$(run_case --enforce "$(command -v python3) -c \"$PYBIG\"")
-expect_eq "enforce: a long variable that carries no code makes no hand-off (nested stays nested)" landed "$r"
+nested "$(py "import os; e = dict(os.environ, BIG='x' * 5000); os.execve('/bin/bash', $NESTED, e)")" \
+	"a long variable that carries no code"
+# an interpreter's own variables: a PYTHONPATH that finds a
+# sitecustomize.py, a NODE_OPTIONS that requires a file -- each runs code
+# in a `python3 -c pass`, a `node -e 0` whose hook saw only that
+mkdir -p "$W/pp"
+printf 'import os\nos.system(os.environ["RM_CMD"])\n' > "$W/pp/sitecustomize.py"
+printf 'require("child_process").spawnSync("/bin/sh", ["-c", process.env.RM_CMD], { stdio: "inherit" })\n' > "$W/evil.js"
+chmod -R a+rX "$W/pp" "$W/evil.js"
+judged "PYTHONPATH with a sitecustomize.py" "$(py "import os; e = dict(os.environ, PYTHONPATH='$W/pp'); os.execve('/bin/bash', ['bash', '-c', 'python3 -c pass'], e)")" both
+if command -v node >/dev/null; then
+	judged "NODE_OPTIONS --require" "$(py "import os; e = dict(os.environ, NODE_OPTIONS='--require $W/evil.js'); os.execve('/bin/bash', ['bash', '-c', 'node -e 0'], e)")" both
+fi
+# options that load nothing (a heap's size, as an agent may set for its
+# commands) make no hand-off
+nested "$(py "import os; e = dict(os.environ, NODE_OPTIONS='--max-old-space-size=4096 --no-warnings'); os.execve('/bin/bash', $NESTED, e)")" \
+	"NODE_OPTIONS that loads no code"
 
 # A program by a shell's name in the system's directories that root does
 # not alone control (here owned by another user) is no system shell: its
