@@ -625,6 +625,14 @@ static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 				       &c->refusal))
 			return hs_fl_refuse(x, c);
 	}
+	/* a judged command's descriptor, /proc/<pid>/fd/N as written (the
+	 * name built follows its magic link to the file: enforce mode,
+	 * floor_reach.c) */
+	if (k.kind == K_OPEN && k.path[0] == '/' &&
+	    hs_fl_reach_inner(tid, k.path, false, c->reach_why,
+			      sizeof(c->reach_why)))
+		return hs_fl_valid(x->listener, c->n.id) ? HS_FL_REFUSED
+							 : HS_FL_GONE;
 	/* into the supervisor's or a hook's /proc (floor_reach.c); not for
 	 * O_CREAT|O_EXCL, which opens nothing that exists (a stat of the
 	 * name saved: 2 us of a create's round trip) */

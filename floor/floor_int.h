@@ -189,6 +189,9 @@ int hs_fl_lineage_kind(pid_t tgid);
 bool hs_fl_lineage_handoffs(void);
 /* The role to go by for a process of that kind that claims `claim`. */
 const char *hs_fl_lineage_role(int kind, const char *claim);
+/* A process of the session that is not a command's reached into tgid
+ * (floor_reach.c): a grant of its next image, pending, is dropped. */
+void hs_fl_lineage_reached(pid_t tgid);
 /* tgid is stopped in an exec: the image a grant of it made, if any, is
  * confirmed now -- or dropped, its exec having failed or made another
  * image -- never later. */
@@ -593,7 +596,10 @@ enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
  * notified for this alone; else NULL. */
 const char *hs_fl_reach_call(int nr);
 /* 0 when notification n may continue; EPERM, with why filled, when its
- * target is the supervisor or a hook. Cheap: the receiver answers it. */
+ * target is the supervisor or a hook -- or, in enforce mode, a judged
+ * command's process that n's caller, not one itself, would attach to,
+ * read or write the memory of, or take a descriptor from. Cheap: the
+ * receiver answers it. */
 int hs_fl_reach(const struct seccomp_notif *n, char *why, size_t cap);
 /* A setrlimit or prlimit64 of RLIMIT_CORE where core files are refused
  * (floor_refuse.c): HS_FL_KERNEL (not ours, or the kernel refuses a raise
@@ -601,9 +607,15 @@ int hs_fl_reach(const struct seccomp_notif *n, char *why, size_t cap);
  * or -errno to answer. */
 long hs_fl_core_limit(const struct hs_floor_ctx *x,
 		      const struct seccomp_notif *n, char *why, size_t cap);
-/* The same for an open for writing of abs (the caller's name for it, as
- * the floor built it): /proc/<pid>/... of the supervisor or a hook. */
+/* The same for an open of abs (the caller's name for it, as the floor
+ * built it): /proc/<pid>/... of the supervisor or a hook, or a judged
+ * command's /proc/<pid>/mem, fd/N or map_files/ (enforce mode). */
 int hs_fl_reach_open(pid_t tid, const char *abs, char *why, size_t cap);
+/* The same for an open for reading of abs, or for any open of a name of
+ * our own /proc (our_name: the name of what our open reached): a judged
+ * command's /proc/<pid>/mem, fd/N or map_files/ alone (enforce mode). */
+int hs_fl_reach_inner(pid_t tid, const char *abs, bool our_name, char *why,
+		      size_t cap);
 
 /* ---- floor_pending.c: the floor's denials of an agent, for its next
  * tool call ---- */

@@ -211,11 +211,22 @@ static bool in_session(pid_t pid)
 	return false;
 }
 
-/* Is tgid's image now the program and arguments l granted, and no
- * other process's of the session to drive (a tracer: its parent, after
- * PTRACE_TRACEME before the exec, could have it run another exec than
- * the one judged; strace or gdb outside the session drives nothing of
- * its)? */
+/* Is tgid traced by a process of the session (or can that not be
+ * read)? Such a tracer -- its parent, after PTRACE_TRACEME before the
+ * exec, or one attached before it -- could have it run another exec
+ * than the one judged, and detach; strace or gdb outside the session
+ * drives nothing of its. */
+static bool driven(pid_t tgid)
+{
+	char p[48];
+	long tracer;
+
+	snprintf(p, sizeof(p), "/proc/%d/status", (int)tgid);
+	return (tracer = hs_fl_proc_field(p, "\nTracerPid:")) < 0 ||
+	       (tracer > 0 && in_session((pid_t)tracer));
+}
+
+/* Is tgid's image now the program and arguments l granted? */
 static bool granted_image(pid_t tgid, const struct lineage *l)
 {
 	char p[48], buf[4096];
@@ -224,13 +235,8 @@ static bool granted_image(pid_t tgid, const struct lineage *l)
 	struct sha256_ctx h;
 	size_t len = 0;
 	ssize_t n;
-	long tracer;
 	int fd;
 
-	snprintf(p, sizeof(p), "/proc/%d/status", (int)tgid);
-	if ((tracer = hs_fl_proc_field(p, "\nTracerPid:")) < 0 ||
-	    (tracer > 0 && in_session((pid_t)tracer)))
-		return false;
 	snprintf(p, sizeof(p), "/proc/%d/exe", (int)tgid);
 	if (!l->exe_ino || stat(p, &sb) != 0 ||
 	    (unsigned long long)sb.st_dev != l->exe_dev ||
@@ -280,8 +286,14 @@ static int command_at(pid_t tgid, const struct hs_proc_stat *st, int depth)
 
 	if (l && l->kind == COMMAND)
 		return l->handoff ? 2 : 1;
-	/* granted: a command's once the exec judged was made, not before */
+	/* granted: a command's once the exec judged was made, not before;
+	 * never where a process of the session traces it (now: not after it
+	 * lets go either) */
 	if (l) {
+		if (driven(tgid)) {
+			l->kind = FREE;
+			return 0;
+		}
 		if (!known(&im) || same_image(&im, &l->pre) ||
 		    !granted_image(tgid, l))
 			return 0;
@@ -493,8 +505,11 @@ bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
 	struct sha256_ctx h;
 	size_t len = 0;
 
+	/* (traced by the session now: no grant -- one attaching later is
+	 * notified, and drops it: hs_fl_lineage_reached) */
 	if (!argv || !argv[0] || !names_itself(exe, argv) ||
-	    stat(exe, &sb) != 0 || hs_proc_stat(tgid, &st) != 0)
+	    stat(exe, &sb) != 0 || hs_proc_stat(tgid, &st) != 0 ||
+	    driven(tgid))
 		return false;
 	/* an image we cannot see (0s) could not be told from the next */
 	pre = image_of(&st);
@@ -549,11 +564,22 @@ void hs_fl_lineage_exec(pid_t tgid)
 	pthread_mutex_lock(&lock);
 	if ((l = find(tgid, st.start)) && l->kind == GRANTED) {
 		if (known(&im) && !same_image(&im, &l->pre) &&
-		    granted_image(tgid, l))
+		    !driven(tgid) && granted_image(tgid, l))
 			confirm(tgid, l);
 		else
 			l->kind = FREE;
 	}
+	pthread_mutex_unlock(&lock);
+}
+
+void hs_fl_lineage_reached(pid_t tgid)
+{
+	struct lineage *s = set_of(tgid);
+
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < WAYS; i++)
+		if (s[i].kind == GRANTED && s[i].tgid == tgid)
+			s[i].kind = FREE;
 	pthread_mutex_unlock(&lock);
 }
 

@@ -218,6 +218,13 @@ long hs_fl_proc_fit(int fd, pid_t tid, uint64_t fl, const char *written)
 								  O_NOFOLLOW | O_TRUNC)),
 				     0, RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS);
 	}
+	/* never a judged command's memory to a process that is not one's
+	 * (enforce mode, floor_reach.c: said where its name was written
+	 * so; here reached through a symlink) */
+	if (n && hs_fl_reach_inner(tid, name, true, p, sizeof(p))) {
+		close(fd);
+		return -EPERM;
+	}
 	/* another process's memory: only where the caller may attach */
 	if (n && hs_fl_tgid((pid_t)n) != tgid &&
 	    (strcmp(rest, "/mem") == 0 ||

@@ -27,11 +27,28 @@
  * Signals among the session's own processes go on. A caller in a pid
  * namespace of its own cannot name us: its calls go on too.
  *
+ * In enforce mode a judged command's process is out of reach too, for
+ * the agent's own processes (and a hand-off's, into a command:
+ * floor_lineage.c). What runs in a command is nested -- its execs are no
+ * tool calls, its reads no Reads, its writes no agent's under
+ * writes.agent_only -- on the word of the hook that judged its text; one
+ * attached to (ptrace), written into or read (process_vm_*,
+ * /proc/<pid>/mem), or whose descriptors are taken (pidfd_getfd,
+ * /proc/<pid>/fd/N) by such a process would run what no hook saw, or
+ * give it what its hook let the command alone have. Refused, EPERM, with
+ * why. A command reaching into another (a debugger a tool call runs,
+ * strace -p) goes on: it runs nothing its own hook did not let it run.
+ * A process reached into while its exec is judged loses the grant of
+ * its next image (floor_lineage.c: a tracer from before an exec could
+ * have the new image run anything, and let go).
+ *
  * What is not closed: a process whose pid the session knows can still be
  * slowed (setpriority, sched_setaffinity, ioprio_set, process_madvise);
  * the pid in a call continued in the kernel is the one we looked at, but
  * a pidfd's descriptor number can be pointed elsewhere by another thread
- * between our look and the kernel's (the floor's usual race, docs/floor.md). */
+ * between our look and the kernel's (the floor's usual race, docs/floor.md),
+ * at a command's too; perf_event_open can sample a command's stack (root,
+ * or perf_event_paranoid 1 or less). */
 #include "floor_int.h"
 
 #include <errno.h>
@@ -203,6 +220,68 @@ static int one(pid_t tid, pid_t target, const char *call, int sig, char *why,
 	return EPERM;
 }
 
+/* What a process of the session is, for reaching into: 0 the agent's
+ * (or unknown), 1 a command's, 2 a hand-off's (floor_lineage.c). A
+ * target the lineage does not know but that claims a command's role --
+ * its record dropped for others of its slot -- counts as it claims:
+ * refusing more, never less. */
+static int kind_of(pid_t tgid, bool target)
+{
+	char role[16];
+	int kind = hs_fl_lineage_kind(tgid);
+
+	if (kind || !target)
+		return kind;
+	hs_fl_lineage_reached(tgid); /* a grant pending drops */
+	if (!hs_fl_role_claimed(tgid, role, sizeof(role)))
+		return 0;
+	return strcmp(role, "tool") == 0 ? 1 : strcmp(role, "handoff") == 0 ? 2 : 0;
+}
+
+/* Enforce mode: caller tid reaching into process target with call (not
+ * a signal), or by opening path (a file of its /proc/<pid>: named by us,
+ * our_name, or by the caller, in its pid namespace): refused when the
+ * target is a judged command's and the caller is not a command's itself,
+ * or the target a hand-off's and the caller the agent's (above). A
+ * pending grant of a target the agent's process reaches into is
+ * dropped: a tracer attached before the exec could have it make
+ * another. */
+static int command(pid_t tid, pid_t target, const char *call,
+		   const char *path, bool our_name, char *why, size_t cap)
+{
+	pid_t tgid, own;
+	int kind, mine;
+
+	if (!hs_fl_lineage_on() || target <= 0 ||
+	    (!our_name && !is_pidfd(call) && !own_pidns(tid)) ||
+	    (tgid = hs_fl_tgid(target)) <= 0 || (own = hs_fl_tgid(tid)) <= 0 ||
+	    own == tgid || (mine = kind_of(own, false)) == 1 ||
+	    !(kind = kind_of(tgid, true)) || (mine == 2 && kind == 2))
+		return 0;
+	if (path)
+		snprintf(why, cap, "opening %s refused: pid %d runs a judged "
+			 "%s, which no process of the session but a "
+			 "command's may reach into (enforce mode)", path,
+			 (int)tgid, kind == 2 ? "hand-off" : "command");
+	else
+		snprintf(why, cap, "%s of pid %d refused: it runs a judged %s, "
+			 "which no process of the session but a command's "
+			 "may reach into (enforce mode)", call, (int)tgid,
+			 kind == 2 ? "hand-off" : "command");
+	return EPERM;
+}
+
+/* A call into one process's memory, descriptors or control (not a
+ * signal): the supervisor's and its hooks' are refused, then a judged
+ * command's. */
+static int into(pid_t tid, pid_t target, const char *call, char *why,
+		size_t cap)
+{
+	int r = one(tid, target, call, -1, why, cap);
+
+	return r ? r : command(tid, target, call, NULL, false, why, cap);
+}
+
 /* A signal to process group pgid by caller tid. */
 static int group(pid_t tid, pid_t pgid, const char *call, int sig, char *why,
 		 size_t cap)
@@ -235,8 +314,8 @@ int hs_fl_reach(const struct seccomp_notif *n, char *why, size_t cap)
 	why[0] = '\0';
 	switch (n->data.nr) {
 	case SYS_pidfd_getfd:
-		return one(tid, pidfd_target(tid, (int)a[0]),
-			   "pidfd_getfd", -1, why, cap);
+		return into(tid, pidfd_target(tid, (int)a[0]), "pidfd_getfd",
+			    why, cap);
 	case SYS_pidfd_send_signal: {
 		pid_t t = pidfd_target(tid, (int)a[0]);
 
@@ -253,13 +332,11 @@ int hs_fl_reach(const struct seccomp_notif *n, char *why, size_t cap)
 	case SYS_ptrace:
 		if ((long)a[0] == PTRACE_TRACEME_REQ)
 			return 0;
-		return one(tid, (pid_t)a[1], "ptrace", -1, why, cap);
+		return into(tid, (pid_t)a[1], "ptrace", why, cap);
 	case SYS_process_vm_readv:
-		return one(tid, (pid_t)a[0], "process_vm_readv", -1, why,
-			   cap);
+		return into(tid, (pid_t)a[0], "process_vm_readv", why, cap);
 	case SYS_process_vm_writev:
-		return one(tid, (pid_t)a[0], "process_vm_writev", -1, why,
-			   cap);
+		return into(tid, (pid_t)a[0], "process_vm_writev", why, cap);
 	case SYS_prlimit64:
 		if ((pid_t)a[0] == 0 || !a[2]) /* its own, or only a look */
 			return 0;
@@ -313,6 +390,22 @@ static pid_t proc_pid(const char *abs)
 	while (*p >= '0' && *p <= '9' && v < 1L << 30)
 		v = v * 10 + (*p++ - '0');
 	return *p == '/' || *p == '\0' ? (pid_t)v : 0;
+}
+
+/* Is "/proc/<pid>/..." in abs a way into that process (or a thread's,
+ * task/<tid>/...): its memory, a descriptor of its (fd/N: the pipe a
+ * command reads its script from), a file it maps (map_files/)? */
+static bool inner(const char *abs)
+{
+	const char *p = abs + strspn(abs + 6, "0123456789") + 6;
+
+	if (strncmp(p, "/task/", 6) == 0) {
+		p += 6;
+		p += strspn(p, "0123456789");
+	}
+	if (strncmp(p, "/fd/", 4) == 0)
+		return p[4] >= '0' && p[4] <= '9';
+	return strcmp(p, "/mem") == 0 || strncmp(p, "/map_files/", 11) == 0;
 }
 
 /* What a name not under /proc by its letters opens, through symlinks:
@@ -372,10 +465,25 @@ int hs_fl_reach_open(pid_t tid, const char *abs, char *why, size_t cap)
 	if (!pid && strncmp(abs, "/proc/", 6) != 0 && (root() || hs_run_any()))
 		pid = proc_pid_through(abs);
 	/* a /proc of the caller's own pid namespace names its processes */
-	if (!pid || !own_pidns(tid) || (tgid = hs_fl_tgid(pid)) <= 0 ||
-	    !(o = ours(tgid)))
+	if (!pid || !own_pidns(tid) || (tgid = hs_fl_tgid(pid)) <= 0)
 		return 0;
+	/* a way into a judged command, named by its letters (through a
+	 * symlink: the floor's own open of it looks again, floor_procfs.c) */
+	if (!(o = ours(tgid)))
+		return hs_fl_lineage_on() && proc_pid(abs) == pid
+			       ? hs_fl_reach_inner(tid, abs, false, why, cap)
+			       : 0;
 	snprintf(why, cap, "opening %s for writing refused: it is %s (pid %d), "
 		 "which the session cannot reach", abs, who(o), (int)tgid);
 	return EPERM;
+}
+
+int hs_fl_reach_inner(pid_t tid, const char *abs, bool our_name, char *why,
+		      size_t cap)
+{
+	pid_t pid;
+
+	if (!hs_fl_lineage_on() || !(pid = proc_pid(abs)) || !inner(abs))
+		return 0;
+	return command(tid, pid, "open", abs, our_name, why, cap);
 }

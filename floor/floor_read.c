@@ -66,6 +66,13 @@ enum hs_fl_verdict hs_fl_open_read(const struct hs_floor_ctx *x,
 	} else {
 		if (!follow)
 			hs_fscope_unalias(x->scope, e->path);
+		/* a judged command's memory, by a process that is not one's
+		 * (enforce mode: floor_reach.c) */
+		if (hs_fl_reach_inner(tid, e->path, false, c->reach_why,
+				      sizeof(c->reach_why)))
+			return hs_fl_valid(x->listener, c->n.id)
+				       ? HS_FL_REFUSED
+				       : HS_FL_GONE;
 		if (!hs_fscope_read(x->scope, e->path) ||
 		    stat(e->path, &sb) != 0 || !S_ISREG(sb.st_mode))
 			return HS_FL_CONTINUE;
