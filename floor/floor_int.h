@@ -204,6 +204,20 @@ void hs_fl_lineage_exec(pid_t tgid);
 bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
 			   int listener, uint64_t id);
 
+/* ---- floor_handoff.c: what makes a granted tool call a hand-off ---- */
+
+/* At the floor's start (floor_lineage.c): the agent's starting
+ * environment, the user's; the shells' start-up files watched from now. */
+void hs_fl_handoff_start(char *const *env);
+/* Does the confirmed tool call tgid's environment carry code its hook
+ * did not see, that the user's did not (BASH_ENV, LD_PRELOAD,
+ * PYTHONPATH, ...)? */
+bool hs_fl_handoff_carries(pid_t tgid);
+/* Has a shell's start-up file (~/.bash_profile, /etc/profile, ...)
+ * changed since the session started? Then every command's process is a
+ * hand-off's. Sticky; said once on stderr. */
+bool hs_fl_handoff_dirty(void);
+
 /* ---- floor_task.c: a caller task's facts, kept between its calls ---- */
 
 /* The process (thread group) tid belongs to, or -1. */

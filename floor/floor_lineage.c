@@ -26,12 +26,18 @@
  *     (hs_fl_lineage_exec), or when first looked at with its image
  *     moved: its program (/proc/PID/exe) and arguments (/proc/PID/cmdline)
  *     must be the ones judged (another thread's exec, racing the judged
- *     one, may have won) and no process of the session may trace it;
- *     then it is a command's for good -- a hand-off's where the
- *     environment the kernel gave it carries code its hook did not see
- *     (environ_carries: BASH_ENV, exported functions, LD_PRELOAD, a HOME
- *     of the session's, ... not the user's own): role "handoff" whatever
- *     it claims, every program it starts a tool call of its own;
+ *     one, may have won) and no process of the session may trace it (a
+ *     grant found traced, or whose caller was traced when it was judged,
+ *     or reached into by the agent's process while pending, is dropped:
+ *     a tracer from before the exec could have the new image exec
+ *     anything and let go); then it is a command's for good -- a
+ *     hand-off's where the environment the kernel gave it carries code
+ *     its hook did not see (floor_handoff.c: BASH_ENV, exported
+ *     functions, LD_PRELOAD, PYTHONPATH, a HOME of the session's, ...
+ *     not the user's own): role "handoff" whatever it claims, every
+ *     program it starts a tool call of its own -- and every command's
+ *     once a shell's start-up file changed during the session
+ *     (~/.bash_profile: floor_handoff.c);
  *   - a process with no record is its parent's image while it has its
  *     parent's places (a fork copies them), and taken for what its
  *     parent is; a parent's image before the exec that granted it is not
@@ -70,7 +76,6 @@
 #define NSETS 512
 #define WAYS 4
 #define MAX_DEPTH 64
-#define ENVIRON_MAX (64u << 20) /* more, and it is taken to carry code */
 
 enum { FREE, COMMAND, GRANTED };
 
@@ -99,8 +104,9 @@ struct lineage {
 	unsigned long long exe_dev, exe_ino;
 	uint8_t args_hash[SHA256_DIGEST_SIZE];
 	size_t args_len;
-	/* its environment carries code its hook did not see: a hand-off's
-	 * (every program it starts is a tool call of its own) */
+	/* its environment, or the start-up files it reads, carry code its
+	 * hook did not see: a hand-off's (every program it starts is a tool
+	 * call of its own: floor_handoff.c) */
 	bool handoff;
 	unsigned long used;
 };
@@ -112,12 +118,8 @@ static bool on; /* enforce mode: hs_fl_lineage_start */
  * 0): else a fork and an exec's image can look alike, and no fork is
  * taken for its parent's image */
 static bool randomised = true;
-/* The agent's starting environment (hs_fl_lineage_start), the user's,
- * against which a tool call's is read for code; and whether any
- * hand-off was granted (then a process claiming no role is looked up
- * too) */
-static char **start_env;
-static size_t nstart_env;
+/* Whether any hand-off was granted (then a process claiming no role is
+ * looked up too) */
 static int handoffs; /* atomic */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -262,8 +264,6 @@ static bool granted_image(pid_t tgid, const struct lineage *l)
 	       memcmp(digest, l->args_hash, sizeof(digest)) == 0;
 }
 
-static bool environ_carries(pid_t tgid);
-
 /* A granted image found the one judged: a command's, or a hand-off's
  * where the environment it was given carries code its hook did not see
  * (read from the kernel's copy now: what the caller's memory held when
@@ -272,7 +272,7 @@ static bool environ_carries(pid_t tgid);
 static void confirm(pid_t tgid, struct lineage *l)
 {
 	l->kind = COMMAND;
-	if ((l->handoff = environ_carries(tgid)))
+	if ((l->handoff = hs_fl_handoff_carries(tgid) || hs_fl_handoff_dirty()))
 		__atomic_store_n(&handoffs, 1, __ATOMIC_RELEASE);
 }
 
@@ -331,125 +331,13 @@ int hs_fl_lineage_kind(pid_t tgid)
 		l->kind = COMMAND;
 	}
 	pthread_mutex_unlock(&lock);
-	return k;
+	/* a shell's start-up file changed: every command a hand-off */
+	return k == 1 && hs_fl_handoff_dirty() ? 2 : k;
 }
 
 bool hs_fl_lineage_command(pid_t tgid)
 {
 	return hs_fl_lineage_kind(tgid) != 0;
-}
-
-/* Does node's NODE_OPTIONS value v (len bytes) hold anything but the
- * options that load no code -- a heap's size, warnings, source maps --
- * (not --require, --import, --loader, --inspect, --env-file,
- * --openssl-config, ..., nor one unknown here)? */
-static bool node_options_carry(const char *v, size_t len)
-{
-	static const char *const inert[] = {
-		"--max-old-space-size=", "--max_old_space_size=",
-		"--max-semi-space-size=", "--max_semi_space_size=",
-		"--stack-size=", "--max-http-header-size=", "--title=",
-		"--openssl-legacy-provider",
-		"--unhandled-rejections=", "--dns-result-order=",
-		"--disable-warning=", "--no-warnings", "--no-deprecation",
-		"--trace-warnings", "--trace-deprecation",
-		"--trace-uncaught", "--enable-source-maps",
-		"--use-openssl-ca", "--use-bundled-ca", "--preserve-symlinks",
-	};
-	const char *end = v + len;
-
-	while (v < end) {
-		size_t n;
-		bool ok = false;
-
-		while (v < end && (*v == ' ' || *v == '\t'))
-			v++;
-		n = (size_t)(end - v);
-		for (const char *q = v; q < end; q++)
-			if (*q == ' ' || *q == '\t') {
-				n = (size_t)(q - v);
-				break;
-			}
-		for (size_t k = 0; n && !ok && k < sizeof(inert) / sizeof(*inert);
-		     k++) {
-			size_t m = strlen(inert[k]);
-
-			ok = inert[k][m - 1] == '=' ? n > m && !memcmp(v, inert[k], m)
-						    : n == m && !memcmp(v, inert[k], m);
-		}
-		if (n && !ok)
-			return true;
-		v += n;
-	}
-	return false;
-}
-
-/* Is entry e (NAME=VALUE) one that carries code into a shell or any
- * dynamic program -- a file a shell sources (BASH_ENV, ENV, ZDOTDIR, and
- * HOME's for a login, interactive or zsh shell), exported functions,
- * shell options and prompts that run commands, the dynamic loader's
- * preloads, audits and search paths -- or into an interpreter: the
- * modules python, perl, ruby, lua and node find first or load at start
- * (sitecustomize.py on PYTHONPATH, PERL5OPT's -M, RUBYOPT's -r,
- * NODE_OPTIONS' --require), a JVM's agents and classes, OpenSSL's
- * modules (any program that links it), the configuration a program
- * reads from XDG_CONFIG_HOME as from HOME (git's core.fsmonitor) --
- * with a value? */
-static bool code_entry(const char *e, size_t len)
-{
-	static const char *const names[] = {
-		"BASH_ENV=", "ENV=", "ZDOTDIR=", "HOME=", "SHELLOPTS=",
-		"BASHOPTS=", "PS4=", "PROMPT_COMMAND=", "LD_PRELOAD=",
-		"LD_AUDIT=", "LD_LIBRARY_PATH=", "GCONV_PATH=",
-		"PYTHONPATH=", "PYTHONHOME=", "PYTHONSTARTUP=",
-		"PYTHONUSERBASE=", "PERL5OPT=", "PERL5LIB=", "PERLLIB=",
-		"PERL5DB=", "RUBYOPT=", "RUBYLIB=", "NODE_PATH=",
-		"JAVA_TOOL_OPTIONS=", "JDK_JAVA_OPTIONS=", "_JAVA_OPTIONS=",
-		"CLASSPATH=", "GEM_HOME=", "GEM_PATH=", "BUNDLE_GEMFILE=",
-		"LUA_INIT=", "LUA_PATH=", "LUA_CPATH=", "PYTHONWARNINGS=",
-		"OPENSSL_CONF=", "OPENSSL_MODULES=", "OPENSSL_ENGINES=",
-		"XDG_CONFIG_HOME=",
-	};
-
-	if (len > 10 && strncmp(e, "BASH_FUNC_", 10) == 0)
-		return true;
-	if (len >= 13 && strncmp(e, "NODE_OPTIONS=", 13) == 0)
-		return node_options_carry(e + 13, len - 13);
-	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-		size_t n = strlen(names[k]);
-
-		if (len >= n && strncmp(e, names[k], n) == 0)
-			return len > n; /* an empty one carries nothing */
-	}
-	return false;
-}
-
-/* Does tgid's environment -- the kernel's copy of what its exec was
- * given, as /proc/PID/environ reads it -- carry code the agent's starting
- * environment (the user's) did not: an entry code_entry names that is not
- * one of the user's, byte for byte? One we cannot read whole is taken to. */
-static bool environ_carries(pid_t tgid)
-{
-	char p[48], *buf, *e;
-	size_t len;
-	bool yes = false;
-
-	snprintf(p, sizeof(p), "/proc/%d/environ", (int)tgid);
-	if (!(buf = hs_fl_read_all_at(AT_FDCWD, p, ENVIRON_MAX, &len)))
-		return true;
-	for (e = buf; !yes && e < buf + len; e += strlen(e) + 1) {
-		size_t el = strlen(e);
-		bool same = false;
-
-		if (code_entry(e, el)) {
-			for (size_t k = 0; k < nstart_env && !same; k++)
-				same = strlen(start_env[k]) == el &&
-				       memcmp(start_env[k], e, el) == 0;
-			yes = !same;
-		}
-	}
-	free(buf);
-	return yes;
 }
 
 /* Is path, and every directory above it, root's and written by root
@@ -588,15 +476,7 @@ void hs_fl_lineage_start(bool enforce, char *const *env)
 	char v[8];
 
 	on = enforce;
-	for (size_t i = 0; env && env[i]; i++) {
-		char **m = realloc(start_env, (nstart_env + 1) * sizeof(*m));
-
-		if (!m)
-			break;
-		start_env = m;
-		if ((start_env[nstart_env] = strdup(env[i])))
-			nstart_env++;
-	}
+	hs_fl_handoff_start(env);
 	randomised = hs_fl_read_small("/proc/sys/kernel/randomize_va_space",
 				      v, sizeof(v)) <= 0 ||
 		     v[0] != '0';
@@ -609,7 +489,8 @@ bool hs_fl_lineage_on(void)
 
 bool hs_fl_lineage_handoffs(void)
 {
-	return __atomic_load_n(&handoffs, __ATOMIC_ACQUIRE) != 0;
+	return __atomic_load_n(&handoffs, __ATOMIC_ACQUIRE) != 0 ||
+	       hs_fl_handoff_dirty();
 }
 
 const char *hs_fl_lineage_role(int kind, const char *claim)

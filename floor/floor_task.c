@@ -287,6 +287,8 @@ bool hs_fl_role(pid_t tid, char *out, size_t cap)
 		if (t && unchanged(t, tid, gen))
 			t->command = kind;
 		pthread_mutex_unlock(&lock);
+	} else if (kind == 1 && hs_fl_handoff_dirty()) {
+		kind = 2; /* a start-up file changed since it was kept */
 	}
 	{
 		char claim[16];

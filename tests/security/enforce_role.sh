@@ -24,6 +24,8 @@ P=$HOOKSHIM_PROBES/role_static_claim
 
 W=$TMP/w
 mkdir -p "$W"
+# a HOME with a login profile of the user's, made well before any session
+mkdir -p "$W/uhome0"; echo 'true' > "$W/uhome0/.bash_profile"; chmod -R a+rwX "$W/uhome0"
 cat > "$W/policy.json" <<'J'
 {"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"grep -q 'rm -rf' && { echo 'no rm -rf here' >&2; exit 2; }; exit 0"}]}]}}
 J
@@ -172,6 +174,22 @@ judged "BASH_ENV after 5,000 entries" "$(py "import os; e = {'P%d' % i: 'x' for 
 # a login shell's profile, by a HOME the session chose
 mkdir -p "$W/home"; printf 'rm -rf victim\n' > "$W/home/.bash_profile"; chmod -R a+rX "$W/home"
 judged "bash -lc with a HOME of the session's" "$(py "import os; e = dict(os.environ, HOME='$W/home'); os.execve('/bin/bash', ['bash', '-lc', 'true'], e)")"
+# a start-up file the session changed under the user's own HOME: Codex
+# runs its commands as `bash -lc`, Claude Code as `bash -c -l`, and a line
+# the agent appended to ~/.bash_profile ran in every later tool call (and
+# a login shell a command started: judged too, once a start-up file
+# changed every command is a hand-off)
+mkdir -p "$W/uhome"; : > "$W/uhome/.bash_profile"; chmod -R a+rwX "$W/uhome"
+PROFILE="import os; open(os.environ['HOME'] + '/.bash_profile', 'w').write(os.environ['RM_CMD'] + '\\n'); os.execv('/bin/bash', ['bash', '-c', '-l', 'true'])"
+HOME=$W/uhome judged "a ~/.bash_profile the session wrote, then bash -c -l" "$(py "$PROFILE")" both
+PROFILE="import os; open(os.environ['HOME'] + '/.bash_profile', 'w').write(os.environ['RM_CMD'] + '\\n'); os.execv('/bin/bash', ['bash', '-c', 'bash -lc true'])"
+HOME=$W/uhome judged "a ~/.bash_profile the session wrote, then a command's bash -lc" "$(py "$PROFILE")"
+r=$( (export HOME=$W/uhome; run_case --enforce "$(py "$PROFILE")"; cat "$TMP/err") )
+expect_contains "enforce: ... said once" "$r" "hookshim: a shell's start-up file changed during the session (.bash_profile)"
+# the user's own, unchanged in the session: no hand-off (the rm nested,
+# not judged as \`rm -rf victim\`)
+r=$( (export HOME=$W/uhome0; run_case --enforce "bash -lc 'rm -r\"\"f victim'") )
+expect_eq "enforce: a login shell whose start-up files the session left alone makes no hand-off" landed "$r"
 # nothing that carries code: no hand-off, however long the environment
 nested "$(py "import os; e = dict(os.environ, BIG='x' * 5000); os.execve('/bin/bash', $NESTED, e)")" \
 	"a long variable that carries no code"
