@@ -395,6 +395,18 @@ static void answer(struct hs_floor *f, struct job *j, enum hs_fl_verdict v,
 	int err;
 
 	for (;;) {
+		/* "gone", yet still waiting: a step of ours took its own want
+		 * of descriptors or memory (the caller's /proc/<tid> not
+		 * opened, floor_task.c) for the caller's end. Never left
+		 * unanswered -- the caller would wait for good, and its
+		 * session with it: enforce mode fails it (ENFILE), guard mode
+		 * leaves it to the kernel, as every step of ours that fails
+		 * so (hs_fl_ours) */
+		if (v == HS_FL_GONE && hs_fl_valid(f->lfd, c->n.id)) {
+			respond(f->lfd, c->n.id, f->x.enforce ? ENFILE : 0,
+				!f->x.enforce);
+			break;
+		}
 		if (v == HS_FL_DECIDE && !in_thread) {
 			hand_off(f, j);
 			return;

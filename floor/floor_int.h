@@ -78,13 +78,14 @@ long hs_fl_ours_or(long e, long otherwise);
 bool hs_fl_scarce(long e);
 void hs_fl_ours_closed(bool closed);
 /* The test suite's scarcity (HOOKSHIM_TEST_FLOOR_SCARCE, read by
- * hs_floor_start, never by the session's processes: "ctty", "umask"):
- * steps a session cannot drive out of descriptors or memory on its own
- * at will -- the caller's terminal looked up, a receiver's umask of its
- * own -- fail as if we were, so that what enforce mode makes of that
- * (hs_fl_ours) is tested. */
+ * hs_floor_start, never by the session's processes: "ctty", "umask",
+ * "task"): steps a session cannot drive out of descriptors or memory on
+ * its own at will, or only by chance -- the caller's terminal looked up,
+ * a receiver's umask of its own, a caller's /proc/<tid> opened
+ * (floor_task.c) -- fail as if we were, so that what each mode makes of
+ * that (hs_fl_ours) is tested. */
 #define HS_ENV_TEST_FLOOR_SCARCE "HOOKSHIM_TEST_FLOOR_SCARCE"
-enum { HS_FL_SCARCE_CTTY = 1u, HS_FL_SCARCE_UMASK = 2u };
+enum { HS_FL_SCARCE_CTTY = 1u, HS_FL_SCARCE_UMASK = 2u, HS_FL_SCARCE_TASK = 4u };
 void hs_fl_scarce_test(const char *spec);
 bool hs_fl_scarce_now(unsigned step);
 /* Is thread tid's namespace ns ("mnt", "cgroup") ours? 1, 0, or -1

@@ -289,6 +289,8 @@ void hs_fl_scarce_test(const char *spec)
 		scarce_test |= HS_FL_SCARCE_CTTY;
 	if (spec && strstr(spec, "umask"))
 		scarce_test |= HS_FL_SCARCE_UMASK;
+	if (spec && strstr(spec, "task"))
+		scarce_test |= HS_FL_SCARCE_TASK;
 }
 
 bool hs_fl_scarce_now(unsigned step)

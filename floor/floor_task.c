@@ -114,6 +114,10 @@ static struct task *get(pid_t tid)
 	if (t)
 		return t;
 	snprintf(p, sizeof(p), "/proc/%d", (int)tid);
+	if (hs_fl_scarce_now(HS_FL_SCARCE_TASK)) { /* the test suite's */
+		errno = EMFILE;
+		return NULL;
+	}
 	if ((fd = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return NULL;
 	/* A leader (most callers): tgkill finds tid in the thread group of

@@ -57,6 +57,27 @@ expect_contains "enforce, ... its calls failed closed (ENFILE), not continued" "
 	"Too many open files in system"
 check "enforce, ... and the session ended (not killed by the test's timeout)" test "$rc" != 137
 
+# A caller's /proc/<tid> not opened for want of descriptors (the table
+# full, by chance: one run of the race above in five on a loaded
+# machine) was taken for the caller's end, and its call never answered:
+# the caller waited for good, and the session with it. Made to fail at
+# will here (HOOKSHIM_TEST_FLOOR_SCARCE "task"): enforce mode fails the
+# call (ENFILE), guard mode leaves it to the kernel, and both end.
+T2=$TMP/scarce_task; mkdir -p "$T2/secret"; cp "$TMP/enforce.json" "$T2/p.json"
+task() { # MODE: the probe's line and the session's status
+	(cd "$T2" && rm -f secret/y && HOOKSHIM_TEST_FLOOR_SCARCE=task timeout -s KILL 60 \
+		"$HOOKSHIM" run "--$1" --no-notices -c p.json -- "$P" err:secret/y:1101 2>&1)
+	echo "rc=$?"
+}
+out=$(task enforce)
+expect_contains "enforce, a caller's /proc not opened: its call fails closed (ENFILE)" "$out" \
+	"err secret/y: Too many open files in system"
+expect_contains "enforce, ... answered: the session ended" "$out" "rc=0"
+check "enforce, ... and nothing was made" test ! -e "$T2/secret/y"
+out=$(task guard)
+expect_contains "guard, the same: the call is the kernel's, as documented" "$out" "err secret/y: ok"
+expect_contains "guard, ... answered: the session ended" "$out" "rc=0"
+
 # The steps no session can starve at will, made to fail as if the
 # supervisor were out of descriptors or memory (HOOKSHIM_TEST_FLOOR_SCARCE,
 # read by the supervisor only): the controlling terminal's lookup for an
