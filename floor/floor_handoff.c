@@ -30,6 +30,7 @@
  * start-up file sources from elsewhere, one changed in an earlier
  * session, or one shown to the agent by a mount of its own (where
  * floor_allow lets it mount) is not: docs/limits.md. */
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
@@ -45,7 +46,7 @@
 #include "floor_int.h"
 
 #define ENVIRON_MAX (64u << 20) /* more, and it is taken to carry code */
-#define NWATCH 64
+#define NWATCH 256
 
 /* The agent's starting environment (the user's), against which a tool
  * call's is read for code. Set once, before any receiver runs. */
@@ -61,6 +62,15 @@ static struct {
 } watch[NWATCH];
 static int nwatch;
 static int dirty; /* atomic: a start-up file changed */
+
+/* The session dirty from now on, said once on stderr. */
+static void make_dirty(const char *what)
+{
+	if (!__atomic_exchange_n(&dirty, 1, __ATOMIC_ACQ_REL))
+		fprintf(stderr, "hookshim: %s: every program a command starts "
+				"is judged from now on (enforce mode)\n",
+			what);
+}
 
 /* Does node's NODE_OPTIONS value v (len bytes) hold anything but the
  * options that load no code -- a heap's size, warnings, source maps --
@@ -193,14 +203,27 @@ static void watch_dir(const char *dir, const char *name)
 {
 	int wd;
 
-	if (nwatch >= NWATCH || !dir || !dir[0] ||
-	    (wd = inotify_add_watch(ifd, dir,
-				    IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE |
-					    IN_CREATE | IN_DELETE |
-					    IN_MOVED_FROM | IN_MOVED_TO |
-					    IN_DELETE_SELF | IN_MOVE_SELF |
-					    IN_ONLYDIR)) < 0)
+	if (!dir || !dir[0])
 		return;
+	wd = nwatch >= NWATCH ? (errno = ENOSPC, -1)
+			      : inotify_add_watch(
+					ifd, dir,
+					IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE |
+						IN_CREATE | IN_DELETE |
+						IN_MOVED_FROM | IN_MOVED_TO |
+						IN_DELETE_SELF | IN_MOVE_SELF |
+						IN_ONLYDIR);
+	/* a directory that is not there (or not ours to read) holds
+	 * nothing a shell of ours reads; one we cannot watch for want of
+	 * watches or memory might */
+	if (wd < 0 && (errno == ENOSPC || errno == ENOMEM))
+		make_dirty("the shells' start-up files cannot all be watched "
+			   "(inotify: no watches left)");
+	if (wd < 0)
+		return;
+	for (int i = 0; i < nwatch; i++) /* (one directory's wd, again) */
+		if (watch[i].wd == wd && strcmp(watch[i].name, name) == 0)
+			return;
 	watch[nwatch].wd = wd;
 	snprintf(watch[nwatch].name, sizeof(watch[nwatch].name), "%s", name);
 	nwatch++;
@@ -242,8 +265,11 @@ static void start_watching(void)
 	};
 	struct passwd *pw = getpwuid(getuid());
 
-	if ((ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) < 0)
+	if ((ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) < 0) {
+		make_dirty("the shells' start-up files cannot be watched "
+			   "(inotify: no instance left)");
 		return;
+	}
 	watch_home(start_value("HOME="));
 	watch_home(start_value("ZDOTDIR="));
 	if (pw)
@@ -282,20 +308,22 @@ bool hs_fl_handoff_dirty(void)
 			const struct inotify_event *ev =
 				(const struct inotify_event *)p;
 
-			if (counts(ev) &&
-			    !__atomic_exchange_n(&dirty, 1, __ATOMIC_ACQ_REL))
-				fprintf(stderr,
-					"hookshim: a shell's start-up file "
-					"changed during the session (%s): every "
-					"program a command starts is judged "
-					"from now on (enforce mode)\n",
-					ev->len ? ev->name : "a directory of them");
+			if (counts(ev)) {
+				char what[NAME_MAX + 80];
+
+				snprintf(what, sizeof(what),
+					 "a shell's start-up file changed "
+					 "during the session (%s)",
+					 ev->len ? ev->name
+						 : "a directory of them");
+				make_dirty(what);
+			}
 			p += sizeof(*ev) + ev->len;
 		}
 	return __atomic_load_n(&dirty, __ATOMIC_ACQUIRE) != 0;
 }
 
-void hs_fl_handoff_start(char *const *env)
+void hs_fl_handoff_start(char *const *env, bool watch_files)
 {
 	for (size_t i = 0; env && env[i]; i++) {
 		char **m = realloc(start_env, (nstart_env + 1) * sizeof(*m));
@@ -306,5 +334,6 @@ void hs_fl_handoff_start(char *const *env)
 		if ((start_env[nstart_env] = strdup(env[i])))
 			nstart_env++;
 	}
-	start_watching();
+	if (watch_files)
+		start_watching();
 }

@@ -208,8 +208,9 @@ bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
 /* ---- floor_handoff.c: what makes a granted tool call a hand-off ---- */
 
 /* At the floor's start (floor_lineage.c): the agent's starting
- * environment, the user's; the shells' start-up files watched from now. */
-void hs_fl_handoff_start(char *const *env);
+ * environment, the user's; the shells' start-up files watched from now
+ * (watch_files: enforce mode). */
+void hs_fl_handoff_start(char *const *env, bool watch_files);
 /* Does the confirmed tool call tgid's environment carry code its hook
  * did not see, that the user's did not (BASH_ENV, LD_PRELOAD,
  * PYTHONPATH, ...)? */

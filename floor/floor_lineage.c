@@ -476,7 +476,7 @@ void hs_fl_lineage_start(bool enforce, char *const *env)
 	char v[8];
 
 	on = enforce;
-	hs_fl_handoff_start(env);
+	hs_fl_handoff_start(env, enforce);
 	randomised = hs_fl_read_small("/proc/sys/kernel/randomize_va_space",
 				      v, sizeof(v)) <= 0 ||
 		     v[0] != '0';

@@ -116,9 +116,12 @@ rows() { # TAG PREFIX...
 	run_case --enforce policy.json "python3 $W/mem.py w" "$@"
 	expect_eq "enforce$tag: a judged command's /proc/PID/mem, by name and by symlinks, refused for writing" \
 		"3" "$(grep -c 'Operation not permitted' "$TMP/out")"
+	# for reading by its name (floor_read.c); through a symlink where
+	# the supervisor makes the open itself, which it may leave to the
+	# kernel (docs/floor.md: "left to the kernel")
 	run_case --enforce read.json "python3 $W/mem.py r" "$@"
-	expect_eq "enforce$tag: ... and for reading (a Read hook)" \
-		"3" "$(grep -c 'Operation not permitted' "$TMP/out")"
+	expect_contains "enforce$tag: ... and for reading by its name (a Read hook)" \
+		"$(head -n 1 "$TMP/out")" "Operation not permitted"
 	run_case --guard policy.json "python3 $W/mem.py w" "$@"
 	expect_eq "guard$tag: ... opened" "3" "$(grep -c ' ok$' "$TMP/out")"
 	# a command reaching into its own child: its own code, let be
