@@ -33,6 +33,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <pwd.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -62,6 +63,7 @@ static struct {
 } watch[NWATCH];
 static int nwatch;
 static int dirty; /* atomic: a start-up file changed */
+static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The session dirty from now on, said once on stderr. */
 static void make_dirty(const char *what)
@@ -303,6 +305,9 @@ bool hs_fl_handoff_dirty(void)
 		return true;
 	if (ifd < 0)
 		return false;
+	/* one reader at a time: an event another thread has taken off the
+	 * queue counts before this one says "unchanged" */
+	pthread_mutex_lock(&queue_lock);
 	while ((n = read(ifd, buf, sizeof(buf))) > 0)
 		for (char *p = buf; p < buf + n;) {
 			const struct inotify_event *ev =
@@ -320,6 +325,7 @@ bool hs_fl_handoff_dirty(void)
 			}
 			p += sizeof(*ev) + ev->len;
 		}
+	pthread_mutex_unlock(&queue_lock);
 	return __atomic_load_n(&dirty, __ATOMIC_ACQUIRE) != 0;
 }
 
