@@ -231,19 +231,36 @@ static void watch_dir(const char *dir, const char *name)
 	nwatch++;
 }
 
-/* Watches dir/name, and where it is a symlink, the file it leads to. */
+/* Watches dir/name, and where it is a symlink, each file its links lead
+ * to in turn (one not there yet too: its making is a change). */
 static void watch_file(const char *dir, const char *name)
 {
-	char p[PATH_MAX], real[PATH_MAX], *slash;
+	char p[PATH_MAX], to[PATH_MAX], d[PATH_MAX], *slash;
 	struct stat sb;
+	ssize_t n;
 
 	watch_dir(dir, name);
-	if (snprintf(p, sizeof(p), "%s/%s", dir, name) >= (int)sizeof(p) ||
-	    lstat(p, &sb) != 0 || !S_ISLNK(sb.st_mode) || !realpath(p, real) ||
-	    !(slash = strrchr(real, '/')))
+	if (snprintf(p, sizeof(p), "%s/%s", dir, name) >= (int)sizeof(p))
 		return;
-	*slash = '\0';
-	watch_dir(real[0] ? real : "/", slash + 1);
+	for (int hops = 0; hops < 8 && lstat(p, &sb) == 0 &&
+			   S_ISLNK(sb.st_mode);
+	     hops++) {
+		if ((n = readlink(p, to, sizeof(to) - 1)) <= 0)
+			return;
+		to[n] = '\0';
+		snprintf(d, sizeof(d), "%s", p);
+		*strrchr(d, '/') = '\0'; /* the link's directory */
+		if (to[0] == '/')
+			snprintf(p, sizeof(p), "%s", to);
+		else if (snprintf(p, sizeof(p), "%s/%s", d[0] ? d : "",
+				  to) >= (int)sizeof(p))
+			return;
+		if (!(slash = strrchr(p, '/')))
+			return;
+		*slash = '\0';
+		watch_dir(p[0] ? p : "/", slash + 1);
+		*slash = '/';
+	}
 }
 
 static void watch_home(const char *home)
@@ -254,6 +271,17 @@ static void watch_home(const char *home)
 		".zshrc", ".zlogin", ".zlogout", ".kshrc", ".mkshrc",
 	};
 
+	char parent[PATH_MAX], *slash;
+	struct stat sb;
+
+	/* a HOME not there yet: its making, in its parent, is a change */
+	if (home && home[0] && stat(home, &sb) != 0 &&
+	    snprintf(parent, sizeof(parent), "%s", home) < (int)sizeof(parent) &&
+	    (slash = strrchr(parent, '/'))) {
+		*slash = '\0';
+		watch_dir(parent[0] ? parent : "/", slash + 1);
+		return;
+	}
 	for (size_t i = 0; home && home[0] && i < sizeof(users) / sizeof(*users); i++)
 		watch_file(home, users[i]);
 }
@@ -286,7 +314,8 @@ static void start_watching(void)
 /* Does event ev say a start-up file changed? */
 static bool counts(const struct inotify_event *ev)
 {
-	if (ev->mask & (IN_Q_OVERFLOW | IN_DELETE_SELF | IN_MOVE_SELF))
+	if (ev->mask & (IN_Q_OVERFLOW | IN_DELETE_SELF | IN_MOVE_SELF |
+			IN_UNMOUNT | IN_IGNORED))
 		return true; /* lost, or the directory itself went */
 	for (int i = 0; i < nwatch; i++)
 		if (watch[i].wd == ev->wd &&

@@ -253,9 +253,20 @@ static int command(pid_t tid, pid_t target, const char *call,
 	int kind, mine;
 
 	if (!hs_fl_lineage_on() || target <= 0 ||
-	    (!our_name && !is_pidfd(call) && !own_pidns(tid)) ||
-	    (tgid = hs_fl_tgid(target)) <= 0 || (own = hs_fl_tgid(tid)) <= 0 ||
-	    own == tgid || (mine = kind_of(own, false)) == 1 ||
+	    (!our_name && !is_pidfd(call) && !own_pidns(tid)))
+		return 0;
+	errno = 0;
+	if ((tgid = hs_fl_tgid(target)) <= 0 || (own = hs_fl_tgid(tid)) <= 0) {
+		/* not looked at for want of descriptors or memory: refused
+		 * (a target or caller gone is the kernel's to say) */
+		if (!hs_fl_scarce(-errno))
+			return 0;
+		snprintf(why, cap, "%s refused: the supervisor could not look "
+			 "at its target for want of descriptors or memory "
+			 "(enforce mode)", path ? path : call);
+		return EPERM;
+	}
+	if (own == tgid || (mine = kind_of(own, false)) == 1 ||
 	    !(kind = kind_of(tgid, true)) || (mine == 2 && kind == 2))
 		return 0;
 	if (path)

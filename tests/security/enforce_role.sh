@@ -186,6 +186,12 @@ PROFILE="import os; open(os.environ['HOME'] + '/.bash_profile', 'w').write(os.en
 HOME=$W/uhome judged "a ~/.bash_profile the session wrote, then a command's bash -lc" "$(py "$PROFILE")"
 r=$( (export HOME=$W/uhome; run_case --enforce "$(py "$PROFILE")"; cat "$TMP/err") )
 expect_contains "enforce: ... said once" "$r" "hookshim: a shell's start-up file changed during the session (.bash_profile)"
+# a profile that is a symlink (a dotfiles checkout): its file written
+# where it is, not through HOME
+mkdir -p "$W/uhome3" "$W/dots"; : > "$W/dots/profile"; ln -sfn "$W/dots/profile" "$W/uhome3/.bash_profile"
+chmod -R a+rwX "$W/uhome3" "$W/dots"
+PROFILE="import os; open('$W/dots/profile', 'w').write(os.environ['RM_CMD'] + '\\n'); os.execv('/bin/bash', ['bash', '-c', '-l', 'true'])"
+HOME=$W/uhome3 judged "a ~/.bash_profile symlink's file the session wrote, then bash -c -l" "$(py "$PROFILE")"
 # the user's own, unchanged in the session: no hand-off (the rm nested,
 # not judged as \`rm -rf victim\`)
 r=$( (export HOME=$W/uhome0; run_case --enforce "bash -lc 'rm -r\"\"f victim'") )
