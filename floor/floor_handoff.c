@@ -203,18 +203,27 @@ bool hs_fl_handoff_carries(pid_t tgid)
 /* Watches directory dir for changes to name in it ("": to anything). */
 static void watch_dir(const char *dir, const char *name)
 {
+	/* the directory watched last: a home's names come one after
+	 * another, one inotify_add_watch for all */
+	static char last[PATH_MAX];
+	static int last_wd = -1;
 	int wd;
 
 	if (!dir || !dir[0])
 		return;
-	wd = nwatch >= NWATCH ? (errno = ENOSPC, -1)
-			      : inotify_add_watch(
-					ifd, dir,
-					IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE |
-						IN_CREATE | IN_DELETE |
-						IN_MOVED_FROM | IN_MOVED_TO |
-						IN_DELETE_SELF | IN_MOVE_SELF |
-						IN_ONLYDIR);
+	if (nwatch >= NWATCH) {
+		wd = -1;
+		errno = ENOSPC;
+	} else if (last_wd >= 0 && strcmp(dir, last) == 0) {
+		wd = last_wd;
+	} else {
+		wd = inotify_add_watch(ifd, dir,
+				       IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE |
+					       IN_CREATE | IN_DELETE |
+					       IN_MOVED_FROM | IN_MOVED_TO |
+					       IN_DELETE_SELF | IN_MOVE_SELF |
+					       IN_ONLYDIR);
+	}
 	/* a directory that is not there (or not ours to read) holds
 	 * nothing a shell of ours reads; one we cannot watch for want of
 	 * watches or memory might */
@@ -223,6 +232,9 @@ static void watch_dir(const char *dir, const char *name)
 			   "(inotify: no watches left)");
 	if (wd < 0)
 		return;
+	last_wd = snprintf(last, sizeof(last), "%s", dir) < (int)sizeof(last)
+			  ? wd
+			  : -1;
 	for (int i = 0; i < nwatch; i++) /* (one directory's wd, again) */
 		if (watch[i].wd == wd && strcmp(watch[i].name, name) == 0)
 			return;

@@ -272,7 +272,7 @@ static bool granted_image(pid_t tgid, const struct lineage *l)
 static void confirm(pid_t tgid, struct lineage *l)
 {
 	l->kind = COMMAND;
-	if ((l->handoff = hs_fl_handoff_carries(tgid) || hs_fl_handoff_dirty()))
+	if ((l->handoff = hs_fl_handoff_carries(tgid)))
 		__atomic_store_n(&handoffs, 1, __ATOMIC_RELEASE);
 }
 
