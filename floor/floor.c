@@ -340,6 +340,9 @@ static int decide_events(struct hs_floor *f, struct hs_fl_call *c)
 	return err;
 }
 
+static void refused(struct hs_floor *f, pid_t tid, const char *call,
+		    const char *why);
+
 /* An allowed call: an open is done for the caller (floor_open.c), in
  * enforce mode every path call too (floor_pathop.c), the rest continue.
  * A call with a post to fire is watched first (floor_post.h), so that
@@ -372,6 +375,12 @@ static bool allow(struct hs_floor *f, struct hs_fl_call *c, bool judged,
 		r = hs_fl_pathop(&f->x, c, !in_thread && rx_keeps);
 	if (r == HS_FL_OPEN_ANSWERED || r == HS_FL_OPEN_LATER)
 		return true;
+	if (r == HS_FL_OPEN_REFUSED) { /* into what it may not reach */
+		hs_fpost_cancel(f->post, t);
+		refused(f, (pid_t)c->n.pid, "open", c->reach_why);
+		respond(f->lfd, c->n.id, EPERM, false);
+		return true;
+	}
 	if (r == HS_FL_OPEN_AGAIN) {
 		hs_fpost_cancel(f->post, t);
 		return false;
@@ -382,8 +391,6 @@ static bool allow(struct hs_floor *f, struct hs_fl_call *c, bool judged,
 }
 
 static void hand_off(struct hs_floor *f, struct job *j);
-static void refused(struct hs_floor *f, pid_t tid, const char *call,
-		    const char *why);
 static void end_spawned(struct hs_floor *f, const struct hs_fl_call *c);
 
 /* Answers j, classified as v, and frees it. The receiver (!in_thread)
@@ -458,11 +465,27 @@ static void *decide(void *arg)
 	return NULL;
 }
 
-static void hand_off(struct hs_floor *f, struct job *j)
+/* fn(arg) on a detached thread of its own (stack bytes), counted among
+ * the deciding ones until it leaves them; where no thread can start, on
+ * this one: late rather than never. */
+static void detached(struct hs_floor *f, void *(*fn)(void *), void *arg,
+		     size_t stack, bool entered)
 {
 	pthread_attr_t attr;
 	pthread_t t;
 
+	if (!entered)
+		hs_inflight_enter(&f->deciding, 0);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, stack);
+	if (pthread_create(&t, &attr, fn, arg) != 0)
+		fn(arg);
+	pthread_attr_destroy(&attr);
+}
+
+static void hand_off(struct hs_floor *f, struct job *j)
+{
 	hs_inflight_enter(&f->deciding, 0);
 	/* the receiver's spare goes on receiving: the thread gets a copy,
 	 * and what the call owns with it */
@@ -480,12 +503,7 @@ static void hand_off(struct hs_floor *f, struct job *j)
 		j->c.pop.sock = -1;
 		j = copy;
 	}
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	pthread_attr_setstacksize(&attr, 1u << 20);
-	if (pthread_create(&t, &attr, decide, j) != 0)
-		decide(j); /* no thread: late rather than never */
-	pthread_attr_destroy(&attr);
+	detached(f, decide, j, 1u << 20, true);
 }
 
 /* A denied tool call the agent started a child to run (floor_exec.c,
@@ -531,17 +549,55 @@ static void refused(struct hs_floor *f, pid_t tid, const char *call,
 	close(fd);
 }
 
+struct getfd_job {
+	struct hs_floor *f;
+	struct seccomp_notif n;
+};
+
+/* pidfd_getfd, made by the supervisor (floor_getfd.c) on a thread of its
+ * own: the take can wait (a target's exec lock), the receiver must not */
+static void *getfd(void *arg)
+{
+	struct getfd_job *g = arg;
+	struct hs_floor *f = g->f;
+	char why[320];
+	long r = hs_fl_getfd(&f->x, &g->n, why, sizeof(why));
+
+	if (r >= 0)
+		hs_fl_inject(f->lfd, g->n.id, (int)r, true);
+	else if (r != HS_FL_REACH)
+		respond(f->lfd, g->n.id, (int)-r, false);
+	else if (hs_fl_valid(f->lfd, g->n.id)) {
+		refused(f, (pid_t)g->n.pid, "pidfd_getfd", why);
+		respond(f->lfd, g->n.id, EPERM, false);
+	}
+	free(g);
+	hs_inflight_leave(&f->deciding);
+	return NULL;
+}
+
 /* A call that reaches into another process (floor_reach.c), answered
- * here: EPERM when it targets the supervisor or a hook, else it goes on.
- * False for any other call. */
+ * here: EPERM when it targets the supervisor or a hook, else it goes on
+ * (pidfd_getfd: made by us, above). False for any other call. */
 static bool reach(struct hs_floor *f, const struct seccomp_notif *n)
 {
 	const char *call = hs_fl_reach_call(n->data.nr);
+	struct getfd_job *g;
 	char why[320];
 	int err;
 
 	if (!call)
 		return false;
+	if (n->data.nr == SYS_pidfd_getfd) {
+		if (!(g = malloc(sizeof(*g)))) {
+			respond(f->lfd, n->id, ENOMEM, false);
+			return true;
+		}
+		g->f = f;
+		g->n = *n;
+		detached(f, getfd, g, 256 * 1024, false);
+		return true;
+	}
 	err = hs_fl_reach(n, why, sizeof(why));
 	/* what was read is only good while the caller is the one we read */
 	if (err && hs_fl_valid(f->lfd, n->id)) {
@@ -659,8 +715,6 @@ static void *net_decide(void *arg)
 static bool net(struct hs_floor *f, const struct seccomp_notif *n)
 {
 	struct net_job *nj;
-	pthread_attr_t attr;
-	pthread_t t;
 	int r;
 
 	if (n->data.nr != SYS_connect && n->data.nr != SYS_sendto &&
@@ -691,13 +745,7 @@ static bool net(struct hs_floor *f, const struct seccomp_notif *n)
 	}
 	nj->f = f;
 	nj->id = n->id;
-	hs_inflight_enter(&f->deciding, 0);
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	pthread_attr_setstacksize(&attr, 1024 * 1024);
-	if (pthread_create(&t, &attr, net_decide, nj) != 0)
-		net_decide(nj); /* late rather than never */
-	pthread_attr_destroy(&attr);
+	detached(f, net_decide, nj, 1u << 20, false);
 	return true;
 }
 

@@ -67,6 +67,7 @@ static const int attrs[] = {
  * and SIGWINCH stay in the kernel. */
 static const int reach[] = {
 	SYS_process_vm_readv, SYS_process_vm_writev, SYS_pidfd_getfd,
+	SYS_perf_event_open,
 };
 /* ptrace only to attach (PTRACE_ATTACH, PTRACE_SEIZE: every other request
  * needs a tracee attached already, so strace and gdb pay nothing more);

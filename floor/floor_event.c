@@ -7,7 +7,7 @@
  * that, the calls no path check can judge (floor_refuse.c) and those
  * into the supervisor's or its hooks' /proc (floor_reach.c); after, who
  * judges it (writes.agent_only). Everything is looked at, never
- * touched: lstat/stat, readlink. (Near 700 lines: the classification is
+ * touched: lstat/stat, readlink. (Over 750 lines: the classification is
  * one sequence of steps over one notification, each needing the names
  * the ones before it built; split, each half would pass the whole call
  * state across.) */
@@ -24,6 +24,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../common/pathfold.h"
 #include "../common/plainstr.h"
 #include "../common/shellargv.h"
 #include "../common/temp_name.h"
@@ -208,19 +209,56 @@ static const struct hs_wr_ops rule_ops = {
 	.stat = op_stat,
 };
 
-/* hs_fl_abs of a relative path, from the directory read once for all of
- * k's names (an open's is named as written and as followed) */
-static int relative(struct call *k, pid_t tid, int dirfd, const char *path,
-		    int follow, char *out)
+/* The directory k's relative names start from (dirfd's, or the working
+ * directory), read once for all of them into k->dir: hs_fl_dir_of's
+ * result. */
+static int dir_of(struct call *k, pid_t tid, int dirfd)
 {
 	if (!k->dir_read || k->dir_of != dirfd) {
 		k->dir_r = hs_fl_dir_of(tid, dirfd, k->dir);
 		k->dir_of = dirfd;
 		k->dir_read = true;
 	}
-	return k->dir_r < 0 ? k->dir_r
-			    : hs_fl_abs_from(tid, dirfd, k->dir, path, follow,
-					     out);
+	return k->dir_r;
+}
+
+/* hs_fl_abs of a relative path, from the directory read once for all of
+ * k's names (an open's is named as written and as followed) */
+static int relative(struct call *k, pid_t tid, int dirfd, const char *path,
+		    int follow, char *out)
+{
+	int r = dir_of(k, tid, dirfd);
+
+	return r < 0 ? r : hs_fl_abs_from(tid, dirfd, k->dir, path, follow, out);
+}
+
+/* The name an open is written as, folded and from its directory: the
+ * letters the kernel's walk goes by into a process's /proc/<pid>/fd/N
+ * however it is spelled ("/proc/9//fd/0", "/proc/9/./fd/0", "fd/0"
+ * from a descriptor of /proc/9 or from it as the working directory),
+ * where the named forms follow that magic link to its file. Folded
+ * lexically: in /proc/<pid> no component but a magic link is a symlink,
+ * and a ".." after one of those (cwd, root) lands in a file system, not
+ * in a process. False when the name cannot be built. */
+static bool written(struct call *k, pid_t tid, char *out)
+{
+	char big[2 * PATH_MAX + 2];
+
+	if (k->path[0] == '/') {
+		size_t n = strnlen(k->path, sizeof(k->path) - 1);
+
+		memcpy(big, k->path, n); /* (big holds more than k->path) */
+		big[n] = '\0';
+	} else {
+		if (!k->path[0] || dir_of(k, tid, k->dirfd) < 0)
+			return false;
+		snprintf(big, sizeof(big), "%s/%s", k->dir, k->path);
+	}
+	hs_path_fold(big);
+	if (strlen(big) >= PATH_MAX)
+		return false;
+	memcpy(out, big, strlen(big) + 1);
+	return true;
 }
 
 /* hs_fl_abs, and without following, a path through the root's logical
@@ -627,12 +665,18 @@ static enum hs_fl_verdict classify_call(const struct hs_floor_ctx *x,
 	}
 	/* a judged command's descriptor, /proc/<pid>/fd/N as written (the
 	 * name built follows its magic link to the file: enforce mode,
-	 * floor_reach.c) */
-	if (k.kind == K_OPEN && k.path[0] == '/' &&
-	    hs_fl_reach_inner(tid, k.path, false, c->reach_why,
-			      sizeof(c->reach_why)))
-		return hs_fl_valid(x->listener, c->n.id) ? HS_FL_REFUSED
-							 : HS_FL_GONE;
+	 * floor_reach.c); a symlink to it is looked at where the floor
+	 * opens it (floor_open.c, fd_by_name) */
+	if (k.kind == K_OPEN && x->enforce) {
+		char lit[PATH_MAX];
+
+		if (written(&k, tid, lit) &&
+		    hs_fl_reach_inner(tid, lit, false, c->reach_why,
+				      sizeof(c->reach_why)))
+			return hs_fl_valid(x->listener, c->n.id)
+				       ? HS_FL_REFUSED
+				       : HS_FL_GONE;
+	}
 	/* into the supervisor's or a hook's /proc (floor_reach.c); not for
 	 * O_CREAT|O_EXCL, which opens nothing that exists (a stat of the
 	 * name saved: 2 us of a create's round trip) */

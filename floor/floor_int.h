@@ -614,9 +614,30 @@ const char *hs_fl_reach_call(int nr);
 /* 0 when notification n may continue; EPERM, with why filled, when its
  * target is the supervisor or a hook -- or, in enforce mode, a judged
  * command's process that n's caller, not one itself, would attach to,
- * read or write the memory of, or take a descriptor from. Cheap: the
- * receiver answers it. */
+ * read or write the memory of, or sample (perf_event_open: any by such
+ * a caller). Cheap: the receiver answers it. Not for pidfd_getfd
+ * (hs_fl_getfd). */
 int hs_fl_reach(const struct seccomp_notif *n, char *why, size_t cap);
+/* Enforce mode: is our O_PATH descriptor fd, reopened for writing by
+ * thread tid through descriptor num of process holder
+ * (/proc/<holder>/fd/<num>), a pipe's writing end gained -- that
+ * descriptor read-only or O_PATH, no writing end of that pipe held by the
+ * caller, which is not a command's? A read-only open is not notified
+ * without a Read hook, /proc/<pid>/fd/0 of a judged command's script pipe
+ * among them. EPERM, why filled; else 0. */
+int hs_fl_reach_pipe(int fd, pid_t tid, pid_t holder, int num, char *why,
+		     size_t cap);
+/* A call into one process's memory, descriptors or control (not a
+ * signal) by caller tid, its target named in our pid namespace: EPERM,
+ * why filled, for the supervisor's and its hooks', then (enforce mode) a
+ * judged command's; else 0. */
+int hs_fl_reach_into(pid_t tid, pid_t target, const char *call, char *why,
+		     size_t cap);
+/* pidfd_getfd done for notification n's caller (floor_getfd.c), on a
+ * thread that may wait: the descriptor taken (ours, to hand over),
+ * -errno to answer, or HS_FL_REACH (refused, EPERM: why says why). */
+long hs_fl_getfd(const struct hs_floor_ctx *x, const struct seccomp_notif *n,
+		 char *why, size_t cap);
 /* A setrlimit or prlimit64 of RLIMIT_CORE where core files are refused
  * (floor_refuse.c): HS_FL_KERNEL (not ours, or the kernel refuses a raise
  * itself), 0 (set to none by us), a positive errno refused with *why,
@@ -748,6 +769,8 @@ enum hs_fl_open_result {
 	HS_FL_OPEN_CONTINUE, /* not emulated: let the kernel run the call */
 	HS_FL_OPEN_AGAIN,    /* the path changed since it was judged */
 	HS_FL_OPEN_LATER,    /* a thread of its own answers it (floor_fifo.c) */
+	HS_FL_OPEN_REFUSED,  /* EPERM, c->reach_why says why: floor.c answers
+			      * and says so (floor_reach.c) */
 };
 
 /* Results of an emulation's steps besides a descriptor (>= 0) or
@@ -758,6 +781,9 @@ enum hs_fl_open_result {
 #define HS_FL_WAITS (-100004)  /* a fifo's open that waits: floor_fifo.c */
 #define HS_FL_CTTY (-100005)   /* /dev/tty: hs_fl_ctty_open */
 #define HS_FL_DEVICE (-100006) /* a device opened by a thread that waits */
+/* into a process out of the caller's reach, the call's reach_why says
+ * why (floor_reach.c): HS_FL_OPEN_REFUSED */
+#define HS_FL_REACH (-100007)
 /* openat2(2) with these fields of its struct: a descriptor, or -errno. */
 long hs_fl_openat2(int dirfd, const char *path, uint64_t flags,
 		   uint64_t mode, uint64_t resolve);
@@ -874,8 +900,11 @@ long hs_fl_ctty_open(pid_t tid, uint64_t fl);
  * the caller's own file (a read that our walk took through "self" to
  * ours); HS_FL_AGAIN (a write into our /proc); -EACCES for a file of
  * ours by number that not everyone may read, or another process's mem
- * the caller may not attach to (Yama). fd closed but when returned. */
-long hs_fl_proc_fit(int fd, pid_t tid, uint64_t fl, const char *written);
+ * the caller may not attach to (Yama); HS_FL_REACH, why (cap bytes)
+ * saying why, for a judged command's memory (enforce mode). fd closed
+ * but when returned. */
+long hs_fl_proc_fit(int fd, pid_t tid, uint64_t fl, const char *written,
+		    char *why, size_t cap);
 /* Our descriptor fd of a cgroup's file (v1: a cgroup v1 hierarchy's),
  * opened for thread tid's open with flags fl: fd, where that open is the
  * caller's own -- a read, or a write by a caller in our cgroup namespace

@@ -43,7 +43,11 @@
  * symlink to /proc/self/... reaches ours in our walk): judged again,
  * then ELOOP. A cgroup's file is opened here too.
  * Created files get the caller's umask (/proc/<tid>/status), set in a
- * thread whose file system state is its own (unshare(CLONE_FS)). */
+ * thread whose file system state is its own (unshare(CLONE_FS)).
+ * (Near 900 lines: the ways a walk can end -- a file, a magic link, a
+ * symlink followed, a descriptor by name -- all end in the one answer
+ * and its checks, fit() and the judged name; split, each part would
+ * pass the call's whole state across.) */
 #include "floor.h"
 #include "floor_int.h"
 
@@ -201,7 +205,8 @@ static long leased(struct hs_fl_call *c, int opath, const struct stat *sb,
  * look at (one of our own /proc is the caller's own by number, or judged
  * again; a cgroup's written from another namespace is the kernel's, a
  * v1 cgroup.procs written by another effective uid refused). */
-static long fit(int fd, uint64_t fl, pid_t tid, const char *written)
+static long fit(struct hs_fl_call *c, int fd, uint64_t fl, pid_t tid,
+		const char *written)
 {
 	struct stat sb;
 	struct statfs fs;
@@ -232,7 +237,8 @@ static long fit(int fd, uint64_t fl, pid_t tid, const char *written)
 		return AGAIN;
 	}
 	if (fs.f_type == PROC_SUPER_MAGIC &&
-	    (r = hs_fl_proc_fit(fd, tid, fl, written)) < 0)
+	    (r = hs_fl_proc_fit(fd, tid, fl, written, c->reach_why,
+				sizeof(c->reach_why))) < 0)
 		return r;
 	if (!(fl & O_NONBLOCK) && (st = fcntl((int)r, F_GETFL)) >= 0)
 		fcntl((int)r, F_SETFL, st & ~O_NONBLOCK);
@@ -277,7 +283,7 @@ static long magic_end(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		      const struct hs_fl_start *s)
 {
 	const struct open_how *how = &c->open.how;
-	char rest[PATH_MAX + 1], tgt[PATH_MAX], why[PATH_MAX], dir[PATH_MAX],
+	char rest[PATH_MAX + 1], tgt[PATH_MAX], dir[PATH_MAX],
 	     named[PATH_MAX * 2 + 2], nm[PATH_MAX * 2 + 2];
 	int start = s->fd;
 	long r = AGAIN;
@@ -322,11 +328,13 @@ static long magic_end(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		 * the naming named it (floor_name.c) */
 		if (tgt[0] != '/' && (n = up_name(dir, tgt, sizeof(tgt))) < 0)
 			break;
-		/* into the supervisor's or a hook's /proc: refused, as a
-		 * name written so is (floor_reach.c) */
+		/* into the supervisor's or a hook's /proc, or a judged
+		 * command's: refused, as a name written so is
+		 * (floor_reach.c) */
 		if (tgt[0] == '/' && strlen(tgt) < PATH_MAX &&
-		    hs_fl_reach_open((pid_t)c->n.pid, tgt, why, sizeof(why))) {
-			r = -EACCES;
+		    hs_fl_reach_open((pid_t)c->n.pid, tgt, c->reach_why,
+				     sizeof(c->reach_why))) {
+			r = HS_FL_REACH;
 			break;
 		}
 		if (tgt[0] == '/' &&
@@ -722,6 +730,15 @@ static long fd_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	if (!own &&
 	    (r = hs_fl_may_trace(tid, (pid_t)l.pid, l.what, l.what_len)) < 0)
 		return r;
+	/* a judged command's descriptor, however it was named or linked to
+	 * (enforce mode, floor_reach.c) */
+	if (!own) {
+		snprintf(link, sizeof(link), "/proc/%ld/%.*s", l.pid,
+			 (int)l.what_len, l.what);
+		if (hs_fl_reach_inner(tid, link, true, c->reach_why,
+				      sizeof(c->reach_why)))
+			return HS_FL_REACH;
+	}
 	if (slash && (fl & O_CREAT))
 		return -EISDIR;
 	/* the process's table for self (as /proc/self is), a thread's for
@@ -749,6 +766,14 @@ static long fd_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 	/* held to the name judged first, whatever it is now */
 	if (r == 0 && !is_judged(x, (int)fd, c->open.judged, named))
 		r = AGAIN;
+	/* a pipe's writing end from a descriptor that may not write
+	 * (enforce mode, floor_reach.c) */
+	if (r == 0 && S_ISFIFO(sb.st_mode) && (fl & O_ACCMODE) != O_RDONLY &&
+	    strncmp(l.what, "fd/", 3) == 0 &&
+	    hs_fl_reach_pipe((int)fd, tid, (pid_t)(l.self ? tgid : l.pid),
+			     atoi(l.what + 3), c->reach_why,
+			     sizeof(c->reach_why)))
+		r = HS_FL_REACH;
 	if (r == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode) &&
 	    special_open(c, (int)fd, &sb, fl, &r)) {
 		close((int)fd);
@@ -868,8 +893,10 @@ opened:
 		return waits ? HS_FL_OPEN_LATER : HS_FL_OPEN_ANSWERED;
 	}
 	if (fd >= 0 && !(how->flags & O_PATH) &&
-	    (fd = fit((int)fd, how->flags, tid, c->open.path)) == KERNEL)
+	    (fd = fit(c, (int)fd, how->flags, tid, c->open.path)) == KERNEL)
 		return HS_FL_OPEN_CONTINUE;
+	if (fd == HS_FL_REACH)
+		return HS_FL_OPEN_REFUSED;
 	if (fd < 0 && fd != AGAIN)
 		fd = refused(fd, how);
 	if ((v = hs_fl_settle(&fd, &c->open.tries)) != HS_FL_OPEN_ANSWERED)

@@ -159,7 +159,8 @@ static bool names_number(const char *written, long n)
 	return false;
 }
 
-long hs_fl_proc_fit(int fd, pid_t tid, uint64_t fl, const char *written)
+long hs_fl_proc_fit(int fd, pid_t tid, uint64_t fl, const char *written,
+		    char *why, size_t cap)
 {
 	char name[PATH_MAX], p[PATH_MAX + 64];
 	const char *rest;
@@ -221,9 +222,9 @@ long hs_fl_proc_fit(int fd, pid_t tid, uint64_t fl, const char *written)
 	/* never a judged command's memory to a process that is not one's
 	 * (enforce mode, floor_reach.c: said where its name was written
 	 * so; here reached through a symlink) */
-	if (n && hs_fl_reach_inner(tid, name, true, p, sizeof(p))) {
+	if (n && hs_fl_reach_inner(tid, name, true, why, cap)) {
 		close(fd);
-		return -EPERM;
+		return HS_FL_REACH;
 	}
 	/* another process's memory: only where the caller may attach */
 	if (n && hs_fl_tgid((pid_t)n) != tgid &&

@@ -11,7 +11,10 @@
  * a decision, or one in that hook's process group, or below it):
  *   - ptrace attaching (PTRACE_ATTACH, PTRACE_SEIZE: no other request
  *     reaches a process not traced already), process_vm_readv/writev,
- *     pidfd_getfd, prlimit64 setting another process's limit;
+ *     pidfd_getfd (made by the supervisor itself, floor_getfd.c: the
+ *     number of a pidfd can be flipped after a look), perf_event_open
+ *     of it (and in enforce mode any by a process that is not a
+ *     command's), prlimit64 setting another process's limit;
  *   - kill, tkill, tgkill, rt_sigqueueinfo, rt_tgsigqueueinfo,
  *     pidfd_send_signal with a signal that is not harmless (0, SIGCHLD,
  *     SIGCONT, SIGURG and SIGWINCH are let through in the kernel);
@@ -33,11 +36,12 @@
  * tool calls, its reads no Reads, its writes no agent's under
  * writes.agent_only -- on the word of the hook that judged its text; one
  * attached to (ptrace), written into or read (process_vm_*,
- * /proc/<pid>/mem), or whose descriptors are taken (pidfd_getfd,
- * /proc/<pid>/fd/N) by such a process would run what no hook saw, or
- * give it what its hook let the command alone have. Refused, EPERM, with
- * why. A command reaching into another (a debugger a tool call runs,
- * strace -p) goes on: it runs nothing its own hook did not let it run.
+ * /proc/<pid>/mem, sampled by perf_event_open), or whose descriptors are
+ * taken (pidfd_getfd, /proc/<pid>/fd/N) by such a process would run
+ * what no hook saw, or give it what its hook let the command alone
+ * have. Refused, EPERM, with why. A command reaching into another (a
+ * debugger a tool call runs, strace -p) goes on: it runs nothing its own
+ * hook did not let it run.
  * A process reached into while its exec is judged loses the grant of
  * its next image (floor_lineage.c: a tracer from before an exec could
  * have the new image run anything, and let go).
@@ -45,19 +49,21 @@
  * What is not closed: a process whose pid the session knows can still be
  * slowed (setpriority, sched_setaffinity, ioprio_set, process_madvise);
  * the pid in a call continued in the kernel is the one we looked at, but
- * a pidfd's descriptor number can be pointed elsewhere by another thread
- * between our look and the kernel's (the floor's usual race, docs/floor.md),
- * at a command's too; perf_event_open can sample a command's stack (root,
- * or perf_event_paranoid 1 or less). */
+ * pidfd_send_signal's descriptor number can be pointed elsewhere by
+ * another thread between our look and the kernel's (the floor's usual
+ * race, docs/floor.md). */
 #include "floor_int.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -73,6 +79,7 @@
 #define PIDFD_SIGNAL_PROCESS_GROUP (1u << 2)
 #endif
 #define PTRACE_TRACEME_REQ 0
+#define PERF_FLAG_PID_CGROUP_ (1u << 2) /* linux/perf_event.h's */
 
 const char *hs_fl_reach_call(int nr)
 {
@@ -88,6 +95,7 @@ const char *hs_fl_reach_call(int nr)
 	case SYS_rt_sigqueueinfo: return "rt_sigqueueinfo";
 	case SYS_rt_tgsigqueueinfo: return "rt_tgsigqueueinfo";
 	case SYS_pidfd_send_signal: return "pidfd_send_signal";
+	case SYS_perf_event_open: return "perf_event_open";
 	default: return NULL;
 	}
 }
@@ -282,11 +290,8 @@ static int command(pid_t tid, pid_t target, const char *call,
 	return EPERM;
 }
 
-/* A call into one process's memory, descriptors or control (not a
- * signal): the supervisor's and its hooks' are refused, then a judged
- * command's. */
-static int into(pid_t tid, pid_t target, const char *call, char *why,
-		size_t cap)
+int hs_fl_reach_into(pid_t tid, pid_t target, const char *call, char *why,
+		     size_t cap)
 {
 	int r = one(tid, target, call, -1, why, cap);
 
@@ -316,6 +321,49 @@ static int group(pid_t tid, pid_t pgid, const char *call, int sig, char *why,
 	return 0;
 }
 
+/* Is thread group tgid a command's -- or, once a start-up file changed
+ * and every command is taken for a hand-off (floor_handoff.c), a
+ * hand-off's, which may then be a command's? */
+static bool command_or_dirty(pid_t tgid)
+{
+	int kind = kind_of(tgid, false);
+
+	return kind == 1 || (kind == 2 && hs_fl_handoff_dirty());
+}
+
+/* perf_event_open(attr, pid, cpu, group_fd, flags): a process's events
+ * (pid > 0) sample its user stack and registers -- the supervisor's and
+ * its hooks' refused in both modes. In enforce mode a process of the
+ * session that is not a command's opens none: its own events with
+ * `inherit` follow its children into the tool calls it starts, one on a
+ * child survives that child's exec into a command (and attr, in its
+ * memory, is read again by the kernel: no look at it holds), and every
+ * process's on a CPU (pid -1) or in a cgroup would sample judged
+ * commands and the supervisor alike. A command's own (perf run by a tool
+ * call) go on. */
+static int perf(pid_t tid, const __u64 *a, char *why, size_t cap)
+{
+	pid_t pid = (pid_t)a[1], own;
+	bool cgroup = (unsigned)a[4] & PERF_FLAG_PID_CGROUP_;
+	int r;
+
+	if (!cgroup && pid > 0 &&
+	    (r = one(tid, pid, "perf_event_open", -1, why, cap)))
+		return r;
+	if (!hs_fl_lineage_on())
+		return 0;
+	errno = 0;
+	if ((own = hs_fl_tgid(tid)) <= 0)
+		return hs_fl_scarce(-errno) ? EPERM : 0; /* gone: the kernel's */
+	if (command_or_dirty(own))
+		return 0;
+	snprintf(why, cap, "perf_event_open refused: a process of the session "
+		 "that is not a judged command's opens no performance events "
+		 "(enforce mode): they would sample judged commands -- its "
+		 "children's after their exec, or every process on a CPU");
+	return EPERM;
+}
+
 int hs_fl_reach(const struct seccomp_notif *n, char *why, size_t cap)
 {
 	pid_t tid = (pid_t)n->pid, pp, pg;
@@ -324,9 +372,7 @@ int hs_fl_reach(const struct seccomp_notif *n, char *why, size_t cap)
 
 	why[0] = '\0';
 	switch (n->data.nr) {
-	case SYS_pidfd_getfd:
-		return into(tid, pidfd_target(tid, (int)a[0]), "pidfd_getfd",
-			    why, cap);
+	/* (pidfd_getfd: made by the supervisor, floor_getfd.c) */
 	case SYS_pidfd_send_signal: {
 		pid_t t = pidfd_target(tid, (int)a[0]);
 
@@ -343,11 +389,13 @@ int hs_fl_reach(const struct seccomp_notif *n, char *why, size_t cap)
 	case SYS_ptrace:
 		if ((long)a[0] == PTRACE_TRACEME_REQ)
 			return 0;
-		return into(tid, (pid_t)a[1], "ptrace", why, cap);
+		return hs_fl_reach_into(tid, (pid_t)a[1], "ptrace", why, cap);
 	case SYS_process_vm_readv:
-		return into(tid, (pid_t)a[0], "process_vm_readv", why, cap);
+		return hs_fl_reach_into(tid, (pid_t)a[0], "process_vm_readv", why, cap);
 	case SYS_process_vm_writev:
-		return into(tid, (pid_t)a[0], "process_vm_writev", why, cap);
+		return hs_fl_reach_into(tid, (pid_t)a[0], "process_vm_writev", why, cap);
+	case SYS_perf_event_open:
+		return perf(tid, a, why, cap);
 	case SYS_prlimit64:
 		if ((pid_t)a[0] == 0 || !a[2]) /* its own, or only a look */
 			return 0;
@@ -484,7 +532,7 @@ int hs_fl_reach_open(pid_t tid, const char *abs, char *why, size_t cap)
 		return hs_fl_lineage_on() && proc_pid(abs) == pid
 			       ? hs_fl_reach_inner(tid, abs, false, why, cap)
 			       : 0;
-	snprintf(why, cap, "opening %s for writing refused: it is %s (pid %d), "
+	snprintf(why, cap, "opening %s refused: it is %s (pid %d), "
 		 "which the session cannot reach", abs, who(o), (int)tgid);
 	return EPERM;
 }
@@ -497,4 +545,87 @@ int hs_fl_reach_inner(pid_t tid, const char *abs, bool our_name, char *why,
 	if (!hs_fl_lineage_on() || !(pid = proc_pid(abs)) || !inner(abs))
 		return 0;
 	return command(tid, pid, "open", abs, our_name, why, cap);
+}
+
+/* ---- a pipe's writing end ---- */
+
+/* The access a descriptor's fdinfo text says it has: true when it may
+ * write (not O_PATH, not read-only). */
+static bool writes(const char *fdinfo)
+{
+	char buf[512], *f;
+	unsigned long flags;
+
+	return hs_fl_read_small(fdinfo, buf, sizeof(buf)) > 0 &&
+	       (f = strstr(buf, "flags:")) && sscanf(f + 6, "%lo", &flags) == 1 &&
+	       !(flags & O_PATH) && (flags & O_ACCMODE) != O_RDONLY;
+}
+
+/* Does thread group tgid hold a descriptor of pipe sb that may write? */
+static bool holds_writer(pid_t tgid, const struct stat *sb)
+{
+	char p[64], q[96];
+	struct dirent *e;
+	struct stat st;
+	bool found = false;
+	DIR *d;
+
+	snprintf(p, sizeof(p), "/proc/%d/fd", (int)tgid);
+	if (!(d = opendir(p)))
+		return false;
+	while (!found && (e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(q, sizeof(q), "%s/%.20s", p, e->d_name);
+		if (stat(q, &st) != 0 || st.st_dev != sb->st_dev ||
+		    st.st_ino != sb->st_ino)
+			continue;
+		snprintf(q, sizeof(q), "/proc/%d/fdinfo/%.20s", (int)tgid,
+			 e->d_name);
+		found = writes(q);
+	}
+	closedir(d);
+	return found;
+}
+
+int hs_fl_reach_pipe(int fd, pid_t tid, pid_t holder, int num, char *why,
+		     size_t cap)
+{
+	struct stat sb, cs;
+	struct statfs fs;
+	pid_t tgid;
+	int copy, fl;
+	bool may;
+
+	if (!hs_fl_lineage_on() || fstatfs(fd, &fs) != 0 ||
+	    fs.f_type != PIPEFS_MAGIC || fstat(fd, &sb) != 0)
+		return 0;
+	errno = 0;
+	if ((tgid = hs_fl_tgid(tid)) <= 0) {
+		if (!hs_fl_scarce(-errno))
+			return 0; /* gone: answered for no one */
+		snprintf(why, cap, "opening a pipe's descriptor for writing "
+			 "refused: the supervisor could not look at its caller "
+			 "for want of descriptors or memory (enforce mode)");
+		return EPERM;
+	}
+	/* a command's own (bash's `read -t 1 <> <(:)`) */
+	if (command_or_dirty(tgid))
+		return 0;
+	/* the descriptor itself, not its number (another thread may dup2 a
+	 * writing end over it meanwhile): the same pipe, and may it write? */
+	copy = hs_fl_thread_fd(holder, num, true);
+	may = copy >= 0 && fstat(copy, &cs) == 0 && cs.st_dev == sb.st_dev &&
+	      cs.st_ino == sb.st_ino && (fl = fcntl(copy, F_GETFL)) >= 0 &&
+	      !(fl & O_PATH) && (fl & O_ACCMODE) != O_RDONLY;
+	if (copy >= 0)
+		close(copy);
+	if (may || holds_writer(tgid, &sb))
+		return 0;
+	snprintf(why, cap, "opening descriptor %d of pid %d, a pipe whose "
+		 "writing end the caller does not hold, for writing refused: "
+		 "a read-only open of a judged command's pipe is not seen, "
+		 "its reopen for writing would be that pipe's writing end "
+		 "(enforce mode)", num, (int)holder);
+	return EPERM;
 }

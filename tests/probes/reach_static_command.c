@@ -13,7 +13,25 @@
  *                 writev (process_vm_*: a byte of its arguments, written
  *                 as it was), mem and memr (/proc/PID/mem opened to
  *                 write, to read), fd (/proc/PID/fd/0 opened to write),
- *                 getfd (pidfd_getfd of its stdout)
+ *                 getfd (pidfd_getfd of its stdout); fdat, fdcwd,
+ *                 fdup, fdslash, fddot, fdtask, fdlink, fddir: fd by
+ *                 other spellings (relative to a descriptor of
+ *                 /proc/PID, from it as the working directory, up from
+ *                 /proc/self, with "//", with "./..", by task/PID, a
+ *                 symlink to it, a symlink to /proc/PID); fdro and
+ *                 fdpath: its fd/0 opened to read, or O_PATH, then that
+ *                 descriptor reopened to write (/proc/self/fd/N); perf
+ *                 (perf_event_open of its CPU time), perfall (of every
+ *                 process's on CPU 0)
+ *   race N        N pidfd_getfd of descriptor 9 by the number of a pidfd
+ *                 of its own, while a second thread dup2s a pidfd of the
+ *                 shell over that number and back: "race: got K of the
+ *                 shell's" (its 9 is /dev/zero, ours /dev/null) -- a
+ *                 look at the number that the kernel's take of it came
+ *                 after
+ *   racesup N     the same for the supervisor's seccomp listener, by a
+ *                 pidfd of this program's parent (root: "race: got K of
+ *                 the supervisor's")
  *
  * Or it holds the child from before its exec, and lets go after it:
  *
@@ -26,15 +44,19 @@
  *                 claims a command's role, HOOKSHIM_ROLE=tool, as a
  *                 tool call's shell would once its shim ran)
  *
- * Exits with the child's status (inject, traceme, seize) or 0. x86_64
- * only. */
+ * For reach, the shell's stdin is a pipe whose writing end it holds
+ * itself, this program not. Exits with the child's status (inject,
+ * traceme, seize) or 0. x86_64 only. */
 #include <errno.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/user.h>
@@ -140,6 +162,84 @@ static int reach(pid_t c, const char *call)
 			close(fd);
 		return 0;
 	}
+	/* the same descriptor named other ways: relative to a descriptor
+	 * of the command's /proc directory, from it as the working
+	 * directory, with an empty component, through "task/<tid>" */
+	if (strncmp(call, "fd", 2) == 0 && call[2]) {
+		int d = -1;
+
+		snprintf(p, sizeof(p), "/proc/%d", (int)c);
+		if (strcmp(call, "fdat") == 0 &&
+		    (d = open(p, O_PATH | O_DIRECTORY)) >= 0) {
+			fd = openat(d, "fd/0", O_WRONLY);
+		} else if (strcmp(call, "fdcwd") == 0 && chdir(p) == 0) {
+			fd = open("fd/0", O_WRONLY);
+		} else if (strcmp(call, "fdup") == 0 && chdir("/proc/self") == 0) {
+			snprintf(p, sizeof(p), "../%d/fd/0", (int)c);
+			fd = open(p, O_WRONLY);
+		} else if (strcmp(call, "fdslash") == 0) {
+			snprintf(p, sizeof(p), "/proc/%d//fd/0", (int)c);
+			fd = open(p, O_WRONLY);
+		} else if (strcmp(call, "fddot") == 0) {
+			snprintf(p, sizeof(p), "/proc/%d/./fd/../fd/0", (int)c);
+			fd = open(p, O_WRONLY);
+		} else if (strcmp(call, "fdtask") == 0) {
+			snprintf(p, sizeof(p), "/proc/%d/task/%d/fd/0", (int)c,
+				 (int)c);
+			fd = open(p, O_WRONLY);
+		} else if (strcmp(call, "fdro") == 0 ||
+			   strcmp(call, "fdpath") == 0) {
+			/* opened to read or by name (not notified without
+			 * a Read hook), then its own descriptor reopened
+			 * for writing: the pipe's writing end */
+			char self[48];
+
+			snprintf(p, sizeof(p), "/proc/%d/fd/0", (int)c);
+			d = open(p, call[2] == 'r' ? O_RDONLY : O_PATH);
+			snprintf(self, sizeof(self), "/proc/self/fd/%d", d);
+			fd = d < 0 ? -1 : open(self, O_WRONLY);
+		} else if (strcmp(call, "fdlink") == 0) {
+			snprintf(p, sizeof(p), "/proc/%d/fd/0", (int)c);
+			unlink("reach-l");
+			fd = symlink(p, "reach-l") == 0
+				     ? open("reach-l", O_WRONLY) : -1;
+			unlink("reach-l");
+		} else if (strcmp(call, "fddir") == 0) {
+			unlink("reach-d");
+			fd = symlink(p, "reach-d") == 0
+				     ? open("reach-d/fd/0", O_WRONLY) : -1;
+			unlink("reach-d");
+		} else {
+			fprintf(stderr, "reach_static_command: no call %s\n",
+				call);
+			return 2;
+		}
+		say(call, fd >= 0);
+		if (fd >= 0)
+			close(fd);
+		if (d >= 0)
+			close(d);
+		return 0;
+	}
+	/* a counter of its CPU time (perf: a process's events, which may
+	 * sample its stack; perfall: every process's on CPU 0) */
+	if (strcmp(call, "perf") == 0 || strcmp(call, "perfall") == 0) {
+		struct perf_event_attr pa;
+
+		memset(&pa, 0, sizeof(pa));
+		pa.type = PERF_TYPE_SOFTWARE;
+		pa.size = sizeof(pa);
+		pa.config = PERF_COUNT_SW_TASK_CLOCK;
+		pa.disabled = 1;
+		pa.exclude_kernel = 1;
+		pa.exclude_hv = 1;
+		fd = call[4] ? (int)syscall(SYS_perf_event_open, &pa, -1, 0, -1, 0)
+			     : (int)syscall(SYS_perf_event_open, &pa, c, -1, -1, 0);
+		say(call, fd >= 0);
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
 	if (strcmp(call, "getfd") == 0) {
 		int pfd = (int)syscall(SYS_pidfd_open, c, 0);
 
@@ -153,6 +253,75 @@ static int reach(pid_t c, const char *call)
 	}
 	fprintf(stderr, "reach_static_command: no call %s\n", call);
 	return 2;
+}
+
+static int race_num, race_ours, race_its;
+static volatile int race_done;
+
+static void *flipper(void *arg)
+{
+	(void)arg;
+	while (!race_done) {
+		dup2(race_its, race_num);
+		dup2(race_ours, race_num);
+	}
+	return NULL;
+}
+
+/* The number of pid's descriptor whose link is `what`, or -1. */
+static int fd_named(pid_t pid, const char *what)
+{
+	char p[64], l[128];
+	ssize_t k;
+
+	for (int fd = 0; fd < 1024; fd++) {
+		snprintf(p, sizeof(p), "/proc/%d/fd/%d", (int)pid, fd);
+		if ((k = readlink(p, l, sizeof(l) - 1)) > 0) {
+			l[k] = '\0';
+			if (strcmp(l, what) == 0)
+				return fd;
+		}
+	}
+	return -1;
+}
+
+/* n takes of a descriptor by race_num, flipped meanwhile (above): of
+ * the shell c's 9 (/dev/zero), or with sup, of the process this
+ * program's parent is (the supervisor), its seccomp listener. Ours by
+ * that number is /dev/null. */
+static int race(pid_t c, int n, int sup)
+{
+	char p[48], l[128];
+	pthread_t t;
+	int got = 0, fd, num = 9;
+	pid_t whose = sup ? getppid() : c;
+	ssize_t k;
+
+	if (sup && (num = fd_named(whose, "anon_inode:seccomp notify")) < 0)
+		return say("race: no listener", 0), -1;
+	if (dup2(open("/dev/null", O_RDONLY), num) != num ||
+	    (race_ours = (int)syscall(SYS_pidfd_open, getpid(), 0)) < 0 ||
+	    (race_its = (int)syscall(SYS_pidfd_open, whose, 0)) < 0 ||
+	    (race_num = dup(race_ours)) < 0)
+		return say("race", 0), -1;
+	if (pthread_create(&t, NULL, flipper, NULL) != 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		fd = (int)syscall(SYS_pidfd_getfd, race_num, num, 0);
+		if (fd < 0)
+			continue;
+		snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
+		if ((k = readlink(p, l, sizeof(l) - 1)) > 0) {
+			l[k] = '\0';
+			got += strcmp(l, "/dev/null") != 0;
+		}
+		close(fd);
+	}
+	race_done = 1;
+	pthread_join(t, NULL);
+	fprintf(stderr, "race: got %d of the %s's\n", got,
+		sup ? "supervisor" : "shell");
+	return 0;
 }
 
 /* c, attached and stopped, made to exec /bin/bash -c text and let go:
@@ -270,14 +439,24 @@ int main(int argc, char **argv, char **envp)
 	int traceme = strcmp(m, "traceme") == 0;
 	int early = traceme || strcmp(m, "seize") == 0;
 	pid_t c;
-	int st, r;
+	int st, r, script[2] = { -1, -1 };
 
-	if (!early && strcmp(m, "inject") != 0 && strcmp(m, "reach") != 0) {
+	if (!early && strcmp(m, "inject") != 0 && strcmp(m, "reach") != 0 &&
+	    strcmp(m, "race") != 0 && strcmp(m, "racesup") != 0) {
 		fprintf(stderr, "usage: reach_static_command inject TEXT | "
-				"reach CALL | traceme TEXT | seize TEXT\n");
+				"reach CALL | race[sup] N | traceme TEXT | "
+				"seize TEXT\n");
 		return 2;
 	}
 	if ((c = fork()) == 0) {
+		/* the shell's stdin a pipe (a script's way in), whose
+		 * writing end it holds itself (as 9), this program not */
+		if (m[0] == 'r' && m[1] == 'e' && pipe(script) == 0) {
+			dup2(script[0], 0);
+			dup2(script[1], 9);
+			close(script[0]);
+			close(script[1]);
+		}
 		/* the image to be granted says it is a command's, as a tool
 		 * call's shell would once its shim ran */
 		if (early) {
@@ -292,6 +471,8 @@ int main(int argc, char **argv, char **envp)
 			memcpy(e + 1, envp, (size_t)k * sizeof(*e));
 			envp = e;
 		}
+		if (m[1] == 'a') /* race: its 9 is not ours */
+			dup2(open("/dev/zero", O_RDONLY), 9);
 		if (traceme)
 			ptrace(PTRACE_TRACEME, 0, NULL, NULL);
 		else if (early)
@@ -303,6 +484,7 @@ int main(int argc, char **argv, char **envp)
 		return 1;
 	r = early		? at_exec(c, argv[2], traceme)
 	    : m[0] == 'i' ? inject(c, argv[2])
+	    : m[1] == 'a' ? race(c, atoi(argv[2]), m[4] == 's')
 			  : reach(c, argv[2]);
 	if (r != 0 || m[0] == 'r')
 		kill(c, SIGKILL);

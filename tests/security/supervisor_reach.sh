@@ -68,6 +68,13 @@ try:
 except OSError:
     pfd = os.pidfd_open(pid, 0x80)                 # PIDFD_THREAD: a thread's
 say("pidfd_getfd", libc.syscall(438, pfd, 0, 0))
+# perf_event_open of its CPU time (PERF_TYPE_SOFTWARE, TASK_CLOCK,
+# disabled, user only): a sampling event of it would read its stack
+attr = (ctypes.c_uint64 * 16)()
+attr[0] = 1 | (128 << 32)                         # type, size
+attr[1] = 1                                        # config
+attr[5] = 1 | (1 << 5) | (1 << 6)                  # disabled, excl. kernel, hv
+say("perf", libc.syscall(298, ctypes.byref(attr), pid, -1, -1, 0))
 if len(sys.argv) > 3:
     sys.exit(0)   # no signals
 say("pidfd_send_signal", libc.syscall(424, pfd, signal.SIGTERM, None, 0))
@@ -171,7 +178,7 @@ for as in root "$UNPRIV"; do
 		out=$(cat "$W/out.txt"); err=$(cat "$W/err.txt"); log=$(cat "$W/log.jsonl" 2>/dev/null)
 		for target in sup supthread hook; do
 			for call in ptrace process_vm_writev process_vm_readv mem memlink rawmem \
-				    pidfd_getfd pidfd_send_signal prlimit stop kill tgkill; do
+				    pidfd_getfd perf pidfd_send_signal prlimit stop kill tgkill; do
 				refused "$who $mode: $call of the $target is refused" "$out" "$target $call"
 			done
 		done
