@@ -5,9 +5,10 @@
  * process is looked up (docs/floor.md, "Exactly once", Roles).
  *
  * The environment is the kernel's copy of what the exec was given
- * (/proc/PID/environ, whole): an entry that carries code (code_entry)
+ * (/proc/PID/environ, whole): an entry that carries code (floor_env.c)
  * and is not one of the user's -- the agent's starting environment --
- * byte for byte.
+ * byte for byte; git's settings by the environment as a whole, once one
+ * of them is not the user's.
  *
  * The start-up files: Codex runs its commands as `bash -lc`, Claude Code
  * as `bash -c -l`, and a line the session appended to ~/.bash_profile
@@ -74,94 +75,6 @@ static void make_dirty(const char *what)
 			what);
 }
 
-/* Does node's NODE_OPTIONS value v (len bytes) hold anything but the
- * options that load no code -- a heap's size, warnings, source maps --
- * (not --require, --import, --loader, --inspect, --env-file,
- * --openssl-config, ..., nor one unknown here)? */
-static bool node_options_carry(const char *v, size_t len)
-{
-	static const char *const inert[] = {
-		"--max-old-space-size=", "--max_old_space_size=",
-		"--max-semi-space-size=", "--max_semi_space_size=",
-		"--stack-size=", "--max-http-header-size=", "--title=",
-		"--openssl-legacy-provider",
-		"--unhandled-rejections=", "--dns-result-order=",
-		"--disable-warning=", "--no-warnings", "--no-deprecation",
-		"--trace-warnings", "--trace-deprecation",
-		"--trace-uncaught", "--enable-source-maps",
-		"--use-openssl-ca", "--use-bundled-ca", "--preserve-symlinks",
-	};
-	const char *end = v + len;
-
-	while (v < end) {
-		size_t n;
-		bool ok = false;
-
-		while (v < end && (*v == ' ' || *v == '\t'))
-			v++;
-		n = (size_t)(end - v);
-		for (const char *q = v; q < end; q++)
-			if (*q == ' ' || *q == '\t') {
-				n = (size_t)(q - v);
-				break;
-			}
-		for (size_t k = 0; n && !ok && k < sizeof(inert) / sizeof(*inert);
-		     k++) {
-			size_t m = strlen(inert[k]);
-
-			ok = inert[k][m - 1] == '=' ? n > m && !memcmp(v, inert[k], m)
-						    : n == m && !memcmp(v, inert[k], m);
-		}
-		if (n && !ok)
-			return true;
-		v += n;
-	}
-	return false;
-}
-
-/* Is entry e (NAME=VALUE) one that carries code into a shell or any
- * dynamic program -- a file a shell sources (BASH_ENV, ENV, ZDOTDIR, and
- * HOME's for a login, interactive or zsh shell), exported functions,
- * shell options and prompts that run commands, the dynamic loader's
- * preloads, audits and search paths -- or into an interpreter: the
- * modules python, perl, ruby, lua and node find first or load at start
- * (sitecustomize.py on PYTHONPATH, PERL5OPT's -M, RUBYOPT's -r,
- * NODE_OPTIONS' --require), a JVM's agents and classes, OpenSSL's
- * modules (any program that links it), the configuration a program
- * reads from XDG_CONFIG_HOME as from HOME (git's core.fsmonitor) --
- * with a value? */
-static bool code_entry(const char *e, size_t len)
-{
-	static const char *const names[] = {
-		"BASH_ENV=", "ENV=", "ZDOTDIR=", "HOME=", "SHELLOPTS=",
-		"BASHOPTS=", "PS4=", "PROMPT_COMMAND=", "LD_PRELOAD=",
-		"LD_AUDIT=", "LD_LIBRARY_PATH=", "GCONV_PATH=",
-		"PYTHONPATH=", "PYTHONHOME=", "PYTHONSTARTUP=",
-		"PYTHONUSERBASE=", "PERL5OPT=", "PERL5LIB=", "PERLLIB=",
-		"PERL5DB=", "RUBYOPT=", "RUBYLIB=", "NODE_PATH=",
-		"JAVA_TOOL_OPTIONS=", "JDK_JAVA_OPTIONS=", "_JAVA_OPTIONS=",
-		"CLASSPATH=", "GEM_HOME=", "GEM_PATH=", "BUNDLE_GEMFILE=",
-		"LUA_INIT=", "LUA_PATH=", "LUA_CPATH=", "PYTHONWARNINGS=",
-		"OPENSSL_CONF=", "OPENSSL_MODULES=", "OPENSSL_ENGINES=",
-		"XDG_CONFIG_HOME=",
-	};
-
-	if (len > 10 && strncmp(e, "BASH_FUNC_", 10) == 0)
-		return true;
-	if (len >= 13 && strncmp(e, "NODE_OPTIONS=", 13) == 0)
-		return node_options_carry(e + 13, len - 13);
-	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-		size_t n = strlen(names[k]);
-
-		/* an empty one carries nothing -- but an empty HOME or
-		 * ZDOTDIR names "/": its .profile, its .zshenv */
-		if (len >= n && strncmp(e, names[k], n) == 0)
-			return len > n || !strcmp(names[k], "HOME=") ||
-			       !strcmp(names[k], "ZDOTDIR=");
-	}
-	return false;
-}
-
 /* The value of the user's own NAME ("NAME=") in the starting
  * environment, or NULL. */
 static const char *start_value(const char *name)
@@ -178,22 +91,31 @@ bool hs_fl_handoff_carries(pid_t tgid)
 {
 	char p[48], *buf, *e;
 	size_t len;
-	bool yes = false;
+	bool yes = false, git_changed = false;
 
 	snprintf(p, sizeof(p), "/proc/%d/environ", (int)tgid);
 	if (!(buf = hs_fl_read_all_at(AT_FDCWD, p, ENVIRON_MAX, &len)))
 		return true;
 	for (e = buf; !yes && e < buf + len; e += strlen(e) + 1) {
 		size_t el = strlen(e);
-		bool same = false;
+		bool same = false, git = hs_starts(e, "GIT_CONFIG_COUNT=") ||
+					 hs_starts(e, "GIT_CONFIG_KEY_") ||
+					 hs_starts(e, "GIT_CONFIG_VALUE_");
 
-		if (code_entry(e, el)) {
+		if (git || hs_fl_env_code(e, el)) {
 			for (size_t k = 0; k < nstart_env && !same; k++)
 				same = strlen(start_env[k]) == el &&
 				       memcmp(start_env[k], e, el) == 0;
-			yes = !same;
+			/* git's settings: judged as a whole, once one of
+			 * them is not the user's */
+			if (git)
+				git_changed |= !same;
+			else
+				yes = !same;
 		}
 	}
+	if (!yes && git_changed)
+		yes = hs_fl_env_git_carries(buf, len);
 	free(buf);
 	return yes;
 }

@@ -207,6 +207,17 @@ bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
 
 /* ---- floor_handoff.c: what makes a granted tool call a hand-off ---- */
 
+/* ---- floor_env.c: code a tool call's environment carries ---- */
+
+/* Does entry e (NAME=VALUE, len bytes) carry code into a shell, the
+ * dynamic loader, an interpreter, or a program others run by the
+ * variable's name (a pager, an editor, git's, less's)? */
+bool hs_fl_env_code(const char *e, size_t len);
+/* Do git's settings by environment buf (len bytes: NUL-separated
+ * entries), GIT_CONFIG_KEY_<n> = GIT_CONFIG_VALUE_<n> below
+ * GIT_CONFIG_COUNT, carry code? */
+bool hs_fl_env_git_carries(const char *buf, size_t len);
+
 /* At the floor's start (floor_lineage.c): the agent's starting
  * environment, the user's; the shells' start-up files watched from now
  * (watch_files: enforce mode). */

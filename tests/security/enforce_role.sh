@@ -215,6 +215,45 @@ fi
 nested "$(py "import os; e = dict(os.environ, NODE_OPTIONS='--max-old-space-size=4096 --no-warnings'); os.execve('/bin/bash', $NESTED, e)")" \
 	"NODE_OPTIONS that loads no code"
 
+# git's settings and the programs git and others run by a variable's
+# name: git's core.fsmonitor set by GIT_CONFIG_* runs its command in a
+# `git status`, GIT_EDITOR in a `git commit` -- each a tool call whose
+# hook saw only git. What agents set for their commands runs nothing:
+# Codex's pagers "cat", Claude Code's GIT_EDITOR "true", Gemini CLI's git
+# settings that name no program (empty, or core.pager "cat")
+printf '#!/bin/sh\nexec sh -c "$RM_CMD"\n' > "$W/editor.sh"; chmod 755 "$W/editor.sh"
+GITC="git init -q && git -c user.name=a -c user.email=b"
+judged "GIT_CONFIG_* core.fsmonitor" "$(py "import os; e = dict(os.environ, GIT_CONFIG_COUNT='1', GIT_CONFIG_KEY_0='core.fsmonitor', GIT_CONFIG_VALUE_0=os.environ['RM_CMD']); os.execve('/bin/bash', ['bash', '-c', 'git init -q && git status'], e)")" both
+judged "GIT_EDITOR" "$(py "import os; e = dict(os.environ, GIT_EDITOR='$W/editor.sh'); os.execve('/bin/bash', ['bash', '-c', '$GITC commit -q --allow-empty'], e)")" both
+# the user's own setting (color.ui = the value) with its key changed by
+# the agent: the pair is what runs
+r=$( (export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=color.ui GIT_CONFIG_VALUE_0="$RM_CMD"
+	run_case --enforce "$(py "import os; e = dict(os.environ, GIT_CONFIG_KEY_0='core.fsmonitor'); os.execve('/bin/bash', ['bash', '-c', 'git init -q && git status'], e)")") )
+expect_eq "enforce: GIT_CONFIG_* the user's value under a key the agent changed: the rm judged" held "$r"
+expect_contains "enforce: ... the hook's reason" "$(cat "$TMP/err")" "no rm -rf here"
+# the same name twice: a shell, and git under it, take the last -- an
+# empty value first hid the one that runs
+cat > "$W/dupenv.py" <<'PY'
+import ctypes, os, sys
+# (what runs from the environment: no command line the hook is shown
+# holds it)
+env = ["%s=%s" % kv for kv in os.environ.items()] + \
+      [a.replace("@RM_CMD", os.environ["RM_CMD"]) for a in sys.argv[2:]]
+arr = (ctypes.c_char_p * (len(env) + 1))(*[e.encode() for e in env], None)
+argv = (ctypes.c_char_p * 4)(b"bash", b"-c", sys.argv[1].encode(), None)
+ctypes.CDLL(None).execve(b"/bin/bash", argv, arr)
+PY
+chmod a+r "$W/dupenv.py"
+judged "GIT_CONFIG_VALUE_0 twice, the first empty" "$(command -v python3) $W/dupenv.py 'git init -q && git status' GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0= GIT_CONFIG_VALUE_0=@RM_CMD"
+# an inert pager's name with an option that reads a lesskey file, whose
+# #env sets LESSOPEN: a command less runs on what it opens
+printf '#env\nLESSOPEN=|sh -c "%s" %%s\n' "$RM_CMD" > "$W/lesskey"; chmod a+r "$W/lesskey"
+judged "GIT_EDITOR less --lesskey-src" "$(py "import os; e = dict(os.environ, GIT_EDITOR='less --lesskey-src=$W/lesskey'); os.execve('/bin/bash', ['bash', '-c', '$GITC commit -q --allow-empty'], e)")"
+nested "$(py "import os; e = dict(os.environ, PAGER='cat', GIT_PAGER='cat', GH_PAGER='cat', GIT_EDITOR='true', EDITOR='/usr/bin/less -R'); os.execve('/bin/bash', $NESTED, e)")" \
+	"the pagers and editors agents set (cat, true)"
+nested "$(py "import os; keys = ['credential.helper', 'core.fsmonitor', 'core.hooksPath', 'core.sshCommand', 'core.pager', 'core.editor', 'sequence.editor', 'diff.external']; e = dict(os.environ, GIT_CONFIG_COUNT=str(len(keys)), GIT_CONFIG_GLOBAL='/dev/null', GIT_CONFIG_SYSTEM='/dev/null', GIT_CONFIG_NOSYSTEM='1', GIT_ASKPASS='', GIT_TERMINAL_PROMPT='0'); e.update({'GIT_CONFIG_KEY_%d' % i: k for i, k in enumerate(keys)}); e.update({'GIT_CONFIG_VALUE_%d' % i: 'cat' if k == 'core.pager' else '' for i, k in enumerate(keys)}); os.execve('/bin/bash', $NESTED, e)")" \
+	"Gemini CLI's git settings (empty, core.pager cat)"
+
 # A program by a shell's name in the system's directories that root does
 # not alone control (here owned by another user) is no system shell: its
 # `ksh -c true` is judged, but makes no command's process (root, which
