@@ -21,7 +21,11 @@
  * password database's home and "/" (a HOME unset or empty), the user's
  * ZDOTDIR, the system's (/etc/profile and /etc/profile.d, bash.bashrc,
  * bashrc, zshenv, zprofile, zshrc, zlogin, zlogout, /etc/zsh), and the
- * directory each of those that is a symlink leads to. Once any of them
+ * directory each of those that is a symlink leads to; and the files other
+ * programs read as code, git's configuration (~/.gitconfig,
+ * $XDG_CONFIG_HOME/git/config, /etc/gitconfig: core.fsmonitor runs in
+ * a `git status`) and less's key files (~/.lesskey, the XDG lesskey,
+ * /etc/syslesskey, /etc/sysless). Once any of them
  * changes, the session is "dirty" for good: every command's process is
  * a hand-off's from then on, every program it starts judged -- more
  * judging, said once on the supervisor's stderr. The watch queue is
@@ -220,12 +224,59 @@ static void watch_home(const char *home)
 		watch_file(home, users[i]);
 }
 
+/* Watches dir/name, dir made of parts that may not be there yet: the
+ * nearest that is, for the making of the next (a ~/.config/git not there
+ * yet, whose config git would read once made). */
+static void watch_maybe(const char *dir, const char *name)
+{
+	char d[PATH_MAX], *slash;
+	struct stat sb;
+
+	if (!dir || !dir[0] ||
+	    snprintf(d, sizeof(d), "%s", dir) >= (int)sizeof(d))
+		return;
+	if (stat(d, &sb) == 0) {
+		watch_file(d, name);
+		return;
+	}
+	while ((slash = strrchr(d, '/')) && slash != d) {
+		*slash = '\0';
+		if (stat(d, &sb) == 0) {
+			watch_dir(d, slash + 1);
+			return;
+		}
+	}
+}
+
+/* Files programs other than shells read as code, in home (and the XDG
+ * configuration directory xdg, or home's .config): git's configuration
+ * (core.fsmonitor, aliases, a pager: run by a `git status`), less's key
+ * files (#env sets LESSOPEN, a command). */
+static void watch_config(const char *home, const char *xdg)
+{
+	char conf[PATH_MAX], git[PATH_MAX];
+
+	if (!home || !home[0])
+		return;
+	watch_file(home, ".gitconfig");
+	watch_file(home, ".lesskey");
+	if (!xdg || !xdg[0]) {
+		if (snprintf(conf, sizeof(conf), "%s/.config", home) >=
+		    (int)sizeof(conf))
+			return;
+		xdg = conf;
+	}
+	watch_maybe(xdg, "lesskey");
+	if (snprintf(git, sizeof(git), "%s/git", xdg) < (int)sizeof(git))
+		watch_maybe(git, "config");
+}
+
 static void start_watching(void)
 {
 	static const char *const etc[] = {
 		"profile", "bash.bashrc", "bashrc", "bash.bash_logout",
 		"zshenv", "zprofile", "zshrc", "zlogin", "zlogout",
-		"profile.d", "zsh",
+		"profile.d", "zsh", "gitconfig", "syslesskey", "sysless",
 	};
 	struct passwd *pw = getpwuid(getuid());
 
@@ -239,6 +290,9 @@ static void start_watching(void)
 	if (pw)
 		watch_home(pw->pw_dir);
 	watch_home("/");
+	watch_config(start_value("HOME="), start_value("XDG_CONFIG_HOME="));
+	if (pw)
+		watch_config(pw->pw_dir, NULL);
 	for (size_t i = 0; i < sizeof(etc) / sizeof(*etc); i++)
 		watch_file("/etc", etc[i]);
 	watch_dir("/etc/profile.d", "");
@@ -280,8 +334,8 @@ bool hs_fl_handoff_dirty(void)
 				char what[NAME_MAX + 80];
 
 				snprintf(what, sizeof(what),
-					 "a shell's start-up file changed "
-					 "during the session (%s)",
+					 "a start-up file changed during "
+					 "the session (%s)",
 					 ev->len ? ev->name
 						 : "a directory of them");
 				make_dirty(what);

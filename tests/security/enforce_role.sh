@@ -185,13 +185,24 @@ HOME=$W/uhome judged "a ~/.bash_profile the session wrote, then bash -c -l" "$(p
 PROFILE="import os; open(os.environ['HOME'] + '/.bash_profile', 'w').write(os.environ['RM_CMD'] + '\\n'); os.execv('/bin/bash', ['bash', '-c', 'bash -lc true'])"
 HOME=$W/uhome judged "a ~/.bash_profile the session wrote, then a command's bash -lc" "$(py "$PROFILE")"
 r=$( (export HOME=$W/uhome; run_case --enforce "$(py "$PROFILE")"; cat "$TMP/err") )
-expect_contains "enforce: ... said once" "$r" "hookshim: a shell's start-up file changed during the session (.bash_profile)"
+expect_contains "enforce: ... said once" "$r" "hookshim: a start-up file changed during the session (.bash_profile)"
 # a profile that is a symlink (a dotfiles checkout): its file written
 # where it is, not through HOME
 mkdir -p "$W/uhome3" "$W/dots"; : > "$W/dots/profile"; ln -sfn "$W/dots/profile" "$W/uhome3/.bash_profile"
 chmod -R a+rwX "$W/uhome3" "$W/dots"
 PROFILE="import os; open('$W/dots/profile', 'w').write(os.environ['RM_CMD'] + '\\n'); os.execv('/bin/bash', ['bash', '-c', '-l', 'true'])"
 HOME=$W/uhome3 judged "a ~/.bash_profile symlink's file the session wrote, then bash -c -l" "$(py "$PROFILE")"
+# git's own configuration the session wrote (~/.gitconfig, ~/.config/git/
+# config, made in the session): its core.fsmonitor runs in a `git status`
+mkdir -p "$W/uhome4" "$W/uhome5/.config"; chmod -R a+rwX "$W/uhome4" "$W/uhome5"
+GITCFG="import os, subprocess; p = os.environ['GITCFG']; os.makedirs(os.path.dirname(p), exist_ok=True); open(p, 'w').write('[core]\\n\\tfsmonitor = ' + os.environ['RM_CMD'] + '\\n'); os.execv('/bin/bash', ['bash', '-c', 'git init -q && git status'])"
+HOME=$W/uhome4 GITCFG=$W/uhome4/.gitconfig judged "a ~/.gitconfig the session wrote, then git status" "$(py "$GITCFG")" both
+HOME=$W/uhome5 GITCFG=$W/uhome5/.config/git/config judged "a ~/.config/git/config the session made, then git status" "$(py "$GITCFG")"
+# less's key file the session wrote (~/.lesskey): its #env's LESSOPEN
+# runs in a `less FILE`
+mkdir -p "$W/uhome6"; chmod -R a+rwX "$W/uhome6"
+LESSKEY="import os; open(os.environ['HOME'] + '/.lesskey', 'w').write('#env\\nLESSOPEN=|sh -c \\'' + os.environ['RM_CMD'] + '\\' %s\\n'); os.execv('/bin/bash', ['bash', '-c', 'less /etc/hostname'])"
+HOME=$W/uhome6 judged "a ~/.lesskey the session wrote, then less" "$(py "$LESSKEY")"
 # the user's own, unchanged in the session: no hand-off (the rm nested,
 # not judged as \`rm -rf victim\`)
 r=$( (export HOME=$W/uhome0; run_case --enforce "bash -lc 'rm -r\"\"f victim'") )
