@@ -175,6 +175,23 @@ static bool inert_program(const char *v, size_t len)
 	return true;
 }
 
+/* Is v (len bytes) a shell of the system's, by its path in /bin or
+ * /usr/bin? */
+static bool system_shell(const char *v, size_t len)
+{
+	static const char *const shells[] = {
+		"/bin/sh",  "/bin/bash",  "/bin/dash",	"/bin/zsh",
+		"/bin/ksh", "/bin/mksh", "/bin/fish", "/usr/bin/sh",
+		"/usr/bin/bash", "/usr/bin/dash", "/usr/bin/zsh",
+		"/usr/bin/ksh", "/usr/bin/mksh", "/usr/bin/fish",
+	};
+
+	for (size_t k = 0; k < sizeof(shells) / sizeof(*shells); k++)
+		if (len == strlen(shells[k]) && !memcmp(v, shells[k], len))
+			return true;
+	return false;
+}
+
 /* Are all words of v (len bytes) such options (LESS, SYSTEMD_LESS)? */
 static bool inert_options(const char *v, size_t len)
 {
@@ -197,8 +214,10 @@ static bool inert_options(const char *v, size_t len)
  * sets LESSOPEN, which runs a command), or one of git's ways to code (its
  * ssh, diff, proxy, exec path, templates' hooks, `-c` settings,
  * configuration files, protocols allowed) or gpg's home (its
- * agent-program): code unless inert ("cat", "true", options that name
- * no file; none; a configuration file /dev/null). */
+ * agent-program), git's test fsmonitor (still read by release git), or
+ * the shell less runs LESSOPEN with (SHELL): code unless inert ("cat",
+ * "true", options that name no file; none; a configuration file
+ * /dev/null; a shell of the system's). */
 static bool program_entry(const char *e, size_t len)
 {
 	static const char *const programs[] = {
@@ -216,7 +235,7 @@ static bool program_entry(const char *e, size_t len)
 		"GIT_CONFIG_SYSTEM=", "GIT_ALLOW_PROTOCOL=", "GNUPGHOME=",
 		"LESSOPEN=", "LESSCLOSE=", "LESSKEY=", "LESSKEYIN=",
 		"LESSKEY_SYSTEM=", "LESSKEYIN_SYSTEM=", "LESSKEY_CONTENT=",
-		"MANOPT=",
+		"LESSKEY_CONTENT_SYSTEM=", "MANOPT=", "GIT_TEST_FSMONITOR=",
 	};
 	const char *v = memchr(e, '=', len);
 	size_t n;
@@ -228,6 +247,9 @@ static bool program_entry(const char *e, size_t len)
 	for (size_t k = 0; k < sizeof(programs) / sizeof(*programs); k++)
 		if (hs_starts(e, programs[k]))
 			return !inert_program(v, n);
+	/* less runs LESSOPEN (the user's lesspipe) with $SHELL -c */
+	if (hs_starts(e, "SHELL="))
+		return !system_shell(v, n);
 	for (size_t k = 0; k < sizeof(options) / sizeof(*options); k++)
 		if (hs_starts(e, options[k]))
 			return !inert_options(v, n);
@@ -313,11 +335,12 @@ static int git_entry(const char *const *t, int nt, const char *name,
 
 bool hs_fl_env_git_carries(const char *buf, size_t len)
 {
-	const char *t[GIT_ENTRIES], *count = NULL, *key, *value;
+	const char *t[GIT_ENTRIES], *count, *key, *value;
 	size_t kl, vl;
 	char name[48];
 	int nt = 0, f;
-	long c = 0;
+	long n;
+	char *end;
 
 	/* one pass: git's entries into a bounded table */
 	for (const char *e = buf; e < buf + len; e += strlen(e) + 1) {
@@ -329,27 +352,37 @@ bool hs_fl_env_git_carries(const char *buf, size_t len)
 			return true;
 		t[nt++] = e;
 	}
-	switch (git_entry(t, nt, "GIT_CONFIG_COUNT=", &count, &vl)) {
-	case 0:
-		return false; /* no settings */
-	case -1:
+	/* the count: twice, or not plain digits (git's strtoul takes more
+	 * than its look would), carries */
+	if ((f = git_entry(t, nt, "GIT_CONFIG_COUNT=", &count, &vl)) < 0 ||
+	    (f && (!vl || strspn(count, "0123456789") != vl)))
 		return true;
-	}
-	/* git's strtoul: only plain digits are believed */
-	if (!vl || vl > 4 || strspn(count, "0123456789") != vl)
-		return true;
-	c = strtol(count, NULL, 10);
-	for (long n = 0; n < c; n++) {
+	/* every pair present, whatever the count says now: a count the
+	 * command's own text sets (`GIT_CONFIG_COUNT=2 git status`) makes
+	 * a pair beyond the one it shows live */
+	for (int i = 0; i < nt; i++) {
+		bool is_key = hs_starts(t[i], "GIT_CONFIG_KEY_");
+
+		if (!is_key && !hs_starts(t[i], "GIT_CONFIG_VALUE_"))
+			continue;
+		n = strtol(t[i] + (is_key ? 15 : 17), &end, 10);
+		if (*end != '=' || n < 0)
+			continue; /* a name git never reads */
 		snprintf(name, sizeof(name), "GIT_CONFIG_KEY_%ld=", n);
 		if ((f = git_entry(t, nt, name, &key, &kl)) < 0)
 			return true;
-		if (!f)
-			return false; /* git fails: no key */
+		if (!f) { /* a value whose key the command may set */
+			if (strlen(strchr(t[i], '=') + 1))
+				return true;
+			continue;
+		}
 		snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%ld=", n);
 		if ((f = git_entry(t, nt, name, &value, &vl)) < 0)
 			return true;
-		if (!f)
-			return false; /* git fails: no value */
+		if (!f) { /* a key whose value the command may set */
+			value = "x";
+			vl = 1;
+		}
 		if (git_setting_carries(key, kl, value, vl))
 			return true;
 	}

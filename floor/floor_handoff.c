@@ -22,10 +22,15 @@
  * ZDOTDIR, the system's (/etc/profile and /etc/profile.d, bash.bashrc,
  * bashrc, zshenv, zprofile, zshrc, zlogin, zlogout, /etc/zsh), and the
  * directory each of those that is a symlink leads to; and the files other
- * programs read as code, git's configuration (~/.gitconfig,
- * $XDG_CONFIG_HOME/git/config, /etc/gitconfig: core.fsmonitor runs in
- * a `git status`) and less's key files (~/.lesskey, the XDG lesskey,
- * /etc/syslesskey, /etc/sysless). Once any of them
+ * programs read as code, git's configuration (~/.gitconfig, git/config
+ * under $XDG_CONFIG_HOME and ~/.config, /etc/gitconfig: core.fsmonitor
+ * runs in a `git status`), less's key files (~/.lesskey, ~/.less,
+ * lesskey and less under both, /etc/syslesskey, /etc/sysless) and
+ * lesspipe's ~/.lessfilter, and those the user's own GIT_CONFIG_GLOBAL,
+ * LESSKEYIN, ... name. One whose directory is not there yet is watched
+ * in the nearest that is, for the next one's making, which counts only
+ * once the file itself is there (an agent's ~/.config for its own files
+ * is no change: nearer). Once any of them
  * changes, the session is "dirty" for good: every command's process is
  * a hand-off's from then on, every program it starts judged -- more
  * judging, said once on the supervisor's stderr. The watch queue is
@@ -65,9 +70,12 @@ static int ifd = -1;
 static struct {
 	int wd;
 	char name[NAME_MAX + 1];
+	char *target; /* a directory on the way to it made: only once it is
+		       * there (watch_maybe) */
 } watch[NWATCH];
 static int nwatch;
 static int dirty; /* atomic: a start-up file changed */
+static const char *maybe_target; /* watch_maybe's, while it adds one */
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The session dirty from now on, said once on stderr. */
@@ -154,7 +162,7 @@ static void watch_dir(const char *dir, const char *name)
 	 * nothing a shell of ours reads; one we cannot watch for want of
 	 * watches or memory might */
 	if (wd < 0 && (errno == ENOSPC || errno == ENOMEM))
-		make_dirty("the shells' start-up files cannot all be watched "
+		make_dirty("the start-up files cannot all be watched "
 			   "(inotify: no watches left)");
 	if (wd < 0)
 		return;
@@ -162,10 +170,14 @@ static void watch_dir(const char *dir, const char *name)
 			  ? wd
 			  : -1;
 	for (int i = 0; i < nwatch; i++) /* (one directory's wd, again) */
-		if (watch[i].wd == wd && strcmp(watch[i].name, name) == 0)
+		if (watch[i].wd == wd && strcmp(watch[i].name, name) == 0 &&
+		    (watch[i].target && maybe_target
+			     ? strcmp(watch[i].target, maybe_target) == 0
+			     : !watch[i].target && !maybe_target))
 			return;
 	watch[nwatch].wd = wd;
 	snprintf(watch[nwatch].name, sizeof(watch[nwatch].name), "%s", name);
+	watch[nwatch].target = maybe_target ? strdup(maybe_target) : NULL;
 	nwatch++;
 }
 
@@ -229,20 +241,25 @@ static void watch_home(const char *home)
  * yet, whose config git would read once made). */
 static void watch_maybe(const char *dir, const char *name)
 {
-	char d[PATH_MAX], *slash;
+	char d[PATH_MAX], t[PATH_MAX], *slash;
 	struct stat sb;
 
 	if (!dir || !dir[0] ||
-	    snprintf(d, sizeof(d), "%s", dir) >= (int)sizeof(d))
+	    snprintf(d, sizeof(d), "%s", dir) >= (int)sizeof(d) ||
+	    snprintf(t, sizeof(t), "%s/%s", dir, name) >= (int)sizeof(t))
 		return;
 	if (stat(d, &sb) == 0) {
 		watch_file(d, name);
 		return;
 	}
+	/* (a ~/.config an agent makes for its own files is no change, until
+	 * the file itself is there: counts) */
 	while ((slash = strrchr(d, '/')) && slash != d) {
 		*slash = '\0';
 		if (stat(d, &sb) == 0) {
+			maybe_target = t;
 			watch_dir(d, slash + 1);
+			maybe_target = NULL;
 			return;
 		}
 	}
@@ -260,15 +277,43 @@ static void watch_config(const char *home, const char *xdg)
 		return;
 	watch_file(home, ".gitconfig");
 	watch_file(home, ".lesskey");
-	if (!xdg || !xdg[0]) {
-		if (snprintf(conf, sizeof(conf), "%s/.config", home) >=
-		    (int)sizeof(conf))
-			return;
-		xdg = conf;
+	watch_file(home, ".less");       /* less's binary key file */
+	watch_file(home, ".lessfilter"); /* lesspipe runs it */
+	/* HOME's .config too: git and less read it where XDG_CONFIG_HOME
+	 * is unset, or names nothing */
+	for (int i = 0; i < 2; i++) {
+		const char *d = i ? xdg : conf;
+
+		if (!i && snprintf(conf, sizeof(conf), "%s/.config", home) >=
+				  (int)sizeof(conf))
+			continue;
+		if (!d || !d[0] || (i && strcmp(d, conf) == 0))
+			continue;
+		watch_maybe(d, "lesskey");
+		watch_maybe(d, "less");
+		if (snprintf(git, sizeof(git), "%s/git", d) < (int)sizeof(git))
+			watch_maybe(git, "config");
 	}
-	watch_maybe(xdg, "lesskey");
-	if (snprintf(git, sizeof(git), "%s/git", xdg) < (int)sizeof(git))
-		watch_maybe(git, "config");
+}
+
+/* The files the user's own environment names for git and less: watched
+ * as theirs (a GIT_CONFIG_GLOBAL of the user's is the file git reads). */
+static void watch_named(void)
+{
+	static const char *const names[] = {
+		"GIT_CONFIG_GLOBAL=", "GIT_CONFIG_SYSTEM=", "LESSKEYIN=",
+		"LESSKEY=", "LESSKEYIN_SYSTEM=", "LESSKEY_SYSTEM=",
+	};
+	char d[PATH_MAX], *slash;
+	const char *v;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if ((v = start_value(names[i])) && v[0] == '/' &&
+		    snprintf(d, sizeof(d), "%s", v) < (int)sizeof(d) &&
+		    (slash = strrchr(d, '/'))) {
+			*slash = '\0';
+			watch_maybe(d[0] ? d : "/", slash + 1);
+		}
 }
 
 static void start_watching(void)
@@ -277,11 +322,12 @@ static void start_watching(void)
 		"profile", "bash.bashrc", "bashrc", "bash.bash_logout",
 		"zshenv", "zprofile", "zshrc", "zlogin", "zlogout",
 		"profile.d", "zsh", "gitconfig", "syslesskey", "sysless",
+		"lesskey",
 	};
 	struct passwd *pw = getpwuid(getuid());
 
 	if ((ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) < 0) {
-		make_dirty("the shells' start-up files cannot be watched "
+		make_dirty("the start-up files cannot be watched "
 			   "(inotify: no instance left)");
 		return;
 	}
@@ -293,10 +339,44 @@ static void start_watching(void)
 	watch_config(start_value("HOME="), start_value("XDG_CONFIG_HOME="));
 	if (pw)
 		watch_config(pw->pw_dir, NULL);
+	watch_named();
 	for (size_t i = 0; i < sizeof(etc) / sizeof(*etc); i++)
 		watch_file("/etc", etc[i]);
 	watch_dir("/etc/profile.d", "");
 	watch_dir("/etc/zsh", "");
+}
+
+/* A directory on the way to target was made: true when target is there
+ * (a change); else watched nearer, in the nearest directory there now,
+ * looked at again once that watch is in place, so that nothing made
+ * meanwhile goes unseen. */
+static bool nearer(const char *target)
+{
+	char t[PATH_MAX], d[PATH_MAX], *slash;
+	struct stat sb;
+
+	if (snprintf(t, sizeof(t), "%s", target) >= (int)sizeof(t))
+		return true;
+	for (int hops = 0; hops < 16; hops++) {
+		if (lstat(t, &sb) == 0)
+			return true;
+		memcpy(d, t, sizeof(d));
+		/* the nearest that is there, and its next component */
+		while ((slash = strrchr(d, '/')) && slash != d) {
+			*slash = '\0';
+			if (stat(d, &sb) == 0)
+				break;
+		}
+		if (!slash || slash == d)
+			return true; /* nothing on the way: the safe side */
+		maybe_target = t;
+		watch_dir(d, slash + 1);
+		maybe_target = NULL;
+		*slash = '/';
+		if (stat(d, &sb) != 0) /* still not made: the watch sees it */
+			return false;
+	}
+	return true;
 }
 
 /* Does event ev say a start-up file changed? */
@@ -308,8 +388,10 @@ static bool counts(const struct inotify_event *ev)
 	for (int i = 0; i < nwatch; i++)
 		if (watch[i].wd == ev->wd &&
 		    (!watch[i].name[0] ||
-		     (ev->len && strcmp(watch[i].name, ev->name) == 0)))
-			return true;
+		     (ev->len && strcmp(watch[i].name, ev->name) == 0))) {
+			if (!watch[i].target || nearer(watch[i].target))
+				return true;
+		}
 	return false;
 }
 

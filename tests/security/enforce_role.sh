@@ -198,6 +198,12 @@ mkdir -p "$W/uhome4" "$W/uhome5/.config"; chmod -R a+rwX "$W/uhome4" "$W/uhome5"
 GITCFG="import os, subprocess; p = os.environ['GITCFG']; os.makedirs(os.path.dirname(p), exist_ok=True); open(p, 'w').write('[core]\\n\\tfsmonitor = ' + os.environ['RM_CMD'] + '\\n'); os.execv('/bin/bash', ['bash', '-c', 'git init -q && git status'])"
 HOME=$W/uhome4 GITCFG=$W/uhome4/.gitconfig judged "a ~/.gitconfig the session wrote, then git status" "$(py "$GITCFG")" both
 HOME=$W/uhome5 GITCFG=$W/uhome5/.config/git/config judged "a ~/.config/git/config the session made, then git status" "$(py "$GITCFG")"
+# with no ~/.config at all: git's made in it is seen, one an agent makes
+# for its own files alone is no change (nested stays nested)
+mkdir -p "$W/uhome7" "$W/uhome8"; chmod -R a+rwX "$W/uhome7" "$W/uhome8"
+HOME=$W/uhome7 GITCFG=$W/uhome7/.config/git/config judged "a ~/.config/git/config made with ~/.config, then git status" "$(py "$GITCFG")"
+r=$( (export HOME=$W/uhome8; run_case --enforce "$(py "import os; os.makedirs(os.environ['HOME'] + '/.config/someagent'); os.execv('/bin/bash', $NESTED)")") )
+expect_eq "enforce: an agent's own ~/.config made makes no hand-off (nested stays nested)" landed "$r"
 # less's key file the session wrote (~/.lesskey): its #env's LESSOPEN
 # runs in a `less FILE`
 mkdir -p "$W/uhome6"; chmod -R a+rwX "$W/uhome6"
@@ -256,6 +262,11 @@ ctypes.CDLL(None).execve(b"/bin/bash", argv, arr)
 PY
 chmod a+r "$W/dupenv.py"
 judged "GIT_CONFIG_VALUE_0 twice, the first empty" "$(command -v python3) $W/dupenv.py 'git init -q && git status' GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0= GIT_CONFIG_VALUE_0=@RM_CMD"
+# a pair beyond no count, that the command's own text makes live
+# (`GIT_CONFIG_COUNT=2 ... git status`: the hook sees a colour setting);
+# git's test fsmonitor, which release git still runs
+judged "GIT_CONFIG_KEY_1 with no count, made live by the command" "$(py "import os; e = dict(os.environ, GIT_CONFIG_KEY_1='core.fsmonitor', GIT_CONFIG_VALUE_1=os.environ['RM_CMD']); os.execve('/bin/bash', ['bash', '-c', 'git init -q && GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=color.ui GIT_CONFIG_VALUE_0=auto git status'], e)")"
+judged "GIT_TEST_FSMONITOR" "$(py "import os; e = dict(os.environ, GIT_TEST_FSMONITOR=os.environ['RM_CMD']); os.execve('/bin/bash', ['bash', '-c', 'git init -q && git status'], e)")"
 # an inert pager's name with an option that reads a lesskey file, whose
 # #env sets LESSOPEN: a command less runs on what it opens
 printf '#env\nLESSOPEN=|sh -c "%s" %%s\n' "$RM_CMD" > "$W/lesskey"; chmod a+r "$W/lesskey"
