@@ -271,7 +271,7 @@ static void watch_maybe(const char *dir, const char *name)
  * files (#env sets LESSOPEN, a command). */
 static void watch_config(const char *home, const char *xdg)
 {
-	char conf[PATH_MAX], git[PATH_MAX];
+	char conf[PATH_MAX] = "", git[PATH_MAX];
 
 	if (!home || !home[0])
 		return;
@@ -360,7 +360,7 @@ static bool nearer(const char *target)
 	for (int hops = 0; hops < 16; hops++) {
 		if (lstat(t, &sb) == 0)
 			return true;
-		memcpy(d, t, sizeof(d));
+		memcpy(d, t, strlen(t) + 1);
 		/* the nearest that is there, and its next component */
 		while ((slash = strrchr(d, '/')) && slash != d) {
 			*slash = '\0';
