@@ -18,6 +18,22 @@
 #include "../common/plainstr.h"
 #include "floor_int.h"
 
+/* The next blank-separated word of [*v, end): its start, its length in
+ * *n (0: no word left); *v moves past it. */
+static const char *word(const char **v, const char *end, size_t *n)
+{
+	const char *w;
+
+	while (*v < end && (**v == ' ' || **v == '\t'))
+		(*v)++;
+	for (w = *v; w < end && *w != ' ' && *w != '\t'; w++)
+		;
+	*n = (size_t)(w - *v);
+	w = *v;
+	*v += *n;
+	return w;
+}
+
 /* Does node's NODE_OPTIONS value v (len bytes) hold anything but the
  * options that load no code -- a heap's size, warnings, source maps --
  * (not --require, --import, --loader, --inspect, --env-file,
@@ -35,30 +51,21 @@ static bool node_options_carry(const char *v, size_t len)
 		"--trace-uncaught", "--enable-source-maps",
 		"--use-openssl-ca", "--use-bundled-ca", "--preserve-symlinks",
 	};
-	const char *end = v + len;
+	const char *end = v + len, *w;
+	size_t n;
 
-	while (v < end) {
-		size_t n;
+	while ((w = word(&v, end, &n)), n) {
 		bool ok = false;
 
-		while (v < end && (*v == ' ' || *v == '\t'))
-			v++;
-		n = (size_t)(end - v);
-		for (const char *q = v; q < end; q++)
-			if (*q == ' ' || *q == '\t') {
-				n = (size_t)(q - v);
-				break;
-			}
-		for (size_t k = 0; n && !ok && k < sizeof(inert) / sizeof(*inert);
+		for (size_t k = 0; !ok && k < sizeof(inert) / sizeof(*inert);
 		     k++) {
 			size_t m = strlen(inert[k]);
 
-			ok = inert[k][m - 1] == '=' ? n > m && !memcmp(v, inert[k], m)
-						    : n == m && !memcmp(v, inert[k], m);
+			ok = inert[k][m - 1] == '=' ? n > m && !memcmp(w, inert[k], m)
+						    : n == m && !memcmp(w, inert[k], m);
 		}
-		if (n && !ok)
+		if (!ok)
 			return true;
-		v += n;
 	}
 	return false;
 }
@@ -138,6 +145,18 @@ static bool pager_option(const char *w, size_t n)
 	return true;
 }
 
+/* Are all words of v (len bytes) such options (LESS, SYSTEMD_LESS)? */
+static bool inert_options(const char *v, size_t len)
+{
+	const char *end = v + len, *w;
+	size_t n;
+
+	while ((w = word(&v, end, &n)), n)
+		if (!pager_option(w, n))
+			return false;
+	return true;
+}
+
 /* Is value v (len bytes) a program that runs nothing of the agent's
  * choosing: none at all (""), or cat, true, false, ":", echo, less or
  * more -- by that name, or in /bin or /usr/bin -- with such options
@@ -146,33 +165,19 @@ static bool inert_program(const char *v, size_t len)
 {
 	static const char *const names[] = { "cat",  "true", "false", ":",
 					     "echo", "less", "more" };
-	const char *end = v + len, *w;
-	size_t n;
-	bool ok = false, first = true;
+	const char *end = v + len, *w = word(&v, end, &len);
+	bool ok = false;
 
-	for (; v < end; v = w) {
-		while (v < end && (*v == ' ' || *v == '\t'))
-			v++;
-		for (w = v; w < end && *w != ' ' && *w != '\t'; w++)
-			;
-		if ((n = (size_t)(w - v)) == 0)
-			break;
-		if (!first) {
-			if (!pager_option(v, n))
-				return false;
-			continue;
-		}
-		first = false;
-		if (n > 9 && !memcmp(v, "/usr/bin/", 9))
-			v += 9, n -= 9;
-		else if (n > 5 && !memcmp(v, "/bin/", 5))
-			v += 5, n -= 5;
-		for (size_t k = 0; !ok && k < sizeof(names) / sizeof(*names); k++)
-			ok = n == strlen(names[k]) && !memcmp(v, names[k], n);
-		if (!ok)
-			return false;
-	}
-	return true;
+	if (!len)
+		return true;
+	if (len > 9 && !memcmp(w, "/usr/bin/", 9))
+		w += 9, len -= 9;
+	else if (len > 5 && !memcmp(w, "/bin/", 5))
+		w += 5, len -= 5;
+	for (size_t k = 0; !ok && k < sizeof(names) / sizeof(*names); k++)
+		ok = len == strlen(names[k]) && !memcmp(w, names[k], len);
+	/* then options alone */
+	return ok && inert_options(v, (size_t)(end - v));
 }
 
 /* Is v (len bytes) a shell of the system's, by its path in /bin or
@@ -190,22 +195,6 @@ static bool system_shell(const char *v, size_t len)
 		if (len == strlen(shells[k]) && !memcmp(v, shells[k], len))
 			return true;
 	return false;
-}
-
-/* Are all words of v (len bytes) such options (LESS, SYSTEMD_LESS)? */
-static bool inert_options(const char *v, size_t len)
-{
-	const char *end = v + len, *w;
-
-	for (; v < end; v = w) {
-		while (v < end && (*v == ' ' || *v == '\t'))
-			v++;
-		for (w = v; w < end && *w != ' ' && *w != '\t'; w++)
-			;
-		if (w > v && !pager_option(v, (size_t)(w - v)))
-			return false;
-	}
-	return true;
 }
 
 /* Entry e (NAME=VALUE, len bytes) of a variable whose value is a program

@@ -117,16 +117,12 @@ static int yama(void)
 /* Is tgid an ancestor of pid? */
 static bool ancestor(pid_t tgid, pid_t pid)
 {
-	char p[40], buf[1024], *q;
-	long pp;
+	struct hs_proc_stat st;
 
 	for (int depth = 0; pid > 1 && depth < 256; depth++) {
-		snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
-		if (hs_fl_read_small(p, buf, sizeof(buf)) <= 0 ||
-		    !(q = strrchr(buf, ')')) ||
-		    sscanf(q + 1, " %*c %ld", &pp) != 1)
+		if (hs_proc_stat(pid, &st) != 0)
 			return false;
-		if ((pid = (pid_t)pp) == tgid)
+		if ((pid = (pid_t)st.ppid) == tgid)
 			return true;
 	}
 	return false;
