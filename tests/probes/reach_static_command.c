@@ -18,7 +18,8 @@
  *                 other spellings (relative to a descriptor of
  *                 /proc/PID, from it as the working directory, up from
  *                 /proc/self, with "//", with "./..", by task/PID, a
- *                 symlink to it, a symlink to /proc/PID); fdro and
+ *                 symlink to it, a symlink to /proc/PID); fdr: its
+ *                 fd/0 opened to read alone; fdro and
  *                 fdpath: its fd/0 opened to read, or O_PATH, then that
  *                 descriptor reopened to write (/proc/self/fd/N); perf
  *                 (perf_event_open of its CPU time), perfall (of every
@@ -187,6 +188,11 @@ static int reach(pid_t c, const char *call)
 			snprintf(p, sizeof(p), "/proc/%d/task/%d/fd/0", (int)c,
 				 (int)c);
 			fd = open(p, O_WRONLY);
+		} else if (strcmp(call, "fdr") == 0) {
+			/* to read alone: its script's bytes read away
+			 * before the command reads them */
+			snprintf(p, sizeof(p), "/proc/%d/fd/0", (int)c);
+			fd = open(p, O_RDONLY);
 		} else if (strcmp(call, "fdro") == 0 ||
 			   strcmp(call, "fdpath") == 0) {
 			/* opened to read or by name (not notified without

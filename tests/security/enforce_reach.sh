@@ -153,6 +153,13 @@ rows() { # TAG PREFIX...
 		"$(cat "$TMP/err")" "memr: Operation not permitted"
 	run_case --guard read.json "$P reach memr" "$@"
 	expect_contains "guard$tag: ... goes on" "$(cat "$TMP/err")" "memr: ok"
+	# its stdin pipe opened to read where reads are judged: its script's
+	# bytes cannot be read away before it reads them
+	run_case --enforce read.json "$P reach fdr" "$@"
+	expect_contains "enforce$tag: a judged command's pipe opened to read refused (a Read hook)" \
+		"$(cat "$TMP/err")" "fdr: Operation not permitted"
+	run_case --guard read.json "$P reach fdr" "$@"
+	expect_contains "guard$tag: ... goes on" "$(cat "$TMP/err")" "fdr: ok"
 	# by name and through symlinks, from the agent's python
 	run_case --enforce policy.json "python3 $W/mem.py w" "$@"
 	expect_eq "enforce$tag: a judged command's /proc/PID/mem, by name and by symlinks, refused for writing" \
