@@ -25,6 +25,66 @@ bool hs_shell_name(const char *path)
 	return false;
 }
 
+HS_CHILD_PATH
+bool hs_interp_name(const char *path, bool *stdin_program)
+{
+	/* not pointers: see envfix.c's table. Those that read their
+	 * program from stdin when given none come first. */
+	static const char names[][9] = {
+		"python", "python2", "python3", "pypy", "pypy3", "perl",
+		"ruby", "node", "nodejs", "php", "lua", "luajit", "tclsh",
+		"wish", "expect", "julia", "Rscript", "bun",
+		/* the rest: a program always in their words */
+		"awk", "gawk", "mawk", "nawk", "sed", "gsed", "make", "gmake",
+		"deno", "pwsh", "R" };
+	const size_t first_rest = 18;
+	const char *name;
+
+	if (!path)
+		return false;
+	name = hs_base(path);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t n = hs_len(names[i]);
+		const char *v = name + n;
+
+		if (!hs_same_n(name, names[i], n))
+			continue;
+		/* a version: python3.12, perl5.36, lua5.4 */
+		while ((*v >= '0' && *v <= '9') || *v == '.')
+			v++;
+		if (*v)
+			continue;
+		if (stdin_program)
+			*stdin_program = i < first_rest;
+		return true;
+	}
+	return false;
+}
+
+HS_CHILD_PATH
+bool hs_git_path(const char *path)
+{
+	static const char dirs[][24] = { "/usr/lib/git-core/",
+					 "/usr/libexec/git-core/" };
+
+	if (!path)
+		return false;
+	/* git, and its programs a remote runs (git-upload-pack,
+	 * git-receive-pack, git-shell) or its helpers (git-lfs) */
+	if (hs_system_path(path) && (hs_same(hs_base(path), "git") ||
+				     hs_same_n(hs_base(path), "git-", 4)))
+		return true;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		size_t n = hs_len(dirs[i]);
+
+		/* directly in it: no ".." out of it */
+		if (hs_starts(path, dirs[i]) && hs_base(path) == path + n &&
+		    path[n] && path[n] != '.')
+			return true;
+	}
+	return false;
+}
+
 /* Long options of bash that take a separate argument. */
 HS_CHILD_PATH
 static bool long_opt_takes_arg(const char *a)

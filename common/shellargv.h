@@ -27,6 +27,22 @@ int hs_shell_operand(char *const argv[]);
  * caller to say by the program that runs, not argv[0]. */
 bool hs_shell_reads_stdin(char *const argv[]);
 
+/* Is `path`'s basename an interpreter, a program that runs code given in
+ * its words or its input: python, perl, ruby, node, php, lua, tcl, awk,
+ * sed (its `e`), make (its recipes), ..., by name or with a version
+ * (python3.12)? *stdin_program (may be NULL) says whether it reads its
+ * program from stdin when its words name none. */
+bool hs_interp_name(const char *path, bool *stdin_program);
+
+/* Is path the system's git (/usr/bin/git, its /usr/bin/git-*) or one of
+ * its commands (directly in /usr/lib/git-core or /usr/libexec/git-core)?
+ * A git process runs what its settings and hooks name: each program it
+ * starts that is not git's own -- one of these that is a program (ELF),
+ * not a script (git-mergetool and git-web--browse run what their
+ * settings name from a shell of their own) -- is a tool call of its own
+ * (docs/agents.md, "git is judged by what it starts"). */
+bool hs_git_path(const char *path);
+
 /* Is path a file of /bin, /usr/bin, /usr/local/bin, /sbin or /usr/sbin
  * (directly), where a program is what its name says? */
 bool hs_system_path(const char *path);

@@ -9,6 +9,7 @@
 
 #include "../common/plainstr.h"
 #include "../common/shellargv.h"
+#include "env_code.h"
 #include "handoff_int.h"
 #include "shparse.h"
 #include "strbuf.h"
@@ -18,7 +19,8 @@
 static bool text_opaque(const char *text, int depth);
 
 static bool list_opaque(const char *text, const struct hs_sh_list *l,
-			int depth);
+			int depth, bool in);
+static bool substitutes(const char *text);
 
 /* A file whose content is a stream, not a script anyone could read
  * beforehand: /dev/stdin, /dev/fd/N, /proc/self/fd/N, a fifo. */
@@ -41,6 +43,244 @@ static bool runner(const char *p)
 	return hs_ho_is_any(hs_base(p), names);
 }
 
+/* Programs with options that run a command they are given (ssh's
+ * ProxyCommand, tar's --to-command, rsync's -e, an editor's -c, wget's
+ * --use-askpass, sqlite3's .shell, npm's scripts and npx's packages):
+ * any word not shown may be such an option, and what it runs is not
+ * shown either. */
+static bool option_runner(const char *p)
+{
+	static const char *const names[] = {
+		"ssh", "scp", "sftp", "rsync", "tar", "gtar", "bsdtar", "cpio",
+		"zip", "vim", "vi", "nvim", "ex", "view", "vimdiff", "emacs",
+		"gdb", "less", "more", "man", "wget", "tcpdump",
+		"sqlite3", "mysql", "psql", "npm", "npx", "pnpm", "yarn",
+		"socat", "nc", "ncat", "openssl", "apt", "apt-get", "dpkg",
+		"pip", "pip3", "uv", "uvx", "pipx", "cargo", "go", "docker",
+		"podman", "kubectl", "crontab", "at", "git-shell", NULL };
+	return hs_ho_is_any(hs_base(p), names);
+}
+
+/* Does git run code from a word of c whose value is not its text: a
+ * setting (-c, --config-env, whose value is another variable's), its
+ * exec path or a subcommand not shown, any word of a subcommand that
+ * runs commands it is given (config, submodule foreach, bisect run,
+ * rebase --exec, filter-branch, difftool --extcmd, send-email's
+ * --*-cmd), or any other word that could be an option
+ * (--upload-pack=, --receive-pack=, --template=, -u)? A message where
+ * the subcommand takes one (-m, --message, -F, --file, --author, --date
+ * of commit, tag, merge, ...), a path after `--`, and where it works
+ * (-C, --git-dir, --work-tree) are data: what a repository's own
+ * configuration runs, git's children, is judged as git starts it. */
+static bool git_code(const char *text, const struct hs_sh_cmd *c, size_t k)
+{
+	static const char *const runs[] = {
+		"config", "submodule", "bisect", "rebase", "filter-branch",
+		"difftool", "mergetool", "send-email", "instaweb", "var",
+		"credential", "daemon", "web--browse", NULL };
+	static const char *const data[] = { "-m", "--message", "-F",
+					    "--file", "--author", "--date",
+					    NULL };
+	static const char *const place[] = { "-C", "--git-dir", "--work-tree",
+					     "--namespace", NULL };
+	static const char *const messages[] = { "commit", "tag", "merge",
+						"notes", "stash", "revert",
+						"cherry-pick", "am", NULL };
+	const char *sub = NULL;
+	bool dashes = false;
+
+	for (size_t i = k + 1; i < c->nwords; i++) {
+		const struct hs_sh_word *w = &c->words[i];
+		const char *src = text + w->start;
+		const char *prev = c->words[i - 1].value;
+
+		if (memmem(src, w->end - w->start, "--config-env", 12))
+			return true; /* a value from the environment */
+		if (!sub && w->value && w->value[0] != '-' &&
+		    !(prev && (!strcmp(prev, "-c") || hs_ho_is_any(prev, place))))
+			sub = w->value;
+		if (w->value) {
+			dashes |= sub && !strcmp(w->value, "--");
+			continue;
+		}
+		/* where it works, before the subcommand: a place */
+		if (!sub && (hs_ho_is_any(prev, place) ||
+			     !strncmp(src, "-C", 2) ||
+			     !strncmp(src, "--git-dir=", 10) ||
+			     !strncmp(src, "--work-tree=", 12)))
+			continue;
+		if (!sub || hs_ho_is_any(sub, runs))
+			return true;
+		if (dashes)
+			continue;
+		/* a message is one where the subcommand takes one (-m is
+		 * `git fetch`'s --multiple) */
+		if (!hs_ho_is_any(sub, messages))
+			return true;
+		if (prev && i > k + 1 && hs_ho_is_any(prev, data))
+			continue;
+		for (size_t d = 0; data[d]; d++) {
+			size_t n = strlen(data[d]);
+
+			if (strncmp(src, data[d], n) == 0 &&
+			    (src[n] == '=' || (data[d][1] != '-' && src[n] != '-')))
+				break;
+			if (!data[d + 1])
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Is word w shown as it runs: its value its text, or a text the parser
+ * leaves unvalued for its braces alone, which expand to nothing else
+ * (find's and xargs' `{}`, `-I{}`: no comma, no `..`)? */
+static bool shown(const char *text, const struct hs_sh_word *w)
+{
+	if (w->value)
+		return true;
+	for (size_t i = w->start; i < w->end; i++) {
+		char ch = text[i];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || strchr("_{}/+=:@%-", ch)))
+			return false;
+	}
+	return true;
+}
+
+/* Does an interpreter whose words are all shown, v its argv, take its
+ * program from its stdin: a word "-" or a stream (`make -f -`, `awk -f
+ * /dev/stdin`), or for one that reads it there when given none
+ * (none_too), no operand, no -c, -e, -m, --eval, ...? */
+static bool program_on_stdin(char *const v[], bool none_too)
+{
+	static const char *const code[] = { "-c", "-e", "-E", "-m", "-p",
+					    "--eval", "--print", "-x", NULL };
+	/* options whose argument is the next word, not a program */
+	static const char *const arg[] = { "-W", "-X", "-I", "-r", "-C",
+					   "--require", "--import", "--loader",
+					   "--experimental-loader", NULL };
+	bool named = false;
+
+	for (size_t i = 1; v[i]; i++) {
+		if (!strcmp(v[i], "-") || stream_path(v[i]))
+			return true;
+		if (hs_ho_is_any(v[i], arg) && v[i + 1]) {
+			i++;
+			continue;
+		}
+		named |= v[i][0] != '-' || hs_ho_is_any(v[i], code) ||
+			 !strncmp(v[i], "--eval=", 7) ||
+			 !strncmp(v[i], "--print=", 8);
+	}
+	return none_too && !named;
+}
+
+/* Does c read data the hook did not see on its stdin: a pipe (a command
+ * after the first of its pipeline), a file redirected from a name not
+ * shown or a stream, another descriptor, a here-string not shown, or a
+ * here-document whose delimiter is unquoted in a text that expands? */
+static bool stdin_unseen(const char *text, const struct hs_sh_cmd *c,
+			 bool piped)
+{
+	if (piped)
+		return true;
+	for (size_t r = 0; r < c->nredirs; r++) {
+		const struct hs_sh_redir *d = &c->redirs[r];
+		const char *v = d->target.value;
+
+		if (d->fd > 0)
+			continue;
+		if (!strcmp(d->op, "<&"))
+			return true; /* another descriptor's: not seen */
+		if (!strcmp(d->op, "<") || !strcmp(d->op, "<>") ||
+		    !strcmp(d->op, "<<<")) {
+			if (!v || stream_path(v))
+				return true;
+		} else if (!strcmp(d->op, "<<") || !strcmp(d->op, "<<-")) {
+			size_t n = d->target.end - d->target.start;
+
+			if (!memchr(text + d->target.start, '\'', n) &&
+			    !memchr(text + d->target.start, '"', n) &&
+			    !memchr(text + d->target.start, '\\', n) &&
+			    (strchr(text, '$') || strchr(text, '`')))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Does interpreter c->words[k] (base name b) have a word not shown where
+ * it may be code or an option: before its program -- python's -c CODE,
+ * -m MODULE or script, which end its options; awk's program; the
+ * script of a perl, ruby or node, which do take options after -e --
+ * or anywhere for sed and make, whose options GNU getopt takes after
+ * operands too? Data: what comes after the program, make's -j, -l and
+ * -C values. */
+static bool program_hidden(const char *text, const struct hs_sh_cmd *c,
+			   size_t k, const char *b)
+{
+	static const char *const data_arg[] = { "-v", "-F", "-W", "-X", "-I",
+						NULL };
+	static const char *const code_arg[] = { "-e", "-E", "-r", "-f", NULL };
+	bool python = !strncmp(b, "python", 6) || !strncmp(b, "pypy", 4);
+	bool make = !strncmp(b, "make", 4) || !strncmp(b, "gmake", 5);
+	bool sed = strstr(b, "sed") != NULL;
+
+	for (size_t i = k + 1; i < c->nwords; i++) {
+		const struct hs_sh_word *w = &c->words[i];
+		const char *v = w->value, *prev = c->words[i - 1].value;
+		const char *src = text + w->start;
+
+		if (!shown(text, w)) {
+			if (!make && !sed && i > k + 1 &&
+			    hs_ho_is_any(prev, data_arg))
+				continue; /* awk -v x="$y", -F, perl -I */
+			if (make && ((prev && (!strcmp(prev, "-j") ||
+					       !strcmp(prev, "-l") ||
+					       !strcmp(prev, "-C"))) ||
+				     !strncmp(src, "-j", 2) ||
+				     !strncmp(src, "-l", 2) ||
+				     !strncmp(src, "--jobs=", 7)))
+				continue;
+			return true;
+		}
+		if (!v || make || sed)
+			continue;
+		if (!strcmp(v, "--"))
+			return false;
+		/* the program, after which is data */
+		if (python && (!strcmp(v, "-c") || !strcmp(v, "-m")))
+			return i + 1 < c->nwords && !shown(text, &c->words[i + 1]);
+		if (v[0] != '-' &&
+		    !(i > k + 1 && (hs_ho_is_any(prev, data_arg) ||
+				    hs_ho_is_any(prev, code_arg))))
+			return false; /* a script or awk's program: shown */
+	}
+	return false;
+}
+
+/* Does program v[k] of c (v: c's words up to the first not shown) run
+ * code from a word not shown, or from a stdin not shown? */
+static bool runs_unseen(const char *text, const struct hs_sh_cmd *c,
+			char *const v[], size_t k, bool piped)
+{
+	const char *b = hs_base(v[k]);
+	bool hidden = false, from_stdin;
+
+	for (size_t i = k + 1; i < c->nwords && !hidden; i++)
+		hidden = !shown(text, &c->words[i]);
+	if (!strcmp(b, "git"))
+		return git_code(text, c, k);
+	if (hs_interp_name(v[k], &from_stdin))
+		return program_hidden(text, c, k, b) ||
+		       (program_on_stdin(v + k, from_stdin) &&
+			stdin_unseen(text, c, piped));
+	/* find's: any, which unquoted may split into `-exec rm …` */
+	return hidden && (runner(v[k]) || option_runner(v[k]));
+}
+
 static bool runs_shell_word(const char *p)
 {
 	return hs_shell_name(p) || strcmp(hs_base(p), "hush") == 0;
@@ -60,8 +300,100 @@ static bool code_var(const struct hs_sh_word *w, const char *script)
 	return false;
 }
 
+/* Is assignment word w's value shown: its text, or with $PWD alone
+ * expanded (`PYTHONPATH="$PWD/src"`: where the command runs, a place the
+ * hook is shown)? */
+static bool value_shown(const char *text, const struct hs_sh_word *w)
+{
+	if (w->value)
+		return true;
+	for (size_t i = w->start; i < w->end; i++) {
+		if (text[i] == '`' || text[i] == '\\')
+			return false;
+		if (text[i] != '$')
+			continue;
+		if (!strncmp(text + i, "${PWD}", 6))
+			i += 5;
+		else if (!strncmp(text + i, "$PWD", 4) &&
+			 !hs_ho_name_char(text[i + 4], false))
+			i += 3;
+		else
+			return false;
+	}
+	return true;
+}
+
+/* A variable whose value a program runs or loads as code (env_code.c:
+ * GIT_SSH_COMMAND, PAGER, LD_PRELOAD, NODE_OPTIONS, git's settings by
+ * the environment, ...) given a value the hook did not see, as a
+ * command's prefix (`GIT_CONFIG_VALUE_0="$(…)" git status`), alone, or
+ * by export, declare, local or readonly; or named for read or
+ * printf -v to fill. Kept (for a shell's later commands): given any
+ * value alone or by those, which the shell keeps. */
+static bool code_value(const char *text, const struct hs_sh_cmd *c,
+		       bool kept)
+{
+	static const char *const keepers[] = { "export", "declare", "typeset",
+					       "readonly", "local", NULL };
+	static const char *const fillers[] = { "read", "printf", "mapfile",
+					       "readarray", NULL };
+	const char *cmd = NULL;
+	size_t first = 0;
+	bool fills, keeps;
+
+	/* past `command` and `builtin`, which run the builtin */
+	while (first < c->nwords && (cmd = c->words[first].value) &&
+	       (!strcmp(cmd, "command") || !strcmp(cmd, "builtin")))
+		first++;
+	if (first == c->nwords)
+		cmd = NULL;
+	fills = hs_ho_is_any(cmd, fillers);
+	keeps = !c->nwords || hs_ho_is_any(cmd, keepers);
+	for (size_t a = 0; a < c->nassigns + c->nwords; a++) {
+		const struct hs_sh_word *w = a < c->nassigns
+						     ? &c->assigns[a]
+						     : &c->words[a - c->nassigns];
+		const char *s = text + w->start, *end = text + w->end, *e;
+
+		/* a nameref makes any later name another's */
+		if (keeps && cmd && w->value && w->value[0] == '-' &&
+		    strchr(w->value, 'n'))
+			return true;
+		if (fills && !strncmp(s, "-v", 2) && s + 2 < end)
+			s += 2; /* printf -vNAME */
+		if (s < end && (*s == '"' || *s == '\''))
+			s++; /* export "NAME=…" */
+		for (e = s; e < end && hs_ho_name_char(*e, e == s); e++)
+			;
+		if (e == s || !hs_env_code_name(s, (size_t)(e - s)))
+			continue;
+		if (e < end && *e == '+')
+			e++; /* NAME+=… */
+		if (e == end || *e == '"' || *e == '\'' ? fills
+		    : *e == '=' && (kept ? keeps : !value_shown(text, w)))
+			return true;
+	}
+	return false;
+}
+
+/* `${NAME:=…}`, `${NAME=…}` (and :-'s kin that assign) of such a
+ * variable, anywhere in text. */
+static bool code_default(const char *text)
+{
+	for (const char *p = text; (p = strstr(p, "${")); p++) {
+		const char *s = p + 2, *e = s;
+
+		while (hs_ho_name_char(*e, e == s))
+			e++;
+		if (e > s && (e[0] == '=' || (e[0] == ':' && e[1] == '=')) &&
+		    hs_env_code_name(s, (size_t)(e - s)))
+			return true;
+	}
+	return false;
+}
+
 static bool cmd_opaque(const char *text, const struct hs_sh_cmd *c,
-		       int depth)
+		       int depth, bool piped)
 {
 	char *v[MAX_WORDS + 1];
 	struct hs_strbuf b = { 0 };
@@ -69,7 +401,9 @@ static bool cmd_opaque(const char *text, const struct hs_sh_cmd *c,
 	int k, j;
 	bool r;
 
-	if (c->body && list_opaque(text, c->body, depth))
+	if (c->body &&
+	    list_opaque(text, c->body, depth,
+			c->kind == HS_SH_FUNC || stdin_unseen(text, c, piped)))
 		return true;
 	for (size_t a = 0; a < c->nassigns; a++)
 		if (code_var(&c->assigns[a], text))
@@ -77,6 +411,8 @@ static bool cmd_opaque(const char *text, const struct hs_sh_cmd *c,
 	for (size_t a = 0; a < c->nwords; a++) /* export PS4=… */
 		if (code_var(&c->words[a], text))
 			return true;
+	if (code_value(text, c, false))
+		return true;
 	if (c->kind != HS_SH_SIMPLE || !c->nwords)
 		return false;
 	/* the words up to the first one whose value is not its text */
@@ -92,7 +428,7 @@ static bool cmd_opaque(const char *text, const struct hs_sh_cmd *c,
 	 * know: any shell among its words */
 	if (k < 0 || (v[k] && runner(v[k])))
 		for (size_t a = k < 0 ? 1 : (size_t)k + 1; a < n; a++)
-			if (runs_shell_word(v[a]))
+			if (runs_shell_word(v[a]) || hs_interp_name(v[a], NULL))
 				return true;
 	if (k < 0)
 		/* a prefix not followed: opaque when it runs something
@@ -115,7 +451,7 @@ static bool cmd_opaque(const char *text, const struct hs_sh_cmd *c,
 	if (strcmp(v[k], "source") == 0 || strcmp(v[k], ".") == 0)
 		return n < c->nwords || !v[k + 1] || stream_path(v[k + 1]);
 	if (!hs_shell_name(v[k]) && strcmp(v[k], "hush") != 0)
-		return false;
+		return runs_unseen(text, c, v, (size_t)k, piped);
 	if (n < c->nwords)
 		return true; /* a shell with an expanded option or string */
 	if (hs_shell_reads_stdin(v + k))
@@ -129,12 +465,15 @@ static bool cmd_opaque(const char *text, const struct hs_sh_cmd *c,
 	return text_opaque(v[k + j], depth + 1);
 }
 
+/* in: the list reads a stdin the hook did not see (a group's or a loop's
+ * in a pipe, or redirected so; a function's, whose callers may pipe) */
 static bool list_opaque(const char *text, const struct hs_sh_list *l,
-			int depth)
+			int depth, bool in)
 {
 	for (size_t i = 0; l && i < l->n; i++)
 		for (size_t j = 0; j < l->pipes[i].ncmds; j++)
-			if (cmd_opaque(text, &l->pipes[i].cmds[j], depth))
+			if (cmd_opaque(text, &l->pipes[i].cmds[j], depth,
+				       in || j > 0))
 				return true;
 	return false;
 }
@@ -190,11 +529,12 @@ static bool text_opaque(const char *text, int depth)
 	 * arithmetic beside a substitution: bash evaluates an array
 	 * subscript's $(…) in `: $((x))` when x came from data */
 	if (strstr(text, "@P}") || strstr(text, "${!") ||
-	    (substitutes(text) && arithmetic(text)) || env_code(text))
+	    (substitutes(text) && arithmetic(text)) || env_code(text) ||
+	    code_default(text))
 		return true;
 	if (!(l = hs_sh_parse(text)))
 		return true; /* what it runs cannot be told */
-	r = list_opaque(text, l, depth);
+	r = list_opaque(text, l, depth, false);
 	hs_sh_free(l);
 	return r;
 }
@@ -254,19 +594,23 @@ static bool keeps_code_word(const char *w)
 	return false;
 }
 
-static bool list_keeps(const struct hs_sh_list *l);
+static bool list_keeps(const char *text, const struct hs_sh_list *l);
 
-static bool cmd_keeps(const struct hs_sh_cmd *c)
+static bool cmd_keeps(const char *text, const struct hs_sh_cmd *c)
 {
 	size_t k = 0;
 	const char *w;
 
 	if (c->kind == HS_SH_FUNC)
 		return true;
-	if (c->body && list_keeps(c->body))
+	if (c->body && list_keeps(text, c->body))
 		return true;
 	if (c->kind != HS_SH_SIMPLE)
 		return false;
+	/* a variable later programs run as code: `export
+	 * GIT_SSH_COMMAND=…` then `git fetch`, `export PAGER=…` then `man` */
+	if (code_value(text, c, true))
+		return true;
 	/* past the words that run a builtin: builtin, command, time, and
 	 * their options (command -p, time -p, --) */
 	for (; k < c->nwords; k++) {
@@ -279,11 +623,11 @@ static bool cmd_keeps(const struct hs_sh_cmd *c)
 	return false;
 }
 
-static bool list_keeps(const struct hs_sh_list *l)
+static bool list_keeps(const char *text, const struct hs_sh_list *l)
 {
 	for (size_t i = 0; l && i < l->n; i++)
 		for (size_t j = 0; j < l->pipes[i].ncmds; j++)
-			if (cmd_keeps(&l->pipes[i].cmds[j]))
+			if (cmd_keeps(text, &l->pipes[i].cmds[j]))
 				return true;
 	return false;
 }
@@ -293,9 +637,10 @@ bool hs_handoff_leaves_code(const char *text)
 	struct hs_sh_list *l;
 	bool r;
 
-	if (!text || env_code(text) || !(l = hs_sh_parse(text)))
+	if (!text || env_code(text) || code_default(text) ||
+	    !(l = hs_sh_parse(text)))
 		return true;
-	r = list_keeps(l);
+	r = list_keeps(text, l);
 	hs_sh_free(l);
 	return r;
 }

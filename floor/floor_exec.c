@@ -215,7 +215,36 @@ static void grant_unjudged(const struct hs_floor_ctx *x,
 		return;
 	if (x->cfg->settings.all_execs || hs_command_shell_index(c->argv) >= 0)
 		(void)hs_fl_lineage_granted(c->tgid, c->exe, c->argv,
-					    x->listener, c->n.id);
+					    x->listener, c->n.id, false);
+}
+
+bool hs_fl_git_own(const char *path)
+{
+	unsigned char head[4];
+	ssize_t n = -1;
+	int fd;
+
+	if (!hs_git_path(path))
+		return false;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) >= 0) {
+		n = read(fd, head, sizeof(head));
+		close(fd);
+	}
+	return n == 4 && memcmp(head, "\177ELF", 4) == 0;
+}
+
+/* Is caller tid's program the system's git or one of its own
+ * (/proc/TID/exe, as the kernel resolved it)? */
+static bool git_caller(pid_t tid)
+{
+	char p[48], exe[PATH_MAX];
+	ssize_t n;
+
+	snprintf(p, sizeof(p), "/proc/%d/exe", (int)tid);
+	if ((n = readlink(p, exe, sizeof(exe) - 1)) <= 0)
+		return false;
+	exe[n] = '\0';
+	return hs_git_path(exe);
 }
 
 static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
@@ -228,7 +257,7 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	uint64_t envp_p = at ? a[3] : a[2];
 	int dirfd = at ? (int)a[0] : AT_FDCWD;
 	char path[PATH_MAX], kpath[PATH_MAX], role[16];
-	bool tool, handoff;
+	bool tool, handoff, git;
 	int dyn, r;
 
 	/* hookshim run's own exec of the agent, from its fork child,
@@ -317,6 +346,15 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	}
 	tool = strcmp(role, "tool") == 0;
 	handoff = c->beneath = strcmp(role, "handoff") == 0;
+	/* git runs what its settings and hooks name (core.fsmonitor, a
+	 * hook, an alias's !cmd), from files the session may have written:
+	 * a program it starts that is not git's own is a tool call of its
+	 * own, a command's git's as beneath a hand-off (the shim's rule,
+	 * shim/exec_decide.c; here whether git's shim is there or not). By
+	 * the program that runs, as the kernel names it */
+	git = !handoff && git_caller(tid) && !hs_fl_git_own(c->exe);
+	if (tool && git)
+		tool = false, handoff = c->beneath = true;
 	if (tool) {
 		if (!set->nested_exec &&
 		    !(hs_config_interest(x->cfg) & HS_INTEREST_EXEC_NESTED))
@@ -341,7 +379,7 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	    (hs_chain_name(c->exe) ||
 	     (hs_shell_name(c->exe) && hs_shell_reads_stdin(c->argv))))
 		return HS_FL_CONTINUE;
-	if (!c->nested && !handoff && !set->all_execs &&
+	if (!c->nested && !handoff && !set->all_execs && !git &&
 	    hs_command_shell_index(c->argv) < 0)
 		return HS_FL_CONTINUE; /* the agent running a program: no event */
 	if (hs_fl_cwd(tid, c->cwd) < 0)

@@ -5,10 +5,10 @@
  * process is looked up (docs/floor.md, "Exactly once", Roles).
  *
  * The environment is the kernel's copy of what the exec was given
- * (/proc/PID/environ, whole): an entry that carries code (floor_env.c)
- * and is not one of the user's -- the agent's starting environment --
- * byte for byte; git's settings by the environment as a whole, once one
- * of them is not the user's.
+ * (/proc/PID/environ, whole): an entry that carries code
+ * (engine/env_code.c) and is not one of the user's -- the agent's
+ * starting environment -- byte for byte; git's settings by the
+ * environment as a whole, once one of them is not the user's.
  *
  * The start-up files: Codex runs its commands as `bash -lc`, Claude Code
  * as `bash -c -l`, and a line the session appended to ~/.bash_profile
@@ -54,6 +54,7 @@
 #include <unistd.h>
 
 #include "../common/plainstr.h"
+#include "../engine/env_code.h"
 #include "floor_int.h"
 
 #define ENVIRON_MAX (64u << 20) /* more, and it is taken to carry code */
@@ -114,7 +115,7 @@ bool hs_fl_handoff_carries(pid_t tgid)
 					 hs_starts(e, "GIT_CONFIG_KEY_") ||
 					 hs_starts(e, "GIT_CONFIG_VALUE_");
 
-		if (git || hs_fl_env_code(e, el)) {
+		if (git || hs_env_code(e, el)) {
 			for (size_t k = 0; k < nstart_env && !same; k++)
 				same = strlen(start_env[k]) == el &&
 				       memcmp(start_env[k], e, el) == 0;
@@ -127,7 +128,7 @@ bool hs_fl_handoff_carries(pid_t tgid)
 		}
 	}
 	if (!yes && git_changed)
-		yes = hs_fl_env_git_carries(buf, len);
+		yes = hs_env_git_carries(buf, len);
 	free(buf);
 	return yes;
 }

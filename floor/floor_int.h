@@ -200,23 +200,15 @@ void hs_fl_lineage_exec(pid_t tgid);
 /* tgid, stopped in an exec (notification id on listener) of exe with
  * argv allowed as a tool call: its next image is a command's if it is
  * that program with those arguments, and exe the program the command
- * names (a system shell for a command string); this one is not. False
- * when nothing was granted. */
+ * names (a system shell for a command string); this one is not; a
+ * hand-off's (every program it starts judged) where handoff says so,
+ * whatever its environment. A command's process granted again stays one
+ * until the exec is made, and if it fails. False when nothing was
+ * granted. */
 bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
-			   int listener, uint64_t id);
+			   int listener, uint64_t id, bool handoff);
 
 /* ---- floor_handoff.c: what makes a granted tool call a hand-off ---- */
-
-/* ---- floor_env.c: code a tool call's environment carries ---- */
-
-/* Does entry e (NAME=VALUE, len bytes) carry code into a shell, the
- * dynamic loader, an interpreter, or a program others run by the
- * variable's name (a pager, an editor, git's, less's)? */
-bool hs_fl_env_code(const char *e, size_t len);
-/* Do git's settings by environment buf (len bytes: NUL-separated
- * entries), GIT_CONFIG_KEY_<n> = GIT_CONFIG_VALUE_<n> below
- * GIT_CONFIG_COUNT, carry code? */
-bool hs_fl_env_git_carries(const char *buf, size_t len);
 
 /* At the floor's start (floor_lineage.c): the agent's starting
  * environment, the user's; the shells' start-up files watched from now
@@ -615,6 +607,9 @@ bool hs_fl_spawned_tool_call(const struct hs_floor_ctx *x,
 /* An execve/execveat (floor_exec.c): decided only where no shim will. */
 enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
 			      struct hs_fl_call *c);
+/* Is path git's own: one of git's programs (hs_git_path) that is an ELF
+ * file, not a script? */
+bool hs_fl_git_own(const char *path);
 
 /* ---- floor_reach.c: the supervisor and its hooks out of reach ---- */
 

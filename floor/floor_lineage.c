@@ -108,6 +108,12 @@ struct lineage {
 	 * hook did not see: a hand-off's (every program it starts is a tool
 	 * call of its own: floor_handoff.c) */
 	bool handoff;
+	/* GRANTED a command's process again (a judged exec beneath a
+	 * hand-off, made in the shell's own process): what it was, for as
+	 * long as the exec is not made, and for good if it fails; and a
+	 * hand-off's the image judged is to be whatever its environment
+	 * (git's own script: what its settings name runs) */
+	bool was_command, was_handoff, handoff_next;
 	unsigned long used;
 };
 
@@ -272,8 +278,16 @@ static bool granted_image(pid_t tgid, const struct lineage *l)
 static void confirm(pid_t tgid, struct lineage *l)
 {
 	l->kind = COMMAND;
-	if ((l->handoff = hs_fl_handoff_carries(tgid)))
+	if ((l->handoff = l->was_handoff || l->handoff_next ||
+			  hs_fl_handoff_carries(tgid)))
 		__atomic_store_n(&handoffs, 1, __ATOMIC_RELEASE);
+}
+
+/* A GRANTED record whose exec is not made, or failed: what the process
+ * was before the grant (a command's, or the agent's, 0). */
+static int before_grant(const struct lineage *l)
+{
+	return !l->was_command ? 0 : l->was_handoff ? 2 : 1;
 }
 
 /* What the process tgid, whose stat is st, is: 0 not a command's, 1 a
@@ -294,8 +308,9 @@ static int command_at(pid_t tgid, const struct hs_proc_stat *st, int depth)
 			l->kind = FREE;
 			return 0;
 		}
-		if (!known(&im) || same_image(&im, &l->pre) ||
-		    !granted_image(tgid, l))
+		if (known(&im) && same_image(&im, &l->pre))
+			return before_grant(l); /* not made yet */
+		if (!known(&im) || !granted_image(tgid, l))
 			return 0;
 		confirm(tgid, l);
 		return l->handoff ? 2 : 1;
@@ -309,7 +324,7 @@ static int command_at(pid_t tgid, const struct hs_proc_stat *st, int depth)
 	pim = image_of(&ps);
 	pl = find((pid_t)st->ppid, ps.start);
 	if (pl && pl->kind == GRANTED && same_image(&im, &pl->pre))
-		return 0;
+		return before_grant(pl);
 	return same_image(&im, &pim)
 		       ? command_at((pid_t)st->ppid, &ps, depth + 1)
 		       : 0;
@@ -383,7 +398,7 @@ static bool names_itself(const char *exe, char *const argv[])
 }
 
 bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
-			   int listener, uint64_t id)
+			   int listener, uint64_t id, bool handoff)
 {
 	struct hs_proc_stat st;
 	struct lineage *l;
@@ -417,16 +432,22 @@ bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
 	}
 	sha256_digest(&h, sizeof(digest), digest);
 	pthread_mutex_lock(&lock);
+	/* a command's too: beneath a hand-off, a shell's last program
+	 * judged runs in its process, and its environment is read again
+	 * at its confirming (`... GIT_CONFIG_VALUE_0="$(…)" git status`) */
 	l = put(tgid, st.start);
-	if (l->kind != COMMAND) {
-		l->kind = GRANTED;
-		l->pre = pre;
-		l->exe_dev = (unsigned long long)sb.st_dev;
-		l->exe_ino = (unsigned long long)sb.st_ino;
-		memcpy(l->args_hash, digest, sizeof(digest));
-		l->args_len = len;
-		l->handoff = false;
+	if (l->kind != GRANTED) {
+		l->was_command = l->kind == COMMAND;
+		l->was_handoff = l->was_command && l->handoff;
 	}
+	l->handoff_next = handoff;
+	l->kind = GRANTED;
+	l->pre = pre;
+	l->exe_dev = (unsigned long long)sb.st_dev;
+	l->exe_ino = (unsigned long long)sb.st_ino;
+	memcpy(l->args_hash, digest, sizeof(digest));
+	l->args_len = len;
+	l->handoff = false;
 	pthread_mutex_unlock(&lock);
 	return true;
 }
@@ -454,6 +475,11 @@ void hs_fl_lineage_exec(pid_t tgid)
 		if (known(&im) && !same_image(&im, &l->pre) &&
 		    !driven(tgid) && granted_image(tgid, l))
 			confirm(tgid, l);
+		else if (known(&im) && same_image(&im, &l->pre) &&
+			 l->was_command && !driven(tgid))
+			/* the judged exec failed: a command's still, as
+			 * before it */
+			l->kind = COMMAND, l->handoff = l->was_handoff;
 		else
 			l->kind = FREE;
 	}

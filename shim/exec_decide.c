@@ -15,6 +15,9 @@
  *     which every program started is a tool call of its own (env, nohup
  *     and the like pass the role on instead), its child "tool" -- or
  *     "handoff" again when it is a shell;
+ *   - a command's git: each program it starts that is not git's own is
+ *     a tool call of its own, as beneath a hand-off (its settings and
+ *     hooks name what it runs);
  *   - a shell fed on a pipe judges each command it reads (stdin_line.h):
  *     while it runs one allowed as seen, its programs are that tool
  *     call's (as role "tool"); one denied, they fail with its reason. */
@@ -24,6 +27,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../common/wire.h"
@@ -33,6 +37,30 @@
 #include "reason.h"
 #include "stdin_line.h"
 #include "write_scope.h"
+
+/* Is exe git's own: one of git's programs (hs_git_path) that is an ELF
+ * file, not a script? Read with raw calls, errno kept (the floor's
+ * hs_fl_git_own reads as the supervisor does). */
+HS_CHILD_PATH
+static bool git_own(const char *exe)
+{
+	char head[4];
+	long fd, n = -1;
+	int saved;
+
+	if (!hs_git_path(exe))
+		return false;
+	saved = errno;
+	fd = hs_ck_call(SYS_openat, AT_FDCWD, (long)exe, O_RDONLY | O_CLOEXEC,
+			0, 0);
+	if (fd >= 0) {
+		n = hs_ck_call(SYS_read, fd, (long)head, sizeof(head), 0, 0);
+		(void)hs_ck_call(SYS_close, fd, 0, 0, 0, 0);
+	}
+	errno = saved;
+	return n == 4 && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' &&
+	       head[3] == 'F';
+}
 
 HS_CHILD_PATH
 bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
@@ -74,15 +102,30 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 		 * a `nice` outside the system's directories is not nice */
 		if (hs_chain_name(exe) && hs_system_path(exe))
 			return false;
-		/* a shell judged beneath a hand-off hands off again: its
-		 * environment may carry code (BASH_ENV, exported
-		 * functions) that its text does not show */
-		*child_role = hs_shell_name(exe) ? HS_ROLE_HANDOFF
-						 : HS_ROLE_TOOL;
+		/* a shell or an interpreter judged beneath a hand-off hands
+		 * off again: its environment may carry code (BASH_ENV,
+		 * exported functions, PYTHONPATH) that its text does not
+		 * show, and its program may come on its stdin (`… | python3`) */
+		*child_role = hs_shell_name(exe) || hs_interp_name(exe, NULL)
+				      ? HS_ROLE_HANDOFF
+				      : HS_ROLE_TOOL;
 		return true;
 	}
+	/* git runs what its settings and hooks name (core.fsmonitor in a
+	 * `git status`, a hook, an alias's !cmd, core.sshCommand), read
+	 * from files the session may have written: a program git starts
+	 * that is not git's own is a tool call of its own -- the agent's
+	 * git's as the agent's shells are, a command's as beneath a
+	 * hand-off (its children nested, as a tool call's) */
+	bool git = role != HS_ROLE_HANDOFF && hs_git_path(hs_exe()) &&
+		   !git_own(exe);
+	/* git's command that is a script runs what its settings name from
+	 * a shell of its own: every program it starts judged */
+	enum hs_role git_child = git && hs_git_path(exe) ? HS_ROLE_HANDOFF
+							 : HS_ROLE_TOOL;
+
 	if (role == HS_ROLE_AGENT &&
-	    (st->all_execs || hs_shell_command(exe, argv) >= 0)) {
+	    (st->all_execs || git || hs_shell_command(exe, argv) >= 0)) {
 		/* a tool call: its stderr (the model's tool result) carries
 		 * the agent's own denials, if any (reason.h) */
 		hs_pending_offer(exe, argv, 2);
@@ -91,11 +134,15 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 		 * shell must still take role "tool", so that they are not
 		 * the agent's (read_event.c, write_scope.h). */
 		if (hs_exec_interest(st) || st->reads || hs_wscope_beyond())
-			*child_role = HS_ROLE_TOOL;
+			*child_role = git_child;
 		return hs_exec_interest(st);
 	}
 	if (!hs_exec_interest(st) || role == HS_ROLE_AGENT)
 		return false; /* the agent starting a program: still the agent */
+	if (git) {
+		*child_role = git_child;
+		return true;
+	}
 	if (!hs_nested_enabled(st))
 		return false;
 	*nested = true;
@@ -163,7 +210,13 @@ void hs_exec_decide(const char *exe, char *const argv[],
 	if (st->interest & HS_INTEREST_EXEC_PRE) {
 		req = (struct hs_msg){
 			.op = "exec", .phase = "pre", .nested = d->nested,
-			.beneath = st->role == HS_ROLE_HANDOFF ? 1 : -1,
+			/* a tool call of its own from a command's process:
+			 * git's (hs_exec_event) */
+			.beneath = st->role == HS_ROLE_HANDOFF ||
+						   (st->role == HS_ROLE_TOOL &&
+						    !d->nested)
+					   ? 1
+					   : -1,
 			.id = d->id, .exe = exe, .argv = argv,
 		};
 		hs_ask_or_floor(&req, &d->rep);

@@ -157,6 +157,7 @@ static const char *put_env(enum hs_envvar i, const char *name, const char *val)
 }
 
 /* Racing callers read the same link and store equal strings. */
+HS_CHILD_PATH
 const char *hs_exe(void)
 {
 	const char *exe = __atomic_load_n(&hs_st.exe, __ATOMIC_ACQUIRE);

@@ -153,9 +153,14 @@ judged() {
 	r=$(run_case --enforce "$2")
 	expect_eq "enforce: $1: the rm judged" held "$r"
 	expect_contains "enforce: $1: ... the hook's reason" "$(cat "$TMP/err")" "no rm -rf here"
-	[ "${3:-}" = both ] || return 0
-	r=$(run_case --guard "$2")
-	expect_eq "guard: $1: believed (its trust model)" landed "$r"
+	case ${3:-} in
+	both)
+		r=$(run_case --guard "$2")
+		expect_eq "guard: $1: believed (its trust model)" landed "$r" ;;
+	git) # what git starts is judged in guard mode too (shim/exec_decide.c)
+		r=$(run_case --guard "$2")
+		expect_eq "guard: $1: what git starts is judged there too" held "$r" ;;
+	esac
 }
 # nested CMD NAME: a tool call whose environment carries nothing: its
 # nested shell stays nested
@@ -196,7 +201,7 @@ HOME=$W/uhome3 judged "a ~/.bash_profile symlink's file the session wrote, then 
 # config, made in the session): its core.fsmonitor runs in a `git status`
 mkdir -p "$W/uhome4" "$W/uhome5/.config"; chmod -R a+rwX "$W/uhome4" "$W/uhome5"
 GITCFG="import os, subprocess; p = os.environ['GITCFG']; os.makedirs(os.path.dirname(p), exist_ok=True); open(p, 'w').write('[core]\\n\\tfsmonitor = ' + os.environ['RM_CMD'] + '\\n'); os.execv('/bin/bash', ['bash', '-c', 'git init -q && git status'])"
-HOME=$W/uhome4 GITCFG=$W/uhome4/.gitconfig judged "a ~/.gitconfig the session wrote, then git status" "$(py "$GITCFG")" both
+HOME=$W/uhome4 GITCFG=$W/uhome4/.gitconfig judged "a ~/.gitconfig the session wrote, then git status" "$(py "$GITCFG")" git
 HOME=$W/uhome5 GITCFG=$W/uhome5/.config/git/config judged "a ~/.config/git/config the session made, then git status" "$(py "$GITCFG")"
 # with no ~/.config at all: git's made in it is seen, one an agent makes
 # for its own files alone is no change (nested stays nested)
@@ -240,7 +245,7 @@ nested "$(py "import os; e = dict(os.environ, NODE_OPTIONS='--max-old-space-size
 # settings that name no program (empty, or core.pager "cat")
 printf '#!/bin/sh\nexec sh -c "$RM_CMD"\n' > "$W/editor.sh"; chmod 755 "$W/editor.sh"
 GITC="git init -q && git -c user.name=a -c user.email=b"
-judged "GIT_CONFIG_* core.fsmonitor" "$(py "import os; e = dict(os.environ, GIT_CONFIG_COUNT='1', GIT_CONFIG_KEY_0='core.fsmonitor', GIT_CONFIG_VALUE_0=os.environ['RM_CMD']); os.execve('/bin/bash', ['bash', '-c', 'git init -q && git status'], e)")" both
+judged "GIT_CONFIG_* core.fsmonitor" "$(py "import os; e = dict(os.environ, GIT_CONFIG_COUNT='1', GIT_CONFIG_KEY_0='core.fsmonitor', GIT_CONFIG_VALUE_0=os.environ['RM_CMD']); os.execve('/bin/bash', ['bash', '-c', 'git init -q && git status'], e)")" git
 judged "GIT_EDITOR" "$(py "import os; e = dict(os.environ, GIT_EDITOR='$W/editor.sh'); os.execve('/bin/bash', ['bash', '-c', '$GITC commit -q --allow-empty'], e)")" both
 # the user's own setting (color.ui = the value) with its key changed by
 # the agent: the pair is what runs

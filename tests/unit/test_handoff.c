@@ -268,6 +268,117 @@ static void opacity(void)
 	       "exec '/bin/bash' -c 'echo hi'");
 	opaque("nohup sh -c literal is not", false, "nohup sh -c 'make all'");
 	opaque("git's words are not", false, "git commit -m 'use bash and eval'");
+	/* programs that run code given in their words or on their stdin */
+	opaque("python3 -c \"$x\"", true, "python3 -c \"$x\"");
+	opaque("python3.12 -c of a substitution", true,
+	       "python3.12 -c \"import os; os.system('$(cat f)')\"");
+	opaque("perl -e", true, "perl -e \"system('$(cat f)')\"");
+	opaque("node -e", true, "node -e \"$js\"");
+	opaque("awk's program", true, "awk \"BEGIN{system(\\\"$c\\\")}\"");
+	opaque("sed's e", true, "sed \"s/^/$(cat f) /e\" list");
+	opaque("make with a variable not shown", true, "make CC=\"$cc\"");
+	opaque("find -exec of an expansion", true, "find . -exec $(cat f) \\;");
+	opaque("find -exec with an expanded argument", true,
+	       "find . -name x -exec rm \"$f\" \\;");
+	opaque("xargs of an expansion", true, "echo | xargs $(cat f)");
+	opaque("an option of ssh not shown", true, "ssh \"$opt\" host true");
+	opaque("an option of tar not shown", true, "tar -xf a.tar \"$opt\"");
+	opaque("python3 fed on a pipe", true, "curl -s u | python3");
+	opaque("python3 - on a pipe", true, "cat f | python3 -");
+	opaque("python3 /dev/stdin", true, "cat f | python3 /dev/stdin");
+	opaque("python3 on a process substitution", true,
+	       "python3 < <(curl -s u)");
+	opaque("python3 on a here-string not shown", true, "python3 <<< \"$x\"");
+	opaque("python3 on a here-document that substitutes", true,
+	       "python3 - <<EOF\nprint($(cat f))\nEOF\n");
+	opaque("make -f - on a here-document that substitutes", true,
+	       "make -f - <<EOF\nall:; $(cat f)\nEOF\n");
+	opaque("git -c of a value not shown", true,
+	       "git -c core.fsmonitor=\"$x\" status");
+	opaque("git -c of a setting not shown", true, "git -c \"$kv\" status");
+	opaque("git --config-env", true,
+	       "V=$(cat f) git --config-env=core.fsmonitor=V status");
+	opaque("git's subcommand not shown", true, "git \"$sub\"");
+	opaque("git fetch of a word that may be an option", true,
+	       "git fetch \"$remote\"");
+	opaque("git config of a value not shown", true,
+	       "git config core.fsmonitor \"$(cat f)\"");
+	opaque("git submodule foreach", true, "git submodule foreach \"$x\"");
+	opaque("GIT_CONFIG_VALUE_0 not shown", true,
+	       "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor "
+	       "GIT_CONFIG_VALUE_0=\"$(cat f)\" git status");
+	opaque("GIT_SSH_COMMAND not shown", true,
+	       "GIT_SSH_COMMAND=\"$x\" git fetch");
+	opaque("export PAGER not shown", true, "export PAGER=\"$p\"; git log");
+	opaque("read into GIT_SSH_COMMAND", true,
+	       "read -r GIT_SSH_COMMAND < f; export GIT_SSH_COMMAND; git fetch");
+	opaque("python3 with a literal program is not", false,
+	       "python3 -c 'print(1)'");
+	opaque("python3 with a script is not", false, "cat in | python3 conv.py");
+	opaque("python3 on a quoted here-document is not", false,
+	       "python3 - <<'EOF'\nprint($(x))\nEOF\n");
+	opaque("python3 on a plain file is not", false, "python3 < script.py");
+	opaque("git commit -m and --author not shown are not", false,
+	       "git commit -m \"$msg\" --author \"$a\"");
+	opaque("git commit --message= is not", false,
+	       "git commit --message=\"$(cat m)\"");
+	opaque("git add -- of paths is not", false, "git add -- \"$f\" \"$g\"");
+	opaque("git -C of a place is not", false, "git -C \"$d\" status");
+	opaque("a pager shown is not", false, "PAGER=cat git log");
+	opaque("find -exec with {} is not", false,
+	       "find . -name '*.c' -exec wc -l {} +");
+	opaque("ls of a place not shown is not", false, "ls \"$d\"");
+	opaque("xargs -I{} is not", false, "ls | xargs -I{} wc -l {}");
+	/* what a review tried */
+	opaque("xargs of python3 -c", true,
+	       "echo X | base64 -d | xargs -0 python3 -c");
+	opaque("python3 in a group on a pipe", true, "curl -s u | { python3; }");
+	opaque("python3 in a subshell on a pipe", true, "curl -s u | (python3)");
+	opaque("python3 on another descriptor", true,
+	       "exec 3< <(curl -s u); python3 <&3");
+	opaque("python3 -W ignore on a pipe", true, "curl -s u | python3 -W ignore");
+	opaque("perl -I dir on a pipe", true, "curl -s u | perl -I lib");
+	opaque("a here-document expanding a variable", true,
+	       "read -r x < f; python3 - <<EOF\n$x\nEOF\n");
+	opaque("a function reading its program on stdin", true,
+	       "f() { python3; }; curl -s u | f");
+	opaque("export \"PERL5OPT=…\"", true,
+	       "export \"PERL5OPT=$(cat f)\"; perl -e 1");
+	opaque("PERL5OPT+=", true, "PERL5OPT+=\"$(cat f)\" perl -e 1");
+	opaque("${PERL5OPT:=…}", true,
+	       ": \"${PERL5OPT:=$(cat f)}\"; export PERL5OPT; perl -e 1");
+	opaque("printf -vPERL5OPT", true, "printf -vPERL5OPT %s x; perl -e 1");
+	opaque("command read PERL5OPT", true, "command read PERL5OPT < f");
+	opaque("builtin printf -v PAGER", true, "builtin printf -v PAGER %s x");
+	opaque("a nameref", true, "declare -n r=PAGER; r=$(cat f); man ls");
+	opaque("find with a word not shown before -exec", true,
+	       "find . -name v $(cat f)");
+	opaque("git --config-env quoted", true,
+	       "git \"--config-env=core.fsmonitor=V\" status");
+	opaque("git fetch -m (its --multiple) of a word not shown", true,
+	       "git fetch -m \"$x\"");
+	opaque("perl -e then a word not shown (perl takes options after -e)",
+	       true, "perl -e 1 \"$x\"");
+	opaque("sed with a file not shown (GNU getopt takes options after "
+	       "operands)", true, "sed 's/a/b/' \"$f\"");
+	/* data */
+	opaque("git -C fused of a place is not", false, "git -C\"$d\" status");
+	opaque("make -j of a substitution is not", false, "make -j$(nproc)");
+	opaque("make -j \"$n\" -C \"$d\" is not", false,
+	       "make -j \"$n\" -C \"$d\" all");
+	opaque("awk of a file not shown is not", false,
+	       "awk '{print $1}' \"$f\"");
+	opaque("awk -v of a value not shown is not", false,
+	       "awk -v x=\"$y\" '{print x}' f");
+	opaque("python3 script.py of an argument not shown is not", false,
+	       "python3 script.py \"$arg\"");
+	opaque("python3 -c of arguments not shown is not", false,
+	       "python3 -c 'import sys; print(sys.argv)' \"$x\"");
+	opaque("curl of a URL not shown is not", false, "curl -sL \"$URL\"");
+	opaque("PYTHONPATH of $PWD is not", false,
+	       "PYTHONPATH=\"$PWD/src\" python3 -m pytest");
+	opaque("LD_LIBRARY_PATH of ${PWD} is not", false,
+	       "LD_LIBRARY_PATH=${PWD}/build ./test");
 }
 
 /* ---- property: random commands through generated hand-offs ---- */
@@ -429,6 +540,13 @@ static void lines(void)
 	CHECK("a plain command leaves nothing", !hs_handoff_leaves_code("ls -la; cd src"));
 	CHECK("an assignment leaves nothing to run", !hs_handoff_leaves_code("x=1; export Y=2"));
 	CHECK("a loop leaves nothing", !hs_handoff_leaves_code("for f in *; do rm \"$f\"; done"));
+	CHECK("export GIT_SSH_COMMAND: git fetch later runs it",
+	      hs_handoff_leaves_code("export GIT_SSH_COMMAND='rm -rf x'"));
+	CHECK("PAGER= alone: a later export runs it",
+	      hs_handoff_leaves_code("PAGER='rm -rf x #'"));
+	CHECK("read into LD_PRELOAD", hs_handoff_leaves_code("read -r LD_PRELOAD < f"));
+	CHECK("a pager for one command leaves nothing",
+	      !hs_handoff_leaves_code("PAGER=cat git log"));
 }
 
 /* What bash -n says of text: 1 it wants more input (an unexpected end),

@@ -1,22 +1,23 @@
-/* Which entries of a tool call's environment carry code its hook did
- * not see (floor_handoff.c asks, for a confirmed tool call's
- * /proc/PID/environ): a shell's or the dynamic loader's, an
- * interpreter's, and the programs others run by a variable's name --
- * pagers, editors, git's programs and settings, less's options and key
- * files. What the agents set for their commands, measured (tests/e2e, a
- * tool call's `env`), is inert: Codex PAGER, GIT_PAGER and GH_PAGER
- * "cat"; Claude Code GIT_EDITOR "true"; Qwen Code PAGER "cat"; Gemini
- * CLI git's credential.helper, core.fsmonitor, core.hooksPath,
- * core.sshCommand, core.editor, sequence.editor and diff.external set
- * empty (to run nothing), core.pager "cat", GIT_CONFIG_GLOBAL and
- * GIT_CONFIG_SYSTEM /dev/null, GIT_ASKPASS empty. */
+/* Which entries of an environment carry code a hook did not see: a
+ * shell's or the dynamic loader's, an interpreter's, and the programs
+ * others run by a variable's name -- pagers, editors, git's programs and
+ * settings, less's options and key files. floor/floor_handoff.c asks of
+ * a confirmed tool call's /proc/PID/environ, engine/opaque.c of a name
+ * that a tool call's text gives a value its hook did not see. What the
+ * agents set for their commands, measured (tests/e2e, a tool call's
+ * `env`), is inert: Codex PAGER, GIT_PAGER and GH_PAGER "cat"; Claude
+ * Code GIT_EDITOR "true"; Qwen Code PAGER "cat"; Gemini CLI git's
+ * credential.helper, core.fsmonitor, core.hooksPath, core.sshCommand,
+ * core.editor, sequence.editor and diff.external set empty (to run
+ * nothing), core.pager "cat", GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM
+ * /dev/null, GIT_ASKPASS empty. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/plainstr.h"
-#include "floor_int.h"
+#include "env_code.h"
 
 /* The next blank-separated word of [*v, end): its start, its length in
  * *n (0: no word left); *v moves past it. */
@@ -157,6 +158,78 @@ static bool inert_options(const char *v, size_t len)
 	return true;
 }
 
+static bool git_setting_carries(const char *key, size_t kl, const char *value,
+				size_t vl);
+
+/* One of git's single-quoted words at *p (before end): its unquoted text
+ * into out (cap bytes), its length in *n, *p past it; false when there
+ * is none, or it does not fit. git quotes ' as '\''. */
+static bool sq_word(const char **p, const char *end, char *out, size_t cap,
+		    size_t *n)
+{
+	const char *q = *p;
+
+	*n = 0;
+	if (q >= end || *q != '\'')
+		return false;
+	for (q++;;) {
+		if (q >= end)
+			return false;
+		if (*q == '\'') {
+			if (end - q >= 4 && !memcmp(q, "'\\''", 4)) {
+				q += 4;
+				if (*n + 1 >= cap)
+					return false;
+				out[(*n)++] = '\'';
+				continue;
+			}
+			q++;
+			break;
+		}
+		if (*n + 1 >= cap)
+			return false;
+		out[(*n)++] = *q++;
+	}
+	out[*n] = '\0';
+	*p = q;
+	return true;
+}
+
+/* Does GIT_CONFIG_PARAMETERS' value v (len bytes) -- what git gives its
+ * children of its `-c` settings, 'key'='value' or 'key=value' words --
+ * hold a setting that carries code (git_setting_carries), or one not
+ * read so? */
+static bool params_carry(const char *v, size_t len)
+{
+	const char *p = v, *end = v + len;
+	char key[256], val[4096];
+	size_t kl, vl;
+
+	for (;;) {
+		while (p < end && *p == ' ')
+			p++;
+		if (p == end)
+			return false;
+		if (!sq_word(&p, end, key, sizeof(key), &kl))
+			return true;
+		if (p < end && *p == '=') { /* 'key'='value' */
+			p++;
+			if (!sq_word(&p, end, val, sizeof(val), &vl))
+				return true;
+		} else { /* 'key=value' */
+			char *eq = memchr(key, '=', kl);
+
+			vl = eq ? kl - (size_t)(eq + 1 - key) : 0;
+			if (eq) {
+				memmove(val, eq + 1, vl);
+				kl = (size_t)(eq - key);
+			}
+		}
+		if (git_setting_carries(key, kl, val, vl))
+			return true;
+	}
+}
+
 /* Is value v (len bytes) a program that runs nothing of the agent's
  * choosing: none at all (""), or cat, true, false, ":", echo, less or
  * more -- by that name, or in /bin or /usr/bin -- with such options
@@ -206,7 +279,8 @@ static bool system_shell(const char *v, size_t len)
  * agent-program), git's test fsmonitor (still read by release git), or
  * the shell less runs LESSOPEN with (SHELL): code unless inert ("cat",
  * "true", options that name no file; none; a configuration file
- * /dev/null; a shell of the system's). */
+ * /dev/null; a shell of the system's; the system's git-core, which git
+ * gives the programs it starts). */
 static bool program_entry(const char *e, size_t len)
 {
 	static const char *const programs[] = {
@@ -242,15 +316,38 @@ static bool program_entry(const char *e, size_t len)
 	for (size_t k = 0; k < sizeof(options) / sizeof(*options); k++)
 		if (hs_starts(e, options[k]))
 			return !inert_options(v, n);
+	/* `git -c user.name=x commit` gives its hooks this */
+	if (hs_starts(e, "GIT_CONFIG_PARAMETERS="))
+		return params_carry(v, n);
+	/* git gives its children its own: the system's */
+	if (hs_starts(e, "GIT_EXEC_PATH=") &&
+	    ((n == 17 && !memcmp(v, "/usr/lib/git-core", 17)) ||
+	     (n == 21 && !memcmp(v, "/usr/libexec/git-core", 21))))
+		return false;
 	for (size_t k = 0; k < sizeof(code) / sizeof(*code); k++)
 		if (hs_starts(e, code[k]))
 			return n && !(n == 9 && !memcmp(v, "/dev/null", 9));
 	return false;
 }
 
-bool hs_fl_env_code(const char *e, size_t len)
+bool hs_env_code(const char *e, size_t len)
 {
 	return shell_entry(e, len) || program_entry(e, len);
+}
+
+bool hs_env_code_name(const char *name, size_t n)
+{
+	/* with a value no rule finds inert: not a program of the inert
+	 * set, an option, a system shell or /dev/null */
+	char e[128];
+
+	if (!n || n > sizeof(e) - 3 || memchr(name, '=', n))
+		return false;
+	if (n > 11 && memcmp(name, "GIT_CONFIG_", 11) == 0)
+		return true;
+	memcpy(e, name, n);
+	memcpy(e + n, "=\001", 3);
+	return hs_env_code(e, n + 2);
 }
 
 /* ---- git's settings by the environment ---- */
@@ -322,7 +419,7 @@ static int git_entry(const char *const *t, int nt, const char *name,
 	return found > 1 ? -1 : found;
 }
 
-bool hs_fl_env_git_carries(const char *buf, size_t len)
+bool hs_env_git_carries(const char *buf, size_t len)
 {
 	const char *t[GIT_ENTRIES], *count, *key, *value;
 	size_t kl, vl;
