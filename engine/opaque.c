@@ -61,77 +61,6 @@ static bool option_runner(const char *p)
 	return hs_ho_is_any(hs_base(p), names);
 }
 
-/* Does git run code from a word of c whose value is not its text: a
- * setting (-c, --config-env, whose value is another variable's), its
- * exec path or a subcommand not shown, any word of a subcommand that
- * runs commands it is given (config, submodule foreach, bisect run,
- * rebase --exec, filter-branch, difftool --extcmd, send-email's
- * --*-cmd), or any other word that could be an option
- * (--upload-pack=, --receive-pack=, --template=, -u)? A message where
- * the subcommand takes one (-m, --message, -F, --file, --author, --date
- * of commit, tag, merge, ...), a path after `--`, and where it works
- * (-C, --git-dir, --work-tree) are data: what a repository's own
- * configuration runs, git's children, is judged as git starts it. */
-static bool git_code(const char *text, const struct hs_sh_cmd *c, size_t k)
-{
-	static const char *const runs[] = {
-		"config", "submodule", "bisect", "rebase", "filter-branch",
-		"difftool", "mergetool", "send-email", "instaweb", "var",
-		"credential", "daemon", "web--browse", NULL };
-	static const char *const data[] = { "-m", "--message", "-F",
-					    "--file", "--author", "--date",
-					    NULL };
-	static const char *const place[] = { "-C", "--git-dir", "--work-tree",
-					     "--namespace", NULL };
-	static const char *const messages[] = { "commit", "tag", "merge",
-						"notes", "stash", "revert",
-						"cherry-pick", "am", NULL };
-	const char *sub = NULL;
-	bool dashes = false;
-
-	for (size_t i = k + 1; i < c->nwords; i++) {
-		const struct hs_sh_word *w = &c->words[i];
-		const char *src = text + w->start;
-		const char *prev = c->words[i - 1].value;
-
-		if (memmem(src, w->end - w->start, "--config-env", 12))
-			return true; /* a value from the environment */
-		if (!sub && w->value && w->value[0] != '-' &&
-		    !(prev && (!strcmp(prev, "-c") || hs_ho_is_any(prev, place))))
-			sub = w->value;
-		if (w->value) {
-			dashes |= sub && !strcmp(w->value, "--");
-			continue;
-		}
-		/* where it works, before the subcommand: a place */
-		if (!sub && (hs_ho_is_any(prev, place) ||
-			     !strncmp(src, "-C", 2) ||
-			     !strncmp(src, "--git-dir=", 10) ||
-			     !strncmp(src, "--work-tree=", 12)))
-			continue;
-		if (!sub || hs_ho_is_any(sub, runs))
-			return true;
-		if (dashes)
-			continue;
-		/* a message is one where the subcommand takes one (-m is
-		 * `git fetch`'s --multiple) */
-		if (!hs_ho_is_any(sub, messages))
-			return true;
-		if (prev && i > k + 1 && hs_ho_is_any(prev, data))
-			continue;
-		for (size_t d = 0; data[d]; d++) {
-			size_t n = strlen(data[d]);
-
-			if (strncmp(src, data[d], n) == 0 &&
-			    (src[n] == '=' || (data[d][1] != '-' && src[n] != '-')))
-				break;
-			if (!data[d + 1])
-				return true;
-		}
-	}
-	return false;
-}
-
 /* Is word w shown as it runs: its value its text, or a text the parser
  * leaves unvalued for its braces alone, which expand to nothing else
  * (find's and xargs' `{}`, `-I{}`: no comma, no `..`)? */
@@ -149,37 +78,84 @@ static bool shown(const char *text, const struct hs_sh_word *w)
 	return true;
 }
 
-/* Does an interpreter whose words are all shown, v its argv, take its
- * program from its stdin: a word "-" or a stream (`make -f -`, `awk -f
- * /dev/stdin`), or for one that reads it there when given none
- * (none_too), no operand, no -c, -e, -m, --eval, ...? */
-static bool program_on_stdin(char *const v[], bool none_too)
-{
-	static const char *const code[] = { "-c", "-e", "-E", "-m", "-p",
-					    "--eval", "--print", "-x", NULL };
-	/* options whose argument is the next word, not a program */
-	static const char *const arg[] = { "-W", "-X", "-I", "-r", "-C",
-					   "--require", "--import", "--loader",
-					   "--experimental-loader", NULL };
-	bool named = false;
+/* What an interpreter's options mean: those whose next word is its code
+ * (python -c, perl -e, node --eval, php -r, ...), a module it loads
+ * (python -m), or data (perl -I, python -W, awk -v); for the rest a
+ * flag. By family, from its base name b. */
+enum opt_kind { OPT_FLAG, OPT_CODE, OPT_DATA };
 
-	for (size_t i = 1; v[i]; i++) {
-		if (!strcmp(v[i], "-") || stream_path(v[i]))
-			return true;
-		if (hs_ho_is_any(v[i], arg) && v[i + 1]) {
-			i++;
-			continue;
-		}
-		named |= v[i][0] != '-' || hs_ho_is_any(v[i], code) ||
-			 !strncmp(v[i], "--eval=", 7) ||
-			 !strncmp(v[i], "--print=", 8);
-	}
-	return none_too && !named;
+static enum opt_kind interp_opt(const char *b, const char *o)
+{
+	static const char *const py_code[] = { "-c", "-m", NULL };
+	static const char *const py_data[] = { "-W", "-X", "-Q", NULL };
+	static const char *const pl_code[] = { "-e", "-E", NULL };
+	static const char *const pl_data[] = { "-I", "-x", NULL };
+	static const char *const node_code[] = { "-e", "-p", "--eval",
+						 "--print", NULL };
+	/* a module to load first: a file, which a write hook guards */
+	static const char *const node_data[] = { "-C", "--conditions", "-r",
+						 "--require", "--import",
+						 "--loader",
+						 "--experimental-loader", NULL };
+	static const char *const awk_code[] = { "-f", "-e", "--source",
+						"--file", "-W", NULL };
+	static const char *const awk_data[] = { "-v", "-F", NULL };
+	static const char *const other_code[] = { "-e", "-r", "-f", "-l",
+						  NULL };
+
+	if (!strncmp(b, "python", 6) || !strncmp(b, "pypy", 4))
+		return hs_ho_is_any(o, py_code)	  ? OPT_CODE
+		       : hs_ho_is_any(o, py_data) ? OPT_DATA
+						  : OPT_FLAG;
+	if (!strncmp(b, "perl", 4) || !strncmp(b, "ruby", 4))
+		return hs_ho_is_any(o, pl_code)	  ? OPT_CODE
+		       : hs_ho_is_any(o, pl_data) ? OPT_DATA
+						  : OPT_FLAG;
+	if (!strncmp(b, "node", 4) || !strcmp(b, "bun") || !strcmp(b, "deno"))
+		return hs_ho_is_any(o, node_code)   ? OPT_CODE
+		       : hs_ho_is_any(o, node_data) ? OPT_DATA
+						    : OPT_FLAG;
+	if (strstr(b, "awk"))
+		return hs_ho_is_any(o, awk_code)   ? OPT_CODE
+		       : hs_ho_is_any(o, awk_data) ? OPT_DATA
+						   : OPT_FLAG;
+	return hs_ho_is_any(o, other_code) ? OPT_CODE : OPT_FLAG;
 }
 
-/* Does c read data the hook did not see on its stdin: a pipe (a command
- * after the first of its pipeline), a file redirected from a name not
- * shown or a stream, another descriptor, a here-string not shown, or a
+/* Does interpreter v[0] (base name b), whose words are all shown, take
+ * its program from its stdin: "-" or a stream where its program goes
+ * (`make -f -`, `python3 /dev/fd/3 3<<<…`: 2, a stream whatever feeds
+ * it), or, for one that reads it there when given none (none_too), no
+ * program at all (1)? */
+static int program_on_stdin(char *const v[], const char *b, bool none_too)
+{
+	for (size_t i = 1; v[i]; i++) {
+		enum opt_kind o = interp_opt(b, v[i]);
+
+		if (!strcmp(v[i], "-"))
+			return 1;
+		if (stream_path(v[i]))
+			return 2;
+		if (!strcmp(v[i], "--"))
+			return v[i + 1] ? (stream_path(v[i + 1]) ? 2 : 0)
+					: none_too;
+		if (v[i][0] != '-')
+			return 0; /* its program */
+		if (o == OPT_CODE)
+			return !v[i + 1]		      ? none_too
+			       : !strcmp(v[i + 1], "-")	      ? 1
+			       : stream_path(v[i + 1]) ? 2
+						      : 0;
+		if (o == OPT_DATA && v[i + 1])
+			i++;
+	}
+	return none_too;
+}
+
+/* Does c read data the hook did not see on its stdin, or on another
+ * descriptor its program may name (/dev/fd/3): a pipe (a command after
+ * the first of its pipeline), a file redirected from a name not shown
+ * or a stream, another descriptor, a here-string not shown, or a
  * here-document whose delimiter is unquoted in a text that expands? */
 static bool stdin_unseen(const char *text, const struct hs_sh_cmd *c,
 			 bool piped)
@@ -190,8 +166,6 @@ static bool stdin_unseen(const char *text, const struct hs_sh_cmd *c,
 		const struct hs_sh_redir *d = &c->redirs[r];
 		const char *v = d->target.value;
 
-		if (d->fd > 0)
-			continue;
 		if (!strcmp(d->op, "<&"))
 			return true; /* another descriptor's: not seen */
 		if (!strcmp(d->op, "<") || !strcmp(d->op, "<>") ||
@@ -212,18 +186,17 @@ static bool stdin_unseen(const char *text, const struct hs_sh_cmd *c,
 }
 
 /* Does interpreter c->words[k] (base name b) have a word not shown where
- * it may be code or an option: before its program -- python's -c CODE,
- * -m MODULE or script, which end its options; awk's program; the
- * script of a perl, ruby or node, which do take options after -e --
- * or anywhere for sed and make, whose options GNU getopt takes after
- * operands too? Data: what comes after the program, make's -j, -l and
- * -C values. */
+ * it may be code or an option: up to its program -- python's -c CODE or
+ * -m MODULE or script, which end its options; awk's program; the script
+ * of a perl, ruby or node, which take options after -e too -- or
+ * anywhere for sed and make, whose options GNU getopt takes after
+ * operands too? Data: what comes after the program, an option's value
+ * that is data (awk -v, perl -I), make's -C and its -j and -l joined
+ * to their value (a separate one is optional: `-j "$x"` may be an
+ * assignment). */
 static bool program_hidden(const char *text, const struct hs_sh_cmd *c,
 			   size_t k, const char *b)
 {
-	static const char *const data_arg[] = { "-v", "-F", "-W", "-X", "-I",
-						NULL };
-	static const char *const code_arg[] = { "-e", "-E", "-r", "-f", NULL };
 	bool python = !strncmp(b, "python", 6) || !strncmp(b, "pypy", 4);
 	bool make = !strncmp(b, "make", 4) || !strncmp(b, "gmake", 5);
 	bool sed = strstr(b, "sed") != NULL;
@@ -232,51 +205,68 @@ static bool program_hidden(const char *text, const struct hs_sh_cmd *c,
 		const struct hs_sh_word *w = &c->words[i];
 		const char *v = w->value, *prev = c->words[i - 1].value;
 		const char *src = text + w->start;
+		bool after_opt = i > k + 1 && prev && prev[0] == '-';
 
 		if (!shown(text, w)) {
-			if (!make && !sed && i > k + 1 &&
-			    hs_ho_is_any(prev, data_arg))
+			if (!make && !sed && after_opt &&
+			    interp_opt(b, prev) == OPT_DATA)
 				continue; /* awk -v x="$y", -F, perl -I */
-			if (make && ((prev && (!strcmp(prev, "-j") ||
-					       !strcmp(prev, "-l") ||
-					       !strcmp(prev, "-C"))) ||
-				     !strncmp(src, "-j", 2) ||
-				     !strncmp(src, "-l", 2) ||
+			if (make && ((prev && !strcmp(prev, "-C")) ||
+				     (src[0] == '-' && (src[1] == 'j' ||
+							src[1] == 'l')) ||
 				     !strncmp(src, "--jobs=", 7)))
 				continue;
 			return true;
 		}
 		if (!v || make || sed)
 			continue;
-		if (!strcmp(v, "--"))
-			return false;
-		/* the program, after which is data */
-		if (python && (!strcmp(v, "-c") || !strcmp(v, "-m")))
-			return i + 1 < c->nwords && !shown(text, &c->words[i + 1]);
-		if (v[0] != '-' &&
-		    !(i > k + 1 && (hs_ho_is_any(prev, data_arg) ||
-				    hs_ho_is_any(prev, code_arg))))
+		if (!strcmp(v, "--")) {
+			/* the next word is its program */
+			return i + 1 < c->nwords &&
+			       !shown(text, &c->words[i + 1]);
+		}
+		/* an option's value, shown */
+		if (after_opt && interp_opt(b, prev) != OPT_FLAG)
+			continue;
+		if (python && interp_opt(b, v) == OPT_CODE)
+			return i + 1 < c->nwords &&
+			       !shown(text, &c->words[i + 1]);
+		if (v[0] != '-')
 			return false; /* a script or awk's program: shown */
 	}
 	return false;
 }
 
+/* Does interpreter v[0] of c, at word k (v: c's words up to the first
+ * not shown) run code from a word not shown, or from a stdin or stream
+ * not shown? */
+static bool interp_unseen(const char *text, const struct hs_sh_cmd *c,
+			  char *const v[], size_t k, bool piped)
+{
+	const char *b = hs_base(v[0]);
+	bool from_stdin = false;
+	int on;
+
+	(void)hs_interp_name(v[0], &from_stdin);
+	if (program_hidden(text, c, k, b))
+		return true;
+	on = program_on_stdin(v, b, from_stdin);
+	return on == 2 || (on == 1 && stdin_unseen(text, c, piped));
+}
+
 /* Does program v[k] of c (v: c's words up to the first not shown) run
- * code from a word not shown, or from a stdin not shown? */
+ * code from a word not shown, or from a stdin not shown? git is no such
+ * program: what it runs of its words and settings, it starts, and what
+ * git starts is judged (docs/agents.md). */
 static bool runs_unseen(const char *text, const struct hs_sh_cmd *c,
 			char *const v[], size_t k, bool piped)
 {
-	const char *b = hs_base(v[k]);
-	bool hidden = false, from_stdin;
+	bool hidden = false;
 
 	for (size_t i = k + 1; i < c->nwords && !hidden; i++)
 		hidden = !shown(text, &c->words[i]);
-	if (!strcmp(b, "git"))
-		return git_code(text, c, k);
-	if (hs_interp_name(v[k], &from_stdin))
-		return program_hidden(text, c, k, b) ||
-		       (program_on_stdin(v + k, from_stdin) &&
-			stdin_unseen(text, c, piped));
+	if (hs_interp_name(v[k], NULL))
+		return interp_unseen(text, c, v + k, k, piped);
 	/* find's: any, which unquoted may split into `-exec rm …` */
 	return hidden && (runner(v[k]) || option_runner(v[k]));
 }
@@ -298,6 +288,17 @@ static bool code_var(const struct hs_sh_word *w, const char *script)
 		    memcmp(script + w->start, names[k], strlen(names[k])) == 0)
 			return true;
 	return false;
+}
+
+/* Does a shell run or source what this variable holds, whatever it is
+ * (BASH_ENV, ENV, PROMPT_COMMAND, the prompts, exported functions)? */
+static bool shell_code_name(const char *n)
+{
+	static const char *const names[] = { "BASH_ENV", "ENV",
+					     "PROMPT_COMMAND", "PS0", "PS1",
+					     "PS2", "PS3", "PS4", NULL };
+
+	return hs_ho_is_any(n, names) || !strncmp(n, "BASH_FUNC_", 10);
 }
 
 /* Is assignment word w's value shown: its text, or with $PWD alone
@@ -353,24 +354,47 @@ static bool code_value(const char *text, const struct hs_sh_cmd *c,
 		const struct hs_sh_word *w = a < c->nassigns
 						     ? &c->assigns[a]
 						     : &c->words[a - c->nassigns];
-		const char *s = text + w->start, *end = text + w->end, *e;
+		const char *s = text + w->start, *end = text + w->end;
+		char name[64];
+		size_t n = 0;
+		bool odd = false, eq = false;
 
 		/* a nameref makes any later name another's */
 		if (keeps && cmd && w->value && w->value[0] == '-' &&
 		    strchr(w->value, 'n'))
 			return true;
+		if (a >= c->nassigns && !keeps && !fills)
+			continue;
 		if (fills && !strncmp(s, "-v", 2) && s + 2 < end)
 			s += 2; /* printf -vNAME */
-		if (s < end && (*s == '"' || *s == '\''))
-			s++; /* export "NAME=…" */
-		for (e = s; e < end && hs_ho_name_char(*e, e == s); e++)
-			;
-		if (e == s || !hs_env_code_name(s, (size_t)(e - s)))
+		else if (*s == '-')
+			continue; /* an option */
+		/* the name as the builtin will see it: quotes removed
+		 * (`export P"ERL5OPT=…"`); anything else in it (braces, an
+		 * expansion) may make any name */
+		for (; s < end; s++) {
+			if (*s == '"' || *s == '\'' || *s == '\\')
+				continue;
+			if (*s == '=' || (*s == '+' && s + 1 < end && s[1] == '=')) {
+				eq = true;
+				break;
+			}
+			if (!hs_ho_name_char(*s, n == 0))
+				odd = true;
+			else if (n < sizeof(name) - 1)
+				name[n++] = *s;
+		}
+		name[n] = '\0';
+		if (!n || (!eq && (!fills || odd)))
 			continue;
-		if (e < end && *e == '+')
-			e++; /* NAME+=… */
-		if (e == end || *e == '"' || *e == '\'' ? fills
-		    : *e == '=' && (kept ? keeps : !value_shown(text, w)))
+		if (!odd && (!hs_env_code_name(name, n) ||
+			     /* what git runs of them, it starts: judged */
+			     !strncmp(name, "GIT_", 4)))
+			continue;
+		if (!eq ? fills
+			: kept ? keeps
+			       : odd || shell_code_name(name) ||
+					 !value_shown(text, w))
 			return true;
 	}
 	return false;
@@ -427,9 +451,17 @@ static bool cmd_opaque(const char *text, const struct hs_sh_cmd *c,
 	/* a prefix not followed to the letter, or a runner it does not
 	 * know: any shell among its words */
 	if (k < 0 || (v[k] && runner(v[k])))
-		for (size_t a = k < 0 ? 1 : (size_t)k + 1; a < n; a++)
-			if (runs_shell_word(v[a]) || hs_interp_name(v[a], NULL))
+		for (size_t a = k < 0 ? 1 : (size_t)k + 1; a < n; a++) {
+			if (runs_shell_word(v[a]))
 				return true;
+			/* an interpreter: xargs and parallel give it words
+			 * from their stdin; beneath others, its own rule */
+			if (hs_interp_name(v[a], NULL) &&
+			    ((k >= 0 && (!strcmp(hs_base(v[k]), "xargs") ||
+					 !strcmp(hs_base(v[k]), "parallel"))) ||
+			     interp_unseen(text, c, v + a, a, piped)))
+				return true;
+		}
 	if (k < 0)
 		/* a prefix not followed: opaque when it runs something
 		 * not shown */

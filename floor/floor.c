@@ -40,7 +40,6 @@
 #include <unistd.h>
 
 #include "../common/clock.h"
-#include "../common/shellargv.h"
 #include "../supervisor/log.h"
 #include "../supervisor/message.h"
 #include "../supervisor/session.h"
@@ -319,10 +318,8 @@ static int decide_events(struct hs_floor *f, struct hs_fl_call *c)
 		/* a tool call allowed: the image it execs is a command's,
 		 * for the roles its processes claim (floor_lineage.c) */
 		if (i == 0 && ok && c->argv && !c->nested && f->x.enforce)
-			(void)hs_fl_lineage_granted(
-				c->tgid, c->exe, c->argv, f->lfd, c->n.id,
-				/* git's command that is a script */
-				hs_git_path(c->exe) && !hs_fl_git_own(c->exe));
+			(void)hs_fl_lineage_granted(c->tgid, c->exe, c->argv,
+						    f->lfd, c->n.id);
 		if (!ok) {
 			err = ans.deny_errno > 0 ? ans.deny_errno : EACCES;
 			/* only a caller still waiting reads a message */

@@ -215,7 +215,7 @@ static void grant_unjudged(const struct hs_floor_ctx *x,
 		return;
 	if (x->cfg->settings.all_execs || hs_command_shell_index(c->argv) >= 0)
 		(void)hs_fl_lineage_granted(c->tgid, c->exe, c->argv,
-					    x->listener, c->n.id, false);
+					    x->listener, c->n.id);
 }
 
 bool hs_fl_git_own(const char *path)
@@ -355,6 +355,10 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	git = !handoff && git_caller(tid) && !hs_fl_git_own(c->exe);
 	if (tool && git)
 		tool = false, handoff = c->beneath = true;
+	/* git's command that is a script runs what its settings name from
+	 * a shell of its own: every program it starts judged */
+	if (git && x->enforce && hs_git_path(c->exe))
+		hs_fl_lineage_handoff(c->tgid);
 	if (tool) {
 		if (!set->nested_exec &&
 		    !(hs_config_interest(x->cfg) & HS_INTEREST_EXEC_NESTED))

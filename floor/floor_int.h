@@ -200,13 +200,14 @@ void hs_fl_lineage_exec(pid_t tgid);
 /* tgid, stopped in an exec (notification id on listener) of exe with
  * argv allowed as a tool call: its next image is a command's if it is
  * that program with those arguments, and exe the program the command
- * names (a system shell for a command string); this one is not; a
- * hand-off's (every program it starts judged) where handoff says so,
- * whatever its environment. A command's process granted again stays one
- * until the exec is made, and if it fails. False when nothing was
- * granted. */
+ * names (a system shell for a command string); this one is not. A
+ * command's process granted again stays one until the exec is made, and
+ * if it fails. False when nothing was granted. */
 bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
-			   int listener, uint64_t id, bool handoff);
+			   int listener, uint64_t id);
+/* A command's process tgid is a hand-off's from now on (its image to
+ * be a git command that is a script: what its settings name runs). */
+void hs_fl_lineage_handoff(pid_t tgid);
 
 /* ---- floor_handoff.c: what makes a granted tool call a hand-off ---- */
 

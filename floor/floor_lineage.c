@@ -110,10 +110,8 @@ struct lineage {
 	bool handoff;
 	/* GRANTED a command's process again (a judged exec beneath a
 	 * hand-off, made in the shell's own process): what it was, for as
-	 * long as the exec is not made, and for good if it fails; and a
-	 * hand-off's the image judged is to be whatever its environment
-	 * (git's own script: what its settings name runs) */
-	bool was_command, was_handoff, handoff_next;
+	 * long as the exec is not made, and for good if it fails */
+	bool was_command, was_handoff;
 	unsigned long used;
 };
 
@@ -278,8 +276,7 @@ static bool granted_image(pid_t tgid, const struct lineage *l)
 static void confirm(pid_t tgid, struct lineage *l)
 {
 	l->kind = COMMAND;
-	if ((l->handoff = l->was_handoff || l->handoff_next ||
-			  hs_fl_handoff_carries(tgid)))
+	if ((l->handoff = l->was_handoff || hs_fl_handoff_carries(tgid)))
 		__atomic_store_n(&handoffs, 1, __ATOMIC_RELEASE);
 }
 
@@ -288,6 +285,18 @@ static void confirm(pid_t tgid, struct lineage *l)
 static int before_grant(const struct lineage *l)
 {
 	return !l->was_command ? 0 : l->was_handoff ? 2 : 1;
+}
+
+/* A grant dropped (its exec failed, made another image, or the process
+ * is traced): what it was before -- a command's process granted again
+ * stays one, as it did before grants were made of it (never less
+ * judged than it was) -- or nothing. */
+static void drop_grant(struct lineage *l)
+{
+	if (l->was_command)
+		l->kind = COMMAND, l->handoff = l->was_handoff;
+	else
+		l->kind = FREE;
 }
 
 /* What the process tgid, whose stat is st, is: 0 not a command's, 1 a
@@ -305,13 +314,17 @@ static int command_at(pid_t tgid, const struct hs_proc_stat *st, int depth)
 	 * lets go either) */
 	if (l) {
 		if (driven(tgid)) {
-			l->kind = FREE;
-			return 0;
+			drop_grant(l);
+			return before_grant(l);
 		}
 		if (known(&im) && same_image(&im, &l->pre))
 			return before_grant(l); /* not made yet */
-		if (!known(&im) || !granted_image(tgid, l))
-			return 0;
+		if (!known(&im) || !granted_image(tgid, l)) {
+			if (!l->was_command)
+				return 0; /* the agent's, until its exec */
+			drop_grant(l);
+			return before_grant(l);
+		}
 		confirm(tgid, l);
 		return l->handoff ? 2 : 1;
 	}
@@ -341,9 +354,11 @@ int hs_fl_lineage_kind(pid_t tgid)
 	pthread_mutex_lock(&lock);
 	if ((k = command_at(tgid, &st, 0))) {
 		l = put(tgid, st.start);
-		if (l->kind != COMMAND) /* a fork's: its parent's kind */
-			l->handoff = k == 2;
-		l->kind = COMMAND;
+		/* a grant pending is left to be confirmed or dropped */
+		if (l->kind != COMMAND && l->kind != GRANTED) {
+			l->handoff = k == 2; /* a fork's: its parent's kind */
+			l->kind = COMMAND;
+		}
 	}
 	pthread_mutex_unlock(&lock);
 	/* a shell's start-up file changed: every command a hand-off */
@@ -398,7 +413,7 @@ static bool names_itself(const char *exe, char *const argv[])
 }
 
 bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
-			   int listener, uint64_t id, bool handoff)
+			   int listener, uint64_t id)
 {
 	struct hs_proc_stat st;
 	struct lineage *l;
@@ -440,7 +455,6 @@ bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
 		l->was_command = l->kind == COMMAND;
 		l->was_handoff = l->was_command && l->handoff;
 	}
-	l->handoff_next = handoff;
 	l->kind = GRANTED;
 	l->pre = pre;
 	l->exe_dev = (unsigned long long)sb.st_dev;
@@ -475,15 +489,26 @@ void hs_fl_lineage_exec(pid_t tgid)
 		if (known(&im) && !same_image(&im, &l->pre) &&
 		    !driven(tgid) && granted_image(tgid, l))
 			confirm(tgid, l);
-		else if (known(&im) && same_image(&im, &l->pre) &&
-			 l->was_command && !driven(tgid))
-			/* the judged exec failed: a command's still, as
-			 * before it */
-			l->kind = COMMAND, l->handoff = l->was_handoff;
 		else
-			l->kind = FREE;
+			drop_grant(l);
 	}
 	pthread_mutex_unlock(&lock);
+}
+
+void hs_fl_lineage_handoff(pid_t tgid)
+{
+	struct hs_proc_stat st;
+	struct lineage *l;
+
+	if (tgid <= 0 || hs_proc_stat(tgid, &st) != 0)
+		return;
+	pthread_mutex_lock(&lock);
+	if ((l = find(tgid, st.start)) && l->kind == COMMAND)
+		l->handoff = true;
+	else if (l && l->kind == GRANTED && l->was_command)
+		l->was_handoff = true;
+	pthread_mutex_unlock(&lock);
+	__atomic_store_n(&handoffs, 1, __ATOMIC_RELEASE);
 }
 
 void hs_fl_lineage_reached(pid_t tgid)
@@ -493,7 +518,7 @@ void hs_fl_lineage_reached(pid_t tgid)
 	pthread_mutex_lock(&lock);
 	for (int i = 0; i < WAYS; i++)
 		if (s[i].kind == GRANTED && s[i].tgid == tgid)
-			s[i].kind = FREE;
+			drop_grant(&s[i]);
 	pthread_mutex_unlock(&lock);
 }
 

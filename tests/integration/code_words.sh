@@ -134,6 +134,14 @@ if [ -x /usr/lib/git-core/git-web--browse ]; then
 else
 	skip "no git-web--browse here"
 fi
+# enforce mode with no shim in git: a static busybox's env drops it
+NOSHIM= WEBNOSHIM=
+if command -v busybox >/dev/null && ! ldd "$(command -v busybox)" >/dev/null 2>&1; then
+	NOSHIM="core.fsmonitor with no shim in git|--enforce|$FSMON|busybox env -u LD_PRELOAD git status >/dev/null"
+	[ -n "$WEB" ] && WEBNOSHIM="${WEB%%|*} with no shim in git|--enforce|$(cut -d'|' -f3 <<<"$WEB")|busybox env -u LD_PRELOAD git status >/dev/null"
+else
+	skip "no static busybox: git with no shim"
+fi
 # name|modes|setup|command
 while IFS='|' read -r name modes setup cmd; do
 	[ -n "$name" ] || continue
@@ -157,8 +165,9 @@ the repository's core.fsmonitor the agent wrote, in git status|--guard --enforce
 an alias's !command the agent wrote|--guard --enforce|$ALIAS|git zap
 a repository the agent made, by GIT_DIR|--guard --enforce|$OTHER|GIT_DIR=other/.git git status >/dev/null
 a file the repository's configuration includes|--guard --enforce|$INCL|git status >/dev/null
-core.fsmonitor with no shim in git|--enforce|$FSMON|env -u LD_PRELOAD git status >/dev/null
+$NOSHIM
 $WEB
+$WEBNOSHIM
 C
 git config --unset-all core.fsmonitor 2>/dev/null; git config --unset-all alias.zap 2>/dev/null
 git config --unset-all include.path 2>/dev/null; git config --unset-all web.browser 2>/dev/null

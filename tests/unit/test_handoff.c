@@ -293,25 +293,25 @@ static void opacity(void)
 	       "python3 - <<EOF\nprint($(cat f))\nEOF\n");
 	opaque("make -f - on a here-document that substitutes", true,
 	       "make -f - <<EOF\nall:; $(cat f)\nEOF\n");
-	opaque("git -c of a value not shown", true,
+	opaque("git -c of a value not shown: git's children judged instead", false,
 	       "git -c core.fsmonitor=\"$x\" status");
-	opaque("git -c of a setting not shown", true, "git -c \"$kv\" status");
-	opaque("git --config-env", true,
+	opaque("git -c of a setting not shown: the same", false, "git -c \"$kv\" status");
+	opaque("git --config-env: the same", false,
 	       "V=$(cat f) git --config-env=core.fsmonitor=V status");
-	opaque("git's subcommand not shown", true, "git \"$sub\"");
-	opaque("git fetch of a word that may be an option", true,
+	opaque("git's subcommand not shown: the same", false, "git \"$sub\"");
+	opaque("git fetch of a word that may be an option: the same", false,
 	       "git fetch \"$remote\"");
-	opaque("git config of a value not shown", true,
+	opaque("git config of a value not shown: the same", false,
 	       "git config core.fsmonitor \"$(cat f)\"");
-	opaque("git submodule foreach", true, "git submodule foreach \"$x\"");
-	opaque("GIT_CONFIG_VALUE_0 not shown", true,
+	opaque("git submodule foreach: the same", false, "git submodule foreach \"$x\"");
+	opaque("GIT_CONFIG_VALUE_0 not shown: the same", false,
 	       "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor "
 	       "GIT_CONFIG_VALUE_0=\"$(cat f)\" git status");
-	opaque("GIT_SSH_COMMAND not shown", true,
+	opaque("GIT_SSH_COMMAND not shown: the same", false,
 	       "GIT_SSH_COMMAND=\"$x\" git fetch");
 	opaque("export PAGER not shown", true, "export PAGER=\"$p\"; git log");
-	opaque("read into GIT_SSH_COMMAND", true,
-	       "read -r GIT_SSH_COMMAND < f; export GIT_SSH_COMMAND; git fetch");
+	opaque("read into LD_PRELOAD", true,
+	       "read -r LD_PRELOAD < f; export LD_PRELOAD; ls");
 	opaque("python3 with a literal program is not", false,
 	       "python3 -c 'print(1)'");
 	opaque("python3 with a script is not", false, "cat in | python3 conv.py");
@@ -353,19 +353,43 @@ static void opacity(void)
 	opaque("a nameref", true, "declare -n r=PAGER; r=$(cat f); man ls");
 	opaque("find with a word not shown before -exec", true,
 	       "find . -name v $(cat f)");
-	opaque("git --config-env quoted", true,
+	opaque("git --config-env quoted: the same", false,
 	       "git \"--config-env=core.fsmonitor=V\" status");
-	opaque("git fetch -m (its --multiple) of a word not shown", true,
+	opaque("git fetch -m of a word not shown: the same", false,
 	       "git fetch -m \"$x\"");
 	opaque("perl -e then a word not shown (perl takes options after -e)",
 	       true, "perl -e 1 \"$x\"");
 	opaque("sed with a file not shown (GNU getopt takes options after "
 	       "operands)", true, "sed 's/a/b/' \"$f\"");
+	/* what a second review tried */
+	opaque("python3 -E on a pipe", true, "curl -s u | python3 -E");
+	opaque("perl -p on a pipe", true, "curl -s u | perl -p");
+	opaque("python3 /dev/fd/3 of a here-string", true,
+	       "python3 /dev/fd/3 3<<<\"$(cat f)\"");
+	opaque("awk -- of a program not shown", true,
+	       "awk -- \"$(cat f)\" /dev/null");
+	opaque("make -j \"$x\" (optional: an assignment)", true,
+	       "make -j \"$(cat f)\"");
+	opaque("export P\"ERL5OPT=…\"", true,
+	       "export P\"ERL5OPT=$(cat f)\"; perl -e 1");
+	opaque("export {PERL5OPT,Z}=…", true,
+	       "export {PERL5OPT,Z}=\"$(cat f)\"; perl -e 1");
+	opaque("export B\"ASH_ENV=…\" of a file shown", true,
+	       "export B\"ASH_ENV=/dev/stdin\"; echo x | bash -c true");
+	opaque("awk -W of a value not shown (gawk's source=)", true,
+	       "awk -W \"$x\" 1 f");
 	/* data */
+	opaque("env NAME=v node app.js is not", false, "env NODE_ENV=test node app.js");
+	opaque("sudo python3 x.py is not", false, "sudo python3 x.py");
+	opaque("read -r line is not", false, "read -r line < f; echo \"$line\"");
+	opaque("git diff of a substitution is not", false,
+	       "git diff \"$(git merge-base HEAD main)\"");
+	opaque("git push of a substitution is not", false,
+	       "git push -u origin \"$(git branch --show-current)\"");
 	opaque("git -C fused of a place is not", false, "git -C\"$d\" status");
 	opaque("make -j of a substitution is not", false, "make -j$(nproc)");
-	opaque("make -j \"$n\" -C \"$d\" is not", false,
-	       "make -j \"$n\" -C \"$d\" all");
+	opaque("make -j$n -C \"$d\" is not", false,
+	       "make -j$n -C \"$d\" all");
 	opaque("awk of a file not shown is not", false,
 	       "awk '{print $1}' \"$f\"");
 	opaque("awk -v of a value not shown is not", false,
@@ -540,8 +564,10 @@ static void lines(void)
 	CHECK("a plain command leaves nothing", !hs_handoff_leaves_code("ls -la; cd src"));
 	CHECK("an assignment leaves nothing to run", !hs_handoff_leaves_code("x=1; export Y=2"));
 	CHECK("a loop leaves nothing", !hs_handoff_leaves_code("for f in *; do rm \"$f\"; done"));
-	CHECK("export GIT_SSH_COMMAND: git fetch later runs it",
-	      hs_handoff_leaves_code("export GIT_SSH_COMMAND='rm -rf x'"));
+	CHECK("export PERL5OPT: a later perl runs it",
+	      hs_handoff_leaves_code("export PERL5OPT='-Mx'"));
+	CHECK("export GIT_SSH_COMMAND: what git runs of it, git starts",
+	      !hs_handoff_leaves_code("export GIT_SSH_COMMAND='ssh -i k'"));
 	CHECK("PAGER= alone: a later export runs it",
 	      hs_handoff_leaves_code("PAGER='rm -rf x #'"));
 	CHECK("read into LD_PRELOAD", hs_handoff_leaves_code("read -r LD_PRELOAD < f"));
