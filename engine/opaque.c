@@ -90,13 +90,14 @@ static enum opt_kind interp_opt(const char *b, const char *o)
 	static const char *const py_data[] = { "-W", "-X", "-Q", NULL };
 	static const char *const pl_code[] = { "-e", "-E", NULL };
 	static const char *const pl_data[] = { "-I", "-x", NULL };
+	/* --import and --loader take data: URLs too */
 	static const char *const node_code[] = { "-e", "-p", "--eval",
-						 "--print", NULL };
-	/* a module to load first: a file, which a write hook guards */
-	static const char *const node_data[] = { "-C", "--conditions", "-r",
-						 "--require", "--import",
+						 "--print", "--import",
 						 "--loader",
 						 "--experimental-loader", NULL };
+	/* a module to require first: a file, which a write hook guards */
+	static const char *const node_data[] = { "-C", "--conditions", "-r",
+						 "--require", NULL };
 	static const char *const awk_code[] = { "-f", "-e", "--source",
 						"--file", "-W", NULL };
 	static const char *const awk_data[] = { "-v", "-F", NULL };
@@ -185,54 +186,115 @@ static bool stdin_unseen(const char *text, const struct hs_sh_cmd *c,
 	return false;
 }
 
+/* Is word w one word whatever it expands to: no expansion in it outside
+ * double quotes, so that no split of it can make another option? (A
+ * substitution inside them is skipped whole, its own quotes with it.) */
+static bool one_word(const char *text, const struct hs_sh_word *w)
+{
+	bool dq = false;
+
+	for (size_t i = w->start; i < w->end; i++) {
+		char ch = text[i];
+
+		if (ch == '\\') {
+			i++;
+		} else if (!dq && ch == '\'') {
+			while (++i < w->end && text[i] != '\'')
+				;
+		} else if (ch == '"') {
+			dq = !dq;
+		} else if (ch == '`' || ch == '$') {
+			if (!dq)
+				return false;
+			if (ch == '$' && i + 1 < w->end && text[i + 1] == '(') {
+				int depth = 0;
+
+				for (i++; i < w->end; i++)
+					if (text[i] == '(')
+						depth++;
+					else if (text[i] == ')' && !--depth)
+						break;
+			}
+		}
+	}
+	return !dq;
+}
+
+/* Is w a count of processors, which make's -j and -l take: the text
+ * `$(nproc)`, `$(nproc --all)`, `$(getconf _NPROCESSORS_ONLN)`, quoted
+ * or not, after the option's letter or on its own? */
+static bool cpu_count(const char *text, const struct hs_sh_word *w)
+{
+	static const char *const forms[] = { "$(nproc)", "$(nproc --all)",
+		"$(getconf _NPROCESSORS_ONLN)", NULL };
+	const char *p = text + w->start;
+	size_t n = w->end - w->start;
+
+	if (n >= 2 && p[0] == '-' && (p[1] == 'j' || p[1] == 'l'))
+		p += 2, n -= 2;
+	if (n >= 2 && p[0] == '"' && p[n - 1] == '"')
+		p++, n -= 2;
+	for (size_t i = 0; forms[i]; i++)
+		if (n == strlen(forms[i]) && !memcmp(p, forms[i], n))
+			return true;
+	return false;
+}
+
 /* Does interpreter c->words[k] (base name b) have a word not shown where
  * it may be code or an option: up to its program -- python's -c CODE or
  * -m MODULE or script, which end its options; awk's program; the script
  * of a perl, ruby or node, which take options after -e too -- or
  * anywhere for sed and make, whose options GNU getopt takes after
- * operands too? Data: what comes after the program, an option's value
- * that is data (awk -v, perl -I), make's -C and its -j and -l joined
- * to their value (a separate one is optional: `-j "$x"` may be an
- * assignment). */
+ * operands too? Data: what comes after the program; the value of an
+ * option that takes data (awk -v, perl -I, make -C), quoted whole (an
+ * unquoted one may split into options); make's -j and -l of a count of
+ * processors (a separate value is optional: `-j "$x"` may be an
+ * assignment that runs). */
 static bool program_hidden(const char *text, const struct hs_sh_cmd *c,
 			   size_t k, const char *b)
 {
 	bool python = !strncmp(b, "python", 6) || !strncmp(b, "pypy", 4);
 	bool make = !strncmp(b, "make", 4) || !strncmp(b, "gmake", 5);
 	bool sed = strstr(b, "sed") != NULL;
+	enum opt_kind value = OPT_FLAG; /* the word is an option's value */
 
 	for (size_t i = k + 1; i < c->nwords; i++) {
 		const struct hs_sh_word *w = &c->words[i];
-		const char *v = w->value, *prev = c->words[i - 1].value;
-		const char *src = text + w->start;
-		bool after_opt = i > k + 1 && prev && prev[0] == '-';
+		const char *v = w->value;
+		enum opt_kind was = value;
 
+		value = OPT_FLAG;
 		if (!shown(text, w)) {
-			if (!make && !sed && after_opt &&
-			    interp_opt(b, prev) == OPT_DATA)
-				continue; /* awk -v x="$y", -F, perl -I */
-			if (make && ((prev && !strcmp(prev, "-C")) ||
-				     (src[0] == '-' && (src[1] == 'j' ||
-							src[1] == 'l')) ||
-				     !strncmp(src, "--jobs=", 7)))
+			if (was == OPT_DATA && one_word(text, w))
+				continue; /* awk -v x="$y", perl -I "$d" */
+			if (make && cpu_count(text, w))
 				continue;
 			return true;
 		}
-		if (!v || make || sed)
+		if (was != OPT_FLAG)
+			continue; /* an option's value, shown */
+		if (!v)
+			continue;
+		if (make) {
+			/* -j's and -l's values are optional: a word after them
+			 * may be an assignment (cpu_count alone is data) */
+			if (!strcmp(v, "-C"))
+				value = OPT_DATA;
+			continue;
+		}
+		if (sed)
 			continue;
 		if (!strcmp(v, "--")) {
 			/* the next word is its program */
 			return i + 1 < c->nwords &&
 			       !shown(text, &c->words[i + 1]);
 		}
-		/* an option's value, shown */
-		if (after_opt && interp_opt(b, prev) != OPT_FLAG)
-			continue;
-		if (python && interp_opt(b, v) == OPT_CODE)
-			return i + 1 < c->nwords &&
-			       !shown(text, &c->words[i + 1]);
 		if (v[0] != '-')
 			return false; /* a script or awk's program: shown */
+		if ((value = interp_opt(b, v)) == OPT_CODE && python)
+			/* -c CODE, -m MODULE: its options end */
+			return i + 1 < c->nwords &&
+			       !shown(text, &c->words[i + 1]);
 	}
 	return false;
 }
@@ -290,6 +352,17 @@ static bool code_var(const struct hs_sh_word *w, const char *script)
 	return false;
 }
 
+/* Is variable n git's alone, so that what it runs git starts, and that
+ * is judged (docs/agents.md)? Not GIT_EDITOR, GIT_PAGER, GIT_ASKPASS,
+ * which gh and others read too. */
+static bool git_only(const char *n)
+{
+	static const char *const shared[] = { "GIT_EDITOR", "GIT_PAGER",
+					      "GIT_ASKPASS", NULL };
+
+	return !strncmp(n, "GIT_", 4) && !hs_ho_is_any(n, shared);
+}
+
 /* Does a shell run or source what this variable holds, whatever it is
  * (BASH_ENV, ENV, PROMPT_COMMAND, the prompts, exported functions)? */
 static bool shell_code_name(const char *n)
@@ -340,7 +413,7 @@ static bool code_value(const char *text, const struct hs_sh_cmd *c,
 					       "readarray", NULL };
 	const char *cmd = NULL;
 	size_t first = 0;
-	bool fills, keeps;
+	bool fills, keeps, value_next = false, name_next = false;
 
 	/* past `command` and `builtin`, which run the builtin */
 	while (first < c->nwords && (cmd = c->words[first].value) &&
@@ -351,6 +424,33 @@ static bool code_value(const char *text, const struct hs_sh_cmd *c,
 	fills = hs_ho_is_any(cmd, fillers);
 	keeps = !c->nwords || hs_ho_is_any(cmd, keepers);
 	for (size_t a = 0; a < c->nassigns + c->nwords; a++) {
+		/* where a filler's words name variables: read's operands
+		 * and -a's value, mapfile's operand, printf's -v value; not
+		 * their other options' values (a prompt), printf's format */
+		if (fills && a > c->nassigns + first) {
+			const char *o = c->words[a - c->nassigns].value;
+			bool printf_ = !strcmp(cmd, "printf");
+			char last;
+
+			if (value_next) {
+				value_next = false;
+				if (!name_next)
+					continue;
+			} else if (o && o[0] == '-' && o[1]) {
+				last = o[strlen(o) - 1];
+				if (printf_ && !strcmp(o, "-v"))
+					value_next = name_next = true;
+				else if (!printf_ &&
+					 strchr(!strcmp(cmd, "read") ? "pdnNtuia"
+								     : "dnOsuCc",
+						last))
+					value_next = true, name_next = last == 'a';
+				if (!(printf_ && !strncmp(o, "-v", 2) && o[2]))
+					continue;
+			} else if (printf_) {
+				continue; /* its format, its arguments */
+			}
+		}
 		const struct hs_sh_word *w = a < c->nassigns
 						     ? &c->assigns[a]
 						     : &c->words[a - c->nassigns];
@@ -385,11 +485,14 @@ static bool code_value(const char *text, const struct hs_sh_cmd *c,
 				name[n++] = *s;
 		}
 		name[n] = '\0';
+		/* a name read: any, where an expansion makes it
+		 * (`read -r ${x:-PERL5DB}`); a prompt is no name */
+		if (!eq && fills && odd &&
+		    memchr(text + w->start, '$', w->end - w->start))
+			return true;
 		if (!n || (!eq && (!fills || odd)))
 			continue;
-		if (!odd && (!hs_env_code_name(name, n) ||
-			     /* what git runs of them, it starts: judged */
-			     !strncmp(name, "GIT_", 4)))
+		if (!odd && (!hs_env_code_name(name, n) || git_only(name)))
 			continue;
 		if (!eq ? fills
 			: kept ? keeps
@@ -414,6 +517,58 @@ static bool code_default(const char *text)
 			return true;
 	}
 	return false;
+}
+
+/* Does runner v[k] of c (v: its n words shown) run what its hook did
+ * not see: a shell among its words; an interpreter with its own rule,
+ * or any program that runs programs for xargs and parallel, which give
+ * it words from their stdin (parallel with none runs its stdin's
+ * lines); a command string (`flock -c`, `su -c`, `script -qc`, watch's
+ * words, which sh -c runs) that is opaque itself; env's -S, whose string
+ * it splits into a command? */
+static bool runner_runs_unseen(const char *text, const struct hs_sh_cmd *c,
+			       char *const v[], size_t n, size_t k, int depth,
+			       bool piped)
+{
+	const char *b = hs_base(v[k]);
+	bool feeds = !strcmp(b, "xargs") || !strcmp(b, "parallel");
+	bool named = false;
+	struct hs_strbuf s = { 0 };
+	bool r = false;
+
+	for (size_t a = k + 1; a < n && !r; a++) {
+		const char *w = v[a];
+
+		if (runs_shell_word(w) ||
+		    (hs_interp_name(w, NULL) &&
+		     (feeds || interp_unseen(text, c, v + a, a, piped))) ||
+		    (feeds && (runner(w) || option_runner(w))))
+			return true;
+		if (w[0] == '-' && w[1] != '-') {
+			if (strchr(w + 1, 'S') && !strcmp(b, "env"))
+				return true;
+			if (strchr(w + 1, 'c') && a + 1 < n &&
+			    strcmp(b, "taskset") != 0 &&
+			    text_opaque(v[a + 1], depth + 1))
+				return true;
+			continue;
+		}
+		if (!strncmp(w, "--split-string", 14) && !strcmp(b, "env"))
+			return true;
+		named |= w[0] != '-';
+		/* watch joins its words into what sh -c runs */
+		if (!strcmp(b, "watch") && w[0] != '-') {
+			for (size_t i = a; i < n; i++) {
+				if (i > a)
+					hs_sb_addc(&s, ' ');
+				hs_sb_adds(&s, v[i]);
+			}
+			r = s.s && text_opaque(s.s, depth + 1);
+			hs_sb_free(&s);
+			return r;
+		}
+	}
+	return !strcmp(b, "parallel") && !named;
 }
 
 static bool cmd_opaque(const char *text, const struct hs_sh_cmd *c,
@@ -450,18 +605,10 @@ static bool cmd_opaque(const char *text, const struct hs_sh_cmd *c,
 	k = hs_ho_skip_prefixes(v);
 	/* a prefix not followed to the letter, or a runner it does not
 	 * know: any shell among its words */
-	if (k < 0 || (v[k] && runner(v[k])))
-		for (size_t a = k < 0 ? 1 : (size_t)k + 1; a < n; a++) {
-			if (runs_shell_word(v[a]))
-				return true;
-			/* an interpreter: xargs and parallel give it words
-			 * from their stdin; beneath others, its own rule */
-			if (hs_interp_name(v[a], NULL) &&
-			    ((k >= 0 && (!strcmp(hs_base(v[k]), "xargs") ||
-					 !strcmp(hs_base(v[k]), "parallel"))) ||
-			     interp_unseen(text, c, v + a, a, piped)))
-				return true;
-		}
+	if ((k < 0 || (v[k] && runner(v[k]))) &&
+	    runner_runs_unseen(text, c, v, n, k < 0 ? 0 : (size_t)k, depth,
+			       piped))
+		return true;
 	if (k < 0)
 		/* a prefix not followed: opaque when it runs something
 		 * not shown */

@@ -502,13 +502,17 @@ void hs_fl_lineage_handoff(pid_t tgid)
 
 	if (tgid <= 0 || hs_proc_stat(tgid, &st) != 0)
 		return;
+	/* its record made where it has none yet (a process that claims no
+	 * role is looked up only once a hand-off was granted), and from now
+	 * on every process that claims none is looked up */
+	__atomic_store_n(&handoffs, 1, __ATOMIC_RELEASE);
+	(void)hs_fl_lineage_kind(tgid);
 	pthread_mutex_lock(&lock);
 	if ((l = find(tgid, st.start)) && l->kind == COMMAND)
 		l->handoff = true;
 	else if (l && l->kind == GRANTED && l->was_command)
 		l->was_handoff = true;
 	pthread_mutex_unlock(&lock);
-	__atomic_store_n(&handoffs, 1, __ATOMIC_RELEASE);
 }
 
 void hs_fl_lineage_reached(pid_t tgid)

@@ -138,7 +138,11 @@ fi
 NOSHIM= WEBNOSHIM=
 if command -v busybox >/dev/null && ! ldd "$(command -v busybox)" >/dev/null 2>&1; then
 	NOSHIM="core.fsmonitor with no shim in git|--enforce|$FSMON|busybox env -u LD_PRELOAD git status >/dev/null"
-	[ -n "$WEB" ] && WEBNOSHIM="${WEB%%|*} with no shim in git|--enforce|$(cut -d'|' -f3 <<<"$WEB")|busybox env -u LD_PRELOAD git status >/dev/null"
+	if [ -n "$WEB" ]; then
+		WEBNOSHIM="${WEB%%|*} with no shim in git|--enforce|$(cut -d'|' -f3 <<<"$WEB")|busybox env -u LD_PRELOAD git status >/dev/null"
+		# and claiming no role: its script is a hand-off's still
+		WEBNOSHIM+=$'\n'"${WEB%%|*}, git with an empty environment|--enforce|$(cut -d'|' -f3 <<<"$WEB")|busybox env -i PATH=/usr/bin:/bin git status >/dev/null"
+	fi
 else
 	skip "no static busybox: git with no shim"
 fi

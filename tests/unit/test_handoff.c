@@ -378,7 +378,38 @@ static void opacity(void)
 	       "export B\"ASH_ENV=/dev/stdin\"; echo x | bash -c true");
 	opaque("awk -W of a value not shown (gawk's source=)", true,
 	       "awk -W \"$x\" 1 f");
+	/* what a third review tried */
+	opaque("python3 -W -W of a value not shown (the second -W a value)",
+	       true, "python3 -W -W \"$(cat f)\"");
+	opaque("perl -e -I of a value not shown", true, "perl -e -I \"$(cat f)\"");
+	opaque("python3 -W of an unquoted substitution (it splits)", true,
+	       "python3 -W $(cat f)");
+	opaque("node --import of a value not shown (data: URLs)", true,
+	       "node --import \"$(cat f)\" -e 0");
+	opaque("xargs env", true, "echo X | base64 -d | xargs env");
+	opaque("xargs timeout", true, "echo X | xargs timeout 9");
+	opaque("xargs find", true, "echo X | xargs find .");
+	opaque("parallel with no command", true, "echo X | parallel");
+	opaque("env -S", true, "env -S 'bash -c \"echo X|base64 -d|sh\"'");
+	opaque("flock -c of an opaque string", true,
+	       "flock /tmp/l -c 'echo X|base64 -d|sh'");
+	opaque("script -qc of an opaque string", true,
+	       "script -qc 'echo X|base64 -d|sh' /dev/null");
+	opaque("watch of an opaque string", true, "watch -n 5 'echo X|base64 -d|sh'");
+	opaque("read into a name made by an expansion", true,
+	       "read -r ${x:-PERL5DB} <<< \"$(cat f)\"; export PERL5DB");
+	opaque("GIT_EDITOR not shown (gh reads it)", true,
+	       "GIT_EDITOR=\"$(cat f)\" gh pr create");
+	opaque("make -j \"$x\" still", true, "make -j \"$(cat f)\"");
 	/* data */
+	opaque("make -j $(nproc) is not", false, "make -j $(nproc)");
+	opaque("make -C \"$d\" -j $(nproc) all is not", false,
+	       "make -C \"$d\" -j $(nproc) all");
+	opaque("make -j\"$(nproc --all)\" is not", false, "make -j\"$(nproc --all)\"");
+	opaque("flock -c of a plain string is not", false,
+	       "flock /tmp/l -c 'make all'");
+	opaque("read -p of a prompt is not", false,
+	       "read -r -p \"name: $x\" line < f");
 	opaque("env NAME=v node app.js is not", false, "env NODE_ENV=test node app.js");
 	opaque("sudo python3 x.py is not", false, "sudo python3 x.py");
 	opaque("read -r line is not", false, "read -r line < f; echo \"$line\"");
@@ -388,8 +419,9 @@ static void opacity(void)
 	       "git push -u origin \"$(git branch --show-current)\"");
 	opaque("git -C fused of a place is not", false, "git -C\"$d\" status");
 	opaque("make -j of a substitution is not", false, "make -j$(nproc)");
-	opaque("make -j$n -C \"$d\" is not", false,
-	       "make -j$n -C \"$d\" all");
+	opaque("make -j$(nproc) -C \"$d\" is not", false,
+	       "make -j$(nproc) -C \"$d\" all");
+	opaque("make -j$n (unquoted: it may split)", true, "make -j$n all");
 	opaque("awk of a file not shown is not", false,
 	       "awk '{print $1}' \"$f\"");
 	opaque("awk -v of a value not shown is not", false,
