@@ -85,6 +85,25 @@ bool hs_git_path(const char *path)
 	return false;
 }
 
+HS_CHILD_PATH
+bool hs_git_own(const char *path)
+{
+	/* not pointers: see envfix.c's table */
+	static const char runs_settings[][24] = {
+		"git-web--browse", "git-mergetool", "git-mergetool--lib",
+		"git-difftool--helper", "git-instaweb", "git-add--interactive" };
+	const char *name;
+
+	if (!hs_git_path(path))
+		return false;
+	name = hs_base(path);
+	for (size_t i = 0; i < sizeof(runs_settings) / sizeof(runs_settings[0]);
+	     i++)
+		if (hs_same(name, runs_settings[i]))
+			return false;
+	return true;
+}
+
 /* Long options of bash that take a separate argument. */
 HS_CHILD_PATH
 static bool long_opt_takes_arg(const char *a)

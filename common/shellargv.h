@@ -37,11 +37,17 @@ bool hs_interp_name(const char *path, bool *stdin_program);
 /* Is path the system's git (/usr/bin/git, its /usr/bin/git-*) or one of
  * its commands (directly in /usr/lib/git-core or /usr/libexec/git-core)?
  * A git process runs what its settings and hooks name: each program it
- * starts that is not git's own -- one of these that is a program (ELF),
- * not a script (git-mergetool and git-web--browse run what their
- * settings name from a shell of their own) -- is a tool call of its own
+ * starts that is not git's own is a tool call of its own
  * (docs/agents.md, "git is judged by what it starts"). */
 bool hs_git_path(const char *path);
+/* Is path git's own: one of those, but not a command of git's that runs
+ * what its settings name from a shell of its own (git-web--browse's
+ * browser.*.cmd, git-mergetool's and git-difftool--helper's tools,
+ * git-instaweb's httpd, git-add--interactive's diffFilter), which hands
+ * off: every program it starts judged. By name: git's other scripts
+ * (submodule, bisect, the merge strategies, filter-branch) run no
+ * setting's command, and are git's own, their programs nested. */
+bool hs_git_own(const char *path);
 
 /* Is path a file of /bin, /usr/bin, /usr/local/bin, /sbin or /usr/sbin
  * (directly), where a program is what its name says? */

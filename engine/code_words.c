@@ -308,10 +308,44 @@ static bool interp_unseen(const char *text, const struct hs_sh_cmd *c,
 	return on == 2 || (on == 1 && hs_ho_stdin_unseen(text, c, piped));
 }
 
+/* Does git's command of c (at word k) run a command given in its words
+ * from a shell script of its own -- filter-branch's filters, bisect
+ * run's, submodule foreach's, difftool's and mergetool's tools,
+ * instaweb's httpd -- with a word not shown? Its other words are not
+ * looked into: what git runs of them it starts, and that is judged
+ * (docs/agents.md, "git is judged by what it starts"). */
+static bool git_script_words(const char *text, const struct hs_sh_cmd *c,
+			     size_t k)
+{
+	static const char *const scripts[] = { "filter-branch", "bisect",
+		"submodule", "difftool", "mergetool", "instaweb", NULL };
+	const char *sub = NULL;
+	bool hidden = false;
+
+	for (size_t i = k + 1; i < c->nwords; i++) {
+		const char *v = c->words[i].value, *prev = c->words[i - 1].value;
+
+		const char *src = text + c->words[i].start;
+		/* -c's and -C's values, apart or joined */
+		bool value = (prev && (!strcmp(prev, "-c") || !strcmp(prev, "-C"))) ||
+			     !strncmp(src, "-c", 2) || !strncmp(src, "-C", 2);
+
+		if (!shown(text, &c->words[i])) {
+			if (!sub && !value)
+				return true; /* it may be the command */
+			hidden = true;
+		} else if (!sub && v && v[0] != '-' && !value) {
+			sub = v;
+		}
+	}
+	return hidden && (!sub || hs_ho_is_any(sub, scripts));
+}
+
 /* Does program v[k] of c (v: c's words up to the first not shown) run
- * code from a word not shown, or from a stdin not shown? git is no such
- * program: what it runs of its words and settings, it starts, and what
- * git starts is judged (docs/agents.md). */
+ * code from a word not shown, or from a stdin not shown? git only where
+ * its command is a script that runs what it is given (git_script_words):
+ * what else it runs of its words and settings, it starts, and what git
+ * starts is judged (docs/agents.md). */
 bool hs_ho_runs_unseen(const char *text, const struct hs_sh_cmd *c,
 		       char *const v[], size_t k, bool piped)
 {
@@ -319,6 +353,8 @@ bool hs_ho_runs_unseen(const char *text, const struct hs_sh_cmd *c,
 
 	for (size_t i = k + 1; i < c->nwords && !hidden; i++)
 		hidden = !shown(text, &c->words[i]);
+	if (!strcmp(hs_base(v[k]), "git"))
+		return git_script_words(text, c, k);
 	if (hs_interp_name(v[k], NULL))
 		return interp_unseen(text, c, v + k, k, piped);
 	/* find's: any, which unquoted may split into `-exec rm …` */

@@ -218,21 +218,6 @@ static void grant_unjudged(const struct hs_floor_ctx *x,
 					    x->listener, c->n.id);
 }
 
-bool hs_fl_git_own(const char *path)
-{
-	unsigned char head[4];
-	ssize_t n = -1;
-	int fd;
-
-	if (!hs_git_path(path))
-		return false;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) >= 0) {
-		n = read(fd, head, sizeof(head));
-		close(fd);
-	}
-	return n == 4 && memcmp(head, "\177ELF", 4) == 0;
-}
-
 /* Is caller tid's program the system's git or one of its own
  * (/proc/TID/exe, as the kernel resolved it)? */
 static bool git_caller(pid_t tid)
@@ -352,7 +337,7 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	 * own, a command's git's as beneath a hand-off (the shim's rule,
 	 * shim/exec_decide.c; here whether git's shim is there or not). By
 	 * the program that runs, as the kernel names it */
-	git = !handoff && git_caller(tid) && !hs_fl_git_own(c->exe);
+	git = !handoff && git_caller(tid) && !hs_git_own(c->exe);
 	if (tool && git)
 		tool = false, handoff = c->beneath = true;
 	/* git's command that is a script runs what its settings name from

@@ -608,9 +608,6 @@ bool hs_fl_spawned_tool_call(const struct hs_floor_ctx *x,
 /* An execve/execveat (floor_exec.c): decided only where no shim will. */
 enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
 			      struct hs_fl_call *c);
-/* Is path git's own: one of git's programs (hs_git_path) that is an ELF
- * file, not a script? */
-bool hs_fl_git_own(const char *path);
 
 /* ---- floor_reach.c: the supervisor and its hooks out of reach ---- */
 

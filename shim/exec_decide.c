@@ -27,7 +27,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../common/wire.h"
@@ -37,30 +36,6 @@
 #include "reason.h"
 #include "stdin_line.h"
 #include "write_scope.h"
-
-/* Is exe git's own: one of git's programs (hs_git_path) that is an ELF
- * file, not a script? Read with raw calls, errno kept (the floor's
- * hs_fl_git_own reads as the supervisor does). */
-HS_CHILD_PATH
-static bool git_own(const char *exe)
-{
-	char head[4];
-	long fd, n = -1;
-	int saved;
-
-	if (!hs_git_path(exe))
-		return false;
-	saved = errno;
-	fd = hs_ck_call(SYS_openat, AT_FDCWD, (long)exe, O_RDONLY | O_CLOEXEC,
-			0, 0);
-	if (fd >= 0) {
-		n = hs_ck_call(SYS_read, fd, (long)head, sizeof(head), 0, 0);
-		(void)hs_ck_call(SYS_close, fd, 0, 0, 0, 0);
-	}
-	errno = saved;
-	return n == 4 && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' &&
-	       head[3] == 'F';
-}
 
 HS_CHILD_PATH
 bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
@@ -118,7 +93,7 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 	 * git's as the agent's shells are, a command's as beneath a
 	 * hand-off (its children nested, as a tool call's) */
 	bool git = role != HS_ROLE_HANDOFF && hs_git_path(hs_exe()) &&
-		   !git_own(exe);
+		   !hs_git_own(exe);
 	/* git's command that is a script runs what its settings name from
 	 * a shell of its own: every program it starts judged */
 	enum hs_role git_child = git && hs_git_path(exe) ? HS_ROLE_HANDOFF

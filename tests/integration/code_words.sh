@@ -272,3 +272,18 @@ P
 	expect_eq "enforce: a hand-off whose judged exec failed is a hand-off still" True \
 		"$("$HOOKSHIM" run --enforce -c hooks.json -- python3 e2big.py 2>/dev/null)"
 fi
+
+# git's scripts that run no setting's command are git's own, their
+# programs nested: an octopus merge (git-merge-octopus) and a bisect
+# fire the tool call alone.
+git checkout -q -b oa && echo a > oa && git add oa && git commit -qm oa
+git checkout -q - && git checkout -q -b ob && echo b > ob && git add ob && git commit -qm ob
+git checkout -q - && git checkout -q -b oc
+for mode in --guard --enforce; do
+	git reset -q --hard oc 2>/dev/null
+	rm -f "$HS_SEEN"
+	cmd="git merge -q -m octo oa ob && git bisect start HEAD oc >/dev/null && git bisect reset -q"
+	"$HOOKSHIM" run "$mode" -c hooks.json -- python3 gitagent.py "$cmd" >/dev/null 2>&1
+	expect_eq "$mode: git's scripts that run no setting's command fire nothing beneath" \
+		"$cmd" "$(sed '/^--$/d' "$HS_SEEN")"
+done

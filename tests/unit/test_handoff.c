@@ -298,12 +298,14 @@ static void opacity(void)
 	opaque("git -c of a setting not shown: the same", false, "git -c \"$kv\" status");
 	opaque("git --config-env: the same", false,
 	       "V=$(cat f) git --config-env=core.fsmonitor=V status");
-	opaque("git's subcommand not shown: the same", false, "git \"$sub\"");
+	opaque("git's subcommand not shown: it may be a script's", true,
+	       "git \"$sub\"");
 	opaque("git fetch of a word that may be an option: the same", false,
 	       "git fetch \"$remote\"");
 	opaque("git config of a value not shown: the same", false,
 	       "git config core.fsmonitor \"$(cat f)\"");
-	opaque("git submodule foreach: the same", false, "git submodule foreach \"$x\"");
+	opaque("git submodule foreach: a script's words", true,
+	       "git submodule foreach \"$x\"");
 	opaque("GIT_CONFIG_VALUE_0 not shown: the same", false,
 	       "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor "
 	       "GIT_CONFIG_VALUE_0=\"$(cat f)\" git status");
@@ -401,6 +403,15 @@ static void opacity(void)
 	opaque("GIT_EDITOR not shown (gh reads it)", true,
 	       "GIT_EDITOR=\"$(cat f)\" gh pr create");
 	opaque("make -j \"$x\" still", true, "make -j \"$(cat f)\"");
+	/* git's scripts that run what they are given: their words looked
+	 * into (their programs are nested, not git's children) */
+	opaque("git filter-branch of a filter not shown", true,
+	       "git filter-branch --tree-filter \"$(cat f)\" HEAD");
+	opaque("git bisect run of a command not shown", true,
+	       "git bisect run $(cat f)");
+	opaque("git of a subcommand not shown", true, "git \"$sub\" x");
+	opaque("git commit of a message not shown is not", false,
+	       "git -C \"$d\" commit -m \"$(cat m)\"");
 	/* data */
 	opaque("make -j $(nproc) is not", false, "make -j $(nproc)");
 	opaque("make -C \"$d\" -j $(nproc) all is not", false,
