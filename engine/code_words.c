@@ -2,9 +2,11 @@
  * stdin -- interpreters, runners, programs whose options run a command --
  * given what the hook was not shown (docs/agents.md, "Hand-offs").
  * engine/opaque.c asks, for each simple command of a text; each says
- * yes when in doubt (what it runs is then judged too). git is no such
- * program here: what it runs of its words and settings, it starts, and
- * what git starts is judged (shim/exec_decide.c, floor/floor_exec.c). */
+ * yes when in doubt (what it runs is then judged too). git only where
+ * its command is a script that runs what it is given (filter-branch,
+ * bisect run): what else it runs of its words and settings, it starts,
+ * and what git starts is judged (shim/exec_decide.c,
+ * floor/floor_exec.c). */
 #include <stdlib.h>
 #include <string.h>
 
