@@ -86,6 +86,13 @@ bool hs_git_path(const char *path)
 }
 
 HS_CHILD_PATH
+bool hs_settings_runner(const char *path)
+{
+	return hs_git_path(path) ||
+	       (hs_system_path(path) && hs_same(hs_base(path), "ssh"));
+}
+
+HS_CHILD_PATH
 bool hs_git_own(const char *path)
 {
 	/* not pointers: see envfix.c's table */

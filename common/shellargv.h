@@ -40,6 +40,11 @@ bool hs_interp_name(const char *path, bool *stdin_program);
  * starts that is not git's own is a tool call of its own
  * (docs/agents.md, "git is judged by what it starts"). */
 bool hs_git_path(const char *path);
+/* Does the program at path run what its settings name as programs it
+ * starts: git (hs_git_path), and the system's ssh (ProxyCommand,
+ * LocalCommand, KnownHostsCommand, Match exec, from ~/.ssh/config or
+ * -F)? What it starts that is not git's own is a tool call of its own. */
+bool hs_settings_runner(const char *path);
 /* Is path git's own: one of those, but not a command of git's that runs
  * what its settings name from a shell of its own (git-web--browse's
  * browser.*.cmd, git-mergetool's and git-difftool--helper's tools,

@@ -218,8 +218,8 @@ static void grant_unjudged(const struct hs_floor_ctx *x,
 					    x->listener, c->n.id);
 }
 
-/* Is caller tid's program the system's git or one of its own
- * (/proc/TID/exe, as the kernel resolved it)? */
+/* Is caller tid's program one that runs what its settings name, git or
+ * ssh (/proc/TID/exe, as the kernel resolved it)? */
 static bool git_caller(pid_t tid)
 {
 	char p[48], exe[PATH_MAX];
@@ -229,7 +229,7 @@ static bool git_caller(pid_t tid)
 	if ((n = readlink(p, exe, sizeof(exe) - 1)) <= 0)
 		return false;
 	exe[n] = '\0';
-	return hs_git_path(exe);
+	return hs_settings_runner(exe);
 }
 
 static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,

@@ -87,12 +87,12 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 		return true;
 	}
 	/* git runs what its settings and hooks name (core.fsmonitor in a
-	 * `git status`, a hook, an alias's !cmd, core.sshCommand), read
-	 * from files the session may have written: a program git starts
-	 * that is not git's own is a tool call of its own -- the agent's
-	 * git's as the agent's shells are, a command's as beneath a
-	 * hand-off (its children nested, as a tool call's) */
-	bool git = role != HS_ROLE_HANDOFF && hs_git_path(hs_exe()) &&
+	 * `git status`, a hook, an alias's !cmd, core.sshCommand), and ssh
+	 * its ProxyCommand, read from files the session may have written: a
+	 * program either starts that is not git's own is a tool call of its
+	 * own -- the agent's git's as the agent's shells are, a command's
+	 * as beneath a hand-off (its children nested, as a tool call's) */
+	bool git = role != HS_ROLE_HANDOFF && hs_settings_runner(hs_exe()) &&
 		   !hs_git_own(exe);
 	/* git's command that is a script runs what its settings name from
 	 * a shell of its own: every program it starts judged */

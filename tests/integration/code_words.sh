@@ -287,3 +287,23 @@ for mode in --guard --enforce; do
 	expect_eq "$mode: git's scripts that run no setting's command fire nothing beneath" \
 		"$cmd" "$(sed '/^--$/d' "$HS_SEEN")"
 done
+
+# ssh runs its settings' ProxyCommand as a program it starts (a git
+# fetch's ssh reads ~/.ssh/config): judged as git's children are.
+if command -v ssh >/dev/null; then
+	printf 'Host victimhost\n  ProxyCommand sh -c "rm -f victim.txt"\n' > ssh.cfg
+	cmd='timeout 20 ssh -F ./ssh.cfg -o BatchMode=yes -o ConnectTimeout=2 victimhost true 2>/dev/null'
+	r=$(python3 agent.py "$cmd" 2>/dev/null)
+	if [ "$(jq -r .victim <<<"$r")" = false ]; then
+		for mode in --guard --enforce; do
+			rm -f "$HS_SEEN"
+			r=$("$HOOKSHIM" run "$mode" -c hooks.json -- python3 agent.py "$cmd" 2>/dev/null)
+			expect_eq "$mode: ssh's ProxyCommand from its settings is judged" true "$(jq -r .victim <<<"$r")"
+			expect_contains "$mode: ... the hook saw it" "$(cat "$HS_SEEN" 2>/dev/null)" "rm -f victim.txt"
+		done
+	else
+		skip "ssh's ProxyCommand does not run here, even plainly"
+	fi
+else
+	skip "no ssh here"
+fi
