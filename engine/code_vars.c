@@ -19,9 +19,7 @@ static bool git_only(const char *n)
 	return !strncmp(n, "GIT_", 4) && !hs_ho_is_any(n, shared);
 }
 
-/* Does a shell run or source what this variable holds, whatever it is
- * (BASH_ENV, ENV, PROMPT_COMMAND, the prompts, exported functions)? */
-static bool shell_code_name(const char *n)
+bool hs_ho_shell_code_name(const char *n)
 {
 	static const char *const names[] = { "BASH_ENV", "ENV",
 					     "PROMPT_COMMAND", "PS0", "PS1",
@@ -152,7 +150,7 @@ bool hs_ho_code_value(const char *text, const struct hs_sh_cmd *c,
 			continue;
 		if (!eq ? fills
 			: kept ? keeps
-			       : odd || shell_code_name(name) ||
+			       : odd || hs_ho_shell_code_name(name) ||
 					 !value_shown(text, w))
 			return true;
 	}

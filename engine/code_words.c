@@ -14,7 +14,6 @@
 #include "../common/shellargv.h"
 #include "handoff_int.h"
 #include "shparse.h"
-#include "strbuf.h"
 
 /* A file whose content is a stream, not a script anyone could read
  * beforehand: /dev/stdin, /dev/fd/N, /proc/self/fd/N, a fifo. */
@@ -351,16 +350,18 @@ static bool git_script_words(const char *text, const struct hs_sh_cmd *c,
 bool hs_ho_runs_unseen(const char *text, const struct hs_sh_cmd *c,
 		       char *const v[], size_t k, bool piped)
 {
-	bool hidden = false;
-
-	for (size_t i = k + 1; i < c->nwords && !hidden; i++)
-		hidden = !shown(text, &c->words[i]);
 	if (!strcmp(hs_base(v[k]), "git"))
 		return git_script_words(text, c, k);
 	if (hs_interp_name(v[k], NULL))
 		return interp_unseen(text, c, v + k, k, piped);
-	/* find's: any, which unquoted may split into `-exec rm …` */
-	return hidden && (hs_ho_runner(v[k]) || option_runner(v[k]));
+	if (!hs_ho_runner(v[k]) && !option_runner(v[k]))
+		return false;
+	/* any word not shown (find's, which unquoted may split into
+	 * `-exec rm …`) */
+	for (size_t i = k + 1; i < c->nwords; i++)
+		if (!shown(text, &c->words[i]))
+			return true;
+	return false;
 }
 
 bool hs_ho_runs_shell_word(const char *p)
@@ -382,10 +383,8 @@ bool hs_ho_runner_runs_unseen(const char *text, const struct hs_sh_cmd *c,
 	const char *b = hs_base(v[k]);
 	bool feeds = !strcmp(b, "xargs") || !strcmp(b, "parallel");
 	bool named = false;
-	struct hs_strbuf s = { 0 };
-	bool r = false;
 
-	for (size_t a = k + 1; a < n && !r; a++) {
+	for (size_t a = k + 1; a < n; a++) {
 		const char *w = v[a];
 
 		if (hs_ho_runs_shell_word(w) ||
@@ -406,16 +405,8 @@ bool hs_ho_runner_runs_unseen(const char *text, const struct hs_sh_cmd *c,
 			return true;
 		named |= w[0] != '-';
 		/* watch joins its words into what sh -c runs */
-		if (!strcmp(b, "watch") && w[0] != '-') {
-			for (size_t i = a; i < n; i++) {
-				if (i > a)
-					hs_sb_addc(&s, ' ');
-				hs_sb_adds(&s, v[i]);
-			}
-			r = s.s && hs_ho_text_opaque(s.s, depth + 1);
-			hs_sb_free(&s);
-			return r;
-		}
+		if (!strcmp(b, "watch") && w[0] != '-')
+			return hs_ho_joined_opaque(v, a, n, depth);
 	}
 	return !strcmp(b, "parallel") && !named;
 }

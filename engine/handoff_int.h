@@ -24,6 +24,9 @@ struct hs_sh_word;
 /* Does text run a string its hook did not see (depth: how deep in
  * strings within strings)? */
 bool hs_ho_text_opaque(const char *text, int depth);
+/* Do words v[from..n), joined by spaces (as eval and watch join them),
+ * run a string the hook did not see? */
+bool hs_ho_joined_opaque(char *const v[], size_t from, size_t n, int depth);
 
 /* ---- code_words.c: programs that run code given in their words ---- */
 /* A file whose content is a stream: /dev/stdin, /dev/fd/N, /proc/... */
@@ -51,6 +54,9 @@ bool hs_ho_runner_runs_unseen(const char *text, const struct hs_sh_cmd *c,
  * keeps for its later commands)? */
 bool hs_ho_code_value(const char *text, const struct hs_sh_cmd *c,
 		      bool kept);
+/* Does a shell run or source what variable n holds, whatever it is
+ * (BASH_ENV, ENV, PROMPT_COMMAND, the prompts, exported functions)? */
+bool hs_ho_shell_code_name(const char *n);
 /* `${NAME:=…}` of such a variable anywhere in text. */
 bool hs_ho_code_default(const char *text);
 

@@ -21,27 +21,29 @@ static bool list_opaque(const char *text, const struct hs_sh_list *l,
 			int depth, bool in);
 
 /* An assignment to a variable whose value the shell runs or reads as a
- * script: prompts (PS4 under set -x), PROMPT_COMMAND, BASH_ENV, ENV. */
+ * script: prompts (PS4 under set -x), PROMPT_COMMAND, BASH_ENV, ENV
+ * (hs_ho_shell_code_name). */
 static bool code_var(const struct hs_sh_word *w, const char *script)
 {
-	static const char *const names[] = { "PS0=", "PS1=", "PS2=", "PS3=",
-		"PS4=", "PROMPT_COMMAND=", "BASH_ENV=", "ENV=", NULL };
+	char name[32];
+	size_t n = 0;
 
-	for (size_t k = 0; names[k]; k++)
-		if (w->end - w->start >= strlen(names[k]) &&
-		    memcmp(script + w->start, names[k], strlen(names[k])) == 0)
-			return true;
-	return false;
+	while (w->start + n < w->end && n < sizeof(name) - 1 &&
+	       hs_ho_name_char(script[w->start + n], n == 0)) {
+		name[n] = script[w->start + n];
+		n++;
+	}
+	name[n] = '\0';
+	return n && w->start + n < w->end && script[w->start + n] == '=' &&
+	       hs_ho_shell_code_name(name);
 }
 
 static bool cmd_opaque(const char *text, const struct hs_sh_cmd *c,
 		       int depth, bool piped)
 {
 	char *v[MAX_WORDS + 1];
-	struct hs_strbuf b = { 0 };
 	size_t n = 0;
 	int k, j;
-	bool r;
 
 	if (c->body &&
 	    list_opaque(text, c->body, depth,
@@ -81,14 +83,7 @@ static bool cmd_opaque(const char *text, const struct hs_sh_cmd *c,
 	if (strcmp(v[k], "eval") == 0 || strcmp(v[k], "trap") == 0) {
 		if (n < c->nwords)
 			return true;
-		for (size_t i = (size_t)k + 1; i < n; i++) {
-			if (i > (size_t)k + 1)
-				hs_sb_addc(&b, ' ');
-			hs_sb_adds(&b, v[i]);
-		}
-		r = b.s && text_opaque(b.s, depth + 1);
-		hs_sb_free(&b);
-		return r;
+		return hs_ho_joined_opaque(v, (size_t)k + 1, n, depth);
 	}
 	if (strcmp(v[k], "source") == 0 || strcmp(v[k], ".") == 0)
 		return n < c->nwords || !v[k + 1] || hs_ho_stream_path(v[k + 1]);
@@ -184,6 +179,21 @@ static bool text_opaque(const char *text, int depth)
 bool hs_ho_text_opaque(const char *text, int depth)
 {
 	return text_opaque(text, depth);
+}
+
+bool hs_ho_joined_opaque(char *const v[], size_t from, size_t n, int depth)
+{
+	struct hs_strbuf b = { 0 };
+	bool r;
+
+	for (size_t i = from; i < n; i++) {
+		if (i > from)
+			hs_sb_addc(&b, ' ');
+		hs_sb_adds(&b, v[i]);
+	}
+	r = b.s && text_opaque(b.s, depth + 1);
+	hs_sb_free(&b);
+	return r;
 }
 
 bool hs_handoff_opaque(const char *text)
