@@ -192,8 +192,8 @@ struct hs_settings {
  * (floor/floor_refuse.c) unless their group is named here. One
  * line per group: its id and its name in the config. "mount": mount,
  * umount2, pivot_root and the new mount API; "namespaces": unshare and
- * clone with CLONE_NEWNS or CLONE_NEWUSER, setns into such a namespace,
- * clone3; "modules": kernel modules and kexec; "block_devices": a block
+ * clone with CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWCGROUP or CLONE_NEWPID,
+ * setns into such a namespace, clone3; "modules": kernel modules and kexec; "block_devices": a block
  * device opened for writing; "proc_sys": writes under /proc/sys and /sys;
  * "landlock": landlock_restrict_self, whose domain the supervisor cannot
  * see, so that it lets every call of the session go back to the kernel
@@ -201,9 +201,10 @@ struct hs_settings {
  * kernel itself writes by the name given; "process_image": prctl
  * PR_SET_MM, which moves what /proc shows of a process's image (where its
  * arguments and environment are, its executable) -- unprivileged with
- * PR_SET_MM_MAP -- and personality(ADDR_NO_RANDOMIZE), which places an
- * exec's image where the last one was: the floor reads them to know what
- * a process is. */
+ * PR_SET_MM_MAP -- personality(ADDR_NO_RANDOMIZE), which places an
+ * exec's image where the last one was, and prctl PR_SET_CHILD_SUBREAPER,
+ * which takes the orphans below the caller: the floor reads them to know
+ * what, and whose, a process is. */
 #define HS_FLOOR_ALLOW_GROUPS(X)             \
 	X(MOUNT, "mount")                    \
 	X(CHROOT, "chroot")                  \

@@ -1,10 +1,14 @@
 /* A child process and the pipes it writes (engine/child.h). */
 #include "child.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -95,12 +99,142 @@ static int open_pidfd(pid_t pid)
 #endif
 }
 
+/* ---- our own children, apart from those we are given ---- */
+
+static pthread_rwlock_t spawning = PTHREAD_RWLOCK_INITIALIZER;
+static pthread_mutex_t own_mu = PTHREAD_MUTEX_INITIALIZER;
+static pid_t *own;
+static size_t nown, own_cap;
+
+void hs_child_hold(void)
+{
+	pthread_rwlock_rdlock(&spawning);
+}
+
+void hs_child_release(void)
+{
+	pthread_rwlock_unlock(&spawning);
+}
+
+static void own_add(pid_t pid)
+{
+	pthread_mutex_lock(&own_mu);
+	if (nown == own_cap) {
+		size_t cap = own_cap ? own_cap * 2 : 16;
+		pid_t *v = realloc(own, cap * sizeof(*v));
+
+		if (v)
+			own = v, own_cap = cap;
+	}
+	/* (no room: it may be taken for another's once it has ended, and
+	 * then hs_child_exited says it was lost) */
+	if (nown < own_cap)
+		own[nown++] = pid;
+	pthread_mutex_unlock(&own_mu);
+}
+
+static void own_drop(pid_t pid)
+{
+	pthread_mutex_lock(&own_mu);
+	for (size_t i = 0; i < nown; i++)
+		if (own[i] == pid) {
+			own[i] = own[--nown];
+			break;
+		}
+	pthread_mutex_unlock(&own_mu);
+}
+
+static bool own_has(pid_t pid)
+{
+	bool r = false;
+
+	pthread_mutex_lock(&own_mu);
+	for (size_t i = 0; i < nown && !r; i++)
+		r = own[i] == pid;
+	pthread_mutex_unlock(&own_mu);
+	return r;
+}
+
+static void children_in(int fd, void (*fn)(long, void *), void *arg)
+{
+	char buf[4096];
+	long pid = 0;
+	ssize_t n;
+
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		for (ssize_t i = 0; i < n; i++) {
+			if (buf[i] >= '0' && buf[i] <= '9') {
+				pid = pid * 10 + (buf[i] - '0');
+				continue;
+			}
+			if (pid > 0)
+				fn(pid, arg);
+			pid = 0;
+		}
+	if (pid > 0)
+		fn(pid, arg);
+}
+
+void hs_proc_children(long pid, void (*fn)(long child, void *arg), void *arg)
+{
+	char p[300];
+	struct dirent *e;
+	DIR *d;
+	int fd;
+
+	if (pid > 0)
+		snprintf(p, sizeof(p), "/proc/%ld/task", pid);
+	else
+		snprintf(p, sizeof(p), "/proc/self/task");
+	if (!(d = opendir(p)))
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		if (pid > 0)
+			snprintf(p, sizeof(p), "/proc/%ld/task/%s/children",
+				 pid, e->d_name);
+		else
+			snprintf(p, sizeof(p), "/proc/self/task/%s/children",
+				 e->d_name);
+		if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		children_in(fd, fn, arg);
+		close(fd);
+	}
+	closedir(d);
+}
+
+struct others {
+	void (*fn)(pid_t, void *);
+	void *arg;
+};
+
+static void other(long pid, void *arg)
+{
+	struct others *o = arg;
+
+	if (!own_has((pid_t)pid))
+		o->fn((pid_t)pid, o->arg);
+}
+
+void hs_child_others(void (*fn)(pid_t pid, void *arg), void *arg)
+{
+	struct others o = { fn, arg };
+
+	pthread_rwlock_wrlock(&spawning);
+	/* an orphan is given to one of our threads, any that lives */
+	hs_proc_children(0, other, &o);
+	pthread_rwlock_unlock(&spawning);
+}
+
 void hs_child_started(struct hs_child *c, pid_t pid)
 {
 	for (int i = 0; i < 3; i++)
 		hs_close_fd(&c->theirs[i]);
 	c->pid = pid;
 	c->pidfd = open_pidfd(pid);
+	own_add(pid);
 }
 
 int hs_child_poll(struct hs_child *c, int timeout_ms)
@@ -193,8 +327,11 @@ int hs_child_reap(struct hs_child *c)
 	int st;
 
 	while (waitpid(c->pid, &st, 0) < 0)
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			own_drop(c->pid);
 			return -1;
+		}
+	own_drop(c->pid);
 	return st;
 }
 

@@ -79,6 +79,22 @@ int hs_child_reap(struct hs_child *c);
 /* Closes every descriptor the struct still holds. */
 void hs_child_close(struct hs_child *c);
 
+/* A process's own children, told from those it is given: a supervisor
+ * that takes its session's orphans (floor/floor_orphans.c) reaps those,
+ * never a hook it waits for. A spawn made between hs_child_hold() and
+ * hs_child_release(), with hs_child_started() in between, is never seen
+ * by hs_child_others() as another's, however soon it ends. */
+void hs_child_hold(void);
+void hs_child_release(void);
+/* fn(pid, arg) for each child of this process, as the kernel lists them
+ * now, that was not started through hs_child_started (or was reaped by
+ * hs_child_reap since); spawns are held off meanwhile. */
+void hs_child_others(void (*fn)(pid_t pid, void *arg), void *arg);
+/* fn(child, arg) for each child of process pid (0: this one), of any of
+ * its threads, as /proc/PID/task/TID/children lists them now, each list
+ * read whole. */
+void hs_proc_children(long pid, void (*fn)(long child, void *arg), void *arg);
+
 /* Closes *fd if open and sets it to -1. */
 void hs_close_fd(int *fd);
 

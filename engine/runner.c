@@ -315,7 +315,11 @@ static int spawn_hook(struct run *r)
 		posix_spawnattr_destroy(&attr);
 		goto fail;
 	}
+	hs_child_hold(); /* ours from the fork on (child.h) */
 	e = posix_spawn(&pid, shell, &fa, &attr, argv, env);
+	if (!e)
+		hs_child_started(&r->child, pid);
+	hs_child_release();
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	if (in >= 0)
@@ -324,7 +328,6 @@ static int spawn_hook(struct run *r)
 		hs_child_close(&r->child);
 		return e;
 	}
-	hs_child_started(&r->child, pid);
 	list_add(r);
 	return 0;
 fail:

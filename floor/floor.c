@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "../common/clock.h"
+#include "../common/shellargv.h"
 #include "../supervisor/log.h"
 #include "../supervisor/message.h"
 #include "../supervisor/session.h"
@@ -316,10 +317,17 @@ static int decide_events(struct hs_floor *f, struct hs_fl_call *c)
 		if (i == 0)
 			c->handoff = ok && ans.handoff;
 		/* a tool call allowed: the image it execs is a command's,
-		 * for the roles its processes claim (floor_lineage.c) */
+		 * for the roles its processes claim (floor_lineage.c) --
+		 * a hand-off's as the shim makes it one (shim/exec_decide.c),
+		 * kept here, where no rewrite of its environment reaches */
 		if (i == 0 && ok && c->argv && !c->nested && f->x.enforce)
-			(void)hs_fl_lineage_granted(c->tgid, c->exe, c->argv,
-						    f->lfd, c->n.id);
+			(void)hs_fl_lineage_granted(
+				c->tgid, c->exe, c->argv,
+				(ans.handoff && !ans.own) ||
+					(c->in_handoff &&
+					 (hs_shell_name(c->exe) ||
+					  hs_interp_name(c->exe, NULL))),
+				f->lfd, c->n.id);
 		if (!ok) {
 			err = ans.deny_errno > 0 ? ans.deny_errno : EACCES;
 			/* only a caller still waiting reads a message */
@@ -879,6 +887,7 @@ static void *floor_watch(void *arg)
 
 			held += b && now - b >= RX_HELD_MS;
 		}
+		hs_fl_orphans_reap();
 		if (held == f->nrx && !rx_start(f) && !said) {
 			said = true;
 			fprintf(stderr, "hookshim: every receiver of the syscall "

@@ -141,8 +141,13 @@ static unsigned jump(const struct prog *p, int from, int l)
 
 /* The namespaces a call may not enter or make (floor_refuse.c): a
  * cgroup namespace too, whose writes to cgroup.procs a supervisor's open
- * of the file could not make the caller's (floor_procfs.c). */
-#define NS_FLAGS (CLONE_NEWNS | CLONE_NEWUSER | CLONE_NEWCGROUP)
+ * of the file could not make the caller's (floor_procfs.c), and a PID
+ * namespace, whose first process takes the orphans made in it
+ * (floor_orphans.c). With them a clone's CLONE_PARENT, whose child is its
+ * caller's parent's, not known by its parent for what its caller was
+ * (floor_lineage.c; an unshare with it fails in the kernel anyway). */
+#define NS_FLAGS \
+	(CLONE_NEWNS | CLONE_NEWUSER | CLONE_NEWCGROUP | CLONE_NEWPID)
 #define UFFD_IOC_NEW 0xaa00u /* USERFAULTFD_IOC_NEW: _IO(0xAA, 0) */
 
 /* The refused calls of the groups not allowed: notified without the
@@ -170,7 +175,7 @@ static void refused_tests(struct prog *p)
 
 	label(p, L_NSARG0); /* clone, unshare: the flags are args[0] */
 	load(p, ARG_LO(0));
-	op(p, jmp | BPF_JSET, NS_FLAGS, L_NOTIFY, L_ALLOW);
+	op(p, jmp | BPF_JSET, NS_FLAGS | CLONE_PARENT, L_NOTIFY, L_ALLOW);
 	label(p, L_SETNS); /* 0 is "whatever the descriptor is" */
 	load(p, ARG_LO(1));
 	op(p, jmp | BPF_JEQ, 0, L_NOTIFY, L_NEXT);
@@ -180,7 +185,13 @@ static void refused_tests(struct prog *p)
 	op(p, jmp | BPF_JEQ, UFFD_IOC_NEW, L_NOTIFY, L_ALLOW);
 	label(p, L_PRCTL); /* the option, an int */
 	load(p, ARG_LO(0));
-	op(p, jmp | BPF_JEQ, PR_SET_MM, L_NOTIFY, L_ALLOW);
+	op(p, jmp | BPF_JEQ, PR_SET_MM, L_NOTIFY, L_NEXT);
+	op(p, jmp | BPF_JEQ, PR_SET_CHILD_SUBREAPER, L_NEXT, L_ALLOW);
+	/* taking orphans: any bit of the value; giving them up, 0 */
+	load(p, ARG_LO(1));
+	op(p, jmp | BPF_JEQ, 0, L_NEXT, L_NOTIFY);
+	load(p, ARG_HI(1));
+	op(p, jmp | BPF_JEQ, 0, L_ALLOW, L_NOTIFY);
 	label(p, L_NORAND); /* 0xffffffff asks, sets nothing */
 	load(p, ARG_LO(0));
 	op(p, jmp | BPF_JEQ, 0xffffffffu, L_ALLOW, L_NEXT);

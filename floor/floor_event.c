@@ -738,6 +738,7 @@ void hs_fl_call_reset(struct hs_fl_call *c)
 	c->argv = NULL;
 	c->exe[0] = '\0';
 	c->nested = 0;
+	c->beneath = c->in_handoff = false;
 	c->cwd[0] = '\0';
 	c->asked = false;
 	c->notice = NULL;

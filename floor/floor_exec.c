@@ -214,7 +214,7 @@ static void grant_unjudged(const struct hs_floor_ctx *x,
 	    !hs_fl_exec_argv(c) || !c->argv[0])
 		return;
 	if (x->cfg->settings.all_execs || hs_command_shell_index(c->argv) >= 0)
-		(void)hs_fl_lineage_granted(c->tgid, c->exe, c->argv,
+		(void)hs_fl_lineage_granted(c->tgid, c->exe, c->argv, false,
 					    x->listener, c->n.id);
 }
 
@@ -330,7 +330,7 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 			 hs_fl_lineage_role(hs_fl_lineage_kind(c->tgid), claim));
 	}
 	tool = strcmp(role, "tool") == 0;
-	handoff = c->beneath = strcmp(role, "handoff") == 0;
+	handoff = c->beneath = c->in_handoff = strcmp(role, "handoff") == 0;
 	/* git runs what its settings and hooks name (core.fsmonitor, a
 	 * hook, an alias's !cmd), from files the session may have written:
 	 * a program it starts that is not git's own is a tool call of its

@@ -198,16 +198,26 @@ void hs_fl_lineage_reached(pid_t tgid);
  * image -- never later. */
 void hs_fl_lineage_exec(pid_t tgid);
 /* tgid, stopped in an exec (notification id on listener) of exe with
- * argv allowed as a tool call: its next image is a command's if it is
- * that program with those arguments, and exe the program the command
- * names (a system shell for a command string); this one is not. A
- * command's process granted again stays one until the exec is made, and
- * if it fails. False when nothing was granted. */
+ * argv allowed as a tool call: its next image is a command's -- a
+ * hand-off's with handoff (what it runs is judged too, whatever its
+ * environment then claims) -- if it is that program with those
+ * arguments, and exe the program the command names (a system shell for
+ * a command string); this one is not. A command's process granted again
+ * stays one until the exec is made, and if it fails. False when nothing
+ * was granted. */
 bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
-			   int listener, uint64_t id);
+			   bool handoff, int listener, uint64_t id);
 /* A command's process tgid is a hand-off's from now on (its image to
  * be a git command that is a script: what its settings name runs). */
 void hs_fl_lineage_handoff(pid_t tgid);
+
+/* ---- floor_orphans.c: the session's orphans (enforce mode) ---------- */
+
+/* Is tgid, whose parent is ppid, an orphan of the session (its parent
+ * the supervisor, and it not the agent): a hand-off's, not known whose? */
+bool hs_fl_orphan(pid_t tgid, long ppid);
+/* The watchdog's tick: ended orphans reaped. */
+void hs_fl_orphans_reap(void);
 
 /* ---- floor_handoff.c: what makes a granted tool call a hand-off ---- */
 
@@ -520,6 +530,7 @@ struct hs_fl_call {
 	char exe[PATH_MAX];
 	int nested;            /* hs_msg.nested */
 	bool beneath;          /* hs_msg.beneath: a handoff-role caller */
+	bool in_handoff;       /* ... by its role, not as git's child is */
 	char cwd[PATH_MAX];
 	bool asked; /* the shim's question (floor_exec.c): answered, never run */
 	bool handoff; /* decided: allowed, and what it runs is judged too */

@@ -38,12 +38,19 @@
  *     program it starts a tool call of its own -- and every command's
  *     once a shell's start-up file changed during the session
  *     (~/.bash_profile: floor_handoff.c);
+ *   - a grant is a hand-off's where the shim makes the image one (its
+ *     tool call's text runs a string its hook did not see, or a shell or
+ *     an interpreter judged beneath a hand-off: shim/exec_decide.c) --
+ *     then whoever may write its program -- and the image is one
+ *     whatever its environment later says: a fork that rewrites its
+ *     role away is still a hand-off's;
  *   - a process with no record is its parent's image while it has its
  *     parent's places (a fork copies them), and taken for what its
  *     parent is; a parent's image before the exec that granted it is not
- *     a command's. Anything else -- a process that exec'd while not a
- *     command's, a parent gone or unreadable, one reparented away from
- *     its command (a daemon) -- is not;
+ *     a command's. One whose parent is the supervisor, and not the agent,
+ *     is an orphan of the session (its parent ended first): a hand-off's
+ *     (floor_orphans.c). Anything else -- a process that exec'd while not
+ *     a command's, a parent unreadable -- is not;
  *   - a process found a command's is recorded so (its execs from then on,
  *     and its children, are one lookup).
  *
@@ -70,6 +77,7 @@
 #include "../common/plainstr.h"
 #include "../common/shellargv.h"
 #include "../common/wire.h"
+#include "../engine/child.h"
 #include "../engine/command.h"
 #include "floor_int.h"
 
@@ -104,9 +112,13 @@ struct lineage {
 	unsigned long long exe_dev, exe_ino;
 	uint8_t args_hash[SHA256_DIGEST_SIZE];
 	size_t args_len;
-	/* its environment, or the start-up files it reads, carry code its
-	 * hook did not see: a hand-off's (every program it starts is a tool
-	 * call of its own: floor_handoff.c) */
+	/* a hand-off's (every program it starts is a tool call of its
+	 * own): its tool call's text runs a string its hook did not see, it
+	 * is a shell or an interpreter judged beneath a hand-off (its code
+	 * may come on its stdin or from its environment), or its
+	 * environment or the start-up files it reads carry code its hook
+	 * did not see (floor_handoff.c). GRANTED: what the image granted is
+	 * to be */
 	bool handoff;
 	/* GRANTED a command's process again (a judged exec beneath a
 	 * hand-off, made in the shell's own process): what it was, for as
@@ -276,7 +288,8 @@ static bool granted_image(pid_t tgid, const struct lineage *l)
 static void confirm(pid_t tgid, struct lineage *l)
 {
 	l->kind = COMMAND;
-	if ((l->handoff = l->was_handoff || hs_fl_handoff_carries(tgid)))
+	if ((l->handoff = l->handoff || l->was_handoff ||
+			  hs_fl_handoff_carries(tgid)))
 		__atomic_store_n(&handoffs, 1, __ATOMIC_RELEASE);
 }
 
@@ -328,6 +341,9 @@ static int command_at(pid_t tgid, const struct hs_proc_stat *st, int depth)
 		confirm(tgid, l);
 		return l->handoff ? 2 : 1;
 	}
+	/* its parent ended before it was looked at: not known whose */
+	if (hs_fl_orphan(tgid, st->ppid))
+		return 2;
 	if (!randomised || depth >= MAX_DEPTH || st->ppid <= 1 ||
 	    st->ppid == getpid() || !known(&im) ||
 	    hs_proc_stat(st->ppid, &ps) != 0 || ps.start > st->start)
@@ -413,7 +429,7 @@ static bool names_itself(const char *exe, char *const argv[])
 }
 
 bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
-			   int listener, uint64_t id)
+			   bool handoff, int listener, uint64_t id)
 {
 	struct hs_proc_stat st;
 	struct lineage *l;
@@ -424,8 +440,11 @@ bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
 	size_t len = 0;
 
 	/* (traced by the session now: no grant -- one attaching later is
-	 * notified, and drops it: hs_fl_lineage_reached) */
-	if (!argv || !argv[0] || !names_itself(exe, argv) ||
+	 * notified, and drops it: hs_fl_lineage_reached). A hand-off's
+	 * image is judged more than any claim makes it, whoever may write
+	 * its program (pyenv's python): only a command's must be what its
+	 * hook was shown */
+	if (!argv || !argv[0] || (!handoff && !names_itself(exe, argv)) ||
 	    stat(exe, &sb) != 0 || hs_proc_stat(tgid, &st) != 0 ||
 	    driven(tgid))
 		return false;
@@ -461,9 +480,37 @@ bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
 	l->exe_ino = (unsigned long long)sb.st_ino;
 	memcpy(l->args_hash, digest, sizeof(digest));
 	l->args_len = len;
-	l->handoff = false;
+	l->handoff = handoff;
 	pthread_mutex_unlock(&lock);
+	/* from now on a process that claims no role is looked up: the
+	 * image's fork child may rewrite its claim away */
+	if (handoff)
+		__atomic_store_n(&handoffs, 1, __ATOMIC_RELEASE);
 	return true;
+}
+
+/* A fork child c of a hand-off's image *arg, about to end in an exec:
+ * recorded a hand-off's while it has no record and is that image. One
+ * that exec'd since is what that exec made it. Unlocked. */
+static void child_handoff(long c, void *arg)
+{
+	const struct image *pim = arg;
+	struct hs_proc_stat cs;
+	struct image cim;
+	struct lineage *l;
+
+	if (hs_proc_stat(c, &cs) != 0)
+		return;
+	cim = image_of(&cs);
+	if (!known(&cim) || !same_image(&cim, pim))
+		return;
+	pthread_mutex_lock(&lock);
+	if (!find((pid_t)c, cs.start)) {
+		l = put((pid_t)c, cs.start);
+		l->kind = COMMAND;
+		l->handoff = true;
+	}
+	pthread_mutex_unlock(&lock);
 }
 
 void hs_fl_lineage_exec(pid_t tgid)
@@ -477,22 +524,31 @@ void hs_fl_lineage_exec(pid_t tgid)
 	for (int i = 0; i < WAYS; i++)
 		any |= s[i].kind == GRANTED && s[i].tgid == tgid;
 	pthread_mutex_unlock(&lock);
-	if (!any || hs_proc_stat(tgid, &st) != 0)
+	if (hs_proc_stat(tgid, &st) != 0)
 		return;
+	im = image_of(&st);
 	/* the image a grant of it made, looked at before it goes: the one
 	 * judged, or none -- the granted exec failed where the image has
 	 * not moved, and what this exec makes was not judged (a later
 	 * image's program and arguments say nothing of it) */
-	im = image_of(&st);
-	pthread_mutex_lock(&lock);
-	if ((l = find(tgid, st.start)) && l->kind == GRANTED) {
-		if (known(&im) && !same_image(&im, &l->pre) &&
-		    !driven(tgid) && granted_image(tgid, l))
-			confirm(tgid, l);
-		else
-			drop_grant(l);
+	if (any) {
+		pthread_mutex_lock(&lock);
+		if ((l = find(tgid, st.start)) && l->kind == GRANTED) {
+			if (known(&im) && !same_image(&im, &l->pre) &&
+			    !driven(tgid) && granted_image(tgid, l))
+				confirm(tgid, l);
+			else
+				drop_grant(l);
+		}
+		pthread_mutex_unlock(&lock);
 	}
-	pthread_mutex_unlock(&lock);
+	/* a hand-off's image ending: its fork children, copies of it, are
+	 * a hand-off's still, whose parent's next image will not say so
+	 * (a python that forked, then exec'd `sh -c 'exec sleep 1'`: its
+	 * child, the python it was, rewrote its role away and exec'd) */
+	if (hs_fl_lineage_handoffs() && known(&im) &&
+	    hs_fl_lineage_kind(tgid) == 2)
+		hs_proc_children(tgid, child_handoff, &im);
 }
 
 void hs_fl_lineage_handoff(pid_t tgid)

@@ -48,8 +48,9 @@
 static const char *const why[HS_FA_COUNT] = {
 	[G(MOUNT)] = "changes what paths mean inside the session",
 	[G(CHROOT)] = "changes what paths mean for the caller",
-	[G(NAMESPACES)] = "a mount, user or cgroup namespace of its own, "
-			  "where paths can be given other meanings",
+	[G(NAMESPACES)] = "a mount, user, cgroup or PID namespace of its "
+			  "own, where paths and parents can be given other "
+			  "meanings",
 	[G(OPEN_BY_HANDLE)] = "opens a file by its handle, below every "
 			      "path check",
 	[G(BPF)] = "loads programs into the kernel, below every check",
@@ -64,9 +65,9 @@ static const char *const why[HS_FA_COUNT] = {
 	[G(KERNEL_FILES)] = "has the kernel write the file it names, below "
 			    "every path check",
 	[G(PROCESS_IMAGE)] = "moves what the kernel shows of a process's "
-			     "image (its arguments, environment, executable), "
-			     "or places the next one where the last was, which "
-			     "says what the process is",
+			     "image (its arguments, environment, executable) "
+			     "or where the next one goes, or takes orphans: "
+			     "what says what, and whose, a process is",
 };
 
 /* In the order floor_bpf.c tests them: ioctl first, a frequent call that
@@ -110,7 +111,9 @@ const struct hs_fl_rcall hs_fl_rcalls[] = {
 	{ SYS_swapon, G(KERNEL_FILES), HS_RC_ALWAYS, "swapon" },
 	/* what /proc/PID/stat, cmdline, environ and exe show of a
 	 * process's image, its own (PR_SET_MM_MAP: no privilege; floor_lineage.c
-	 * tells an image by them): CRIU's */
+	 * tells an image by them): CRIU's; and PR_SET_CHILD_SUBREAPER, which
+	 * would give it the orphans below it that are the supervisor's
+	 * (floor_orphans.c): a container's init's */
 	{ SYS_prctl, G(PROCESS_IMAGE), HS_RC_PRCTL_MM, "prctl" },
 	/* and an exec's places the same each time (setarch -R, gdb's
 	 * default for the program it runs): two images then look alike */

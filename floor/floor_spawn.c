@@ -115,9 +115,18 @@ int hs_floor_spawn(const struct hs_floor_plan *p, pid_t *pid,
 	 * would stop it there, pending as the mask lets it in -- and us with
 	 * it, waiting in clone for an exec, never mirroring the stop to the
 	 * user's shell (posix_spawn's child has that moment too) */
+	/* enforce mode: the session's orphans are ours (floor_orphans.c) */
+	if (p->enforce && !hs_floor_take_orphans())
+		fprintf(stderr, "hookshim: warning: cannot take the session's "
+				"orphans (%s): one whose parent ended is "
+				"taken for the agent's\n",
+			strerror(errno));
 	*pid = hs_floor_child(agent_child, &a,
 			      p->userns || p->enforce || isatty(STDIN_FILENO) ||
 				      isatty(STDOUT_FILENO) ||
 				      isatty(STDERR_FILENO));
-	return *pid < 0 ? errno : 0;
+	if (*pid < 0)
+		return errno;
+	hs_floor_orphans_agent(*pid);
+	return 0;
 }

@@ -243,16 +243,15 @@ static void pass_on(int sig)
 	errno = saved;
 }
 
-/* Every process under pid, as /proc shows their parents now, into out
- * (cap entries); their count. */
-static size_t descendants(pid_t pid, pid_t *out, size_t cap)
+/* The n processes in out and every process under them, as /proc shows
+ * their parents now, into out (cap entries); their count. */
+static size_t descendants(pid_t *out, size_t n, size_t cap)
 {
-	size_t n = 0, seen = 0;
+	size_t seen = 0;
 	struct hs_proc_stat st;
 	struct dirent *e;
 	DIR *d;
 
-	out[n++] = pid;
 	/* a round per generation, until one finds nobody new */
 	while (seen < n && n < cap) {
 		size_t before = n;
@@ -282,7 +281,8 @@ static size_t descendants(pid_t pid, pid_t *out, size_t cap)
 /* SIGTERM or SIGHUP was passed on to CMD. A CMD that ignores it (or
  * takes longer than the grace to end) must not hold the session, which
  * ends within 2 s of the signal: after TERM_GRACE_MS, CMD and every
- * process under it is killed. */
+ * process under it is killed, and the session's orphans, which are ours
+ * in enforce mode, with what is under them. */
 #define TERM_GRACE_MS 1000
 static void kill_late(void)
 {
@@ -293,9 +293,11 @@ static void kill_late(void)
 	if (child_pidfd < 0 || poll(&p, 1, TERM_GRACE_MS) != 0)
 		return; /* ended (or cannot tell) */
 	/* the tree first (its members' parent is CMD until it dies), then
-	 * once more for those forked meanwhile */
+	 * once more for those forked meanwhile; with the orphans that are
+	 * ours (enforce mode: floor/floor_orphans.c) and theirs */
 	for (int round = 0; round < 2; round++) {
-		n = descendants((pid_t)child_pid, tree, 1024);
+		tree[0] = (pid_t)child_pid;
+		n = descendants(tree, 1 + hs_floor_orphans(tree + 1, 512), 1024);
 		for (size_t i = 1; i < n; i++)
 			kill(tree[i], SIGKILL);
 	}

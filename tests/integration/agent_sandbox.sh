@@ -92,7 +92,7 @@ for sb in "${SANDBOXES[@]}"; do
 	expect_eq "$n: enforce mode's default: the sandbox cannot start" "" "$(cat "$TMP/out")"
 	check "$n: ... it fails" test "$rc" != 0
 	expect_contains "$n: ... the floor says why and what allows it" "$(cat "$TMP/err")" \
-		'denied: a mount, user or cgroup namespace of its own, where paths can be given other meanings (allow with "hookshim": {"floor_allow": ["namespaces"]}; a sandbox such as bubblewrap needs "mount" too)'
+		'denied: a mount, user, cgroup or PID namespace of its own, where paths and parents can be given other meanings (allow with "hookshim": {"floor_allow": ["namespaces"]}; a sandbox such as bubblewrap needs "mount" too)'
 
 	fresh
 	hsrun plain "${S[@]}" bash -c 'rm -rf x'

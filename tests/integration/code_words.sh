@@ -142,6 +142,9 @@ if command -v busybox >/dev/null && ! ldd "$(command -v busybox)" >/dev/null 2>&
 		WEBNOSHIM="${WEB%%|*} with no shim in git|--enforce|$(cut -d'|' -f3 <<<"$WEB")|busybox env -u LD_PRELOAD git status >/dev/null"
 		# and claiming no role: its script is a hand-off's still
 		WEBNOSHIM+=$'\n'"${WEB%%|*}, git with an empty environment|--enforce|$(cut -d'|' -f3 <<<"$WEB")|busybox env -i PATH=/usr/bin:/bin git status >/dev/null"
+		# and what its cmd leaves running once the script has ended: an
+		# orphan of the session, a hand-off's (floor/floor_orphans.c)
+		WEBNOSHIM+=$'\n'"${WEB%%|*}, git with an empty environment, its cmd's rm left running|--enforce|$(cut -d'|' -f3 <<<"$WEB" | sed 's/rm -f victim.txt;:/(sleep 0.5; rm -f victim.txt) \& :/')|busybox env -i PATH=/usr/bin:/bin git status >/dev/null; sleep 2"
 	fi
 else
 	skip "no static busybox: git with no shim"

@@ -143,6 +143,9 @@ static long one(const char *n)
 		return unshare(CLONE_NEWUSER);
 	if (!strcmp(n, "unshare_cgroup"))
 		return unshare(CLONE_NEWCGROUP);
+	if (!strcmp(n, "unshare_pid"))
+		return geteuid() ? unshare(CLONE_NEWUSER | CLONE_NEWPID)
+				 : unshare(CLONE_NEWPID);
 	if (!strcmp(n, "unshare_net"))
 		return geteuid() ? unshare(CLONE_NEWUSER | CLONE_NEWNET)
 				 : unshare(CLONE_NEWNET);
@@ -155,6 +158,14 @@ static long one(const char *n)
 	if (!strcmp(n, "clone_cgroup"))
 		return clone_and_wait(syscall(SYS_clone,
 					      CLONE_NEWCGROUP | SIGCHLD, 0, 0, 0, 0));
+	/* a child of our parent's: not ours to wait for */
+	if (!strcmp(n, "clone_parent")) {
+		long r = syscall(SYS_clone, CLONE_PARENT | SIGCHLD, 0, 0, 0, 0);
+
+		if (r == 0)
+			_exit(0);
+		return r < 0 ? -1 : 0;
+	}
 	if (!strcmp(n, "clone_plain"))
 		return clone_and_wait(syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0));
 	if (!strcmp(n, "clone3_mnt"))
@@ -181,6 +192,11 @@ static long one(const char *n)
 		return personality(ADDR_NO_RANDOMIZE) < 0 ? -1 : 0;
 	if (!strcmp(n, "personality_query"))
 		return personality(0xffffffff) < 0 ? -1 : 0;
+	/* taking the orphans below it, and giving them up */
+	if (!strcmp(n, "prctl_subreaper"))
+		return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	if (!strcmp(n, "prctl_subreaper_off"))
+		return prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
 	if (!strcmp(n, "prctl_name"))
 		return prctl(PR_SET_NAME, "hookshim-probe", 0, 0, 0);
 	if (!strcmp(n, "bpf"))

@@ -177,9 +177,16 @@ run_as root
 as_user "bind paths" && run_as user "${AS[@]}"
 
 # a netlink socket's port in a pid namespace of the caller's own: its pid
-# there, as plainly (the supervisor's numbering would be another)
+# there, as plainly (the supervisor's numbering would be another). Enforce
+# mode refuses a PID namespace unless "namespaces" is allowed (its first
+# process would take the orphans made in it: floor/floor_orphans.c)
+sed 's/"mode":"enforce"}/"mode":"enforce","floor_allow":["namespaces"]}/' "$TMP/enforce.json" >"$TMP/enforce-ns.json"
 if unshare -p -f true 2>/dev/null; then
-	for m in guard enforce; do
+	(cd "$ROOT" && timeout 60 "$HOOKSHIM" run --no-notices -c "$TMP/enforce.json" -- \
+		unshare -p -f true) >"$TMP/out" 2>&1
+	expect_contains "enforce: a pid namespace is refused, said" "$(cat "$TMP/out")" \
+		"hookshim: unshare denied: a mount, user, cgroup or PID namespace"
+	for m in guard enforce-ns; do
 		(cd "$ROOT" && timeout 60 "$HOOKSHIM" run --no-notices -c "$TMP/$m.json" -- \
 			unshare -p -f python3 -c '
 import os, socket

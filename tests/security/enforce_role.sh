@@ -197,6 +197,60 @@ mkdir -p "$W/uhome3" "$W/dots"; : > "$W/dots/profile"; ln -sfn "$W/dots/profile"
 chmod -R a+rwX "$W/uhome3" "$W/dots"
 PROFILE="import os; open('$W/dots/profile', 'w').write(os.environ['RM_CMD'] + '\\n'); os.execv('/bin/bash', ['bash', '-c', '-l', 'true'])"
 HOME=$W/uhome3 judged "a ~/.bash_profile symlink's file the session wrote, then bash -c -l" "$(py "$PROFILE")"
+# A hand-off's process is one whatever it later claims: a python whose
+# program the hook never saw (fed on an expanding here-document, so its
+# tool call is a hand-off and python, judged beneath it, one too) forks a
+# child that rewrites HOOKSHIM_ROLE out of its own environment block and
+# execs `rm -rf victim` directly (a raw execve: no shim asks) -- at once
+# ("strip"), once python has ended and it is an orphan, given to the
+# supervisor ("orphan"; floor/floor_orphans.c), or once python has exec'd
+# twice, allowed (`sh -c 'exec sleep 1'`), its image no longer the
+# child's ("pexec"). Enforce mode knows each as a hand-off's from what it
+# saw (floor/floor_lineage.c): the rm is judged. Plainly the script
+# removes the victim; guard mode believes what the process says.
+cat > "$W/strip.py" <<'PY'
+import ctypes, os, time
+libc = ctypes.CDLL(None, use_errno=True)
+environ = ctypes.POINTER(ctypes.c_char_p).in_dll(libc, "environ")
+addrs = ctypes.cast(environ, ctypes.POINTER(ctypes.c_void_p))
+parent = os.getpid()
+mode = os.environ.get("MODE")
+if os.fork() == 0:
+    while mode == "orphan" and os.getppid() == parent:
+        time.sleep(0.01)
+    if mode == "pexec":
+        time.sleep(0.5)
+    i = 0
+    while environ[i]:
+        if environ[i].startswith(b"HOOKSHIM_ROLE="):
+            ctypes.memmove(addrs[i], b"X", 1)
+        i += 1
+    argv = [a.encode() for a in os.environ["RM_CMD"].split()]
+    args = (ctypes.c_char_p * (len(argv) + 1))(*argv, None)
+    libc.syscall(59, b"/bin/rm", args, environ)
+    os._exit(127)
+if mode == "pexec":
+    os.execv("/bin/sh", ["sh", "-c", "exec sleep 1"])
+if mode != "orphan":
+    os.wait()
+PY
+chmod 644 "$W/strip.py"
+export STRIP_TXT="python3 - <<EOF
+\$(cat $W/strip.py)
+EOF
+sleep 2"
+for name in strip orphan pexec; do
+	rm -rf "$W/plain"; mkdir -p "$W/plain"; echo v > "$W/plain/victim"
+	(cd "$W/plain" && MODE=$name timeout 30 bash -c "$STRIP_TXT") >/dev/null 2>&1
+	[ -e "$W/plain/victim" ] && r=held || r=landed
+	expect_eq "plain: a hand-off's python's child ($name) removes the victim" landed "$r"
+	r=$(MODE=$name run_case --enforce 'bash -c "$STRIP_TXT"')
+	expect_eq "enforce: a hand-off's python's child ($name) that drops its role is still a hand-off's" held "$r"
+	expect_contains "enforce: ... ($name) the rm judged, the hook's reason" "$(cat "$TMP/err")" "no rm -rf here"
+	r=$(MODE=$name run_case --guard 'bash -c "$STRIP_TXT"')
+	expect_eq "guard: ... ($name) believed (its trust model)" landed "$r"
+done
+
 # git's own configuration the session wrote (~/.gitconfig, ~/.config/git/
 # config, made in the session): its core.fsmonitor runs in a `git status`
 mkdir -p "$W/uhome4" "$W/uhome5/.config"; chmod -R a+rwX "$W/uhome4" "$W/uhome5"

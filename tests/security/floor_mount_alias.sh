@@ -42,7 +42,7 @@ expect_contains "mount alias: ... with the reason" "$(cat "$TMP/err")" "denied: 
 check "mount alias: by default nothing lands through a namespace's bind mount" \
 	test ! -e "$ROOT/secrets/b"
 expect_contains "mount alias: ... the namespace is refused, the setting named" "$(cat "$TMP/err")" \
-	'hookshim: unshare denied: a mount, user or cgroup namespace of its own, where paths can be given other meanings (allow with "hookshim": {"floor_allow": ["namespaces"]}; a sandbox such as bubblewrap needs "mount" too)'
+	'hookshim: unshare denied: a mount, user, cgroup or PID namespace of its own, where paths and parents can be given other meanings (allow with "hookshim": {"floor_allow": ["namespaces"]}; a sandbox such as bubblewrap needs "mount" too)'
 
 alias_write "$TMP/allow.json"
 check "mount alias, namespaces and mounts allowed: the write straight into secrets/ is denied" \

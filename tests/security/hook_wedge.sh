@@ -102,3 +102,28 @@ ms=$(( (t1 - t0) / 1000000 ))
 check "an agent ignoring SIGTERM: hookshim run exited within 2 s (${ms} ms)" test "$ms" -lt 2000
 for _ in $(seq 20); do [ -z "$(left)" ] && break; sleep 0.1; done
 expect_eq "  ... and nothing of its tree is left" "" "$(left)"
+
+# Enforce mode takes the session's orphans (floor/floor_orphans.c): a
+# process that left the agent's tree (a subshell's background sleep, the
+# subshell gone) is the supervisor's, and a SIGTERM kills it with the
+# agent; guard mode leaves such a process to init (docs/limits.md).
+cat > allow.json <<'J'
+{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"exit 0"}]}]}}
+J
+rm -f started.txt
+HS_WEDGE_MARK=$mark "$HOOKSHIM" run --enforce --no-notices -c allow.json -- bash -c \
+	'trap "" TERM; (sleep 303 &); echo started > started.txt; sleep 302' 2>err6.txt &
+run=$!
+for _ in $(seq 100); do [ -s started.txt ] && break; sleep 0.05; done
+check "enforce: the agent with an orphan started" test -s started.txt
+orphan=
+for p in $(left); do
+	[ "$(tr '\0' ' ' < /proc/$p/cmdline 2>/dev/null)" = "sleep 303 " ] && orphan=$p
+done
+expect_eq "enforce: ... the orphan is the supervisor's" "$run" \
+	"$( [ -n "$orphan" ] && ps -o ppid= -p "$orphan" | tr -d ' ')"
+t0=$(date +%s%N); kill -TERM $run; wait $run; t1=$(date +%s%N)
+ms=$(( (t1 - t0) / 1000000 ))
+check "enforce: hookshim run exited within 2 s (${ms} ms)" test "$ms" -lt 2000
+for _ in $(seq 20); do [ -z "$(left)" ] && break; sleep 0.1; done
+expect_eq "  ... and nothing is left, the orphan neither" "" "$(left)"

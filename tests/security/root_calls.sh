@@ -72,7 +72,8 @@ open_tree:open_tree:mount move_mount:move_mount:mount fsopen:fsopen:mount
 fsconfig:fsconfig:mount fsmount:fsmount:mount fspick:fspick:mount
 mount_setattr:mount_setattr:mount chroot:chroot:chroot
 unshare_mnt:unshare:namespaces unshare_user:unshare:namespaces
-unshare_cgroup:unshare:namespaces clone_mnt:clone:namespaces
+unshare_cgroup:unshare:namespaces unshare_pid:unshare:namespaces
+clone_mnt:clone:namespaces clone_parent:clone:namespaces
 clone_user:clone:namespaces clone_cgroup:clone:namespaces
 setns_any:setns:namespaces setns_mnt:setns:namespaces
 setns_cgroup:setns:namespaces
@@ -82,7 +83,8 @@ delete_module:delete_module:modules kexec_load:kexec_load:modules
 kexec_file_load:kexec_file_load:modules userfaultfd:userfaultfd:userfaultfd
 acct:acct:kernel_files swapon:swapon:kernel_files"
 NAMES=$(for c in $CALLS; do echo "${c%%:*}"; done)
-# not refused: no mount, user or cgroup namespace, plain clone, threads
+# not refused: no mount, user, cgroup or PID namespace, plain clone,
+# threads
 FREE="unshare_net clone_plain setns_net thread"
 line() { grep "^$1 " "$2"; }
 
@@ -132,19 +134,22 @@ note "root, plain: $(tr '\n' ' ' <"$TMP/plain.out")"
 # prctl(PR_SET_MM) (no privilege needed for PR_SET_MM_MAP) and
 # personality(ADDR_NO_RANDOMIZE) move or fix where an image is, by which
 # enforce mode tells a command's process from one that only says it is
-# (floor/floor_lineage.c); guard mode lets them through as it does
-# landlock. As root and as nobody.
+# (floor/floor_lineage.c); prctl(PR_SET_CHILD_SUBREAPER) would take the
+# orphans below the caller that are the supervisor's (floor_orphans.c);
+# guard mode lets them through as it does landlock. Giving orphans up is
+# not refused. As root and as nobody.
+IMG="prctl_mm personality_norand prctl_subreaper prctl_name personality_query prctl_subreaper_off"
 img_as() { # who, runner prefix...
 	local who=$1 m n plain
 	shift
-	"$@" "$P" call prctl_mm personality_norand prctl_name personality_query >"$TMP/plain.out" 2>&1
+	"$@" "$P" call $IMG >"$TMP/plain.out" 2>&1
 	for m in enforce guard; do
 		: >"$TMP/log.jsonl"; chmod 666 "$TMP/log.jsonl"
 		(cd "$ROOT" && timeout 60 "$@" "$HOOKSHIM" run --$m --no-notices -c "$TMP/deny.json" --root "$ROOT" \
-			--log "$TMP/log.jsonl" -- "$P" call prctl_mm personality_norand prctl_name personality_query) \
+			--log "$TMP/log.jsonl" -- "$P" call $IMG) \
 			>"$TMP/$m.out" 2>"$TMP/$m.err"
 	done
-	for n in prctl_mm personality_norand; do
+	for n in prctl_mm personality_norand prctl_subreaper; do
 		plain=$(line "$n" "$TMP/plain.out")
 		expect_eq "$who: $n: plain, the kernel lets it through" "$n ok" "$plain"
 		expect_eq "$who: $n: refused in enforce mode" "$n errno=EPERM" "$(line "$n" "$TMP/enforce.out")"
@@ -154,14 +159,16 @@ img_as() { # who, runner prefix...
 		'hookshim: personality denied: moves what the kernel shows of a process'"'"'s image'
 	expect_contains "$who: ... the prctl too" "$(cat "$TMP/enforce.err")" "hookshim: prctl denied: "
 	expect_contains "$who: ... allow with process_image" "$(cat "$TMP/enforce.err")" '["process_image"]'
-	for n in prctl_name personality_query; do
+	expect_contains "$who: ... the orphans' reason" "$(cat "$TMP/enforce.err")" \
+		"or takes orphans: what says what, and whose, a process is (allow with"
+	for n in prctl_name personality_query prctl_subreaper_off; do
 		expect_eq "$who: $n: not refused in enforce mode, as plain" "$(line "$n" "$TMP/plain.out")" \
 			"$(line "$n" "$TMP/enforce.out")"
 	done
 	(cd "$ROOT" && timeout 60 "$@" "$HOOKSHIM" run --enforce --no-notices -c "$TMP/all.json" --root "$ROOT" \
-		-- "$P" call prctl_mm personality_norand) >"$TMP/eall.out" 2>/dev/null
+		-- "$P" call prctl_mm personality_norand prctl_subreaper) >"$TMP/eall.out" 2>/dev/null
 	expect_eq "$who: allowed by floor_allow in enforce mode, as plain" \
-		"$(grep -E '^(prctl_mm|personality_norand) ' "$TMP/plain.out")" "$(cat "$TMP/eall.out")"
+		"$(grep -E '^(prctl_mm|personality_norand|prctl_subreaper) ' "$TMP/plain.out")" "$(cat "$TMP/eall.out")"
 }
 img_as root
 sed 's/"floor":"require"/"floor":"require","mode":"enforce"/' "$TMP/deny.json" >"$TMP/deny-enf.json"
@@ -451,7 +458,7 @@ if "${NB[@]}" unshare -r true 2>/dev/null; then
 	hsnb "$TMP/deny.json" unshare -r true
 	check "nobody: unshare -r: refused" test "$rc" != 0
 	expect_contains "nobody: unshare -r: ... said" "$(cat "$TMP/err")" \
-		'hookshim: unshare denied: a mount, user or cgroup namespace of its own, where paths can be given other meanings (allow with "hookshim": {"floor_allow": ["namespaces"]}; a sandbox such as bubblewrap needs "mount" too)'
+		'hookshim: unshare denied: a mount, user, cgroup or PID namespace of its own, where paths and parents can be given other meanings (allow with "hookshim": {"floor_allow": ["namespaces"]}; a sandbox such as bubblewrap needs "mount" too)'
 	hsnb "$TMP/all.json" unshare -r true
 	expect_eq "nobody: unshare -r, allowed: as plain" 0 "$rc"
 	fresh
