@@ -400,9 +400,13 @@ int cmd_run(int argc, char **argv)
 	/* Terminated (SIGTERM, SIGHUP passed on): the session ends now, and
 	 * the hooks of calls still being decided die with it, denied. */
 	abrupt = hs_agent_passed_signal() != 0;
-	if (abrupt)
+	if (abrupt) {
 		hs_session_ending(s);
-	else
+		/* what the agent left, ended at the signal or killed at
+		 * its grace's end: ours, and it goes too (a receiver it held
+		 * with them) */
+		hs_agent_kill_orphans();
+	} else
 		hs_floor_settle(floor, STOP_GRACE_MS);
 	hs_life_fire(&life, HS_KIND_SESSION_END, false);
 	/* a floor thread still deciding holds the session as a request does */

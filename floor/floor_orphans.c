@@ -22,8 +22,9 @@
  * finds a child of ours ended (floor.c), every child that is neither the
  * agent nor one we started (engine/child.h: a hook) is reaped if it has
  * ended -- a hook's own orphan too (never under the floor, never looked
- * up). A SIGTERM that the agent outlives for its grace kills them with
- * its tree (hs_floor_orphans, supervisor/agent.c). */
+ * up). A session that ends at a SIGTERM or SIGHUP kills them and what
+ * is under them (hs_floor_orphans: supervisor/agent.c, with the agent's
+ * tree at its grace's end, and cli/run.c once the agent has ended). */
 #include "floor.h"
 
 #include <errno.h>

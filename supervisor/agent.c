@@ -433,6 +433,19 @@ int hs_agent_wait(pid_t pid)
 	}
 }
 
+void hs_agent_kill_orphans(void)
+{
+	pid_t tree[1024];
+	size_t n;
+
+	/* twice, for those forked meanwhile */
+	for (int round = 0; round < 2; round++) {
+		n = descendants(tree, hs_floor_orphans(tree, 512), 1024);
+		for (size_t i = 0; i < n; i++)
+			kill(tree[i], SIGKILL);
+	}
+}
+
 int hs_agent_passed_signal(void)
 {
 	return (int)passed_sig;

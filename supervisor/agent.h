@@ -41,6 +41,9 @@ void hs_agent_take_signals(struct hs_agent_signals *ss);
  * such as killing the hooks still running. 0, or -1. */
 int hs_agent_on_terminate(void (*fn)(void *), void *arg);
 
+/* The session's orphans (enforce mode: floor/floor_orphans.c) and every
+ * process under them, killed: a session terminated leaves nothing. */
+void hs_agent_kill_orphans(void);
 /* SIGTERM or SIGHUP, when one was passed on to the agent; else 0. */
 int hs_agent_passed_signal(void);
 

@@ -127,3 +127,17 @@ ms=$(( (t1 - t0) / 1000000 ))
 check "enforce: hookshim run exited within 2 s (${ms} ms)" test "$ms" -lt 2000
 for _ in $(seq 20); do [ -z "$(left)" ] && break; sleep 0.1; done
 expect_eq "  ... and nothing is left, the orphan neither" "" "$(left)"
+
+# ... and where the agent ends at the signal, the orphan it left is
+# killed all the same, before hookshim run ends (nothing of the session
+# is left)
+rm -f started.txt
+HS_WEDGE_MARK=$mark "$HOOKSHIM" run --enforce --no-notices -c allow.json -- bash -c \
+	'(sleep 313 &); echo started > started.txt; sleep 312' 2>err7.txt &
+run=$!
+for _ in $(seq 100); do [ -s started.txt ] && break; sleep 0.05; done
+check "enforce: an agent that ends at SIGTERM, with an orphan, started" test -s started.txt
+t0=$(date +%s%N); kill -TERM $run; wait $run; t1=$(date +%s%N)
+ms=$(( (t1 - t0) / 1000000 ))
+check "enforce: ... hookshim run exited within 2 s (${ms} ms)" test "$ms" -lt 2000
+expect_eq "  ... and its orphan is not left, once hookshim run has ended" "" "$(left)"

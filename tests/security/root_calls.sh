@@ -381,36 +381,54 @@ except OSError as e:
 fi
 
 # ---- a userfaultfd page as a path: the floor's reader would wait ----
-# (allowed, the receiver it holds is left behind at the session's end;
-# by then the watchdog started another one: floor_receivers.sh)
+# (allowed, by then the watchdog started another receiver:
+# floor_receivers.sh)
 (cd "$ROOT" && timeout -s KILL 10 "$HOOKSHIM" run -c "$TMP/deny.json" --root "$ROOT" -- "$P" uffdstall x) \
 	>"$TMP/out" 2>"$TMP/err"
 expect_eq "uffd stall: refused by default, nothing waits" "userfaultfd errno=EPERM" "$(cat "$TMP/out")"
 holder=$(sed -n 's/^holder //p' "$TMP/out")
 [ -n "$holder" ] && kill -KILL "$holder" 2>/dev/null
-"$HOOKSHIM" run -c "$TMP/all.json" --root "$ROOT" -- "$P" uffdstall x >"$TMP/out" 2>"$TMP/err" &
-hpid=$!
-for _ in $(seq 50); do grep -q stalling "$TMP/out" && break; sleep 0.1; done
-sleep 0.5
-holder=$(sed -n 's/^holder //p' "$TMP/out")
-if grep -q stalling "$TMP/out" && kill -0 $hpid 2>/dev/null; then
-	t0=$(date +%s%N)
-	kill -TERM $hpid
-	for _ in $(seq 50); do kill -0 $hpid 2>/dev/null || break; sleep 0.1; done
-	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-	if kill -0 $hpid 2>/dev/null; then
-		fail "uffd stall, allowed: SIGTERM ends hookshim run within 2 s (alive after ${ms} ms)"
-		kill -KILL $hpid
+# The page's holder outlives the stalled caller. In enforce mode ("floor":
+# "require" makes it) it is the session's orphan, killed when the session
+# ends at the signal (floor/floor_orphans.c), which frees the receiver it
+# held; guard mode leaves it, and the receiver is said to be held.
+sed 's/"floor":"require"/"floor":"require","mode":"guard"/' "$TMP/all.json" >"$TMP/all-guard.json"
+uffd_stall() { # MODE POLICY
+	local m=$1 hpid t0 ms holder
+	"$HOOKSHIM" run -c "$2" --root "$ROOT" -- "$P" uffdstall x >"$TMP/out" 2>"$TMP/err" &
+	hpid=$!
+	for _ in $(seq 50); do grep -q stalling "$TMP/out" && break; sleep 0.1; done
+	sleep 0.5
+	holder=$(sed -n 's/^holder //p' "$TMP/out")
+	if grep -q stalling "$TMP/out" && kill -0 $hpid 2>/dev/null; then
+		t0=$(date +%s%N)
+		kill -TERM $hpid
+		for _ in $(seq 50); do kill -0 $hpid 2>/dev/null || break; sleep 0.1; done
+		ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+		if kill -0 $hpid 2>/dev/null; then
+			fail "uffd stall, allowed, $m: SIGTERM ends hookshim run within 2 s (alive after ${ms} ms)"
+			kill -KILL $hpid
+		else
+			check "uffd stall, allowed, $m: SIGTERM ends hookshim run within 2 s (${ms} ms)" test "$ms" -lt 2000
+		fi
+		wait $hpid 2>/dev/null
+		if [ "$m" = enforce ]; then
+			expect_eq "uffd stall, enforce: the holder, the session's orphan, is not left (running)" "" \
+				"$( [ -n "$holder" ] && sed 's/.*) //' "/proc/$holder/stat" 2>/dev/null | grep -v '^Z' | cut -c1)"
+			expect_not_contains "uffd stall, enforce: ... so no receiver is left held" "$(cat "$TMP/err")" \
+				"the syscall floor's receiver is held"
+		else
+			expect_contains "uffd stall, guard: the receiver left held, said" "$(cat "$TMP/err")" \
+				"the syscall floor's receiver is held"
+		fi
 	else
-		check "uffd stall, allowed: SIGTERM ends hookshim run within 2 s (${ms} ms)" test "$ms" -lt 2000
+		fail "uffd stall, allowed, $m: the probe did not stall ($(cat "$TMP/out" "$TMP/err" | tr '\n' ' '))"
+		kill -KILL $hpid 2>/dev/null; wait $hpid 2>/dev/null
 	fi
-	wait $hpid 2>/dev/null
-	expect_contains "uffd stall: ... and says why" "$(cat "$TMP/err")" "the syscall floor's receiver is held"
-else
-	fail "uffd stall, allowed: the probe did not stall ($(cat "$TMP/out" "$TMP/err" | tr '\n' ' '))"
-	kill -KILL $hpid 2>/dev/null; wait $hpid 2>/dev/null
-fi
-[ -n "$holder" ] && kill -KILL "$holder" 2>/dev/null
+	[ -n "$holder" ] && kill -KILL "$holder" 2>/dev/null
+}
+uffd_stall enforce "$TMP/all.json"
+uffd_stall guard "$TMP/all-guard.json"
 
 # ---- as an unprivileged user ----
 NB=(setpriv --reuid=65534 --regid=65534 --clear-groups)
