@@ -87,18 +87,32 @@ check "a timed-out hook does not block the call" test -s ran2.txt
 sleep 0.2
 expect_eq "the timed-out hook left nothing" "" "$(left)"
 
+# start_agent ERR ARG...: hookshim run ARG... in the background, with the
+# mark, until its agent wrote started.txt; its pid in $run
+start_agent() {
+	local err=$1
+	shift
+	rm -f started.txt
+	HS_WEDGE_MARK=$mark "$HOOKSHIM" run --no-notices "$@" 2>"$err" &
+	run=$!
+	for _ in $(seq 100); do [ -s started.txt ] && break; sleep 0.05; done
+}
+# term_agent: SIGTERM to $run, and the ms until it ended in $ms
+term_agent() {
+	local t0 t1
+	t0=$(date +%s%N); kill -TERM $run; wait $run; t1=$(date +%s%N)
+	ms=$(( (t1 - t0) / 1000000 ))
+}
+
 # An agent that ignores SIGTERM (and takes its children with it: one in
 # the background, one in a session of its own) must not hold the
 # session: a second after the signal it and everything under it are
 # killed, and hookshim run is gone within 2 s (it used to wait for the
 # agent for as long as it ran).
-HS_WEDGE_MARK=$mark "$HOOKSHIM" run --no-notices -c /dev/null -- bash -c \
-	'trap "" TERM; sleep 300 & setsid sleep 301 & echo started > started.txt; sleep 302' 2>err5.txt &
-run=$!
-for _ in $(seq 100); do [ -s started.txt ] && break; sleep 0.05; done
+start_agent err5.txt -c /dev/null -- bash -c \
+	'trap "" TERM; sleep 300 & setsid sleep 301 & echo started > started.txt; sleep 302'
 check "the agent that ignores SIGTERM started" test -s started.txt
-t0=$(date +%s%N); kill -TERM $run; wait $run; t1=$(date +%s%N)
-ms=$(( (t1 - t0) / 1000000 ))
+term_agent
 check "an agent ignoring SIGTERM: hookshim run exited within 2 s (${ms} ms)" test "$ms" -lt 2000
 for _ in $(seq 20); do [ -z "$(left)" ] && break; sleep 0.1; done
 expect_eq "  ... and nothing of its tree is left" "" "$(left)"
@@ -110,11 +124,8 @@ expect_eq "  ... and nothing of its tree is left" "" "$(left)"
 cat > allow.json <<'J'
 {"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"exit 0"}]}]}}
 J
-rm -f started.txt
-HS_WEDGE_MARK=$mark "$HOOKSHIM" run --enforce --no-notices -c allow.json -- bash -c \
-	'trap "" TERM; (sleep 303 &); echo started > started.txt; sleep 302' 2>err6.txt &
-run=$!
-for _ in $(seq 100); do [ -s started.txt ] && break; sleep 0.05; done
+start_agent err6.txt --enforce -c allow.json -- bash -c \
+	'trap "" TERM; (sleep 303 &); echo started > started.txt; sleep 302'
 check "enforce: the agent with an orphan started" test -s started.txt
 orphan=
 for p in $(left); do
@@ -122,8 +133,7 @@ for p in $(left); do
 done
 expect_eq "enforce: ... the orphan is the supervisor's" "$run" \
 	"$( [ -n "$orphan" ] && ps -o ppid= -p "$orphan" | tr -d ' ')"
-t0=$(date +%s%N); kill -TERM $run; wait $run; t1=$(date +%s%N)
-ms=$(( (t1 - t0) / 1000000 ))
+term_agent
 check "enforce: hookshim run exited within 2 s (${ms} ms)" test "$ms" -lt 2000
 for _ in $(seq 20); do [ -z "$(left)" ] && break; sleep 0.1; done
 expect_eq "  ... and nothing is left, the orphan neither" "" "$(left)"
@@ -131,13 +141,9 @@ expect_eq "  ... and nothing is left, the orphan neither" "" "$(left)"
 # ... and where the agent ends at the signal, the orphan it left is
 # killed all the same, before hookshim run ends (nothing of the session
 # is left)
-rm -f started.txt
-HS_WEDGE_MARK=$mark "$HOOKSHIM" run --enforce --no-notices -c allow.json -- bash -c \
-	'(sleep 313 &); echo started > started.txt; sleep 312' 2>err7.txt &
-run=$!
-for _ in $(seq 100); do [ -s started.txt ] && break; sleep 0.05; done
+start_agent err7.txt --enforce -c allow.json -- bash -c \
+	'(sleep 313 &); echo started > started.txt; sleep 312'
 check "enforce: an agent that ends at SIGTERM, with an orphan, started" test -s started.txt
-t0=$(date +%s%N); kill -TERM $run; wait $run; t1=$(date +%s%N)
-ms=$(( (t1 - t0) / 1000000 ))
+term_agent
 check "enforce: ... hookshim run exited within 2 s (${ms} ms)" test "$ms" -lt 2000
 expect_eq "  ... and its orphan is not left, once hookshim run has ended" "" "$(left)"
