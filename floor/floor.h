@@ -177,9 +177,9 @@ int hs_floor_spawn(const struct hs_floor_plan *p, pid_t *pid,
 		   const sigset_t *sigdef, const sigset_t *mask);
 
 /* Enforce mode: the session's orphans are ours (floor_orphans.c), taken
- * before the agent starts; hs_floor_orphans_agent names the agent, which
- * is none. hs_floor_orphans lists those alive now (up to cap): a SIGTERM
- * kills them with the agent's tree. */
+ * before the agent starts; hs_floor_orphans_agent names the agent, our
+ * own child and no orphan. hs_floor_orphans lists those alive now (up
+ * to cap): a session ended at a SIGTERM kills them (supervisor/agent.c). */
 bool hs_floor_take_orphans(void);
 void hs_floor_orphans_agent(pid_t pid);
 size_t hs_floor_orphans(pid_t *out, size_t cap);
