@@ -46,8 +46,10 @@
  *     role away is still a hand-off's;
  *   - a process with no record is its parent's image while it has its
  *     parent's places (a fork copies them), and taken for what its
- *     parent is; a parent's image before the exec that granted it is not
- *     a command's. One whose parent is the supervisor, and not the agent,
+ *     parent is; or its parent's image before its last exec (kept from a
+ *     grant, and from each exec of a hand-off's), and taken for what that
+ *     was: the agent's copy from before the exec that granted a command
+ *     is not a command's, a hand-off's copy is a hand-off's. One whose parent is the supervisor, and not the agent,
  *     is an orphan of the session (its parent ended first): a hand-off's
  *     (floor_orphans.c). Anything else -- a process that exec'd while not
  *     a command's, a parent unreadable -- is not;
@@ -352,7 +354,9 @@ static int command_at(pid_t tgid, const struct hs_proc_stat *st, int depth)
 	 * the parent a command's: the agent's copy, not a command */
 	pim = image_of(&ps);
 	pl = find((pid_t)st->ppid, ps.start);
-	if (pl && pl->kind == GRANTED && same_image(&im, &pl->pre))
+	/* or from the image before its last exec (a grant's, kept after it
+	 * is confirmed; a hand-off's, kept at each exec): what that was */
+	if (pl && known(&pl->pre) && same_image(&im, &pl->pre))
 		return before_grant(pl);
 	return same_image(&im, &pim)
 		       ? command_at((pid_t)st->ppid, &ps, depth + 1)
@@ -489,12 +493,18 @@ bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
 	return true;
 }
 
-/* A fork child c of a hand-off's image *arg, about to end in an exec:
- * recorded a hand-off's while it has no record and is that image. One
- * that exec'd since is what that exec made it. Unlocked. */
+/* A hand-off's images: the one about to end in an exec, and the one
+ * before its last exec, if that was a hand-off's too (or unknown). */
+struct handoff_images {
+	struct image now, before;
+};
+
+/* A fork child c of either of a hand-off's images *arg: recorded a
+ * hand-off's while it has no record and is that image. One that exec'd
+ * since is what that exec made it. Unlocked. */
 static void child_handoff(long c, void *arg)
 {
-	const struct image *pim = arg;
+	const struct handoff_images *h = arg;
 	struct hs_proc_stat cs;
 	struct image cim;
 	struct lineage *l;
@@ -502,7 +512,8 @@ static void child_handoff(long c, void *arg)
 	if (hs_proc_stat(c, &cs) != 0)
 		return;
 	cim = image_of(&cs);
-	if (!known(&cim) || !same_image(&cim, pim))
+	if (!known(&cim) || (!same_image(&cim, &h->now) &&
+			     !(known(&h->before) && same_image(&cim, &h->before))))
 		return;
 	pthread_mutex_lock(&lock);
 	if (!find((pid_t)c, cs.start)) {
@@ -545,10 +556,25 @@ void hs_fl_lineage_exec(pid_t tgid)
 	/* a hand-off's image ending: its fork children, copies of it, are
 	 * a hand-off's still, whose parent's next image will not say so
 	 * (a python that forked, then exec'd `sh -c 'exec sleep 1'`: its
-	 * child, the python it was, rewrote its role away and exec'd) */
+	 * child, the python it was, rewrote its role away and exec'd). Those
+	 * there now are recorded so; the image is kept as the one before its
+	 * exec (command_at), for those another thread forks until the exec
+	 * is made -- a hook's run, for a judged one -- and looked for again
+	 * at its next exec */
 	if (hs_fl_lineage_handoffs() && known(&im) &&
-	    hs_fl_lineage_kind(tgid) == 2)
-		hs_proc_children(tgid, child_handoff, &im);
+	    hs_fl_lineage_kind(tgid) == 2) {
+		struct handoff_images h = { .now = im };
+
+		pthread_mutex_lock(&lock);
+		if ((l = find(tgid, st.start)) && l->kind == COMMAND) {
+			if (before_grant(l) == 2)
+				h.before = l->pre;
+			l->pre = im;
+			l->was_command = l->was_handoff = true;
+		}
+		pthread_mutex_unlock(&lock);
+		hs_proc_children(tgid, child_handoff, &h);
+	}
 }
 
 void hs_fl_lineage_handoff(pid_t tgid)

@@ -205,7 +205,8 @@ HOME=$W/uhome3 judged "a ~/.bash_profile symlink's file the session wrote, then 
 # ("strip"), once python has ended and it is an orphan, given to the
 # supervisor ("orphan"; floor/floor_orphans.c), or once python has exec'd
 # twice, allowed (`sh -c 'exec sleep 1'`), its image no longer the
-# child's ("pexec"). Enforce mode knows each as a hand-off's from what it
+# child's ("pexec"), or forked by another thread while that exec is
+# judged ("prace"). Enforce mode knows each as a hand-off's from what it
 # saw (floor/floor_lineage.c): the rm is judged. Plainly the script
 # removes the victim; guard mode believes what the process says.
 cat > "$W/strip.py" <<'PY'
@@ -215,11 +216,8 @@ environ = ctypes.POINTER(ctypes.c_char_p).in_dll(libc, "environ")
 addrs = ctypes.cast(environ, ctypes.POINTER(ctypes.c_void_p))
 parent = os.getpid()
 mode = os.environ.get("MODE")
-if os.fork() == 0:
-    while mode == "orphan" and os.getppid() == parent:
-        time.sleep(0.01)
-    if mode == "pexec":
-        time.sleep(0.5)
+
+def strip_and_rm():
     i = 0
     while environ[i]:
         if environ[i].startswith(b"HOOKSHIM_ROLE="):
@@ -229,6 +227,28 @@ if os.fork() == 0:
     args = (ctypes.c_char_p * (len(argv) + 1))(*argv, None)
     libc.syscall(59, b"/bin/rm", args, environ)
     os._exit(127)
+
+if mode == "prace":
+    # another thread forks while python's exec is judged: its children
+    # are copies of the image the exec ends
+    import threading
+    def forks():
+        while os.fork() != 0:
+            time.sleep(0.02)
+        time.sleep(0.7)
+        strip_and_rm()
+    threading.Thread(target=forks, daemon=True).start()
+    time.sleep(0.1)
+    # through ctypes, which lets go of python's lock: the thread forks
+    # on while the exec waits
+    sh = (ctypes.c_char_p * 4)(b"sh", b"-c", b"exec sleep 1", None)
+    libc.syscall(59, b"/bin/sh", sh, environ)
+if os.fork() == 0:
+    while mode == "orphan" and os.getppid() == parent:
+        time.sleep(0.01)
+    if mode == "pexec":
+        time.sleep(0.5)
+    strip_and_rm()
 if mode == "pexec":
     os.execv("/bin/sh", ["sh", "-c", "exec sleep 1"])
 if mode != "orphan":
@@ -239,7 +259,7 @@ export STRIP_TXT="python3 - <<EOF
 \$(cat $W/strip.py)
 EOF
 sleep 2"
-for name in strip orphan pexec; do
+for name in strip orphan pexec prace; do
 	rm -rf "$W/plain"; mkdir -p "$W/plain"; echo v > "$W/plain/victim"
 	(cd "$W/plain" && MODE=$name timeout 30 bash -c "$STRIP_TXT") >/dev/null 2>&1
 	[ -e "$W/plain/victim" ] && r=held || r=landed
