@@ -59,10 +59,12 @@
  * A claim not believed makes the caller the agent: its shell with a
  * command string is a tool call, judged -- more judging, never less.
  * Records are keyed by process and start time (a reused pid is another
- * process), in a table of sets of WAYS by pid, each dropping a gone
- * process's record first, else its least recently used. Guard mode
- * believes the claim (its trust model; the shim's own execs are cookied
- * and never seen here, so there would be nothing to check it against). */
+ * process), in a table of sets of WAYS by pid, each using a gone
+ * process's record again first, and growing past its WAYS rather than
+ * drop a live one's (only without memory its least recently used).
+ * Guard mode believes the claim (its trust model; the shim's own execs
+ * are cookied and never seen here, so there would be nothing to check it
+ * against). */
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
@@ -127,9 +129,15 @@ struct lineage {
 	 * long as the exec is not made, and for good if it fails */
 	bool was_command, was_handoff;
 	unsigned long used;
+	struct lineage *next; /* its set's overflow, past the WAYS */
 };
 
 static struct lineage lines[NSETS][WAYS];
+/* A set's records past its WAYS, while every way's process lives: a live
+ * process's record is never dropped for another's (a hand-off's forks
+ * that fill its set would make it the agent's). Kept for good, and used
+ * again once their processes are gone. */
+static struct lineage *overflow[NSETS];
 static unsigned long clock_;
 static bool on; /* enforce mode: hs_fl_lineage_start */
 /* the kernel places each exec's image at random (randomize_va_space not
@@ -161,6 +169,10 @@ static struct lineage *find(pid_t tgid, long start)
 			s[i].used = ++clock_;
 			return &s[i];
 		}
+	for (struct lineage *o = overflow[(unsigned)tgid % NSETS]; o;
+	     o = o->next)
+		if (o->kind != FREE && o->tgid == tgid && o->start == start)
+			return o;
 	return NULL;
 }
 
@@ -171,13 +183,29 @@ static bool gone(const struct lineage *l)
 	return hs_proc_stat(l->tgid, &st) != 0 || st.start != l->start;
 }
 
+/* Locked: a record of the set's overflow that is free or whose process
+ * is gone, or a new one; NULL without memory. */
+static struct lineage *overflowing(unsigned set)
+{
+	struct lineage *o;
+
+	for (o = overflow[set]; o; o = o->next)
+		if (o->kind == FREE || gone(o))
+			return o;
+	if ((o = calloc(1, sizeof(*o)))) {
+		o->next = overflow[set];
+		overflow[set] = o;
+	}
+	return o;
+}
+
 /* Locked: tgid's record, made in its set's free slot, or else in the
- * least recently used one whose process is gone, or else the least
- * recently used. */
+ * least recently used one whose process is gone, or else in the set's
+ * overflow -- or, without memory for it, in the least recently used. */
 static struct lineage *put(pid_t tgid, long start)
 {
 	struct lineage *l = find(tgid, start), *s = set_of(tgid), *v = NULL;
-	struct lineage *order[WAYS];
+	struct lineage *order[WAYS], *next;
 
 	if (l)
 		return l;
@@ -194,9 +222,11 @@ static struct lineage *put(pid_t tgid, long start)
 	for (int i = 0; i < WAYS && !v; i++)
 		if (gone(order[i]))
 			v = order[i];
-	if (!v)
+	if (!v && !(v = overflowing((unsigned)tgid % NSETS)))
 		v = order[0];
+	next = v->next;
 	memset(v, 0, sizeof(*v));
+	v->next = next;
 	v->tgid = tgid;
 	v->start = start;
 	v->used = ++clock_;
@@ -290,8 +320,10 @@ static bool granted_image(pid_t tgid, const struct lineage *l)
 static void confirm(pid_t tgid, struct lineage *l)
 {
 	l->kind = COMMAND;
-	if ((l->handoff = l->handoff || l->was_handoff ||
-			  hs_fl_handoff_carries(tgid)))
+	/* (not what the process was: a program judged beneath a hand-off,
+	 * run in the shell's own process, is a command's, as in a fork of
+	 * it -- the shim's rule too) */
+	if ((l->handoff = l->handoff || hs_fl_handoff_carries(tgid)))
 		__atomic_store_n(&handoffs, 1, __ATOMIC_RELEASE);
 }
 
@@ -524,16 +556,37 @@ static void child_handoff(long c, void *arg)
 	pthread_mutex_unlock(&lock);
 }
 
+/* Locked: is a grant of tgid's pending (by its pid alone: a look with
+ * no read of its start time)? With drop, each is dropped. */
+static bool granted_pid(pid_t tgid, bool drop)
+{
+	struct lineage *s = set_of(tgid), *o;
+	bool any = false;
+
+	for (int i = 0; i < WAYS; i++)
+		if (s[i].kind == GRANTED && s[i].tgid == tgid) {
+			any = true;
+			if (drop)
+				drop_grant(&s[i]);
+		}
+	for (o = overflow[(unsigned)tgid % NSETS]; o; o = o->next)
+		if (o->kind == GRANTED && o->tgid == tgid) {
+			any = true;
+			if (drop)
+				drop_grant(o);
+		}
+	return any;
+}
+
 void hs_fl_lineage_exec(pid_t tgid)
 {
 	struct hs_proc_stat st;
-	struct lineage *s = set_of(tgid), *l;
+	struct lineage *l;
 	struct image im;
-	bool any = false;
+	bool any;
 
 	pthread_mutex_lock(&lock);
-	for (int i = 0; i < WAYS; i++)
-		any |= s[i].kind == GRANTED && s[i].tgid == tgid;
+	any = granted_pid(tgid, false);
 	pthread_mutex_unlock(&lock);
 	if (hs_proc_stat(tgid, &st) != 0)
 		return;
@@ -592,19 +645,15 @@ void hs_fl_lineage_handoff(pid_t tgid)
 	pthread_mutex_lock(&lock);
 	if ((l = find(tgid, st.start)) && l->kind == COMMAND)
 		l->handoff = true;
-	else if (l && l->kind == GRANTED && l->was_command)
-		l->was_handoff = true;
+	else if (l && l->kind == GRANTED) /* the image to be, and before */
+		l->handoff = true, l->was_handoff = l->was_command;
 	pthread_mutex_unlock(&lock);
 }
 
 void hs_fl_lineage_reached(pid_t tgid)
 {
-	struct lineage *s = set_of(tgid);
-
 	pthread_mutex_lock(&lock);
-	for (int i = 0; i < WAYS; i++)
-		if (s[i].kind == GRANTED && s[i].tgid == tgid)
-			drop_grant(&s[i]);
+	(void)granted_pid(tgid, true);
 	pthread_mutex_unlock(&lock);
 }
 

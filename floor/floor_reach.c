@@ -231,7 +231,7 @@ static int one(pid_t tid, pid_t target, const char *call, int sig, char *why,
 /* What a process of the session is, for reaching into: 0 the agent's
  * (or unknown), 1 a command's, 2 a hand-off's (floor_lineage.c). A
  * target the lineage does not know but that claims a command's role --
- * its record dropped for others of its slot -- counts as it claims:
+ * no record made of it, for want of memory -- counts as it claims:
  * refusing more, never less. */
 static int kind_of(pid_t tgid, bool target)
 {
@@ -250,7 +250,9 @@ static int kind_of(pid_t tgid, bool target)
  * a signal), or by opening path (a file of its /proc/<pid>: named by us,
  * our_name, or by the caller, in its pid namespace): refused when the
  * target is a judged command's and the caller is not a command's itself,
- * or the target a hand-off's and the caller the agent's (above). A
+ * the target a hand-off's and the caller the agent's (above), or the
+ * target the agent's and the caller a hand-off's (ptrace of the agent's
+ * shell, its registers set to an execve of `rm`: the agent's program). A
  * pending grant of a target the agent's process reaches into is
  * dropped: a tracer attached before the exec could have it make
  * another. */
@@ -274,10 +276,21 @@ static int command(pid_t tid, pid_t target, const char *call,
 			 "(enforce mode)", path ? path : call);
 		return EPERM;
 	}
+	/* a command's reaches anything; the agent's, another of its own;
+	 * a hand-off's, another hand-off's -- not the agent's (whose
+	 * programs are no events: its code run there, unjudged) */
 	if (own == tgid || (mine = kind_of(own, false)) == 1 ||
-	    !(kind = kind_of(tgid, true)) || (mine == 2 && kind == 2))
+	    (kind = kind_of(tgid, true)) == mine)
 		return 0;
-	if (path)
+	if (!kind && path)
+		snprintf(why, cap, "opening %s refused: pid %d is the agent's, "
+			 "whose programs are not judged, which a hand-off "
+			 "may not reach into (enforce mode)", path, (int)tgid);
+	else if (!kind)
+		snprintf(why, cap, "%s of pid %d refused: it is the agent's, "
+			 "whose programs are not judged, which a hand-off "
+			 "may not reach into (enforce mode)", call, (int)tgid);
+	else if (path)
 		snprintf(why, cap, "opening %s refused: pid %d runs a judged "
 			 "%s, which no process of the session but a "
 			 "command's may reach into (enforce mode)", path,

@@ -271,6 +271,92 @@ for name in strip orphan pexec prace; do
 	expect_eq "guard: ... ($name) believed (its trust model)" landed "$r"
 done
 
+# A hand-off's python that reaches into the agent's own shell -- ptrace,
+# its registers set to an execve of `rm` -- would run it as the agent's
+# program, no event: refused, said (floor/floor_reach.c). And one that
+# fills its lineage set with live processes of the session (a helper's
+# forks whose pid falls in python's slot, recorded at the helper's exec)
+# before its child drops its role and execs: python's record stays
+# (floor/floor_lineage.c grows a set rather than drop a live process's
+# record), the child is a hand-off's.
+cat > "$W/inject.py" <<'PY'
+import ctypes, os, struct
+libc = ctypes.CDLL(None, use_errno=True)
+libc.ptrace.restype = ctypes.c_long
+libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
+def ppid(p):
+    s = open("/proc/%d/stat" % p).read()
+    return int(s[s.rindex(")") + 2:].split()[1])
+agent = ppid(ppid(os.getpid()))   # python <- its tool call's bash <- the agent
+class Regs(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_ulonglong) for n in (
+        "r15 r14 r13 r12 rbp rbx r11 r10 r9 r8 rax rcx rdx rsi rdi orig_rax "
+        "rip cs eflags rsp ss fs_base gs_base ds es fs gs").split()]
+if libc.ptrace(16, agent, None, None) != 0:   # PTRACE_ATTACH
+    raise SystemExit("attach: errno %d" % ctypes.get_errno())
+os.waitpid(agent, 0x40000000)
+regs = Regs()
+libc.ptrace(12, agent, None, ctypes.byref(regs))
+base = (regs.rsp - 8192) & ~15
+blob, at = b"", []
+for s in (b"/bin/rm\0", b"rm\0", b"-rf\0", b"victim\0"):
+    at.append(base + len(blob)); blob += s
+blob += b"\0" * (-len(blob) % 8)
+argv = base + len(blob)
+blob += struct.pack("<QQQQQ", at[1], at[2], at[3], 0, 0)
+for i in range(0, len(blob), 8):
+    libc.ptrace(5, agent, ctypes.c_void_p(base + i),
+                ctypes.c_void_p(struct.unpack("<Q", blob[i:i + 8])[0]))
+regs.rax, regs.rdi, regs.rsi, regs.rdx = 59, at[0], argv, argv + 32
+regs.orig_rax, regs.rip = (1 << 64) - 1, regs.rip - 2
+libc.ptrace(13, agent, None, ctypes.byref(regs))
+libc.ptrace(17, agent, None, None)
+PY
+cat > "$W/evict.py" <<'PY'
+import os, time
+exec(open(os.environ["STRIP_PY"]).read().split("\nif mode ==")[0])
+target = os.getpid() % 512
+if os.fork() == 0:
+    kids = 0
+    while kids < 6:
+        pid = os.fork()
+        if pid == 0:
+            if os.getpid() % 512 == target:
+                time.sleep(20)
+            os._exit(0)
+        if pid % 512 == target:
+            kids += 1
+        else:
+            os.waitpid(pid, 0)
+    os.execv("/bin/sleep", ["sleep", "8"])
+time.sleep(4)
+if os.fork() == 0:
+    strip_and_rm()
+os.wait()
+PY
+chmod 644 "$W/inject.py" "$W/evict.py"
+export STRIP_PY=$W/strip.py
+for name in inject evict; do
+	export ATTACK_TXT="python3 - <<EOF
+\$(cat $W/$name.py)
+EOF
+sleep 5"
+	for m in --enforce --guard; do
+		rm -rf "$W/root"; mkdir -p "$W/root"; echo v > "$W/root/victim"; chmod -R a+rwX "$W/root"
+		(cd "$W/root" && timeout -k 5 60 "$HOOKSHIM" run $m --no-notices -c "$W/policy.json" -- \
+			bash -c 'bash -c "$ATTACK_TXT"; sleep 1') >"$TMP/out" 2>"$TMP/err"
+		[ -e "$W/root/victim" ] && r=held || r=landed
+		if [ $m = --enforce ]; then
+			expect_eq "enforce: a hand-off's python ($name) gains nothing" held "$r"
+			[ $name = inject ] && expect_contains "enforce: ... (inject) the ptrace refused, said" \
+				"$(cat "$TMP/err")" \
+				"it is the agent's, whose programs are not judged, which a hand-off may not reach into"
+		else
+			expect_eq "guard: ... ($name) works there (its trust model)" landed "$r"
+		fi
+	done
+done
+
 # git's own configuration the session wrote (~/.gitconfig, ~/.config/git/
 # config, made in the session): its core.fsmonitor runs in a `git status`
 mkdir -p "$W/uhome4" "$W/uhome5/.config"; chmod -R a+rwX "$W/uhome4" "$W/uhome5"
