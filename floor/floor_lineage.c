@@ -64,7 +64,13 @@
  * drop a live one's (only without memory its least recently used).
  * Guard mode believes the claim (its trust model; the shim's own execs
  * are cookied and never seen here, so there would be nothing to check it
- * against). */
+ * against).
+ *
+ * Past 600 lines: one table under one lock -- its records, the grants
+ * that change them and the lookups that read them, each of which takes
+ * the others' state in the same locked step (a grant settled while a
+ * lookup walks the parents); apart, they would share the table's
+ * internals through a header. */
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
