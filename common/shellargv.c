@@ -86,6 +86,12 @@ bool hs_git_path(const char *path)
 }
 
 HS_CHILD_PATH
+bool hs_hands_off_again(const char *path)
+{
+	return hs_shell_name(path) || hs_interp_name(path, NULL);
+}
+
+HS_CHILD_PATH
 bool hs_settings_runner(const char *path)
 {
 	return hs_git_path(path) ||

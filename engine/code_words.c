@@ -325,7 +325,6 @@ static bool git_script_words(const char *text, const struct hs_sh_cmd *c,
 
 	for (size_t i = k + 1; i < c->nwords; i++) {
 		const char *v = c->words[i].value, *prev = c->words[i - 1].value;
-
 		const char *src = text + c->words[i].start;
 		/* -c's and -C's values, apart or joined */
 		bool value = (prev && (!strcmp(prev, "-c") || !strcmp(prev, "-C"))) ||

@@ -108,6 +108,12 @@ int hs_floor_spawn(const struct hs_floor_plan *p, pid_t *pid,
 
 	if (err)
 		return err;
+	/* enforce mode: the session's orphans are ours (floor_orphans.c) */
+	if (p->enforce && !hs_floor_take_orphans())
+		fprintf(stderr, "hookshim: warning: cannot take the session's "
+				"orphans (%s): one whose parent ended is "
+				"taken for the agent's\n",
+			strerror(errno));
 	/* A child of its own memory where it enters a user namespace; in
 	 * enforce mode, where its exec is a notification (no cookie lets it
 	 * past) that only our receivers, started once we go on, answer; and
@@ -115,12 +121,6 @@ int hs_floor_spawn(const struct hs_floor_plan *p, pid_t *pid,
 	 * would stop it there, pending as the mask lets it in -- and us with
 	 * it, waiting in clone for an exec, never mirroring the stop to the
 	 * user's shell (posix_spawn's child has that moment too) */
-	/* enforce mode: the session's orphans are ours (floor_orphans.c) */
-	if (p->enforce && !hs_floor_take_orphans())
-		fprintf(stderr, "hookshim: warning: cannot take the session's "
-				"orphans (%s): one whose parent ended is "
-				"taken for the agent's\n",
-			strerror(errno));
 	*pid = hs_floor_child(agent_child, &a,
 			      p->userns || p->enforce || isatty(STDIN_FILENO) ||
 				      isatty(STDOUT_FILENO) ||

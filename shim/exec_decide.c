@@ -81,9 +81,8 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 		 * off again: its environment may carry code (BASH_ENV,
 		 * exported functions, PYTHONPATH) that its text does not
 		 * show, and its program may come on its stdin (`… | python3`) */
-		*child_role = hs_shell_name(exe) || hs_interp_name(exe, NULL)
-				      ? HS_ROLE_HANDOFF
-				      : HS_ROLE_TOOL;
+		*child_role = hs_hands_off_again(exe) ? HS_ROLE_HANDOFF
+						      : HS_ROLE_TOOL;
 		return true;
 	}
 	/* git runs what its settings and hooks name (core.fsmonitor in a

@@ -284,23 +284,32 @@ static size_t descendants(pid_t *out, size_t n, size_t cap)
  * process under it is killed, and the session's orphans, which are ours
  * in enforce mode, with what is under them. */
 #define TERM_GRACE_MS 1000
+
+/* Every process under cmd (none: 0) and the session's orphans (ours in
+ * enforce mode: floor/floor_orphans.c) with every process under them,
+ * killed; cmd itself is not. The tree first (its members' parent is CMD
+ * until it dies), then once more for those forked meanwhile. */
+static void kill_under(pid_t cmd)
+{
+	pid_t tree[1024];
+	size_t at = cmd > 0, n;
+
+	for (int round = 0; round < 2; round++) {
+		tree[0] = cmd;
+		n = descendants(tree, at + hs_floor_orphans(tree + at, 512),
+				1024);
+		for (size_t i = at; i < n; i++)
+			kill(tree[i], SIGKILL);
+	}
+}
+
 static void kill_late(void)
 {
 	struct pollfd p = { .fd = child_pidfd, .events = POLLIN };
-	pid_t tree[1024];
-	size_t n;
 
 	if (child_pidfd < 0 || poll(&p, 1, TERM_GRACE_MS) != 0)
 		return; /* ended (or cannot tell) */
-	/* the tree first (its members' parent is CMD until it dies), then
-	 * once more for those forked meanwhile; with the orphans that are
-	 * ours (enforce mode: floor/floor_orphans.c) and theirs */
-	for (int round = 0; round < 2; round++) {
-		tree[0] = (pid_t)child_pid;
-		n = descendants(tree, 1 + hs_floor_orphans(tree + 1, 512), 1024);
-		for (size_t i = 1; i < n; i++)
-			kill(tree[i], SIGKILL);
-	}
+	kill_under((pid_t)child_pid);
 	syscall(SYS_pidfd_send_signal, child_pidfd, SIGKILL, NULL, 0);
 }
 
@@ -435,15 +444,7 @@ int hs_agent_wait(pid_t pid)
 
 void hs_agent_kill_orphans(void)
 {
-	pid_t tree[1024];
-	size_t n;
-
-	/* twice, for those forked meanwhile */
-	for (int round = 0; round < 2; round++) {
-		n = descendants(tree, hs_floor_orphans(tree, 512), 1024);
-		for (size_t i = 0; i < n; i++)
-			kill(tree[i], SIGKILL);
-	}
+	kill_under(0);
 }
 
 int hs_agent_passed_signal(void)
