@@ -2,7 +2,8 @@
 # Each case prints one line the runner counts.
 set -u
 : "${HOOKSHIM:?run through tests/run.sh or make test}"
-TMP=$(mktemp -d /tmp/hookshim-t.XXXXXX)
+TMP=$(mktemp -d /tmp/hookshim-t.XXXXXX) && [ -d "$TMP" ] ||
+	{ echo "FAIL no directory of the test's own (mktemp)"; exit 1; }
 trap 'rm -rf "$TMP"' EXIT
 cd "$TMP" || exit 1
 # python3 as every user can run it: a version manager's (pyenv's shim in

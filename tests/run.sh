@@ -22,6 +22,12 @@ export HOOKSHIM_TOP=$PWD
 export HOOKSHIM=$PWD/$BUILD/bin/hookshim
 export HOOKSHIM_LIB=$PWD/$BUILD/lib/libhookshim.so
 export HOOKSHIM_PROBES=$PWD/$BUILD/probes
+# tests/lib.sh makes each test's TMP; a test that could not source it
+# (the checkout removed under a run) would go on with TMP empty and work
+# in / -- `chmod -R a+rwX "$TMP/root"` reached /root and, through its
+# hard links, system binaries. Until lib.sh sets it, TMP names a place
+# nothing can be made in.
+export TMP=/proc/hookshim-tests-no-lib
 # `hookshim run` turns CI mode on by itself under CI=true; the tests that
 # want it say so, so a run in CI checks what a run here does.
 unset CI GITHUB_STEP_SUMMARY
