@@ -427,6 +427,8 @@ static void answer(struct hs_floor *f, struct job *j, enum hs_fl_verdict v,
 		}
 		if (v == HS_FL_ENOSYS) {
 			respond(f->lfd, c->n.id, ENOSYS, false);
+		} else if (v == HS_FL_ANSWER) {
+			respond(f->lfd, c->n.id, c->fail, false);
 		} else if (v == HS_FL_FAIL) {
 			char why[256];
 

@@ -191,6 +191,67 @@ static enum hs_fl_verdict fail(const struct hs_floor_ctx *x,
 	return HS_FL_FAIL;
 }
 
+/* Is our look at what c execs the caller's own -- its identity, its
+ * namespaces and root (hs_fl_same_identity), no credentials of its to
+ * take on? Then what the kernel's walk will find is what ours found. */
+static bool look_is_callers(const struct hs_floor_ctx *x,
+			    const struct hs_fl_call *c)
+{
+	struct hs_fl_as as;
+	mode_t um;
+
+	return x->self &&
+	       hs_fl_same_identity(x->self, (pid_t)c->n.pid, false,
+				   x->listener, c->n.id, &um, &as) > 0 &&
+	       !as.on;
+}
+
+/* The kernel's answer to an exec whose name we could not make whole
+ * (hs_fl_abs failed): kpath, the kernel's view, looked at; 0 where there
+ * is something there to run. */
+static int unnamed_errno(pid_t tid, int dirfd, const char *path,
+			 const char *kpath)
+{
+	char p[64];
+	struct stat sb;
+
+	if (!path[0])
+		return ENOENT;
+	if (path[0] != '/' && dirfd != AT_FDCWD) {
+		if (dirfd < 0)
+			return EBADF;
+		snprintf(p, sizeof(p), "/proc/%d/fd/%d", (int)tid, dirfd);
+		if (stat(p, &sb) != 0)
+			return errno == ENOENT ? EBADF : 0;
+		if (!S_ISDIR(sb.st_mode))
+			return ENOTDIR;
+	}
+	return stat(kpath, &sb) == 0 ? 0 : errno;
+}
+
+/* An exec our look finds nothing to run for (e: ENOENT, a descriptor
+ * that is not there, a directory we may not search): the kernel fails it
+ * too, and where our look is the caller's own that answer is given here,
+ * not left to the kernel's walk of the same name -- a name another thread
+ * makes meanwhile (a symlink flipped into place, a descriptor opened at
+ * that number) would run unjudged, a hand-off's `sh -c 'rm ...'` too
+ * (tests/security/exec_flip.sh). Where it is not (another identity,
+ * another root), a name not found goes on to the kernel, which may see
+ * another file system, and anything else is judged: HS_FL_DECIDE means
+ * go on judging. */
+static enum hs_fl_verdict nothing_to_run(const struct hs_floor_ctx *x,
+					 struct hs_fl_call *c, int e)
+{
+	if ((not_found(e) || e == EACCES || e == EBADF) && !c->asked &&
+	    look_is_callers(x, c)) {
+		if (!hs_fl_valid(x->listener, c->n.id))
+			return HS_FL_GONE;
+		c->fail = e;
+		return HS_FL_ANSWER;
+	}
+	return not_found(e) || e == EBADF ? HS_FL_CONTINUE : HS_FL_DECIDE;
+}
+
 /* Enforce mode without a hook on execs: no tool call is judged, but the
  * role the shim gives a tool call's shell still decides its reads, its
  * writes (writes.agent_only, beyond the scope) and its connections: an
@@ -277,8 +338,22 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 		 * deep directory) the kernel may still run */
 		if (!c->asked && r == HS_PATH_TOOLONG)
 			return fail(x, c, ENAMETOOLONG, 0);
-		if (!c->asked) /* empty, a bad descriptor: the kernel fails it */
-			return HS_FL_CONTINUE;
+		/* empty, a bad descriptor: the kernel fails it (or, not
+		 * ours to say, is left to); something there all the same --
+		 * a name we cannot make, a descriptor opened at the number
+		 * since -- judged by the name as written, as a question's */
+		if (!c->asked) {
+			int e = kernel_path(tid, dirfd, path, kpath)
+					? unnamed_errno(tid, dirfd, path, kpath)
+					: 0;
+			enum hs_fl_verdict v =
+				e ? nothing_to_run(x, c, e) : HS_FL_DECIDE;
+
+			if (v != HS_FL_DECIDE)
+				return v;
+			if (e)
+				return HS_FL_CONTINUE;
+		}
 		/* the shim found it: named as the shim names it */
 		snprintf(c->exe, sizeof(c->exe), "%s", path);
 	}
@@ -294,15 +369,21 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 			dyn = 0;
 		else if (x->enforce)
 			dyn = stat(kpath, &sb) == 0 ? 0 : -errno;
-		else
-			dyn = dynamic_elf(kpath, 0);
-		if (dyn < 0 && not_found(-dyn))
-			return HS_FL_CONTINUE; /* the kernel fails it too */
+		else if ((dyn = dynamic_elf(kpath, 0)) == -EACCES)
+			/* a file we may not read, or a directory we may
+			 * not search: only the second fails the exec */
+			dyn = stat(kpath, &sb) == 0 ? -EPERM : -EACCES;
+		if (dyn < 0) {
+			enum hs_fl_verdict v = nothing_to_run(x, c, -dyn);
+
+			if (v != HS_FL_DECIDE)
+				return v;
+		}
 		/* anything else we cannot read the kernel may run (an
-		 * exec-only file, mode 0111; a directory we may not search):
-		 * judged as a static target, with no shim to decide. A
-		 * dynamic one does load the shim, which judges it again:
-		 * twice, never unjudged */
+		 * exec-only file, mode 0111; a directory only the caller
+		 * may search): judged as a static target, with no shim to
+		 * decide. A dynamic one does load the shim, which judges
+		 * it again: twice, never unjudged */
 		if (dyn < 0)
 			dyn = 0;
 		if (dyn && env_has_shim(tid, envp_p, x->cookie))

@@ -553,6 +553,9 @@ enum hs_fl_verdict {
 	HS_FL_FAIL,      /* failed with c->fail, an errno: what the caller
 			  * passed could not be read or named here, and the
 			  * kernel reading it again could find other bytes */
+	HS_FL_ANSWER,    /* failed with c->fail, the kernel's own answer,
+			  * given by us and nothing said: floor_exec.c's
+			  * exec of a name that is not there */
 };
 
 struct hs_inflight;
