@@ -590,7 +590,7 @@ static void *getfd(void *arg)
  * (pidfd_getfd: made by us, above). False for any other call. */
 static bool reach(struct hs_floor *f, const struct seccomp_notif *n)
 {
-	const char *call = hs_fl_reach_call(n->data.nr);
+	const char *call = hs_fl_reach_call(n);
 	struct getfd_job *g;
 	char why[320];
 	int err;

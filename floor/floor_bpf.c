@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -90,7 +92,8 @@ static const unsigned harmless_signals[] = { 0, SIGCHLD, SIGCONT, SIGURG,
 enum { L_NEXT = 0, L_OPEN1, L_OPEN2, L_FLAGS, L_READ, L_PTRACE, L_PRLIMIT,
        L_CORE1, L_RLIMIT, L_CORENR,
        L_SIG1, L_SIG2, L_SIGNO, L_COOKIE, L_NOTIFY, L_ALLOW, L_ENOSYS,
-       L_NSARG0, L_SETNS, L_UFFD, L_PRCTL, L_NORAND, L_SENDTO, L_COUNT };
+       L_NSARG0, L_SETNS, L_UFFD, L_PRCTL, L_NORAND, L_SENDTO, L_FCNTL,
+       L_IOCTL, L_ONOTIFY, L_OALLOW, L_COUNT };
 
 struct asm_ins {
 	struct sock_filter f;
@@ -182,7 +185,7 @@ static void refused_tests(struct prog *p)
 	op(p, jmp | BPF_JSET, NS_FLAGS, L_NOTIFY, L_ALLOW);
 	label(p, L_UFFD); /* the kernel takes the command as 32 bits */
 	load(p, ARG_LO(1));
-	op(p, jmp | BPF_JEQ, UFFD_IOC_NEW, L_NOTIFY, L_ALLOW);
+	op(p, jmp | BPF_JEQ, UFFD_IOC_NEW, L_NOTIFY, L_IOCTL);
 	label(p, L_PRCTL); /* the option, an int */
 	load(p, ARG_LO(0));
 	op(p, jmp | BPF_JEQ, PR_SET_MM, L_NOTIFY, L_NEXT);
@@ -271,6 +274,8 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow,
 		op(p, jmp | BPF_JEQ, (unsigned)signal1[i], L_SIG1, L_NEXT);
 	for (size_t i = 0; i < sizeof(signal2) / sizeof(signal2[0]); i++)
 		op(p, jmp | BPF_JEQ, (unsigned)signal2[i], L_SIG2, L_NEXT);
+	op(p, jmp | BPF_JEQ, SYS_fcntl, L_FCNTL, L_NEXT);
+	op(p, jmp | BPF_JEQ, SYS_ioctl, L_IOCTL, L_NEXT);
 	ret(p, SECCOMP_RET_ALLOW);
 	label(p, L_PTRACE);
 	load(p, ARG_LO(0));
@@ -344,6 +349,22 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow,
 	ret(p, SECCOMP_RET_ALLOW);
 	label(p, L_ENOSYS);
 	ret(p, SECCOMP_RET_ERRNO | ENOSYS);
+	/* a descriptor's owner, whom its I/O signals (F_SETSIG: any, SIGSTOP
+	 * too) go to: set only where floor_reach.c lets it (the command an
+	 * int, both calls' cmd). Past the end, with returns of their own:
+	 * every jump reaches 255 instructions at most */
+	label(p, L_FCNTL);
+	load(p, ARG_LO(1));
+	op(p, jmp | BPF_JEQ, F_SETOWN, L_ONOTIFY, L_NEXT);
+	op(p, jmp | BPF_JEQ, F_SETOWN_EX, L_ONOTIFY, L_OALLOW);
+	label(p, L_IOCTL);
+	load(p, ARG_LO(1));
+	op(p, jmp | BPF_JEQ, FIOSETOWN, L_ONOTIFY, L_NEXT);
+	op(p, jmp | BPF_JEQ, SIOCSPGRP, L_ONOTIFY, L_OALLOW);
+	label(p, L_ONOTIFY);
+	ret(p, SECCOMP_RET_USER_NOTIF);
+	label(p, L_OALLOW);
+	ret(p, SECCOMP_RET_ALLOW);
 
 	pl->code = p->n <= (int)(sizeof(p->ins) / sizeof(p->ins[0]))
 			   ? calloc((size_t)p->n, sizeof(*pl->code))

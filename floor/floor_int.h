@@ -625,10 +625,11 @@ enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
 
 /* ---- floor_reach.c: the supervisor and its hooks out of reach ---- */
 
-/* The name of nr when it is one of the calls that reach into another
- * process (ptrace, process_vm_*, pidfd_getfd, prlimit64, the signals),
- * notified for this alone; else NULL. */
-const char *hs_fl_reach_call(int nr);
+/* The name of n's call when it is one of those that reach into another
+ * process (ptrace, process_vm_*, pidfd_getfd, prlimit64, the signals, a
+ * descriptor's owner set by fcntl or ioctl), notified for this alone;
+ * else NULL. */
+const char *hs_fl_reach_call(const struct seccomp_notif *n);
 /* 0 when notification n may continue; EPERM, with why filled, when its
  * target is the supervisor or a hook -- or, in enforce mode, a judged
  * command's process that n's caller, not one itself, would attach to,

@@ -25,6 +25,9 @@
  *     still ends the session as it always did);
  *   - kill(-1, sig): it reaches every process of the user, the supervisor
  *     and its hooks among them;
+ *   - a descriptor's owner (fcntl F_SETOWN, F_SETOWN_EX, ioctl FIOSETOWN,
+ *     SIOCSPGRP) that is either, or its process group: its I/O would
+ *     signal it with what F_SETSIG picks, SIGSTOP too;
  *   - an open for writing of /proc/<pid>/... of either (mem, above all),
  *     by its name or through a symlink.
  * Signals among the session's own processes go on. A caller in a pid
@@ -58,10 +61,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
+#include <linux/sockios.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -81,9 +86,25 @@
 #define PTRACE_TRACEME_REQ 0
 #define PERF_FLAG_PID_CGROUP_ (1u << 2) /* linux/perf_event.h's */
 
-const char *hs_fl_reach_call(int nr)
+/* fcntl's and ioctl's commands that set a descriptor's owner */
+static const char *owner_call(const struct seccomp_notif *n)
 {
-	switch (nr) {
+	unsigned cmd = (unsigned)n->data.args[1];
+
+	if (n->data.nr == SYS_fcntl)
+		return cmd == F_SETOWN	   ? "fcntl F_SETOWN"
+		       : cmd == F_SETOWN_EX ? "fcntl F_SETOWN_EX"
+					    : NULL;
+	return cmd == FIOSETOWN	  ? "ioctl FIOSETOWN"
+	       : cmd == SIOCSPGRP ? "ioctl SIOCSPGRP"
+				  : NULL;
+}
+
+const char *hs_fl_reach_call(const struct seccomp_notif *n)
+{
+	switch (n->data.nr) {
+	case SYS_fcntl:
+	case SYS_ioctl: return owner_call(n);
 	case SYS_ptrace: return "ptrace";
 	case SYS_process_vm_readv: return "process_vm_readv";
 	case SYS_process_vm_writev: return "process_vm_writev";
@@ -377,6 +398,42 @@ static int perf(pid_t tid, const __u64 *a, char *why, size_t cap)
 	return EPERM;
 }
 
+/* A descriptor's owner set by caller tid (fcntl F_SETOWN, F_SETOWN_EX,
+ * ioctl FIOSETOWN, SIOCSPGRP): its I/O then signals the owner with any
+ * signal the caller picks (F_SETSIG), SIGSTOP too, which the kernel
+ * checks only as kill(2) would for the same user -- the supervisor,
+ * stopped so, answered no call of the session and no SIGTERM. An owner
+ * that is the supervisor or a hook, or their process group, is refused
+ * as a stopping signal to it would be. A pid or a process group, as
+ * each call names it: F_SETOWN's in its argument, the others' read from
+ * the caller (where another thread can change it before the kernel
+ * reads it again: the floor's usual race). */
+static int owner(pid_t tid, const struct seccomp_notif *n, char *why,
+		 size_t cap)
+{
+	const char *call = owner_call(n);
+	struct f_owner_ex ex = { F_OWNER_PID, 0 };
+	int v;
+
+	if (n->data.nr == SYS_fcntl && (unsigned)n->data.args[1] == F_SETOWN) {
+		v = (int)n->data.args[2];
+		ex.type = v < 0 ? F_OWNER_PGRP : F_OWNER_PID;
+		ex.pid = v < 0 ? -v : v;
+	} else if (n->data.nr == SYS_fcntl) {
+		if (hs_fl_read(tid, n->data.args[2], &ex, sizeof(ex)) != 0)
+			return 0; /* the kernel's EFAULT */
+	} else if (hs_fl_read(tid, n->data.args[2], &v, sizeof(v)) == 0) {
+		ex.type = v < 0 ? F_OWNER_PGRP : F_OWNER_PID;
+		ex.pid = v < 0 ? -v : v;
+	} else {
+		return 0;
+	}
+	if (ex.pid <= 0)
+		return 0;
+	return ex.type == F_OWNER_PGRP ? group(tid, ex.pid, call, SIGSTOP, why, cap)
+				       : one(tid, ex.pid, call, -1, why, cap);
+}
+
 int hs_fl_reach(const struct seccomp_notif *n, char *why, size_t cap)
 {
 	pid_t tid = (pid_t)n->pid, pp, pg;
@@ -385,6 +442,9 @@ int hs_fl_reach(const struct seccomp_notif *n, char *why, size_t cap)
 
 	why[0] = '\0';
 	switch (n->data.nr) {
+	case SYS_fcntl:
+	case SYS_ioctl:
+		return owner(tid, n, why, cap);
 	/* (pidfd_getfd: made by the supervisor, floor_getfd.c) */
 	case SYS_pidfd_send_signal: {
 		pid_t t = pidfd_target(tid, (int)a[0]);

@@ -37,7 +37,7 @@ J
 # leaves another process's /proc entry to the floor; rawmem and memlink
 # (a symlink to it): raw openat, never seen by the shim.
 cat > "$W/reach.py" <<'S'
-import ctypes, os, signal, sys
+import ctypes, os, signal, socket, sys
 pid, name = int(sys.argv[1]), sys.argv[2]
 libc = ctypes.CDLL(None, use_errno=True)
 def say(call, r):
@@ -93,6 +93,18 @@ for sig, what in ((signal.SIGSTOP, "stop"), (signal.SIGKILL, "kill")):
     if r == 0 and sig == signal.SIGSTOP:
         os.kill(pid, signal.SIGCONT)
 say("tgkill", libc.syscall(234, int(os.environ.get("TGID", pid)), pid, signal.SIGKILL))
+# a descriptor's owner, whom its I/O would signal with what F_SETSIG
+# picks (SIGSTOP stopped the supervisor, which then ended at no SIGTERM);
+# set only to be refused: nothing is written after
+r, w = os.pipe()
+say("setown", libc.fcntl(r, 8, pid))                       # F_SETOWN
+ex = (ctypes.c_int * 2)(1, pid)                            # F_OWNER_PID
+say("setown_ex", libc.fcntl(r, 15, ctypes.byref(ex)))      # F_SETOWN_EX
+a, b = socket.socketpair()
+v = ctypes.c_int(pid)
+say("fiosetown", libc.ioctl(a.fileno(), 0x8901, ctypes.byref(v)))  # FIOSETOWN
+say("siocspgrp", libc.ioctl(a.fileno(), 0x8902, ctypes.byref(v)))  # SIOCSPGRP
+say("setown_group", libc.fcntl(r, 8, -os.getpgid(pid)))     # its process group
 S
 
 # The agent: the supervisor ($PPID of the agent's shell), then a hook
@@ -178,7 +190,8 @@ for as in root "$UNPRIV"; do
 		out=$(cat "$W/out.txt"); err=$(cat "$W/err.txt"); log=$(cat "$W/log.jsonl" 2>/dev/null)
 		for target in sup supthread hook; do
 			for call in ptrace process_vm_writev process_vm_readv mem memlink rawmem \
-				    pidfd_getfd perf pidfd_send_signal prlimit stop kill tgkill; do
+				    pidfd_getfd perf pidfd_send_signal prlimit stop kill tgkill \
+				    setown setown_ex fiosetown siocspgrp setown_group; do
 				refused "$who $mode: $call of the $target is refused" "$out" "$target $call"
 			done
 		done
