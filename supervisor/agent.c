@@ -285,22 +285,48 @@ static size_t descendants(pid_t *out, size_t n, size_t cap)
  * in enforce mode, with what is under them. */
 #define TERM_GRACE_MS 1000
 
+/* Is pid alive, not a zombie (which kill() finds too)? */
+static bool alive(pid_t pid)
+{
+	struct hs_proc_stat st;
+
+	return hs_proc_stat(pid, &st) == 0 && st.state != 'Z';
+}
+
 /* Every process under cmd (none: 0) and the session's orphans (ours in
  * enforce mode: floor/floor_orphans.c) with every process under them,
- * killed; cmd itself is not. The tree first (its members' parent is CMD
- * until it dies), then once more for those forked meanwhile. */
+ * killed; cmd itself is not. Round after round -- the tree (its
+ * members' parent is CMD until it dies), the orphans with what is under
+ * them, and then those forked meanwhile or orphaned by the kills, which
+ * are ours then -- until a round finds none alive: however many there
+ * are (a list of 1,024 left 89 of 600 orphans running). Zombies, which
+ * the reaper clears at its pace, are no reason for another round. */
+#define KILL_ROUNDS 64
+#define KILL_CAP 16384
 static void kill_under(pid_t cmd)
 {
-	pid_t tree[1024];
+	pid_t small[1024], *tree = malloc(KILL_CAP * sizeof(*tree));
+	size_t cap = tree ? KILL_CAP : sizeof(small) / sizeof(small[0]);
 	size_t at = cmd > 0, n;
 
-	for (int round = 0; round < 2; round++) {
+	if (!tree)
+		tree = small;
+	for (int round = 0; round < KILL_ROUNDS; round++) {
+		size_t live = 0;
+
 		tree[0] = cmd;
-		n = descendants(tree, at + hs_floor_orphans(tree + at, 512),
-				1024);
+		n = descendants(tree, at + hs_floor_orphans(tree + at, cap / 2),
+				cap);
 		for (size_t i = at; i < n; i++)
-			kill(tree[i], SIGKILL);
+			if (alive(tree[i])) {
+				kill(tree[i], SIGKILL);
+				live++;
+			}
+		if (!live)
+			break;
 	}
+	if (tree != small)
+		free(tree);
 }
 
 static void kill_late(void)

@@ -147,3 +147,19 @@ check "enforce: an agent that ends at SIGTERM, with an orphan, started" test -s 
 term_agent
 check "enforce: ... hookshim run exited within 2 s (${ms} ms)" test "$ms" -lt 2000
 expect_eq "  ... and its orphan is not left, once hookshim run has ended" "" "$(left)"
+
+# ... however many there are: 600 orphans, all killed (a list of 1,024
+# processes and 512 orphans left 89 of them running)
+start_agent err8.txt --enforce -c allow.json -- bash -c \
+	'python3 -c "
+import os, time
+for i in range(600):
+    if os.fork() == 0:
+        time.sleep(323)
+        os._exit(0)
+"; echo started > started.txt; sleep 322'
+check "enforce: an agent with 600 orphans started" test -s started.txt
+term_agent
+check "enforce: ... hookshim run exited within 2 s (${ms} ms)" test "$ms" -lt 2000
+for _ in $(seq 20); do [ -z "$(left)" ] && break; sleep 0.1; done
+expect_eq "  ... and none of the 600 is left" "" "$(left | head -3)"
