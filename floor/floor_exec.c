@@ -410,6 +410,21 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 		snprintf(role, sizeof(role), "%s",
 			 hs_fl_lineage_role(hs_fl_lineage_kind(c->tgid), claim));
 	}
+	/* ... and a command's whatever it claims where its programs are
+	 * judged (nested execs): one that dropped its role from its
+	 * environment (`env -i`, a raw execve with an empty envp, no shim
+	 * to put it back) is not the agent, whose programs are no events.
+	 * Looked up only then: every agent's exec would pay for it */
+	if (x->enforce && strcmp(role, "tool") != 0 &&
+	    strcmp(role, "handoff") != 0 &&
+	    (set->nested_exec ||
+	     (hs_config_interest(x->cfg) & HS_INTEREST_EXEC_NESTED))) {
+		int kind = hs_fl_lineage_kind(c->tgid);
+
+		if (kind)
+			snprintf(role, sizeof(role), "%s",
+				 kind == 2 ? "handoff" : "tool");
+	}
 	tool = strcmp(role, "tool") == 0;
 	handoff = c->beneath = c->in_handoff = strcmp(role, "handoff") == 0;
 	/* git runs what its settings and hooks name (core.fsmonitor, a

@@ -98,6 +98,27 @@ check "guard: forged session state gets through (the documented trust model)" te
 r=$(run_case --guard static "$BB sh -c 'echo P > secrets/f'")
 expect_eq "guard: a static program is still judged by the floor" held "$r"
 
+# A command's process that drops its role from its environment (env -i;
+# a raw execve with an empty envp, no shim to put it back) is a command's
+# still, its programs judged with nested_exec on: it was taken for the
+# agent, whose programs are no events. The agent runs the tool call
+# (a file the text names, its `rm` never in the text the hook saw).
+echo 'a=rm; echo "/bin/$a -rf victim" > cmdfile' >"$W/mkcmd"
+nested=(
+"envi|. $W/mkcmd; $BB env -i /bin/sh cmdfile"
+"rawenv|. $W/mkcmd; python3 -c 'import ctypes; a=(ctypes.c_char_p*3)(b\"sh\",b\"cmdfile\",None); e=(ctypes.c_char_p*1)(None); ctypes.CDLL(None).syscall(59,b\"/bin/sh\",a,e)'"
+"plain|. $W/mkcmd; sh cmdfile"
+)
+for c in "${nested[@]}"; do
+	name=${c%%|*}; printf '%s\n' "${c#*|}" >"$W/tool.sh"
+	for as in "" "$AS_ID"; do
+		[ -n "$as" ] && { command -v setpriv >/dev/null && [ "$(id -u)" = 0 ] || continue; }
+		r=$(run_case --enforce "nested-$name" "bash -c 'bash $W/tool.sh'" "$as")
+		expect_eq "enforce${as:+ as a user}: nested-$name: the command's rm is judged" held "$r"
+		expect_contains "  ... the hook's reason is said" "$(cat "$TMP/err")" "no rm -rf here"
+	done
+done
+
 # What is allowed still works, byte for byte, in enforce mode.
 fresh
 (cd "$W/root" && "$HOOKSHIM" run --enforce --no-notices -c "$W/policy.json" -- bash -c \
