@@ -33,11 +33,15 @@ bool hs_shell_reads_stdin(char *const argv[]);
  * (python3.12)? *stdin_program (may be NULL) says whether it reads its
  * program from stdin when its words name none. */
 bool hs_interp_name(const char *path, bool *stdin_program);
-/* Does path, judged beneath a hand-off, hand off again -- a shell or an
- * interpreter, whose environment may carry code its text does not show
- * and whose program may come on its stdin? The shim's rule
- * (shim/exec_decide.c) and the floor's (floor/floor.c) both. */
-bool hs_hands_off_again(const char *path);
+/* Does path, run with argv and judged beneath a hand-off, hand off
+ * again -- a shell or an interpreter, whose environment may carry code
+ * its text does not show and whose program may come on its stdin; a
+ * program that runs its words (env, nohup, ... wherever it lives); one
+ * that runs commands it reads (ed, gdb, sqlite3, vim, ...); a multicall
+ * one (busybox) as its applet; any of those by argv[0]'s name too? The
+ * shim's rule (shim/exec_decide.c) and the floor's (floor/floor.c)
+ * both. */
+bool hs_hands_off_again(const char *path, char *const argv[]);
 
 /* Is path the system's git (/usr/bin/git, its /usr/bin/git-*) or one of
  * its commands (directly in /usr/lib/git-core or /usr/libexec/git-core)?

@@ -32,6 +32,8 @@ command -v help2man >/dev/null 2>&1 || missing="$missing help2man"
 # The tests read JUnit output with xmllint and drive a terminal with tmux.
 command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
 command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
+# ed, which runs the commands it reads (tests/integration/code_words.sh)
+command -v ed >/dev/null 2>&1 || missing="$missing ed"
 # The floor's tests run a static shell: a static /bin/busybox (the dynamic
 # "busybox" package would not do).
 { [ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1; } ||

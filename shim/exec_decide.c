@@ -80,9 +80,12 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 		/* a shell or an interpreter judged beneath a hand-off hands
 		 * off again: its environment may carry code (BASH_ENV,
 		 * exported functions, PYTHONPATH) that its text does not
-		 * show, and its program may come on its stdin (`… | python3`) */
-		*child_role = hs_hands_off_again(exe) ? HS_ROLE_HANDOFF
-						      : HS_ROLE_TOOL;
+		 * show, and its program may come on its stdin (`… | python3`);
+		 * so do env and the like outside the system's directories,
+		 * programs that run commands they read (ed, gdb, vim), and
+		 * busybox as its applet (common/shellargv.c) */
+		*child_role = hs_hands_off_again(exe, argv) ? HS_ROLE_HANDOFF
+							    : HS_ROLE_TOOL;
 		return true;
 	}
 	/* git runs what its settings and hooks name (core.fsmonitor in a
