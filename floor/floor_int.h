@@ -637,15 +637,6 @@ const char *hs_fl_reach_call(const struct seccomp_notif *n);
  * a caller). Cheap: the receiver answers it. Not for pidfd_getfd
  * (hs_fl_getfd). */
 int hs_fl_reach(const struct seccomp_notif *n, char *why, size_t cap);
-/* Enforce mode: is our O_PATH descriptor fd, reopened for writing by
- * thread tid through descriptor num of process holder
- * (/proc/<holder>/fd/<num>), a pipe's writing end gained -- that
- * descriptor read-only or O_PATH, no writing end of that pipe held by the
- * caller, which is not a command's? A read-only open is not notified
- * without a Read hook, /proc/<pid>/fd/0 of a judged command's script pipe
- * among them. EPERM, why filled; else 0. */
-int hs_fl_reach_pipe(int fd, pid_t tid, pid_t holder, int num, char *why,
-		     size_t cap);
 /* A call into one process's memory, descriptors or control (not a
  * signal) by caller tid, its target named in our pid namespace: EPERM,
  * why filled, for the supervisor's and its hooks', then (enforce mode) a
@@ -663,15 +654,44 @@ long hs_fl_getfd(const struct hs_floor_ctx *x, const struct seccomp_notif *n,
  * or -errno to answer. */
 long hs_fl_core_limit(const struct hs_floor_ctx *x,
 		      const struct seccomp_notif *n, char *why, size_t cap);
-/* The same for an open of abs (the caller's name for it, as the floor
- * built it): /proc/<pid>/... of the supervisor or a hook, or a judged
- * command's /proc/<pid>/mem, fd/N or map_files/ (enforce mode). */
+/* Who is whose, for floor_reach_proc.c: thread group pid is the
+ * supervisor (2), a hook or below one (1), or neither (0); what that is
+ * called; is thread tid in our pid namespace (its /proc is ours); caller
+ * tid reaching into target (a call, or an open of path, our_name: the
+ * name our own open reached) refused in enforce mode -- a judged
+ * command's process by one that is not a command's, the agent's by a
+ * hand-off's: EPERM, why filled, else 0; is tgid a command's (or, once a
+ * start-up file changed, a hand-off's)? */
+int hs_fl_reach_ours(pid_t pid);
+const char *hs_fl_reach_who(int o);
+bool hs_fl_reach_own_pidns(pid_t tid);
+int hs_fl_reach_command(pid_t tid, pid_t target, const char *call,
+			const char *path, bool our_name, char *why,
+			size_t cap);
+bool hs_fl_reach_command_or_dirty(pid_t tgid);
+
+/* ---- floor_reach_proc.c: opens that reach into a process ---- */
+
+/* Refused (EPERM, why filled) or not (0), as hs_fl_reach: an open of
+ * abs (the caller's name for it, as the floor built it): /proc/<pid>/...
+ * of the supervisor or a hook, or a judged command's /proc/<pid>/mem,
+ * fd/N or map_files/ (enforce mode). */
 int hs_fl_reach_open(pid_t tid, const char *abs, char *why, size_t cap);
 /* The same for an open for reading of abs, or for any open of a name of
  * our own /proc (our_name: the name of what our open reached): a judged
  * command's /proc/<pid>/mem, fd/N or map_files/ alone (enforce mode). */
 int hs_fl_reach_inner(pid_t tid, const char *abs, bool our_name, char *why,
 		      size_t cap);
+
+/* Enforce mode: is our O_PATH descriptor fd, reopened for writing by
+ * thread tid through descriptor num of process holder
+ * (/proc/<holder>/fd/<num>), a pipe's writing end gained -- that
+ * descriptor read-only or O_PATH, no writing end of that pipe held by the
+ * caller, which is not a command's? A read-only open is not notified
+ * without a Read hook, /proc/<pid>/fd/0 of a judged command's script pipe
+ * among them. EPERM, why filled; else 0. */
+int hs_fl_reach_pipe(int fd, pid_t tid, pid_t holder, int num, char *why,
+		     size_t cap);
 
 /* ---- floor_pending.c: the floor's denials of an agent, for its next
  * tool call ---- */
