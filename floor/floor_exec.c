@@ -191,9 +191,24 @@ static enum hs_fl_verdict fail(const struct hs_floor_ctx *x,
 	return HS_FL_FAIL;
 }
 
-/* Is our look at what c execs the caller's own -- its identity, its
- * namespaces and root (hs_fl_same_identity), no credentials of its to
- * take on? Then what the kernel's walk will find is what ours found. */
+/* Does caller tid see the file system we do -- its mount namespace and
+ * root ours? Without a look where nothing in the session may change
+ * either (no mount, chroot or namespaces allowed: floor_refuse.c). */
+static bool same_place(const struct hs_floor_ctx *x, pid_t tid)
+{
+	char p[40], r[8];
+
+	if (x->self && hs_fl_self_fixed_place(x->self))
+		return true;
+	if (hs_fl_ns_same(tid, "mnt") != 1)
+		return false;
+	snprintf(p, sizeof(p), "/proc/%d/root", (int)tid);
+	return readlink(p, r, sizeof(r)) == 1 && r[0] == '/';
+}
+
+/* Is our look at what c execs the caller's own, credentials and all --
+ * its identity, its namespaces and root (hs_fl_same_identity), none of
+ * its to take on? Then a directory we may not search it may not. */
 static bool look_is_callers(const struct hs_floor_ctx *x,
 			    const struct hs_fl_call *c)
 {
@@ -229,21 +244,30 @@ static int unnamed_errno(pid_t tid, int dirfd, const char *path,
 	return stat(kpath, &sb) == 0 ? 0 : errno;
 }
 
-/* An exec our look finds nothing to run for (e: ENOENT, a descriptor
- * that is not there, a directory we may not search): the kernel fails it
- * too, and where our look is the caller's own that answer is given here,
- * not left to the kernel's walk of the same name -- a name another thread
- * makes meanwhile (a symlink flipped into place, a descriptor opened at
- * that number) would run unjudged, a hand-off's `sh -c 'rm ...'` too
- * (tests/security/exec_flip.sh). Where it is not (another identity,
- * another root), a name not found goes on to the kernel, which may see
- * another file system, and anything else is judged: HS_FL_DECIDE means
- * go on judging. */
+/* An exec our look finds nothing to run for (e: ENOENT and the like, a
+ * descriptor that is not there, a directory we may not search): the
+ * kernel fails it too, and where our look is the caller's that answer
+ * is given here, not left to the kernel's walk of the same name -- a
+ * name another thread makes meanwhile (a symlink flipped into place, a
+ * descriptor opened at that number) would run unjudged, a hand-off's
+ * `sh -c 'rm ...'` too (tests/security/exec_flip.sh). The caller's
+ * descriptors are its own whoever looks; a name not found is not found
+ * by whoever sees the same file system (as we do, with more rights, or
+ * the same); a directory not searched, only by the caller's own
+ * credentials (a PATH through root's directories in a user's session:
+ * the hook was asked once a miss). Otherwise a name not found goes on to
+ * the kernel, which may see another file system, and anything else is
+ * judged: HS_FL_DECIDE means go on judging. */
 static enum hs_fl_verdict nothing_to_run(const struct hs_floor_ctx *x,
 					 struct hs_fl_call *c, int e)
 {
-	if ((not_found(e) || e == EACCES || e == EBADF) && !c->asked &&
-	    look_is_callers(x, c)) {
+	pid_t tid = (pid_t)c->n.pid;
+	bool ours = !c->asked &&
+		    (e == EBADF ||
+		     (not_found(e) && same_place(x, tid)) ||
+		     (e == EACCES && look_is_callers(x, c)));
+
+	if (ours) {
 		if (!hs_fl_valid(x->listener, c->n.id))
 			return HS_FL_GONE;
 		c->fail = e;

@@ -289,6 +289,11 @@ fail:
 	return NULL;
 }
 
+bool hs_fl_self_fixed_place(const struct hs_fl_self *s)
+{
+	return s->fixed_place;
+}
+
 void hs_fl_self_free(struct hs_fl_self *s)
 {
 	free(s);

@@ -741,6 +741,9 @@ struct hs_fl_self;
 struct hs_fl_self *hs_fl_self_new(unsigned long filter_flags,
 				  const char *userns, bool fixed_place);
 void hs_fl_self_free(struct hs_fl_self *s);
+/* Is the session's place fixed: no process of it may take another mount
+ * namespace or root (hs_fl_self_new's fixed_place)? */
+bool hs_fl_self_fixed_place(const struct hs_fl_self *s);
 /* The nth number (from 0, in base) of thread tid's status line "name:"
  * ("Uid" 1: its effective uid; "CapEff" 0, base 16), or -1. */
 long hs_fl_status_num(pid_t tid, const char *name, int nth, int base);
