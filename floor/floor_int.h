@@ -669,6 +669,10 @@ int hs_fl_reach_command(pid_t tid, pid_t target, const char *call,
 			const char *path, bool our_name, char *why,
 			size_t cap);
 bool hs_fl_reach_command_or_dirty(pid_t tgid);
+/* Are a command's nested execs judged (`"nested_exec": true`, or a hook
+ * on them)? Then a command's process may not reach into the agent's,
+ * whose programs are no events. Set once, before any receiver. */
+void hs_fl_reach_nested(bool judged);
 
 /* ---- floor_reach_proc.c: opens that reach into a process ---- */
 

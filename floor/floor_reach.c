@@ -274,6 +274,13 @@ static int kind_of(pid_t tgid, bool target)
  * pending grant of a target the agent's process reaches into is
  * dropped: a tracer attached before the exec could have it make
  * another. */
+static bool nested_judged;
+
+void hs_fl_reach_nested(bool judged)
+{
+	nested_judged = judged;
+}
+
 int hs_fl_reach_command(pid_t tid, pid_t target, const char *call,
 			const char *path, bool our_name, char *why,
 			size_t cap)
@@ -295,20 +302,29 @@ int hs_fl_reach_command(pid_t tid, pid_t target, const char *call,
 			 "(enforce mode)", path ? path : call);
 		return EPERM;
 	}
-	/* a command's reaches anything; the agent's, another of its own;
-	 * a hand-off's, another hand-off's -- not the agent's (whose
-	 * programs are no events: its code run there, unjudged) */
-	if (own == tgid || (mine = kind_of(own, false)) == 1 ||
-	    (kind = kind_of(tgid, true)) == mine)
+	/* a command's reaches anything -- but the agent's where its own
+	 * nested execs are judged (its code run there would be no event);
+	 * the agent's, another of its own; a hand-off's, another
+	 * hand-off's -- not the agent's (whose programs are no events: its
+	 * code run there, unjudged) */
+	if (own == tgid)
+		return 0;
+	if ((mine = kind_of(own, false)) == 1 && !nested_judged)
+		return 0;
+	if (((kind = kind_of(tgid, true)) && mine == 1) || kind == mine)
 		return 0;
 	if (!kind && path)
 		snprintf(why, cap, "opening %s refused: pid %d is the agent's, "
-			 "whose programs are not judged, which a hand-off "
-			 "may not reach into (enforce mode)", path, (int)tgid);
+			 "whose programs are not judged, which a %s may not "
+			 "reach into (enforce mode%s)", path, (int)tgid,
+			 mine == 1 ? "command" : "hand-off",
+			 mine == 1 ? ", nested execs judged" : "");
 	else if (!kind)
 		snprintf(why, cap, "%s of pid %d refused: it is the agent's, "
-			 "whose programs are not judged, which a hand-off "
-			 "may not reach into (enforce mode)", call, (int)tgid);
+			 "whose programs are not judged, which a %s may not "
+			 "reach into (enforce mode%s)", call, (int)tgid,
+			 mine == 1 ? "command" : "hand-off",
+			 mine == 1 ? ", nested execs judged" : "");
 	else if (path)
 		snprintf(why, cap, "opening %s refused: pid %d runs a judged "
 			 "%s, which no process of the session but a "

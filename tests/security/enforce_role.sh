@@ -357,6 +357,25 @@ sleep 5"
 	done
 done
 
+# With nested execs judged, a command's python (a file the hook saw
+# named) that reaches into the agent's own shell the same way would run
+# its rm as the agent's program, no event, where its own rm is judged:
+# refused too. Without them, what a command runs is its own anyway.
+sed 's/^{/{"hookshim":{"nested_exec":true},/' "$W/policy-default.json" >"$W/policy-nested.json"
+for m in --enforce --guard; do
+	rm -rf "$W/root"; mkdir -p "$W/root"; echo v > "$W/root/victim"; chmod -R a+rwX "$W/root"
+	(cd "$W/root" && timeout -k 5 60 "$HOOKSHIM" run $m --no-notices -c "$W/policy-nested.json" -- \
+		bash -c "bash -c 'python3 $W/inject.py; sleep 1'; sleep 1") >"$TMP/out" 2>"$TMP/err"
+	[ -e "$W/root/victim" ] && r=held || r=landed
+	if [ $m = --enforce ]; then
+		expect_eq "enforce, nested execs judged: a command's python (inject) gains nothing" held "$r"
+		expect_contains "  ... the ptrace refused, said" "$(cat "$TMP/err")" \
+			"which a command may not reach into (enforce mode, nested execs judged)"
+	else
+		expect_eq "guard, nested execs judged: ... (inject) works there (its trust model)" landed "$r"
+	fi
+done
+
 # git's own configuration the session wrote (~/.gitconfig, ~/.config/git/
 # config, made in the session): its core.fsmonitor runs in a `git status`
 mkdir -p "$W/uhome4" "$W/uhome5/.config"; chmod -R a+rwX "$W/uhome4" "$W/uhome5"
