@@ -1005,6 +1005,7 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 	 * rather than leave it to the kernel (floor_start.c) */
 	hs_fl_ours_closed(p->enforce);
 	hs_fl_lineage_start(p->enforce, p->agent_env);
+	hs_fl_exec_start();
 	hs_fl_reach_nested(s->cfg->settings.nested_exec ||
 			   (hs_config_interest(s->cfg) &
 			    HS_INTEREST_EXEC_NESTED));

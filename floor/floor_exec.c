@@ -45,6 +45,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../common/pathfold.h"
@@ -276,6 +277,41 @@ static enum hs_fl_verdict nothing_to_run(const struct hs_floor_ctx *x,
 	return not_found(e) || e == EBADF ? HS_FL_CONTINUE : HS_FL_DECIDE;
 }
 
+/* When the session started (hs_fl_exec_start): what it wrote is newer. */
+static struct timespec session_start;
+
+void hs_fl_exec_start(void)
+{
+	clock_gettime(CLOCK_REALTIME, &session_start);
+}
+
+/* Is exe a program the tool call's text cannot have shown -- outside the
+ * system's directories, written (or its mode or name changed) during
+ * the session, and named as a system program is (a PATH of the agent's
+ * finding its own `ls`, where the hook judged `ls`)? What it runs is
+ * then judged as a hand-off's. A program the text named by its place
+ * (`./bin/ls`) is taken so too: more judging, never less. */
+static bool shadows_system(const char *exe)
+{
+	static const char dirs[][16] = { "/usr/local/bin/", "/usr/bin/",
+					 "/bin/", "/usr/sbin/", "/sbin/" };
+	const char *name = strrchr(exe, '/');
+	char sys[PATH_MAX];
+	struct stat sb;
+	bool named = false;
+
+	if (!name || !name[1] || hs_system_path(exe))
+		return false;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !named; i++)
+		named = snprintf(sys, sizeof(sys), "%s%s", dirs[i], name + 1) <
+				(int)sizeof(sys) &&
+			access(sys, X_OK) == 0;
+	return named && stat(exe, &sb) == 0 &&
+	       (sb.st_ctim.tv_sec > session_start.tv_sec ||
+		(sb.st_ctim.tv_sec == session_start.tv_sec &&
+		 sb.st_ctim.tv_nsec >= session_start.tv_nsec));
+}
+
 /* Enforce mode without a hook on execs: no tool call is judged, but the
  * role the shim gives a tool call's shell still decides its reads, its
  * writes (writes.agent_only, beyond the scope) and its connections: an
@@ -463,6 +499,11 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	/* git's command that is a script runs what its settings name from
 	 * a shell of its own: every program it starts judged */
 	if (git && x->enforce && hs_git_path(c->exe))
+		hs_fl_lineage_handoff(c->tgid);
+	/* enforce mode: a command's program that takes a system program's
+	 * name, of the session's writing: its code unseen, every program
+	 * it starts judged (floor_lineage.c, as a hand-off's) */
+	if (tool && x->enforce && !c->asked && shadows_system(c->exe))
 		hs_fl_lineage_handoff(c->tgid);
 	if (tool) {
 		if (!set->nested_exec &&

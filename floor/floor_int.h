@@ -622,6 +622,10 @@ bool hs_fl_spawned_tool_call(const struct hs_floor_ctx *x,
 /* An execve/execveat (floor_exec.c): decided only where no shim will. */
 enum hs_fl_verdict hs_fl_exec(const struct hs_floor_ctx *x,
 			      struct hs_fl_call *c);
+/* At the floor's start: the session's start, after which a program
+ * its processes wrote is theirs (floor_exec.c, a system program's name
+ * taken). */
+void hs_fl_exec_start(void);
 
 /* ---- floor_reach.c: the supervisor and its hooks out of reach ---- */
 

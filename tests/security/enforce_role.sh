@@ -376,6 +376,33 @@ for m in --enforce --guard; do
 	fi
 done
 
+# A PATH of the agent's that finds a program of the session's writing by
+# a system program's name: the hook judged `ls`, the `ls` that ran was
+# the agent's script. In enforce mode its programs are judged, as a
+# hand-off's (floor/floor_exec.c, shadows_system); guard mode runs it.
+cat > "$W/shadow.sh" <<'A'
+bash -c 'mkdir -p bin; printf "#!/bin/sh\nexec /bin/r%s -rf victim\n" m > bin/ls; chmod +x bin/ls'
+PATH=$PWD/bin:$PATH bash -c 'ls'
+A
+chmod 644 "$W/shadow.sh"
+for m in plain --enforce --guard; do
+	rm -rf "$W/root"; mkdir -p "$W/root"; echo v > "$W/root/victim"; chmod -R a+rwX "$W/root"
+	if [ $m = plain ]; then
+		(cd "$W/root" && timeout -k 5 60 bash "$W/shadow.sh") >"$TMP/out" 2>"$TMP/err"
+	else
+		(cd "$W/root" && timeout -k 5 60 "$HOOKSHIM" run $m --no-notices -c "$W/policy-default.json" -- \
+			bash "$W/shadow.sh") >"$TMP/out" 2>"$TMP/err"
+	fi
+	[ -e "$W/root/victim" ] && r=held || r=landed
+	case $m in
+	plain) expect_eq "plain: the agent's own ls on its PATH removes the victim" landed "$r" ;;
+	--enforce)
+		expect_eq "enforce: the agent's own ls on its PATH has its rm judged" held "$r"
+		expect_contains "  ... the hook's reason is said" "$(cat "$TMP/err")" "no rm -rf here" ;;
+	--guard) expect_eq "guard: ... runs it (docs/limits.md)" landed "$r" ;;
+	esac
+done
+
 # git's own configuration the session wrote (~/.gitconfig, ~/.config/git/
 # config, made in the session): its core.fsmonitor runs in a `git status`
 mkdir -p "$W/uhome4" "$W/uhome5/.config"; chmod -R a+rwX "$W/uhome4" "$W/uhome5"
