@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../common/clock.h"
 #include "../common/wire.h"
 #include "../config/session_env.h"
 
@@ -285,12 +286,30 @@ static size_t descendants(pid_t *out, size_t n, size_t cap)
  * in enforce mode, with what is under them. */
 #define TERM_GRACE_MS 1000
 
-/* Is pid alive, not a zombie (which kill() finds too)? */
-static bool alive(pid_t pid)
+/* SIGKILL to each of the n processes in pids that lives; a zombie of
+ * ours among them (an orphan that ended: floor/floor_orphans.c) reaped.
+ * True when any was there to kill or reap: look again. (Another's
+ * zombie is its parent's to reap, no reason to look again: the rounds'
+ * scans of /proc, a few ms each, held a SIGTERM past its 2 s.) */
+static bool kill_list(const pid_t *pids, size_t n)
 {
 	struct hs_proc_stat st;
+	siginfo_t si;
+	bool any = false;
 
-	return hs_proc_stat(pid, &st) == 0 && st.state != 'Z';
+	for (size_t i = 0; i < n; i++) {
+		if (pids[i] <= 0 || hs_proc_stat(pids[i], &st) < 0)
+			continue;
+		if (st.state != 'Z') {
+			kill(pids[i], SIGKILL);
+			any = true;
+		} else if (st.ppid == (long)getpid()) {
+			(void)waitid(P_PID, (id_t)pids[i], &si,
+				     WEXITED | WNOHANG);
+			any = true;
+		}
+	}
+	return any;
 }
 
 /* Every process under cmd (none: 0) and the session's orphans (ours in
@@ -298,31 +317,40 @@ static bool alive(pid_t pid)
  * killed; cmd itself is not. Round after round -- the tree (its
  * members' parent is CMD until it dies), the orphans with what is under
  * them, and then those forked meanwhile or orphaned by the kills, which
- * are ours then -- until a round finds none alive: however many there
- * are (a list of 1,024 left 89 of 600 orphans running). Zombies, which
- * the reaper clears at its pace, are no reason for another round. */
+ * are ours then -- until a round finds nothing there: however many there
+ * are (a list of 1,024 left 89 of 600 orphans running), and however they
+ * move. Between the rounds' scans of /proc, the orphans alone, which are
+ * quick to list (our children), until none is left: a process that
+ * forks its successor and ends, once a millisecond, outran the scans
+ * (each round's process gone from its pid by its kill, its successor
+ * never listed). */
 #define KILL_ROUNDS 64
 #define KILL_CAP 16384
+#define KILL_QUICK 10000
+#define KILL_MS 500 /* a process that will not die (D state) holds no more */
 static void kill_under(pid_t cmd)
 {
 	pid_t small[1024], *tree = malloc(KILL_CAP * sizeof(*tree));
 	size_t cap = tree ? KILL_CAP : sizeof(small) / sizeof(small[0]);
 	size_t at = cmd > 0, n;
+	long until = hs_now_ms() + KILL_MS;
 
 	if (!tree)
 		tree = small;
-	for (int round = 0; round < KILL_ROUNDS; round++) {
-		size_t live = 0;
+	for (int round = 0; round < KILL_ROUNDS && hs_now_ms() < until;
+	     round++) {
+		bool any;
 
 		tree[0] = cmd;
 		n = descendants(tree, at + hs_floor_orphans(tree + at, cap / 2),
 				cap);
-		for (size_t i = at; i < n; i++)
-			if (alive(tree[i])) {
-				kill(tree[i], SIGKILL);
-				live++;
-			}
-		if (!live)
+		any = kill_list(tree + at, n - at);
+		for (int k = 0; k < KILL_QUICK && hs_now_ms() < until &&
+				(n = hs_floor_orphans(tree, cap)) &&
+				kill_list(tree, n);
+		     k++)
+			any = true;
+		if (!any)
 			break;
 	}
 	if (tree != small)

@@ -163,3 +163,18 @@ term_agent
 check "enforce: ... hookshim run exited within 2 s (${ms} ms)" test "$ms" -lt 2000
 for _ in $(seq 20); do [ -z "$(left)" ] && break; sleep 0.1; done
 expect_eq "  ... and none of the 600 is left" "" "$(left | head -3)"
+
+# ... and however they move: an orphan that forks its successor and
+# ends, over and over, is killed all the same (the kills once came to
+# each generation's pid after it had gone, its successor never listed)
+: > mover.lock
+start_agent err9.txt --enforce -c allow.json -- bash -c \
+	"bash -c '$HOOKSHIM_PROBES/orphan_mover_static 20 1000 mover.lock &'; echo started > started.txt; sleep 324"
+check "enforce: an agent with a moving orphan started" test -s started.txt
+sleep 1.5
+check "  ... it holds its lock" bash -c '! flock -n -x mover.lock true'
+term_agent
+check "enforce: ... hookshim run exited within 2 s (${ms} ms)" test "$ms" -lt 2000
+free_lock() { for _ in $(seq 20); do flock -n -x mover.lock true && return 0; sleep 0.1; done; return 1; }
+check "  ... and the moving orphan is not left (its lock is free)" free_lock
+# (one left ends by itself within 20 s)
