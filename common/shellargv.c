@@ -85,51 +85,18 @@ bool hs_git_path(const char *path)
 	return false;
 }
 
-/* Programs that run commands they read -- from their input or a file
- * their words name, not their words: ed's and vi's `!cmd`, gdb's
- * `shell`, sqlite3's `.shell`, psql's `\!`, dc's `!`, m4's `syscmd`,
- * GNU parallel's lines. Not interpreters of a program (hs_interp_name),
- * but beneath a hand-off as they are: what they start was never shown. */
-HS_CHILD_PATH
-static bool runs_what_it_reads(const char *path)
-{
-	/* not pointers: see envfix.c's table */
-	static const char names[][9] = { "ed", "red", "ex", "vi", "vim",
-					 "nvim", "view", "gdb", "lldb",
-					 "sqlite3", "psql", "mysql",
-					 "mariadb", "dc", "m4", "parallel",
-					 "emacs", "nano", "mail", "mailx",
-					 "ftp", "busybox", "toybox" };
-	const char *name = hs_base(path);
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (hs_same(name, names[i]))
-			return true;
-	return false;
-}
-
-HS_CHILD_PATH
-static bool runs_again(const char *path)
-{
-	return hs_shell_name(path) || hs_interp_name(path, NULL) ||
-	       hs_chain_name(path) || runs_what_it_reads(path);
-}
-
 HS_CHILD_PATH
 bool hs_hands_off_again(const char *path, char *const argv[])
 {
-	const char *a0 = argv && argv[0] ? argv[0] : NULL;
-
-	if (!path)
-		return false;
-	/* a multicall program runs the applet its argv[0] names, or its
-	 * first word where argv[0] names itself (`busybox sh FILE`,
-	 * `busybox env /bin/sh FILE`): judged by both names, as a program
-	 * whose argv[0] names a shell (`exec -a sh ./copy`) may be one */
-	if (a0 && (hs_same(hs_base(a0), "busybox") ||
-		   hs_same(hs_base(a0), "toybox")) && argv[1])
-		a0 = argv[1];
-	return runs_again(path) || (a0 && runs_again(a0));
+	(void)argv;
+	/* every program but git: a list of those that run others -- shells,
+	 * interpreters, env and the like, what runs the commands it reads
+	 * (ed, gdb, vim), flock, script, find -exec, strace, setpriv,
+	 * run-parts, ... under any name (vim.basic, rbash) -- was never
+	 * whole, and one not on it ran what a file said as a command's,
+	 * nested. git has its rule: what it starts that is not its own is
+	 * judged (hs_settings_runner), its own, not */
+	return path && !hs_git_path(path);
 }
 
 HS_CHILD_PATH

@@ -34,13 +34,11 @@ bool hs_shell_reads_stdin(char *const argv[]);
  * program from stdin when its words name none. */
 bool hs_interp_name(const char *path, bool *stdin_program);
 /* Does path, run with argv and judged beneath a hand-off, hand off
- * again -- a shell or an interpreter, whose environment may carry code
- * its text does not show and whose program may come on its stdin; a
- * program that runs its words (env, nohup, ... wherever it lives); one
- * that runs commands it reads (ed, gdb, sqlite3, vim, ...); a multicall
- * one (busybox) as its applet; any of those by argv[0]'s name too? The
- * shim's rule (shim/exec_decide.c) and the floor's (floor/floor.c)
- * both. */
+ * again, every program it starts judged? Any program but git (whose
+ * own rule judges what it starts that is not its own): whatever it
+ * runs may come from what the hand-off's unseen code gave it -- a file,
+ * its stdin, its environment. The shim's rule (shim/exec_decide.c) and
+ * the floor's (floor/floor.c) both. */
 bool hs_hands_off_again(const char *path, char *const argv[]);
 
 /* Is path the system's git (/usr/bin/git, its /usr/bin/git-*) or one of

@@ -51,13 +51,20 @@ ed's ! on its stdin|ed|echo "!$D" > edscript; \$(echo ed) -s < edscript
 sqlite3's .shell on its stdin|sqlite3|echo ".shell $D" > sqlscript; \$(echo sqlite3) < sqlscript
 gdb's shell in a file|gdb|echo "shell $D" > gdbscript; \$(echo gdb) -batch -x gdbscript
 vim's ! in a file|vim|echo "!$D" > exscript; \$(echo vim) -es -u NONE -S exscript -c q
+flock's command|flock|echo "/bin/$D" > cmdfile; \$(echo flock) /tmp sh cmdfile
+script's shell on its stdin|script|echo "/bin/$D" > cmdfile; \$(echo script) -q /dev/null < cmdfile
+find -exec of a file|find|echo "/bin/$D" > cmdfile; \$(echo find) cmdfile -exec sh {} \\;
+setpriv's command|setpriv|echo "/bin/$D" > cmdfile; \$(echo setpriv) sh cmdfile
+rbash on a file|rbash|echo "$D" > cmdfile; \$(echo rbash) cmdfile
 C
-# (the last six: a command word the hook did not see makes the tool call
-# a hand-off, and the program it names, judged beneath it, runs a file
-# or its input -- a shell by busybox's applet, env, what ed, sqlite3, gdb
-# and vim read --: it hands off again, common/shellargv.c; they ran it
-# as a command's, nested. busybox's shell runs its own rm in-process, as
-# python its os.remove: /bin/rm here)
+# (the last eleven: a command word the hook did not see makes the tool
+# call a hand-off, and the program it names, judged beneath it, runs a
+# file or its input -- a shell by busybox's applet, env, what ed,
+# sqlite3, gdb and vim read, flock's, script's, find's, setpriv's
+# command, bash by another name --: every program but git hands off
+# again, common/shellargv.c; they ran it as a command's, nested.
+# busybox's shell runs its own rm in-process, as python its os.remove:
+# /bin/rm here)
 # a case is its line and the lines after it that hold no `|`
 i=0
 while IFS= read -r line; do
