@@ -86,9 +86,8 @@ bool hs_git_path(const char *path)
 }
 
 HS_CHILD_PATH
-bool hs_hands_off_again(const char *path, char *const argv[])
+bool hs_hands_off_again(const char *path)
 {
-	(void)argv;
 	/* every program but git: a list of those that run others -- shells,
 	 * interpreters, env and the like, what runs the commands it reads
 	 * (ed, gdb, vim), flock, script, find -exec, strace, setpriv,

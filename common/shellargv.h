@@ -33,13 +33,13 @@ bool hs_shell_reads_stdin(char *const argv[]);
  * (python3.12)? *stdin_program (may be NULL) says whether it reads its
  * program from stdin when its words name none. */
 bool hs_interp_name(const char *path, bool *stdin_program);
-/* Does path, run with argv and judged beneath a hand-off, hand off
+/* Does path, judged beneath a hand-off, hand off
  * again, every program it starts judged? Any program but git (whose
  * own rule judges what it starts that is not its own): whatever it
  * runs may come from what the hand-off's unseen code gave it -- a file,
  * its stdin, its environment. The shim's rule (shim/exec_decide.c) and
  * the floor's (floor/floor.c) both. */
-bool hs_hands_off_again(const char *path, char *const argv[]);
+bool hs_hands_off_again(const char *path);
 
 /* Is path the system's git (/usr/bin/git, its /usr/bin/git-*) or one of
  * its commands (directly in /usr/lib/git-core or /usr/libexec/git-core)?

@@ -325,7 +325,7 @@ static int decide_events(struct hs_floor *f, struct hs_fl_call *c)
 				c->tgid, c->exe, c->argv,
 				(ans.handoff && !ans.own) ||
 					(c->in_handoff &&
-					 hs_hands_off_again(c->exe, c->argv)),
+					 hs_hands_off_again(c->exe)),
 				f->lfd, c->n.id);
 		if (!ok) {
 			err = ans.deny_errno > 0 ? ans.deny_errno : EACCES;

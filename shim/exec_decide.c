@@ -77,15 +77,14 @@ bool hs_exec_event(const char *exe, char *const argv[], bool *nested,
 		 * a `nice` outside the system's directories is not nice */
 		if (hs_chain_name(exe) && hs_system_path(exe))
 			return false;
-		/* a shell or an interpreter judged beneath a hand-off hands
-		 * off again: its environment may carry code (BASH_ENV,
+		/* a program judged beneath a hand-off hands off again, but
+		 * git: a shell's environment may carry code (BASH_ENV,
 		 * exported functions, PYTHONPATH) that its text does not
-		 * show, and its program may come on its stdin (`… | python3`);
-		 * so do env and the like outside the system's directories,
-		 * programs that run commands they read (ed, gdb, vim), and
-		 * busybox as its applet (common/shellargv.c) */
-		*child_role = hs_hands_off_again(exe, argv) ? HS_ROLE_HANDOFF
-							    : HS_ROLE_TOOL;
+		 * show, its program may come on its stdin (`… | python3`),
+		 * and what any program runs may come from a file or input
+		 * the hand-off's unseen code gave it (common/shellargv.c) */
+		*child_role = hs_hands_off_again(exe) ? HS_ROLE_HANDOFF
+						      : HS_ROLE_TOOL;
 		return true;
 	}
 	/* git runs what its settings and hooks name (core.fsmonitor in a
