@@ -80,8 +80,11 @@ static bool node_options_carry(const char *v, size_t len)
  * (sitecustomize.py on PYTHONPATH, PERL5OPT's -M, RUBYOPT's -r,
  * NODE_OPTIONS' --require), a JVM's agents and classes, OpenSSL's
  * modules (any program that links it), the configuration a program
- * reads from XDG_CONFIG_HOME as from HOME (git's core.fsmonitor) --
- * with a value? */
+ * reads from XDG_CONFIG_HOME as from HOME (git's core.fsmonitor),
+ * python's stdin after its script (PYTHONINSPECT) and its compiled
+ * modules' place, Tcl's init.tcl, a makefile make reads first and its
+ * options, tar's options (a checkpoint's exec), GLib's and GTK's
+ * modules, a D-Bus address that execs a program -- with a value? */
 static bool shell_entry(const char *e, size_t len)
 {
 	static const char *const names[] = {
@@ -95,7 +98,15 @@ static bool shell_entry(const char *e, size_t len)
 		"CLASSPATH=", "GEM_HOME=", "GEM_PATH=", "BUNDLE_GEMFILE=",
 		"LUA_INIT=", "LUA_PATH=", "LUA_CPATH=", "PYTHONWARNINGS=",
 		"OPENSSL_CONF=", "OPENSSL_MODULES=", "OPENSSL_ENGINES=",
-		"XDG_CONFIG_HOME=",
+		"XDG_CONFIG_HOME=", "PYTHONINSPECT=", "PYTHONPYCACHEPREFIX=",
+		"TCL_LIBRARY=", "TCLLIBPATH=", "TK_LIBRARY=",
+		/* a makefile read first, make's options (variables too:
+		 * SHELL), tar's (--to-command, --checkpoint-action=exec) */
+		"MAKEFILES=", "MAKEFLAGS=", "GNUMAKEFLAGS=", "TAR_OPTIONS=",
+		/* GLib's and GTK's modules; D-Bus's session bus address,
+		 * whose unixexec: transport runs a program */
+		"GIO_EXTRA_MODULES=", "GIO_MODULE_DIR=", "GTK_MODULES=",
+		"GTK_PATH=", "DBUS_SESSION_BUS_ADDRESS=",
 	};
 
 	if (len > 10 && strncmp(e, "BASH_FUNC_", 10) == 0)
@@ -288,7 +299,7 @@ static bool program_entry(const char *e, size_t len)
 		"SYSTEMD_PAGER=", "EDITOR=", "VISUAL=", "GIT_EDITOR=",
 		"GIT_SEQUENCE_EDITOR=", "SUDO_EDITOR=", "GH_EDITOR=",
 		"BROWSER=", "GH_BROWSER=", "GIT_ASKPASS=", "SSH_ASKPASS=",
-		"SUDO_ASKPASS=",
+		"SUDO_ASKPASS=", "SELECTED_EDITOR=",
 	};
 	static const char *const options[] = { "LESS=", "SYSTEMD_LESS=" };
 	static const char *const code[] = {

@@ -438,6 +438,14 @@ judged "PYTHONPATH with a sitecustomize.py" "$(py "import os; e = dict(os.enviro
 if command -v node >/dev/null; then
 	judged "NODE_OPTIONS --require" "$(py "import os; e = dict(os.environ, NODE_OPTIONS='--require $W/evil.js'); os.execve('/bin/bash', ['bash', '-c', 'node -e 0'], e)")" both
 fi
+# a makefile make reads first, tar's options (a checkpoint's exec): each
+# runs code in a `make` or a `tar` whose hook saw only that
+printf '$(shell sh -c "$$RM_CMD")\n' > "$W/evil.mk"
+chmod a+r "$W/evil.mk"
+judged "MAKEFILES" "$(py "import os; e = dict(os.environ, MAKEFILES='$W/evil.mk'); os.execve('/bin/bash', ['bash', '-c', 'make -q -f /dev/null x'], e)")"
+printf '#!/bin/sh\nsh -c "$RM_CMD"\n' > "$W/rm.sh"
+chmod a+rx "$W/rm.sh"
+judged "TAR_OPTIONS with a checkpoint's exec" "$(py "import os; e = dict(os.environ, TAR_OPTIONS='--checkpoint=1 --checkpoint-action=exec=$W/rm.sh'); os.execve('/bin/bash', ['bash', '-c', 'tar -cf /dev/null victim'], e)")" both
 # options that load nothing (a heap's size, as an agent may set for its
 # commands) make no hand-off
 nested "$(py "import os; e = dict(os.environ, NODE_OPTIONS='--max-old-space-size=4096 --no-warnings'); os.execve('/bin/bash', $NESTED, e)")" \
