@@ -1006,9 +1006,9 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 	hs_fl_ours_closed(p->enforce);
 	hs_fl_lineage_start(p->enforce, p->agent_env);
 	hs_fl_exec_start();
-	hs_fl_reach_nested(s->cfg->settings.nested_exec ||
-			   (hs_config_interest(s->cfg) &
-			    HS_INTEREST_EXEC_NESTED));
+	hs_fl_lineage_nested(s->cfg->settings.nested_exec ||
+			     (hs_config_interest(s->cfg) &
+			      HS_INTEREST_EXEC_NESTED));
 	hs_fl_scarce_test(getenv(HS_ENV_TEST_FLOOR_SCARCE));
 	f->x = (struct hs_floor_ctx){ .scope = f->scope, .cfg = s->cfg,
 				      .listener = lfd, .cookie = p->cookie,

@@ -176,6 +176,13 @@ int hs_fl_environ_at(int dirfd, const char *path, const char *name,
  * believes them); env is the agent's starting environment. */
 void hs_fl_lineage_start(bool enforce, char *const *env);
 bool hs_fl_lineage_on(void);
+/* Are a command's nested execs judged (`"nested_exec": true`, or a hook
+ * on them)? Set once at the start, before any receiver; asked (enforce
+ * mode only) where a command's processes would otherwise pass for the
+ * agent's: its fork children across its exec (floor_lineage.c), its
+ * reach into the agent's (floor_reach.c). */
+void hs_fl_lineage_nested(bool judged);
+bool hs_fl_lineage_nested_on(void);
 
 /* Enforce mode: is the process tgid a command's -- made one by an exec
  * the supervisor allowed as a tool call, or that process's image's fork
@@ -673,10 +680,6 @@ int hs_fl_reach_command(pid_t tid, pid_t target, const char *call,
 			const char *path, bool our_name, char *why,
 			size_t cap);
 bool hs_fl_reach_command_or_dirty(pid_t tgid);
-/* Are a command's nested execs judged (`"nested_exec": true`, or a hook
- * on them)? Then a command's process may not reach into the agent's,
- * whose programs are no events. Set once, before any receiver. */
-void hs_fl_reach_nested(bool judged);
 
 /* ---- floor_reach_proc.c: opens that reach into a process ---- */
 

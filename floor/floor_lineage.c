@@ -146,6 +146,9 @@ static struct lineage lines[NSETS][WAYS];
 static struct lineage *overflow[NSETS];
 static unsigned long clock_;
 static bool on; /* enforce mode: hs_fl_lineage_start */
+/* a command's nested execs judged ("nested_exec"): a command's fork
+ * children are kept as its own across its exec, as a hand-off's are */
+static bool nested;
 /* the kernel places each exec's image at random (randomize_va_space not
  * 0): else a fork and an exec's image can look alike, and no fork is
  * taken for its parent's image */
@@ -535,11 +538,13 @@ bool hs_fl_lineage_granted(pid_t tgid, const char *exe, char *const argv[],
  * before its last exec, if that was a hand-off's too (or unknown). */
 struct handoff_images {
 	struct image now, before;
+	bool handoff; /* a hand-off's images, else a command's */
 };
 
-/* A fork child c of either of a hand-off's images *arg: recorded a
- * hand-off's while it has no record and is that image. One that exec'd
- * since is what that exec made it. Unlocked. */
+/* A fork child c of either of a hand-off's (or, nested execs judged, a
+ * command's) images *arg: recorded as its while it has no record and is
+ * that image. One that exec'd since is what that exec made it.
+ * Unlocked. */
 static void child_handoff(long c, void *arg)
 {
 	const struct handoff_images *h = arg;
@@ -557,7 +562,7 @@ static void child_handoff(long c, void *arg)
 	if (!find((pid_t)c, cs.start)) {
 		l = put((pid_t)c, cs.start);
 		l->kind = COMMAND;
-		l->handoff = true;
+		l->handoff = h->handoff;
 	}
 	pthread_mutex_unlock(&lock);
 }
@@ -590,6 +595,7 @@ void hs_fl_lineage_exec(pid_t tgid)
 	struct lineage *l;
 	struct image im;
 	bool any;
+	int kind;
 
 	pthread_mutex_lock(&lock);
 	any = granted_pid(tgid, false);
@@ -619,17 +625,21 @@ void hs_fl_lineage_exec(pid_t tgid)
 	 * there now are recorded so; the image is kept as the one before its
 	 * exec (command_at), for those another thread forks until the exec
 	 * is made -- a hook's run, for a judged one -- and looked for again
-	 * at its next exec */
-	if (hs_fl_lineage_handoffs() && known(&im) &&
-	    hs_fl_lineage_kind(tgid) == 2) {
-		struct handoff_images h = { .now = im };
+	 * at its next exec. So too a command's, where its nested execs are
+	 * judged: its child, an image no longer its parent's, was the
+	 * agent's, whose programs are no events */
+	if (known(&im) && (hs_fl_lineage_handoffs() || nested) &&
+	    (kind = hs_fl_lineage_kind(tgid)) &&
+	    (kind == 2 || nested)) {
+		struct handoff_images h = { .now = im, .handoff = kind == 2 };
 
 		pthread_mutex_lock(&lock);
 		if ((l = find(tgid, st.start)) && l->kind == COMMAND) {
-			if (before_grant(l) == 2)
+			if (before_grant(l) == kind)
 				h.before = l->pre;
 			l->pre = im;
-			l->was_command = l->was_handoff = true;
+			l->was_command = true;
+			l->was_handoff = kind == 2;
 		}
 		pthread_mutex_unlock(&lock);
 		hs_proc_children(tgid, child_handoff, &h);
@@ -677,6 +687,16 @@ void hs_fl_lineage_start(bool enforce, char *const *env)
 bool hs_fl_lineage_on(void)
 {
 	return on;
+}
+
+void hs_fl_lineage_nested(bool judged)
+{
+	nested = judged;
+}
+
+bool hs_fl_lineage_nested_on(void)
+{
+	return on && nested;
 }
 
 bool hs_fl_lineage_handoffs(void)

@@ -274,13 +274,6 @@ static int kind_of(pid_t tgid, bool target)
  * pending grant of a target the agent's process reaches into is
  * dropped: a tracer attached before the exec could have it make
  * another. */
-static bool nested_judged;
-
-void hs_fl_reach_nested(bool judged)
-{
-	nested_judged = judged;
-}
-
 int hs_fl_reach_command(pid_t tid, pid_t target, const char *call,
 			const char *path, bool our_name, char *why,
 			size_t cap)
@@ -309,7 +302,7 @@ int hs_fl_reach_command(pid_t tid, pid_t target, const char *call,
 	 * code run there, unjudged) */
 	if (own == tgid)
 		return 0;
-	if ((mine = kind_of(own, false)) == 1 && !nested_judged)
+	if ((mine = kind_of(own, false)) == 1 && !hs_fl_lineage_nested_on())
 		return 0;
 	if (((kind = kind_of(tgid, true)) && mine == 1) || kind == mine)
 		return 0;

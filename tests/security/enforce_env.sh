@@ -108,7 +108,22 @@ nested=(
 "envi|. $W/mkcmd; $BB env -i /bin/sh cmdfile"
 "rawenv|. $W/mkcmd; python3 -c 'import ctypes; a=(ctypes.c_char_p*3)(b\"sh\",b\"cmdfile\",None); e=(ctypes.c_char_p*1)(None); ctypes.CDLL(None).syscall(59,b\"/bin/sh\",a,e)'"
 "plain|. $W/mkcmd; sh cmdfile"
+"forkexec|. $W/mkcmd; python3 $W/forkexec.py"
 )
+# forkexec: its python forks, then execs sleep (a nested exec, judged,
+# allowed); the child, an image no longer its parent's, waits for that
+# and makes the raw execve of sh: it was taken for the agent's
+cat > "$W/forkexec.py" <<'PY'
+import ctypes, os, time
+if os.fork() == 0:
+    time.sleep(1.0)
+    a = (ctypes.c_char_p * 3)(b"sh", b"cmdfile", None)
+    e = (ctypes.c_char_p * 1)(None)
+    ctypes.CDLL(None).syscall(59, b"/bin/sh", a, e)
+    os._exit(1)
+os.execv("/bin/sleep", ["sleep", "2"])
+PY
+chmod 644 "$W/forkexec.py"
 for c in "${nested[@]}"; do
 	name=${c%%|*}; printf '%s\n' "${c#*|}" >"$W/tool.sh"
 	for as in "" "$AS_ID"; do
