@@ -300,7 +300,9 @@ static bool shadows_system(const char *exe)
 	struct stat sb;
 	bool named = false;
 
-	if (!name || !name[1] || hs_system_path(exe))
+	/* (a name we could not make whole is judged as written: relative,
+	 * it would be looked for from our directory, not the caller's) */
+	if (exe[0] != '/' || !name[1] || hs_system_path(exe))
 		return false;
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !named; i++)
 		named = snprintf(sys, sizeof(sys), "%s%s", dirs[i], name + 1) <
