@@ -245,6 +245,27 @@ static int unnamed_errno(pid_t tid, int dirfd, const char *path,
 	return stat(kpath, &sb) == 0 ? 0 : errno;
 }
 
+/* Is path, exec'd by tid from dirfd, there as the caller's own walk
+ * would find it? Our first look went through the caller's /proc links
+ * (kernel_path), but a symlink on the way into /proc/self or /dev/fd is,
+ * in our walk, ours (`ln -s /proc/self/fd/200 run`), and the
+ * /proc/<tid>/cwd hop counts towards ELOOP: named again as the caller's
+ * (hs_fl_abs following, magic links by hand) and looked at there. 0: not
+ * there, *e its errno; 1: there (flipped into place since our look, or
+ * ours was not the caller's); -1: that cannot be told. */
+static int missing_as_caller(pid_t tid, int dirfd, const char *path, int *e)
+{
+	char res[PATH_MAX];
+	struct stat sb;
+
+	if (hs_fl_abs(tid, dirfd, path, HS_FL_FOLLOW, res) < 0 || res[0] != '/')
+		return -1;
+	if (stat(res, &sb) == 0)
+		return 1;
+	*e = errno;
+	return *e == ENOENT || *e == ENOTDIR || *e == ELOOP ? 0 : -1;
+}
+
 /* An exec our look finds nothing to run for (e: ENOENT and the like, a
  * descriptor that is not there, a directory we may not search): the
  * kernel fails it too, and where our look is the caller's that answer
@@ -254,20 +275,35 @@ static int unnamed_errno(pid_t tid, int dirfd, const char *path,
  * `sh -c 'rm ...'` too (tests/security/exec_flip.sh). The caller's
  * descriptors are its own whoever looks; a name not found is not found
  * by whoever sees the same file system (as we do, with more rights, or
- * the same); a directory not searched, only by the caller's own
- * credentials (a PATH through root's directories in a user's session:
- * the hook was asked once a miss). Otherwise a name not found goes on to
- * the kernel, which may see another file system, and anything else is
- * judged: HS_FL_DECIDE means go on judging. */
+ * the same) and walks it as the caller (missing_as_caller); a directory
+ * not searched, only by the caller's own credentials (a PATH through
+ * root's directories in a user's session: the hook was asked once a
+ * miss). by_fd: the exec named a descriptor alone (fexecve), which is
+ * not there: EBADF. Otherwise a name not found goes on to the kernel,
+ * which may see another file system, and anything else is judged:
+ * HS_FL_DECIDE means go on judging. */
 static enum hs_fl_verdict nothing_to_run(const struct hs_floor_ctx *x,
-					 struct hs_fl_call *c, int e)
+					 struct hs_fl_call *c, int e,
+					 int dirfd, const char *path,
+					 bool by_fd)
 {
 	pid_t tid = (pid_t)c->n.pid;
-	bool ours = !c->asked &&
-		    (e == EBADF ||
-		     (not_found(e) && same_place(x, tid)) ||
-		     (e == EACCES && look_is_callers(x, c)));
+	bool ours = false;
 
+	if (c->asked)
+		;
+	else if (e == EBADF || (by_fd && e == ENOENT))
+		ours = true, e = EBADF;
+	else if (not_found(e) && e != ENAMETOOLONG && same_place(x, tid)) {
+		int m = missing_as_caller(tid, dirfd, path, &e);
+
+		/* there now, or not to be told (a descriptor closed and
+		 * opened again between the looks): judged */
+		if (m != 0)
+			return HS_FL_DECIDE;
+		ours = true;
+	} else if (e == EACCES)
+		ours = look_is_callers(x, c);
 	if (ours) {
 		if (!hs_fl_valid(x->listener, c->n.id))
 			return HS_FL_GONE;
@@ -365,7 +401,7 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	uint64_t envp_p = at ? a[3] : a[2];
 	int dirfd = at ? (int)a[0] : AT_FDCWD;
 	char path[PATH_MAX], kpath[PATH_MAX], role[16];
-	bool tool, handoff, git;
+	bool tool, handoff, git, by_fd;
 	int dyn, r;
 
 	/* hookshim run's own exec of the agent, from its fork child,
@@ -393,7 +429,7 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	errno = 0;
 	if ((r = hs_fl_read_str(tid, at ? a[1] : a[0], path, sizeof(path))) < 0)
 		return fail(x, c, -r, errno);
-	if (at && !path[0] && ((int)a[4] & AT_EMPTY_PATH))
+	if ((by_fd = at && !path[0] && ((int)a[4] & AT_EMPTY_PATH)))
 		snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)tid, dirfd);
 	if ((r = hs_fl_abs(tid, dirfd, path, false, c->exe)) < 0) {
 		/* a name too long for us to hold (a relative one under a
@@ -403,18 +439,18 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 		/* empty, a bad descriptor: the kernel fails it (or, not
 		 * ours to say, is left to); something there all the same --
 		 * a name we cannot make, a descriptor opened at the number
-		 * since -- judged by the name as written, as a question's */
+		 * since, a directory only the caller may search -- judged by
+		 * the name as written, as a question's */
 		if (!c->asked) {
 			int e = kernel_path(tid, dirfd, path, kpath)
 					? unnamed_errno(tid, dirfd, path, kpath)
 					: 0;
 			enum hs_fl_verdict v =
-				e ? nothing_to_run(x, c, e) : HS_FL_DECIDE;
+				e ? nothing_to_run(x, c, e, dirfd, path, by_fd)
+				  : HS_FL_DECIDE;
 
 			if (v != HS_FL_DECIDE)
 				return v;
-			if (e)
-				return HS_FL_CONTINUE;
 		}
 		/* the shim found it: named as the shim names it */
 		snprintf(c->exe, sizeof(c->exe), "%s", path);
@@ -436,7 +472,8 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 			 * not search: only the second fails the exec */
 			dyn = stat(kpath, &sb) == 0 ? -EPERM : -EACCES;
 		if (dyn < 0) {
-			enum hs_fl_verdict v = nothing_to_run(x, c, -dyn);
+			enum hs_fl_verdict v = nothing_to_run(
+				x, c, -dyn, dirfd, path, by_fd);
 
 			if (v != HS_FL_DECIDE)
 				return v;

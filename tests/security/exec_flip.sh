@@ -66,3 +66,29 @@ if as_user "exec flip"; then
 	expect_eq "user: a PATH miss in a directory it may not enter: the call runs" fine "$out"
 	expect_eq "  ... and the hook is asked once" "echo fine" "$(cat asked 2>/dev/null)"
 fi
+
+# ... and a miss is the kernel's own answer: what the caller's walk finds
+# through a symlink into its /proc/self or /dev/fd (ours, in the
+# supervisor's walk), a descriptor fexecve names that is not open
+# (EBADF), 39 symlinks deep (the /proc/<tid>/cwd hop does not count),
+# run as plainly (a first version answered ENOENT to each)
+cat >misses.sh <<'S'
+ln -sf /proc/self/fd/200 run; ./run 200</bin/true && echo run-ok || echo run-failed
+mkdir -p bin sub; cp /bin/true bin/tool; ln -sf /proc/self/cwd/bin/tool run2
+./run2 && echo run2-ok || echo run2-failed
+(cd sub && cp /bin/true tool && ln -sf /proc/self/cwd/tool run3 && ./run3 && echo run3-ok || echo run3-failed)
+python3 -c 'import os
+try:
+    os.execve(250, ["x"], {})
+except OSError as e:
+    print("fexecve", e.errno)'
+mkdir -p lk; ln -sf /bin/true lk/l0; for i in $(seq 1 39); do ln -sf l$((i-1)) lk/l$i; done
+./lk/l38 && echo l38-ok || echo l38-failed
+./lk/l39 2>/dev/null && echo l39-ok || echo l39-failed
+rm -rf run run2 bin sub lk
+S
+want=$(bash misses.sh 2>/dev/null)
+for mode in enforce guard; do
+	expect_eq "$mode: misses are the kernel's own answers" "$want" \
+		"$("$HOOKSHIM" run --$mode --no-notices -c hooks.json -- bash misses.sh 2>/dev/null)"
+done
