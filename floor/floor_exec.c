@@ -321,33 +321,69 @@ void hs_fl_exec_start(void)
 	clock_gettime(CLOCK_REALTIME, &session_start);
 }
 
-/* Is exe a program the tool call's text cannot have shown -- outside the
- * system's directories, written (or its mode or name changed) during
- * the session, and named as a system program is (a PATH of the agent's
- * finding its own `ls`, where the hook judged `ls`)? What it runs is
- * then judged as a hand-off's. A program the text named by its place
+/* A program's name without a version (python3.12, python3: python). */
+static size_t family(const char *name)
+{
+	size_t n = strlen(name);
+
+	while (n > 1 && ((name[n - 1] >= '0' && name[n - 1] <= '9') ||
+			 name[n - 1] == '.'))
+		n--;
+	return n;
+}
+
+/* Is st's change time the session's (since hs_fl_exec_start)? */
+static bool changed_since(const struct stat *st)
+{
+	return st->st_ctim.tv_sec > session_start.tv_sec ||
+	       (st->st_ctim.tv_sec == session_start.tv_sec &&
+		st->st_ctim.tv_nsec >= session_start.tv_nsec);
+}
+
+/* Is the program tid's exec of path (from dirfd) runs one the tool
+ * call's text cannot have shown -- outside the system's directories (by
+ * the directory the kernel reaches: `l/../../usr/bin` after a symlink is
+ * not /usr/bin), by a system program's name, and the session's: written
+ * (or its mode or name changed) since it started, or a symlink made
+ * since to a program of another name (`ln -s /bin/bash bin/ls`; a
+ * virtualenv's python3 to python3.12 is one name)? A PATH of the
+ * agent's finding its own `ls`, where the hook judged `ls`: what it runs
+ * is then judged as a hand-off's. A program the text named by its place
  * (`./bin/ls`) is taken so too: more judging, never less. */
-static bool shadows_system(const char *exe)
+static bool shadows_system(pid_t tid, int dirfd, const char *path)
 {
 	static const char dirs[][16] = { "/usr/local/bin/", "/usr/bin/",
 					 "/bin/", "/usr/sbin/", "/sbin/" };
-	const char *name = strrchr(exe, '/');
-	char sys[PATH_MAX];
-	struct stat sb;
+	char kpath[PATH_MAX], dir[PATH_MAX], real[PATH_MAX], sys[PATH_MAX];
+	const char *name, *target;
+	struct stat ls, st;
+	char *slash;
 	bool named = false;
 
-	/* (a name we could not make whole is judged as written: relative,
-	 * it would be looked for from our directory, not the caller's) */
-	if (exe[0] != '/' || !name[1] || hs_system_path(exe))
+	if (!kernel_path(tid, dirfd, path, kpath) ||
+	    !(slash = strrchr(kpath, '/')) || !slash[1])
+		return false;
+	name = slash + 1;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - kpath),
+		 kpath == slash ? "/" : kpath);
+	if (!realpath(kpath == slash ? "/" : dir, real) ||
+	    snprintf(sys, sizeof(sys), "%s/%s", real, name) >= (int)sizeof(sys) ||
+	    hs_system_path(sys))
 		return false;
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !named; i++)
-		named = snprintf(sys, sizeof(sys), "%s%s", dirs[i], name + 1) <
+		named = snprintf(sys, sizeof(sys), "%s%s", dirs[i], name) <
 				(int)sizeof(sys) &&
 			access(sys, X_OK) == 0;
-	return named && stat(exe, &sb) == 0 &&
-	       (sb.st_ctim.tv_sec > session_start.tv_sec ||
-		(sb.st_ctim.tv_sec == session_start.tv_sec &&
-		 sb.st_ctim.tv_nsec >= session_start.tv_nsec));
+	if (!named || lstat(kpath, &ls) != 0 || stat(kpath, &st) != 0)
+		return false;
+	if (changed_since(&st))
+		return true;
+	if (!S_ISLNK(ls.st_mode) || !changed_since(&ls) ||
+	    !realpath(kpath, real))
+		return false;
+	target = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+	return family(target) != family(name) ||
+	       strncmp(target, name, family(name)) != 0;
 }
 
 /* Enforce mode without a hook on execs: no tool call is judged, but the
@@ -542,7 +578,8 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	/* enforce mode: a command's program that takes a system program's
 	 * name, of the session's writing: its code unseen, every program
 	 * it starts judged (floor_lineage.c, as a hand-off's) */
-	if (tool && x->enforce && !c->asked && shadows_system(c->exe))
+	if (tool && x->enforce && !c->asked &&
+	    shadows_system(tid, dirfd, path))
 		hs_fl_lineage_handoff(c->tgid);
 	if (tool) {
 		if (!set->nested_exec &&

@@ -380,28 +380,54 @@ done
 # a system program's name: the hook judged `ls`, the `ls` that ran was
 # the agent's script. In enforce mode its programs are judged, as a
 # hand-off's (floor/floor_exec.c, shadows_system); guard mode runs it.
-cat > "$W/shadow.sh" <<'A'
+cat > "$W/shadow-script.sh" <<'A'
 bash -c 'mkdir -p bin; printf "#!/bin/sh\nexec /bin/r%s -rf victim\n" m > bin/ls; chmod +x bin/ls'
 PATH=$PWD/bin:$PATH bash -c 'ls'
 A
-chmod 644 "$W/shadow.sh"
-for m in plain --enforce --guard; do
-	rm -rf "$W/root"; mkdir -p "$W/root"; echo v > "$W/root/victim"; chmod -R a+rwX "$W/root"
-	if [ $m = plain ]; then
-		(cd "$W/root" && timeout -k 5 60 bash "$W/shadow.sh") >"$TMP/out" 2>"$TMP/err"
-	else
-		(cd "$W/root" && timeout -k 5 60 "$HOOKSHIM" run $m --no-notices -c "$W/policy-default.json" -- \
-			bash "$W/shadow.sh") >"$TMP/out" 2>"$TMP/err"
-	fi
-	[ -e "$W/root/victim" ] && r=held || r=landed
-	case $m in
-	plain) expect_eq "plain: the agent's own ls on its PATH removes the victim" landed "$r" ;;
-	--enforce)
-		expect_eq "enforce: the agent's own ls on its PATH has its rm judged" held "$r"
-		expect_contains "  ... the hook's reason is said" "$(cat "$TMP/err")" "no rm -rf here" ;;
-	--guard) expect_eq "guard: ... runs it (docs/limits.md)" landed "$r" ;;
-	esac
+# ... a symlink made in the session to an older program of another name
+# (bash, run as `ls x`), and a directory reached by `..` after a symlink
+# (`l/../../usr/bin` is not /usr/bin)
+cat > "$W/shadow-link.sh" <<'A'
+bash -c 'mkdir -p bin; ln -s /bin/bash bin/ls; printf "/bin/r%s -rf victim\n" m > x'
+PATH=$PWD/bin:$PATH bash -c 'ls x'
+A
+cat > "$W/shadow-dotdot.sh" <<'A'
+bash -c 'mkdir -p a/b/c a/usr/bin; ln -s $PWD/a/b/c l; printf "#!/bin/sh\nexec /bin/r%s -rf victim\n" m > a/usr/bin/ls; chmod +x a/usr/bin/ls'
+PATH=$PWD/l/../../usr/bin:$PATH bash -c 'ls'
+A
+chmod 644 "$W"/shadow-*.sh
+for v in script link dotdot; do
+	for m in plain --enforce --guard; do
+		rm -rf "$W/root"; mkdir -p "$W/root"; echo v > "$W/root/victim"; chmod -R a+rwX "$W/root"
+		if [ $m = plain ]; then
+			(cd "$W/root" && timeout -k 5 60 bash "$W/shadow-$v.sh") >"$TMP/out" 2>"$TMP/err"
+		else
+			(cd "$W/root" && timeout -k 5 60 "$HOOKSHIM" run $m --no-notices -c "$W/policy-default.json" -- \
+				bash "$W/shadow-$v.sh") >"$TMP/out" 2>"$TMP/err"
+		fi
+		[ -e "$W/root/victim" ] && r=held || r=landed
+		case $m in
+		plain) expect_eq "plain: the agent's own ls on its PATH ($v) removes the victim" landed "$r" ;;
+		--enforce)
+			expect_eq "enforce: the agent's own ls on its PATH ($v) has its rm judged" held "$r"
+			expect_contains "  ... the hook's reason is said" "$(cat "$TMP/err")" "no rm -rf here" ;;
+		--guard) expect_eq "guard: ... ($v) runs it (docs/limits.md)" landed "$r" ;;
+		esac
+	done
 done
+# a virtualenv made in the session, its python3 a symlink to python3.11:
+# one program, no hand-off (its subprocess no tool call)
+PY3=$(readlink -f "$(command -v python3)")
+cat > "$W/venv.sh" <<A
+bash -c 'mkdir -p ve/bin; ln -s $PY3 ve/bin/python3'
+PATH=\$PWD/ve/bin:\$PATH bash -c 'python3 -c "import subprocess; subprocess.run([\\"true\\"])"'
+A
+chmod 644 "$W/venv.sh"
+rm -rf "$W/root"; mkdir -p "$W/root"; chmod a+rwX "$W/root"
+(cd "$W/root" && timeout -k 5 60 "$HOOKSHIM" run --enforce --no-notices --log "$TMP/venv.log" \
+	-c "$W/policy-default.json" -- bash "$W/venv.sh") >"$TMP/out" 2>"$TMP/err"
+expect_eq "enforce: a virtualenv's python3 made in the session is no hand-off (2 tool calls)" 2 \
+	"$(grep -c '"event":"pre"' "$TMP/venv.log")"
 
 # git's own configuration the session wrote (~/.gitconfig, ~/.config/git/
 # config, made in the session): its core.fsmonitor runs in a `git status`
