@@ -62,11 +62,18 @@
 static int dynamic_elf(const char *path, int depth)
 {
 	unsigned char h[256];
-	int fd = open(path, O_RDONLY | O_CLOEXEC), r = 0;
+	/* O_NONBLOCK: a fifo (or a #! naming one) held a receiver until a
+	 * writer came, the session wedged */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), r = 0;
+	struct stat sb;
 	ssize_t n;
 
 	if (fd < 0)
 		return depth ? 0 : errno ? -errno : -EIO;
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd); /* nothing the kernel runs: judged as static */
+		return 0;
+	}
 	n = pread(fd, h, sizeof(h) - 1, 0);
 	if (n >= 2 && h[0] == '#' && h[1] == '!' && depth < 4) {
 		char *p = (char *)h + 2, *e;

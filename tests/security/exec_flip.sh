@@ -71,7 +71,9 @@ fi
 # through a symlink into its /proc/self or /dev/fd (ours, in the
 # supervisor's walk), a descriptor fexecve names that is not open
 # (EBADF), 39 symlinks deep (the /proc/<tid>/cwd hop does not count),
-# run as plainly (a first version answered ENOENT to each)
+# run as plainly (a first version answered ENOENT to each); and a fifo a
+# static shell execs, whose look held a receiver in guard mode until a
+# writer came (`timeout` ends it: 124)
 cat >misses.sh <<'S'
 ln -sf /proc/self/fd/200 run; ./run 200</bin/true && echo run-ok || echo run-failed
 mkdir -p bin sub; cp /bin/true bin/tool; ln -sf /proc/self/cwd/bin/tool run2
@@ -85,7 +87,8 @@ except OSError as e:
 mkdir -p lk; ln -sf /bin/true lk/l0; for i in $(seq 1 39); do ln -sf l$((i-1)) lk/l$i; done
 ./lk/l38 && echo l38-ok || echo l38-failed
 ./lk/l39 2>/dev/null && echo l39-ok || echo l39-failed
-rm -rf run run2 bin sub lk
+mkfifo ff; timeout 10 busybox sh -c ./ff 2>/dev/null; echo "fifo $?"
+rm -rf run run2 bin sub lk ff
 S
 want=$(bash misses.sh 2>/dev/null)
 for mode in enforce guard; do
