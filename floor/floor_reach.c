@@ -274,6 +274,22 @@ static int kind_of(pid_t tgid, bool target)
  * pending grant of a target the agent's process reaches into is
  * dropped: a tracer attached before the exec could have it make
  * another. */
+/* Does thread group pid descend from the supervisor -- the agent's, a
+ * command's, an orphan of the session -- rather than run outside it? */
+static bool in_session(pid_t pid)
+{
+	pid_t self = getpid(), pp, pg;
+
+	for (int depth = 0; pid > 1 && depth < 256; depth++) {
+		if (pid == self)
+			return true;
+		if (stat_of(pid, &pp, &pg) < 0)
+			return false;
+		pid = pp;
+	}
+	return false;
+}
+
 int hs_fl_reach_command(pid_t tid, pid_t target, const char *call,
 			const char *path, bool our_name, char *why,
 			size_t cap)
@@ -305,6 +321,10 @@ int hs_fl_reach_command(pid_t tid, pid_t target, const char *call,
 	if ((mine = kind_of(own, false)) == 1 && !hs_fl_lineage_nested_on())
 		return 0;
 	if (((kind = kind_of(tgid, true)) && mine == 1) || kind == mine)
+		return 0;
+	/* a command's debugger on a process outside the session (strace -p
+	 * of one the user started elsewhere): not the agent's */
+	if (mine == 1 && !in_session(tgid))
 		return 0;
 	if (!kind && path)
 		snprintf(why, cap, "opening %s refused: pid %d is the agent's, "

@@ -376,6 +376,26 @@ for m in --enforce --guard; do
 	fi
 done
 
+# ... but a command's debugger on a process outside the session (one the
+# user started elsewhere) goes on: it is not the agent's
+sleep 300 &
+outside=$!
+cat > "$W/seize.py" <<'PY'
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+pid = int(sys.argv[1])
+r = libc.ptrace(0x4206, pid, 0, 0)                 # PTRACE_SEIZE
+print("seize", 0 if r == 0 else ctypes.get_errno())
+if r == 0:
+    libc.ptrace(17, pid, 0, 0)                     # PTRACE_DETACH
+PY
+chmod 644 "$W/seize.py"
+out=$(cd "$W" && timeout -k 5 60 "$HOOKSHIM" run --enforce --no-notices -c "$W/policy-nested.json" -- \
+	bash -c "bash -c 'python3 $W/seize.py $outside; true'" 2>"$TMP/err")
+expect_eq "enforce, nested execs judged: a command's debugger on a process outside the session goes on" \
+	"seize 0" "$out"
+kill $outside 2>/dev/null; wait $outside 2>/dev/null
+
 # A PATH of the agent's that finds a program of the session's writing by
 # a system program's name: the hook judged `ls`, the `ls` that ran was
 # the agent's script. In enforce mode its programs are judged, as a
