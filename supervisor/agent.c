@@ -244,38 +244,63 @@ static void pass_on(int sig)
 	errno = saved;
 }
 
+struct parent_of {
+	pid_t pid, ppid;
+};
+
+static int by_parent(const void *a, const void *b)
+{
+	const struct parent_of *x = a, *y = b;
+
+	return (x->ppid > y->ppid) - (x->ppid < y->ppid);
+}
+
 /* The n processes in out and every process under them, as /proc shows
- * their parents now, into out (cap entries); their count. */
+ * their parents now, into out (cap entries); their count. One scan of
+ * /proc, every process with its parent, sorted by parent, and the tree
+ * below out[] walked in memory: a scan a generation took a chain 1,000
+ * deep 15 s to list. */
 static size_t descendants(pid_t *out, size_t n, size_t cap)
 {
-	size_t seen = 0;
+	struct parent_of *all = NULL, *grown;
+	size_t na = 0, ca = 0;
 	struct hs_proc_stat st;
 	struct dirent *e;
 	DIR *d;
 
-	/* a round per generation, until one finds nobody new */
-	while (seen < n && n < cap) {
-		size_t before = n;
+	if (!(d = opendir("/proc")))
+		return n;
+	while ((e = readdir(d))) {
+		long p = atol(e->d_name);
 
-		if (!(d = opendir("/proc")))
-			break;
-		while ((e = readdir(d)) && n < cap) {
-			long p = atol(e->d_name);
-			bool known = false;
-
-			if (p <= 0 || hs_proc_stat(p, &st) < 0)
-				continue;
-			for (size_t i = 0; i < n && !known; i++)
-				known = out[i] == p;
-			for (size_t i = seen; i < before && !known; i++)
-				if (st.ppid == out[i]) {
-					out[n++] = (pid_t)p;
-					break;
-				}
+		if (p <= 0 || hs_proc_stat(p, &st) < 0)
+			continue;
+		if (na == ca) {
+			ca = ca ? 2 * ca : 1024;
+			if (!(grown = realloc(all, ca * sizeof(*all))))
+				break;
+			all = grown;
 		}
-		closedir(d);
-		seen = before;
+		all[na++] = (struct parent_of){ (pid_t)p, (pid_t)st.ppid };
 	}
+	closedir(d);
+	if (all)
+		qsort(all, na, sizeof(*all), by_parent);
+	for (size_t i = 0; i < n && n < cap; i++) {
+		size_t lo = 0, hi = na;
+
+		while (lo < hi) { /* the first whose parent is out[i] */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (all[mid].ppid < out[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < na && all[lo].ppid == out[i] && n < cap; lo++)
+			out[n++] = all[lo].pid;
+	}
+	free(all);
 	return n;
 }
 
