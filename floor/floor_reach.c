@@ -427,6 +427,19 @@ static int perf(pid_t tid, const __u64 *a, char *why, size_t cap)
 	return EPERM;
 }
 
+/* An owner we could not read from the caller: an unmapped address is
+ * the kernel's EFAULT to say; one we may not read at all (a process
+ * that made itself non-dumpable, where we are not root) is refused --
+ * it could name anyone. */
+static int unread(const char *call, char *why, size_t cap)
+{
+	if (errno == EFAULT)
+		return 0;
+	snprintf(why, cap, "%s refused: the supervisor could not read the "
+		 "owner it names", call);
+	return EPERM;
+}
+
 /* A descriptor's owner set by caller tid (fcntl F_SETOWN, F_SETOWN_EX,
  * ioctl FIOSETOWN, SIOCSPGRP): its I/O then signals the owner with any
  * signal the caller picks (F_SETSIG), SIGSTOP too, which the kernel
@@ -450,12 +463,12 @@ static int owner(pid_t tid, const struct seccomp_notif *n, char *why,
 		ex.pid = v < 0 ? -v : v;
 	} else if (n->data.nr == SYS_fcntl) {
 		if (hs_fl_read(tid, n->data.args[2], &ex, sizeof(ex)) != 0)
-			return 0; /* the kernel's EFAULT */
+			return unread(call, why, cap);
 	} else if (hs_fl_read(tid, n->data.args[2], &v, sizeof(v)) == 0) {
 		ex.type = v < 0 ? F_OWNER_PGRP : F_OWNER_PID;
 		ex.pid = v < 0 ? -v : v;
 	} else {
-		return 0;
+		return unread(call, why, cap);
 	}
 	if (ex.pid <= 0)
 		return 0;
