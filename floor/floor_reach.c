@@ -322,9 +322,10 @@ int hs_fl_reach_command(pid_t tid, pid_t target, const char *call,
 		return 0;
 	if (((kind = kind_of(tgid, true)) && mine == 1) || kind == mine)
 		return 0;
-	/* a command's debugger on a process outside the session (strace -p
-	 * of one the user started elsewhere): not the agent's */
-	if (mine == 1 && !in_session(tgid))
+	/* a debugger on a process outside the session (strace -p of one
+	 * the user started elsewhere), a command's or a hand-off's: not the
+	 * agent's (which may reach it itself) */
+	if (!kind && !in_session(tgid))
 		return 0;
 	if (!kind && path)
 		snprintf(why, cap, "opening %s refused: pid %d is the agent's, "

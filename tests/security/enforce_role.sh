@@ -394,6 +394,12 @@ out=$(cd "$W" && timeout -k 5 60 "$HOOKSHIM" run --enforce --no-notices -c "$W/p
 	bash -c "bash -c 'python3 $W/seize.py $outside; true'" 2>"$TMP/err")
 expect_eq "enforce, nested execs judged: a command's debugger on a process outside the session goes on" \
 	"seize 0" "$out"
+export SEIZE_TXT="python3 - $outside <<EOF
+\$(cat $W/seize.py)
+EOF"
+out=$(cd "$W" && timeout -k 5 60 "$HOOKSHIM" run --enforce --no-notices -c "$W/policy-default.json" -- \
+	bash -c 'bash -c "$SEIZE_TXT"' 2>"$TMP/err")
+expect_eq "enforce: ... and a hand-off's (its code unseen) too" "seize 0" "$out"
 kill $outside 2>/dev/null; wait $outside 2>/dev/null
 
 # A PATH of the agent's that finds a program of the session's writing by
