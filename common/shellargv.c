@@ -197,23 +197,33 @@ bool hs_shell_reads_stdin(char *const argv[])
 			  hs_same_n(argv[i], "/proc/", 6));
 }
 
-/* Is path in a system directory, where a program is what its name
- * says? A `nice` or `bash` made elsewhere (a symlink to python) is not
- * taken at its name. */
+/* The system's directories, where a program is what its name says: one
+ * table for the shim's and the floor's looks (hs_system_path here,
+ * floor_exec.c's shadowing rule). Not pointers: see envfix.c's table. */
+static const char system_dirs[][16] = { "/usr/local/bin/", "/usr/bin/",
+					"/bin/", "/usr/sbin/", "/sbin/" };
+
+/* The i-th system directory (with its last '/'), or NULL past the end. */
+HS_CHILD_PATH
+const char *hs_system_dir(size_t i)
+{
+	return i < sizeof(system_dirs) / sizeof(system_dirs[0]) ?
+		       system_dirs[i] :
+		       NULL;
+}
+
+/* Is path in a system directory? A `nice` or `bash` made elsewhere (a
+ * symlink to python) is not taken at its name. */
 HS_CHILD_PATH
 bool hs_system_path(const char *path)
 {
-	static const char dirs[][16] = { "/bin/", "/usr/bin/", "/usr/local/bin/",
-					 "/sbin/", "/usr/sbin/" };
+	const char *dir;
 
 	if (!path)
 		return false;
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		size_t n = hs_len(dirs[i]);
-
-		if (hs_starts(path, dirs[i]) && hs_base(path) == path + n)
+	for (size_t i = 0; (dir = hs_system_dir(i)); i++)
+		if (hs_starts(path, dir) && hs_base(path) == path + hs_len(dir))
 			return true;
-	}
 	return false;
 }
 

@@ -6,6 +6,7 @@
 #define HOOKSHIM_ENGINE_SHELLARGV_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Is `path`'s basename (a login shell's leading '-' ignored) sh, bash,
  * dash, zsh, ksh or ash? */
@@ -61,8 +62,12 @@ bool hs_settings_runner(const char *path);
  * setting's command, and are git's own, their programs nested. */
 bool hs_git_own(const char *path);
 
-/* Is path a file of /bin, /usr/bin, /usr/local/bin, /sbin or /usr/sbin
- * (directly), where a program is what its name says? */
+/* The i-th of the system's directories (/usr/local/bin/, /usr/bin/,
+ * /bin/, /usr/sbin/, /sbin/, each with its '/'), NULL past the last. */
+const char *hs_system_dir(size_t i);
+
+/* Is path a file of one of those (directly), where a program is what its
+ * name says? */
 bool hs_system_path(const char *path);
 
 /* Is `path`'s basename a program that runs its operands as a command,

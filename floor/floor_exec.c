@@ -359,10 +359,8 @@ static bool changed_since(const struct stat *st)
  * (`./bin/ls`) is taken so too: more judging, never less. */
 static bool shadows_system(pid_t tid, int dirfd, const char *path)
 {
-	static const char dirs[][16] = { "/usr/local/bin/", "/usr/bin/",
-					 "/bin/", "/usr/sbin/", "/sbin/" };
 	char kpath[PATH_MAX], dir[PATH_MAX], real[PATH_MAX], sys[PATH_MAX];
-	const char *name, *target;
+	const char *name, *target, *sysdir;
 	struct stat ls, st;
 	char *slash;
 	bool named = false;
@@ -377,8 +375,8 @@ static bool shadows_system(pid_t tid, int dirfd, const char *path)
 	    snprintf(sys, sizeof(sys), "%s/%s", real, name) >= (int)sizeof(sys) ||
 	    hs_system_path(sys))
 		return false;
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !named; i++)
-		named = snprintf(sys, sizeof(sys), "%s%s", dirs[i], name) <
+	for (size_t i = 0; !named && (sysdir = hs_system_dir(i)); i++)
+		named = snprintf(sys, sizeof(sys), "%s%s", sysdir, name) <
 				(int)sizeof(sys) &&
 			access(sys, X_OK) == 0;
 	if (!named || lstat(kpath, &ls) != 0 || stat(kpath, &st) != 0)
