@@ -443,7 +443,7 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	int dirfd = at ? (int)a[0] : AT_FDCWD;
 	char path[PATH_MAX], kpath[PATH_MAX], role[16];
 	bool tool, handoff, git, by_fd;
-	int dyn, r;
+	int dyn, r, kind = -1;
 
 	/* hookshim run's own exec of the agent, from its fork child,
 	 * judged before the fork when it is a tool call: the agent's first
@@ -457,7 +457,7 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 	/* enforce mode: a command's image the floor granted is confirmed
 	 * before it execs another (floor_lineage.c) */
 	if (x->enforce)
-		hs_fl_lineage_exec(hs_fl_tgid(tid));
+		kind = hs_fl_lineage_exec(hs_fl_tgid(tid));
 	/* notified for floor_pending.c alone (a policy on writes only); a
 	 * question then goes on to the kernel's EINVAL: not judged */
 	if (!x->exec_hooks) {
@@ -538,7 +538,7 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 		asked_role(tid, envp_p, role, sizeof(role));
 	else if (!x->enforce && hs_fl_has_shim(tid, c->tgid, x->cookie))
 		return HS_FL_CONTINUE;
-	else if (!hs_fl_role(c->tgid, role, sizeof(role)))
+	else if (!hs_fl_role_known(c->tgid, kind, role, sizeof(role)))
 		role[0] = '\0';
 	/* enforce mode: a command's only where we saw it become one
 	 * (floor_lineage.c; hs_fl_role checks its own reading); else the
@@ -547,21 +547,24 @@ static enum hs_fl_verdict classify_exec(const struct hs_floor_ctx *x,
 		char claim[sizeof(role)];
 
 		memcpy(claim, role, sizeof(claim));
+		if (kind < 0)
+			kind = hs_fl_lineage_kind(c->tgid);
 		snprintf(role, sizeof(role), "%s",
-			 hs_fl_lineage_role(hs_fl_lineage_kind(c->tgid), claim));
+			 hs_fl_lineage_role(kind, claim));
 	}
 	/* ... and a command's whatever it claims where its programs are
 	 * judged (nested execs): one that dropped its role from its
 	 * environment (`env -i`, a raw execve with an empty envp, no shim
 	 * to put it back) is not the agent, whose programs are no events.
-	 * Looked up only then: every agent's exec would pay for it */
+	 * Looked up only then (where the exec's look above has not):
+	 * every agent's exec would pay for it */
 	if (x->enforce && strcmp(role, "tool") != 0 &&
 	    strcmp(role, "handoff") != 0 &&
 	    (set->nested_exec ||
 	     (hs_config_interest(x->cfg) & HS_INTEREST_EXEC_NESTED))) {
-		int kind = hs_fl_lineage_kind(c->tgid);
-
-		if (kind)
+		if (kind < 0)
+			kind = hs_fl_lineage_kind(c->tgid);
+		if (kind > 0)
 			snprintf(role, sizeof(role), "%s",
 				 kind == 2 ? "handoff" : "tool");
 	}

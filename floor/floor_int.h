@@ -202,8 +202,10 @@ const char *hs_fl_lineage_role(int kind, const char *claim);
 void hs_fl_lineage_reached(pid_t tgid);
 /* tgid is stopped in an exec: the image a grant of it made, if any, is
  * confirmed now -- or dropped, its exec having failed or made another
- * image -- never later. */
-void hs_fl_lineage_exec(pid_t tgid);
+ * image -- never later. Its kind (hs_fl_lineage_kind) where that was
+ * looked up on the way (a hand-off granted in the session, or nested
+ * execs judged), else -1: the caller need not ask again. */
+int hs_fl_lineage_exec(pid_t tgid);
 /* tgid, stopped in an exec (notification id on listener) of exe with
  * argv allowed as a tool call: its next image is a command's -- a
  * hand-off's with handoff (what it runs is judged too, whatever its
@@ -260,6 +262,9 @@ int hs_fl_thread_fd(pid_t tid, int fd, bool exact);
  * for what a command's role judges less (its execs nested, its reads and
  * agent_only writes no events). */
 bool hs_fl_role(pid_t tid, char *out, size_t cap);
+/* The same, with its lineage's kind already known (>= 0; -1: look it up
+ * where it is needed). */
+bool hs_fl_role_known(pid_t tid, int kind, char *out, size_t cap);
 /* What its environment claims, unchecked: for what a command's role
  * judges more (its connections: the agent's own are no events). */
 bool hs_fl_role_claimed(pid_t tid, char *out, size_t cap);

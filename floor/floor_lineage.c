@@ -589,19 +589,19 @@ static bool granted_pid(pid_t tgid, bool drop)
 	return any;
 }
 
-void hs_fl_lineage_exec(pid_t tgid)
+int hs_fl_lineage_exec(pid_t tgid)
 {
 	struct hs_proc_stat st;
 	struct lineage *l;
 	struct image im;
 	bool any;
-	int kind;
+	int kind = -1;
 
 	pthread_mutex_lock(&lock);
 	any = granted_pid(tgid, false);
 	pthread_mutex_unlock(&lock);
 	if (hs_proc_stat(tgid, &st) != 0)
-		return;
+		return -1;
 	im = image_of(&st);
 	/* the image a grant of it made, looked at before it goes: the one
 	 * judged, or none -- the granted exec failed where the image has
@@ -644,6 +644,7 @@ void hs_fl_lineage_exec(pid_t tgid)
 		pthread_mutex_unlock(&lock);
 		hs_proc_children(tgid, child_handoff, &h);
 	}
+	return kind;
 }
 
 void hs_fl_lineage_handoff(pid_t tgid)

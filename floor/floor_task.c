@@ -264,10 +264,15 @@ bool hs_fl_role_claimed(pid_t tid, char *out, size_t cap)
 
 bool hs_fl_role(pid_t tid, char *out, size_t cap)
 {
+	return hs_fl_role_known(tid, -1, out, cap);
+}
+
+bool hs_fl_role_known(pid_t tid, int known, char *out, size_t cap)
+{
 	struct task *t;
 	unsigned gen = 0;
 	pid_t tgid = 0;
-	int kind = -1;
+	int kind = known;
 	bool claimed = hs_fl_role_claimed(tid, out, cap);
 
 	/* enforce mode: "tool" only where the floor saw it made one, and
@@ -279,7 +284,7 @@ bool hs_fl_role(pid_t tid, char *out, size_t cap)
 	      hs_fl_lineage_handoffs()))
 		return claimed;
 	pthread_mutex_lock(&lock);
-	if ((t = find(tid)) && t->role >= 0 && !t->exec_tid) {
+	if ((t = find(tid)) && known < 0 && t->role >= 0 && !t->exec_tid) {
 		kind = t->command;
 		gen = t->gen;
 		tgid = t->tgid;
