@@ -34,9 +34,28 @@ static size_t digits(const char *p, long *v)
 	return (p[n] >= '0' && p[n] <= '9') ? 0 : n;
 }
 
-/* "cwd", "root", "fd/N" or "exe" at s, ending at a '/' or the end
- * ("exe" names a program: a static busybox runs its applets, `sh`
- * among them, by exec'ing /proc/self/exe). */
+/* A map_files/ entry's name at p, "START-END" in lowercase hex: its
+ * length, 0 when it is not one. */
+static size_t range(const char *p)
+{
+	size_t n = 0, dash = 0;
+
+	for (; n < 34 && ((p[n] >= '0' && p[n] <= '9') ||
+			  (p[n] >= 'a' && p[n] <= 'f') || p[n] == '-');
+	     n++)
+		if (p[n] == '-') {
+			if (dash || !n)
+				return 0;
+			dash = n;
+		}
+	return dash && dash + 1 < n ? n : 0;
+}
+
+/* "cwd", "root", "fd/N", "map_files/START-END" or "exe" at s, ending at
+ * a '/' or the end ("exe" names a program: a static busybox runs its
+ * applets, `sh` among them, by exec'ing /proc/self/exe; a map_files/
+ * entry is the file mapped there, which root may open for writing
+ * whatever the mapping's descriptor was). */
 static bool link_name(const char *p, const char *s, struct hs_proclink *l)
 {
 	size_t n = 0;
@@ -50,6 +69,8 @@ static bool link_name(const char *p, const char *s, struct hs_proclink *l)
 		n = 3;
 	else if (hs_starts(s, "fd/") && digits(s + 3, &fd))
 		n = 3 + digits(s + 3, &fd);
+	else if (hs_starts(s, "map_files/") && range(s + 10))
+		n = 10 + range(s + 10);
 	if (!n || (s[n] != '/' && s[n] != '\0'))
 		return false;
 	l->what = s;
@@ -82,11 +103,14 @@ bool hs_proclink(const char *p, struct hs_proclink *l)
 	} else {
 		return false;
 	}
-	/* /proc/PID/task/TID/...: the thread's own cwd and descriptors */
+	/* /proc/PID/task/TID/...: the thread's own cwd and descriptors (a
+	 * task has no map_files/ of its own) */
 	if (hs_starts(s, "task/") && (n = digits(s + 5, &v)) && s[5 + n] == '/') {
 		l->self = false;
 		l->pid = v;
 		s += 5 + n + 1;
+		if (hs_starts(s, "map_files/"))
+			return false;
 	}
 	return link_name(p, s, l);
 }

@@ -1,5 +1,6 @@
 /* Kernel "magic links" in a path: /proc/self/cwd/..., /proc/<pid>/root/...,
- * /proc/thread-self/fd/N/..., /proc/<pid>/task/<tid>/cwd, /dev/fd/N/...
+ * /proc/thread-self/fd/N/..., /proc/<pid>/task/<tid>/cwd, /dev/fd/N/...,
+ * /proc/self/map_files/START-END
  * They are not user symlinks (writes.follow_symlinks has no say over
  * them): the kernel resolves them to whatever the process's working
  * directory, root or descriptor is, so a path through one names that
@@ -17,10 +18,15 @@
 struct hs_proclink {
 	bool self;        /* self, thread-self or /dev/fd: the caller */
 	long pid;         /* the process named, when !self */
-	const char *what; /* "cwd", "root", "fd/N" or "exe" in the path */
+	const char *what; /* "cwd", "root", "fd/N", "map_files/S-E", "exe" */
 	size_t what_len;
 	size_t end;       /* the link is p[0, end); the rest follows */
 };
+
+/* Longer than any link a path starts with (l.end): the longest,
+ * "/proc/<pid>/map_files/<16 hex>-<16 hex>", is 57 bytes, one of
+ * "/proc/<pid>/task/<tid>/fd/<n>" at most 48. */
+#define HS_PROCLINK_MAX 64
 
 /* Does the absolute, folded path p start with a magic link? */
 bool hs_proclink(const char *p, struct hs_proclink *l);

@@ -112,7 +112,7 @@ static int expand_magic(pid_t tid, char *p)
 		char link[96], dir[PATH_MAX], rest[PATH_MAX];
 		int r;
 
-		if (!hs_proclink(p, &l) || l.end >= 64)
+		if (!hs_proclink(p, &l) || l.end >= HS_PROCLINK_MAX)
 			return 0;
 		if (l.self)
 			snprintf(link, sizeof(link), "/proc/%d/%.*s", (int)tid,
@@ -229,7 +229,7 @@ static int ours_to_caller(pid_t tid, char *p)
 	/* (a file of our /proc that is no magic link stays ours: the
 	 * agent's symlink to /proc/self/comm and one to /proc/<our
 	 * pid>/mem look the same from here; floor_reach.c refuses both) */
-	if (!hs_proclink(p, &l) || l.self || l.end >= 64)
+	if (!hs_proclink(p, &l) || l.self || l.end >= HS_PROCLINK_MAX)
 		return 0;
 	snprintf(task, sizeof(task), "/proc/self/task/%ld", l.pid);
 	if (l.pid != (long)getpid() && access(task, F_OK) != 0)

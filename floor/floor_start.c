@@ -123,7 +123,7 @@ int hs_fl_start_of(pid_t tid, const char *p, int dirfd, uint64_t resolve,
 	s->pinned = s->by_number = s->link_itself = s->own_fds = false;
 	s->rest = p;
 	if (p[0] == '/' && !(resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) &&
-	    hs_proclink(p, &l) && l.end < 64) {
+	    hs_proclink(p, &l) && l.end < HS_PROCLINK_MAX) {
 		int e = hs_fl_magic_refused(resolve);
 
 		if (e < 0)

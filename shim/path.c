@@ -159,7 +159,7 @@ static __attribute__((noinline)) int expand_magic(char *p)
 {
 	for (int hops = 0; hops < 8; hops++) {
 		struct hs_proclink l;
-		char link[64], big[2 * PATH_MAX];
+		char link[HS_PROCLINK_MAX], big[2 * PATH_MAX];
 		size_t n, rl;
 		int r;
 

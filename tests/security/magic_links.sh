@@ -59,6 +59,49 @@ for mode in guard enforce; do
 	expect_contains "$mode: a benign write through /dev/stdout to a pipe works" "$out" "benignpipe=0"
 	expect_eq "$mode: secrets/ unchanged" "$before" "$(tree)"
 done
+# /proc/<pid>/map_files/START-END names the file a mapping is of, and root
+# may open it for writing whatever descriptor made the mapping: a
+# read-only, shared mapping of a protected file (or of the hook's own
+# script) reopened for writing through it, by a static program (the
+# floor) and by python (the shim), in both modes. Guard mode let all of
+# these through, no hook asked (issue 23, session 37). The kernel
+# refuses map_files to a user: root only.
+MAPF=$HOOKSHIM_PROBES/map_files_static
+if [ "$(id -u)" = 0 ] && [ -x "$MAPF" ]; then
+	mkdir -p hooks; printf 'exit 0\n' > hooks/ok.sh
+	echo '{"hooks":{"PreToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(secrets/**)","command":"exit 2"}]},{"matcher":"Bash","hooks":[{"type":"command","command":"sh hooks/ok.sh"}]}]}}' > mapf.json
+	echo map > mapped.txt
+	cat > mapf.sh <<S
+for how in self pid trunc; do "$MAPF" secrets/k \$how; done | sed 's/^/sec/'
+"$MAPF" hooks/ok.sh pid | sed 's/^/hook/'
+"$MAPF" mapped.txt pid | sed 's/^/benign/'
+python3 - <<'PY'
+import mmap, os
+for name, f in (("pymap", "secrets/k"), ("pyhook", "hooks/ok.sh"), ("pybenign", "mapped.txt")):
+    fd = os.open(f, os.O_RDONLY)
+    m = mmap.mmap(fd, 0, flags=mmap.MAP_SHARED, prot=mmap.PROT_READ)
+    a = next(l.split()[0] for l in open("/proc/self/maps") if l.rstrip().endswith("/" + f))
+    try:
+        with open("/proc/self/map_files/" + a, "a") as w: w.write("P\n")
+        print(name + "=0")
+    except OSError as e:
+        print("%s=%d" % (name, e.errno))
+PY
+S
+	hook_before=$(sha256sum < hooks/ok.sh)
+	for mode in guard enforce; do
+		: > mapped.txt; echo map > mapped.txt
+		out=$("$HOOKSHIM" run --$mode --no-notices -c mapf.json -- bash mapf.sh 2>/dev/null)
+		each_denied "$mode, map_files: " "$out" secself secpid sectrunc hookpid pymap pyhook
+		expect_contains "$mode, map_files: a write through it to an allowed file works (static)" "$out" "benignpid=0"
+		expect_contains "$mode, map_files: ... and from python" "$out" "pybenign=0"
+		expect_eq "$mode, map_files: secrets/ unchanged" "$before" "$(tree)"
+		expect_eq "$mode, map_files: the hook's script unchanged" "$hook_before" "$(sha256sum < hooks/ok.sh)"
+	done
+else
+	skip "map_files: root and the probe map_files_static needed"
+fi
+
 # with follow_symlinks the supervisor resolves names in its own view,
 # where /dev/stdout is its own descriptor: the caller's is named first
 echo '{"hookshim":{"writes":{"follow_symlinks":true}},"hooks":{"PreToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(secrets/**)","command":"exit 2"}]}]}}' > follow.json
