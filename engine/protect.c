@@ -118,6 +118,9 @@ struct hs_protect *hs_protect_new(const struct hs_config *cfg,
 	}
 	add(p, log, "the --log file");
 	add(p, junit, "the --junit file");
+	/* the audit records exported to a file, as the log is */
+	if (cfg->settings.otlp_set)
+		add(p, cfg->settings.otlp_file, "the otlp file");
 	/* What the next session trusts (config/trust.h): a record the agent
 	 * wrote would load the project file it wrote. The directory, so
 	 * that no file is renamed over the records either. Only under a

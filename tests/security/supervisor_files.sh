@@ -116,3 +116,31 @@ unset GITHUB_STEP_SUMMARY
 hsrun --log "$TMP/ok.log" --junit ok.xml -- bash -c 'true'
 check "a plain --junit file is written" grep -q "<testsuites" "$ROOT/ok.xml"
 check "a plain --log and its transcript copy are written" test -s "$TMP/ok.log" -a -s "$TMP/ok.log.transcript.jsonl"
+
+# The audit records exported to a file ("otlp": {"file": PATH}), which
+# `hookshim log` reads as it reads --log: a protected file of the session,
+# as --log is. The agent renamed it away and left an empty one, in both
+# modes (the supervisor kept writing to its descriptor, of the file
+# moved), so no record of its denial was found there (issue 23, session
+# 37); appended to, it took forged records.
+mkdir -p "$TMP/audit"
+cat > "$TMP/otlp.json" <<J
+{"hookshim":{"otlp":{"file":"$TMP/audit/otlp.jsonl"}},
+ "hooks":{"PreToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(secrets/**)","command":"exit 2"}]}]}}
+J
+cat > "$TMP/otlp.sh" <<S2
+mkdir -p secrets; echo x > secrets/f 2>/dev/null; echo "write=\$?"
+mv "$TMP/audit/otlp.jsonl" "$TMP/audit/moved" 2>/dev/null; echo "mv=\$?"
+busybox mv "$TMP/audit/otlp.jsonl" "$TMP/audit/moved" 2>/dev/null; echo "bbmv=\$?"
+: > "$TMP/audit/otlp.jsonl" 2>/dev/null; echo "trunc=\$?"
+echo '{"forged":1}' >> "$TMP/audit/otlp.jsonl" 2>/dev/null; echo "append=\$?"
+busybox sh -c 'echo "{}" >> "$TMP/audit/otlp.jsonl"' 2>/dev/null; echo "bbappend=\$?"
+S2
+for mode in guard enforce; do
+	rm -rf "$TMP/audit"/*
+	( cd "$ROOT" && timeout 60 "$HOOKSHIM" run --$mode --no-notices -c "$TMP/otlp.json" -- bash "$TMP/otlp.sh" ) >"$TMP/out" 2>"$TMP/err"
+	each_denied "$mode: the otlp file: " "$(cat "$TMP/out")" write mv bbmv trunc append bbappend
+	check "$mode: the otlp file records the denied write" \
+		sh -c "'$HOOKSHIM' log '$TMP/audit/otlp.jsonl' --denied 2>/dev/null | grep -q secrets/f"
+	check "$mode: ... and nothing forged" test "$(grep -c forged "$TMP/audit/otlp.jsonl")" = 0
+done
