@@ -136,25 +136,36 @@ static int stat_of(pid_t pid, pid_t *ppid, pid_t *pgid)
 	return 0;
 }
 
-/* Is thread group pid the supervisor (2), a hook or below one (1), or
- * neither (0)? A hook's descendants keep its process group or, moved
- * out of it, descend from it while their parents live. */
-int hs_fl_reach_ours(pid_t pid)
+/* Walks up from thread group pid, through at most depth parents: 2 at
+ * the supervisor, 1 at a hook's process (where hooks: a hook's
+ * descendants keep its process group or, moved out of it, descend from
+ * it while their parents live), 0 at the top or where a parent cannot be
+ * read. */
+static int walk_up(pid_t pid, int depth, bool hooks)
 {
 	pid_t self = getpid(), pp, pg;
 
-	if (pid == self)
-		return 2;
-	if (!hs_run_any()) /* no hook: nothing else to look for */
-		return 0;
-	for (int depth = 0; pid > 1 && pid != self && depth < 64; depth++) {
+	for (int d = 0; pid > 1 && d < depth; d++) {
+		if (pid == self)
+			return 2;
 		if (stat_of(pid, &pp, &pg) < 0)
 			return 0;
-		if (hs_run_is_hook(pid, pg))
+		if (hooks && hs_run_is_hook(pid, pg))
 			return 1;
 		pid = pp;
 	}
 	return 0;
+}
+
+/* Is thread group pid the supervisor (2), a hook or below one (1), or
+ * neither (0)? */
+int hs_fl_reach_ours(pid_t pid)
+{
+	if (pid == getpid())
+		return 2;
+	if (!hs_run_any()) /* no hook: nothing else to look for */
+		return 0;
+	return walk_up(pid, 64, true) == 1;
 }
 
 /* Would sig stop or end the supervisor (a process-group signal that
@@ -278,16 +289,7 @@ static int kind_of(pid_t tgid, bool target)
  * command's, an orphan of the session -- rather than run outside it? */
 static bool in_session(pid_t pid)
 {
-	pid_t self = getpid(), pp, pg;
-
-	for (int depth = 0; pid > 1 && depth < 256; depth++) {
-		if (pid == self)
-			return true;
-		if (stat_of(pid, &pp, &pg) < 0)
-			return false;
-		pid = pp;
-	}
-	return false;
+	return walk_up(pid, 256, false) == 2;
 }
 
 int hs_fl_reach_command(pid_t tid, pid_t target, const char *call,
