@@ -246,6 +246,7 @@ static void pass_on(int sig)
 
 struct parent_of {
 	pid_t pid, ppid;
+	long start;
 };
 
 static int by_parent(const void *a, const void *b)
@@ -256,11 +257,11 @@ static int by_parent(const void *a, const void *b)
 }
 
 /* The n processes in out and every process under them, as /proc shows
- * their parents now, into out (cap entries); their count. One scan of
- * /proc, every process with its parent, sorted by parent, and the tree
- * below out[] walked in memory: a scan a generation took a chain 1,000
- * deep 15 s to list. */
-static size_t descendants(pid_t *out, size_t n, size_t cap)
+ * their parents now, into out (cap entries), each one's start time in
+ * start (the n given: 0); their count. One scan of /proc, every process
+ * with its parent, sorted by parent, and the tree below out[] walked in
+ * memory: a scan a generation took a chain 1,000 deep 15 s to list. */
+static size_t descendants(pid_t *out, long *start, size_t n, size_t cap)
 {
 	struct parent_of *all = NULL, *grown;
 	size_t na = 0, ca = 0;
@@ -281,11 +282,14 @@ static size_t descendants(pid_t *out, size_t n, size_t cap)
 				break;
 			all = grown;
 		}
-		all[na++] = (struct parent_of){ (pid_t)p, (pid_t)st.ppid };
+		all[na++] = (struct parent_of){ (pid_t)p, (pid_t)st.ppid,
+						st.start };
 	}
 	closedir(d);
 	if (all)
 		qsort(all, na, sizeof(*all), by_parent);
+	for (size_t i = 0; i < n; i++)
+		start[i] = 0;
 	for (size_t i = 0; i < n && n < cap; i++) {
 		size_t lo = 0, hi = na;
 
@@ -297,8 +301,10 @@ static size_t descendants(pid_t *out, size_t n, size_t cap)
 			else
 				hi = mid;
 		}
-		for (; lo < na && all[lo].ppid == out[i] && n < cap; lo++)
+		for (; lo < na && all[lo].ppid == out[i] && n < cap; lo++) {
+			start[n] = all[lo].start;
 			out[n++] = all[lo].pid;
+		}
 	}
 	free(all);
 	return n;
@@ -311,28 +317,39 @@ static size_t descendants(pid_t *out, size_t n, size_t cap)
  * in enforce mode, with what is under them. */
 #define TERM_GRACE_MS 1000
 
-/* SIGKILL to each of the n processes in pids that lives; a zombie of
+/* SIGKILL to each of the n processes in pids that lives and is still
+ * the one listed -- its start time start[i], where that is not 0 (a
+ * child of ours, whose pid is not free until we reap it) -- by a pidfd
+ * opened before that look: one that ended since it was listed, its pid
+ * taken by a process outside the session, is not killed. A zombie of
  * ours among them (an orphan that ended: floor/floor_orphans.c) reaped.
  * True when any was there to kill or reap: look again. (Another's
  * zombie is its parent's to reap, no reason to look again: the rounds'
  * scans of /proc, a few ms each, held a SIGTERM past its 2 s.) */
-static bool kill_list(const pid_t *pids, size_t n)
+static bool kill_list(const pid_t *pids, const long *start, size_t n)
 {
 	struct hs_proc_stat st;
 	siginfo_t si;
 	bool any = false;
+	int fd;
 
 	for (size_t i = 0; i < n; i++) {
-		if (pids[i] <= 0 || hs_proc_stat(pids[i], &st) < 0)
+		if (pids[i] <= 0 ||
+		    (fd = (int)syscall(SYS_pidfd_open, pids[i], 0)) < 0)
 			continue;
+		if (hs_proc_stat(pids[i], &st) < 0 ||
+		    (start && start[i] && st.start != start[i])) {
+			close(fd);
+			continue;
+		}
 		if (st.state != 'Z') {
-			kill(pids[i], SIGKILL);
+			syscall(SYS_pidfd_send_signal, fd, SIGKILL, NULL, 0);
 			any = true;
 		} else if (st.ppid == (long)getpid()) {
-			(void)waitid(P_PID, (id_t)pids[i], &si,
-				     WEXITED | WNOHANG);
+			(void)waitid(P_PIDFD, (id_t)fd, &si, WEXITED | WNOHANG);
 			any = true;
 		}
+		close(fd);
 	}
 	return any;
 }
@@ -356,30 +373,37 @@ static bool kill_list(const pid_t *pids, size_t n)
 static void kill_under(pid_t cmd)
 {
 	pid_t small[1024], *tree = malloc(KILL_CAP * sizeof(*tree));
-	size_t cap = tree ? KILL_CAP : sizeof(small) / sizeof(small[0]);
+	long small_start[1024], *start = malloc(KILL_CAP * sizeof(*start));
+	size_t cap = tree && start ? KILL_CAP : sizeof(small) / sizeof(small[0]);
 	size_t at = cmd > 0, n;
 	long until = hs_now_ms() + KILL_MS;
 
-	if (!tree)
+	if (!tree || !start) {
+		free(tree);
+		free(start);
 		tree = small;
+		start = small_start;
+	}
 	for (int round = 0; round < KILL_ROUNDS && hs_now_ms() < until;
 	     round++) {
 		bool any;
 
 		tree[0] = cmd;
-		n = descendants(tree, at + hs_floor_orphans(tree + at, cap / 2),
-				cap);
-		any = kill_list(tree + at, n - at);
+		n = descendants(tree, start,
+				at + hs_floor_orphans(tree + at, cap / 2), cap);
+		any = kill_list(tree + at, start + at, n - at);
 		for (int k = 0; k < KILL_QUICK && hs_now_ms() < until &&
 				(n = hs_floor_orphans(tree, cap)) &&
-				kill_list(tree, n);
+				kill_list(tree, NULL, n);
 		     k++)
 			any = true;
 		if (!any)
 			break;
 	}
-	if (tree != small)
+	if (tree != small) {
 		free(tree);
+		free(start);
+	}
 }
 
 static void kill_late(void)
