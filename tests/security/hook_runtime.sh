@@ -242,3 +242,70 @@ expect_not_contains "and not the root itself" "$out" "protect $W/**"
 expect_contains "NODE_OPTIONS' --require file" "$out" "protect $W/lib/pre.js  (NODE_OPTIONS, loaded by PreToolUse[Bash]#2)"
 expect_contains "ENV's file" "$out" "protect $W/envfile  (ENV, read by the shell of PreToolUse[Bash]#1)"
 expect_not_contains "a program named by path is not looked up on PATH" "$out" "$W/pre/jq"
+
+# git reads code from its configuration (core.fsmonitor, a filter's or
+# textconv's command, an alias, core.hooksPath, include.path) and runs its
+# hooks: a hook that runs git has git's global configuration and the
+# repository's config and hooks as its runtime. The agent set
+# core.fsmonitor (in .git/config, ~/.gitconfig or ~/.config/git/config)
+# to a script of its own, and the hook's `git status` ran it, outside the
+# session, in both modes, as root and as a user (issue 23, session 37).
+command -v git >/dev/null || { skip "hook_runtime git: no git"; exit 0; }
+git_setup() {
+	W=$TMP/git_$1; mkdir -p "$W" && cd "$W" || exit 1
+	export HOME=$W/home; mkdir -p "$HOME" .claude/hooks
+	git init -q . && git -c user.email=a@b -c user.name=a commit -q --allow-empty -m init
+	cat > .claude/hooks/gitguard.sh <<'G'
+#!/bin/sh
+cmd=$(jq -r .tool_input.command)
+git -C "$CLAUDE_PROJECT_DIR" status --porcelain >/dev/null 2>&1
+case "$cmd" in *"rm -rf"*) echo "git hook says no rm -rf" >&2; exit 2;; esac
+exit 0
+G
+	chmod +x .claude/hooks/gitguard.sh
+	echo '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/gitguard.sh"}]}]}}' > gpolicy.json
+	printf '#!/bin/sh\ntouch "%s/pwned"\nexit 1\n' "$W" > evil.sh; chmod +x evil.sh
+	cat > gagent.sh <<'G'
+t() { local k=$1; shift; "$@" >/dev/null 2>&1; echo "$k=$?"; }
+t g_repo git config core.fsmonitor "$PWD/evil.sh"
+t g_global git config --global core.fsmonitor "$PWD/evil.sh"
+t g_xdg sh -c 'mkdir -p ~/.config/git && printf "[core]\n\tfsmonitor = %s/evil.sh\n" "$PWD" > ~/.config/git/config'
+t g_hook sh -c 'printf "#!/bin/sh\n" > .git/hooks/pre-commit'
+t g_mv sh -c 'cp .git/config c2 && mv c2 .git/config'
+t g_bb busybox sh -c 'echo "[core] fsmonitor = evil.sh" >> .git/config'
+t g_py python3 -c 'open(".git/config", "a").write("[alias]\n")'
+bash -c 'true'
+bash -c 'rm -rf victim'; echo "rmrf=$?"
+t ok_commit sh -c 'echo x > f && git add f && git -c user.email=a@b -c user.name=a commit -qm f'
+G
+	touch victim
+	gbefore=$(cat .git/config; ls .git/hooks)
+}
+git_held() {
+	local t=$1
+	each_denied "$t" "$out" g_repo g_global g_xdg g_hook g_mv g_bb g_py
+	check "${t}the hook's git ran none of the agent's code" test ! -e pwned
+	check "${t}the hook still denies rm -rf" test -e victim
+	expect_eq "${t}the repository's config and hooks unchanged" "$gbefore" "$(cat .git/config; ls .git/hooks)"
+	expect_contains "${t}the agent's own commits work" "$out" "ok_commit=0"
+}
+git_setup root
+out=$("$HOOKSHIM" check -c gpolicy.json)
+expect_contains "git: check lists the repository's config" "$out" \
+	"protect $W/.git/config  (git's configuration, read by PreToolUse[Bash]#1)"
+expect_contains "git: ... its hooks" "$out" "protect $W/.git/hooks/**  (git's hooks, run by PreToolUse[Bash]#1)"
+expect_contains "git: ... the global one" "$out" "protect $HOME/.gitconfig  (git's global configuration"
+for mode in guard enforce; do
+	git_setup "root_$mode"
+	out=$(timeout 120 "$HOOKSHIM" run --no-notices --$mode -c gpolicy.json --log g.jsonl -- bash gagent.sh 2>err.txt)
+	git_held "git, $mode: "
+done
+expect_contains "git: the reason" "$(cat g.jsonl)" "$W/.git/config is part of this session's policy (git's configuration, read by PreToolUse[Bash]#1)"
+if as_user "hook_runtime git"; then
+	for mode in guard enforce; do
+		git_setup "user_$mode"
+		chown -R $AS_ID:$AS_ID "$W"
+		out=$(timeout 120 "${AS[@]}" "$HOOKSHIM" run --no-notices --$mode -c gpolicy.json -- bash gagent.sh 2>err.txt)
+		git_held "git, as a user, $mode: "
+	done
+fi
