@@ -334,22 +334,37 @@ static bool kill_list(const pid_t *pids, const long *start, size_t n)
 	int fd;
 
 	for (size_t i = 0; i < n; i++) {
-		if (pids[i] <= 0 ||
-		    (fd = (int)syscall(SYS_pidfd_open, pids[i], 0)) < 0)
+		if (pids[i] <= 0)
+			continue;
+		/* gone (ESRCH); for want of a descriptor, by its pid, as
+		 * before pidfds: better a rare wrong pid than one left */
+		fd = (int)syscall(SYS_pidfd_open, pids[i], 0);
+		if (fd < 0 && errno == ESRCH)
 			continue;
 		if (hs_proc_stat(pids[i], &st) < 0 ||
 		    (start && start[i] && st.start != start[i])) {
-			close(fd);
+			if (fd >= 0)
+				close(fd);
 			continue;
 		}
 		if (st.state != 'Z') {
-			syscall(SYS_pidfd_send_signal, fd, SIGKILL, NULL, 0);
+			if (fd < 0)
+				kill(pids[i], SIGKILL);
+			else
+				syscall(SYS_pidfd_send_signal, fd, SIGKILL,
+					NULL, 0);
 			any = true;
 		} else if (st.ppid == (long)getpid()) {
-			(void)waitid(P_PIDFD, (id_t)fd, &si, WEXITED | WNOHANG);
+			if (fd < 0)
+				(void)waitid(P_PID, (id_t)pids[i], &si,
+					     WEXITED | WNOHANG);
+			else
+				(void)waitid(P_PIDFD, (id_t)fd, &si,
+					     WEXITED | WNOHANG);
 			any = true;
 		}
-		close(fd);
+		if (fd >= 0)
+			close(fd);
 	}
 	return any;
 }
