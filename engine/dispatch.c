@@ -12,6 +12,8 @@
 #include "../config/dialect.h"
 #include "../config/session_env.h"
 #include "decide.h"
+#include "hook_runtime.h"
+#include "hook_scripts.h"
 #include "http_hook.h"
 #include "match.h"
 #include "payload.h"
@@ -139,7 +141,7 @@ static char **hook_env(const struct hs_config *cfg, const struct hs_hook *h,
 		extra++;
 	if (settings_env)
 		extra += cfg->nenv;
-	env = calloc(n + extra + 4, sizeof(*env));
+	env = calloc(n + extra + 5, sizeof(*env));
 	if (!env)
 		return NULL;
 	for (char **e = environ; *e; e++) {
@@ -178,6 +180,11 @@ static char **hook_env(const struct hs_config *cfg, const struct hs_hook *h,
 		if (asprintf(&env[i], "%s=%s", v->name,
 			     env_value(cfg, h, ev, tool, v->value)) >= 0)
 			i++;
+	/* an inline python's module path without the session root ahead
+	 * of its own library (hook_runtime.h) */
+	if (!hs_hook_var(cfg, h, "PYTHONSAFEPATH") &&
+	    hs_hook_python_inline(cfg, h))
+		env[i++] = strdup("PYTHONSAFEPATH=1");
 	env[i] = NULL;
 	return env;
 }

@@ -584,3 +584,31 @@ void hs_hook_runtime(const struct hs_config *cfg, const struct hs_hook *h,
 	free_names(&x.scripts);
 	free_names(&x.progs);
 }
+
+struct pythons {
+	int any, inline_;
+};
+
+static void count_python(const char *word, void *arg)
+{
+	((struct pythons *)arg)->any += is_python(base(word));
+}
+
+static void count_inline(const char *prog, void *arg)
+{
+	(void)prog;
+	((struct pythons *)arg)->inline_++;
+}
+
+bool hs_hook_python_inline(const struct hs_config *cfg,
+			   const struct hs_hook *h)
+{
+	struct hs_hook_visit v = { .program = count_python,
+				   .python_inline = count_inline };
+	struct pythons n = { 0, 0 };
+
+	if (h->action != HS_ACTION_COMMAND || !h->command)
+		return false;
+	hs_hook_walk(cfg, h, NULL, &v, &n);
+	return n.inline_ > 0 && n.inline_ == n.any;
+}

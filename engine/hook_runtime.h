@@ -34,4 +34,13 @@
 void hs_hook_runtime(const struct hs_config *cfg, const struct hs_hook *h,
 		     const char *label, struct hs_protect *p);
 
+/* Does h's command run python only with its code inline or on stdin
+ * (`python3 -c '...'`, `-m`, `-`)? Then its working directory, the
+ * session root the agent writes, heads its module path (a json.py made
+ * there ran in the hook): it runs with PYTHONSAFEPATH=1 unless its
+ * environment says otherwise (dispatch.c). Not where a python of the
+ * command runs a script, whose own directory must stay on its path. */
+bool hs_hook_python_inline(const struct hs_config *cfg,
+			   const struct hs_hook *h);
+
 #endif

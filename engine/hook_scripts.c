@@ -112,6 +112,16 @@ unknown:
 	return NULL;
 }
 
+/* python, python3, python3.11, as a path or a name */
+static bool python(const char *prog)
+{
+	const char *base = strrchr(prog, '/');
+
+	base = base ? base + 1 : prog;
+	return strncmp(base, "python", 6) == 0 &&
+	       strspn(base + 6, "0123456789.") == strlen(base + 6);
+}
+
 /* Interpreters whose first operand is the script they run. */
 static bool interpreter(const char *prog)
 {
@@ -126,9 +136,7 @@ static bool interpreter(const char *prog)
 	for (const char *const *n = names; *n; n++)
 		if (strcmp(base, *n) == 0)
 			return true;
-	/* python3.11 */
-	return strncmp(base, "python", 6) == 0 &&
-	       strspn(base + 6, "0123456789.") == strlen(base + 6);
+	return python(prog); /* python3.11 */
 }
 
 /* Options after which an interpreter runs text or a module, no file. */
@@ -229,22 +237,29 @@ static void simple(const struct ctx *x, const struct hs_sh_cmd *c)
 	if (strchr(prog, '/'))
 		candidate(x, prog);
 	if (interpreter(prog)) {
+		bool inline_py = python(prog);
+
 		for (size_t k = i + 1; k < c->nwords; k++) {
 			char *op = word(x, &c->words[k]);
 
-			if (!op)
+			if (!op) {
+				inline_py = false; /* not known */
 				break;
-			if (inline_code(op)) {
+			}
+			if (inline_code(op) || !strcmp(op, "-")) {
 				free(op);
 				break;
 			}
 			if (op[0] != '-') {
 				candidate(x, op);
 				free(op);
+				inline_py = false;
 				break;
 			}
 			free(op);
 		}
+		if (inline_py && x->v->python_inline)
+			x->v->python_inline(prog, x->arg);
 	}
 	free(prog);
 }

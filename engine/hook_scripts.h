@@ -25,12 +25,16 @@
 void hs_hook_scripts(const struct hs_config *cfg, const struct hs_hook *h,
 		     void (*fn)(const char *path, void *arg), void *arg);
 
-/* What a walk of a hook's command reports (either may be NULL): each
+/* What a walk of a hook's command reports (any may be NULL): each
  * script file, as hs_hook_scripts; each simple command's program word,
- * expanded (a bare name like "jq", or a path), before its script. */
+ * expanded (a bare name like "jq", or a path), before its script; each
+ * python that runs no script file of its own. */
 struct hs_hook_visit {
 	void (*script)(const char *path, void *arg);
 	void (*program)(const char *word, void *arg);
+	/* python given its code inline or on stdin (-c, -m, -, none):
+	 * its working directory, not a script's, heads its module path */
+	void (*python_inline)(const char *prog, void *arg);
 };
 
 /* Walks shell text `text` (NULL: the hook's command) as the hook's shell

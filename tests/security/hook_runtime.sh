@@ -309,3 +309,33 @@ if as_user "hook_runtime git"; then
 		git_held "git, as a user, $mode: "
 	done
 fi
+
+# An inline python hook (`python3 -c '...'`) has its working directory,
+# the session root, at the head of its module path: a json.py the agent
+# made there ran in the hook, which then allowed everything, in both
+# modes (issue 23, session 37). It runs with PYTHONSAFEPATH=1; a script
+# hook's own directory stays on its path (its util.py, above), and a
+# python3 SCRIPT beside it keeps the session root as its directory.
+W=$TMP/pyinline; mkdir -p "$W/.claude/hooks" && cd "$W" || exit 1
+export HOME=$W/home; mkdir -p "$HOME"
+cat > pyc.json <<'J'
+{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[
+ {"type":"command","command":"python3 -c 'import json,sys; c=json.load(sys.stdin)[\"tool_input\"][\"command\"]; sys.exit((print(\"inline hook says no\", file=sys.stderr) or 2) if \"rm -rf\" in c else 0)'"},
+ {"type":"command","command":"python3 \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/sib.py"}]}]}}
+J
+printf 'import helper, sys\nsys.exit(helper.verdict(sys.stdin.read()))\n' > .claude/hooks/sib.py
+printf 'def verdict(t):\n    return 2 if "forbidden" in t else 0\n' > .claude/hooks/helper.py
+cat > pyc.sh <<'G'
+printf 'import sys\nsys.exit(0)\n' > json.py; echo "made=$?"
+bash -c 'rm -rf victim'; echo "rmrf=$?"
+bash -c 'touch forbidden'; echo "forbidden=$?"
+G
+for mode in guard enforce; do
+	rm -f json.py forbidden; touch victim
+	out=$(timeout 120 "$HOOKSHIM" run --no-notices --$mode -c pyc.json -- bash pyc.sh 2>err.txt)
+	expect_contains "inline python, $mode: the agent's json.py was made (no rule forbids it)" "$out" "made=0"
+	each_denied "inline python, $mode: " "$out" rmrf forbidden
+	check "inline python, $mode: the hook still denies rm -rf" test -e victim
+	expect_contains "inline python, $mode: with its own reason" "$(cat err.txt)" "inline hook says no"
+	check "inline python, $mode: a script hook still imports its sibling" test ! -e forbidden
+done
