@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../common/pathfold.h"
+#include "hook_git.h"
 #include "hook_scripts.h"
 #include "runner.h"
 
@@ -336,116 +337,6 @@ static bool is_shell(const char *b)
 	return false;
 }
 
-/* A repository's git directory d (absolute): its config (and a linked
- * worktree's own, config.worktree) and hooks; for a linked worktree,
- * the main repository's too (its "commondir"). */
-static void git_repo(struct rt *x, const char *d, int depth)
-{
-	char p[PATH_MAX], common[PATH_MAX];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/config", d);
-	protect(x, p, HS_PROT_FILE, "%s, read by %s", "git's configuration");
-	snprintf(p, sizeof(p), "%s/config.worktree", d);
-	if (access(p, F_OK) == 0)
-		protect(x, p, HS_PROT_FILE, "%s, read by %s",
-			"git's configuration");
-	snprintf(p, sizeof(p), "%s/hooks", d);
-	protect(x, p, HS_PROT_TREE, "%s, run by %s", "git's hooks");
-	snprintf(p, sizeof(p), "%s/commondir", d);
-	if (depth || !(f = fopen(p, "r")))
-		return;
-	if (fgets(common, sizeof(common), f)) {
-		char abs[PATH_MAX * 2 + 2];
-
-		common[strcspn(common, "\r\n")] = '\0';
-		snprintf(abs, sizeof(abs), "%s%s%s", common[0] == '/' ? "" : d,
-			 common[0] == '/' ? "" : "/", common);
-		if (strlen(abs) < PATH_MAX) {
-			hs_path_fold(abs);
-			git_repo(x, abs, depth + 1);
-		}
-	}
-	fclose(f);
-}
-
-/* What git reads as code -- core.fsmonitor, a filter's or textconv's
- * command, an alias, core.hooksPath, include.path, its hooks -- from
- * files the agent could otherwise write: its global configuration
- * (GIT_CONFIG_GLOBAL, else ~/.gitconfig and $XDG_CONFIG_HOME/git/config)
- * and the repository the hook runs in (found from its directory up, as
- * git finds it: a .git directory, or a .git file naming one). A git
- * status in a hook ran the agent's core.fsmonitor outside the session. A
- * repository made during the session is not found. */
-static void git_config(struct rt *x)
-{
-	const char *v = hs_hook_var(x->cfg, x->h, "GIT_CONFIG_GLOBAL");
-	char p[PATH_MAX], d[PATH_MAX], line[PATH_MAX + 16];
-	struct stat sb;
-	FILE *f;
-
-	if (v && v[0] == '/') {
-		protect(x, v, HS_PROT_FILE, "%s, read by %s",
-			"git's global configuration");
-	} else if (!v && x->home) {
-		snprintf(p, sizeof(p), "%s/.gitconfig", x->home);
-		protect(x, p, HS_PROT_FILE, "%s, read by %s",
-			"git's global configuration");
-		if ((v = hs_hook_var(x->cfg, x->h, "XDG_CONFIG_HOME")) &&
-		    v[0] == '/')
-			snprintf(p, sizeof(p), "%s/git", v);
-		else
-			snprintf(p, sizeof(p), "%s/.config/git", x->home);
-		protect(x, p, HS_PROT_TREE, "%s, read by %s",
-			"git's global configuration");
-	}
-	if ((v = hs_hook_var(x->cfg, x->h, "GIT_DIR")) && v[0] == '/') {
-		git_repo(x, v, 0);
-		return;
-	}
-	snprintf(d, sizeof(d), "%s", x->cwd);
-	for (;;) {
-		if (snprintf(p, sizeof(p), "%s%s.git", d,
-			     strcmp(d, "/") ? "/" : "") >= (int)sizeof(p))
-			return;
-		if (lstat(p, &sb) != 0)
-			sb.st_mode = 0;
-		if (S_ISDIR(sb.st_mode)) {
-			git_repo(x, p, 0);
-			return;
-		}
-		if (S_ISREG(sb.st_mode) && (f = fopen(p, "r"))) {
-			char *g = fgets(line, sizeof(line), f) &&
-						  strncmp(line, "gitdir: ", 8) == 0
-					  ? line + 8
-					  : NULL;
-
-			fclose(f);
-			if (!g)
-				return;
-			g[strcspn(g, "\r\n")] = '\0';
-			if (g[0] != '/') {
-				char abs[PATH_MAX * 2 + 2];
-
-				if (snprintf(abs, sizeof(abs), "%s/%s", d, g) >=
-				    PATH_MAX)
-					return;
-				hs_path_fold(abs);
-				git_repo(x, abs, 0);
-			} else {
-				git_repo(x, g, 0);
-			}
-			return;
-		}
-		if (!strcmp(d, "/") || !strrchr(d, '/'))
-			return;
-		if (strrchr(d, '/') == d)
-			d[1] = '\0';
-		else
-			*strrchr(d, '/') = '\0';
-	}
-}
-
 /* The start-up files of interpreter `prog` (a path, or the bare name
  * when it was not found). */
 static void startup(struct rt *x, const char *prog)
@@ -456,7 +347,7 @@ static void startup(struct rt *x, const char *prog)
 	if (is_python(b) && prog[0] == '/') {
 		python_site(x, prog);
 	} else if (strcmp(b, "git") == 0) {
-		git_config(x);
+		hs_hook_git(x->cfg, x->h, x->home, x->cwd, x->label, x->p);
 	} else if (strcmp(b, "jq") == 0 && x->home) {
 		snprintf(p, sizeof(p), "%s/.jq", x->home);
 		protect(x, p, HS_PROT_TREE, "%s's start-up file, loaded by %s", "jq");

@@ -1,0 +1,132 @@
+/* git's runtime for a hook that runs git; see hook_git.h. */
+#include "hook_git.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../common/pathfold.h"
+#include "hook_scripts.h"
+
+struct git {
+	const struct hs_config *cfg;
+	const struct hs_hook *h;
+	const char *home, *cwd, *label;
+	struct hs_protect *p;
+};
+
+static void protect(const struct git *x, const char *path,
+		    enum hs_prot_kind kind, const char *fmt, const char *what)
+{
+	char why[512];
+
+	snprintf(why, sizeof(why), fmt, what, x->label);
+	hs_protect_put(x->p, path, kind, why);
+}
+
+/* A repository's git directory d (absolute): its config (and a linked
+ * worktree's own, config.worktree) and hooks; for a linked worktree,
+ * the main repository's too (its "commondir"). */
+static void git_repo(const struct git *x, const char *d, int depth)
+{
+	char p[PATH_MAX], common[PATH_MAX];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/config", d);
+	protect(x, p, HS_PROT_FILE, "%s, read by %s", "git's configuration");
+	snprintf(p, sizeof(p), "%s/config.worktree", d);
+	if (access(p, F_OK) == 0)
+		protect(x, p, HS_PROT_FILE, "%s, read by %s",
+			"git's configuration");
+	snprintf(p, sizeof(p), "%s/hooks", d);
+	protect(x, p, HS_PROT_TREE, "%s, run by %s", "git's hooks");
+	snprintf(p, sizeof(p), "%s/commondir", d);
+	if (depth || !(f = fopen(p, "r")))
+		return;
+	if (fgets(common, sizeof(common), f)) {
+		char abs[PATH_MAX * 2 + 2];
+
+		common[strcspn(common, "\r\n")] = '\0';
+		snprintf(abs, sizeof(abs), "%s%s%s", common[0] == '/' ? "" : d,
+			 common[0] == '/' ? "" : "/", common);
+		if (strlen(abs) < PATH_MAX) {
+			hs_path_fold(abs);
+			git_repo(x, abs, depth + 1);
+		}
+	}
+	fclose(f);
+}
+
+void hs_hook_git(const struct hs_config *cfg, const struct hs_hook *h,
+		 const char *home, const char *cwd, const char *label,
+		 struct hs_protect *prot)
+{
+	const struct git gx = { cfg, h, home, cwd, label, prot }, *x = &gx;
+	const char *v = hs_hook_var(x->cfg, x->h, "GIT_CONFIG_GLOBAL");
+	char p[PATH_MAX], d[PATH_MAX], line[PATH_MAX + 16];
+	struct stat sb;
+	FILE *f;
+
+	if (v && v[0] == '/') {
+		protect(x, v, HS_PROT_FILE, "%s, read by %s",
+			"git's global configuration");
+	} else if (!v && x->home) {
+		snprintf(p, sizeof(p), "%s/.gitconfig", x->home);
+		protect(x, p, HS_PROT_FILE, "%s, read by %s",
+			"git's global configuration");
+		if ((v = hs_hook_var(x->cfg, x->h, "XDG_CONFIG_HOME")) &&
+		    v[0] == '/')
+			snprintf(p, sizeof(p), "%s/git", v);
+		else
+			snprintf(p, sizeof(p), "%s/.config/git", x->home);
+		protect(x, p, HS_PROT_TREE, "%s, read by %s",
+			"git's global configuration");
+	}
+	if ((v = hs_hook_var(x->cfg, x->h, "GIT_DIR")) && v[0] == '/') {
+		git_repo(x, v, 0);
+		return;
+	}
+	snprintf(d, sizeof(d), "%s", x->cwd);
+	for (;;) {
+		if (snprintf(p, sizeof(p), "%s%s.git", d,
+			     strcmp(d, "/") ? "/" : "") >= (int)sizeof(p))
+			return;
+		if (lstat(p, &sb) != 0)
+			sb.st_mode = 0;
+		if (S_ISDIR(sb.st_mode)) {
+			git_repo(x, p, 0);
+			return;
+		}
+		if (S_ISREG(sb.st_mode) && (f = fopen(p, "r"))) {
+			char *g = fgets(line, sizeof(line), f) &&
+						  strncmp(line, "gitdir: ", 8) == 0
+					  ? line + 8
+					  : NULL;
+
+			fclose(f);
+			if (!g)
+				return;
+			g[strcspn(g, "\r\n")] = '\0';
+			if (g[0] != '/') {
+				char abs[PATH_MAX * 2 + 2];
+
+				if (snprintf(abs, sizeof(abs), "%s/%s", d, g) >=
+				    PATH_MAX)
+					return;
+				hs_path_fold(abs);
+				git_repo(x, abs, 0);
+			} else {
+				git_repo(x, g, 0);
+			}
+			return;
+		}
+		if (!strcmp(d, "/") || !strrchr(d, '/'))
+			return;
+		if (strrchr(d, '/') == d)
+			d[1] = '\0';
+		else
+			*strrchr(d, '/') = '\0';
+	}
+}
