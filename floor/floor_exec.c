@@ -252,6 +252,51 @@ static int unnamed_errno(pid_t tid, int dirfd, const char *path,
 	return stat(kpath, &sb) == 0 ? 0 : errno;
 }
 
+/* Are we root and the caller not (its /proc directory's owner: its
+ * effective uid, where it is dumpable)? Then our walk searched
+ * directories the caller's may not. */
+static bool root_for_user(pid_t tid)
+{
+	char p[32];
+	struct stat sb;
+
+	if (geteuid() != 0)
+		return false;
+	snprintf(p, sizeof(p), "/proc/%d", (int)tid);
+	return stat(p, &sb) == 0 && sb.st_uid != 0;
+}
+
+/* A name our walk did not find (*e), walked again with the caller's
+ * credentials: a directory on the way it may not search fails its own
+ * exec EACCES, not ENOENT (a PATH through root's 0700 home, in a user's
+ * execvp, which reports EACCES when no entry ran). 0 with *e the
+ * caller's answer; -1 where that cannot be told (judged). */
+static int searched_as_caller(const struct hs_floor_ctx *x,
+			      const struct hs_fl_call *c, const char *res,
+			      int *e)
+{
+	struct hs_fl_as as;
+	struct stat sb;
+	mode_t um;
+	int r;
+
+	if (!x->self ||
+	    hs_fl_same_identity(x->self, (pid_t)c->n.pid, false, x->listener,
+				c->n.id, &um, &as) <= 0)
+		return -1;
+	if (!as.on)
+		return 0; /* its credentials are ours */
+	if (!hs_fl_become(&as))
+		return -1;
+	r = stat(res, &sb) == 0 ? 0 : errno;
+	hs_fl_become_back(&as);
+	if (r == 0 || (r != ENOENT && r != ENOTDIR && r != ELOOP &&
+		       r != EACCES))
+		return -1;
+	*e = r;
+	return 0;
+}
+
 /* Is path, exec'd by tid from dirfd, there as the caller's own walk
  * would find it? Our first look went through the caller's /proc links
  * (kernel_path), but a symlink on the way into /proc/self or /dev/fd is,
@@ -260,8 +305,11 @@ static int unnamed_errno(pid_t tid, int dirfd, const char *path,
  * (hs_fl_abs following, magic links by hand) and looked at there. 0: not
  * there, *e its errno; 1: there (flipped into place since our look, or
  * ours was not the caller's); -1: that cannot be told. */
-static int missing_as_caller(pid_t tid, int dirfd, const char *path, int *e)
+static int missing_as_caller(const struct hs_floor_ctx *x,
+			     const struct hs_fl_call *c, int dirfd,
+			     const char *path, int *e)
 {
+	pid_t tid = (pid_t)c->n.pid;
 	char res[PATH_MAX];
 	struct stat sb;
 
@@ -270,7 +318,9 @@ static int missing_as_caller(pid_t tid, int dirfd, const char *path, int *e)
 	if (stat(res, &sb) == 0)
 		return 1;
 	*e = errno;
-	return *e == ENOENT || *e == ENOTDIR || *e == ELOOP ? 0 : -1;
+	if (*e != ENOENT && *e != ENOTDIR && *e != ELOOP)
+		return -1;
+	return root_for_user(tid) ? searched_as_caller(x, c, res, e) : 0;
 }
 
 /* An exec our look finds nothing to run for (e: ENOENT and the like, a
@@ -302,7 +352,7 @@ static enum hs_fl_verdict nothing_to_run(const struct hs_floor_ctx *x,
 	else if (e == EBADF || (by_fd && e == ENOENT))
 		ours = true, e = EBADF;
 	else if (not_found(e) && e != ENAMETOOLONG && same_place(x, tid)) {
-		int m = missing_as_caller(tid, dirfd, path, &e);
+		int m = missing_as_caller(x, c, dirfd, path, &e);
 
 		/* there now, or not to be told (a descriptor closed and
 		 * opened again between the looks): judged */

@@ -65,6 +65,23 @@ if as_user "exec flip"; then
 		'import subprocess; print(subprocess.run(["bash", "-c", "echo fine"], capture_output=True, text=True).stdout)' 2>&1)
 	expect_eq "user: a PATH miss in a directory it may not enter: the call runs" fine "$out"
 	expect_eq "  ... and the hook is asked once" "echo fine" "$(cat asked 2>/dev/null)"
+	# a root session's user process: its execvp through that directory
+	# ends EACCES, as plainly (the root supervisor's own walk found
+	# nothing there and answered ENOENT, session 37)
+	cat > eacces.py <<'P'
+import os
+try:
+    os.execvp("no-such-program-zz", ["x"])
+except OSError as e:
+    print("execvp", e.errno)
+P
+	want=$("${AS[@]}" env PATH="$TMP/closed/bin:/usr/bin:/bin" python3 eacces.py 2>&1)
+	expect_eq "user: plainly, execvp through a directory it may not enter is EACCES" "execvp 13" "$want"
+	for mode in enforce guard; do
+		expect_eq "root $mode session, a user's process: the same errno" "$want" \
+			"$("$HOOKSHIM" run --$mode --no-notices -c hooks.json -- "${AS[@]}" \
+				env PATH="$TMP/closed/bin:/usr/bin:/bin" python3 eacces.py 2>&1)"
+	done
 fi
 
 # ... and a miss is the kernel's own answer: what the caller's walk finds
