@@ -204,7 +204,12 @@ struct hs_settings {
  * PR_SET_MM_MAP -- personality(ADDR_NO_RANDOMIZE), which places an
  * exec's image where the last one was, and prctl PR_SET_CHILD_SUBREAPER,
  * which takes the orphans below the caller: the floor reads them to know
- * what, and whose, a process is. */
+ * what, and whose, a process is; "fanotify": fanotify_init, whose events
+ * hand root the file opened with the flags it chose (O_RDWR: a write
+ * with no open for writing); "cgroups": a cgroup's file opened for
+ * writing -- a process moved (the supervisor, into a cgroup then frozen
+ * or killed), a v1 release_agent, which the kernel runs outside the
+ * session. */
 #define HS_FLOOR_ALLOW_GROUPS(X)             \
 	X(MOUNT, "mount")                    \
 	X(CHROOT, "chroot")                  \
@@ -217,7 +222,9 @@ struct hs_settings {
 	X(PROC_SYS, "proc_sys")              \
 	X(LANDLOCK, "landlock")              \
 	X(KERNEL_FILES, "kernel_files")      \
-	X(PROCESS_IMAGE, "process_image")
+	X(PROCESS_IMAGE, "process_image")    \
+	X(FANOTIFY, "fanotify")              \
+	X(CGROUPS, "cgroups")
 enum {
 #define HS_FA_BIT_(id, name) HS_FA_BIT_##id,
 	HS_FLOOR_ALLOW_GROUPS(HS_FA_BIT_)

@@ -68,6 +68,12 @@ static const char *const why[HS_FA_COUNT] = {
 			     "image (its arguments, environment, executable) "
 			     "or where the next one goes, or takes orphans: "
 			     "what says what, and whose, a process is",
+	[G(FANOTIFY)] = "hands over the files it watches opened as it asks, "
+			"for writing too, with no open of them judged",
+	[G(CGROUPS)] = "a cgroup's file: it moves processes (the supervisor "
+		       "and its hooks too) and freezes, kills or limits "
+		       "them, or names a program the kernel runs outside "
+		       "the session (release_agent)",
 };
 
 /* In the order floor_bpf.c tests them: ioctl first, a frequent call that
@@ -118,6 +124,10 @@ const struct hs_fl_rcall hs_fl_rcalls[] = {
 	/* and an exec's places the same each time (setarch -R, gdb's
 	 * default for the program it runs): two images then look alike */
 	{ SYS_personality, G(PROCESS_IMAGE), HS_RC_NORANDOM, "personality" },
+	/* root's: an event's descriptor is the watched file opened with the
+	 * flags given here (O_RDWR): a protected file, or a hook's script,
+	 * written after a read */
+	{ SYS_fanotify_init, G(FANOTIFY), HS_RC_ALWAYS, "fanotify_init" },
 };
 const size_t hs_fl_nrcalls = sizeof(hs_fl_rcalls) / sizeof(hs_fl_rcalls[0]);
 
@@ -231,7 +241,7 @@ bool hs_fl_refused_open(const struct hs_floor_ctx *x, pid_t tid,
 	const char *look = abs;
 
 	if ((allow & HS_FA(BLOCK_DEVICES)) && (allow & HS_FA(PROC_SYS)) &&
-	    (allow & HS_FA(USERFAULTFD)))
+	    (allow & HS_FA(USERFAULTFD)) && (allow & HS_FA(CGROUPS)))
 		return false;
 	if (fd_link(tid, path, link, sizeof(link)))
 		look = link; /* the open file itself, named or not */
@@ -247,10 +257,23 @@ bool hs_fl_refused_open(const struct hs_floor_ctx *x, pid_t tid,
 		return true;
 	}
 	abs = look;
-	/* procfs and sysfs have anonymous devices (major 0): a disk's
-	 * file costs no statfs */
-	if ((allow & HS_FA(PROC_SYS)) || !S_ISREG(sb.st_mode) ||
-	    major(sb.st_dev) != 0 || statfs(abs, &fs) < 0)
+	/* procfs, sysfs and cgroup file systems have anonymous devices
+	 * (major 0): a disk's file costs no statfs */
+	if (((allow & HS_FA(PROC_SYS)) && (allow & HS_FA(CGROUPS))) ||
+	    !S_ISREG(sb.st_mode) || major(sb.st_dev) != 0 ||
+	    statfs(abs, &fs) < 0)
+		return false;
+	/* a cgroup's, v1 or v2: a process written to cgroup.procs is moved
+	 * (the supervisor, then frozen), release_agent runs as root outside
+	 * the session when a cgroup empties */
+	if (fs.f_type == CGROUP_SUPER_MAGIC ||
+	    fs.f_type == CGROUP2_SUPER_MAGIC) {
+		if (allow & HS_FA(CGROUPS))
+			return false;
+		say(r, G(CGROUPS), "open", abs);
+		return true;
+	}
+	if (allow & HS_FA(PROC_SYS))
 		return false;
 	if (fs.f_type == SYSFS_MAGIC) {
 		say(r, G(PROC_SYS), "open", abs);

@@ -11,6 +11,11 @@
  *                           TEXT appended to DST/FILE
  *   chrootwrite DIR FILE TEXT    chroot DIR, TEXT appended to /FILE
  *   handlewrite FILE TEXT   FILE opened by its handle, TEXT appended
+ *   fanowrite FILE TEXT     a fanotify group (FAN_CLASS_NOTIF, each
+ *                           event's file opened O_RDWR) watching FILE, FILE
+ *                           opened for reading, TEXT appended through the
+ *                           event's descriptor: a write with no open for
+ *                           writing
  *   acctwrite FILE          process accounting into FILE while a child
  *                           lives and ends (the kernel appends a record)
  *   openwrite PATH [TEXT]   PATH opened for writing, TEXT written
@@ -33,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fanotify.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
@@ -201,6 +207,13 @@ static long one(const char *n)
 		return prctl(PR_SET_NAME, "hookshim-probe", 0, 0, 0);
 	if (!strcmp(n, "bpf"))
 		return syscall(SYS_bpf, 0xfff, NULL, 0);
+	if (!strcmp(n, "fanotify_init")) {
+		long fd = syscall(SYS_fanotify_init, FAN_CLASS_NOTIF, O_RDWR);
+
+		if (fd >= 0)
+			close((int)fd);
+		return fd < 0 ? fd : 0;
+	}
 	if (!strcmp(n, "init_module"))
 		return syscall(SYS_init_module, NULL, 0, "");
 	if (!strcmp(n, "finit_module"))
@@ -313,6 +326,32 @@ static int handlewrite(char **a)
 	return report("append", write(fd, a[1], strlen(a[1])) < 0 ? -1 : close(fd));
 }
 
+static int fanowrite(char **a)
+{
+	long fan = syscall(SYS_fanotify_init, FAN_CLASS_NOTIF, O_RDWR);
+	struct fanotify_event_metadata *m;
+	char buf[4096];
+	ssize_t n;
+	int r;
+
+	if (report("fanotify_init", fan) ||
+	    report("fanotify_mark", fanotify_mark((int)fan, FAN_MARK_ADD,
+						  FAN_OPEN, AT_FDCWD, a[0])))
+		return 1;
+	if (report("open", r = open(a[0], O_RDONLY | O_CLOEXEC)))
+		return 1;
+	close(r);
+	n = read((int)fan, buf, sizeof(buf));
+	for (m = (void *)buf; FAN_EVENT_OK(m, n); m = FAN_EVENT_NEXT(m, n))
+		if (m->fd >= 0)
+			return report("append",
+				      pwrite(m->fd, a[1], strlen(a[1]),
+					     lseek(m->fd, 0, SEEK_END)) < 0
+					      ? -1
+					      : 0);
+	return report("event", -1);
+}
+
 /* process accounting into FILE for one child's life: the kernel appends
  * that child's record */
 static int acctwrite(char **a)
@@ -408,6 +447,8 @@ int main(int argc, char **argv)
 		return chrootwrite(argv + 2);
 	if (argc == 4 && !strcmp(argv[1], "handlewrite"))
 		return handlewrite(argv + 2);
+	if (argc == 4 && !strcmp(argv[1], "fanowrite"))
+		return fanowrite(argv + 2);
 	if (argc == 3 && !strcmp(argv[1], "acctwrite"))
 		return acctwrite(argv + 2);
 	if (argc >= 3 && !strcmp(argv[1], "openwrite"))

@@ -20,7 +20,7 @@ P=$HOOKSHIM_PROBES/floor_static_rootcalls
 command -v jq >/dev/null || { skip "root calls: jq missing"; exit 0; }
 [ "$(id -u)" = 0 ] || { skip "root calls: needs root (CI runs as root)"; exit 0; }
 chmod 755 "$TMP"
-ALL='"mount", "chroot", "namespaces", "open_by_handle", "bpf", "modules", "userfaultfd", "block_devices", "proc_sys", "landlock", "kernel_files", "process_image"'
+ALL='"mount", "chroot", "namespaces", "open_by_handle", "bpf", "modules", "userfaultfd", "block_devices", "proc_sys", "landlock", "kernel_files", "process_image", "fanotify", "cgroups"'
 policy() { # file, floor_allow list
 	cat >"$1" <<J
 {"hookshim":{"floor":"require","floor_allow":[$2]},"hooks":{"PreToolUse":[{"matcher":"Write","hooks":[{"type":"command",
@@ -36,7 +36,7 @@ echo '{"hookshim":{"floor_allow":["mount", "namespace"]},"hooks":{}}' >"$TMP/bad
 "$HOOKSHIM" check -c "$TMP/bad.json" >"$TMP/out" 2>&1; rc=$?
 check "floor_allow: an unknown name fails check" test "$rc" != 0
 expect_contains "floor_allow: ... an error at its line and column, naming the groups" "$(cat "$TMP/out")" \
-	'bad.json:1:38: hookshim.floor_allow[1] is not one of "mount", "chroot", "namespaces", "open_by_handle", "bpf", "modules", "userfaultfd", "block_devices", "proc_sys", "landlock", "kernel_files", "process_image" (ignored)'
+	'bad.json:1:38: hookshim.floor_allow[1] is not one of "mount", "chroot", "namespaces", "open_by_handle", "bpf", "modules", "userfaultfd", "block_devices", "proc_sys", "landlock", "kernel_files", "process_image", "fanotify", "cgroups" (ignored)'
 echo '{"hookshim":{"floor_allow":"mount"},"hooks":{}}' >"$TMP/bad.json"
 expect_contains "floor_allow: not a list: an error" "$("$HOOKSHIM" check -c "$TMP/bad.json" 2>&1)" \
 	'bad.json:1:14: hookshim.floor_allow must be an array of names'
@@ -81,7 +81,8 @@ open_by_handle_at:open_by_handle_at:open_by_handle bpf:bpf:bpf
 init_module:init_module:modules finit_module:finit_module:modules
 delete_module:delete_module:modules kexec_load:kexec_load:modules
 kexec_file_load:kexec_file_load:modules userfaultfd:userfaultfd:userfaultfd
-acct:acct:kernel_files swapon:swapon:kernel_files"
+acct:acct:kernel_files swapon:swapon:kernel_files
+fanotify_init:fanotify_init:fanotify"
 NAMES=$(for c in $CALLS; do echo "${c%%:*}"; done)
 # not refused: no mount, user, cgroup or PID namespace, plain clone,
 # threads
@@ -256,6 +257,60 @@ expect_contains "root: open_by_handle_at: refused, said" "$(cat "$TMP/err")" "ho
 fresh
 hs "$TMP/all.json" "$P" handlewrite "$ROOT/secrets/k" via-handle
 check "root: open_by_handle_at, allowed: lands as plain" grep -q via-handle "$ROOT/secrets/k"
+
+# fanotify: an event's descriptor is the watched file opened as the group
+# asked (O_RDWR), after a read of it that nothing judges: secrets/k
+# appended to with no open for writing (session 37's attack run)
+fresh
+"$P" fanowrite "$ROOT/secrets/k" via-fanotify >/dev/null
+check "root: fanotify, plain: the write lands in secrets/k" grep -q via-fanotify "$ROOT/secrets/k"
+for m in guard enforce; do
+	fresh
+	(cd "$ROOT" && timeout 60 "$HOOKSHIM" run --$m --no-notices -c "$TMP/deny.json" --root "$ROOT" -- \
+		"$P" fanowrite "$ROOT/secrets/k" via-fanotify) >"$TMP/out" 2>"$TMP/err"
+	expect_eq "root, $m: fanotify: secrets/k untouched" "$KEEP" "$(khash)"
+	expect_contains "root, $m: fanotify: refused, said" "$(cat "$TMP/err")" \
+		'hookshim: fanotify_init denied: hands over the files it watches opened as it asks'
+done
+fresh
+hs "$TMP/all.json" "$P" fanowrite "$ROOT/secrets/k" via-fanotify
+check "root: fanotify, allowed: lands as plain" grep -q via-fanotify "$ROOT/secrets/k"
+
+# a cgroup's files: a process written to cgroup.procs is moved (the
+# supervisor, into a freezer cgroup then frozen: the session never ended,
+# SIGKILL neither), and v1's release_agent names a program the kernel
+# runs as root outside the session when a cgroup empties (it wrote
+# secrets/ and ran rm -rf, no hook asked: session 37's attack run).
+# Opened for writing: refused in both modes; reads are not. The probe
+# moves itself into a cgroup of the test's, and writes release_agent's
+# own value back (plainly both work).
+CG1=$(awk '$3 == "cgroup" { print $2; exit }' /proc/self/mounts)
+if [ -n "$CG1" ] && [ -w "$CG1" ] && mkdir -p "$CG1/hookshim-test-$$"; then
+	CGT=$CG1/hookshim-test-$$
+	ra=$(cat "$CG1/release_agent" 2>/dev/null)
+	"$P" openwrite "$CGT/cgroup.procs" 0 >"$TMP/plain.out" 2>&1
+	expect_contains "root: cgroup.procs, plain: the write works" "$(cat "$TMP/plain.out")" "write ok"
+	"$P" openwrite "$CG1/release_agent" "$ra" >"$TMP/plain.out" 2>&1
+	expect_contains "root: release_agent, plain: opened for writing" "$(cat "$TMP/plain.out")" "open ok"
+	for m in guard enforce; do
+		fresh
+		(cd "$ROOT" && timeout 60 "$HOOKSHIM" run --$m --no-notices -c "$TMP/deny.json" --root "$ROOT" -- \
+			sh -c "'$P' openwrite '$CGT/cgroup.procs' 0; '$P' openwrite '$CG1/release_agent' '$ra';
+			echo \$\$ > '$CGT/cgroup.procs' && echo shell-moved; cat '$CGT/cgroup.procs' >/dev/null && echo read-ok") \
+			>"$TMP/out" 2>"$TMP/err"
+		expect_eq "root, $m: cgroup.procs and release_agent refused (static), a shell's too; reads not" \
+			"open errno=EPERM|open errno=EPERM|read-ok|" "$(tr '\n' '|' <"$TMP/out")"
+		expect_contains "root, $m: ... said, naming the group" "$(cat "$TMP/err")" \
+			"a cgroup's file: it moves processes (the supervisor and its hooks too)"
+		expect_contains "root, $m: ... allow with cgroups" "$(cat "$TMP/err")" '["cgroups"]'
+	done
+	hs "$TMP/all.json" sh -c "'$P' openwrite '$CGT/cgroup.procs' 0; '$P' openwrite '$CG1/release_agent' '$ra'"
+	expect_eq "root: cgroups allowed: both as plain" "open ok|write ok|open ok|write ok|" "$(tr '\n' '|' <"$TMP/out")"
+	expect_eq "root: release_agent as it was" "$ra" "$(cat "$CG1/release_agent")"
+	rmdir "$CGT" 2>/dev/null
+else
+	skip "root: cgroup files: no writable cgroup v1 hierarchy"
+fi
 
 # process accounting into secrets/k: the kernel appends a record of each
 # process that ends (acct(2), root's; allowed until session 28)
