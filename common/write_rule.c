@@ -21,13 +21,21 @@ static int st(const struct hs_wr_ops *o, void *x, const char *abs,
 	return follow ? stat(abs, sb) : lstat(abs, sb);
 }
 
-/* The same: 1 exists (*sb), 0 not, -1 error. */
+/* The same: 1 exists (*sb), 0 not, -1 error -- the call fails anyway
+ * (ENOTDIR, ELOOP, ...) -- or UNTOLD: the look was refused (EACCES,
+ * EPERM), the name's directories ones the looker may not search, where
+ * the caller's own walk, from its working directory or a descriptor,
+ * need not cross them (`chmod 000 ..` above the session root: every
+ * write by a relative name went unjudged, taken for one that fails). */
+#define UNTOLD (-2)
 static int look(const struct hs_wr_ops *o, void *x, const char *abs,
 		bool follow, struct stat *sb)
 {
 	if (st(o, x, abs, follow, sb) == 0)
 		return 1;
-	return errno == ENOENT ? 0 : -1;
+	return errno == ENOENT			  ? 0
+	       : errno == EACCES || errno == EPERM ? UNTOLD
+						   : -1;
 }
 
 static void add(struct hs_wr_plan *p, const char *op, const char *path,
@@ -65,6 +73,11 @@ static const char *open_op(const struct hs_wr_ops *o, void *x,
 	int fl = c->flags;
 
 	p->exists = look(o, x, c->a, c->follow, &p->sb);
+	if (p->exists == UNTOLD) { /* whatever it is: judged */
+		p->exists = -1;
+		return fl & O_APPEND ? "append" : fl & O_CREAT ? "create"
+							      : "modify";
+	}
 	if (p->exists < 0)
 		return NULL;
 	if (!p->exists) {
@@ -160,7 +173,9 @@ static void exchange(const struct hs_wr_ops *o, void *x,
 	struct stat sb;
 	unsigned ma, mb;
 
-	if (st(o, x, c->b, false, &sb) != 0)
+	int e = look(o, x, c->b, false, &sb);
+
+	if (e != 1 && e != UNTOLD)
 		return; /* ENOENT */
 	ma = hs_wr_stage_as_pre(o->match(x, c->a, c->want)) |
 	     pinned_pre(o, x, c, c->a) | prot_pre(c, HS_WR_PROT_A);
@@ -193,7 +208,9 @@ static void rename_(const struct hs_wr_ops *o, void *x,
 	const char *op;
 	int e;
 
-	if (st(o, x, c->a, false, &sa) != 0)
+	if ((e = look(o, x, c->a, false, &sa)) == UNTOLD)
+		sa.st_mode = 0; /* not to be looked at: judged */
+	else if (e != 1)
 		return;
 	if (c->flags & RENAME_EXCHANGE) {
 		exchange(o, x, c, p);
@@ -210,6 +227,8 @@ static void rename_(const struct hs_wr_ops *o, void *x,
 	mb = hs_wr_stage_as_pre(rb) | prot_pre(c, HS_WR_PROT_B);
 	/* the target as it is: RENAME_NOREPLACE never replaces (EEXIST) */
 	e = mb ? look(o, x, c->b, false, &sb) : -1;
+	if (e == UNTOLD) /* judged as replaced */
+		e = 1, sb.st_mode = S_IFREG, sb.st_size = 1;
 	if (e > 0 && noreplace)
 		e = 0;
 	if (ma) {
@@ -237,6 +256,7 @@ void hs_wr_classify(const struct hs_wr_ops *o, void *x,
 	struct stat sb;
 	const char *op;
 	unsigned m;
+	int e;
 
 	p->n = 0;
 	p->temp_create = p->temp_publish = p->content_file = NULL;
@@ -251,7 +271,8 @@ void hs_wr_classify(const struct hs_wr_ops *o, void *x,
 		return;
 	case HS_WR_TRUNC:
 		m = o->match(x, c->a, c->want) | prot_pre(c, HS_WR_PROT_A);
-		if (m && look(o, x, c->a, c->follow, &sb) == 1)
+		if (m && ((e = look(o, x, c->a, c->follow, &sb)) == 1 ||
+			  e == UNTOLD))
 			add(p, "truncate", c->a, NULL, hs_wr_stage_as_pre(m));
 		return;
 	case HS_WR_UNLINK:
@@ -259,7 +280,11 @@ void hs_wr_classify(const struct hs_wr_ops *o, void *x,
 		/* never the last component followed: unlink removes the link
 		 * itself; a temp file goes silently */
 		m = o->match(x, c->a, c->want) | prot_pre(c, HS_WR_PROT_A);
-		if (!m || st(o, x, c->a, false, &sb) != 0 || o->is_temp(x, c->a))
+		if (!m || o->is_temp(x, c->a))
+			return;
+		if ((e = look(o, x, c->a, false, &sb)) == UNTOLD)
+			sb.st_mode = S_IFREG; /* not to be looked at: judged */
+		else if (e != 1)
 			return;
 		if (c->kind == HS_WR_REMOVE)
 			op = S_ISDIR(sb.st_mode) ? "rmdir" : "delete";

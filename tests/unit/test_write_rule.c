@@ -2,6 +2,7 @@
  * table of calls on a real directory (the rule looks at the names with
  * lstat and stat) under a scripted watch list, each with the events it
  * must make, in order, with their sides and the plan's temp marks. */
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -82,6 +83,21 @@ static const char *w_replace(void *x, const struct stat *sb)
 	return sb->st_size > 0 && ((const struct watch *)x)->agent_edit
 		       ? "edit"
 		       : "overwrite";
+}
+
+/* A look at a name whose last component starts "locked" is refused,
+ * as the kernel refuses one through a directory the looker may not
+ * search; others are looked at. */
+static int locked_stat(void *x, const char *abs, bool follow, struct stat *sb)
+{
+	const char *b = strrchr(abs, '/');
+
+	(void)x;
+	if (strncmp(b ? b + 1 : abs, "locked", 6) == 0) {
+		errno = EACCES;
+		return -1;
+	}
+	return follow ? stat(abs, sb) : lstat(abs, sb);
 }
 
 static const struct hs_wr_ops ops = {
@@ -281,6 +297,46 @@ int main(void)
 		snprintf(b, sizeof(b), "%s/g", dir);
 		hs_wr_classify(&ops, &w, &c, &plan);
 		CHECK_STR("rename: only the pre side asked", "rename f g P; overwrite g P", show(&plan));
+	}
+
+	/* a name whose look is refused (EACCES: a directory above it the
+	 * looker may not search, where the caller's relative walk need not
+	 * cross it): judged as a write that may make or change it, never
+	 * taken for one that fails */
+	{
+		static const struct {
+			const char *name;
+			enum hs_wr_kind kind;
+			int flags;
+			const char *a, *b, *want;
+		} untold[] = {
+			{ "refused look: an open that may create", HS_WR_OPEN, RW, "locked", 0, "create locked P" },
+			{ "refused look: appending", HS_WR_OPEN, O_WRONLY | O_APPEND, "locked", 0, "append locked P" },
+			{ "refused look: in place", HS_WR_OPEN, O_RDWR, "locked", 0, "modify locked P" },
+			{ "refused look: truncate", HS_WR_TRUNC, 0, "locked", 0, "truncate locked P" },
+			{ "refused look: unlink", HS_WR_UNLINK, 0, "locked", 0, "delete locked P" },
+			{ "refused look: a rename away", HS_WR_RENAME, 0, "locked", "n", "rename locked n P" },
+			{ "refused look: a rename onto it", HS_WR_RENAME, 0, "f", "locked", "overwrite locked P" },
+			{ "refused look: an exchange", HS_WR_RENAME, RENAME_EXCHANGE, "f", "locked", "exchange locked f P" },
+			{ "refused look: mkdir", HS_WR_MKDIR, 0, "locked", 0, "mkdir locked P" },
+		};
+		struct hs_wr_ops o2 = ops;
+
+		o2.stat = locked_stat;
+		for (size_t i = 0; i < sizeof(untold) / sizeof(untold[0]); i++) {
+			struct watch w = { .pre = "locked" };
+			struct hs_wr_call c = {
+				.kind = untold[i].kind, .flags = untold[i].flags,
+				.a = a, .b = untold[i].b ? b : NULL,
+				.want = HS_WR_PRE | HS_WR_POST, .fin = fin,
+			};
+
+			snprintf(a, sizeof(a), "%s/%s", dir, untold[i].a);
+			if (untold[i].b)
+				snprintf(b, sizeof(b), "%s/%s", dir, untold[i].b);
+			hs_wr_classify(&o2, &w, &c, &plan);
+			CHECK_STR(untold[i].name, untold[i].want, show(&plan));
+		}
 	}
 
 	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
