@@ -63,6 +63,26 @@ static void cwd_store(const char *p, unsigned gen)
 	__atomic_store_n(&cwd.seq, s + 2, __ATOMIC_RELEASE);
 }
 
+/* A working directory that was removed (`mkdir d; cd d; rmdir ../d`):
+ * getcwd fails ENOENT, but "../secrets/k" from it is a name the kernel
+ * walks. Its name as /proc/self/cwd gives it, less the kernel's
+ * " (deleted)", so that ".." leads where the kernel goes (a write there
+ * went unjudged). Not kept: the next call looks again. */
+static int removed_cwd(char *buf)
+{
+	static const char gone[] = " (deleted)";
+	int r = hs_proclink_target("/proc/self/cwd", buf);
+	size_t n;
+
+	if (r < 0)
+		return r == HS_PATH_TOOLONG ? r : -1;
+	n = hs_len(buf);
+	if (n > sizeof(gone) - 1 &&
+	    hs_same(buf + n - (sizeof(gone) - 1), gone))
+		buf[n - (sizeof(gone) - 1)] = '\0';
+	return 0;
+}
+
 static int getcwd_cached(char *buf)
 {
 	unsigned gen;
@@ -76,9 +96,9 @@ static int getcwd_cached(char *buf)
 	 * glibc walks ".." with opendir (malloc). Such a directory (mkdir
 	 * and chdir, one level at a time) has no name we can hold. */
 	if (syscall(SYS_getcwd, buf, PATH_MAX) < 0)
-		return errno == ERANGE || errno == ENAMETOOLONG
-			       ? HS_PATH_TOOLONG
-			       : -1;
+		return errno == ERANGE || errno == ENAMETOOLONG ? HS_PATH_TOOLONG
+		       : errno == ENOENT			 ? removed_cwd(buf)
+								 : -1;
 	if (buf[0] != '/') /* "(unreachable)": another root's */
 		return -1;
 	cwd_store(buf, gen);
