@@ -131,7 +131,16 @@ static char **hook_env(const struct hs_config *cfg, const struct hs_hook *h,
 	const struct hs_hookenv_var *vars = ops->env;
 	bool settings_env = ops->session_env && cfg->nenv;
 	size_t n = 0, extra = 0, i = 0;
+	const char *safe = hs_hook_var(cfg, h, "PYTHONSAFEPATH");
 	char **env;
+
+	/* an inline python's module path without the session root ahead of
+	 * its own library (hook_runtime.h): PYTHONSAFEPATH=1, for an empty
+	 * one (unset to python) too, which is left out */
+	if ((!safe || !safe[0]) && hs_hook_python_inline(cfg, h))
+		safe = NULL;
+	else
+		safe = "";
 
 	for (char **e = environ; *e; e++)
 		n++;
@@ -145,7 +154,8 @@ static char **hook_env(const struct hs_config *cfg, const struct hs_hook *h,
 	if (!env)
 		return NULL;
 	for (char **e = environ; *e; e++) {
-		if ((in_outer ? outer_dropped(*e)
+		if ((!safe && strcmp(*e, "PYTHONSAFEPATH=") == 0) ||
+		    (in_outer ? outer_dropped(*e)
 			      : strncmp(*e, "HOOKSHIM_", 9) == 0 ||
 					strncmp(*e, "LD_PRELOAD=", 11) == 0) ||
 		    strncmp(*e, "TRACEPARENT=", 12) == 0 ||
@@ -162,11 +172,13 @@ static char **hook_env(const struct hs_config *cfg, const struct hs_hook *h,
 			i++;
 	}
 	for (size_t k = 0; settings_env && k < cfg->nenv; k++)
-		if (asprintf(&env[i], "%s=%s", cfg->env[k].name,
+		if ((safe || strcmp(cfg->env[k].name, "PYTHONSAFEPATH") != 0) &&
+		    asprintf(&env[i], "%s=%s", cfg->env[k].name,
 			     cfg->env[k].value) >= 0)
 			i++;
 	for (char **e = h->env; e && *e; e++)
-		env[i++] = strdup(*e);
+		if (safe || strcmp(*e, "PYTHONSAFEPATH=") != 0)
+			env[i++] = strdup(*e);
 	if (in_outer) {
 		/* posix_spawn from this process: the marker names us */
 		env[i++] = strdup("HOOKSHIM_ROLE=tool");
@@ -180,10 +192,7 @@ static char **hook_env(const struct hs_config *cfg, const struct hs_hook *h,
 		if (asprintf(&env[i], "%s=%s", v->name,
 			     env_value(cfg, h, ev, tool, v->value)) >= 0)
 			i++;
-	/* an inline python's module path without the session root ahead
-	 * of its own library (hook_runtime.h) */
-	if (!hs_hook_var(cfg, h, "PYTHONSAFEPATH") &&
-	    hs_hook_python_inline(cfg, h))
+	if (!safe)
 		env[i++] = strdup("PYTHONSAFEPATH=1");
 	env[i] = NULL;
 	return env;

@@ -210,24 +210,178 @@ static void candidate(const struct ctx *x, const char *p)
 		x->v->script(abs, x->arg);
 }
 
-static void simple(const struct ctx *x, const struct hs_sh_cmd *c)
+/* A runner of the command after its own options and operands (env,
+ * nohup, nice, timeout 5, xargs, ... -- common/shellargv.c's chain --,
+ * exec, command): how many operands of its own come first; -1 for any
+ * other program. */
+static int runner(const char *prog)
 {
-	size_t i = 0;
-	char *prog = NULL;
+	static const char *const none[] = { "exec", "command", "env", "nohup",
+					    "nice", "setsid", "stdbuf",
+					    "ionice", "xargs", "time", NULL };
+	static const char *const one[] = { "timeout", "chrt", "taskset", NULL };
+	const char *b = strrchr(prog, '/');
 
-	/* exec/command/nohup/env VAR=... run the word after them */
+	b = b ? b + 1 : prog;
+	for (int i = 0; none[i]; i++)
+		if (!strcmp(b, none[i]))
+			return 0;
+	for (int i = 0; one[i]; i++)
+		if (!strcmp(b, one[i]))
+			return 1;
+	return -1;
+}
+
+/* Does runner prog's option opt (not attached to its value) take the
+ * next word as its value? */
+static bool runner_value(const char *prog, const char *opt)
+{
+	static const struct {
+		const char *prog, *opts;
+	} t[] = {
+		{ "env", " -u -C -S --unset --chdir --split-string " },
+		{ "nice", " -n --adjustment " },
+		{ "timeout", " -s -k --signal --kill-after " },
+		{ "stdbuf", " -i -o -e --input --output --error " },
+		{ "ionice", " -c -n -p -P -u --class --classdata --pid --pgid --uid " },
+		{ "xargs", " -a -d -E -I -L -n -P -s --arg-file --delimiter "
+			   "--max-lines --max-args --max-procs --max-chars " },
+		{ "time", " -f -o --format --output " },
+		{ "exec", " -a " },
+	};
+	const char *b = strrchr(prog, '/');
+	char o[40];
+
+	b = b ? b + 1 : prog;
+	if (strlen(opt) > sizeof(o) - 3)
+		return false;
+	snprintf(o, sizeof(o), " %s ", opt);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(b, t[i].prog))
+			return strstr(t[i].opts, o) != NULL;
+	return false;
+}
+
+/* python's options whose value is the next word */
+static bool python_value(const char *opt)
+{
+	return !strcmp(opt, "-W") || !strcmp(opt, "-X") ||
+	       !strcmp(opt, "-Q") || !strcmp(opt, "--check-hash-based-pycs");
+}
+
+static bool shell(const char *prog)
+{
+	static const char *const names[] = { "sh", "bash", "dash", "zsh",
+					     "ksh", "ash", NULL };
+	const char *b = strrchr(prog, '/');
+
+	b = b ? b + 1 : prog;
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(b, names[i]))
+			return true;
+	return false;
+}
+
+static void walk_text(const struct ctx *x, const char *text, int depth);
+
+/* An interpreter's operands: its script (a candidate), python's code
+ * inline or on stdin, a shell's -c text (walked as the hook's own). */
+static void operands(const struct ctx *x, const struct hs_sh_cmd *c,
+		     size_t k, const char *prog, int depth)
+{
+	bool py = python(prog), inline_py = py, sh = shell(prog);
+
+	for (; k < c->nwords; k++) {
+		char *op = word(x, &c->words[k]);
+
+		if (!op) {
+			inline_py = false; /* not known */
+			break;
+		}
+		if (sh && !strcmp(op, "-c")) {
+			char *text = k + 1 < c->nwords ? word(x, &c->words[k + 1])
+						       : NULL;
+
+			if (text)
+				walk_text(x, text, depth + 1);
+			free(text);
+			free(op);
+			break;
+		}
+		/* "-": python's (node's, perl's) stdin, a shell's end of
+		 * its options */
+		if (inline_code(op) || (!sh && !strcmp(op, "-"))) {
+			free(op);
+			break;
+		}
+		if (py && python_value(op))
+			k++;
+		else if (op[0] != '-') {
+			candidate(x, op);
+			free(op);
+			inline_py = false;
+			break;
+		}
+		free(op);
+	}
+	if (py && inline_py && x->v->python_inline)
+		x->v->python_inline(prog, x->arg);
+}
+
+static bool env_text(const char *run, const char *opt)
+{
+	const char *b = strrchr(run, '/');
+
+	b = b ? b + 1 : run;
+	return !strcmp(b, "env") &&
+	       (!strcmp(opt, "-S") || !strcmp(opt, "--split-string"));
+}
+
+static void simple_at(const struct ctx *x, const struct hs_sh_cmd *c,
+		      int depth)
+{
+	char *prog = NULL, *run = NULL; /* the runner whose words these are */
+	bool value = false;		/* this word is an option's value */
+	bool text = false;		/* ... env -S's, a command line */
+	int ops = 0;			/* operands of its own still to come */
+	size_t i = 0;
+
+	/* runners (exec, command, env, nohup, nice, timeout 5, xargs,
+	 * stdbuf: each but exec and command a program itself) run the word
+	 * after their own options, their values and operands, and env's
+	 * VAR=...; env -S's value is a command line of its own */
 	for (; i < c->nwords; i++) {
 		free(prog);
-		if (!(prog = word(x, &c->words[i])))
+		if (!(prog = word(x, &c->words[i]))) {
+			free(run);
 			return;
-		/* these two are programs themselves */
-		if (x->v->program && (!strcmp(prog, "env") || !strcmp(prog, "nohup")))
-			x->v->program(prog, x->arg);
-		if (strcmp(prog, "exec") && strcmp(prog, "command") &&
-		    strcmp(prog, "nohup") && strcmp(prog, "env") &&
-		    !(i > 0 && strchr(prog, '=') && prog[0] != '/'))
+		}
+		if (value) {
+			if (text)
+				walk_text(x, prog, depth + 1);
+			value = text = false;
+			continue;
+		}
+		if (run && prog[0] == '-' && prog[1]) {
+			value = runner_value(run, prog);
+			text = env_text(run, prog);
+			continue;
+		}
+		if (run && ops > 0) {
+			ops--;
+			continue;
+		}
+		if (run && strchr(prog, '=') && prog[0] != '/')
+			continue;
+		if ((ops = runner(prog)) < 0)
 			break;
+		free(run);
+		run = strdup(prog);
+		if (x->v->program && strcmp(prog, "exec") &&
+		    strcmp(prog, "command"))
+			x->v->program(prog, x->arg);
 	}
+	free(run);
 	if (i >= c->nwords) {
 		free(prog);
 		return;
@@ -236,45 +390,36 @@ static void simple(const struct ctx *x, const struct hs_sh_cmd *c)
 		x->v->program(prog, x->arg);
 	if (strchr(prog, '/'))
 		candidate(x, prog);
-	if (interpreter(prog)) {
-		bool inline_py = python(prog);
-
-		for (size_t k = i + 1; k < c->nwords; k++) {
-			char *op = word(x, &c->words[k]);
-
-			if (!op) {
-				inline_py = false; /* not known */
-				break;
-			}
-			if (inline_code(op) || !strcmp(op, "-")) {
-				free(op);
-				break;
-			}
-			if (op[0] != '-') {
-				candidate(x, op);
-				free(op);
-				inline_py = false;
-				break;
-			}
-			free(op);
-		}
-		if (inline_py && x->v->python_inline)
-			x->v->python_inline(prog, x->arg);
-	}
+	if (interpreter(prog))
+		operands(x, c, i + 1, prog, depth);
 	free(prog);
 }
 
-static void list(const struct ctx *x, const struct hs_sh_list *l)
+static void list_at(const struct ctx *x, const struct hs_sh_list *l, int depth)
 {
 	for (size_t i = 0; l && i < l->n; i++)
 		for (size_t j = 0; j < l->pipes[i].ncmds; j++) {
 			const struct hs_sh_cmd *c = &l->pipes[i].cmds[j];
 
 			if (c->kind == HS_SH_SIMPLE)
-				simple(x, c);
+				simple_at(x, c, depth);
 			else if (c->body)
-				list(x, c->body);
+				list_at(x, c->body, depth);
 		}
+}
+
+/* A command line a hook's command runs (`sh -c TEXT`, `env -S TEXT`),
+ * walked as its own; a few levels deep at most. */
+static void walk_text(const struct ctx *x, const char *text, int depth)
+{
+	struct ctx y = *x;
+	struct hs_sh_list *l;
+
+	if (depth > 4 || !(l = hs_sh_parse(text)))
+		return;
+	y.script = text;
+	list_at(&y, l, depth);
+	hs_sh_free(l);
 }
 
 void hs_hook_walk(const struct hs_config *cfg, const struct hs_hook *h,
@@ -291,7 +436,7 @@ void hs_hook_walk(const struct hs_config *cfg, const struct hs_hook *h,
 	x.cwd = h->work_dir ? h->work_dir : cfg->root;
 	if (!(l = hs_sh_parse(x.script)))
 		return;
-	list(&x, l);
+	list_at(&x, l, 0);
 	hs_sh_free(l);
 }
 
