@@ -1,9 +1,12 @@
 /* git's runtime for a hook that runs git; see hook_git.h. */
 #include "hook_git.h"
 
+#include <dirent.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,22 +29,61 @@ static void protect(const struct git *x, const char *path,
 	hs_protect_put(x->p, path, kind, why);
 }
 
-/* A repository's git directory d (absolute): its config (and a linked
- * worktree's own, config.worktree) and hooks; for a linked worktree,
- * the main repository's too (its "commondir"). */
+static void git_repo(const struct git *x, const char *d, int depth);
+
+/* The submodules' git directories under dir (d/modules, a name with
+ * slashes a directory each): each one with a HEAD is a repository a
+ * superproject's git status looks into (its core.fsmonitor runs). */
+static void modules(const struct git *x, const char *dir, int depth)
+{
+	char p[PATH_MAX];
+	struct dirent *e;
+	DIR *dd;
+
+	if (depth > 6 || !(dd = opendir(dir)))
+		return;
+	while ((e = readdir(dd))) {
+		struct stat sb;
+
+		if (e->d_name[0] == '.' ||
+		    snprintf(p, sizeof(p), "%s/%s", dir, e->d_name) >=
+			    (int)sizeof(p) ||
+		    lstat(p, &sb) != 0 || !S_ISDIR(sb.st_mode))
+			continue;
+		if (strlen(p) + 6 < sizeof(p)) {
+			char head[PATH_MAX];
+
+			snprintf(head, sizeof(head), "%s/HEAD", p);
+			if (access(head, F_OK) == 0) {
+				git_repo(x, p, depth + 1);
+				continue;
+			}
+		}
+		modules(x, p, depth + 1);
+	}
+	closedir(dd);
+}
+
+/* A repository's git directory d (absolute): its config, a linked
+ * worktree's own (config.worktree) and its pointers (commondir, gitdir),
+ * whether or not they are there yet, and hooks/; its submodules' (under
+ * modules/); for a linked worktree, the main repository's too. */
 static void git_repo(const struct git *x, const char *d, int depth)
 {
+	static const char *const files[] = { "config", "config.worktree",
+					     "commondir", "gitdir" };
 	char p[PATH_MAX], common[PATH_MAX];
 	FILE *f;
 
-	snprintf(p, sizeof(p), "%s/config", d);
-	protect(x, p, HS_PROT_FILE, "%s, read by %s", "git's configuration");
-	snprintf(p, sizeof(p), "%s/config.worktree", d);
-	if (access(p, F_OK) == 0)
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", d, files[i]);
 		protect(x, p, HS_PROT_FILE, "%s, read by %s",
 			"git's configuration");
+	}
 	snprintf(p, sizeof(p), "%s/hooks", d);
 	protect(x, p, HS_PROT_TREE, "%s, run by %s", "git's hooks");
+	snprintf(p, sizeof(p), "%s/modules", d);
+	modules(x, p, depth);
 	snprintf(p, sizeof(p), "%s/commondir", d);
 	if (depth || !(f = fopen(p, "r")))
 		return;
@@ -59,6 +101,13 @@ static void git_repo(const struct git *x, const char *d, int depth)
 	fclose(f);
 }
 
+/* Is a git boolean variable true ("1", "true", "yes", "on")? */
+static bool git_true(const char *v)
+{
+	return v && (!strcmp(v, "1") || !strcasecmp(v, "true") ||
+		     !strcasecmp(v, "yes") || !strcasecmp(v, "on"));
+}
+
 void hs_hook_git(const struct hs_config *cfg, const struct hs_hook *h,
 		 const char *home, const char *cwd, const char *label,
 		 struct hs_protect *prot)
@@ -69,6 +118,14 @@ void hs_hook_git(const struct hs_config *cfg, const struct hs_hook *h,
 	struct stat sb;
 	FILE *f;
 
+	/* the system's, which a root agent may write */
+	if (!git_true(hs_hook_var(x->cfg, x->h, "GIT_CONFIG_NOSYSTEM"))) {
+		const char *sys = hs_hook_var(x->cfg, x->h, "GIT_CONFIG_SYSTEM");
+
+		protect(x, sys && sys[0] == '/' ? sys : "/etc/gitconfig",
+			HS_PROT_FILE, "%s, read by %s",
+			"git's system configuration");
+	}
 	if (v && v[0] == '/') {
 		protect(x, v, HS_PROT_FILE, "%s, read by %s",
 			"git's global configuration");
@@ -99,6 +156,9 @@ void hs_hook_git(const struct hs_config *cfg, const struct hs_hook *h,
 			git_repo(x, p, 0);
 			return;
 		}
+		if (S_ISREG(sb.st_mode))
+			protect(x, p, HS_PROT_FILE, "%s, read by %s",
+				"git's pointer to its repository");
 		if (S_ISREG(sb.st_mode) && (f = fopen(p, "r"))) {
 			char *g = fgets(line, sizeof(line), f) &&
 						  strncmp(line, "gitdir: ", 8) == 0

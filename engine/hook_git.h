@@ -2,14 +2,17 @@
  *
  * git runs what its configuration names -- core.fsmonitor, a filter's
  * or textconv's command, an alias, core.hooksPath, include.path -- and
- * its hooks, from files the agent could otherwise write: its global
- * configuration (GIT_CONFIG_GLOBAL, else ~/.gitconfig and
- * $XDG_CONFIG_HOME/git/) and the repository the hook runs in (GIT_DIR,
- * or found from the hook's directory up as git finds it: a .git
- * directory, or a .git file naming one; a linked worktree's main
- * repository too), its config, config.worktree and hooks/. A hook's
- * `git status` ran the agent's core.fsmonitor outside the session. A
- * repository made during the session is not found. */
+ * its hooks, from files the agent could otherwise write: the system's
+ * configuration (GIT_CONFIG_SYSTEM, else /etc/gitconfig; not with
+ * GIT_CONFIG_NOSYSTEM), the global one (GIT_CONFIG_GLOBAL, else
+ * ~/.gitconfig and $XDG_CONFIG_HOME/git/) and the repository the hook
+ * runs in (GIT_DIR, or found from the hook's directory up as git finds
+ * it: a .git directory, or a .git file naming one, which is protected
+ * too; a linked worktree's main repository too): its config,
+ * config.worktree, commondir and gitdir, hooks/, and its submodules'
+ * git directories under modules/ alike. A hook's `git status` ran the
+ * agent's core.fsmonitor outside the session. A repository or a
+ * submodule made during the session is not found. */
 #ifndef HOOKSHIM_ENGINE_HOOK_GIT_H
 #define HOOKSHIM_ENGINE_HOOK_GIT_H
 
