@@ -357,6 +357,42 @@ static void startup(struct rt *x, const char *prog)
 	}
 }
 
+/* A program a hook runs by its path (an interpreter its script's "#!"
+ * names, `/opt/x/bin/tool` in its command): the file, which a program
+ * by a bare name has too (shadows); and a virtualenv's interpreter
+ * (bin/python3 beside a pyvenv.cfg one level up) has its environment's
+ * libraries as its runtime: pyvenv.cfg and lib/, where a .pth file runs
+ * at its start. A project's .venv/bin/python3 replaced by a script, or
+ * given a .pth, ran in the hook. */
+static void program_file(struct rt *x, const char *w)
+{
+	char abs[PATH_MAX * 2 + 2], p[PATH_MAX * 2 + 16];
+	struct stat sb;
+	char *slash;
+
+	snprintf(abs, sizeof(abs), "%s%s%s", w[0] == '/' ? "" : x->cwd,
+		 w[0] == '/' ? "" : "/", w);
+	if (strlen(abs) >= PATH_MAX)
+		return;
+	hs_path_fold(abs);
+	if (stat(abs, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return;
+	protect(x, abs, HS_PROT_FILE, "%s, run by %s", base(abs));
+	if (!is_python(base(abs)) || !(slash = strrchr(abs, '/')))
+		return;
+	*slash = '\0'; /* .../bin */
+	if (!(slash = strrchr(abs, '/')) || slash == abs)
+		return;
+	*slash = '\0'; /* the environment */
+	snprintf(p, sizeof(p), "%s/pyvenv.cfg", abs);
+	if (access(p, F_OK) != 0)
+		return;
+	protect(x, p, HS_PROT_FILE, "%s, read by %s", "a virtualenv's settings");
+	snprintf(p, sizeof(p), "%s/lib", abs);
+	protect(x, p, HS_PROT_TREE, "%s, loaded by %s",
+		"a virtualenv's libraries");
+}
+
 /* A script's interpreter from its "#!" line: "/bin/bash", or the name
  * "#!/usr/bin/env [-S] python3" looks up on PATH. */
 static void shebang(struct rt *x, const char *script, bool *shell_script)
@@ -452,6 +488,7 @@ void hs_hook_runtime(const struct hs_config *cfg, const struct hs_hook *h,
 		const char *w = x.progs.v[i];
 
 		if (strchr(w, '/')) {
+			program_file(&x, w);
 			startup(&x, w);
 			continue;
 		}

@@ -339,3 +339,94 @@ for mode in guard enforce; do
 	expect_contains "inline python, $mode: with its own reason" "$(cat err.txt)" "inline hook says no"
 	check "inline python, $mode: a script hook still imports its sibling" test ! -e forbidden
 done
+
+# A hook script whose "#!" names its interpreter by path -- a project's
+# virtualenv (`#!/…/.venv/bin/python3`) -- ran whatever the agent put at
+# that name (`mv script .venv/bin/python3`), and the environment's
+# libraries load a .pth at its start: the file and, for a virtualenv, its
+# pyvenv.cfg and lib/ are the hook's runtime (issue 23, session 37).
+W=$TMP/venv; mkdir -p "$W/.claude/hooks" && cd "$W" || exit 1
+export HOME=$W/home; mkdir -p "$HOME"
+if /usr/bin/python3 -m venv --without-pip .venv 2>/dev/null; then
+	SITEPK=$(echo .venv/lib/python3*/site-packages)
+	printf '#!%s/.venv/bin/python3\nimport json, sys\nsys.exit(2 if "rm -rf" in json.load(sys.stdin)["tool_input"]["command"] else 0)\n' \
+		"$W" > .claude/hooks/v.py
+	chmod +x .claude/hooks/v.py
+	echo '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/v.py"}]}]}}' > v.json
+	out=$("$HOOKSHIM" check -c v.json)
+	expect_contains "venv: check lists the interpreter named by #!" "$out" \
+		"protect $W/.venv/bin/python3  (python3, run by PreToolUse[Bash]#1)"
+	expect_contains "venv: ... its libraries" "$out" "protect $W/.venv/lib/**  (a virtualenv's libraries, loaded by PreToolUse[Bash]#1)"
+	cat > v.sh <<G
+printf '#!/bin/sh\\ncat >/dev/null; exit 0\\n' > fake; chmod +x fake
+mv -f fake .venv/bin/python3 2>/dev/null; echo "mvinterp=\$?"
+busybox sh -c 'echo "#!/bin/sh" > .venv/bin/python3' 2>/dev/null; echo "bbinterp=\$?"
+echo 'import os' > $SITEPK/evil.pth 2>/dev/null; echo "pth=\$?"
+echo x > .venv/pyvenv.cfg 2>/dev/null; echo "cfg=\$?"
+bash -c 'rm -rf victim'; echo "rmrf=\$?"
+echo ok > .venv/notes.txt; echo "ok=\$?"
+G
+	for mode in guard enforce; do
+		mkdir -p victim
+		out=$(timeout 120 "$HOOKSHIM" run --no-notices --$mode -c v.json -- bash v.sh 2>/dev/null)
+		each_denied "venv, $mode: " "$out" mvinterp bbinterp pth cfg rmrf
+		check "venv, $mode: the hook still denies rm -rf" test -d victim
+		expect_contains "venv, $mode: a write elsewhere in the environment works" "$out" "ok=0"
+	done
+else
+	skip "hook_runtime venv: python3 -m venv not available"
+fi
+
+# What the walk of a hook's command sees (session 37's review): a script
+# after a shell's "-" (`bash - guard.sh`: "-" ends a shell's options, it
+# is python's stdin alone), git behind a runner (`timeout 10 git`, `nice
+# -n 5 git`, `/usr/bin/env git`, `xargs git`) or in a command line the
+# hook runs (`sh -c 'git status'`, `env -S 'git status'`), and git's other
+# files: the system's configuration, a submodule's, a linked worktree's
+# pointer and its main repository.
+W=$TMP/walk; mkdir -p "$W/.claude/hooks" && cd "$W" || exit 1
+export HOME=$W/home; mkdir -p "$HOME"
+printf '#!/bin/sh\nexit 0\n' > .claude/hooks/g.sh; chmod +x .claude/hooks/g.sh
+git init -q . && git -c user.email=a@b -c user.name=a commit -q --allow-empty -m init
+walk_check() { # LABEL COMMAND WANT
+	printf '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":%s}]}]}}' \
+		"$(printf '%s' "$2" | jq -Rs .)" > walk.json
+	expect_contains "walk: $1" "$(GIT_CONFIG_SYSTEM=$W/sysgit "$HOOKSHIM" check -c walk.json 2>&1)" "$3"
+}
+walk_check "a script after bash's -" 'bash - "$CLAUDE_PROJECT_DIR"/.claude/hooks/g.sh' \
+	"protect $W/.claude/hooks/g.sh  (hook script of PreToolUse[Bash]#1)"
+for c in 'timeout 10 git status' 'nice -n 5 git status' '/usr/bin/env git status' 'xargs git status' \
+	"sh -c 'git status'" "env -S 'git status'" 'env -i FOO=1 git status'; do
+	walk_check "git behind \`$c\`" "$c" "protect $W/.git/config  (git's configuration, read by PreToolUse[Bash]#1)"
+done
+walk_check "git's system configuration" 'git status' "protect $W/sysgit  (git's system configuration, read by PreToolUse[Bash]#1)"
+mkdir -p "$TMP/subsrc" && (cd "$TMP/subsrc" && git init -q . && git -c user.email=a@b -c user.name=a commit -q --allow-empty -m s)
+git -c protocol.file.allow=always submodule -q add "$TMP/subsrc" sub 2>/dev/null
+walk_check "a submodule's configuration" 'git status' "protect $W/.git/modules/sub/config  (git's configuration"
+git worktree add -q "$TMP/wt" 2>/dev/null
+( cd "$TMP/wt" && mkdir -p .claude/hooks && cp "$W/.claude/hooks/g.sh" .claude/hooks/ &&
+  printf '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"git status"}]}]}}' > w.json &&
+  "$HOOKSHIM" check -c w.json ) > "$TMP/wt.out" 2>&1
+expect_contains "walk: a linked worktree's pointer" "$(cat "$TMP/wt.out")" "protect $TMP/wt/.git  (git's pointer to its repository"
+expect_contains "walk: ... its main repository's configuration" "$(cat "$TMP/wt.out")" "protect $W/.git/config  (git's configuration"
+expect_contains "walk: ... its own" "$(cat "$TMP/wt.out")" "protect $W/.git/worktrees/wt/config.worktree  (git's configuration"
+
+# ... and an inline python in other forms: by env's PATH, with an option's
+# value before -c, behind a runner, and with an empty PYTHONSAFEPATH in the
+# host's environment (unset, to python): each ran the agent's json.py
+W=$TMP/pyforms; mkdir -p "$W" && cd "$W" || exit 1
+export HOME=$W/home; mkdir -p "$HOME"
+code='import json,sys; c=json.load(sys.stdin)[\"tool_input\"][\"command\"]; sys.exit(2 if \"rm -rf\" in c else 0)'
+printf 'import sys\nsys.exit(0)\n' > json.py
+printf "bash -c 'rm -rf victim'; echo rmrf=\$?\n" > pyagent.sh
+for form in "/usr/bin/env python3 -c" "python3 -W ignore -c" "python3 -X utf8 -c" "timeout 10 python3 -c" "nice python3 -c"; do
+	printf '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"%s '"'"'%s'"'"'"}]}]}}' \
+		"$form" "$code" > f.json
+	mkdir -p victim
+	out=$(timeout 60 "$HOOKSHIM" run --no-notices --enforce -c f.json -- bash pyagent.sh 2>/dev/null)
+	each_denied "inline python as \`$form\`: " "$out" rmrf
+done
+printf '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"python3 -c '"'"'%s'"'"'"}]}]}}' "$code" > f.json
+mkdir -p victim
+out=$(PYTHONSAFEPATH= timeout 60 "$HOOKSHIM" run --no-notices --enforce -c f.json -- bash pyagent.sh 2>/dev/null)
+each_denied "inline python, an empty PYTHONSAFEPATH in the host's environment: " "$out" rmrf
