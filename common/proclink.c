@@ -34,14 +34,15 @@ static size_t digits(const char *p, long *v)
 	return (p[n] >= '0' && p[n] <= '9') ? 0 : n;
 }
 
-/* A map_files/ entry's name at p, "START-END" in lowercase hex: its
- * length, 0 when it is not one. */
+/* A map_files/ entry's name at p, "START-END" in hex (the kernel
+ * takes either case): its length, 0 when it is not one. */
 static size_t range(const char *p)
 {
 	size_t n = 0, dash = 0;
 
 	for (; n < 34 && ((p[n] >= '0' && p[n] <= '9') ||
-			  (p[n] >= 'a' && p[n] <= 'f') || p[n] == '-');
+			  (p[n] >= 'a' && p[n] <= 'f') ||
+			  (p[n] >= 'A' && p[n] <= 'F') || p[n] == '-');
 	     n++)
 		if (p[n] == '-') {
 			if (dash || !n)

@@ -1,6 +1,6 @@
 /* A read-only, shared mapping of FILE, and then its name under
  * /proc/<pid>/map_files/ opened for writing (tests/security/magic_links.sh):
- * map_files_static FILE self|pid|trunc. Root may open a mapping's
+ * map_files_static FILE self|pid|upper|trunc. Root may open a mapping's
  * file so whatever descriptor mapped it; the name must be judged as the
  * file it reaches. Raw calls, static: the floor's case. Prints
  * "WHICH=0" when the write (or truncate) was made, else "WHICH=errno". */
@@ -31,6 +31,9 @@ int main(int argc, char **argv)
 	if (!strcmp(how, "pid"))
 		snprintf(name, sizeof(name), "/proc/%ld/map_files/%lx-%lx",
 			 pid, (unsigned long)m, (unsigned long)m + 4096);
+	else if (!strcmp(how, "upper")) /* the kernel takes either case */
+		snprintf(name, sizeof(name), "/proc/self/map_files/%lX-%lX",
+			 (unsigned long)m, (unsigned long)m + 4096);
 	else
 		snprintf(name, sizeof(name), "/proc/self/map_files/%lx-%lx",
 			 (unsigned long)m, (unsigned long)m + 4096);

@@ -72,7 +72,7 @@ if [ "$(id -u)" = 0 ] && [ -x "$MAPF" ]; then
 	echo '{"hooks":{"PreToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(secrets/**)","command":"exit 2"}]},{"matcher":"Bash","hooks":[{"type":"command","command":"sh hooks/ok.sh"}]}]}}' > mapf.json
 	echo map > mapped.txt
 	cat > mapf.sh <<S
-for how in self pid trunc; do "$MAPF" secrets/k \$how; done | sed 's/^/sec/'
+for how in self pid upper trunc; do "$MAPF" secrets/k \$how; done | sed 's/^/sec/'
 "$MAPF" hooks/ok.sh pid | sed 's/^/hook/'
 "$MAPF" mapped.txt pid | sed 's/^/benign/'
 python3 - <<'PY'
@@ -92,7 +92,7 @@ S
 	for mode in guard enforce; do
 		: > mapped.txt; echo map > mapped.txt
 		out=$("$HOOKSHIM" run --$mode --no-notices -c mapf.json -- bash mapf.sh 2>/dev/null)
-		each_denied "$mode, map_files: " "$out" secself secpid sectrunc hookpid pymap pyhook
+		each_denied "$mode, map_files: " "$out" secself secpid secupper sectrunc hookpid pymap pyhook
 		expect_contains "$mode, map_files: a write through it to an allowed file works (static)" "$out" "benignpid=0"
 		expect_contains "$mode, map_files: ... and from python" "$out" "pybenign=0"
 		expect_eq "$mode, map_files: secrets/ unchanged" "$before" "$(tree)"
