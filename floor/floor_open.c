@@ -197,6 +197,21 @@ static long leased(struct hs_fl_call *c, int opath, const struct stat *sb,
 	return r == WAITS ? r : hs_fl_ours(r);
 }
 
+/* Is our descriptor fd of procfs one of the kernel's settings
+ * (/proc/sys/..., /proc/sysrq-trigger), as floor_refuse.c refuses? */
+static bool proc_sys(int fd)
+{
+	char p[40], t[64];
+	ssize_t n;
+
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
+	if ((n = readlink(p, t, sizeof(t) - 1)) <= 0)
+		return false;
+	t[n] = '\0';
+	return strncmp(t, "/proc/sys/", 10) == 0 ||
+	       strcmp(t, "/proc/sysrq-trigger") == 0;
+}
+
 /* Our descriptor fd, checked and made the caller's: fd, or another
  * descriptor for it; KERNEL to leave the call to the kernel; AGAIN
  * where what our walk reached is not what was judged (a device where
@@ -206,12 +221,13 @@ static long leased(struct hs_fl_call *c, int opath, const struct stat *sb,
  * again; a cgroup's written from another namespace is the kernel's, a
  * v1 cgroup.procs written by another effective uid refused). */
 static long fit(struct hs_fl_call *c, int fd, uint64_t fl, pid_t tid,
-		const char *written)
+		const char *written, unsigned allow)
 {
 	struct stat sb;
 	struct statfs fs;
 	long r = fd;
 	int st;
+	bool writes = (fl & O_ACCMODE) != O_RDONLY || (fl & O_TRUNC);
 
 	/* made by our O_CREAT|O_EXCL just now: a regular file (what an
 	 * open creates), on a file system that lets one be created -- none
@@ -222,6 +238,18 @@ static long fit(struct hs_fl_call *c, int fd, uint64_t fl, pid_t tid,
 	if (fstat(fd, &sb) < 0 || fstatfs(fd, &fs) < 0) {
 		close(fd);
 		return KERNEL;
+	}
+	/* what the refusals (floor_refuse.c) refuse by the name judged: a
+	 * name flipped to one of them since (a symlink) reached it here --
+	 * judged again, by what it names now */
+	if (writes && (((fs.f_type == CGROUP_SUPER_MAGIC ||
+			 fs.f_type == CGROUP2_SUPER_MAGIC) &&
+			!(allow & HS_FA(CGROUPS))) ||
+		       (fs.f_type == SYSFS_MAGIC && !(allow & HS_FA(PROC_SYS))) ||
+		       (fs.f_type == PROC_SUPER_MAGIC &&
+			!(allow & HS_FA(PROC_SYS)) && proc_sys(fd)))) {
+		close(fd);
+		return AGAIN;
 	}
 	/* a cgroup's file: its writes check more of the opener than the
 	 * thread that opened took on (floor_procfs.c) */
@@ -893,7 +921,8 @@ opened:
 		return waits ? HS_FL_OPEN_LATER : HS_FL_OPEN_ANSWERED;
 	}
 	if (fd >= 0 && !(how->flags & O_PATH) &&
-	    (fd = fit(c, (int)fd, how->flags, tid, c->open.path)) == KERNEL)
+	    (fd = fit(c, (int)fd, how->flags, tid, c->open.path, x->allow)) ==
+		    KERNEL)
 		return HS_FL_OPEN_CONTINUE;
 	if (fd == HS_FL_REACH)
 		return HS_FL_OPEN_REFUSED;

@@ -17,6 +17,9 @@
  *   (RACE_EUID=N: before anything, the effective uid N, the capabilities
  *   kept: SECBIT_NO_SETUID_FIXUP, as root)
  *   race-link:L:N       N opens of L/x while someone flips L
+ *   cgroup-opens:L:N    N opens of L for writing while someone flips L:
+ *                       "K of a cgroup's" (the first written "0": the
+ *                       probe moved there)
  *   race-call:OP:A:B:N  a thread swaps the path bytes between A and B
  *                       while N calls OP (rename, link, symlink, mkdir,
  *                       unlink) name the buffer: rename and link of a
@@ -53,6 +56,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/filter.h>
+#include <linux/magic.h>
 #include <linux/openat2.h>
 #include <linux/seccomp.h>
 #include <linux/securebits.h>
@@ -66,6 +70,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/un.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -615,6 +620,24 @@ int main(int argc, char **argv)
 				return 2;
 			snprintf(out, sizeof(out), "%d opened", ok);
 			put("race-link", out);
+		} else if (!strcmp(op, "cgroup-opens")) {
+			int cg = 0;
+
+			for (int k = 0; k < atoi(b); k++) {
+				int fd = open(a, O_WRONLY | O_CLOEXEC);
+				struct statfs fs;
+
+				if (fd < 0)
+					continue;
+				if (fstatfs(fd, &fs) == 0 &&
+				    (fs.f_type == CGROUP_SUPER_MAGIC ||
+				     fs.f_type == CGROUP2_SUPER_MAGIC) &&
+				    !cg++ && write(fd, "0\n", 2) != 2)
+					fprintf(stderr, "not moved\n");
+				close(fd);
+			}
+			snprintf(out, sizeof(out), "%d of a cgroup's", cg);
+			put("cgroup-opens", out);
 		} else if (!strcmp(op, "asuser")) {
 			struct stat sb;
 			int fd;

@@ -98,3 +98,27 @@ if [ -n "$V2" ] && [ "$(id -u)" = 0 ] && mkdir "$V2/hookshim-test-$$" 2>/dev/nul
 else
 	skip "cgroup files: no v2 cgroup this test may make (not root, or none mounted)"
 fi
+
+# ---- the refusal raced: a name flipped to a cgroup's file ----
+# A cgroup's file opened for writing is refused unless "cgroups" is
+# allowed (root_calls.sh), by the name judged: a symlink flipped, from
+# outside the session, between a plain file and a cgroup.procs between
+# that look and the supervisor's open reached the cgroup's file (34 of
+# 20,000 writable, the probe moved into the cgroup, on the build before:
+# session 37's review). What the supervisor's open reached is looked at
+# now, and judged again by what it names.
+echo '{"hookshim":{"mode":"enforce"},"hooks":{"PreToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","if":"Write(secret/**)","command":"exit 2"}]}]}}' >"$TMP/refuse.json"
+CGV=${V1:-$V2}
+if [ -n "$CGV" ] && mkdir -p "$CGV/hookshim-race-$$" 2>/dev/null; then
+	rm -rf "$ROOT"; mkdir -p "$ROOT"; echo x >"$ROOT/decoy"; ln -s decoy "$ROOT/L"
+	"$P" flip:"$ROOT/L":"$ROOT/decoy":"$CGV/hookshim-race-$$/cgroup.procs":30000 2>/dev/null &
+	flipper=$!
+	out=$(cd "$ROOT" && timeout 120 "$HOOKSHIM" run --no-notices -c "$TMP/refuse.json" -- \
+		"$P" cgroup-opens:"$ROOT/L":${CG_RACE_N:-20000} 2>/dev/null)
+	kill $flipper 2>/dev/null; wait $flipper 2>/dev/null
+	expect_eq "enforce: a name flipped to a cgroup's file: never opened for writing" \
+		"cgroup-opens: 0 of a cgroup's" "$out"
+	rmdir "$CGV/hookshim-race-$$"
+else
+	skip "cgroup files: no cgroup to make for the race"
+fi
