@@ -74,9 +74,19 @@ static const char *open_op(const struct hs_wr_ops *o, void *x,
 
 	p->exists = look(o, x, c->a, c->follow, &p->sb);
 	if (p->exists == UNTOLD) { /* whatever it is: judged */
+		struct stat some = { .st_mode = S_IFREG, .st_size = 1 };
+
 		p->exists = -1;
-		return fl & O_APPEND ? "append" : fl & O_CREAT ? "create"
-							      : "modify";
+		/* a temp file as silent as ever, but in a protected tree */
+		if ((fl & O_CREAT) && !(c->prot & HS_WR_PROT_A) &&
+		    o->temp_silent(x, c->a))
+			return NULL;
+		/* as the tools it may be: a file replaced whole is a Write,
+		 * made or not */
+		return fl & O_APPEND  ? "append"
+		       : fl & O_TRUNC ? o->replace_op(x, &some)
+		       : fl & O_CREAT ? "create"
+				      : "modify";
 	}
 	if (p->exists < 0)
 		return NULL;
@@ -209,7 +219,7 @@ static void rename_(const struct hs_wr_ops *o, void *x,
 	int e;
 
 	if ((e = look(o, x, c->a, false, &sa)) == UNTOLD)
-		sa.st_mode = 0; /* not to be looked at: judged */
+		sa.st_mode = S_IFREG; /* not to be looked at: judged */
 	else if (e != 1)
 		return;
 	if (c->flags & RENAME_EXCHANGE) {
@@ -267,7 +277,11 @@ void hs_wr_classify(const struct hs_wr_ops *o, void *x,
 			return;
 		m = o->match(x, c->a, c->want) | prot_pre(c, HS_WR_PROT_A);
 		if (m && (op = open_op(o, x, c, p)))
-			add(p, op, c->a, NULL, m); /* STAGE kept: staged */
+			/* STAGE kept: staged -- not where the file could not
+			 * be looked at: no stage is made beside it, nor its
+			 * content copied (asked as a pre, without content) */
+			add(p, op, c->a, NULL,
+			    p->exists < 0 ? hs_wr_stage_as_pre(m) : m);
 		return;
 	case HS_WR_TRUNC:
 		m = o->match(x, c->a, c->want) | prot_pre(c, HS_WR_PROT_A);

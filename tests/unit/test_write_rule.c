@@ -310,7 +310,10 @@ int main(void)
 			int flags;
 			const char *a, *b, *want;
 		} untold[] = {
-			{ "refused look: an open that may create", HS_WR_OPEN, RW, "locked", 0, "create locked P" },
+			{ "refused look: an open that replaces whole (a Write, made or not)", HS_WR_OPEN, RW, "locked", 0, "overwrite locked P" },
+			{ "refused look: an open that may create", HS_WR_OPEN, O_WRONLY | O_CREAT, "locked", 0, "create locked P" },
+			{ "refused look: a temp file stays silent", HS_WR_OPEN, RW, "locked.tmp", 0, "" },
+			{ "refused look: a content hook's file is asked, not staged", HS_WR_OPEN, RW, "lockedst", 0, "overwrite lockedst P" },
 			{ "refused look: appending", HS_WR_OPEN, O_WRONLY | O_APPEND, "locked", 0, "append locked P" },
 			{ "refused look: in place", HS_WR_OPEN, O_RDWR, "locked", 0, "modify locked P" },
 			{ "refused look: truncate", HS_WR_TRUNC, 0, "locked", 0, "truncate locked P" },
@@ -324,7 +327,8 @@ int main(void)
 
 		o2.stat = locked_stat;
 		for (size_t i = 0; i < sizeof(untold) / sizeof(untold[0]); i++) {
-			struct watch w = { .pre = "locked" };
+			struct watch w = { .pre = "locked locked.tmp",
+					   .stage = "lockedst" };
 			struct hs_wr_call c = {
 				.kind = untold[i].kind, .flags = untold[i].flags,
 				.a = a, .b = untold[i].b ? b : NULL,
