@@ -18,7 +18,13 @@ struct git {
 	const struct hs_hook *h;
 	const char *home, *cwd, *label;
 	struct hs_protect *p;
+	int *repos; /* git directories looked at: at most MAX_REPOS */
 };
+
+/* Submodules' git directories looked at, at most: each is a few
+ * protected names, looked at by every write (3,000 of them made a
+ * session's writes ten times slower) */
+#define MAX_REPOS 256
 
 static void protect(const struct git *x, const char *path,
 		    enum hs_prot_kind kind, const char *fmt, const char *what)
@@ -30,6 +36,41 @@ static void protect(const struct git *x, const char *path,
 }
 
 static void git_repo(const struct git *x, const char *d, int depth);
+
+/* A submodule's checkout, whose .git file points at its git directory d
+ * (its core.worktree, relative to d): that pointer, which a
+ * superproject's git status follows into the submodule (pointed at a
+ * repository of the agent's, its core.fsmonitor ran). */
+static void checkout(const struct git *x, const char *d)
+{
+	char p[PATH_MAX], line[PATH_MAX], wt[PATH_MAX * 2 + 8];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/config", d);
+	if (!(f = fopen(p, "r")))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *v = line + strspn(line, " \t");
+
+		if (strncmp(v, "worktree", 8) != 0)
+			continue;
+		v += 8 + strspn(v + 8, " \t");
+		if (*v++ != '=')
+			continue;
+		v += strspn(v, " \t");
+		v[strcspn(v, "\r\n")] = '\0';
+		if (!v[0])
+			continue;
+		snprintf(wt, sizeof(wt), "%s%s%s/.git", v[0] == '/' ? "" : d,
+			 v[0] == '/' ? "" : "/", v);
+		if (strlen(wt) < PATH_MAX) {
+			hs_path_fold(wt);
+			protect(x, wt, HS_PROT_FILE, "%s, read by %s",
+				"a submodule's pointer to its repository");
+		}
+	}
+	fclose(f);
+}
 
 /* The submodules' git directories under dir (d/modules, a name with
  * slashes a directory each): each one with a HEAD is a repository a
@@ -55,7 +96,10 @@ static void modules(const struct git *x, const char *dir, int depth)
 
 			snprintf(head, sizeof(head), "%s/HEAD", p);
 			if (access(head, F_OK) == 0) {
-				git_repo(x, p, depth + 1);
+				if (++*x->repos <= MAX_REPOS) {
+					git_repo(x, p, depth + 1);
+					checkout(x, p);
+				}
 				continue;
 			}
 		}
@@ -101,6 +145,21 @@ static void git_repo(const struct git *x, const char *d, int depth)
 	fclose(f);
 }
 
+/* A path a variable gives, as git takes it: from the hook's directory
+ * when relative (the agent writes there); into out (PATH_MAX). */
+static const char *at_cwd(const struct git *x, const char *v, char *out)
+{
+	char big[PATH_MAX * 2 + 2];
+
+	snprintf(big, sizeof(big), "%s%s%s", v[0] == '/' ? "" : x->cwd,
+		 v[0] == '/' ? "" : "/", v);
+	if (strlen(big) >= PATH_MAX)
+		big[PATH_MAX - 1] = '\0';
+	hs_path_fold(big);
+	memcpy(out, big, strlen(big) + 1);
+	return out;
+}
+
 /* Is a git boolean variable true ("1", "true", "yes", "on")? */
 static bool git_true(const char *v)
 {
@@ -112,7 +171,9 @@ void hs_hook_git(const struct hs_config *cfg, const struct hs_hook *h,
 		 const char *home, const char *cwd, const char *label,
 		 struct hs_protect *prot)
 {
-	const struct git gx = { cfg, h, home, cwd, label, prot }, *x = &gx;
+	int repos = 0;
+	const struct git gx = { cfg, h, home, cwd, label, prot, &repos },
+			 *x = &gx;
 	const char *v = hs_hook_var(x->cfg, x->h, "GIT_CONFIG_GLOBAL");
 	char p[PATH_MAX], d[PATH_MAX], line[PATH_MAX + 16];
 	struct stat sb;
@@ -122,12 +183,12 @@ void hs_hook_git(const struct hs_config *cfg, const struct hs_hook *h,
 	if (!git_true(hs_hook_var(x->cfg, x->h, "GIT_CONFIG_NOSYSTEM"))) {
 		const char *sys = hs_hook_var(x->cfg, x->h, "GIT_CONFIG_SYSTEM");
 
-		protect(x, sys && sys[0] == '/' ? sys : "/etc/gitconfig",
+		protect(x, sys && sys[0] ? at_cwd(x, sys, p) : "/etc/gitconfig",
 			HS_PROT_FILE, "%s, read by %s",
 			"git's system configuration");
 	}
-	if (v && v[0] == '/') {
-		protect(x, v, HS_PROT_FILE, "%s, read by %s",
+	if (v && v[0]) {
+		protect(x, at_cwd(x, v, p), HS_PROT_FILE, "%s, read by %s",
 			"git's global configuration");
 	} else if (!v && x->home) {
 		snprintf(p, sizeof(p), "%s/.gitconfig", x->home);
@@ -141,8 +202,8 @@ void hs_hook_git(const struct hs_config *cfg, const struct hs_hook *h,
 		protect(x, p, HS_PROT_TREE, "%s, read by %s",
 			"git's global configuration");
 	}
-	if ((v = hs_hook_var(x->cfg, x->h, "GIT_DIR")) && v[0] == '/') {
-		git_repo(x, v, 0);
+	if ((v = hs_hook_var(x->cfg, x->h, "GIT_DIR")) && v[0]) {
+		git_repo(x, at_cwd(x, v, d), 0);
 		return;
 	}
 	snprintf(d, sizeof(d), "%s", x->cwd);

@@ -364,11 +364,12 @@ static void startup(struct rt *x, const char *prog)
  * libraries as its runtime: pyvenv.cfg and lib/, where a .pth file runs
  * at its start. A project's .venv/bin/python3 replaced by a script, or
  * given a .pth, ran in the hook. */
+static void venv(struct rt *x, const char *path);
+
 static void program_file(struct rt *x, const char *w)
 {
-	char abs[PATH_MAX * 2 + 2], p[PATH_MAX * 2 + 16];
+	char abs[PATH_MAX * 2 + 2];
 	struct stat sb;
-	char *slash;
 
 	snprintf(abs, sizeof(abs), "%s%s%s", w[0] == '/' ? "" : x->cwd,
 		 w[0] == '/' ? "" : "/", w);
@@ -378,6 +379,20 @@ static void program_file(struct rt *x, const char *w)
 	if (stat(abs, &sb) != 0 || !S_ISREG(sb.st_mode))
 		return;
 	protect(x, abs, HS_PROT_FILE, "%s, run by %s", base(abs));
+	venv(x, abs);
+}
+
+/* abs, a python, a virtualenv's (bin/python3 beside a pyvenv.cfg one
+ * level up): its settings and lib/, by path or found on PATH (an agent
+ * started in an activated virtualenv). */
+static void venv(struct rt *x, const char *path)
+{
+	char abs[PATH_MAX], p[PATH_MAX + 16];
+	char *slash;
+
+	if (strlen(path) >= sizeof(abs))
+		return;
+	memcpy(abs, path, strlen(path) + 1);
 	if (!is_python(base(abs)) || !(slash = strrchr(abs, '/')))
 		return;
 	*slash = '\0'; /* .../bin */
@@ -495,6 +510,8 @@ void hs_hook_runtime(const struct hs_config *cfg, const struct hs_hook *h,
 		if (builtin(w) || !w[0])
 			continue;
 		shadows(&x, w, found);
+		if (found[0])
+			venv(&x, found);
 		startup(&x, found[0] ? found : w);
 	}
 	/* what a shell reads at its start (every hook's command runs in

@@ -284,13 +284,66 @@ static bool shell(const char *prog)
 
 static void walk_text(const struct ctx *x, const char *text, int depth);
 
+/* A shell's words from k: its options (clusters of -x or +x; -o, +o, -O,
+ * +O and --rcfile, --init-file take the next word; a c anywhere makes
+ * the first operand a command line, walked as the hook's own; -- and -
+ * end them), then its script, a candidate. */
+static void shell_operands(const struct ctx *x, const struct hs_sh_cmd *c,
+			   size_t k, int depth)
+{
+	bool text = false, opts = true;
+
+	for (; k < c->nwords; k++) {
+		char *op = word(x, &c->words[k]);
+
+		if (!op)
+			return;
+		if (opts && (!strcmp(op, "--") || !strcmp(op, "-"))) {
+			opts = false;
+		} else if (opts && (op[0] == '-' || op[0] == '+') && op[1]) {
+			if (op[1] == '-')
+				k += !strcmp(op, "--rcfile") ||
+				     !strcmp(op, "--init-file");
+			else {
+				text |= op[0] == '-' && strchr(op + 1, 'c');
+				k += strpbrk(op + 1, "oO") != NULL;
+			}
+		} else {
+			if (text)
+				walk_text(x, op, depth + 1);
+			else
+				candidate(x, op);
+			free(op);
+			return;
+		}
+		free(op);
+	}
+}
+
 /* An interpreter's operands: its script (a candidate), python's code
  * inline or on stdin, a shell's -c text (walked as the hook's own). */
 static void operands(const struct ctx *x, const struct hs_sh_cmd *c,
 		     size_t k, const char *prog, int depth)
 {
-	bool py = python(prog), inline_py = py, sh = shell(prog);
+	bool py = python(prog), inline_py = py;
 
+	if (shell(prog)) {
+		shell_operands(x, c, k, depth);
+		return;
+	}
+	/* busybox sh ...: the applet's */
+	if (!strcmp(strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog,
+		    "busybox") &&
+	    k < c->nwords) {
+		char *applet = word(x, &c->words[k]);
+		bool is_sh = applet && shell(applet);
+
+		free(applet);
+		if (is_sh) {
+			shell_operands(x, c, k + 1, depth);
+			return;
+		}
+	}
 	for (; k < c->nwords; k++) {
 		char *op = word(x, &c->words[k]);
 
@@ -298,19 +351,8 @@ static void operands(const struct ctx *x, const struct hs_sh_cmd *c,
 			inline_py = false; /* not known */
 			break;
 		}
-		if (sh && !strcmp(op, "-c")) {
-			char *text = k + 1 < c->nwords ? word(x, &c->words[k + 1])
-						       : NULL;
-
-			if (text)
-				walk_text(x, text, depth + 1);
-			free(text);
-			free(op);
-			break;
-		}
-		/* "-": python's (node's, perl's) stdin, a shell's end of
-		 * its options */
-		if (inline_code(op) || (!sh && !strcmp(op, "-"))) {
+		/* "-": python's (node's, perl's) stdin */
+		if (inline_code(op) || !strcmp(op, "-")) {
 			free(op);
 			break;
 		}
@@ -362,8 +404,25 @@ static void simple_at(const struct ctx *x, const struct hs_sh_cmd *c,
 			value = text = false;
 			continue;
 		}
-		if (run && prog[0] == '-' && prog[1]) {
-			value = runner_value(run, prog);
+		if (run && prog[0] == '-') {
+			const char *sv;
+
+			/* env -S"...", --split-string=..., -iS "...": its
+			 * command line attached, or the next word */
+			if (env_text(run, "-S") &&
+			    !strncmp(prog, "--split-string=", 15)) {
+				walk_text(x, prog + 15, depth + 1);
+				continue;
+			}
+			if (env_text(run, "-S") && prog[1] && prog[1] != '-' &&
+			    (sv = strchr(prog + 1, 'S'))) {
+				if (sv[1])
+					walk_text(x, sv + 1, depth + 1);
+				else
+					value = text = true;
+				continue;
+			}
+			value = prog[1] && runner_value(run, prog);
 			text = env_text(run, prog);
 			continue;
 		}

@@ -399,10 +399,33 @@ for c in 'timeout 10 git status' 'nice -n 5 git status' '/usr/bin/env git status
 	"sh -c 'git status'" "env -S 'git status'" 'env -i FOO=1 git status'; do
 	walk_check "git behind \`$c\`" "$c" "protect $W/.git/config  (git's configuration, read by PreToolUse[Bash]#1)"
 done
+# (a second review: a shell's own options before its script or its -c,
+# busybox's sh, env's attached and clustered -S, env's -)
+for c in 'bash -e "$CLAUDE_PROJECT_DIR"/.claude/hooks/g.sh' 'bash -o pipefail "$CLAUDE_PROJECT_DIR"/.claude/hooks/g.sh' \
+	'bash +x -O extglob "$CLAUDE_PROJECT_DIR"/.claude/hooks/g.sh' "bash -ec '\"\$CLAUDE_PROJECT_DIR\"/.claude/hooks/g.sh'"; do
+	walk_check "a script behind \`$c\`" "$c" "protect $W/.claude/hooks/g.sh  (hook script of PreToolUse[Bash]#1)"
+done
+for c in "sh -xc 'git status'" "bash -lc 'git status'" "busybox sh -c 'git status'" 'env -S"git status"' \
+	'env --split-string="git status"' "env -iS 'git status'" 'env - git status'; do
+	walk_check "git behind \`$c\`" "$c" "protect $W/.git/config  (git's configuration, read by PreToolUse[Bash]#1)"
+done
 walk_check "git's system configuration" 'git status' "protect $W/sysgit  (git's system configuration, read by PreToolUse[Bash]#1)"
+printf '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"git status"}]}]}}' > rel.json
+expect_contains "walk: a relative GIT_CONFIG_SYSTEM, from the hook's directory" \
+	"$(GIT_CONFIG_SYSTEM=relsys "$HOOKSHIM" check -c rel.json 2>&1)" "protect $W/relsys  (git's system configuration"
 mkdir -p "$TMP/subsrc" && (cd "$TMP/subsrc" && git init -q . && git -c user.email=a@b -c user.name=a commit -q --allow-empty -m s)
 git -c protocol.file.allow=always submodule -q add "$TMP/subsrc" sub 2>/dev/null
 walk_check "a submodule's configuration" 'git status' "protect $W/.git/modules/sub/config  (git's configuration"
+walk_check "a submodule's pointer to its repository" 'git status' "protect $W/sub/.git  (a submodule's pointer to its repository"
+# a python found on the hooks' PATH in a virtualenv (an agent started in
+# an activated one): its settings and libraries
+if /usr/bin/python3 -m venv --without-pip "$W/venv2" 2>/dev/null; then
+	printf '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"python3 -c pass"}]}]}}' > vp.json
+	out=$(PATH="$W/venv2/bin:$PATH" "$HOOKSHIM" check -c vp.json 2>&1)
+	expect_contains "walk: a virtualenv's python on PATH: its libraries" "$out" \
+		"protect $W/venv2/lib/**  (a virtualenv's libraries"
+	expect_contains "walk: ... its settings" "$out" "protect $W/venv2/pyvenv.cfg  (a virtualenv's settings"
+fi
 git worktree add -q "$TMP/wt" 2>/dev/null
 ( cd "$TMP/wt" && mkdir -p .claude/hooks && cp "$W/.claude/hooks/g.sh" .claude/hooks/ &&
   printf '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"git status"}]}]}}' > w.json &&
