@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../common/pathfold.h"
+#include "../common/shellargv.h"
 #include "hook_git.h"
 #include "hook_scripts.h"
 #include "runner.h"
@@ -315,28 +316,6 @@ static void node_options(struct rt *x, const char *opts)
 	free(copy);
 }
 
-/* "python", "python3", "python3.11" */
-static bool is_python(const char *b)
-{
-	if (strncmp(b, "python", 6) != 0)
-		return false;
-	for (const char *p = b + 6; *p; p++)
-		if (!((*p >= '0' && *p <= '9') || *p == '.'))
-			return false;
-	return true;
-}
-
-static bool is_shell(const char *b)
-{
-	static const char *const names[] = { "sh", "bash", "dash", "ash",
-					     "ksh", "zsh", NULL };
-
-	for (int i = 0; names[i]; i++)
-		if (strcmp(b, names[i]) == 0)
-			return true;
-	return false;
-}
-
 /* The start-up files of interpreter `prog` (a path, or the bare name
  * when it was not found). */
 static void startup(struct rt *x, const char *prog)
@@ -344,7 +323,7 @@ static void startup(struct rt *x, const char *prog)
 	const char *b = base(prog), *v;
 	char p[PATH_MAX];
 
-	if (is_python(b) && prog[0] == '/') {
+	if (hs_hook_python_name(b) && prog[0] == '/') {
 		python_site(x, prog);
 	} else if (strcmp(b, "git") == 0) {
 		hs_hook_git(x->cfg, x->h, x->home, x->cwd, x->label, x->p);
@@ -357,6 +336,32 @@ static void startup(struct rt *x, const char *prog)
 	}
 }
 
+/* abs, a python, a virtualenv's (bin/python3 beside a pyvenv.cfg one
+ * level up): its settings and lib/, by path or found on PATH (an agent
+ * started in an activated virtualenv). */
+static void venv(struct rt *x, const char *path)
+{
+	char abs[PATH_MAX], p[PATH_MAX + 16];
+	char *slash;
+
+	if (strlen(path) >= sizeof(abs))
+		return;
+	memcpy(abs, path, strlen(path) + 1);
+	if (!hs_hook_python_name(abs) || !(slash = strrchr(abs, '/')))
+		return;
+	*slash = '\0'; /* .../bin */
+	if (!(slash = strrchr(abs, '/')) || slash == abs)
+		return;
+	*slash = '\0'; /* the environment */
+	snprintf(p, sizeof(p), "%s/pyvenv.cfg", abs);
+	if (access(p, F_OK) != 0)
+		return;
+	protect(x, p, HS_PROT_FILE, "%s, read by %s", "a virtualenv's settings");
+	snprintf(p, sizeof(p), "%s/lib", abs);
+	protect(x, p, HS_PROT_TREE, "%s, loaded by %s",
+		"a virtualenv's libraries");
+}
+
 /* A program a hook runs by its path (an interpreter its script's "#!"
  * names, `/opt/x/bin/tool` in its command): the file, which a program
  * by a bare name has too (shadows); and a virtualenv's interpreter
@@ -364,8 +369,6 @@ static void startup(struct rt *x, const char *prog)
  * libraries as its runtime: pyvenv.cfg and lib/, where a .pth file runs
  * at its start. A project's .venv/bin/python3 replaced by a script, or
  * given a .pth, ran in the hook. */
-static void venv(struct rt *x, const char *path);
-
 static void program_file(struct rt *x, const char *w)
 {
 	char abs[PATH_MAX * 2 + 2];
@@ -380,32 +383,6 @@ static void program_file(struct rt *x, const char *w)
 		return;
 	protect(x, abs, HS_PROT_FILE, "%s, run by %s", base(abs));
 	venv(x, abs);
-}
-
-/* abs, a python, a virtualenv's (bin/python3 beside a pyvenv.cfg one
- * level up): its settings and lib/, by path or found on PATH (an agent
- * started in an activated virtualenv). */
-static void venv(struct rt *x, const char *path)
-{
-	char abs[PATH_MAX], p[PATH_MAX + 16];
-	char *slash;
-
-	if (strlen(path) >= sizeof(abs))
-		return;
-	memcpy(abs, path, strlen(path) + 1);
-	if (!is_python(base(abs)) || !(slash = strrchr(abs, '/')))
-		return;
-	*slash = '\0'; /* .../bin */
-	if (!(slash = strrchr(abs, '/')) || slash == abs)
-		return;
-	*slash = '\0'; /* the environment */
-	snprintf(p, sizeof(p), "%s/pyvenv.cfg", abs);
-	if (access(p, F_OK) != 0)
-		return;
-	protect(x, p, HS_PROT_FILE, "%s, read by %s", "a virtualenv's settings");
-	snprintf(p, sizeof(p), "%s/lib", abs);
-	protect(x, p, HS_PROT_TREE, "%s, loaded by %s",
-		"a virtualenv's libraries");
 }
 
 /* A script's interpreter from its "#!" line: "/bin/bash", or the name
@@ -435,7 +412,7 @@ static void shebang(struct rt *x, const char *script, bool *shell_script)
 		if (env && (w[0] == '-' || strchr(w, '=')))
 			continue;
 		on_program(w, x);
-		*shell_script = is_shell(base(w));
+		*shell_script = hs_shell_name(w);
 		break;
 	}
 }
@@ -536,7 +513,7 @@ struct pythons {
 
 static void count_python(const char *word, void *arg)
 {
-	((struct pythons *)arg)->any += is_python(base(word));
+	((struct pythons *)arg)->any += hs_hook_python_name(word);
 }
 
 static void count_inline(const char *prog, void *arg)

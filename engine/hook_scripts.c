@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "../common/pathfold.h"
+#include "../common/plainstr.h"
+#include "../common/shellargv.h"
 #include "../config/dialect.h"
 #include "curl_load.h"
 #include "shparse.h"
@@ -112,12 +114,10 @@ unknown:
 	return NULL;
 }
 
-/* python, python3, python3.11, as a path or a name */
-static bool python(const char *prog)
+bool hs_hook_python_name(const char *prog)
 {
-	const char *base = strrchr(prog, '/');
+	const char *base = hs_base(prog);
 
-	base = base ? base + 1 : prog;
 	return strncmp(base, "python", 6) == 0 &&
 	       strspn(base + 6, "0123456789.") == strlen(base + 6);
 }
@@ -130,13 +130,12 @@ static bool interpreter(const char *prog)
 		"python", "python2", "python3", "node", "nodejs", "perl",
 		"ruby", "php", "bun", "deno", "tsx", "ts-node", NULL
 	};
-	const char *base = strrchr(prog, '/');
+	const char *base = hs_base(prog);
 
-	base = base ? base + 1 : prog;
 	for (const char *const *n = names; *n; n++)
 		if (strcmp(base, *n) == 0)
 			return true;
-	return python(prog); /* python3.11 */
+	return hs_hook_python_name(prog); /* python3.11 */
 }
 
 /* Options after which an interpreter runs text or a module, no file. */
@@ -216,20 +215,15 @@ static void candidate(const struct ctx *x, const char *p)
  * other program. */
 static int runner(const char *prog)
 {
-	static const char *const none[] = { "exec", "command", "env", "nohup",
-					    "nice", "setsid", "stdbuf",
-					    "ionice", "xargs", "time", NULL };
-	static const char *const one[] = { "timeout", "chrt", "taskset", NULL };
-	const char *b = strrchr(prog, '/');
+	const char *b = hs_base(prog);
 
-	b = b ? b + 1 : prog;
-	for (int i = 0; none[i]; i++)
-		if (!strcmp(b, none[i]))
-			return 0;
-	for (int i = 0; one[i]; i++)
-		if (!strcmp(b, one[i]))
-			return 1;
-	return -1;
+	if (!strcmp(b, "exec") || !strcmp(b, "command"))
+		return 0;
+	if (!hs_chain_name(prog))
+		return -1;
+	/* timeout's duration, chrt's priority, taskset's mask */
+	return !strcmp(b, "timeout") || !strcmp(b, "chrt") ||
+	       !strcmp(b, "taskset");
 }
 
 /* Does runner prog's option opt (not attached to its value) take the
@@ -249,10 +243,9 @@ static bool runner_value(const char *prog, const char *opt)
 		{ "time", " -f -o --format --output " },
 		{ "exec", " -a " },
 	};
-	const char *b = strrchr(prog, '/');
+	const char *b = hs_base(prog);
 	char o[40];
 
-	b = b ? b + 1 : prog;
 	if (strlen(opt) > sizeof(o) - 3)
 		return false;
 	snprintf(o, sizeof(o), " %s ", opt);
@@ -267,19 +260,6 @@ static bool python_value(const char *opt)
 {
 	return !strcmp(opt, "-W") || !strcmp(opt, "-X") ||
 	       !strcmp(opt, "-Q") || !strcmp(opt, "--check-hash-based-pycs");
-}
-
-static bool shell(const char *prog)
-{
-	static const char *const names[] = { "sh", "bash", "dash", "zsh",
-					     "ksh", "ash", NULL };
-	const char *b = strrchr(prog, '/');
-
-	b = b ? b + 1 : prog;
-	for (int i = 0; names[i]; i++)
-		if (!strcmp(b, names[i]))
-			return true;
-	return false;
 }
 
 static void walk_text(const struct ctx *x, const char *text, int depth);
@@ -325,18 +305,16 @@ static void shell_operands(const struct ctx *x, const struct hs_sh_cmd *c,
 static void operands(const struct ctx *x, const struct hs_sh_cmd *c,
 		     size_t k, const char *prog, int depth)
 {
-	bool py = python(prog), inline_py = py;
+	bool py = hs_hook_python_name(prog), inline_py = py;
 
-	if (shell(prog)) {
+	if (hs_shell_name(prog)) {
 		shell_operands(x, c, k, depth);
 		return;
 	}
 	/* busybox sh ...: the applet's */
-	if (!strcmp(strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog,
-		    "busybox") &&
-	    k < c->nwords) {
+	if (!strcmp(hs_base(prog), "busybox") && k < c->nwords) {
 		char *applet = word(x, &c->words[k]);
-		bool is_sh = applet && shell(applet);
+		bool is_sh = applet && hs_shell_name(applet);
 
 		free(applet);
 		if (is_sh) {
@@ -372,10 +350,7 @@ static void operands(const struct ctx *x, const struct hs_sh_cmd *c,
 
 static bool env_text(const char *run, const char *opt)
 {
-	const char *b = strrchr(run, '/');
-
-	b = b ? b + 1 : run;
-	return !strcmp(b, "env") &&
+	return !strcmp(hs_base(run), "env") &&
 	       (!strcmp(opt, "-S") || !strcmp(opt, "--split-string"));
 }
 

@@ -37,6 +37,9 @@ struct hs_hook_visit {
 	void (*python_inline)(const char *prog, void *arg);
 };
 
+/* Is prog (a path or a name) python's: python, python3, python3.11? */
+bool hs_hook_python_name(const char *prog);
+
 /* Walks shell text `text` (NULL: the hook's command) as the hook's shell
  * would run it, with the hook's variables and directory. */
 void hs_hook_walk(const struct hs_config *cfg, const struct hs_hook *h,
