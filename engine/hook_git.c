@@ -37,13 +37,31 @@ static void protect(const struct git *x, const char *path,
 
 static void git_repo(const struct git *x, const char *d, int depth);
 
+/* v, a path git reads, taken from base when relative (as git takes it),
+ * tail ("" or "/.git") after it, folded into out (PATH_MAX): out, or
+ * NULL when it does not fit. */
+static char *from(const char *base, const char *v, const char *tail,
+		  char *out)
+{
+	char big[PATH_MAX * 2 + 16];
+	int n = snprintf(big, sizeof(big), "%s%s%s%s", v[0] == '/' ? "" : base,
+			 v[0] == '/' ? "" : "/", v, tail);
+
+	if (n < 0 || n >= PATH_MAX)
+		return NULL;
+	hs_path_fold(big);
+	memcpy(out, big, strlen(big) + 1);
+	return out;
+}
+
+
 /* A submodule's checkout, whose .git file points at its git directory d
  * (its core.worktree, relative to d): that pointer, which a
  * superproject's git status follows into the submodule (pointed at a
  * repository of the agent's, its core.fsmonitor ran). */
 static void checkout(const struct git *x, const char *d)
 {
-	char p[PATH_MAX], line[PATH_MAX], wt[PATH_MAX * 2 + 8];
+	char p[PATH_MAX], line[PATH_MAX], wt[PATH_MAX];
 	FILE *f;
 
 	snprintf(p, sizeof(p), "%s/config", d);
@@ -61,13 +79,9 @@ static void checkout(const struct git *x, const char *d)
 		v[strcspn(v, "\r\n")] = '\0';
 		if (!v[0])
 			continue;
-		snprintf(wt, sizeof(wt), "%s%s%s/.git", v[0] == '/' ? "" : d,
-			 v[0] == '/' ? "" : "/", v);
-		if (strlen(wt) < PATH_MAX) {
-			hs_path_fold(wt);
+		if (from(d, v, "/.git", wt))
 			protect(x, wt, HS_PROT_FILE, "%s, read by %s",
 				"a submodule's pointer to its repository");
-		}
 	}
 	fclose(f);
 }
@@ -132,32 +146,11 @@ static void git_repo(const struct git *x, const char *d, int depth)
 	if (depth || !(f = fopen(p, "r")))
 		return;
 	if (fgets(common, sizeof(common), f)) {
-		char abs[PATH_MAX * 2 + 2];
-
 		common[strcspn(common, "\r\n")] = '\0';
-		snprintf(abs, sizeof(abs), "%s%s%s", common[0] == '/' ? "" : d,
-			 common[0] == '/' ? "" : "/", common);
-		if (strlen(abs) < PATH_MAX) {
-			hs_path_fold(abs);
-			git_repo(x, abs, depth + 1);
-		}
+		if (from(d, common, "", p))
+			git_repo(x, p, depth + 1);
 	}
 	fclose(f);
-}
-
-/* A path a variable gives, as git takes it: from the hook's directory
- * when relative (the agent writes there); into out (PATH_MAX). */
-static const char *at_cwd(const struct git *x, const char *v, char *out)
-{
-	char big[PATH_MAX * 2 + 2];
-
-	snprintf(big, sizeof(big), "%s%s%s", v[0] == '/' ? "" : x->cwd,
-		 v[0] == '/' ? "" : "/", v);
-	if (strlen(big) >= PATH_MAX)
-		big[PATH_MAX - 1] = '\0';
-	hs_path_fold(big);
-	memcpy(out, big, strlen(big) + 1);
-	return out;
 }
 
 /* Is a git boolean variable true ("1", "true", "yes", "on")? */
@@ -183,12 +176,13 @@ void hs_hook_git(const struct hs_config *cfg, const struct hs_hook *h,
 	if (!git_true(hs_hook_var(x->cfg, x->h, "GIT_CONFIG_NOSYSTEM"))) {
 		const char *sys = hs_hook_var(x->cfg, x->h, "GIT_CONFIG_SYSTEM");
 
-		protect(x, sys && sys[0] ? at_cwd(x, sys, p) : "/etc/gitconfig",
+		protect(x, sys && sys[0] ? from(x->cwd, sys, "", p)
+					 : "/etc/gitconfig",
 			HS_PROT_FILE, "%s, read by %s",
 			"git's system configuration");
 	}
 	if (v && v[0]) {
-		protect(x, at_cwd(x, v, p), HS_PROT_FILE, "%s, read by %s",
+		protect(x, from(x->cwd, v, "", p), HS_PROT_FILE, "%s, read by %s",
 			"git's global configuration");
 	} else if (!v && x->home) {
 		snprintf(p, sizeof(p), "%s/.gitconfig", x->home);
@@ -203,7 +197,8 @@ void hs_hook_git(const struct hs_config *cfg, const struct hs_hook *h,
 			"git's global configuration");
 	}
 	if ((v = hs_hook_var(x->cfg, x->h, "GIT_DIR")) && v[0]) {
-		git_repo(x, at_cwd(x, v, d), 0);
+		if (from(x->cwd, v, "", d))
+			git_repo(x, d, 0);
 		return;
 	}
 	snprintf(d, sizeof(d), "%s", x->cwd);
@@ -230,17 +225,8 @@ void hs_hook_git(const struct hs_config *cfg, const struct hs_hook *h,
 			if (!g)
 				return;
 			g[strcspn(g, "\r\n")] = '\0';
-			if (g[0] != '/') {
-				char abs[PATH_MAX * 2 + 2];
-
-				if (snprintf(abs, sizeof(abs), "%s/%s", d, g) >=
-				    PATH_MAX)
-					return;
-				hs_path_fold(abs);
-				git_repo(x, abs, 0);
-			} else {
-				git_repo(x, g, 0);
-			}
+			if (from(d, g, "", p))
+				git_repo(x, p, 0);
 			return;
 		}
 		if (!strcmp(d, "/") || !strrchr(d, '/'))
