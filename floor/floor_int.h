@@ -501,6 +501,10 @@ enum hs_fl_verdict hs_fl_refuse(const struct hs_floor_ctx *x,
 bool hs_fl_refused_open(const struct hs_floor_ctx *x, pid_t tid,
 			const char *path, const char *abs, bool nofollow,
 			struct hs_fl_refusal *r);
+/* Is real (a procfs file's name, resolved) one of the kernel's own
+ * settings, which "proc_sys" guards: /proc/sys/..., /proc/sysrq-trigger
+ * (a process's own /proc/self/... files are not)? */
+bool hs_fl_kernel_setting(const char *real);
 
 /* The largest address a bind passes (the kernel's struct
  * sockaddr_storage: EINVAL beyond). */

@@ -197,8 +197,8 @@ static long leased(struct hs_fl_call *c, int opath, const struct stat *sb,
 	return r == WAITS ? r : hs_fl_ours(r);
 }
 
-/* Is our descriptor fd of procfs one of the kernel's settings
- * (/proc/sys/..., /proc/sysrq-trigger), as floor_refuse.c refuses? */
+/* Is our descriptor fd of procfs one of the kernel's settings, as
+ * floor_refuse.c refuses by the name (hs_fl_kernel_setting)? */
 static bool proc_sys(int fd)
 {
 	char p[40], t[64];
@@ -208,8 +208,7 @@ static bool proc_sys(int fd)
 	if ((n = readlink(p, t, sizeof(t) - 1)) <= 0)
 		return false;
 	t[n] = '\0';
-	return strncmp(t, "/proc/sys/", 10) == 0 ||
-	       strcmp(t, "/proc/sysrq-trigger") == 0;
+	return hs_fl_kernel_setting(t);
 }
 
 /* Our descriptor fd, checked and made the caller's: fd, or another

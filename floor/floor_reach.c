@@ -168,6 +168,13 @@ int hs_fl_reach_ours(pid_t pid)
 	return walk_up(pid, 64, true) == 1;
 }
 
+/* Does thread group pid descend from the supervisor -- the agent's, a
+ * command's, an orphan of the session -- rather than run outside it? */
+static bool in_session(pid_t pid)
+{
+	return walk_up(pid, 256, false) == 2;
+}
+
 /* Would sig stop or end the supervisor (a process-group signal that
  * reaches it)? One it catches or ignores would not. */
 static bool hurts_supervisor(int sig)
@@ -285,13 +292,6 @@ static int kind_of(pid_t tgid, bool target)
  * pending grant of a target the agent's process reaches into is
  * dropped: a tracer attached before the exec could have it make
  * another. */
-/* Does thread group pid descend from the supervisor -- the agent's, a
- * command's, an orphan of the session -- rather than run outside it? */
-static bool in_session(pid_t pid)
-{
-	return walk_up(pid, 256, false) == 2;
-}
-
 int hs_fl_reach_command(pid_t tid, pid_t target, const char *call,
 			const char *path, bool our_name, char *why,
 			size_t cap)

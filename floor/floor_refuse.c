@@ -230,6 +230,12 @@ static bool misc_named(dev_t rdev, const char *name)
 	return strcmp(base ? base + 1 : to, name) == 0;
 }
 
+bool hs_fl_kernel_setting(const char *real)
+{
+	return strncmp(real, "/proc/sys/", 10) == 0 ||
+	       strcmp(real, "/proc/sysrq-trigger") == 0;
+}
+
 bool hs_fl_refused_open(const struct hs_floor_ctx *x, pid_t tid,
 			const char *path, const char *abs, bool nofollow,
 			struct hs_fl_refusal *r)
@@ -282,8 +288,7 @@ bool hs_fl_refused_open(const struct hs_floor_ctx *x, pid_t tid,
 	/* procfs: its sys/ tree and sysrq-trigger are the kernel's (a
 	 * thread's comm, oom_score_adj or uid_map are the process's own) */
 	if (fs.f_type == PROC_SUPER_MAGIC && realpath(abs, real) &&
-	    (strncmp(real, "/proc/sys/", 10) == 0 ||
-	     strcmp(real, "/proc/sysrq-trigger") == 0)) {
+	    hs_fl_kernel_setting(real)) {
 		say(r, G(PROC_SYS), "open", real);
 		return true;
 	}
