@@ -182,14 +182,15 @@ e2e_server_stop() {
 	return 0
 }
 
-# e2e_session SCRIPT RECORD DIR AGENT PROMPT: one session of AGENT (behind
-# AGENT_PREFIX when set) in DIR against the model server playing SCRIPT,
-# recording into RECORD; the agent's stdout on ours, its stderr in
-# RECORD.err. Its exit status, or 125 when the model server did not start.
+# e2e_session SCRIPT RECORD DIR AGENT PROMPT [ARGS...]: one session of
+# AGENT (behind AGENT_PREFIX when set) in DIR against the model server
+# playing SCRIPT, recording into RECORD; the agent's stdout on ours, its
+# stderr in RECORD.err. Its exit status, or 125 when the model server did
+# not start.
 e2e_session() {
 	local rc
 	e2e_server_start "$1" "$2" >&2 || return 125
-	(cd "$3" && e2e_agent "$4" "$5" 2>"$2.err")
+	(cd "$3" && e2e_agent "$4" "$5" "${@:6}" 2>"$2.err")
 	rc=$?
 	e2e_server_stop
 	return $rc
