@@ -91,6 +91,9 @@ struct hs_floor_plan {
 	bool sync_wakeup;      /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP works */
 	bool require;          /* "floor": "require": never run without it */
 	bool enforce;          /* enforce mode: no call passes on a cookie */
+	bool no_io_uring;      /* io_uring refused: rings inherited from
+				* hookshim run's caller are closed before
+				* the agent starts (hs_floor_spawn) */
 	bool no_core;          /* "kernel_files" not allowed: the agent
 				* starts with RLIMIT_CORE 0, raising it is
 				* refused, and our hooks start with a soft

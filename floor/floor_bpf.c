@@ -214,9 +214,15 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow,
 	load(p, offsetof(struct seccomp_data, nr));
 	op(p, jmp | BPF_JSET, __X32_SYSCALL_BIT, L_ENOSYS, L_NEXT);
 	/* Without io_uring, programs fall back to plain syscalls, which are
-	 * seen (libuv, liburing users with a fallback). */
-	if (!io_uring_allow)
+	 * seen (libuv, liburing users with a fallback). A ring made outside
+	 * the session and handed in (inherited: hs_floor_spawn closes those;
+	 * by SCM_RIGHTS) is refused its submissions and registrations too:
+	 * its operations would run in the kernel, unseen. */
+	if (!io_uring_allow) {
 		op(p, jmp | BPF_JEQ, SYS_io_uring_setup, L_ENOSYS, L_NEXT);
+		op(p, jmp | BPF_JEQ, SYS_io_uring_enter, L_ENOSYS, L_NEXT);
+		op(p, jmp | BPF_JEQ, SYS_io_uring_register, L_ENOSYS, L_NEXT);
+	}
 	/* first, so that every fcntl pays a few instructions, not the
 	 * chain (it left the kernel's cache of calls always allowed when
 	 * its owner commands were notified) */

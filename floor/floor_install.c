@@ -269,6 +269,7 @@ int hs_floor_plan_for(struct hs_floor_plan *p, const struct hs_config *cfg,
 	 * may write one there too, and core_pattern can change), below
 	 * every path check (floor_refuse.c) */
 	p->no_core = !(cfg->settings.floor_allow & HS_FA(KERNEL_FILES));
+	p->no_io_uring = !cfg->settings.io_uring_allow;
 	if (hs_floor_bpf(p, cfg->settings.io_uring_allow,
 			 cfg->settings.floor_allow) < 0)
 		return -1;

@@ -10,6 +10,7 @@
  * stacks' (its own, the listener's carrier's) and errno. */
 #include "floor.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -97,6 +98,41 @@ static int agent_child(void *arg)
 	_exit(err == ENOENT ? 127 : 126);
 }
 
+/* io_uring rings among our descriptors, made by whoever started
+ * `hookshim run` and inherited: closed, so that the agent does not
+ * inherit them. The filter refuses io_uring_enter, but a ring made with
+ * SQPOLL takes its submissions from memory the agent maps, with no call
+ * at all, and its operations run in the kernel, unseen. Said, once per
+ * descriptor. */
+static void drop_rings(void)
+{
+	char link[64], to[64];
+	struct dirent *e;
+	DIR *d = opendir("/proc/self/fd");
+	ssize_t n;
+	int fd;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if ((fd = atoi(e->d_name)) <= STDERR_FILENO || fd == dirfd(d))
+			continue;
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		if ((n = readlink(link, to, sizeof(to) - 1)) <= 0)
+			continue;
+		to[n] = '\0';
+		if (strcmp(to, "anon_inode:[io_uring]") != 0)
+			continue;
+		close(fd);
+		fprintf(stderr, "hookshim: descriptor %d, an io_uring ring "
+				"made before the session, closed: the agent "
+				"does not inherit it (its operations would be "
+				"unseen; \"io_uring\": \"allow\" keeps it)\n",
+			fd);
+	}
+	closedir(d);
+}
+
 int hs_floor_spawn(const struct hs_floor_plan *p, pid_t *pid,
 		   char *const cmd[], char *const envp[],
 		   const sigset_t *sigdef, const sigset_t *mask)
@@ -108,6 +144,8 @@ int hs_floor_spawn(const struct hs_floor_plan *p, pid_t *pid,
 
 	if (err)
 		return err;
+	if (p->no_io_uring)
+		drop_rings();
 	/* enforce mode: the session's orphans are ours (floor_orphans.c) */
 	if (p->enforce && !hs_floor_take_orphans())
 		fprintf(stderr, "hookshim: warning: cannot take the session's "

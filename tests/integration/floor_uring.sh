@@ -9,6 +9,11 @@
 # - With "io_uring": "allow" the ring works and its writes are not seen
 #   by anyone: the limit docs/limits.md states.
 # - Without the floor nothing refuses io_uring: the same, unseen.
+# - A ring made before the session by whoever starts `hookshim run`
+#   (tests/probes/uring/uring_inherit.c, session 38's attack run: its
+#   writes into secrets/ landed unseen) is closed before the agent starts
+#   (said on stderr), and io_uring_enter/io_uring_register are refused
+#   with io_uring_setup; with "allow" it is kept.
 . "$HOOKSHIM_TOP/tests/lib.sh"
 export HOME=$TMP/home; mkdir -p "$HOME"
 [ -x "$HOOKSHIM" ] && [ -f "$HOOKSHIM_LIB" ] || { skip "floor-uring: no hookshim build"; exit 0; }
@@ -19,7 +24,9 @@ if ! "$HOOKSHIM_TOP/scripts/ensure-deps.sh" uring >/dev/null 2>&1; then
 fi
 src=$HOOKSHIM_TOP/tests/probes/uring/uring_write.c
 cc -std=gnu11 -Wall -Wextra -Werror -O2 -static -o "$TMP/uw-static" "$src" -luring &&
-	cc -std=gnu11 -Wall -Wextra -Werror -O2 -o "$TMP/uw-dynamic" "$src" -luring ||
+	cc -std=gnu11 -Wall -Wextra -Werror -O2 -o "$TMP/uw-dynamic" "$src" -luring &&
+	cc -std=gnu11 -Wall -Wextra -Werror -O2 -static -o "$TMP/ui" \
+		"$HOOKSHIM_TOP/tests/probes/uring/uring_inherit.c" -luring ||
 	{ fail "floor-uring: the liburing program does not build"; exit 0; }
 # The ring itself must work here, else "allow" shows nothing.
 mkdir -p "$TMP/plain" && (cd "$TMP/plain" && "$TMP/uw-static" f:x) >"$TMP/plain.out"
@@ -79,3 +86,23 @@ out.txt: ring ok" "$(cat "$TMP/out")"
 	expect_eq "floor-uring/$kind: no floor: its write into secrets/ lands unseen" \
 		"RING 0" "$(cat "$ROOT/secrets/u" 2>/dev/null) $(hooks_ran)"
 done
+
+# ---- a ring made before the session, inherited ----
+fresh; before=$(tree_hash)
+(cd "$ROOT" && "$TMP/ui" launch "$TMP/ui" use plain.txt:P) >"$TMP/out"
+expect_eq "floor-uring/inherited: the ring works without hookshim" "ring: ok P" \
+	"$(cat "$TMP/out") $(cat "$ROOT/plain.txt" 2>/dev/null)"
+for mode in guard enforce; do
+	fresh; before=$(tree_hash)
+	( cd "$ROOT" && "$TMP/ui" launch "$HOOKSHIM" run --$mode -c "$TMP/hooks-deny.json" --root "$ROOT" -- \
+		"$TMP/ui" use secrets/x:PWNED ) >"$TMP/out" 2>"$TMP/err"
+	expect_eq "floor-uring/inherited/$mode: the agent has no ring" "ring: closed" "$(cat "$TMP/out")"
+	expect_eq "floor-uring/inherited/$mode: secrets/ unchanged" "$before" "$(tree_hash)"
+	expect_contains "floor-uring/inherited/$mode: said" "$(cat "$TMP/err")" \
+		"descriptor 9, an io_uring ring made before the session, closed"
+done
+fresh
+( cd "$ROOT" && "$TMP/ui" launch "$HOOKSHIM" run -c "$TMP/hooks-allow.json" --root "$ROOT" -- \
+	"$TMP/ui" use secrets/x:RING ) >"$TMP/out" 2>"$TMP/err"
+expect_eq "floor-uring/inherited: \"allow\" keeps it, unseen (the limit)" "ring: ok RING 0" \
+	"$(cat "$TMP/out") $(cat "$ROOT/secrets/x" 2>/dev/null) $(hooks_ran)"
