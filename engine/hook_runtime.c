@@ -72,6 +72,50 @@ static void protect(struct rt *x, const char *path, enum hs_prot_kind kind,
 	hs_protect_put(x->p, path, kind, why);
 }
 
+/* A shell in the hook's command that reads start-up files of its own
+ * (`bash -lc`, `bash -i`, `--rcfile F`): a login one reads /etc/profile
+ * (and /etc/profile.d/ through it) and the first of ~/.bash_profile,
+ * ~/.bash_login, ~/.profile -- which on Debian reads ~/.bashrc --; an
+ * interactive one /etc/bash.bashrc and ~/.bashrc. The agent's
+ * ~/.bash_profile ran in such a hook (session 38's attack run). */
+static void on_shell_start(unsigned how, const char *rc, void *arg)
+{
+	static const char *const login[] = { ".bash_profile", ".bash_login",
+					     ".profile", ".bashrc", NULL };
+	struct rt *x = arg;
+	char p[PATH_MAX + 32];
+
+	if (how & HS_HOOK_LOGIN) {
+		protect(x, "/etc/profile", HS_PROT_FILE, "%s, read by %s",
+			"a login shell's start-up file");
+		protect(x, "/etc/profile.d", HS_PROT_TREE, "%s, read by %s",
+			"a login shell's start-up files");
+		for (int i = 0; x->home && login[i]; i++) {
+			snprintf(p, sizeof(p), "%s/%s", x->home, login[i]);
+			protect(x, p, HS_PROT_FILE, "%s, read by %s",
+				"a login shell's start-up file");
+		}
+	}
+	if (how & HS_HOOK_INTERACTIVE) {
+		protect(x, "/etc/bash.bashrc", HS_PROT_FILE, "%s, read by %s",
+			"an interactive shell's start-up file");
+		if (x->home) {
+			snprintf(p, sizeof(p), "%s/.bashrc", x->home);
+			protect(x, p, HS_PROT_FILE, "%s, read by %s",
+				"an interactive shell's start-up file");
+		}
+	}
+	if (rc && rc[0]) {
+		snprintf(p, sizeof(p), "%s%s%s", rc[0] == '/' ? "" : x->cwd,
+			 rc[0] == '/' ? "" : "/", rc);
+		if (strlen(p) < PATH_MAX) {
+			hs_path_fold(p);
+			protect(x, p, HS_PROT_FILE, "%s, read by %s",
+				"a shell's --rcfile");
+		}
+	}
+}
+
 static const char *base(const char *p)
 {
 	const char *s = strrchr(p, '/');
@@ -316,6 +360,26 @@ static void node_options(struct rt *x, const char *opts)
 	free(copy);
 }
 
+/* The directories of search-path variable var (PYTHONPATH, NODE_PATH,
+ * PERL5LIB, ...) as the hook's environment has it: each protected whole,
+ * where a script's directory would be (tree_ok); relative ones from the
+ * hook's directory. A module the agent puts there ran in the hook
+ * (session 38's attack run: json.py, JSON/PP.pm, a NODE_PATH package). */
+static void module_dirs(struct rt *x, const char *var)
+{
+	const char *v = hs_hook_var(x->cfg, x->h, var);
+	char d[PATH_MAX];
+
+	for (const char *s = v; s && *s;) {
+		const char *e = strchr(s, ':');
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+
+		if (n && path_dir(x, s, n, d) && tree_ok(x, d))
+			protect(x, d, HS_PROT_TREE, "%s, loaded by %s", var);
+		s = e ? e + 1 : NULL;
+	}
+}
+
 /* The start-up files of interpreter `prog` (a path, or the bare name
  * when it was not found). */
 static void startup(struct rt *x, const char *prog)
@@ -323,16 +387,24 @@ static void startup(struct rt *x, const char *prog)
 	const char *b = base(prog), *v;
 	char p[PATH_MAX];
 
-	if (hs_hook_python_name(b) && prog[0] == '/') {
-		python_site(x, prog);
+	if (hs_hook_python_name(b)) {
+		module_dirs(x, "PYTHONPATH");
+		if (prog[0] == '/')
+			python_site(x, prog);
+	} else if (strncmp(b, "perl", 4) == 0) {
+		module_dirs(x, "PERL5LIB");
+		module_dirs(x, "PERLLIB");
+	} else if (strcmp(b, "ruby") == 0) {
+		module_dirs(x, "RUBYLIB");
 	} else if (strcmp(b, "git") == 0) {
 		hs_hook_git(x->cfg, x->h, x->home, x->cwd, x->label, x->p);
 	} else if (strcmp(b, "jq") == 0 && x->home) {
 		snprintf(p, sizeof(p), "%s/.jq", x->home);
 		protect(x, p, HS_PROT_TREE, "%s's start-up file, loaded by %s", "jq");
-	} else if ((strcmp(b, "node") == 0 || strcmp(b, "nodejs") == 0) &&
-		   (v = hs_hook_var(x->cfg, x->h, "NODE_OPTIONS"))) {
-		node_options(x, v);
+	} else if (strcmp(b, "node") == 0 || strcmp(b, "nodejs") == 0) {
+		module_dirs(x, "NODE_PATH");
+		if ((v = hs_hook_var(x->cfg, x->h, "NODE_OPTIONS")))
+			node_options(x, v);
 	}
 }
 
@@ -420,7 +492,8 @@ static void shebang(struct rt *x, const char *script, bool *shell_script)
 /* A shell script's own commands: its text walked as the command is. */
 static void script_text(struct rt *x, const char *script)
 {
-	struct hs_hook_visit v = { .program = on_program };
+	struct hs_hook_visit v = { .program = on_program,
+				   .shell_start = on_shell_start };
 	FILE *f = fopen(script, "r");
 	char *text;
 	size_t n;
@@ -441,7 +514,8 @@ void hs_hook_runtime(const struct hs_config *cfg, const struct hs_hook *h,
 		     const char *label, struct hs_protect *p)
 {
 	struct hs_hook_visit v = { .script = on_script,
-				   .program = on_program };
+				   .program = on_program,
+				   .shell_start = on_shell_start };
 	struct rt x = { .cfg = cfg, .h = h, .label = label, .p = p };
 	char found[PATH_MAX], dir[PATH_MAX];
 	const char *bash_env;

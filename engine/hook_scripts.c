@@ -272,32 +272,46 @@ static void shell_operands(const struct ctx *x, const struct hs_sh_cmd *c,
 			   size_t k, int depth)
 {
 	bool text = false, opts = true;
+	unsigned how = 0;
+	char *rc = NULL, *op = NULL;
 
 	for (; k < c->nwords; k++) {
-		char *op = word(x, &c->words[k]);
-
-		if (!op)
-			return;
+		if (!(op = word(x, &c->words[k])))
+			break;
 		if (opts && (!strcmp(op, "--") || !strcmp(op, "-"))) {
 			opts = false;
 		} else if (opts && (op[0] == '-' || op[0] == '+') && op[1]) {
-			if (op[1] == '-')
-				k += !strcmp(op, "--rcfile") ||
-				     !strcmp(op, "--init-file");
-			else {
+			if (op[1] == '-') {
+				how |= !strcmp(op, "--login") ? HS_HOOK_LOGIN
+							      : 0;
+				if ((!strcmp(op, "--rcfile") ||
+				     !strcmp(op, "--init-file")) &&
+				    ++k < c->nwords) {
+					free(rc);
+					rc = word(x, &c->words[k]);
+				}
+			} else {
 				text |= op[0] == '-' && strchr(op + 1, 'c');
+				if (op[0] == '-' && strchr(op + 1, 'l'))
+					how |= HS_HOOK_LOGIN;
+				if (op[0] == '-' && strchr(op + 1, 'i'))
+					how |= HS_HOOK_INTERACTIVE;
 				k += strpbrk(op + 1, "oO") != NULL;
 			}
 		} else {
-			if (text)
-				walk_text(x, op, depth + 1);
-			else
-				candidate(x, op);
-			free(op);
-			return;
+			break; /* its script, or its -c text */
 		}
 		free(op);
+		op = NULL;
 	}
+	if ((how || rc) && x->v->shell_start)
+		x->v->shell_start(how, rc, x->arg);
+	if (op && text)
+		walk_text(x, op, depth + 1);
+	else if (op)
+		candidate(x, op);
+	free(op);
+	free(rc);
 }
 
 /* An interpreter's operands: its script (a candidate), python's code

@@ -35,7 +35,14 @@ struct hs_hook_visit {
 	/* python given its code inline or on stdin (-c, -m, -, none):
 	 * its working directory, not a script's, heads its module path */
 	void (*python_inline)(const char *prog, void *arg);
+	/* a shell that reads start-up files of its own: a login one
+	 * (HS_HOOK_LOGIN: -l, --login), an interactive one
+	 * (HS_HOOK_INTERACTIVE: -i), one given --rcfile/--init-file rcfile
+	 * (else NULL) */
+	void (*shell_start)(unsigned how, const char *rcfile, void *arg);
 };
+#define HS_HOOK_LOGIN 1u
+#define HS_HOOK_INTERACTIVE 2u
 
 /* Is prog (a path or a name) python's: python, python3, python3.11? */
 bool hs_hook_python_name(const char *prog);

@@ -453,3 +453,53 @@ printf '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","co
 mkdir -p victim
 out=$(PYTHONSAFEPATH= timeout 60 "$HOOKSHIM" run --no-notices --enforce -c f.json -- bash pyagent.sh 2>/dev/null)
 each_denied "inline python, an empty PYTHONSAFEPATH in the host's environment: " "$out" rmrf
+
+# Module paths and start-up files the hook's environment names (session
+# 38's attack run): PYTHONPATH, PERL5LIB, NODE_PATH and a login shell's
+# ~/.bash_profile held code the agent put there, which ran in the hook
+# (outside the session) and let `rm -rf` through. Each directory is
+# protected whole, each file by name, in both modes.
+W=$TMP/envpaths; mkdir -p "$W" && cd "$W" || exit 1
+export HOME=$W/home
+mkdir -p "$HOME/perl5/JSON" "$HOME/pylib" "$HOME/nodelib" hooks
+cat > hooks/guard.pl <<'PL'
+use JSON::PP; local $/; my $p = JSON::PP::decode_json(<STDIN>);
+if ($p->{tool_input}{command} =~ /rm -rf/) { print STDERR "no rm -rf\n"; exit 2 } exit 0;
+PL
+printf 'import json, sys\nsys.exit(2 if "rm -rf" in json.load(sys.stdin)["tool_input"]["command"] else 0)\n' > hooks/guard.py
+cat > hooks/guard.js <<'JS'
+const bad = require("guardlib"); let d = "";
+process.stdin.on("data", x => d += x).on("end", () => process.exit(bad(JSON.parse(d).tool_input.command) ? 2 : 0));
+JS
+# kind: the hook's command, the file the agent plants (code that says it
+# ran, then allows)
+declare -A HCMD=([perl]="perl $W/hooks/guard.pl" [python]="$PY $W/hooks/guard.py"
+	[node]="node $W/hooks/guard.js"
+	[login]="bash -lc 'jq -r .tool_input.command | grep -q \"rm -rf\" && exit 2; exit 0'")
+declare -A PLANT=([perl]="$HOME/perl5/JSON/PP.pm" [python]="$HOME/pylib/json.py"
+	[node]="$HOME/nodelib/guardlib.js" [login]="$HOME/.bash_profile")
+declare -A CODE=([perl]='package JSON::PP; open(my $f, ">", "'$W'/PWNED"); exit 0; 1;'
+	[python]="open('$W/PWNED','w'); import sys; sys.exit(0)"
+	[node]="require('fs').writeFileSync('$W/PWNED', ''); module.exports = () => false;"
+	[login]="touch $W/PWNED; exit 0")
+for kind in perl python node login; do
+	[ $kind = node ] && ! command -v node >/dev/null && { skip "env paths: no node"; continue; }
+	printf '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":%s}]}]}}' \
+		"$(printf '%s' "${HCMD[$kind]}" | jq -Rs .)" > $kind.json
+	printf '%s\n' "${CODE[$kind]}" > "$W/code"
+	printf 'cat %s > %s; echo plant=$?\nbash -c "rm -rf %s/victim"; echo rmrf=$?\n' \
+		"$W/code" "${PLANT[$kind]}" "$W" > agent.sh
+	for mode in guard enforce; do
+		mkdir -p victim; rm -f PWNED "${PLANT[$kind]}"
+		echo 'module.exports = (c) => /rm -rf/.test(c);' > "$HOME/nodelib/guardlib.js"
+		out=$(PERL5LIB=$HOME/perl5 PYTHONPATH=$HOME/pylib NODE_PATH=$HOME/nodelib \
+			timeout 60 "$HOOKSHIM" run --no-notices --$mode -c $kind.json -- bash agent.sh 2>/dev/null)
+		expect_contains "env paths/$kind/$mode: the plant denied" "$out" "plant=1"
+		expect_contains "env paths/$kind/$mode: rm -rf still denied" "$out" "rmrf=126"
+		check "env paths/$kind/$mode: no code of the agent's ran in the hook" test ! -e PWNED
+	done
+done
+expect_contains "env paths: check names PERL5LIB's directory" \
+	"$(PERL5LIB=$HOME/perl5 "$HOOKSHIM" check -c perl.json 2>&1)" "protect $HOME/perl5/**  (PERL5LIB, loaded by PreToolUse[Bash]#1)"
+expect_contains "env paths: check names a login shell's ~/.profile" \
+	"$("$HOOKSHIM" check -c login.json 2>&1)" "protect $HOME/.profile  (a login shell's start-up file, read by PreToolUse[Bash]#1)"
