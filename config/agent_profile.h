@@ -39,8 +39,11 @@ const char *hs_shape_name(unsigned shape);
  *     script must be exactly that one pipeline, every word literal, no
  *     redirection or assignment, no arguments after it;
  *   argv: one fnmatch glob per argv element, exactly that many;
+ *   text: the whole -c script, exactly (with no arguments after it):
+ *     an agent's own long script;
  *   contains: strings that must all be in the -c script (with no
- *     arguments after it): an agent's own long script;
+ *     arguments after it): an agent's own long script -- which a model
+ *     whose command is the whole script can write too (docs/agents.md);
  *   snapshot_check: `set -e; . SNAP` of this agent's snapshot. */
 struct hs_agent_internal {
 	char *what;   /* said by explain and the log */
@@ -51,6 +54,7 @@ struct hs_agent_internal {
 	char *shell;
 	char *script;
 	char **argv;     /* NULL-terminated */
+	char *text;
 	char **contains; /* NULL-terminated */
 	bool snapshot_check;
 };

@@ -136,6 +136,7 @@ static void internal_free(struct hs_agent_internal *in)
 	free(in->what);
 	free(in->shell);
 	free(in->script);
+	free(in->text);
 	strs_free(in->argv);
 	strs_free(in->contains);
 }
@@ -145,7 +146,7 @@ static bool parse_internal(struct ctx *x, const cJSON *o,
 			   struct hs_agent_internal *in)
 {
 	static const char *const known[] = { "what", "shell", "script", "argv",
-		"contains", "snapshot_check", NULL };
+		"text", "contains", "snapshot_check", NULL };
 	const cJSON *sc = cJSON_GetObjectItemCaseSensitive(o, "snapshot_check");
 	int ways, errors = x->errors;
 
@@ -160,17 +161,19 @@ static bool parse_internal(struct ctx *x, const cJSON *o,
 	in->shell = str(x, o, "shell", false);
 	in->script = str(x, o, "script", false);
 	in->argv = strs(x, o, "argv");
+	in->text = str(x, o, "text", false);
 	in->contains = strs(x, o, "contains");
 	in->snapshot_check = cJSON_IsTrue(sc);
 	if (sc && !cJSON_IsBool(sc))
 		say(x, sc, HS_DIAG_ERROR, "agent profile: \"%s\" must be "
 		    "true or false%s", "snapshot_check", NULL);
-	ways = !!in->script + !!in->argv + !!in->contains + in->snapshot_check;
+	ways = !!in->script + !!in->argv + !!in->text + !!in->contains +
+	       in->snapshot_check;
 	if (ways != 1)
 		say(x, o, HS_DIAG_ERROR, "agent profile: an \"internal\" entry "
 		    "says which shells with exactly one of \"script\", "
-		    "\"argv\", \"contains\" or \"snapshot_check\"%s%s", "",
-		    NULL);
+		    "\"argv\", \"text\", \"contains\" or "
+		    "\"snapshot_check\"%s%s", "", NULL);
 	if (in->snapshot_check && !a->snapshot)
 		say(x, sc, HS_DIAG_ERROR, "agent profile: \"snapshot_check\" "
 		    "needs the wrapper's \"snapshot\"%s%s", "", NULL);

@@ -188,6 +188,8 @@ static bool internal_is(const struct hs_agent *a,
 		return false; /* no arguments after the script */
 	if (in->script)
 		return hs_unwrap_script_is(in->script, argv[i]);
+	if (in->text)
+		return strcmp(in->text, argv[i]) == 0;
 	if (in->snapshot_check)
 		return hs_unwrap_snapshot_check(a, argv[i]);
 	for (size_t k = 0; in->contains && in->contains[k]; k++)
