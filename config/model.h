@@ -209,7 +209,10 @@ struct hs_settings {
  * with no open for writing); "cgroups": a cgroup's file opened for
  * writing -- a process moved (the supervisor, into a cgroup then frozen
  * or killed), a v1 release_agent, which the kernel runs outside the
- * session. */
+ * session; "outside_processes": ptrace attaching, process_vm_readv/writev,
+ * pidfd_getfd and /proc/<pid>/mem opened for writing of a process that
+ * runs outside the session, which then runs or writes what no hook sees
+ * (floor/floor_reach.c). */
 #define HS_FLOOR_ALLOW_GROUPS(X)             \
 	X(MOUNT, "mount")                    \
 	X(CHROOT, "chroot")                  \
@@ -224,7 +227,8 @@ struct hs_settings {
 	X(KERNEL_FILES, "kernel_files")      \
 	X(PROCESS_IMAGE, "process_image")    \
 	X(FANOTIFY, "fanotify")              \
-	X(CGROUPS, "cgroups")
+	X(CGROUPS, "cgroups")                \
+	X(OUTSIDE_PROCESSES, "outside_processes")
 enum {
 #define HS_FA_BIT_(id, name) HS_FA_BIT_##id,
 	HS_FLOOR_ALLOW_GROUPS(HS_FA_BIT_)

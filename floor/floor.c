@@ -1009,6 +1009,7 @@ struct hs_floor *hs_floor_start(struct hs_floor_plan *p,
 	hs_fl_lineage_nested(s->cfg->settings.nested_exec ||
 			     (hs_config_interest(s->cfg) &
 			      HS_INTEREST_EXEC_NESTED));
+	hs_fl_reach_start(s->cfg->settings.floor_allow);
 	hs_fl_scarce_test(getenv(HS_ENV_TEST_FLOOR_SCARCE));
 	f->x = (struct hs_floor_ctx){ .scope = f->scope, .cfg = s->cfg,
 				      .listener = lfd, .cookie = p->cookie,

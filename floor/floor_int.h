@@ -663,6 +663,13 @@ int hs_fl_reach(const struct seccomp_notif *n, char *why, size_t cap);
  * judged command's; else 0. */
 int hs_fl_reach_into(pid_t tid, pid_t target, const char *call, char *why,
 		     size_t cap);
+/* The same into a process outside the session (a call, or an open for
+ * writing of path, its /proc/<pid>/mem): EPERM, why filled, unless
+ * "floor_allow" names "outside_processes" (hs_fl_reach_start, with the
+ * session's groups, once before any call); else 0. */
+int hs_fl_reach_outside(pid_t tid, pid_t target, const char *call,
+			const char *path, char *why, size_t cap);
+void hs_fl_reach_start(unsigned allow);
 /* pidfd_getfd done for notification n's caller (floor_getfd.c), on a
  * thread that may wait: the descriptor taken (ours, to hand over),
  * -errno to answer, or HS_FL_REACH (refused, EPERM: why says why). */

@@ -106,10 +106,16 @@ static bool may_ptrace(pid_t tid)
 }
 
 /* May the caller (thread tid of thread group tgid) attach to process
- * pid, as Yama has it? The rest of the kernel's check was our open's
- * (with the caller's credentials where they are not ours). */
+ * pid, as its user namespace and Yama have it? The rest of the kernel's
+ * check was our open's (with the caller's credentials where they are not
+ * ours). */
 static bool may_attach(pid_t tid, pid_t tgid, pid_t pid)
 {
+	/* the kernel's own check, with the caller's user namespace: an
+	 * agent in one of its own (floor_userns.c) may not attach to a
+	 * process outside it that our open reaches (session 38) */
+	if (hs_fl_may_trace(tid, pid, "mem", 3) != 0)
+		return false;
 	switch (yama_scope()) {
 	case 0:
 		return true;

@@ -69,6 +69,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../config/model.h"
 #include "../engine/runner.h"
 
 #ifndef SYS_pidfd_send_signal
@@ -354,11 +355,45 @@ int hs_fl_reach_command(pid_t tid, pid_t target, const char *call,
 	return EPERM;
 }
 
+/* "floor_allow": ["outside_processes"] (hs_fl_reach_start). */
+static bool outside_allowed;
+
+void hs_fl_reach_start(unsigned allow)
+{
+	outside_allowed = allow & HS_FA(OUTSIDE_PROCESSES);
+}
+
+/* Caller tid reaching into process target -- attaching to it, its
+ * memory read or written, a descriptor of it taken, its /proc/<pid>/mem
+ * opened for writing (path) -- where target runs outside the session:
+ * refused, in both modes, unless "outside_processes" is allowed. Root
+ * attached to the shell that started `hookshim run` and had it run
+ * `rm -rf` and write secrets/, no hook asked (session 38's attack run);
+ * a user, any of its own processes where Yama does not stop it. */
+int hs_fl_reach_outside(pid_t tid, pid_t target, const char *call,
+			const char *path, char *why, size_t cap)
+{
+	pid_t tgid;
+
+	if (outside_allowed || target <= 0 || !hs_fl_reach_own_pidns(tid) ||
+	    (tgid = hs_fl_tgid(target)) <= 0 || in_session(tgid))
+		return 0; /* (gone: the kernel's to say) */
+	snprintf(why, cap, "%s%s of pid %d refused: it runs outside the "
+		 "session, where what it is made to run or write no hook "
+		 "sees (allow with \"hookshim\": {\"floor_allow\": "
+		 "[\"%s\"]})", path ? "opening " : call, path ? path : "",
+		 (int)tgid,
+		 hs_floor_allow_name(HS_FA_BIT_OUTSIDE_PROCESSES));
+	return EPERM;
+}
+
 int hs_fl_reach_into(pid_t tid, pid_t target, const char *call, char *why,
 		     size_t cap)
 {
 	int r = one(tid, target, call, -1, why, cap);
 
+	if (!r)
+		r = hs_fl_reach_outside(tid, target, call, NULL, why, cap);
 	return r ? r
 		 : hs_fl_reach_command(tid, target, call, NULL, false, why,
 				       cap);

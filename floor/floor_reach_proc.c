@@ -49,6 +49,20 @@ static bool inner(const char *abs)
 	return strcmp(p, "/mem") == 0 || strncmp(p, "/map_files/", 11) == 0;
 }
 
+/* Is "/proc/<pid>/..." in abs its memory (or a thread's)? */
+static bool mem(const char *abs)
+{
+	const char *p = abs + strspn(abs + 6, "0123456789") + 6;
+
+	if (strncmp(abs, "/proc/", 6) != 0)
+		return false;
+	if (strncmp(p, "/task/", 6) == 0) {
+		p += 6;
+		p += strspn(p, "0123456789");
+	}
+	return strcmp(p, "/mem") == 0;
+}
+
 /* What a name not under /proc by its letters opens, through symlinks:
  * resolved by the kernel for us (O_PATH, nothing opened for real), and
  * named by our descriptor's link when that is on /proc. Only where there
@@ -109,12 +123,17 @@ int hs_fl_reach_open(pid_t tid, const char *abs, char *why, size_t cap)
 	if (!pid || !hs_fl_reach_own_pidns(tid) ||
 	    (tgid = hs_fl_tgid(pid)) <= 0)
 		return 0;
-	/* a way into a judged command, named by its letters (through a
-	 * symlink: the floor's own open of it looks again, floor_procfs.c) */
-	if (!(o = hs_fl_reach_ours(tgid)))
+	/* a process outside the session, its memory written; a way into a
+	 * judged command, named by its letters (through a symlink: the
+	 * floor's own open of it looks again, floor_procfs.c) */
+	if (!(o = hs_fl_reach_ours(tgid))) {
+		if (mem(abs) && (o = hs_fl_reach_outside(tid, pid, "open",
+							 abs, why, cap)))
+			return o;
 		return hs_fl_lineage_on() && proc_pid(abs) == pid
 			       ? hs_fl_reach_inner(tid, abs, false, why, cap)
 			       : 0;
+	}
 	snprintf(why, cap, "opening %s refused: it is %s (pid %d), "
 		 "which the session cannot reach", abs, hs_fl_reach_who(o),
 		 (int)tgid);

@@ -376,8 +376,11 @@ for m in --enforce --guard; do
 	fi
 done
 
-# ... but a command's debugger on a process outside the session (one the
-# user started elsewhere) goes on: it is not the agent's
+# ... and a command's debugger on a process outside the session (one the
+# user started elsewhere) is not the agent's business: it goes on where
+# "floor_allow" names "outside_processes"; by default it is refused in
+# both modes, as any reach outside (session 38: root attached to the shell
+# that started `hookshim run` and ran what no hook saw there).
 sleep 300 &
 outside=$!
 cat > "$W/seize.py" <<'PY'
@@ -390,16 +393,23 @@ if r == 0:
     libc.ptrace(17, pid, 0, 0)                     # PTRACE_DETACH
 PY
 chmod 644 "$W/seize.py"
+sed 's/^{"hookshim":{/{"hookshim":{"floor_allow":["outside_processes"],/' "$W/policy-nested.json" >"$W/policy-nested-out.json"
+sed 's/^{/{"hookshim":{"floor_allow":["outside_processes"]},/' "$W/policy-default.json" >"$W/policy-default-out.json"
 out=$(cd "$W" && timeout -k 5 60 "$HOOKSHIM" run --enforce --no-notices -c "$W/policy-nested.json" -- \
 	bash -c "bash -c 'python3 $W/seize.py $outside; true'" 2>"$TMP/err")
-expect_eq "enforce, nested execs judged: a command's debugger on a process outside the session goes on" \
-	"seize 0" "$out"
+expect_eq "enforce, nested execs judged: a command's debugger on a process outside the session is refused" \
+	"seize 1" "$out"
+expect_contains "  ... said, with the setting that allows it" "$(cat "$TMP/err")" \
+	"\"floor_allow\": [\"outside_processes\"]"
+out=$(cd "$W" && timeout -k 5 60 "$HOOKSHIM" run --enforce --no-notices -c "$W/policy-nested-out.json" -- \
+	bash -c "bash -c 'python3 $W/seize.py $outside; true'" 2>"$TMP/err")
+expect_eq "enforce, nested execs judged, \"outside_processes\": it goes on" "seize 0" "$out"
 export SEIZE_TXT="python3 - $outside <<EOF
 \$(cat $W/seize.py)
 EOF"
-out=$(cd "$W" && timeout -k 5 60 "$HOOKSHIM" run --enforce --no-notices -c "$W/policy-default.json" -- \
+out=$(cd "$W" && timeout -k 5 60 "$HOOKSHIM" run --enforce --no-notices -c "$W/policy-default-out.json" -- \
 	bash -c 'bash -c "$SEIZE_TXT"' 2>"$TMP/err")
-expect_eq "enforce: ... and a hand-off's (its code unseen) too" "seize 0" "$out"
+expect_eq "enforce, \"outside_processes\": ... and a hand-off's (its code unseen) too" "seize 0" "$out"
 kill $outside 2>/dev/null; wait $outside 2>/dev/null
 
 # A PATH of the agent's that finds a program of the session's writing by

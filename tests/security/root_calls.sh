@@ -20,7 +20,7 @@ P=$HOOKSHIM_PROBES/floor_static_rootcalls
 command -v jq >/dev/null || { skip "root calls: jq missing"; exit 0; }
 [ "$(id -u)" = 0 ] || { skip "root calls: needs root (CI runs as root)"; exit 0; }
 chmod 755 "$TMP"
-ALL='"mount", "chroot", "namespaces", "open_by_handle", "bpf", "modules", "userfaultfd", "block_devices", "proc_sys", "landlock", "kernel_files", "process_image", "fanotify", "cgroups"'
+ALL='"mount", "chroot", "namespaces", "open_by_handle", "bpf", "modules", "userfaultfd", "block_devices", "proc_sys", "landlock", "kernel_files", "process_image", "fanotify", "cgroups", "outside_processes"'
 policy() { # file, floor_allow list
 	cat >"$1" <<J
 {"hookshim":{"floor":"require","floor_allow":[$2]},"hooks":{"PreToolUse":[{"matcher":"Write","hooks":[{"type":"command",
@@ -36,7 +36,7 @@ echo '{"hookshim":{"floor_allow":["mount", "namespace"]},"hooks":{}}' >"$TMP/bad
 "$HOOKSHIM" check -c "$TMP/bad.json" >"$TMP/out" 2>&1; rc=$?
 check "floor_allow: an unknown name fails check" test "$rc" != 0
 expect_contains "floor_allow: ... an error at its line and column, naming the groups" "$(cat "$TMP/out")" \
-	'bad.json:1:38: hookshim.floor_allow[1] is not one of "mount", "chroot", "namespaces", "open_by_handle", "bpf", "modules", "userfaultfd", "block_devices", "proc_sys", "landlock", "kernel_files", "process_image", "fanotify", "cgroups" (ignored)'
+	'bad.json:1:38: hookshim.floor_allow[1] is not one of "mount", "chroot", "namespaces", "open_by_handle", "bpf", "modules", "userfaultfd", "block_devices", "proc_sys", "landlock", "kernel_files", "process_image", "fanotify", "cgroups", "outside_processes" (ignored)'
 echo '{"hookshim":{"floor_allow":"mount"},"hooks":{}}' >"$TMP/bad.json"
 expect_contains "floor_allow: not a list: an error" "$("$HOOKSHIM" check -c "$TMP/bad.json" 2>&1)" \
 	'bad.json:1:14: hookshim.floor_allow must be an array of names'

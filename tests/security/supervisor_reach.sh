@@ -339,3 +339,50 @@ for run in root "$UNPRIV" "$UNPRIV:off"; do
 	check "$who: the denied command did not run" test ! -e "$W/late"
 	leftovers "$as" >/dev/null
 done
+
+# A process outside the session (session 38's attack run: root attached
+# to the shell that started `hookshim run`, had it run `rm -rf` and write
+# secrets/, no hook asked): attaching to it, its memory read or written,
+# a descriptor of it taken are refused in both modes, as root and as a
+# user, unless "floor_allow" names "outside_processes"; the agent's own
+# child stays the agent's to trace.
+cat > "$W/outside_agent.sh" <<'S'
+cd "$(dirname "$0")"
+python3 reach.py "$OUTSIDE" out nosignals
+sleep 30 & kid=$!
+python3 reach.py "$kid" kid nosignals
+kill $kid
+S
+echo '{"hookshim":{"floor_allow":["outside_processes"]},"hooks":{"PreToolUse":[{"matcher":"Write","hooks":[{"type":"command","command":"exit 0"}]}]}}' > "$W/outside-ok.json"
+for as in root "$UNPRIV"; do
+	who=$([ $as = root ] && echo root || echo unprivileged)
+	if [ $as = root ]; then AS=(); else AS=(setpriv --reuid="$as" --regid="$as" --clear-groups); fi
+	"${AS[@]}" sleep 60 & outside=$!
+	for mode in guard enforce; do
+		out=$(cd "$W" && OUTSIDE=$outside timeout -k 5 60 "${AS[@]}" "$HOOKSHIM" run --$mode --no-notices \
+			-c policy.json -- bash outside_agent.sh 2>&1)
+		for call in ptrace process_vm_writev process_vm_readv mem rawmem pidfd_getfd; do
+			refused "$who $mode: $call of a process outside the session is refused" "$out" "out $call"
+		done
+		expect_contains "$who $mode: ... said, with the setting that allows it" "$out" \
+			"ptrace of pid $outside refused: it runs outside the session"
+		expect_contains "$who $mode: its own child is the agent's to trace" "$out" "kid ptrace=0"
+		out=$(cd "$W" && OUTSIDE=$outside timeout -k 5 60 "${AS[@]}" "$HOOKSHIM" run --$mode --no-notices \
+			-c outside-ok.json -- bash outside_agent.sh 2>&1)
+		# allowed, the kernel's own answer: an unprivileged agent in a
+		# user namespace of its own (enforce mode) may not attach to a
+		# process outside it, nor open its memory -- not even through
+		# the supervisor's open of it, which is not in that namespace
+		if [ $as != root ] && [ $mode = enforce ] &&
+			"${AS[@]}" unshare -U --map-current-user true 2>/dev/null; then
+			expect_contains "$who $mode: \"outside_processes\" allowed: the kernel refuses ptrace (its user namespace)" \
+				"$out" "out ptrace=1"
+			expect_contains "$who $mode: ... and the supervisor opens it no memory the kernel would not" \
+				"$out" "out rawmem=13"
+		else
+			expect_contains "$who $mode: \"outside_processes\" allowed: it is let through" "$out" "out ptrace=0"
+			expect_contains "$who $mode: ... its memory too" "$out" "out rawmem=0"
+		fi
+	done
+	kill $outside 2>/dev/null; wait $outside 2>/dev/null || :
+done
