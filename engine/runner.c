@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "../common/clock.h"
+#include "nopipe.h"
 #include "child.h"
 
 extern char **environ;
@@ -338,44 +339,13 @@ fail:
 	return -1;
 }
 
-/* SIGPIPE from a write is directed at this thread. Blocking it here and
- * swallowing it after an EPIPE keeps it from killing the process without
- * touching the process-wide disposition other threads rely on. */
-static void block_sigpipe(sigset_t *old, bool *was_pending)
-{
-	sigset_t set, pending;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGPIPE);
-	pthread_sigmask(SIG_BLOCK, &set, old);
-	/* Someone else's SIGPIPE, pending because the caller blocks it, is
-	 * not ours to consume. */
-	*was_pending = sigpending(&pending) == 0 &&
-		       sigismember(&pending, SIGPIPE) == 1;
-}
-
-static void unblock_sigpipe(const sigset_t *old, bool was_pending,
-			    bool got_epipe)
-{
-	if (got_epipe && !was_pending) {
-		static const struct timespec zero = { 0, 0 };
-		sigset_t set;
-
-		sigemptyset(&set);
-		sigaddset(&set, SIGPIPE);
-		while (sigtimedwait(&set, NULL, &zero) < 0 && errno == EINTR)
-			;
-	}
-	pthread_sigmask(SIG_SETMASK, old, NULL);
-}
-
 static void feed_input(struct run *r)
 {
 	const struct hs_run_spec *spec = r->spec;
-	bool was_pending, got_epipe = false;
-	sigset_t old;
+	struct hs_nopipe np;
+	bool got_epipe = false;
 
-	block_sigpipe(&old, &was_pending);
+	hs_nopipe_begin(&np);
 	while (r->in_off < spec->input_len) {
 		ssize_t n = write(r->child.in, spec->input + r->in_off,
 				  spec->input_len - r->in_off);
@@ -394,7 +364,7 @@ static void feed_input(struct run *r)
 	}
 	if (r->in_off >= spec->input_len)
 		hs_close_fd(&r->child.in);
-	unblock_sigpipe(&old, was_pending, got_epipe);
+	hs_nopipe_end(&np, got_epipe);
 }
 
 /* One read of a stream. Returns 1 if bytes came, 0 if none (or end of

@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "../common/clock.h"
+#include "../engine/nopipe.h"
 #include "../common/shellargv.h"
 #include "../supervisor/log.h"
 #include "../supervisor/message.h"
@@ -176,8 +177,10 @@ static bool say_denied(struct hs_floor *f, pid_t tgid, const char *op,
 	while (n > 0 && msg[n - 1] == '\n')
 		n--;
 	msg[n++] = '\n';
-	/* else the caller's stderr is gone: the errno still tells */
-	said = write(fd, msg, n) == (ssize_t)n;
+	/* else the caller's stderr is gone, or no one reads it: the errno
+	 * still tells (never a wait on its reader, never our SIGPIPE: one
+	 * killed the session, a full pipe held a receiver for good) */
+	said = hs_nopipe_write(fd, msg, n) == (ssize_t)n;
 	close(fd);
 	return said;
 }
@@ -204,8 +207,9 @@ static void say_refused(struct hs_floor *f, const struct hs_fl_call *c)
 		put_escaped(msg, sizeof(msg), &n, " denied: ");
 		put_escaped(msg, sizeof(msg), &n, r->reason);
 		msg[n++] = '\n';
-		if (write(fd, msg, n) < 0) {
-			/* the caller's stderr is gone: EPERM still tells */
+		if (hs_nopipe_write(fd, msg, n) < 0) {
+			/* the caller's stderr is gone or full: EPERM still
+			 * tells */
 		}
 		close(fd);
 	}
@@ -219,8 +223,8 @@ static void say_pending(pid_t tgid, int to, const char *text)
 
 	if (fd < 0)
 		return;
-	if (write(fd, text, strlen(text)) < 0) {
-		/* the tool's stderr is gone: nobody to tell */
+	if (hs_nopipe_write(fd, text, strlen(text)) < 0) {
+		/* the tool's stderr is gone or full: nobody to tell */
 	}
 	close(fd);
 }
@@ -552,8 +556,9 @@ static void refused(struct hs_floor *f, pid_t tid, const char *call,
 	put_escaped(msg, sizeof(msg), &n, "hookshim: ");
 	put_escaped(msg, sizeof(msg), &n, why);
 	msg[n++] = '\n';
-	if (write(fd, msg, n) < 0) {
-		/* the caller's stderr is gone: the errno still tells */
+	if (hs_nopipe_write(fd, msg, n) < 0) {
+		/* the caller's stderr is gone or full: the errno still
+		 * tells */
 	}
 	close(fd);
 }

@@ -42,6 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../engine/nopipe.h"
 #include "../supervisor/inflight.h"
 #include "../supervisor/message.h"
 #include "../supervisor/session.h"
@@ -195,10 +196,10 @@ static void post_one(struct hs_fpost *p, struct rec *r)
 		size_t n = strlen(ans.context);
 
 		if (fd >= 0) {
-			if (write(fd, ans.context, n) < 0 ||
+			if (hs_nopipe_write(fd, ans.context, n) < 0 ||
 			    (ans.context[n - 1] != '\n' &&
-			     write(fd, "\n", 1) < 0)) {
-				/* the caller's stderr is gone */
+			     hs_nopipe_write(fd, "\n", 1) < 0)) {
+				/* the caller's stderr is gone or full */
 			}
 			close(fd);
 		}
