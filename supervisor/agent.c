@@ -540,6 +540,19 @@ pid_t hs_agent_start(char **cmd, char **envp,
 	return pid;
 }
 
+/* Are we the foreground job of our controlling terminal (on one of our
+ * standard descriptors)? */
+static bool in_foreground(void)
+{
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+		pid_t fg = tcgetpgrp(fd);
+
+		if (fg > 0)
+			return fg == getpgrp();
+	}
+	return false;
+}
+
 /* Waits for CMD; mirrors its job-control stops so the user's shell sees
  * the job stop and continue as a whole. Returns the wait status. */
 int hs_agent_wait(pid_t pid)
@@ -555,6 +568,16 @@ int hs_agent_wait(pid_t pid)
 			return 0;
 		if (!WIFSTOPPED(st))
 			return st;
+		/* A job-control stop is the user's shell's to see, on the
+		 * terminal whose foreground we are. Anywhere else (CI, a
+		 * pipeline in the background) it is no one's: a session that
+		 * stopped itself there -- a tool call's `kill -STOP $PPID` --
+		 * held every call waiting on the supervisor and took no
+		 * SIGTERM until a SIGCONT came (session 38's attack run).
+		 * The agent stays stopped; a signal passed on to it ends it
+		 * (kill_late). */
+		if (!in_foreground())
+			continue;
 		kill(getpid(), SIGSTOP);
 		kill(pid, SIGCONT);
 	}

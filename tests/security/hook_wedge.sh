@@ -178,3 +178,26 @@ check "enforce: ... hookshim run exited within 2 s (${ms} ms)" test "$ms" -lt 20
 free_lock() { for _ in $(seq 20); do flock -n -x mover.lock true && return 0; sleep 0.1; done; return 1; }
 check "  ... and the moving orphan is not left (its lock is free)" free_lock
 # (one left ends by itself within 20 s)
+
+# An agent that stops (its own SIGSTOP, a tool call's `kill -STOP
+# $PPID`, SIGTSTP) where no terminal's job control is there to see it
+# (here, CI): hookshim run stopped itself to mirror it, and then took
+# no SIGTERM until a SIGCONT came, every call of the session waiting
+# (session 38's attack run). The stop is mirrored only for the terminal
+# whose foreground job hookshim run is; elsewhere the agent stays
+# stopped and a SIGTERM ends the session, in both modes.
+for mode in guard enforce; do
+	for stop in "kill -STOP \$\$" "bash -c 'kill -TSTP \$PPID'"; do
+		start_agent err10.txt --$mode -c allow.json -- bash -c \
+			"sleep 305 & echo started > started.txt; $stop; sleep 306"
+		check "$mode, \`$stop\`: the agent started" test -s started.txt
+		sleep 0.5
+		expect_eq "  ... hookshim run did not stop with it" "S" \
+			"$(ps -o stat= -p $run | cut -c1 | tr R S)"
+		term_agent
+		check "  ... a SIGTERM ends it within 2 s (${ms} ms)" test "$ms" -lt 2000
+		for _ in $(seq 20); do [ -z "$(left)" ] && break; sleep 0.1; done
+		expect_eq "  ... and nothing is left" "" "$(left)"
+		rm -f started.txt
+	done
+done
