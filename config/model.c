@@ -189,7 +189,9 @@ struct hs_hook *hs_config_add_hook(struct hs_config *cfg)
 	h->fail_closed = -1;
 	h->enabled = true;
 	h->shell = "/bin/sh";
-	h->max_output = 65536;
+	/* a JSON decision this long is still read whole (a reason may quote
+	 * a long command); one cut is a failed run (hs_run_failure) */
+	h->max_output = 1024 * 1024;
 	cfg->nhooks++;
 	return h;
 }

@@ -616,6 +616,15 @@ const char *hs_run_failure(const struct hs_run_result *r, char *buf,
 				 abbrev ? ")" : "", r->exit_code);
 			return buf;
 		}
+		/* a JSON answer cut at the cap: its decision cannot be read
+		 * (a deny whose reason quoted the agent's long command was
+		 * taken for plain output, and allowed: session 38) */
+		if (r->exit_code == 0 && r->out_truncated && r->out &&
+		    r->out[strspn(r->out, " \t\r\n")] == '{') {
+			snprintf(buf, cap, "its JSON answer was cut at %zu "
+				 "bytes: no decision can be read", r->out_len);
+			return buf;
+		}
 		/* the shell's own: the command is not there, or cannot run */
 		if (r->exit_code != 126 && r->exit_code != 127)
 			return NULL;

@@ -27,6 +27,12 @@ script exit1.sh 'echo broken >&2; exit 1'
 script slow.sh 'sleep 5'
 script noexec.sh 'exit 0'; chmod -x hooks/noexec.sh
 script ok.sh 'exit 0'
+# a JSON decision past what is kept of a hook's stdout (1 MiB): cut, no
+# decision can be read -- a failed run (session 38's attack run: one of
+# 70 KB, over the 64 KiB kept then, was taken for plain output and the
+# call allowed, in --ci too)
+script cut.sh 'printf "{\"decision\":\"block\",\"reason\":\""; head -c 1100000 /dev/zero | tr "\\0" x; printf "\"}"'
+script long.sh 'printf "{\"decision\":\"block\",\"reason\":\"LONG-REASON "; head -c 70000 /dev/zero | tr "\\0" x; printf "\"}"'
 
 cat > agent.sh <<'S'
 bash -c 'touch ran'; echo "cmd=$?"
@@ -112,6 +118,15 @@ row exit1.sh "" ""
 row slow.sh 1 "timed out after"
 row missing.sh "" "exited 127: command not found"
 row noexec.sh "" "exited 126: command not executable"
+row cut.sh "" "its JSON answer was cut at 1048576 bytes: no decision can be read"
+# ... and one of 70 KB is read whole: a deny in every mode
+for m in guard enforce; do
+	rm -f ran target.txt; policy long.sh
+	timeout 60 "$HOOKSHIM" run --$m --no-notices -c policy.json -- bash agent.sh >/dev/null 2>err.txt
+	check "long.sh $m: a JSON deny of 70 KB denies the command" test ! -e ran
+	check "long.sh $m: ... and the write" test ! -e target.txt
+	expect_contains "long.sh $m: ... with its reason" "$(head -c 300 err.txt)" "LONG-REASON xxx"
+done
 
 # CI mode and "strict" deny a failed hook's call in guard mode too, when
 # enforce fell back to guard for want of the floor ("floor": "off")
