@@ -343,6 +343,7 @@ int cmd_run(int argc, char **argv)
 			&explicit_mode);
 		hs_settings_floor_defaults(&cfg.settings);
 	}
+	hs_run_report_settings(&o.report, &cfg);
 	/* (what stops it is said on stderr where it happens) */
 	if (hs_life_begin(&life, &cfg, o.log, o.report.junit, true, &why) < 0)
 		goto out_cfg;

@@ -38,16 +38,19 @@ bool hs_run_report_ci(struct hs_run_report *rr)
 	return rr->ci;
 }
 
-void hs_run_report_begin(struct hs_run_report *rr, struct hs_config *cfg,
-			 struct hs_session *s)
+void hs_run_report_settings(struct hs_run_report *rr, struct hs_config *cfg)
 {
-	hs_run_report_ci(rr);
 	/* CI fails closed: nobody answers a prompt there, so an "ask" is a
 	 * deny, and a call nobody can judge (the supervisor gone) is too. */
-	if (rr->ci) {
+	if (hs_run_report_ci(rr)) {
 		cfg->settings.ask_default = HS_DENY;
 		cfg->settings.deny_on_loss = true;
 	}
+}
+
+void hs_run_report_begin(struct hs_run_report *rr, struct hs_config *cfg,
+			 struct hs_session *s)
+{
 	hs_report_init(&rr->report);
 	rr->report.policy = cfg->sources;
 	rr->report.npolicy = cfg->nsources;

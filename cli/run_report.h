@@ -47,8 +47,13 @@ bool hs_run_report_opt(struct hs_run_report *rr, int c, const char *arg);
  * the first call, so it is known before the config is judged. */
 bool hs_run_report_ci(struct hs_run_report *rr);
 
-/* Before the session starts: CI mode's fail-closed defaults in the
- * config's settings, and the report and notices attached to `s`. */
+/* Before the session is made: CI mode's fail-closed defaults in the
+ * config's settings -- before the flags the shim reads are made from
+ * them (an --ci session's shim without the floor once took a lost
+ * supervisor for "allow"). */
+void hs_run_report_settings(struct hs_run_report *rr, struct hs_config *cfg);
+
+/* Before the session starts: the report and notices attached to `s`. */
 void hs_run_report_begin(struct hs_run_report *rr, struct hs_config *cfg,
 			 struct hs_session *s);
 

@@ -69,17 +69,30 @@ static bool hidden(const struct hs_state *st, int err)
 /* Is the listener on fd the session's supervisor (common/wire.h)? A
  * process that binds the name after the supervisor died has another pid;
  * one that was given the supervisor's pid again started later. */
-static bool peer_is_supervisor(const struct hs_state *st, int fd)
+/* Our own want of descriptors or memory (a process at its
+ * RLIMIT_NOFILE, the system's table full): no lost supervisor. */
+static bool scarce(int err)
+{
+	return err == EMFILE || err == ENFILE || err == ENOMEM ||
+	       err == ENOBUFS;
+}
+
+/* 1: the session's supervisor; 0: not; -1: we could not look for want
+ * of a descriptor (errno). */
+static int peer_is_supervisor(const struct hs_state *st, int fd)
 {
 	long peer = hs_wire_peer_pid(fd);
 	char path[40];
-	int sfd;
+	int sfd, e;
 	bool ok;
 
 	if (peer <= 0 || peer != st->sup_pid)
-		return false;
+		return 0;
 	hs_proc_stat_path(path, peer);
 	sfd = HS_REAL(open)(path, O_RDONLY | O_CLOEXEC);
+	e = errno;
+	if (sfd < 0 && scarce(e))
+		return -1;
 	ok = hs_wire_supervisor_matches(peer, sfd, st->sup_pid, st->sup_start);
 	if (sfd >= 0)
 		HS_REAL(close)(sfd);
@@ -239,12 +252,35 @@ static void unreachable(const struct hs_state *st, struct hs_reply *rep,
 	give_up(st, rep, why);
 }
 
+/* No descriptor to ask with: the supervisor is there, we cannot reach
+ * it. Taken for a lost one, a write its hook denies landed, in guard
+ * mode, from a process one descriptor short of its limit (session 38's
+ * attack run). Under the floor the call goes to it, as a hidden
+ * process's does (the kernel still reaches the supervisor); without
+ * one it fails with that errno, as a call that needs a descriptor
+ * would. */
+static void no_descriptor(const struct hs_state *st, struct hs_reply *rep,
+			  int err, bool floor_may_judge)
+{
+	static const char why[] = "hookshim: no descriptor left to ask the "
+				  "supervisor with";
+
+	rep->failed = true;
+	if (floor_may_judge && st->cookie) {
+		rep->hidden = true;
+		return;
+	}
+	rep->deny = true;
+	rep->deny_errno = err;
+	memcpy(rep->reason, why, sizeof(why));
+}
+
 static void ask(const struct hs_msg *req, struct hs_reply *rep,
 		bool floor_may_judge)
 {
 	const struct hs_state *st = hs_state();
 	int saved = errno;
-	int fd;
+	int fd, peer;
 
 	memset(rep, 0, offsetof(struct hs_reply, reason));
 	rep->reason[0] = rep->context[0] = rep->id[0] = '\0';
@@ -253,9 +289,13 @@ static void ask(const struct hs_msg *req, struct hs_reply *rep,
 	rep->deny_errno = st->deny_errno;
 	hs_guard_enter();
 	fd = connect_supervisor(st->sock);
-	if (fd < 0) {
+	if (fd < 0 && scarce(errno)) {
+		no_descriptor(st, rep, errno, floor_may_judge);
+	} else if (fd < 0) {
 		unreachable(st, rep, errno, floor_may_judge, "connect");
-	} else if (!peer_is_supervisor(st, fd)) {
+	} else if ((peer = peer_is_supervisor(st, fd)) < 0) {
+		no_descriptor(st, rep, errno, floor_may_judge);
+	} else if (!peer) {
 		/* Whoever it is, it is not ours: as if nobody answered. In
 		 * another network namespace than the supervisor's it cannot
 		 * be ours either: the sandbox's own listener. */

@@ -69,3 +69,42 @@ run_killed --no-notices -c allow.json -- bash agent1.sh >out.txt 2>&1
 sleep 0.5
 expect_eq "allow mode: one warning for a process's three unchecked writes" 1 "$(grep -c 'WARNING: supervisor unreachable' out.txt)"
 check "allow mode: the writes happened" test -s w3
+
+# CI mode implies deny in the shim too where there is no floor: the
+# session's flags were made before CI's settings (session 38's attack
+# run: after the supervisor was killed, secrets/ was written under --ci
+# with "floor": "off")
+echo "{\"hookshim\":{\"floor\":\"off\"},$hooks}" >nofloor.json
+touch victim; rm -f secrets/k
+run_killed --no-notices --ci -c nofloor.json -- bash agent.sh >out.txt 2>&1
+sleep 0.5
+check "CI mode, no floor: the command did not run" test -e victim
+check "CI mode, no floor: nothing written in secrets/" test ! -e secrets/k
+expect_contains "CI mode, no floor: says why" "$(cat out.txt)" "denying (on_supervisor_loss: deny)"
+
+# A process one descriptor short of its limit: the shim has none to ask
+# with. It was taken for a lost supervisor, and a write the hook denies
+# landed in guard mode (session 38's attack run). Under the floor the
+# call goes to the floor; without one it fails EMFILE.
+cat > fdlimit.py <<'P'
+import os, resource, errno
+resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+fds = []
+try:
+    while True: fds.append(os.open("/dev/null", os.O_RDONLY))
+except OSError: pass
+os.close(fds.pop())                              # one descriptor free
+try:
+    os.close(os.open("secrets/fd", os.O_WRONLY | os.O_CREAT)); print("fd: landed")
+except OSError as e: print("fd:", errno.errorcode[e.errno])
+P
+rm -f secrets/fd
+out=$("$HOOKSHIM" run --no-notices --guard -c allow.json -- python3 fdlimit.py 2>&1)
+check "guard, one descriptor free: the denied write did not land" test ! -e secrets/fd
+expect_contains "guard, one descriptor free: the floor denied it" "$out" "fd: EACCES"
+expect_not_contains "guard, one descriptor free: no lost supervisor said" "$out" "unreachable"
+rm -f secrets/fd
+out=$(HOOKSHIM_TEST_NO_FLOOR=1 "$HOOKSHIM" run --no-notices --guard -c allow.json -- python3 fdlimit.py 2>&1)
+check "guard, no floor, one descriptor free: the denied write did not land" test ! -e secrets/fd
+expect_contains "guard, no floor, one descriptor free: it fails EMFILE" "$out" "fd: EMFILE"
+expect_contains "  ... and says why" "$out" "no descriptor left to ask the supervisor with"
