@@ -381,6 +381,14 @@ int cmd_run(int argc, char **argv)
 
 	hs_agent_take_signals(&ss);
 	hs_agent_on_terminate(terminated, s);
+	/* enforce mode: the session's orphans are ours (floor_orphans.c)
+	 * -- from before SessionStart, whose hooks' daemons a SIGTERM then
+	 * ends too (one of theirs outlived the session: session 38) */
+	if (fp.on && fp.enforce && !hs_floor_take_orphans())
+		fprintf(stderr, "hookshim: warning: cannot take the session's "
+				"orphans (%s): one whose parent ended is "
+				"taken for the agent's\n",
+			strerror(errno));
 	hs_life_fire(&life, HS_KIND_SESSION_START, false);
 	/* CMD stays the agent even when it is `sh -c STR` and was judged
 	 * like a tool call: `hookshim run -- sh -c 'claude'` or `-- sh -c

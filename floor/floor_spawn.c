@@ -146,12 +146,7 @@ int hs_floor_spawn(const struct hs_floor_plan *p, pid_t *pid,
 		return err;
 	if (p->no_io_uring)
 		drop_rings();
-	/* enforce mode: the session's orphans are ours (floor_orphans.c) */
-	if (p->enforce && !hs_floor_take_orphans())
-		fprintf(stderr, "hookshim: warning: cannot take the session's "
-				"orphans (%s): one whose parent ended is "
-				"taken for the agent's\n",
-			strerror(errno));
+	/* (enforce mode's orphans were taken before SessionStart: cli/run.c) */
 	/* A child of its own memory where it enters a user namespace; in
 	 * enforce mode, where its exec is a notification (no cookie lets it
 	 * past) that only our receivers, started once we go on, answer; and

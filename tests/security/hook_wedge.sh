@@ -201,3 +201,17 @@ for mode in guard enforce; do
 		rm -f started.txt
 	done
 done
+
+# ... a SessionStart hook's daemon too: the orphans were taken only at
+# the agent's start, after SessionStart, and one outlived a SIGTERM
+# (session 38's attack run)
+cat > start-daemon.json <<'J'
+{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"setsid sleep 331 >/dev/null 2>&1 </dev/null & exit 0"}]}],
+ "PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"exit 0"}]}]}}
+J
+start_agent err11.txt --enforce -c start-daemon.json -- bash -c 'echo started > started.txt; sleep 332'
+check "enforce: an agent after a SessionStart hook's daemon started" test -s started.txt
+term_agent
+check "  ... hookshim run exited within 2 s (${ms} ms)" test "$ms" -lt 2000
+for _ in $(seq 20); do [ -z "$(left)" ] && break; sleep 0.1; done
+expect_eq "  ... and the daemon is not left" "" "$(left)"
