@@ -452,9 +452,24 @@ static void runtime_lines(struct hs_strbuf *b, const struct hs_protect *p)
 			tree_dirs(b, path, 0, &left);
 		} else if (p->v[i].kind == HS_PROT_ON_PATH && slash &&
 			   slash[1]) {
+			struct stat sb;
+			char id[64];
+
 			line_once(b, '&', path,
 				  slash == path ? 1 : (size_t)(slash - path));
 			line_once(b, '&', slash + 1, strlen(slash + 1));
+			/* the file it is, by identity: a write through a
+			 * symlink to it (the PATH's own name for it, one made
+			 * during the session) or through a hard link it had
+			 * at session start (/usr/bin/perl5.36.0 of perl) is
+			 * one to it (session 38's attack run) */
+			if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
+				snprintf(id, sizeof(id), "%llu:%llu%s",
+					 (unsigned long long)sb.st_dev,
+					 (unsigned long long)sb.st_ino,
+					 sb.st_nlink > 1 ? "+" : "");
+				line_once(b, '@', id, strlen(id));
+			}
 		}
 	}
 }

@@ -503,3 +503,33 @@ expect_contains "env paths: check names PERL5LIB's directory" \
 	"$(PERL5LIB=$HOME/perl5 "$HOOKSHIM" check -c perl.json 2>&1)" "protect $HOME/perl5/**  (PERL5LIB, loaded by PreToolUse[Bash]#1)"
 expect_contains "env paths: check names a login shell's ~/.profile" \
 	"$("$HOOKSHIM" check -c login.json 2>&1)" "protect $HOME/.profile  (a login shell's start-up file, read by PreToolUse[Bash]#1)"
+
+# A program a hook runs by bare name, reached by another name (session
+# 38's attack run): the PATH's own name for it a symlink (as
+# /usr/bin/awk -> /etc/alternatives/awk -> mawk), a chain of them, a hard
+# link it had at session start (/usr/bin/perl5.36.0 of perl), a symlink
+# made to it during the session. Each wrote the agent's `jq` into the
+# file the hook runs, and `rm -rf` went through. The file is protected by
+# its identity too, in both modes.
+W=$TMP/pathids; mkdir -p "$W/proj" && cd "$W/proj" || exit 1
+printf '#!/bin/sh\necho harmless\n' > "$W/evil"; chmod +x "$W/evil"
+echo '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"jq -r .tool_input.command | grep -q \"rm -rf\" && exit 2; exit 0"}]}]}}' > p.json
+for shape in symlink chain hardlink newlink; do
+	rm -rf "$W/tools" "$W/alt" "$W/real"; mkdir -p "$W/tools" "$W/alt" "$W/real"
+	target=$W/tools/jq
+	case $shape in
+	symlink) cp /usr/bin/jq "$W/real/jq"; ln -s ../real/jq "$W/tools/jq" ;;
+	chain) cp /usr/bin/jq "$W/real/jq"; ln -s ../real/jq "$W/alt/jq"; ln -s ../alt/jq "$W/tools/jq" ;;
+	hardlink) cp /usr/bin/jq "$W/tools/jq"; ln "$W/tools/jq" "$W/real/jq-1.6"; target=$W/real/jq-1.6 ;;
+	newlink) cp /usr/bin/jq "$W/tools/jq"; target=$W/proj/newlink ;;
+	esac
+	printf '%s\ncp %s %s; echo cp=$?\nmkdir -p victim; bash -c "rm -rf victim"; echo rmrf=$?\n' \
+		"$([ $shape = newlink ] && echo "ln -s $W/tools/jq $target")" "$W/evil" "$target" > agent.sh
+	for mode in guard enforce; do
+		out=$(PATH=$W/tools:/usr/bin:/bin timeout 60 "$HOOKSHIM" run --no-notices --$mode -c p.json -- bash agent.sh 2>/dev/null)
+		expect_contains "PATH program, $shape, $mode: the write through another name denied" "$out" "cp=1"
+		expect_contains "PATH program, $shape, $mode: the hook still decides" "$out" "rmrf=126"
+	done
+	expect_eq "PATH program, $shape: the program is unchanged" "$(sha256sum < /usr/bin/jq)" \
+		"$(sha256sum < "$W/tools/jq")"
+done
