@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void hs_report_init(struct hs_report *r)
@@ -417,13 +418,20 @@ void hs_report_file_release(struct hs_report_file *o)
 }
 
 /* o's file, opened in its held directory without following a symlink at
- * its name: "a" appends, "w" truncates. NULL with errno. */
+ * its name: "a" appends, "w" truncates. Only a regular file with no
+ * other name: one hard-linked to another (`ln ~/.bashrc junit.xml`, by
+ * the agent) would have us write that one (session 38's attack run:
+ * ~/.bashrc emptied and written with the JUnit XML, or the step
+ * summary appended to it); looked at before a truncation. NULL with
+ * errno. */
 static FILE *report_open(const struct hs_report_file *o, const char *mode)
 {
-	int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
-		    (mode[0] == 'a' ? O_APPEND : O_TRUNC);
+	/* (O_NONBLOCK: a FIFO put at its name would hold us, no reader) */
+	int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK |
+		    (mode[0] == 'a' ? O_APPEND : 0);
 	int dir = o->dir, fd, e;
 	char d[PATH_MAX];
+	struct stat sb;
 	FILE *f;
 
 	if (!o->base[0] || strcmp(o->base, ".") == 0 ||
@@ -441,6 +449,21 @@ static FILE *report_open(const struct hs_report_file *o, const char *mode)
 	if (dir != o->dir)
 		close(dir);
 	if (fd < 0) {
+		errno = e;
+		return NULL;
+	}
+	if (fstat(fd, &sb) != 0)
+		e = errno;
+	else if (!S_ISREG(sb.st_mode))
+		e = EINVAL;
+	else if (sb.st_nlink > 1)
+		e = EMLINK;
+	else if (mode[0] == 'w' && ftruncate(fd, 0) != 0)
+		e = errno;
+	else
+		e = 0;
+	if (e) {
+		close(fd);
 		errno = e;
 		return NULL;
 	}

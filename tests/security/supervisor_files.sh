@@ -111,6 +111,25 @@ hsrun --ci -- bash -c 'mv "$1/gh" "$1/gh.old" && ln -s "$1/victimdir" "$1/gh"' _
 check "step summary's directory replaced by a symlink: nothing written there" test ! -e "$TMP/victimdir/summary.md"
 expect_contains "... the summary went to the directory named at the start" "$(cat "$TMP/gh.old/summary.md" 2>/dev/null)" "### hookshim"
 rm -f "$TMP/gh"; mv "$TMP/gh.old" "$TMP/gh"
+# ... or a hard link to another file at its name, or at --junit's, in
+# a directory reached through a symlink of the agent's (guard mode
+# judges names as written): the supervisor appended the summary to, or
+# emptied and wrote the JUnit XML into, ~/.bashrc (session 38's attack
+# run). A file with other names is not written, and said; a FIFO put
+# there holds nothing.
+echo 'export IMPORTANT=1' > "$HOME/.bashrc"
+hsrun --ci -- bash -c 'rm -f "$GITHUB_STEP_SUMMARY"; ln "$HOME/.bashrc" "$GITHUB_STEP_SUMMARY"'
+expect_eq "step summary replaced by a hard link: its other file unchanged" "export IMPORTANT=1" "$(cat "$HOME/.bashrc")"
+expect_contains "... and the supervisor says why" "$(cat "$TMP/err")" "GITHUB_STEP_SUMMARY $TMP/gh/summary.md: Too many links"
+rm -f "$GITHUB_STEP_SUMMARY"; : > "$GITHUB_STEP_SUMMARY"
+mkdir -p "$ROOT/reports"
+hsrun --guard --junit reports/j.xml -- bash -c 'ln -s reports al && ln "$HOME/.bashrc" al/j.xml'
+expect_eq "--junit's name hard-linked through an alias: the other file unchanged" "export IMPORTANT=1" "$(cat "$HOME/.bashrc")"
+expect_contains "... and the supervisor says why" "$(cat "$TMP/err")" "--junit reports/j.xml: Too many links"
+rm -f "$ROOT/al" "$ROOT/reports/j.xml"
+hsrun --guard --junit reports/j.xml -- bash -c 'ln -s reports al && mkfifo al/j.xml'
+expect_contains "--junit's name a FIFO: not written, nothing held" "$(cat "$TMP/err")" "--junit reports/j.xml: "
+rm -f "$ROOT/al" "$ROOT/reports/j.xml"
 unset GITHUB_STEP_SUMMARY
 # what must still work: plain files
 hsrun --log "$TMP/ok.log" --junit ok.xml -- bash -c 'true'
