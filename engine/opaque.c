@@ -131,9 +131,14 @@ static bool has_word(const char *s, const char *w)
  * BASH_ENV in …`, read, printf -v, export -f): read as text. */
 static bool env_code(const char *text)
 {
+	/* `hash -p PATH NAME` is BASH_CMDS[NAME]=PATH (session 38's attack
+	 * run: `hash -p "/bin/$(printf r)m" ls; ls -rf V` ran rm); `enable
+	 * -f` loads a builtin from a file */
 	return strstr(text, "BASH_ENV") || strstr(text, "PROMPT_COMMAND") ||
 	       strstr(text, "PS4") || strstr(text, "BASH_FUNC") ||
 	       strstr(text, "BASH_ALIASES") || strstr(text, "BASH_CMDS") ||
+	       (has_word(text, "hash") && strstr(text, "-p")) ||
+	       (has_word(text, "enable") && strstr(text, "-f")) ||
 	       ((has_word(text, "export") || has_word(text, "declare") ||
 		 has_word(text, "typeset")) && strstr(text, " -f"));
 }

@@ -175,7 +175,7 @@ check "exec < file: the commands read from it are judged as programs" test -f vi
 
 # code left behind by ways a name is not a function: bash's command hash
 # and alias tables, builtins run through time and command -p
-for how in 'BASH_CMDS[ls]=/bin/rm' 'time eval "ls() { rm \"\$@\"; }"' \
+for how in 'BASH_CMDS[ls]=/bin/rm' 'hash -p /bin/rm ls' 'time eval "ls() { rm \"\$@\"; }"' \
 	'command -p eval "ls() { rm \"\$@\"; }"'; do
 	run "$how" 'ls vic""tim.txt'
 	check "left behind by $how: the later rm is judged" test -f victim.txt
