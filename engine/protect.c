@@ -394,7 +394,7 @@ static char *judge_runtime(const struct hs_protect *p,
 	return NULL;
 }
 
-char *hs_protect_judge(const struct hs_protect *p, const struct hs_event *ev)
+static char *judge(const struct hs_protect *p, const struct hs_event *ev)
 {
 	const struct hs_protected *e;
 	bool other, linking = op_is(ev, "link");
@@ -425,4 +425,51 @@ char *hs_protect_judge(const struct hs_protect *p, const struct hs_event *ev)
 		return reason(ev->new_path, e, other ? 1 : 0,
 			      linking ? "given another name" : "replaced");
 	return judge_runtime(p, ev);
+}
+
+/* path with its directory as the kernel reaches it (realpath), into
+ * out; false when that is the name already, or its directory is not
+ * there. */
+static bool canonical(const char *path, char *out)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX], real[PATH_MAX];
+	int n;
+
+	if (!slash || slash == path || !slash[1] ||
+	    snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path) >=
+		    (int)sizeof(dir) ||
+	    !realpath(dir, real) || strcmp(real, dir) == 0)
+		return false;
+	n = snprintf(out, PATH_MAX, "%s%s", strcmp(real, "/") ? real : "",
+		     slash);
+	return n > 0 && n < PATH_MAX;
+}
+
+/* By name as written, then as its directory is reached: a name through
+ * a symlinked directory of the agent's (`ln -s $HOME hh; echo > hh/.jq`,
+ * `ln -s .. a; mv a/proj a/old`) is the protected name it reaches, in
+ * guard mode too, where the shim asks by the directory's identity
+ * (engine/write_filter.c, "@DEV:INO/NAME"; session 38's attack run). */
+char *hs_protect_judge(const struct hs_protect *p, const struct hs_event *ev)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+	struct hs_event c;
+	bool ca, cb;
+	char *r = judge(p, ev);
+
+	if (r || !p || ev->op != HS_OP_WRITE || ev->kind != HS_KIND_PRE ||
+	    !ev->path)
+		return r;
+	ca = canonical(ev->path, a);
+	cb = ev->new_path && !op_is(ev, "symlink") &&
+	     canonical(ev->new_path, b);
+	if (!ca && !cb)
+		return NULL;
+	c = *ev;
+	if (ca)
+		c.path = a;
+	if (cb)
+		c.new_path = b;
+	return judge(p, &c);
 }

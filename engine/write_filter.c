@@ -474,6 +474,35 @@ static void runtime_lines(struct hs_strbuf *b, const struct hs_protect *p)
 	}
 }
 
+/* Each protected name, the session root, and every directory above
+ * them, by the identity of the directory it is in: "@DEV:INO/NAME". In
+ * guard mode the shim reads names as written; one reached through a
+ * symlinked directory of the agent's (`ln -s $HOME hh; echo > hh/.jq`,
+ * `ln -s .. a; mv a/proj a/old`) is asked about by these, and judged as
+ * the name it reaches (engine/protect.c). Not for the floor, which
+ * follows the names itself. */
+static void name_ids(struct hs_strbuf *b, const char *path)
+{
+	char a[PATH_MAX], line[PATH_MAX + 64];
+	struct stat sb;
+	char *slash;
+
+	if (!path || path[0] != '/' ||
+	    snprintf(a, sizeof(a), "%s", path) >= (int)sizeof(a))
+		return;
+	while ((slash = strrchr(a, '/')) && slash[1]) {
+		*slash = '\0';
+		if (stat(a[0] ? a : "/", &sb) == 0 && !strchr(slash + 1, '\n')) {
+			snprintf(line, sizeof(line), "%llu:%llu/%s",
+				 (unsigned long long)sb.st_dev,
+				 (unsigned long long)sb.st_ino, slash + 1);
+			line_once(b, '@', line, strlen(line));
+		}
+		if (slash == a)
+			break;
+	}
+}
+
 /* The agent's own writes outside the scope (common/agent_place.h,
  * writes.agent_anywhere): "A*" makes them events anywhere, but in the
  * places 'a' lines name -- the temp directories, the XDG cache and state
@@ -687,6 +716,9 @@ char *hs_write_filter(const struct hs_config *cfg)
 		}
 	}
 	runtime_lines(&prot, cfg->protect);
+	name_ids(&prot, cfg->root);
+	for (size_t i = 0; cfg->protect && i < cfg->protect->n; i++)
+		name_ids(&prot, cfg->protect->v[i].path);
 	if (hooks.failed ||
 	    b.len + hooks.len + prot.len > HS_WRITE_FILTER_MAX) {
 		hs_sb_free(&hooks);

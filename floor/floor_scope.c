@@ -72,7 +72,10 @@ static void add_id(struct hs_fscope *sc, const char *l)
 	struct ident id, *v;
 	int end = 0;
 
+	/* (a name by its directory's, "DEV:INO/NAME", is the shim's: the
+	 * floor follows names itself) */
 	if (sscanf(l, "%llu:%llu%n", &id.dev, &id.ino, &end) != 2 ||
+	    (l[end] == '/' && l[end + 1]) ||
 	    !(v = realloc(sc->ids, (sc->nids + 1) * sizeof(*v))))
 		return;
 	id.multi = l[end] == '+';

@@ -49,6 +49,7 @@ static struct {
 	bool parsed;
 	bool tree_ids; /* "@DEV:INO/" lines: a protected tree's directories */
 	bool file_ids; /* other '@' lines: protected files' identities */
+	bool name_ids; /* "@DEV:INO/NAME": a protected name by its directory */
 	struct globs inc, exc, pre, post, rd, stage;
 	/* the agent's own writes beyond the scope, in the arena when the
 	 * filter has its lines (the page above has no room) */
@@ -165,6 +166,14 @@ static void add(struct globs *gs, const char *g)
  * options, the catch-alls and how many globs each set has, a second for
  * the globs. No include line means the session root (g NULL). */
 HS_START_PATH
+/* Is '@' line l a name by its directory's identity ("@DEV:INO/NAME")? */
+static bool name_line(const char *l)
+{
+	const char *slash = strchr(l, '/');
+
+	return slash && slash[1];
+}
+
 static void parse(char *text, const char *end)
 {
 	char *l;
@@ -204,7 +213,9 @@ static void parse(char *text, const char *end)
 		    (l[0] == '^' && l[1] == '/') || (l[0] == '&' && l[1])) {
 			add(gs, l); /* kept with its tag */
 			F.tree_ids |= l[0] == '@' && l[hs_len(l) - 1] == '/';
-			F.file_ids |= l[0] == '@' && l[hs_len(l) - 1] != '/';
+			F.name_ids |= l[0] == '@' && name_line(l);
+			F.file_ids |= l[0] == '@' && l[hs_len(l) - 1] != '/' &&
+				      !name_line(l);
 		}
 		else if (gs == &F.prot ? l[1] == '/'
 			 : l[0] == 'n' ? gs && l[1] != '\0'
@@ -362,9 +373,12 @@ static unsigned long long number(const char **p)
 }
 
 /* The identity of an '@' line ("@DEV:INO", "+" after it when the file
- * had other hard links at session start): *multi says which. */
-static bool line_id(const char *g, unsigned long long *dev,
-		    unsigned long long *ino, bool *multi)
+ * had other hard links at session start; "/" when it is a tree's
+ * directory, "/NAME" a name in that directory): *multi says which, *name
+ * the NAME or NULL. */
+static bool line_id_name(const char *g, unsigned long long *dev,
+			 unsigned long long *ino, bool *multi,
+			 const char **name)
 {
 	const char *p = g + 1;
 
@@ -375,7 +389,17 @@ static bool line_id(const char *g, unsigned long long *dev,
 		return false;
 	*ino = number(&p);
 	*multi = *p == '+';
+	*name = p[0] == '/' && p[1] ? p + 1 : NULL;
 	return true;
+}
+
+/* ... of a file or a tree's directory alone */
+static bool line_id(const char *g, unsigned long long *dev,
+		    unsigned long long *ino, bool *multi)
+{
+	const char *name;
+
+	return line_id_name(g, dev, ino, multi, &name) && !name;
 }
 
 /* Is a protected file's identity sb's (with `multi`, only those that had
@@ -416,22 +440,40 @@ static bool protected_id(const char *abs)
 	return id_is_protected(&sb, true);
 }
 
+/* Is "@DEV:INO/NAME" line g's NAME the n bytes at c? (its dev:ino in
+ * *dev, *ino) */
+static bool names_line(const char *g, size_t len, const char *c, size_t n,
+		  unsigned long long *dev, unsigned long long *ino)
+{
+	const char *name;
+	bool multi;
+
+	return line_id_name(g, dev, ino, &multi, &name) && name &&
+	       (size_t)(g + len - name) == n && memcmp(name, c, n) == 0;
+}
+
 bool hs_wscope_in_tree(int dirfd, const char *path)
 {
 	char dir[PATH_MAX];
 	unsigned long long dev, ino;
 	struct stat sb;
 	size_t n, k;
-	bool multi;
+	bool multi, named = false;
 	int r;
 
-	if (!F.tree_ids || !path[0])
+	if ((!F.tree_ids && !F.name_ids) || !path[0])
 		return false;
 	/* the directory the last component is in ("a/b/" is b's: a) */
 	for (n = hs_len(path); n > 1 && path[n - 1] == '/'; n--)
 		;
 	for (k = n; k > 0 && path[k - 1] != '/'; k--)
 		;
+	/* a protected name's by its letters first: no stat for the rest */
+	for (unsigned i = 0; F.name_ids && !named && i < F.prot.n; i++)
+		named = names_line(F.prot.e[i].g, F.prot.e[i].plen, path + k,
+				   n - k, &dev, &ino);
+	if (!F.tree_ids && !named)
+		return false;
 	if (k == 0) {
 		r = dirfd == AT_FDCWD ? stat(".", &sb) : fstat(dirfd, &sb);
 	} else {
@@ -445,12 +487,16 @@ bool hs_wscope_in_tree(int dirfd, const char *path)
 		return false;
 	for (unsigned i = 0; i < F.prot.n; i++) {
 		const char *g = F.prot.e[i].g;
+		size_t len = F.prot.e[i].plen;
 
-		if (g[0] == '@' && g[F.prot.e[i].plen - 1] == '/' &&
-		    line_id(g, &dev, &ino, &multi) &&
-		    dev == (unsigned long long)sb.st_dev &&
-		    ino == (unsigned long long)sb.st_ino)
-			return true;
+		if (g[0] != '@')
+			continue;
+		if ((g[len - 1] == '/' && line_id(g, &dev, &ino, &multi)) ||
+		    (named && names_line(g, len, path + k, n - k, &dev, &ino))) {
+			if (dev == (unsigned long long)sb.st_dev &&
+			    ino == (unsigned long long)sb.st_ino)
+				return true;
+		}
 	}
 	return false;
 }

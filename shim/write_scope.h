@@ -100,9 +100,11 @@ bool hs_wscope_policy_file(const char *abs);
 bool hs_wscope_protected_target(int dirfd, const char *path, int atflags);
 /* Is the directory the last component of `path` (from dirfd) is in a
  * protected tree's, by its identity ("@DEV:INO/" lines, the trees'
- * directories at session start)? A symlinked directory made before the
- * session names the tree otherwise than as written. One fstatat, only
- * in a session with such trees. */
+ * directories at session start), or is that component a protected name
+ * in the directory it is in ("@DEV:INO/NAME": the policy's files, the
+ * session root, the directories above them)? A symlinked directory
+ * names them otherwise than as written. One fstatat, only in a session
+ * with such trees or where the component is such a name. */
 bool hs_wscope_in_tree(int dirfd, const char *path);
 
 /* Would a symlink at `link` (absolute, folded) with text `text` name a
