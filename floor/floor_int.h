@@ -455,6 +455,11 @@ struct hs_fl_open {
 	int read_err;          /* reading the path failed: this errno */
 	int tries;             /* rounds lost to a file system that changed */
 	int fifo;              /* a fifo or device to open waiting: floor_fifo.c */
+	/* the caller's O_TRUNC, made once its descriptor is installed
+	 * (hs_fl_inject_trunc): on the descriptor given (trunc_fd -1), or
+	 * on trunc_fd (O_RDONLY|O_TRUNC's write check) */
+	bool trunc;
+	int trunc_fd;
 	char path[PATH_MAX + 1]; /* the string copied from the caller */
 	char judged[PATH_MAX]; /* its name as judged ("" when unnamed) */
 };
@@ -936,6 +941,13 @@ void hs_fl_answer(int lfd, uint64_t id, int e);
  * errno where it fails (EMFILE), nothing where the caller is gone. fd is
  * closed. */
 void hs_fl_inject(int lfd, uint64_t id, int fd, bool cloexec);
+/* The same, with the caller's O_TRUNC made once fd is installed (on
+ * trunc_fd where that is not -1): an open whose install fails (EMFILE)
+ * truncates nothing. (An ftruncate that fails then answers its errno,
+ * the descriptor already in the caller's table: a file system's error
+ * alone.) */
+void hs_fl_inject_trunc(int lfd, uint64_t id, int fd, bool cloexec,
+			bool trunc, int trunc_fd);
 
 /* ---- floor_device.c: which devices the supervisor opens ---- */
 

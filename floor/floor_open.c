@@ -56,7 +56,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
 #include <linux/magic.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/statfs.h>
@@ -378,6 +380,8 @@ static long magic_end(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 
 /* With follow_symlinks: open what the walk of the string reaches only if
  * it is what was judged. fd (>= 0) to inject, -errno, KERNEL or AGAIN. */
+static long trunc_ours(struct hs_fl_call *c, long fd, uint64_t fl);
+
 static long open_judged(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 			struct hs_fl_start *s)
 {
@@ -439,13 +443,21 @@ static long open_judged(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 				 special_open(c, (int)fd, &sb, fl, &r))
 				; /* a fifo, /dev/tty, what is the kernel's */
 			else {
+				/* a regular file's O_TRUNC once the caller has
+				 * its descriptor (trunc_ours) */
+				bool reg_trunc = S_ISREG(sb.st_mode) &&
+						 (fl & O_TRUNC);
+
 				snprintf(name0, sizeof(name0), "/proc/self/fd/%ld",
 					 fd);
 				r = leased(c, (int)fd, &sb, fl,
 					   hs_fl_openat2(AT_FDCWD, name0,
 							 hs_fl_our_flags(fl & ~(uint64_t)(O_NOFOLLOW |
-											  O_CREAT)),
+											  O_CREAT |
+											  (reg_trunc ? O_TRUNC : 0))),
 							 fl & HS_O_TMPFILE_BIT ? how->mode : 0, 0));
+				if (reg_trunc && r >= 0)
+					r = trunc_ours(c, r, fl);
 			}
 			close((int)fd);
 			break;
@@ -534,33 +546,50 @@ static long open_judged(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 }
 
 /* The caller's O_TRUNC of a regular file, on our descriptor of it, after
- * it was checked: by ftruncate when it was opened for writing (a second
- * descriptor for writing would close before the caller has its own, and
- * its IN_CLOSE_WRITE could end a PostToolUse's wait, floor_post.c);
- * O_RDONLY|O_TRUNC by a second open, whose check is the kernel's. fd, or
- * -errno with fd closed. */
-static long trunc_ours(long fd, uint64_t fl)
+ * it was checked -- and made only once the descriptor is installed in
+ * the caller (hs_fl_inject_trunc): one its table had no room for
+ * (EMFILE) had emptied the file all the same (session 38's attack run).
+ * By ftruncate of fd when it was opened for writing (a second descriptor
+ * for writing would close before the caller has its own, and its
+ * IN_CLOSE_WRITE could end a PostToolUse's wait, floor_post.c);
+ * O_RDONLY|O_TRUNC on a second open for writing, made now: its check
+ * of the caller's right is the kernel's. An append-only file's O_TRUNC
+ * is the kernel's EPERM. fd, or -errno with fd closed. */
+static long trunc_ours(struct hs_fl_call *c, long fd, uint64_t fl)
 {
 	char self[40];
+	unsigned attr = 0;
 	long e;
-	int t;
+	int t = -1;
 
-	if ((fl & O_ACCMODE) != O_RDONLY) {
-		if (ftruncate((int)fd, 0) == 0)
-			return fd;
-		e = -errno;
+	if (ioctl((int)fd, FS_IOC_GETFLAGS, &attr) == 0 &&
+	    (attr & FS_APPEND_FL)) {
 		close((int)fd);
-		return e;
+		return -EPERM;
 	}
-	snprintf(self, sizeof(self), "/proc/self/fd/%ld", fd);
-	t = open(self, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (t < 0) {
-		e = -errno;
-		close((int)fd);
-		return e;
+	if ((fl & O_ACCMODE) == O_RDONLY) {
+		snprintf(self, sizeof(self), "/proc/self/fd/%ld", fd);
+		t = open(self, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		if (t < 0) {
+			e = -errno;
+			close((int)fd);
+			return e;
+		}
 	}
-	close(t);
+	if (c->open.trunc && c->open.trunc_fd >= 0)
+		close(c->open.trunc_fd);
+	c->open.trunc = true;
+	c->open.trunc_fd = t;
 	return fd;
+}
+
+/* A truncation prepared for a descriptor not given after all. */
+static void trunc_drop(struct hs_fl_call *c)
+{
+	if (c->open.trunc && c->open.trunc_fd >= 0)
+		close(c->open.trunc_fd);
+	c->open.trunc = false;
+	c->open.trunc_fd = -1;
 }
 
 /* Without follow_symlinks: the kernel's own walk of the string, in one
@@ -660,7 +689,7 @@ static long open_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		close((int)fd);
 		return AGAIN; /* judged and looked at again */
 	}
-	return trunc_ours(fd, fl);
+	return trunc_ours(c, fd, fl);
 }
 
 /* Does this kernel refuse O_CREAT with O_DIRECTORY before it walks any
@@ -834,7 +863,7 @@ static long fd_by_name(const struct hs_floor_ctx *x, struct hs_fl_call *c,
 		return AGAIN;
 	}
 	if ((fl & O_TRUNC) && S_ISREG(sb.st_mode))
-		return trunc_ours(r, fl);
+		return trunc_ours(c, r, fl);
 	return r;
 }
 
@@ -851,6 +880,7 @@ enum hs_fl_open_result hs_fl_open(const struct hs_floor_ctx *x,
 	enum hs_fl_open_result v;
 	long fd;
 
+	trunc_drop(c);
 	if (!self || !c->open.on ||
 	    __atomic_load_n(x->sandboxed, __ATOMIC_ACQUIRE))
 		return HS_FL_OPEN_CONTINUE;
@@ -908,6 +938,7 @@ opened:
 	if (fd == KERNEL) {
 		if (creating)
 			hs_fl_umask_again(um, our_umask);
+		trunc_drop(c);
 		return HS_FL_OPEN_CONTINUE;
 	}
 	if (creating)
@@ -917,12 +948,17 @@ opened:
 					     how->flags, &as);
 
 		c->open.fifo = -1;
+		trunc_drop(c);
 		return waits ? HS_FL_OPEN_LATER : HS_FL_OPEN_ANSWERED;
 	}
 	if (fd >= 0 && !(how->flags & O_PATH) &&
 	    (fd = fit(c, (int)fd, how->flags, tid, c->open.path, x->allow)) ==
-		    KERNEL)
+		    KERNEL) {
+		trunc_drop(c);
 		return HS_FL_OPEN_CONTINUE;
+	}
+	if (fd < 0)
+		trunc_drop(c);
 	if (fd == HS_FL_REACH)
 		return HS_FL_OPEN_REFUSED;
 	if (fd < 0 && fd != AGAIN)
@@ -933,6 +969,9 @@ opened:
 		hs_fl_answer(x->listener, c->n.id, (int)-fd);
 		return HS_FL_OPEN_ANSWERED;
 	}
-	hs_fl_inject(x->listener, c->n.id, (int)fd, how->flags & O_CLOEXEC);
+	hs_fl_inject_trunc(x->listener, c->n.id, (int)fd,
+			   how->flags & O_CLOEXEC, c->open.trunc,
+			   c->open.trunc_fd);
+	c->open.trunc = false;
 	return HS_FL_OPEN_ANSWERED;
 }

@@ -335,6 +335,12 @@ void hs_fl_answer(int lfd, uint64_t id, int e)
 
 void hs_fl_inject(int lfd, uint64_t id, int fd, bool cloexec)
 {
+	hs_fl_inject_trunc(lfd, id, fd, cloexec, false, -1);
+}
+
+void hs_fl_inject_trunc(int lfd, uint64_t id, int fd, bool cloexec,
+			bool trunc, int trunc_fd)
+{
 	struct seccomp_notif_addfd a = {
 		.id = id,
 		.srcfd = (unsigned)fd,
@@ -356,6 +362,11 @@ void hs_fl_inject(int lfd, uint64_t id, int fd, bool cloexec)
 	if (r >= 0) {
 		struct seccomp_notif_resp resp = { .id = id, .val = r };
 
+		/* the caller's O_TRUNC, now that it has its descriptor
+		 * (floor_open.c, trunc_ours); the caller still waits for
+		 * its answer */
+		if (trunc && ftruncate(trunc_fd >= 0 ? trunc_fd : fd, 0) != 0)
+			resp.error = -errno, resp.val = 0;
 		(void)hs_fl_send(lfd, &resp);
 	} else if (errno != ENOENT) {
 		/* not installed (EMFILE: the caller's limit): its errno, as
@@ -363,4 +374,6 @@ void hs_fl_inject(int lfd, uint64_t id, int fd, bool cloexec)
 		hs_fl_answer(lfd, id, errno);
 	}
 	close(fd);
+	if (trunc_fd >= 0)
+		close(trunc_fd);
 }

@@ -155,6 +155,20 @@ else
 	skip "floor open: Landlock or busybox-static not available"
 fi
 
+# ---- at the caller's descriptor limit ----
+# The kernel fails an open EMFILE before it touches the file; the floor
+# made the open, O_TRUNC included, then found no room in the caller's
+# table: the file was emptied, the caller told EMFILE (session 38's
+# attack run). The truncation is now made once the descriptor is in.
+E=$HOOKSHIM_PROBES/emfile_static
+if [ -x "$E" ]; then
+	for c in plain follow plain-all; do
+		hsrun $c "$E"
+		expect_eq "floor open ($c): O_TRUNC at the descriptor limit: EMFILE, the file untouched" \
+			"wronly Too many open files, rdonly Too many open files, size 14" "$(cat "$TMP/out")"
+	done
+fi
+
 # ---- the setting ----
 echo '{"hookshim":{"floor_opens":"sometimes"},"hooks":{}}' >"$TMP/bad.json"
 "$HOOKSHIM" check -c "$TMP/bad.json" >"$TMP/out" 2>&1
