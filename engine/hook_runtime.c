@@ -12,6 +12,7 @@
 #include "../common/pathfold.h"
 #include "../common/shellargv.h"
 #include "hook_git.h"
+#include "hook_node.h"
 #include "hook_scripts.h"
 #include "runner.h"
 
@@ -549,6 +550,8 @@ void hs_hook_runtime(const struct hs_config *cfg, const struct hs_hook *h,
 		shebang(&x, s, &shell_script);
 		if (shell_script)
 			script_text(&x, s);
+		else if (hs_hook_node_script(s))
+			hs_hook_node(s, x.home, label, p);
 	}
 	for (size_t i = 0; i < x.progs.n; i++) {
 		const char *w = x.progs.v[i];

@@ -533,3 +533,38 @@ for shape in symlink chain hardlink newlink; do
 	expect_eq "PATH program, $shape: the program is unchanged" "$(sha256sum < /usr/bin/jq)" \
 		"$(sha256sum < "$W/tools/jq")"
 done
+
+# A node hook's packages and module type, from the directories above its
+# script (the project's, which the agent writes as its work): a
+# node_modules/<pkg>.js made nearer than the hook's own package shadowed
+# it, and "type": "module" in the project's package.json made the
+# CommonJS hook fail (a non-blocking error: its call allowed). Both let
+# `rm -rf` through in guard mode (session 37's limit; mended in session
+# 38). The package.json files up to the nearest one and each package's
+# node_modules names up to where it is are protected; node's own
+# modules (fs) are not looked up.
+if command -v node >/dev/null; then
+	W=$TMP/nodehook; mkdir -p "$W/.claude/hooks" "$W/node_modules/guardlib" && cd "$W" || exit 1
+	echo '{"name":"p","version":"1.0.0"}' > package.json
+	echo 'module.exports = (c) => /rm -rf/.test(c);' > node_modules/guardlib/index.js
+	cat > .claude/hooks/guard.js <<'JS'
+const bad = require("guardlib"); const fs = require("fs"); let d = "";
+process.stdin.on("data", x => d += x).on("end", () => process.exit(bad(JSON.parse(d).tool_input.command) ? 2 : 0));
+JS
+	echo '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"node \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.js"}]}]}}' > n.json
+	cat > agent.sh <<'S'
+mkdir -p .claude/node_modules; echo 'module.exports = () => false;' > .claude/node_modules/guardlib.js; echo "shadow=$?"
+echo '{"name":"p","version":"1.0.0","type":"module"}' > package.json; echo "type=$?"
+mkdir -p victim; bash -c 'rm -rf victim'; echo "rmrf=$?"
+S
+	for mode in guard enforce; do
+		out=$(timeout 60 "$HOOKSHIM" run --no-notices --$mode -c n.json -- bash agent.sh 2>/dev/null)
+		expect_contains "node hook, $mode: a nearer node_modules/guardlib.js denied" "$out" "shadow=1"
+		expect_contains "node hook, $mode: the project's package.json (its module type) denied" "$out" "type=1"
+		expect_contains "node hook, $mode: the hook still decides" "$out" "rmrf=126"
+	done
+	out=$("$HOOKSHIM" check -c n.json 2>&1)
+	expect_contains "node hook: check names the package where it is" "$out" \
+		"protect $W/node_modules/guardlib/**  (a package a node hook script loads"
+	expect_not_contains "node hook: node's own modules are not looked up" "$out" "node_modules/fs"
+fi
