@@ -125,11 +125,20 @@ rm -f "$GITHUB_STEP_SUMMARY"; : > "$GITHUB_STEP_SUMMARY"
 mkdir -p "$ROOT/reports"
 hsrun --guard --junit reports/j.xml -- bash -c 'ln -s reports al && ln "$HOME/.bashrc" al/j.xml'
 expect_eq "--junit's name hard-linked through an alias: the other file unchanged" "export IMPORTANT=1" "$(cat "$HOME/.bashrc")"
+expect_contains "... the link denied (the --junit file is the session's, by its directory's identity too)" \
+	"$(cat "$TMP/err")" "reports/j.xml is part of this session's policy (the --junit file)"
+rm -f "$ROOT/al" "$ROOT/reports/j.xml"
+# ... one there before the session (an earlier session's agent): the
+# supervisor's own write refuses it
+ln "$HOME/.bashrc" "$ROOT/reports/j.xml"
+hsrun --guard --junit reports/j.xml -- true
+expect_eq "--junit's name a hard link made before: the other file unchanged" "export IMPORTANT=1" "$(cat "$HOME/.bashrc")"
 expect_contains "... and the supervisor says why" "$(cat "$TMP/err")" "--junit reports/j.xml: Too many links"
-rm -f "$ROOT/al" "$ROOT/reports/j.xml"
-hsrun --guard --junit reports/j.xml -- bash -c 'ln -s reports al && mkfifo al/j.xml'
+rm -f "$ROOT/reports/j.xml"
+mkfifo "$ROOT/reports/j.xml"
+hsrun --guard --junit reports/j.xml -- true
 expect_contains "--junit's name a FIFO: not written, nothing held" "$(cat "$TMP/err")" "--junit reports/j.xml: "
-rm -f "$ROOT/al" "$ROOT/reports/j.xml"
+rm -f "$ROOT/reports/j.xml"
 unset GITHUB_STEP_SUMMARY
 # what must still work: plain files
 hsrun --log "$TMP/ok.log" --junit ok.xml -- bash -c 'true'
