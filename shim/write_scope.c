@@ -162,18 +162,20 @@ static void add(struct globs *gs, const char *g)
 					: (unsigned)hs_len(hs_st.root);
 }
 
+/* Is '@' line l a name by its directory's identity ("@DEV:INO/NAME")?
+ * (start-up code: no libc string function) */
+HS_START_PATH
+static bool name_line(const char *l)
+{
+	while (*l && *l != '/')
+		l++;
+	return l[0] == '/' && l[1];
+}
+
 /* The lines text..end, NUL-separated by now: a first pass for the
  * options, the catch-alls and how many globs each set has, a second for
  * the globs. No include line means the session root (g NULL). */
 HS_START_PATH
-/* Is '@' line l a name by its directory's identity ("@DEV:INO/NAME")? */
-static bool name_line(const char *l)
-{
-	const char *slash = strchr(l, '/');
-
-	return slash && slash[1];
-}
-
 static void parse(char *text, const char *end)
 {
 	char *l;
