@@ -23,10 +23,9 @@ void hs_nopipe_end(const struct hs_nopipe *s, bool got_epipe);
 
 /* n bytes of buf to fd at once, or nothing: never waiting on the
  * reader (a pipe or socket no one reads, whose buffer is full, gets
- * nothing -- EAGAIN), never raising SIGPIPE. A file that cannot be
- * written without waiting on its reader in the kernel's sense (a
- * regular file, a terminal) is written as write(2) would. The bytes
- * written, or -1 with errno. */
+ * nothing -- EAGAIN; a terminal's through a description of our own,
+ * non-blocking), never raising SIGPIPE. A regular file is written as
+ * write(2) would. The bytes written, or -1 with errno. */
 ssize_t hs_nopipe_write(int fd, const void *buf, size_t n);
 
 #endif

@@ -62,9 +62,24 @@ static void add(struct hs_protect *p, const char *path, const char *why)
 	}
 	p->n++;
 	/* Reached through a symlink: the file itself is protected by its
-	 * own name too. */
-	if (e->has_id && realpath(abs, cwd) && strcmp(cwd, abs) != 0)
+	 * own name too -- one not there yet by its directory's (a HOME
+	 * that is a symlink: ~/.jq made by its real name went unjudged,
+	 * session 38's review) */
+	if (e->has_id && realpath(abs, cwd) && strcmp(cwd, abs) != 0) {
 		add(p, cwd, why);
+	} else if (!e->has_id) {
+		char *slash = strrchr(abs, '/'), dir[PATH_MAX];
+
+		if (slash && slash != abs && slash[1]) {
+			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - abs),
+				 abs);
+			if (realpath(dir, cwd) && strcmp(cwd, dir) != 0 &&
+			    strlen(cwd) + strlen(slash) < sizeof(cwd)) {
+				strcat(cwd, slash);
+				add(p, cwd, why);
+			}
+		}
+	}
 }
 
 struct script_ctx {

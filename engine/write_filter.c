@@ -503,6 +503,45 @@ static void name_ids(struct hs_strbuf *b, const char *path)
 	}
 }
 
+/* The name lines, last, where they fit -- never at the cost of the
+ * hooks' lines (the filter's budget is decided without them). Where
+ * they do not all fit, each name is said by its letters alone ("@", an
+ * asterisk, "/NAME": a call whose last component is NAME, in any
+ * directory, is asked about and judged by the supervisor), as many as
+ * fit, in their order: the session root's first. */
+static void put_names(struct hs_strbuf *b, const char *names)
+{
+	struct hs_strbuf any = { 0 };
+	const char *l, *e, *slash;
+
+	if (!names)
+		return;
+	if (b->len + strlen(names) <= HS_WRITE_FILTER_MAX) {
+		hs_sb_adds(b, names);
+		return;
+	}
+	for (l = names; *l; l = e + 1) {
+		char line[PATH_MAX + 8];
+		int n;
+
+		if (!(e = strchr(l, '\n')))
+			break;
+		if (!(slash = memchr(l, '/', (size_t)(e - l))))
+			continue;
+		n = snprintf(line, sizeof(line), "*%.*s", (int)(e - slash),
+			     slash);
+		if (n > 0 && (size_t)n < sizeof(line))
+			line_once(&any, '@', line, (size_t)n);
+	}
+	for (l = any.s; l && *l; l = e + 1) {
+		if (!(e = strchr(l, '\n')) ||
+		    b->len + (size_t)(e + 1 - l) > HS_WRITE_FILTER_MAX)
+			break;
+		hs_sb_add(b, l, (size_t)(e + 1 - l));
+	}
+	hs_sb_free(&any);
+}
+
 /* The agent's own writes outside the scope (common/agent_place.h,
  * writes.agent_anywhere): "A*" makes them events anywhere, but in the
  * places 'a' lines name -- the temp directories, the XDG cache and state
@@ -616,7 +655,7 @@ char *hs_write_filter(const struct hs_config *cfg)
 	const char *root = cfg->root ? cfg->root : "/";
 	const char *home = getenv("HOME");
 	struct hs_strbuf b = { 0 };
-	struct hs_strbuf hooks = { 0 }, prot = { 0 };
+	struct hs_strbuf hooks = { 0 }, prot = { 0 }, names = { 0 };
 	struct hs_event probe = { .op = HS_OP_WRITE };
 	struct hs_event rprobe = { .op = HS_OP_READ };
 	bool reads = reads_wanted(cfg);
@@ -716,9 +755,13 @@ char *hs_write_filter(const struct hs_config *cfg)
 		}
 	}
 	runtime_lines(&prot, cfg->protect);
-	name_ids(&prot, cfg->root);
-	for (size_t i = 0; cfg->protect && i < cfg->protect->n; i++)
-		name_ids(&prot, cfg->protect->v[i].path);
+	/* the root's first, the PATH's programs' last */
+	name_ids(&names, cfg->root);
+	for (int onpath = 0; onpath < 2; onpath++)
+		for (size_t i = 0; cfg->protect && i < cfg->protect->n; i++)
+			if ((cfg->protect->v[i].kind == HS_PROT_ON_PATH) ==
+			    onpath)
+				name_ids(&names, cfg->protect->v[i].path);
 	if (hooks.failed ||
 	    b.len + hooks.len + prot.len > HS_WRITE_FILTER_MAX) {
 		hs_sb_free(&hooks);
@@ -748,7 +791,9 @@ char *hs_write_filter(const struct hs_config *cfg)
 		}
 		hs_sb_add(&b, prot.s, (size_t)(end - prot.s));
 	}
+	put_names(&b, names.s);
 	hs_sb_free(&hooks);
 	hs_sb_free(&prot);
+	hs_sb_free(&names);
 	return hs_sb_take(&b);
 }

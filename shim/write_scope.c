@@ -386,6 +386,15 @@ static bool line_id_name(const char *g, unsigned long long *dev,
 
 	if (g[0] != '@')
 		return false;
+	if (p[0] == '*' && p[1] == '/' && p[2]) {
+		/* "@", an asterisk, "/NAME": the name in any directory
+		 * (the filter had no room for its directory's identity):
+		 * 0:0 */
+		*dev = *ino = 0;
+		*multi = false;
+		*name = p + 2;
+		return true;
+	}
 	*dev = number(&p);
 	if (*p++ != ':')
 		return false;
@@ -470,10 +479,13 @@ bool hs_wscope_in_tree(int dirfd, const char *path)
 		;
 	for (k = n; k > 0 && path[k - 1] != '/'; k--)
 		;
-	/* a protected name's by its letters first: no stat for the rest */
+	/* a protected name's by its letters first: no stat for the rest;
+	 * one said by its name alone is asked about wherever it is */
 	for (unsigned i = 0; F.name_ids && !named && i < F.prot.n; i++)
 		named = names_line(F.prot.e[i].g, F.prot.e[i].plen, path + k,
 				   n - k, &dev, &ino);
+	if (named && !dev && !ino)
+		return true;
 	if (!F.tree_ids && !named)
 		return false;
 	if (k == 0) {

@@ -45,3 +45,34 @@ EOF
 		check "$t: the hook script unchanged" grep -q 'rm -rf' "$B/proj/guard.sh"
 	done
 done
+
+# A HOME that is a symlink (session 38's review): a protected name not
+# there yet (~/.jq) made by its real name went unjudged, in both modes;
+# it is protected by its directory's real name too.
+R=$TMP/symhome; rm -rf "$R"; mkdir -p "$R/realhome" "$R/proj"; ln -s realhome "$R/homelink"
+cd "$R/proj" || exit 1
+echo '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"jq -r .tool_input.command | grep -q \"rm -rf\" && exit 2; exit 0"}]}]}}' > p.json
+for mode in guard enforce; do
+	out=$(HOME=$R/homelink timeout 60 "$HOOKSHIM" run --$mode --no-notices -c p.json -- \
+		bash -c "echo 'def test(\$r): false;' > $R/realhome/.jq; echo jq=\$?" 2>/dev/null)
+	expect_contains "a symlinked HOME, $mode: ~/.jq made by its real name: denied" "$out" "jq=1"
+done
+
+# A policy whose filter has no room left for every name by its
+# directory's identity (12 hook scripts, a deep project): the names left
+# out are said by their names alone, and the hooks' own lines are kept
+# (the review: the name lines overflowed the filter, were dropped, and
+# the hooks' lines gave way to catch-alls)
+D=$TMP/deep/a/b/c/d/e/f/g/h/proj; mkdir -p "$D/.claude/hooks" "$TMP/deep/home"; cd "$D" || exit 1
+git init -q . 2>/dev/null
+hooks=
+for i in $(seq 12); do
+	printf '#!/bin/sh\njq -r .tool_input.command | grep -q "rm -rf" && exit 2; git status >/dev/null 2>&1; exit 0\n' > .claude/hooks/check_$i.sh
+	chmod +x .claude/hooks/check_$i.sh
+	hooks="$hooks{\"type\":\"command\",\"command\":\"\\\"\$CLAUDE_PROJECT_DIR\\\"/.claude/hooks/check_$i.sh\"},"
+done
+echo "{\"hooks\":{\"PreToolUse\":[{\"matcher\":\"Bash\",\"hooks\":[${hooks%,}]},{\"matcher\":\"Write\",\"hooks\":[{\"type\":\"command\",\"if\":\"Write(secrets/**)\",\"command\":\"exit 2\"}]}]}}" > p.json
+out=$(HOME=$TMP/deep/home timeout 60 "$HOOKSHIM" run --guard --no-notices -c p.json -- \
+	bash -c 'printf "%s\n" "$HOOKSHIM_WRITE" | grep -cE "^[<>]\*"; ln -s $HOME hh; echo x > hh/.jq; echo jq=$?' 2>/dev/null)
+expect_eq "a full filter: the hooks' lines kept (no catch-all)" 0 "$(head -1 <<<"$out")"
+expect_contains "a full filter: ~/.jq through an alias of HOME still denied" "$out" "jq=1"

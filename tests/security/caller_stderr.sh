@@ -23,18 +23,27 @@ sleep 0.5
 echo y > allowed.txt; echo "allowed=$?"
 S
 cat > full.py <<'P'
-import os, fcntl, sys, time, ctypes
+import os, fcntl, sys, time, ctypes, pty
 libc = ctypes.CDLL(None, use_errno=True)
-what, n = sys.argv[1], int(sys.argv[2]); sup = os.getppid()
+what, n, kind = sys.argv[1], int(sys.argv[2]), sys.argv[3]; sup = os.getppid()
 kids = []
 for i in range(n):
     pid = os.fork()
     if pid == 0:
-        r, w = os.pipe()                       # a stderr no one reads, full
+        if kind == "pipe":
+            r, w = os.pipe()                   # a stderr no one reads, full
+        else:
+            m, w = pty.openpty()               # a terminal no one reads
         fcntl.fcntl(w, fcntl.F_SETFL, os.O_NONBLOCK)
-        try:
-            while True: os.write(w, b"x" * 4096)
-        except BlockingIOError: pass
+        idle = 0
+        while idle < 3:                        # full for good (a pty's flush done)
+            try:
+                while True: os.write(w, b"x" * 64)
+            except BlockingIOError: pass
+            if kind == "pipe": break
+            time.sleep(0.2)
+            try: os.write(w, b"x"); idle = 0
+            except BlockingIOError: idle += 1
         fcntl.fcntl(w, fcntl.F_SETFL, 0)
         os.dup2(w, 2)
         if what == "write":                    # denied: EACCES
@@ -60,15 +69,19 @@ for as in root "$UNPRIV"; do
 		expect_eq "$t: a reason for a stderr whose reader is gone: the session lives to its end" 0 "$rc"
 		expect_eq "$t: ... the write denied, the next allowed, SessionEnd ran" "absent allowed=0 ran" \
 			"$([ -e secret.txt ] && echo present || echo absent) $out $(cat sessionend.txt 2>/dev/null)"
-		for c in "write 1" "refuse 9"; do
-			rm -f secret.txt allowed.txt
-			out=$(timeout -k 5 60 "${AS[@]}" env HOME="$W" "$HOOKSHIM" run --$mode --no-notices \
-				-c policy.json -- python3 full.py $c 2>/dev/null); rc=$?
-			want=$([ "${c% *}" = write ] && echo "write -1 errno 13" || echo "refuse -1 errno 1")
-			expect_eq "$t: ${c% *}, ${c#* } caller(s) with a full stderr: each answered" "${c#* }" \
-				"$(grep -cx "$want" <<<"$out")"
-			expect_contains "$t: ... the session's other calls go on" "$out" "allowed write done"
-			expect_eq "$t: ... and it ends at its end" 0 "$rc"
+		# (a pty too, whose writes are no RWF_NOWAIT's: session 38's
+		# review held the receivers so)
+		for kind in pipe pty; do
+			for c in "write 1" "refuse 9"; do
+				rm -f secret.txt allowed.txt
+				out=$(timeout -k 5 60 "${AS[@]}" env HOME="$W" "$HOOKSHIM" run --$mode --no-notices \
+					-c policy.json -- python3 full.py $c $kind 2>/dev/null); rc=$?
+				want=$([ "${c% *}" = write ] && echo "write -1 errno 13" || echo "refuse -1 errno 1")
+				expect_eq "$t: ${c% *}, ${c#* } caller(s) with a full $kind for stderr: each answered" "${c#* }" \
+					"$(grep -cx "$want" <<<"$out")"
+				expect_contains "$t: ... the session's other calls go on" "$out" "allowed write done"
+				expect_eq "$t: ... and it ends at its end" 0 "$rc"
+			done
 		done
 	done
 done

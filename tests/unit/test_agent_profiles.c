@@ -47,9 +47,11 @@ static void builtins(void)
 	CHECK("claude-code: eval-chain, its cwd file, 9 own shells",
 	      c && c->shapes == HS_SHAPE_EVAL_CHAIN && c->cwd_file &&
 		      c->ninternal == 9 && c->carry_var);
-	CHECK("codex: exec-shell and source-rest, 2 own shells",
+	CHECK("codex: exec-shell and source-rest, 3 own shells (two snapshot "
+	      "scripts, whole)",
 	      x && x->shapes == (HS_SHAPE_EXEC_SHELL | HS_SHAPE_SOURCE_REST) &&
-		      x->ninternal == 2 && x->internal[1].snapshot_check);
+		      x->ninternal == 3 && x->internal[0].text &&
+		      x->internal[1].text && x->internal[2].snapshot_check);
 	CHECK("gemini-cli: subshell-trap with its four marks",
 	      g && g->shapes == HS_SHAPE_SUBSHELL_TRAP && g->bg_file &&
 		      g->bg_var && g->bg_trap && g->guard);
