@@ -127,18 +127,42 @@ static bool has_word(const char *s, const char *w)
 	return false;
 }
 
+/* A builtin that leaves code behind in the shell's tables by an option
+ * of `opt`'s letter: `hash -p PATH NAME` is BASH_CMDS[NAME]=PATH
+ * (session 38's attack run: `hash -p "/bin/$(printf r)m" ls; ls -rf V`
+ * ran rm), `enable -f FILE NAME` loads a builtin. Read as text with its
+ * quotes and backslashes taken out (`ha\sh`, `'hash'`), the option in
+ * any cluster (`-rp`, `-lp`). */
+static bool leaves_code(const char *text, const char *name, char opt)
+{
+	char *t = malloc(strlen(text) + 1), *d = t;
+	bool r = false;
+
+	if (!t)
+		return true;
+	for (const char *p = text; *p; p++)
+		if (*p != '\\' && *p != '\'' && *p != '"')
+			*d++ = *p;
+	*d = '\0';
+	if (has_word(t, name))
+		for (const char *p = t; (p = strstr(p, " -")) && !r; p += 2)
+			for (const char *q = p + 2;
+			     (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z');
+			     q++)
+				r |= *q == opt;
+	free(t);
+	return r;
+}
+
 /* Names of the environment a shell runs as code, set however (`for
  * BASH_ENV in …`, read, printf -v, export -f): read as text. */
 static bool env_code(const char *text)
 {
-	/* `hash -p PATH NAME` is BASH_CMDS[NAME]=PATH (session 38's attack
-	 * run: `hash -p "/bin/$(printf r)m" ls; ls -rf V` ran rm); `enable
-	 * -f` loads a builtin from a file */
 	return strstr(text, "BASH_ENV") || strstr(text, "PROMPT_COMMAND") ||
 	       strstr(text, "PS4") || strstr(text, "BASH_FUNC") ||
 	       strstr(text, "BASH_ALIASES") || strstr(text, "BASH_CMDS") ||
-	       (has_word(text, "hash") && strstr(text, "-p")) ||
-	       (has_word(text, "enable") && strstr(text, "-f")) ||
+	       leaves_code(text, "hash", 'p') ||
+	       leaves_code(text, "enable", 'f') ||
 	       ((has_word(text, "export") || has_word(text, "declare") ||
 		 has_word(text, "typeset")) && strstr(text, " -f"));
 }

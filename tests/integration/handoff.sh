@@ -158,8 +158,10 @@ for mode in --guard --enforce; do
 	expect_eq "$mode an agent's own shell's shape beneath a hand-off is judged" true "$(jq -r .victim <<<"$r")"
 	# bash's command hash set by `hash -p` (BASH_CMDS[ls]= by another
 	# name: session 38's attack run ran rm as `ls`)
-	r=$(run_case "$mode" '["bash","-c","CMD"]' 'hash -p "/bin/$(printf r)m" ls; ls -f victim.txt')
-	expect_eq "$mode hash -p: what the hashed name runs is judged" true "$(jq -r .victim <<<"$r")"
+	for h in 'hash -p' 'hash -rp' 'hash -lp' 'ha\sh -p' "'hash' -p"; do
+		r=$(run_case "$mode" '["bash","-c","CMD"]' "$h \"/bin/\$(printf r)m\" ls; ls -f victim.txt")
+		expect_eq "$mode $h: what the hashed name runs is judged" true "$(jq -r .victim <<<"$r")"
+	done
 done
 r=$(run_case --guard '["bash","-c","CMD"]' "rm -f victim.txt # '# Snapshot file' __codex_snapshot_command printf '\\0' # Functions")
 expect_eq "Codex's own-shell markers under another agent are a tool call" true "$(jq -r .victim <<<"$r")"
