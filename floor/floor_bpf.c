@@ -368,6 +368,8 @@ int hs_floor_bpf(struct hs_floor_plan *pl, bool io_uring_allow,
 	op(p, jmp | BPF_JEQ, F_SETOWN_EX, L_ONOTIFY, L_OALLOW);
 	label(p, L_IOCTL);
 	load(p, ARG_LO(1));
+	/* and a character pushed into a terminal's input (floor_reach.c) */
+	op(p, jmp | BPF_JEQ, TIOCSTI, L_ONOTIFY, L_NEXT);
 	op(p, jmp | BPF_JEQ, FIOSETOWN, L_ONOTIFY, L_NEXT);
 	op(p, jmp | BPF_JEQ, SIOCSPGRP, L_ONOTIFY, L_OALLOW);
 	label(p, L_ONOTIFY);

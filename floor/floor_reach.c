@@ -95,6 +95,7 @@ static const char *owner_call(const struct seccomp_notif *n)
 					    : NULL;
 	return cmd == FIOSETOWN	  ? "ioctl FIOSETOWN"
 	       : cmd == SIOCSPGRP ? "ioctl SIOCSPGRP"
+	       : cmd == TIOCSTI	  ? "ioctl TIOCSTI"
 				  : NULL;
 }
 
@@ -523,8 +524,24 @@ int hs_fl_reach(const struct seccomp_notif *n, char *why, size_t cap)
 
 	why[0] = '\0';
 	switch (n->data.nr) {
-	case SYS_fcntl:
 	case SYS_ioctl:
+		/* a character pushed into a terminal's input: read by its
+		 * reader, the shell that started `hookshim run` too, which
+		 * runs it outside the session once the session ends
+		 * (session 38's review: `touch PWNED` typed so ran) */
+		if ((unsigned)a[1] == TIOCSTI && !outside_allowed) {
+			snprintf(why, cap, "ioctl TIOCSTI refused: it types "
+				 "into a terminal whose reader may run outside "
+				 "the session, what no hook sees (allow with "
+				 "\"hookshim\": {\"floor_allow\": [\"%s\"]})",
+				 hs_floor_allow_name(
+					 HS_FA_BIT_OUTSIDE_PROCESSES));
+			return EPERM;
+		}
+		if ((unsigned)a[1] == TIOCSTI)
+			return 0;
+		/* fall through */
+	case SYS_fcntl:
 		return owner(tid, n, why, cap);
 	/* (pidfd_getfd: made by the supervisor, floor_getfd.c) */
 	case SYS_pidfd_send_signal: {

@@ -386,3 +386,43 @@ for as in root "$UNPRIV"; do
 	done
 	kill $outside 2>/dev/null; wait $outside 2>/dev/null || :
 done
+
+# A character pushed into the terminal's input (ioctl TIOCSTI) is read
+# by whoever reads that terminal -- the shell that started `hookshim run`,
+# which ran it once the session ended (session 38's review: `touch
+# PWNED` typed so ran outside the session, both modes). Refused unless
+# "outside_processes" is allowed.
+cat > "$W/sti.py" <<'P'
+import fcntl, termios, sys
+try:
+    for c in ("touch %s/PWNED_OUTSIDE\n" % sys.argv[1]).encode():
+        fcntl.ioctl(0, termios.TIOCSTI, bytes([c]))
+    print("sti=0", flush=True)
+except OSError as e:
+    print("sti=%d" % e.errno, flush=True)
+P
+cat > "$W/drive.py" <<'P'
+import os, pty, time, sys, select
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp("bash", ["bash", "--norc", "--noprofile", "-i"])
+def drain(t):
+    end, out = time.time() + t, b""
+    while time.time() < end:
+        r, _, _ = select.select([fd], [], [], 0.2)
+        if r:
+            try: out += os.read(fd, 4096)
+            except OSError: break
+    return out
+drain(1)
+os.write(fd, ("cd %s; %s run --%s --no-notices -c %s -- python3 sti.py %s\n" % tuple(sys.argv[1:6])).encode())
+out = drain(6)
+os.write(fd, b"exit\n"); drain(1)
+print(out.decode(errors="replace"))
+P
+for mode in guard enforce; do
+	rm -f "$W/PWNED_OUTSIDE"
+	out=$(timeout 30 python3 "$W/drive.py" "$W" "$HOOKSHIM" $mode "$W/policy.json" "$W" 2>&1)
+	expect_contains "TIOCSTI, $mode: refused" "$out" "sti=1"
+	check "TIOCSTI, $mode: nothing typed into the shell outside ran" test ! -e "$W/PWNED_OUTSIDE"
+done
