@@ -69,6 +69,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../common/wire.h"
 #include "../config/model.h"
 #include "../engine/runner.h"
 
@@ -359,6 +360,22 @@ int hs_fl_reach_command(pid_t tid, pid_t target, const char *call,
 /* "floor_allow": ["outside_processes"] (hs_fl_reach_start). */
 static bool outside_allowed;
 
+/* Did process pid start after the supervisor did? Guard mode leaves the
+ * session's orphans to init: a server one tool call started in the
+ * background, reparented so, is still the session's to debug (`strace
+ * -p` in a later call); a process outside it that started before the
+ * session -- the shell that started `hookshim run` -- is not. */
+static bool since_us(pid_t pid)
+{
+	static long ours; /* every thread stores the same */
+	long o = __atomic_load_n(&ours, __ATOMIC_RELAXED);
+	struct hs_proc_stat st;
+
+	if (!o && hs_proc_stat((long)getpid(), &st) == 0)
+		__atomic_store_n(&ours, o = st.start, __ATOMIC_RELAXED);
+	return o && hs_proc_stat((long)pid, &st) == 0 && st.start > o;
+}
+
 void hs_fl_reach_start(unsigned allow)
 {
 	outside_allowed = allow & HS_FA(OUTSIDE_PROCESSES);
@@ -377,7 +394,8 @@ int hs_fl_reach_outside(pid_t tid, pid_t target, const char *call,
 	pid_t tgid;
 
 	if (outside_allowed || target <= 0 || !hs_fl_reach_own_pidns(tid) ||
-	    (tgid = hs_fl_tgid(target)) <= 0 || in_session(tgid))
+	    (tgid = hs_fl_tgid(target)) <= 0 || in_session(tgid) ||
+	    (!hs_fl_lineage_on() && since_us(tgid)))
 		return 0; /* (gone: the kernel's to say) */
 	snprintf(why, cap, "%s%s of pid %d refused: it runs outside the "
 		 "session, where what it is made to run or write no hook "

@@ -352,12 +352,19 @@ python3 reach.py "$OUTSIDE" out nosignals
 sleep 30 & kid=$!
 python3 reach.py "$kid" kid nosignals
 kill $kid
+# a tool call's background process, its shell gone: in guard mode init's
+# (the session's orphans are not taken there), still the session's
+o=$(mktemp)
+( sleep 31 & echo $! > "$o" )
+python3 reach.py "$(cat "$o")" orph nosignals
+kill "$(cat "$o")"; rm -f "$o"
 S
 echo '{"hookshim":{"floor_allow":["outside_processes"]},"hooks":{"PreToolUse":[{"matcher":"Write","hooks":[{"type":"command","command":"exit 0"}]}]}}' > "$W/outside-ok.json"
 for as in root "$UNPRIV"; do
 	who=$([ $as = root ] && echo root || echo unprivileged)
 	if [ $as = root ]; then AS=(); else AS=(setpriv --reuid="$as" --regid="$as" --clear-groups); fi
 	"${AS[@]}" sleep 60 & outside=$!
+	sleep 0.1 # (it started before the sessions: a clock tick apart)
 	for mode in guard enforce; do
 		out=$(cd "$W" && OUTSIDE=$outside timeout -k 5 60 "${AS[@]}" "$HOOKSHIM" run --$mode --no-notices \
 			-c policy.json -- bash outside_agent.sh 2>&1)
@@ -367,6 +374,8 @@ for as in root "$UNPRIV"; do
 		expect_contains "$who $mode: ... said, with the setting that allows it" "$out" \
 			"ptrace of pid $outside refused: it runs outside the session"
 		expect_contains "$who $mode: its own child is the agent's to trace" "$out" "kid ptrace=0"
+		[ $mode = guard ] &&
+			expect_contains "$who guard: ... and its own orphan, init's now (the review)" "$out" "orph ptrace=0"
 		out=$(cd "$W" && OUTSIDE=$outside timeout -k 5 60 "${AS[@]}" "$HOOKSHIM" run --$mode --no-notices \
 			-c outside-ok.json -- bash outside_agent.sh 2>&1)
 		# allowed, the kernel's own answer: an unprivileged agent in a
