@@ -94,11 +94,15 @@ static void module_type(const struct node *x, const char *dir0)
 	} while (up(dir));
 }
 
-/* A package's node_modules names from dir0 up to where it is. */
+/* A package's node_modules names from dir0 up to where it is: the one
+ * found protected whole, those nearer by name (each form in each
+ * node_modules/ directory: the write filter says them as directories
+ * times names, a few lines however deep the script is). */
 static void package(const struct node *x, const char *dir0, const char *pkg,
 		    const char *home)
 {
-	static const char *const forms[] = { ".js", ".json", ".node", NULL };
+	static const char *const forms[] = { "", ".js", ".json", ".node",
+					     NULL };
 	char dir[PATH_MAX], p[PATH_MAX + 300];
 	struct stat sb;
 
@@ -106,16 +110,19 @@ static void package(const struct node *x, const char *dir0, const char *pkg,
 	do {
 		const char *d = strcmp(dir, "/") ? dir : "";
 
+		snprintf(p, sizeof(p), "%s/node_modules/%s", d, pkg);
+		if (stat(p, &sb) == 0) {
+			protect(x, p, HS_PROT_TREE,
+				"a package a node hook script loads");
+			return;
+		}
 		for (int i = 0; forms[i]; i++) {
 			snprintf(p, sizeof(p), "%s/node_modules/%s%s", d, pkg,
 				 forms[i]);
-			protect(x, p, HS_PROT_FILE,
-				"a package a node hook script loads");
+			protect(x, p, HS_PROT_ON_PATH,
+				"a name that would shadow a package a node "
+				"hook script loads");
 		}
-		snprintf(p, sizeof(p), "%s/node_modules/%s", d, pkg);
-		protect(x, p, HS_PROT_TREE, "a package a node hook script loads");
-		if (stat(p, &sb) == 0)
-			return;
 	} while (up(dir));
 	for (int i = 0; home && i < 2; i++) {
 		snprintf(p, sizeof(p), "%s/%s/%s", home,
