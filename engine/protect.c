@@ -25,6 +25,25 @@ static bool same_name(const struct hs_protect *p, const char *path)
 	return false;
 }
 
+/* path with its directory as the kernel reaches it (realpath), into
+ * out; false when that is the name already, or its directory is not
+ * there. */
+static bool canonical(const char *path, char *out)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX], real[PATH_MAX];
+	int n;
+
+	if (!slash || slash == path || !slash[1] ||
+	    snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path) >=
+		    (int)sizeof(dir) ||
+	    !realpath(dir, real) || strcmp(real, dir) == 0)
+		return false;
+	n = snprintf(out, PATH_MAX, "%s%s", strcmp(real, "/") ? real : "",
+		     slash);
+	return n > 0 && n < PATH_MAX;
+}
+
 /* Adds path (made absolute and folded) unless it is there already. */
 static void add(struct hs_protect *p, const char *path, const char *why)
 {
@@ -65,21 +84,9 @@ static void add(struct hs_protect *p, const char *path, const char *why)
 	 * own name too -- one not there yet by its directory's (a HOME
 	 * that is a symlink: ~/.jq made by its real name went unjudged,
 	 * session 38's review) */
-	if (e->has_id && realpath(abs, cwd) && strcmp(cwd, abs) != 0) {
+	if (e->has_id ? realpath(abs, cwd) && strcmp(cwd, abs) != 0
+		      : canonical(abs, cwd))
 		add(p, cwd, why);
-	} else if (!e->has_id) {
-		char *slash = strrchr(abs, '/'), dir[PATH_MAX];
-
-		if (slash && slash != abs && slash[1]) {
-			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - abs),
-				 abs);
-			if (realpath(dir, cwd) && strcmp(cwd, dir) != 0 &&
-			    strlen(cwd) + strlen(slash) < sizeof(cwd)) {
-				strcat(cwd, slash);
-				add(p, cwd, why);
-			}
-		}
-	}
 }
 
 struct script_ctx {
@@ -440,25 +447,6 @@ static char *judge(const struct hs_protect *p, const struct hs_event *ev)
 		return reason(ev->new_path, e, other ? 1 : 0,
 			      linking ? "given another name" : "replaced");
 	return judge_runtime(p, ev);
-}
-
-/* path with its directory as the kernel reaches it (realpath), into
- * out; false when that is the name already, or its directory is not
- * there. */
-static bool canonical(const char *path, char *out)
-{
-	const char *slash = strrchr(path, '/');
-	char dir[PATH_MAX], real[PATH_MAX];
-	int n;
-
-	if (!slash || slash == path || !slash[1] ||
-	    snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path) >=
-		    (int)sizeof(dir) ||
-	    !realpath(dir, real) || strcmp(real, dir) == 0)
-		return false;
-	n = snprintf(out, PATH_MAX, "%s%s", strcmp(real, "/") ? real : "",
-		     slash);
-	return n > 0 && n < PATH_MAX;
 }
 
 /* By name as written, then as its directory is reached: a name through

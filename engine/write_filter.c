@@ -403,6 +403,19 @@ static void line_once(struct hs_strbuf *b, char kind, const char *text,
 	hs_sb_addc(b, '\n');
 }
 
+/* An identity line's text ("@" left out): "DEV:INO" and tail -- "/" a
+ * tree's directory, "+" a file with other links, "/NAME" a name in that
+ * directory (shim/write_scope.c, floor/floor_scope.c read them). Its
+ * length, or 0 when it does not fit cap. */
+static size_t id_text(char *out, size_t cap, dev_t dev, ino_t ino,
+		      const char *tail)
+{
+	int n = snprintf(out, cap, "%llu:%llu%s", (unsigned long long)dev,
+			 (unsigned long long)ino, tail);
+
+	return n > 0 && (size_t)n < cap ? (size_t)n : 0;
+}
+
 /* The hooks' runtime (engine/hook_runtime.h): '^DIR' for a protected
  * tree; a program's names on the PATH as '&/DIR' (each directory) and
  * '&NAME' (each name), every name in every directory: a superset, a few
@@ -424,9 +437,9 @@ static void tree_dirs(struct hs_strbuf *b, const char *dir, int depth,
 	    !S_ISDIR(sb.st_mode))
 		return;
 	(*left)--;
-	snprintf(id, sizeof(id), "@%llu:%llu/\n", (unsigned long long)sb.st_dev,
-		 (unsigned long long)sb.st_ino);
-	hs_sb_adds(b, id);
+	hs_sb_addc(b, '@');
+	hs_sb_add(b, id, id_text(id, sizeof(id), sb.st_dev, sb.st_ino, "/"));
+	hs_sb_addc(b, '\n');
 	if (!(dp = opendir(dir)))
 		return;
 	while ((d = readdir(dp)) && *left > 0) {
@@ -463,13 +476,11 @@ static void runtime_lines(struct hs_strbuf *b, const struct hs_protect *p)
 			 * during the session) or through a hard link it had
 			 * at session start (/usr/bin/perl5.36.0 of perl) is
 			 * one to it (session 38's attack run) */
-			if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
-				snprintf(id, sizeof(id), "%llu:%llu%s",
-					 (unsigned long long)sb.st_dev,
-					 (unsigned long long)sb.st_ino,
-					 sb.st_nlink > 1 ? "+" : "");
-				line_once(b, '@', id, strlen(id));
-			}
+			if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+				line_once(b, '@', id,
+					  id_text(id, sizeof(id), sb.st_dev,
+						  sb.st_ino,
+						  sb.st_nlink > 1 ? "+" : ""));
 		}
 	}
 }
@@ -486,6 +497,7 @@ static void name_ids(struct hs_strbuf *b, const char *path)
 	char a[PATH_MAX], line[PATH_MAX + 64];
 	struct stat sb;
 	char *slash;
+	size_t n;
 
 	if (!path || path[0] != '/' ||
 	    snprintf(a, sizeof(a), "%s", path) >= (int)sizeof(a))
@@ -493,10 +505,12 @@ static void name_ids(struct hs_strbuf *b, const char *path)
 	while ((slash = strrchr(a, '/')) && slash[1]) {
 		*slash = '\0';
 		if (stat(a[0] ? a : "/", &sb) == 0 && !strchr(slash + 1, '\n')) {
-			snprintf(line, sizeof(line), "%llu:%llu/%s",
-				 (unsigned long long)sb.st_dev,
-				 (unsigned long long)sb.st_ino, slash + 1);
-			line_once(b, '@', line, strlen(line));
+			*slash = '/'; /* its tail: "/NAME" */
+			n = id_text(line, sizeof(line), sb.st_dev, sb.st_ino,
+				    slash);
+			*slash = '\0';
+			if (n)
+				line_once(b, '@', line, n);
 		}
 		if (slash == a)
 			break;
@@ -747,11 +761,11 @@ char *hs_write_filter(const struct hs_config *cfg)
 		 * of a protected file made during it is judged at its
 		 * source), which may be anywhere. */
 		if (e->has_id) {
-			snprintf(id, sizeof(id), "@%llu:%llu%s\n",
-				 (unsigned long long)e->dev,
-				 (unsigned long long)e->ino,
-				 e->nlink > 1 ? "+" : "");
-			hs_sb_adds(&prot, id);
+			hs_sb_addc(&prot, '@');
+			hs_sb_add(&prot, id,
+				  id_text(id, sizeof(id), e->dev, e->ino,
+					  e->nlink > 1 ? "+" : ""));
+			hs_sb_addc(&prot, '\n');
 		}
 	}
 	runtime_lines(&prot, cfg->protect);

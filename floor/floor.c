@@ -193,10 +193,8 @@ static void say_refused(struct hs_floor *f, const struct hs_fl_call *c)
 	const struct hs_fl_refusal *r = &c->refusal;
 	char msg[PATH_MAX + 512];
 	size_t n = 0;
-	int fd;
 
-	if (hs_fl_valid(f->lfd, c->n.id) &&
-	    (fd = hs_fl_caller_fd(c->tgid, 2)) >= 0) {
+	if (hs_fl_valid(f->lfd, c->n.id)) {
 		if (r->path[0]) {
 			put_escaped(msg, sizeof(msg), &n, "hookshim: write to ");
 			put_escaped(msg, sizeof(msg), &n, r->path);
@@ -207,11 +205,8 @@ static void say_refused(struct hs_floor *f, const struct hs_fl_call *c)
 		put_escaped(msg, sizeof(msg), &n, " denied: ");
 		put_escaped(msg, sizeof(msg), &n, r->reason);
 		msg[n++] = '\n';
-		if (hs_nopipe_write(fd, msg, n) < 0) {
-			/* the caller's stderr is gone or full: EPERM still
-			 * tells */
-		}
-		close(fd);
+		/* (the caller's stderr gone or full: EPERM still tells) */
+		(void)hs_fl_caller_say(c->tgid, 2, msg, n);
 	}
 	hs_log_refused(f->s, c->tgid, c->cwd[0] ? c->cwd : NULL, r->call,
 		       r->path[0] ? r->path : NULL, r->reason);
@@ -219,14 +214,8 @@ static void say_refused(struct hs_floor *f, const struct hs_fl_call *c)
 
 static void say_pending(pid_t tgid, int to, const char *text)
 {
-	int fd = hs_fl_caller_fd(tgid, to);
-
-	if (fd < 0)
-		return;
-	if (hs_nopipe_write(fd, text, strlen(text)) < 0) {
-		/* the tool's stderr is gone or full: nobody to tell */
-	}
-	close(fd);
+	/* (the tool's stderr gone or full: nobody to tell) */
+	(void)hs_fl_caller_say(tgid, to, text, strlen(text));
 }
 
 /* The shim's request for event e, answered by the same engine. */
@@ -548,19 +537,15 @@ static void refused(struct hs_floor *f, pid_t tid, const char *call,
 	pid_t tgid = hs_fl_tgid(tid);
 	char msg[512];
 	size_t n = 0;
-	int fd;
 
 	hs_log_refused(f->s, tgid > 0 ? tgid : tid, NULL, call, NULL, why);
-	if (tgid <= 0 || (fd = hs_fl_caller_fd(tgid, 2)) < 0)
+	if (tgid <= 0)
 		return;
 	put_escaped(msg, sizeof(msg), &n, "hookshim: ");
 	put_escaped(msg, sizeof(msg), &n, why);
 	msg[n++] = '\n';
-	if (hs_nopipe_write(fd, msg, n) < 0) {
-		/* the caller's stderr is gone or full: the errno still
-		 * tells */
-	}
-	close(fd);
+	/* (the caller's stderr gone or full: the errno still tells) */
+	(void)hs_fl_caller_say(tgid, 2, msg, n);
 }
 
 struct getfd_job {

@@ -100,6 +100,11 @@ bool hs_fl_send(int lfd, struct seccomp_notif_resp *r);
 /* The caller's descriptor fd (its stderr: 2), the same open file, or
  * -1. */
 int hs_fl_caller_fd(pid_t tgid, int fd);
+/* n bytes of msg to the caller's descriptor fd (hs_fl_caller_fd), at
+ * once or not at all, never our SIGPIPE (engine/nopipe.h: a stderr
+ * whose reader is gone, or full, neither kills nor holds us). True when
+ * all of it went. */
+bool hs_fl_caller_say(pid_t tgid, int fd, const char *msg, size_t n);
 /* `path` (as the caller passed it, relative to dirfd or its working
  * directory) as an absolute, folded path in out (PATH_MAX): /proc/self
  * and /dev/fd links name the caller's descriptors. With `follow`

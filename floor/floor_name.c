@@ -19,6 +19,7 @@
 #include "../common/plainstr.h"
 #include "../common/pathresolve.h"
 #include "../common/proclink.h"
+#include "../engine/nopipe.h"
 
 /* v in decimal at p; returns the end */
 static char *put_uint(char *p, unsigned v)
@@ -500,4 +501,16 @@ int hs_fl_caller_fd(pid_t tgid, int n)
 		return fd;
 	proc_link(p, tgid, n);
 	return open(p, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
+}
+
+bool hs_fl_caller_say(pid_t tgid, int n, const char *msg, size_t len)
+{
+	int fd = hs_fl_caller_fd(tgid, n);
+	bool said;
+
+	if (fd < 0)
+		return false;
+	said = hs_nopipe_write(fd, msg, len) == (ssize_t)len;
+	close(fd);
+	return said;
 }

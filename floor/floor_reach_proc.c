@@ -33,10 +33,9 @@ static pid_t proc_pid(const char *abs)
 	return *p == '/' || *p == '\0' ? (pid_t)v : 0;
 }
 
-/* Is "/proc/<pid>/..." in abs a way into that process (or a thread's,
- * task/<tid>/...): its memory, a descriptor of its (fd/N: the pipe a
- * command reads its script from), a file it maps (map_files/)? */
-static bool inner(const char *abs)
+/* What "/proc/<pid>/..." in abs names past the process, or a thread of
+ * it (task/<tid>/): "/mem", "/fd/3". */
+static const char *in_process(const char *abs)
 {
 	const char *p = abs + strspn(abs + 6, "0123456789") + 6;
 
@@ -44,6 +43,16 @@ static bool inner(const char *abs)
 		p += 6;
 		p += strspn(p, "0123456789");
 	}
+	return p;
+}
+
+/* Is "/proc/<pid>/..." in abs a way into that process (or a thread's,
+ * task/<tid>/...): its memory, a descriptor of its (fd/N: the pipe a
+ * command reads its script from), a file it maps (map_files/)? */
+static bool inner(const char *abs)
+{
+	const char *p = in_process(abs);
+
 	if (strncmp(p, "/fd/", 4) == 0)
 		return p[4] >= '0' && p[4] <= '9';
 	return strcmp(p, "/mem") == 0 || strncmp(p, "/map_files/", 11) == 0;
@@ -52,15 +61,8 @@ static bool inner(const char *abs)
 /* Is "/proc/<pid>/..." in abs its memory (or a thread's)? */
 static bool mem(const char *abs)
 {
-	const char *p = abs + strspn(abs + 6, "0123456789") + 6;
-
-	if (strncmp(abs, "/proc/", 6) != 0)
-		return false;
-	if (strncmp(p, "/task/", 6) == 0) {
-		p += 6;
-		p += strspn(p, "0123456789");
-	}
-	return strcmp(p, "/mem") == 0;
+	return strncmp(abs, "/proc/", 6) == 0 &&
+	       strcmp(in_process(abs), "/mem") == 0;
 }
 
 /* What a name not under /proc by its letters opens, through symlinks:

@@ -21,17 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *errname(int e)
-{
-	switch (e) {
-	case 0: return "ok";
-	case EACCES: return "EACCES";
-	case EPERM: return "EPERM";
-	case ENOSYS: return "ENOSYS";
-	case EBADF: return "EBADF";
-	default: return strerror(e);
-	}
-}
+#include "errname.h"
 
 static void put_params(const struct io_uring_params *p)
 {

@@ -15,17 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *errname(int e)
-{
-	switch (e) {
-	case 0: return "ok";
-	case EACCES: return "EACCES";
-	case EPERM: return "EPERM";
-	case ENOSYS: return "ENOSYS";
-	case ENOENT: return "ENOENT";
-	default: return strerror(e);
-	}
-}
+#include "errname.h"
 
 /* One request on the ring, waited for: its result (-errno on failure). */
 static int ring_run(struct io_uring *ring)
